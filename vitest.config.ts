@@ -1,0 +1,13 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["tests/**/*.test.ts"],
+    exclude: ["tests/reliability/**", "node_modules/**", "dist/**"],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    pool: "forks",
+    reporters: ["default", "json"],
+    outputFile: { json: ".vitest-results.json" },
+  },
+});
