@@ -39,6 +39,14 @@ export const DEFAULTS = {
   maxRetries: 5,
   maxRetryTimeMs: 60_000,
   deleteTimeoutMs: 120_000,
+  /** SDK: first backoff delay between retries, in milliseconds (doubles up to `retryMaxDelayMs`). */
+  retryMinDelayMs: 200,
+  /** SDK: largest backoff delay between two retries, in milliseconds. */
+  retryMaxDelayMs: 10_000,
+  /** SDK: largest `Retry-After` the SDK waits for, in milliseconds. */
+  maxRetryAfterMs: 30_000,
+  /** SDK: a cached token is refreshed this long before its `exp`, in milliseconds. */
+  tokenRefreshAheadMs: 300_000,
 } as const;
 
 /** Default port of the local emulator; the default `apiUrl` points at it. */

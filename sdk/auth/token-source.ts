@@ -1,0 +1,157 @@
+/**
+ * Token sources: where the bearer token of each request comes from.
+ *
+ * A source is asked for a token before each call; after a 401 it is asked once
+ * more with the rejected token, and a refreshable source then fetches a new one.
+ * `cachedTokenSource` adds caching, refresh ahead of `exp` and a single shared
+ * refresh for concurrent callers to any function that fetches a token.
+ */
+import { decodeJwt } from "jose";
+import type { SdkLogger } from "../core/events";
+import { redact } from "../core/redact";
+import { DEFAULTS } from "../settings";
+
+/** What the client lends a token source for one request. */
+export interface TokenSourceContext {
+  /** Configured `{auth_url}`, without a trailing slash. */
+  authUrl: string;
+  /** Audience of API tokens: the configured `{base_url}`, without a trailing slash. */
+  audience: string;
+  /** GETs JSON from `url` with `bearer`, with the client's timeouts and retries. */
+  getJson(url: URL, bearer: string, signal?: AbortSignal): Promise<unknown>;
+  log: SdkLogger;
+}
+
+export interface TokenRequest {
+  context: TokenSourceContext;
+  signal?: AbortSignal;
+  /** The token the service just rejected with 401: a refreshable source must not return it again. */
+  rejectedToken?: string;
+}
+
+export interface TokenSource {
+  /** The token to present, or `undefined` to call anonymously (public registry reads). */
+  getToken(request: TokenRequest): Promise<string | undefined>;
+  /** Whether asking again after a 401 may yield a different token. */
+  readonly refreshable: boolean;
+  /** Names the source in log events; never contains the token. */
+  readonly description: string;
+}
+
+/** A fixed token (`token` option or `IRM_TOKEN`); a 401 with it is final. */
+export function staticToken(token: string): TokenSource {
+  if (token === "") throw new TypeError("staticToken: the token is empty");
+  return {
+    description: "static",
+    refreshable: false,
+    getToken: async () => token,
+  };
+}
+
+/** No token at all: only public registry data can be read. */
+export function anonymous(): TokenSource {
+  return { description: "anonymous", refreshable: false, getToken: async () => undefined };
+}
+
+export interface CachedTokenSourceOptions {
+  /** Names the source in log events. */
+  description: string;
+  /** Refresh this long before the token's `exp`. */
+  refreshAheadMs?: number;
+  /** Clock in epoch milliseconds; replaceable in tests. */
+  now?: () => number;
+}
+
+/** `exp` of a JWT in epoch milliseconds, read without verifying (the service verifies). */
+export function tokenExpiry(token: string): number | undefined {
+  try {
+    const { exp } = decodeJwt(token);
+    return typeof exp === "number" ? exp * 1000 : undefined;
+  } catch {
+    return undefined; // not a JWT: valid until the service rejects it
+  }
+}
+
+/** Waits for a shared promise, letting one caller give up without cancelling it for the others. */
+function abandonable<T>(shared: Promise<T>, signal?: AbortSignal): Promise<T> {
+  if (!signal) return shared;
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    shared.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+/**
+ * Caches the token `fetchToken` returns. A new one is fetched when there is none,
+ * when `exp` is within `refreshAheadMs`, or when the service rejected the cached
+ * one. Concurrent callers share one fetch. If a refresh ahead of expiry fails
+ * while the cached token is still valid, that token keeps being used.
+ */
+export function cachedTokenSource(
+  fetchToken: (request: TokenRequest) => Promise<string>,
+  options: CachedTokenSourceOptions,
+): TokenSource {
+  const refreshAheadMs = options.refreshAheadMs ?? DEFAULTS.tokenRefreshAheadMs;
+  const now = options.now ?? Date.now;
+  let cached: { token: string; expiresAtMs?: number } | undefined;
+  let inFlight: Promise<string> | undefined;
+
+  const refresh = (request: TokenRequest, reason: "initial" | "expiring" | "rejected") => {
+    request.context.log({ type: "token-refresh", source: options.description, reason });
+    // The shared fetch is not tied to one caller's signal: others may still wait for it.
+    const fetched = fetchToken({ context: request.context, rejectedToken: request.rejectedToken })
+      .then((token) => {
+        cached = { token, expiresAtMs: tokenExpiry(token) };
+        return token;
+      })
+      .finally(() => {
+        inFlight = undefined;
+      });
+    inFlight = fetched;
+    return fetched;
+  };
+
+  return {
+    description: options.description,
+    refreshable: true,
+    async getToken(request) {
+      const current = cached;
+      const t = now();
+      const rejected = current !== undefined && current.token === request.rejectedToken;
+      const expired = current?.expiresAtMs !== undefined && current.expiresAtMs <= t;
+      const expiring =
+        current?.expiresAtMs !== undefined && current.expiresAtMs - refreshAheadMs <= t;
+      if (current && !rejected && !expiring) return current.token;
+      if (inFlight) return abandonable(inFlight, request.signal);
+      const reason = !current ? "initial" : rejected ? "rejected" : "expiring";
+      const fetched = refresh(request, reason);
+      if (reason !== "expiring" || expired) return abandonable(fetched, request.signal);
+      // Still valid: a failed early refresh falls back to the cached token.
+      return abandonable(
+        fetched.catch((error: unknown) => {
+          request.context.log({
+            type: "token-refresh-failed",
+            source: options.description,
+            error: redact(
+              error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+            ),
+            usingCachedToken: true,
+          });
+          return current!.token;
+        }),
+        request.signal,
+      );
+    },
+  };
+}

@@ -1,0 +1,318 @@
+/**
+ * `IrmClient`: one object with a resource object per collection, over a shared
+ * undici connection pool, with retries and token handling in one place (`call`).
+ */
+import { AbortError } from "p-retry";
+import { Agent, type Dispatcher } from "undici";
+import {
+  exchangeTokenSource,
+  type OidcTokenProvider,
+  oidcTokenFromFile,
+  oidcTokenFromGitHubActions,
+  runningInGitHubActions,
+} from "./auth/exchange";
+import {
+  anonymous,
+  staticToken,
+  type TokenSource,
+  type TokenSourceContext,
+} from "./auth/token-source";
+import { isUnauthenticated } from "./core/errors";
+import { type SdkLogger, stderrLogger } from "./core/events";
+import type { ApiCall, ApiRequester, QueryValue } from "./core/resource";
+import { type RetrySettings, withRetries } from "./core/retry";
+import { type HttpMethod, sendOnce } from "./core/transport";
+import { Groups, Identities, RoleBindings, Roles } from "./resources/iam";
+import { Advisories, Repos, Tags } from "./resources/registry";
+import { V1Groups, V1Repos } from "./resources/v1";
+import { DEFAULTS, ENV, envInteger, envString, pick } from "./settings";
+import type { RequestOptions } from "./types";
+
+export interface RetryOptions {
+  /** Retries after the first attempt. Env `IRM_MAX_RETRIES`, default 5. */
+  retries?: number;
+  /** First backoff delay in ms (doubles per retry, jittered). Default 200. */
+  minDelayMs?: number;
+  /** Cap of one backoff delay in ms. Default 10000. */
+  maxDelayMs?: number;
+  /** Cap of the total time of one call in ms. Env `IRM_MAX_RETRY_TIME_MS`, default 60000. */
+  maxRetryTimeMs?: number;
+  /** Cap of a server-requested `Retry-After` wait in ms. Default 30000. */
+  maxRetryAfterMs?: number;
+}
+
+export interface IrmClientOptions {
+  /** `{base_url}`, also the audience of API tokens. Env `IRM_API_URL`, default the local emulator. */
+  baseUrl?: string;
+  /** `{auth_url}`. Env `IRM_AUTH_URL`, default `baseUrl`. */
+  authUrl?: string;
+  /** A static API token. Env `IRM_TOKEN`. */
+  token?: string;
+  /** Any token source; wins over every other credential setting. */
+  tokenSource?: TokenSource;
+  /** Identity uid to assume by token exchange. Env `IRM_IDENTITY`. */
+  identity?: string;
+  /** File holding the workload's OIDC token. Env `IRM_IDENTITY_TOKEN_FILE`. */
+  identityTokenFile?: string;
+  /** Callback returning the workload's OIDC token. */
+  oidcToken?: OidcTokenProvider;
+  /** Timeout of each attempt in ms. Env `IRM_TIMEOUT_MS`, default 30000. */
+  timeoutMs?: number;
+  retry?: RetryOptions;
+  /** Receives an event per retry and per token refresh. `IRM_DEBUG=1` logs them to stderr. */
+  logger?: SdkLogger;
+  /** undici dispatcher; by default the client owns a keep-alive `Agent` (closed by `close()`). */
+  dispatcher?: Dispatcher;
+  /** Environment to read `IRM_*` from; defaults to `process.env`. */
+  env?: Record<string, string | undefined>;
+}
+
+/** Settings after options, environment and defaults are applied. */
+export interface ResolvedSettings {
+  baseUrl: string;
+  authUrl: string;
+  timeoutMs: number;
+  retry: RetrySettings;
+}
+
+function normalizeUrl(value: string, name: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new TypeError(`${name} is not a URL: ${JSON.stringify(value)}`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new TypeError(`${name} must be an http(s) URL, got ${url.protocol}`);
+  }
+  if (url.search || url.hash) throw new TypeError(`${name} must not carry a query or fragment`);
+  return url.href.replace(/\/+$/, "");
+}
+
+/** Applies options, then `IRM_*` variables, then defaults. */
+export function resolveSettings(
+  options: IrmClientOptions = {},
+  env: Record<string, string | undefined> = options.env ?? process.env,
+): ResolvedSettings {
+  const baseUrl = normalizeUrl(
+    pick(options.baseUrl, envString("apiUrl", env), DEFAULTS.apiUrl)!,
+    `baseUrl (${ENV.apiUrl})`,
+  );
+  const authUrl = normalizeUrl(
+    pick(options.authUrl, envString("authUrl", env), baseUrl)!,
+    `authUrl (${ENV.authUrl})`,
+  );
+  const retry = options.retry ?? {};
+  return {
+    baseUrl,
+    authUrl,
+    timeoutMs: pick(options.timeoutMs, envInteger("timeoutMs", env), DEFAULTS.timeoutMs)!,
+    retry: {
+      retries: pick(retry.retries, envInteger("maxRetries", env), DEFAULTS.maxRetries)!,
+      minDelayMs: retry.minDelayMs ?? DEFAULTS.retryMinDelayMs,
+      maxDelayMs: retry.maxDelayMs ?? DEFAULTS.retryMaxDelayMs,
+      maxRetryTimeMs: pick(
+        retry.maxRetryTimeMs,
+        envInteger("maxRetryTimeMs", env),
+        DEFAULTS.maxRetryTimeMs,
+      )!,
+      maxRetryAfterMs: retry.maxRetryAfterMs ?? DEFAULTS.maxRetryAfterMs,
+    },
+  };
+}
+
+/**
+ * Picks the token source: `tokenSource`, then `token`, then `identity` (exchange),
+ * then `IRM_TOKEN`, then `IRM_IDENTITY`; anonymous when nothing is configured.
+ * The OIDC token of an exchange comes from `oidcToken`, else the token file
+ * (`identityTokenFile` / `IRM_IDENTITY_TOKEN_FILE`), else GitHub Actions.
+ */
+export function resolveTokenSource(
+  options: IrmClientOptions,
+  env: Record<string, string | undefined>,
+): TokenSource {
+  if (options.tokenSource) return options.tokenSource;
+  if (options.token !== undefined) return staticToken(options.token);
+  const exchange = (identity: string): TokenSource => {
+    const file = options.identityTokenFile ?? envString("identityTokenFile", env);
+    let oidcToken: OidcTokenProvider;
+    if (options.oidcToken) oidcToken = options.oidcToken;
+    else if (file) oidcToken = oidcTokenFromFile(file);
+    else if (runningInGitHubActions(env)) oidcToken = oidcTokenFromGitHubActions({ env });
+    else {
+      throw new TypeError(
+        `identity ${identity} is set but no OIDC token: pass oidcToken, identityTokenFile or ${ENV.identityTokenFile}, or run in GitHub Actions with id-token: write`,
+      );
+    }
+    return exchangeTokenSource({ identity, oidcToken });
+  };
+  if (options.identity) return exchange(options.identity);
+  const envToken = envString("token", env);
+  if (envToken) return staticToken(envToken);
+  const envIdentity = envString("identity", env);
+  if (envIdentity) return exchange(envIdentity);
+  return anonymous();
+}
+
+/** How many recently used tokens are remembered for redaction. */
+const REMEMBERED_TOKENS = 4;
+
+/** Typed client of the Identity and Registry Management API v2beta1. */
+export class IrmClient implements ApiRequester {
+  readonly baseUrl: string;
+  readonly authUrl: string;
+  readonly iam: {
+    groups: Groups;
+    identities: Identities;
+    roles: Roles;
+    roleBindings: RoleBindings;
+  };
+  readonly registry: { repos: Repos; tags: Tags };
+  readonly vulnerabilities: { advisories: Advisories };
+  readonly v1: { groups: V1Groups; repos: V1Repos };
+
+  readonly #settings: ResolvedSettings;
+  readonly #tokenSource: TokenSource;
+  readonly #dispatcher: Dispatcher;
+  readonly #ownsDispatcher: boolean;
+  readonly #log: SdkLogger;
+  /** Tokens recently sent, redacted from anything the server echoes back. */
+  readonly #recentTokens: string[] = [];
+
+  constructor(options: IrmClientOptions = {}) {
+    const env = options.env ?? process.env;
+    this.#settings = resolveSettings(options, env);
+    this.baseUrl = this.#settings.baseUrl;
+    this.authUrl = this.#settings.authUrl;
+    this.#tokenSource = resolveTokenSource(options, env);
+    this.#ownsDispatcher = options.dispatcher === undefined;
+    this.#dispatcher = options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000 });
+    const debug = envString("debug", env) === "1";
+    this.#log = options.logger ?? (debug ? stderrLogger : () => {});
+
+    this.iam = {
+      groups: new Groups(this),
+      identities: new Identities(this),
+      roles: new Roles(this),
+      roleBindings: new RoleBindings(this),
+    };
+    this.registry = { repos: new Repos(this), tags: new Tags(this) };
+    this.vulnerabilities = { advisories: new Advisories(this) };
+    this.v1 = { groups: new V1Groups(this), repos: new V1Repos(this) };
+  }
+
+  /** Closes the connection pool the client created (not a dispatcher passed in). */
+  async close(): Promise<void> {
+    if (this.#ownsDispatcher) await this.#dispatcher.close();
+  }
+
+  #remember(token: string | undefined): void {
+    if (token === undefined || this.#recentTokens.includes(token)) return;
+    this.#recentTokens.push(token);
+    if (this.#recentTokens.length > REMEMBERED_TOKENS) this.#recentTokens.shift();
+  }
+
+  #url(origin: string, path: string, query: Record<string, QueryValue> = {}): URL {
+    // encodeURIComponent (not URLSearchParams) so spaces become %20, as in `order_by=name%20desc`.
+    const pairs = Object.entries(query)
+      .filter((entry): entry is [string, string | number] => entry[1] !== undefined)
+      .map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(String(value))}`);
+    return new URL(`${origin}${path}${pairs.length ? `?${pairs.join("&")}` : ""}`);
+  }
+
+  readonly #tokenContext: TokenSourceContext = {
+    authUrl: "",
+    audience: "",
+    log: (event) => this.#log(event),
+    getJson: (url, bearer, signal) => this.#getJson(url, bearer, signal),
+  };
+
+  async #token(signal?: AbortSignal, rejectedToken?: string): Promise<string | undefined> {
+    const context = { ...this.#tokenContext, authUrl: this.authUrl, audience: this.baseUrl };
+    const token = await this.#tokenSource.getToken({ context, signal, rejectedToken });
+    this.#remember(token);
+    return token;
+  }
+
+  /** One attempt of `method url` with `bearer`, no retry. */
+  #attempt(
+    method: HttpMethod,
+    url: URL,
+    body: unknown,
+    bearer: string | undefined,
+    options: RequestOptions,
+  ): Promise<unknown> {
+    return sendOnce(this.#dispatcher, {
+      method,
+      url,
+      body,
+      bearer,
+      signal: options.signal,
+      timeoutMs: options.timeoutMs ?? this.#settings.timeoutMs,
+      idempotent: method !== "POST",
+      allowEmptyBody: method === "DELETE",
+      secrets: this.#recentTokens,
+    });
+  }
+
+  /** Runs `attempt` under the retry policy, reporting each retry to the logger. */
+  #withRetries<T>(
+    method: HttpMethod,
+    url: URL,
+    signal: AbortSignal | undefined,
+    attempt: () => Promise<T>,
+  ) {
+    return withRetries(attempt, {
+      settings: this.#settings.retry,
+      idempotent: method !== "POST",
+      signal,
+      onRetry: ({ retryNumber, delayMs, error }) =>
+        this.#log({
+          type: "retry",
+          method,
+          path: url.pathname,
+          retryNumber,
+          delayMs,
+          error: error.name,
+          codeName: error.codeName,
+          status: error.status,
+        }),
+    });
+  }
+
+  /** A GET with a fixed bearer (token exchange), with retries. */
+  #getJson(url: URL, bearer: string, signal?: AbortSignal): Promise<unknown> {
+    this.#remember(bearer);
+    return this.#withRetries("GET", url, signal, () =>
+      this.#attempt("GET", url, undefined, bearer, { signal }),
+    );
+  }
+
+  /**
+   * Sends an API call: takes a token, retries what is safe to retry, and after a
+   * 401 refreshes the token once and repeats once (a 401 means the call was not
+   * acted upon, so even a create may be repeated).
+   */
+  async call(call: ApiCall): Promise<unknown> {
+    const { method, body, options = {} } = call;
+    const url = this.#url(this.baseUrl, call.path, call.query);
+    let token = await this.#token(options.signal);
+    let refreshed = false;
+    return this.#withRetries(method, url, options.signal, async () => {
+      try {
+        return await this.#attempt(method, url, body, token, options);
+      } catch (error) {
+        const canRefresh = this.#tokenSource.refreshable && token !== undefined && !refreshed;
+        if (!canRefresh || !isUnauthenticated(error) || error.status !== 401) throw error;
+        refreshed = true;
+        try {
+          token = await this.#token(options.signal, token);
+        } catch (refreshError) {
+          // The token source already retried what it could: the call stops here.
+          throw new AbortError(refreshError instanceof Error ? refreshError : String(refreshError));
+        }
+        return await this.#attempt(method, url, body, token, options);
+      }
+    });
+  }
+}

@@ -1,0 +1,348 @@
+/**
+ * Typed errors. Every failure the SDK reports is an `IrmError` carrying a gRPC
+ * `code`: API errors are decoded once from their AIP-193 body (`errorFromResponse`),
+ * transport failures map to the code a gRPC client would report.
+ *
+ * Errors never hold request headers, and their messages are redacted, so that no
+ * token can appear in a message, a log line or `toString()`.
+ */
+import { redact } from "./redact";
+
+/** `google.rpc.Code` names by number. */
+export const GRPC_CODE_NAMES: Readonly<Record<number, string>> = {
+  0: "OK",
+  1: "CANCELLED",
+  2: "UNKNOWN",
+  3: "INVALID_ARGUMENT",
+  4: "DEADLINE_EXCEEDED",
+  5: "NOT_FOUND",
+  6: "ALREADY_EXISTS",
+  7: "PERMISSION_DENIED",
+  8: "RESOURCE_EXHAUSTED",
+  9: "FAILED_PRECONDITION",
+  10: "ABORTED",
+  11: "OUT_OF_RANGE",
+  12: "UNIMPLEMENTED",
+  13: "INTERNAL",
+  14: "UNAVAILABLE",
+  15: "DATA_LOSS",
+  16: "UNAUTHENTICATED",
+};
+
+export const GrpcCode = {
+  UNKNOWN: 2,
+  INVALID_ARGUMENT: 3,
+  DEADLINE_EXCEEDED: 4,
+  NOT_FOUND: 5,
+  ALREADY_EXISTS: 6,
+  PERMISSION_DENIED: 7,
+  RESOURCE_EXHAUSTED: 8,
+  FAILED_PRECONDITION: 9,
+  INTERNAL: 13,
+  UNAVAILABLE: 14,
+  UNAUTHENTICATED: 16,
+} as const;
+
+export interface FieldViolation {
+  field: string;
+  description: string;
+}
+
+export interface PreconditionViolation {
+  type: string;
+  subject?: string;
+  description: string;
+}
+
+/** Which request failed; never its headers or body. */
+export interface RequestSummary {
+  method: string;
+  /** Path without the query string. */
+  path: string;
+}
+
+export interface IrmErrorInit {
+  code: number;
+  message: string;
+  /** HTTP status; 0 when no response was received. */
+  status?: number;
+  reason?: string;
+  domain?: string;
+  fieldViolations?: FieldViolation[];
+  preconditionViolations?: PreconditionViolation[];
+  request?: RequestSummary;
+  /** Delay the server asked for (`Retry-After`), in milliseconds. */
+  retryAfterMs?: number;
+  cause?: unknown;
+}
+
+/** Base of every error the SDK throws. */
+export class IrmError extends Error {
+  override name = "IrmError";
+  /** gRPC status code (`google.rpc.Code`). */
+  readonly code: number;
+  /** Name of `code`, e.g. `NOT_FOUND`. */
+  readonly codeName: string;
+  /** HTTP status; 0 when no response was received. */
+  readonly status: number;
+  /** `ErrorInfo.reason`, e.g. `INVALID_ARGUMENT`; empty when the service sent none. */
+  readonly reason: string;
+  /** `ErrorInfo.domain`; empty when the service sent none. */
+  readonly domain: string;
+  readonly fieldViolations: FieldViolation[];
+  readonly preconditionViolations: PreconditionViolation[];
+  readonly request?: RequestSummary;
+  readonly retryAfterMs?: number;
+
+  constructor(init: IrmErrorInit) {
+    super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
+    this.code = init.code;
+    this.codeName = GRPC_CODE_NAMES[init.code] ?? `CODE_${init.code}`;
+    this.status = init.status ?? 0;
+    this.reason = init.reason ?? "";
+    this.domain = init.domain ?? "";
+    this.fieldViolations = init.fieldViolations ?? [];
+    this.preconditionViolations = init.preconditionViolations ?? [];
+    this.request = init.request;
+    this.retryAfterMs = init.retryAfterMs;
+  }
+}
+
+/** 3: a field, mask path, page size, ordering or page token was rejected. */
+export class InvalidArgumentError extends IrmError {
+  override name = "InvalidArgumentError";
+}
+/** 5: no resource with that uid. */
+export class NotFoundError extends IrmError {
+  override name = "NotFoundError";
+}
+/** 6: e.g. the same role binding already exists. */
+export class AlreadyExistsError extends IrmError {
+  override name = "AlreadyExistsError";
+}
+/** 7: the caller's roles lack the capability, or a built-in role was changed. */
+export class PermissionDeniedError extends IrmError {
+  override name = "PermissionDeniedError";
+}
+/** 9: the resource is not in a state that allows the call. */
+export class FailedPreconditionError extends IrmError {
+  override name = "FailedPreconditionError";
+}
+/** 9 with a `RESOURCE_NOT_EMPTY` violation: a group still has children. */
+export class ResourceNotEmptyError extends FailedPreconditionError {
+  override name = "ResourceNotEmptyError";
+}
+/** 8: rate limited; `retryAfterMs` holds the server's hint when it gave one. */
+export class RateLimitedError extends IrmError {
+  override name = "RateLimitedError";
+}
+/** 14: the service is overloaded or down. */
+export class UnavailableError extends IrmError {
+  override name = "UnavailableError";
+}
+/** 16: missing, malformed, expired or wrongly addressed token. */
+export class UnauthenticatedError extends IrmError {
+  override name = "UnauthenticatedError";
+}
+/** 13: a bug in the service. */
+export class InternalError extends IrmError {
+  override name = "InternalError";
+}
+
+/**
+ * A non-idempotent request (a create) may or may not have taken effect: the
+ * connection failed after the request was sent. It is not retried; list or get
+ * to find out whether the resource exists before trying again.
+ */
+export class OutcomeUnknownError extends IrmError {
+  override name = "OutcomeUnknownError";
+}
+/** No response: the connection was refused, reset or dropped. */
+export class ConnectionError extends IrmError {
+  override name = "ConnectionError";
+  /** True when the failure happened before any byte of the request was sent. */
+  readonly beforeSend: boolean;
+  constructor(init: IrmErrorInit & { beforeSend: boolean }) {
+    super(init);
+    this.beforeSend = init.beforeSend;
+  }
+}
+/** A response that is not a decodable API answer: HTML from a proxy, empty or truncated body. */
+export class BadResponseError extends IrmError {
+  override name = "BadResponseError";
+}
+/** An attempt exceeded its timeout. */
+export class TimeoutError extends IrmError {
+  override name = "TimeoutError";
+}
+
+// --- decoding --------------------------------------------------------------
+
+type ErrorClass = new (init: IrmErrorInit) => IrmError;
+
+const CLASS_BY_CODE: Readonly<Record<number, ErrorClass>> = {
+  [GrpcCode.INVALID_ARGUMENT]: InvalidArgumentError,
+  [GrpcCode.NOT_FOUND]: NotFoundError,
+  [GrpcCode.ALREADY_EXISTS]: AlreadyExistsError,
+  [GrpcCode.PERMISSION_DENIED]: PermissionDeniedError,
+  [GrpcCode.RESOURCE_EXHAUSTED]: RateLimitedError,
+  [GrpcCode.FAILED_PRECONDITION]: FailedPreconditionError,
+  [GrpcCode.INTERNAL]: InternalError,
+  [GrpcCode.UNAVAILABLE]: UnavailableError,
+  [GrpcCode.UNAUTHENTICATED]: UnauthenticatedError,
+};
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function str(value: unknown): string {
+  return typeof value === "string" ? value : "";
+}
+
+/** The part of a `@type` URL after the last `.` (`type.googleapis.com/google.rpc.ErrorInfo` → `ErrorInfo`). */
+function detailKind(detail: Record<string, unknown>): string {
+  const type = str(detail["@type"]);
+  return type.slice(type.lastIndexOf(".") + 1);
+}
+
+/** True when `body` has the shape of an AIP-193 error (`code` number and `message` string). */
+export function isStatusBody(body: unknown): body is Record<string, unknown> {
+  return isRecord(body) && Number.isInteger(body.code) && typeof body.message === "string";
+}
+
+export interface DecodeContext {
+  status: number;
+  request?: RequestSummary;
+  retryAfterMs?: number;
+  /** Configured tokens to redact from the server's message in addition to token-shaped strings. */
+  secrets?: Iterable<string>;
+}
+
+/**
+ * Decodes an AIP-193 body into the matching typed error. The class is chosen from
+ * the gRPC code and `ErrorInfo.reason` (never from the HTTP status, which is 400
+ * for both INVALID_ARGUMENT and FAILED_PRECONDITION).
+ */
+export function errorFromStatusBody(
+  body: Record<string, unknown>,
+  context: DecodeContext,
+): IrmError {
+  const code = body.code as number;
+  const details = Array.isArray(body.details) ? body.details.filter(isRecord) : [];
+  let reason = "";
+  let domain = "";
+  const fieldViolations: FieldViolation[] = [];
+  const preconditionViolations: PreconditionViolation[] = [];
+  for (const detail of details) {
+    switch (detailKind(detail)) {
+      case "ErrorInfo":
+        reason = str(detail.reason);
+        domain = str(detail.domain);
+        break;
+      case "BadRequest":
+        for (const v of Array.isArray(detail.fieldViolations) ? detail.fieldViolations : []) {
+          if (isRecord(v))
+            fieldViolations.push({ field: str(v.field), description: str(v.description) });
+        }
+        break;
+      case "PreconditionFailure":
+        for (const v of Array.isArray(detail.violations) ? detail.violations : []) {
+          if (!isRecord(v)) continue;
+          const violation: PreconditionViolation = {
+            type: str(v.type),
+            description: str(v.description),
+          };
+          if (typeof v.subject === "string") violation.subject = v.subject;
+          preconditionViolations.push(violation);
+        }
+        break;
+    }
+  }
+  const resourceNotEmpty =
+    code === GrpcCode.FAILED_PRECONDITION &&
+    (reason === "RESOURCE_NOT_EMPTY" ||
+      preconditionViolations.some((v) => v.type === "RESOURCE_NOT_EMPTY"));
+  const ErrorClass = resourceNotEmpty ? ResourceNotEmptyError : (CLASS_BY_CODE[code] ?? IrmError);
+  return new ErrorClass({
+    code,
+    message: redact(str(body.message), context.secrets),
+    status: context.status,
+    reason,
+    domain,
+    fieldViolations,
+    preconditionViolations,
+    request: context.request,
+    retryAfterMs: context.retryAfterMs,
+  });
+}
+
+/** Longest excerpt of an unexpected body kept in a message. */
+const EXCERPT_LENGTH = 120;
+
+/** gRPC code a client reports for an HTTP status it cannot decode (as gRPC-HTTP gateways map them). */
+export function codeForHttpStatus(status: number): number {
+  if (status === 400) return GrpcCode.INVALID_ARGUMENT;
+  if (status === 401) return GrpcCode.UNAUTHENTICATED;
+  if (status === 403) return GrpcCode.PERMISSION_DENIED;
+  if (status === 404) return GrpcCode.NOT_FOUND;
+  if (status === 409) return GrpcCode.ALREADY_EXISTS;
+  if (status === 429) return GrpcCode.RESOURCE_EXHAUSTED;
+  if (status === 502 || status === 503 || status === 504) return GrpcCode.UNAVAILABLE;
+  if (status >= 500) return GrpcCode.INTERNAL;
+  return GrpcCode.UNKNOWN;
+}
+
+/**
+ * Builds the error for a response whose body is not an AIP-193 error: HTML from
+ * a proxy, an empty body, truncated JSON. The HTTP status is all there is, so it
+ * decides the code.
+ */
+export function badResponseError(
+  problem: "empty body" | "not JSON" | "truncated or invalid JSON" | "unexpected shape",
+  body: string,
+  contentType: string,
+  context: DecodeContext,
+): BadResponseError {
+  const excerpt = redact(body.replace(/\s+/g, " ").trim(), context.secrets).slice(
+    0,
+    EXCERPT_LENGTH,
+  );
+  const where = context.request ? ` from ${context.request.method} ${context.request.path}` : "";
+  const type = contentType ? ` (${contentType})` : "";
+  const shown = excerpt ? `: ${JSON.stringify(excerpt)}` : "";
+  return new BadResponseError({
+    code:
+      context.status >= 200 && context.status < 300
+        ? GrpcCode.UNKNOWN
+        : codeForHttpStatus(context.status),
+    message: `Bad response${where}: HTTP ${context.status}${type}, ${problem}${shown}`,
+    status: context.status,
+    request: context.request,
+    retryAfterMs: context.retryAfterMs,
+  });
+}
+
+/** True for an error the API reported as NOT_FOUND (also after a repeated delete). */
+export function isNotFound(error: unknown): error is NotFoundError {
+  return error instanceof IrmError && error.code === GrpcCode.NOT_FOUND;
+}
+export function isInvalidArgument(error: unknown): error is IrmError {
+  return error instanceof IrmError && error.code === GrpcCode.INVALID_ARGUMENT;
+}
+export function isPermissionDenied(error: unknown): error is IrmError {
+  return error instanceof IrmError && error.code === GrpcCode.PERMISSION_DENIED;
+}
+export function isUnauthenticated(error: unknown): error is IrmError {
+  return error instanceof IrmError && error.code === GrpcCode.UNAUTHENTICATED;
+}
+export function isResourceNotEmpty(error: unknown): error is ResourceNotEmptyError {
+  return error instanceof ResourceNotEmptyError;
+}
+export function isRateLimited(error: unknown): error is IrmError {
+  return error instanceof IrmError && error.code === GrpcCode.RESOURCE_EXHAUSTED;
+}
+/** True for UNAVAILABLE from the service and for connection failures. */
+export function isUnavailable(error: unknown): error is IrmError {
+  return error instanceof IrmError && error.code === GrpcCode.UNAVAILABLE;
+}

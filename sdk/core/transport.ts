@@ -1,0 +1,217 @@
+/**
+ * One HTTP attempt over undici, turned into a decoded JSON body or a typed error.
+ *
+ * Redirects are never followed (undici's `request` does not), so a bearer token
+ * only ever goes to the URL the SDK built from the configured base or auth URL.
+ */
+import { type Dispatcher, request } from "undici";
+import {
+  BadResponseError,
+  badResponseError,
+  ConnectionError,
+  type DecodeContext,
+  errorFromStatusBody,
+  GrpcCode,
+  type IrmError,
+  isStatusBody,
+  OutcomeUnknownError,
+  type RequestSummary,
+  TimeoutError,
+} from "./errors";
+import { redact } from "./redact";
+import { parseRetryAfter } from "./retry";
+
+export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
+
+export interface HttpRequest {
+  method: HttpMethod;
+  url: URL;
+  /** JSON-encoded when present. */
+  body?: unknown;
+  /** Sent as `Authorization: Bearer ...`; never stored in errors. */
+  bearer?: string;
+  signal?: AbortSignal;
+  timeoutMs: number;
+  /** False for creates: a request that may have been received is then never repeated. */
+  idempotent: boolean;
+  /** Accept an empty 2xx body as `{}` (delete). */
+  allowEmptyBody?: boolean;
+  /** Secrets to redact from anything the server echoes back. */
+  secrets?: Iterable<string>;
+}
+
+const USER_AGENT = "pulumi-irm-sdk/0.1";
+
+/**
+ * Node and undici codes of failures that happen while connecting, before any byte
+ * of the request is written: repeating such a request is always harmless.
+ */
+const CONNECT_PHASE_CODES = new Set([
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "UND_ERR_CONNECT_TIMEOUT",
+]);
+
+function errorCode(error: unknown): string {
+  if (typeof error !== "object" || error === null) return "";
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === "string") return code;
+  // AggregateError from happy-eyeballs connects carries the code on its members.
+  const inner = (error as { errors?: unknown }).errors;
+  if (Array.isArray(inner) && inner.length > 0) return errorCode(inner[0]);
+  const cause = (error as { cause?: unknown }).cause;
+  return cause === undefined ? "" : errorCode(cause);
+}
+
+/** A plain copy of a low-level error (name, code, message), so nothing else leaks into `cause`. */
+function sanitizedCause(error: unknown, secrets?: Iterable<string>): Error {
+  const code = errorCode(error);
+  const message = error instanceof Error ? error.message : String(error);
+  const copy = new Error(redact(code ? `${code}: ${message}` : message, secrets));
+  copy.name = error instanceof Error ? error.name : "Error";
+  return copy;
+}
+
+function summaryOf(req: HttpRequest): RequestSummary {
+  return { method: req.method, path: req.url.pathname };
+}
+
+function describe(summary: RequestSummary): string {
+  return `${summary.method} ${summary.path}`;
+}
+
+/**
+ * Maps a failure without a (complete) response to a typed error. `responseStarted`
+ * is true when headers had arrived and the body broke off.
+ */
+function transportError(
+  error: unknown,
+  req: HttpRequest,
+  timedOut: boolean,
+  status: number,
+): IrmError {
+  const request = summaryOf(req);
+  const cause = sanitizedCause(error, req.secrets);
+  const code = errorCode(error);
+  const beforeSend = !timedOut && status === 0 && CONNECT_PHASE_CODES.has(code);
+  if (!req.idempotent && !beforeSend) {
+    return new OutcomeUnknownError({
+      code: GrpcCode.UNKNOWN,
+      status,
+      request,
+      cause,
+      message:
+        `${describe(request)}: ${timedOut ? "timed out" : "connection lost"} after the request was sent; ` +
+        "it may or may not have taken effect. Not retried: look the resource up before trying again.",
+    });
+  }
+  if (timedOut) {
+    return new TimeoutError({
+      code: GrpcCode.DEADLINE_EXCEEDED,
+      status,
+      request,
+      cause,
+      message: `${describe(request)}: no complete answer within ${req.timeoutMs} ms`,
+    });
+  }
+  if (status !== 0) {
+    return new BadResponseError({
+      code: GrpcCode.UNAVAILABLE,
+      status,
+      request,
+      cause,
+      message: `${describe(request)}: HTTP ${status} body broke off (${code || "connection closed"})`,
+    });
+  }
+  return new ConnectionError({
+    code: GrpcCode.UNAVAILABLE,
+    status: 0,
+    request,
+    cause,
+    beforeSend,
+    message: `${describe(request)}: ${beforeSend ? "could not connect" : "connection lost before an answer"} (${code || cause.message})`,
+  });
+}
+
+/** Performs one attempt. Resolves with the parsed JSON body of a 2xx answer. */
+export async function sendOnce(dispatcher: Dispatcher, req: HttpRequest): Promise<unknown> {
+  const timeoutSignal = AbortSignal.timeout(req.timeoutMs);
+  const signal = req.signal ? AbortSignal.any([req.signal, timeoutSignal]) : timeoutSignal;
+  const headers: Record<string, string> = { accept: "application/json", "user-agent": USER_AGENT };
+  if (req.bearer !== undefined) headers.authorization = `Bearer ${req.bearer}`;
+  let payload: string | undefined;
+  if (req.body !== undefined) {
+    headers["content-type"] = "application/json";
+    payload = JSON.stringify(req.body);
+  }
+
+  let status = 0;
+  let text: string;
+  let contentType = "";
+  let retryAfter: string | undefined;
+  try {
+    const response = await request(req.url, {
+      method: req.method,
+      headers,
+      body: payload,
+      dispatcher,
+      signal,
+      idempotent: req.idempotent,
+    });
+    status = response.statusCode;
+    contentType = String(response.headers["content-type"] ?? "");
+    const retryAfterHeader = response.headers["retry-after"];
+    retryAfter = Array.isArray(retryAfterHeader) ? retryAfterHeader[0] : retryAfterHeader;
+    text = await response.body.text();
+  } catch (error) {
+    // The caller's own cancellation is reported as is, never retried.
+    if (req.signal?.aborted) throw req.signal.reason;
+    throw transportError(error, req, timeoutSignal.aborted, status);
+  }
+
+  const context: DecodeContext = {
+    status,
+    request: summaryOf(req),
+    retryAfterMs: parseRetryAfter(retryAfter),
+    secrets: req.secrets,
+  };
+  const success = status >= 200 && status < 300;
+  if (text.trim() === "") {
+    if (success && req.allowEmptyBody) return {};
+    throw unknownOutcomeIfCreate(req, badResponseError("empty body", text, contentType, context));
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    const looksLikeJson = /json/i.test(contentType) || /^\s*[[{]/.test(text);
+    const problem = looksLikeJson ? "truncated or invalid JSON" : "not JSON";
+    throw unknownOutcomeIfCreate(req, badResponseError(problem, text, contentType, context));
+  }
+  if (success) return parsed;
+  if (isStatusBody(parsed)) throw errorFromStatusBody(parsed, context);
+  throw unknownOutcomeIfCreate(
+    req,
+    badResponseError("unexpected shape", text, contentType, context),
+  );
+}
+
+/**
+ * A create that got a garbled success, or a 502/504 from a proxy that may have
+ * forwarded it, may well have happened: report the outcome as unknown.
+ */
+function unknownOutcomeIfCreate(req: HttpRequest, error: BadResponseError): IrmError {
+  const mayHaveHappened =
+    (error.status >= 200 && error.status < 300) || error.status === 502 || error.status === 504;
+  if (req.idempotent || !mayHaveHappened) return error;
+  return new OutcomeUnknownError({
+    code: GrpcCode.UNKNOWN,
+    status: error.status,
+    request: error.request,
+    cause: error,
+    message: `${describe(summaryOf(req))}: ${error.message}; the create may or may not have taken effect. Not retried: look the resource up before trying again.`,
+  });
+}

@@ -1,0 +1,77 @@
+/**
+ * `pulumi-irm/sdk`: typed client of the Identity and Registry Management API
+ * v2beta1, usable without Pulumi. See docs/sdk.md.
+ */
+
+export {
+  type ExchangeTokenSourceOptions,
+  exchangeToken,
+  exchangeTokenSource,
+  type GitHubActionsOidcOptions,
+  type OidcTokenProvider,
+  oidcTokenFromFile,
+  oidcTokenFromGitHubActions,
+  runningInGitHubActions,
+} from "./auth/exchange";
+export {
+  anonymous,
+  type CachedTokenSourceOptions,
+  cachedTokenSource,
+  staticToken,
+  type TokenRequest,
+  type TokenSource,
+  type TokenSourceContext,
+  tokenExpiry,
+} from "./auth/token-source";
+export {
+  IrmClient,
+  type IrmClientOptions,
+  type ResolvedSettings,
+  type RetryOptions,
+  resolveSettings,
+  resolveTokenSource,
+} from "./client";
+export {
+  AlreadyExistsError,
+  BadResponseError,
+  ConnectionError,
+  FailedPreconditionError,
+  type FieldViolation,
+  GRPC_CODE_NAMES,
+  GrpcCode,
+  InternalError,
+  InvalidArgumentError,
+  IrmError,
+  isInvalidArgument,
+  isNotFound,
+  isPermissionDenied,
+  isRateLimited,
+  isResourceNotEmpty,
+  isUnauthenticated,
+  isUnavailable,
+  NotFoundError,
+  OutcomeUnknownError,
+  PermissionDeniedError,
+  type PreconditionViolation,
+  RateLimitedError,
+  type RequestSummary,
+  ResourceNotEmptyError,
+  TimeoutError,
+  UnauthenticatedError,
+  UnavailableError,
+} from "./core/errors";
+export type {
+  RetryEvent,
+  SdkEvent,
+  SdkLogger,
+  TokenRefreshEvent,
+  TokenRefreshFailedEvent,
+} from "./core/events";
+export { MAX_PAGE_SIZE, PagePromise } from "./core/pagination";
+export { buildUpdateMask, encodeUid, InvalidPathError } from "./core/path";
+export { redact } from "./core/redact";
+export type { RetrySettings } from "./core/retry";
+export { Groups, Identities, RoleBindings, Roles } from "./resources/iam";
+export { Advisories, Repos, Tags } from "./resources/registry";
+export { V1Groups, V1Repos } from "./resources/v1";
+export * from "./types";
