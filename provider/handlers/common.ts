@@ -1,0 +1,141 @@
+/**
+ * Pieces shared by the Group, Identity and RoleBinding handlers: what a handler needs
+ * from the runtime, field-by-field diffing, and the delete loop that waits out
+ * RESOURCE_NOT_EMPTY.
+ */
+import type { CheckResult, CreateResult, DiffResult, UpdateResult } from "@pulumi/pulumi/dynamic";
+import type { IrmClient } from "../../sdk/index";
+import { isNotFound, isResourceNotEmpty } from "../../sdk/index";
+import type { ProviderSettings } from "../config";
+
+/** What a handler gets from the runtime: a client and the settings, both resolved lazily. */
+export interface HandlerContext {
+  client(): IrmClient;
+  settings(): ProviderSettings;
+  /** Waits between delete attempts; tests may shorten it. */
+  sleep(ms: number): Promise<void>;
+}
+
+/**
+ * What `read` returns: the live outputs and the inputs they imply, so the next diff
+ * compares against the refreshed state; `id: ""` when the object is gone.
+ */
+export interface RefreshResult<Inputs, Outputs> {
+  id: string;
+  props?: Outputs;
+  inputs?: Inputs;
+}
+
+/** The provider methods of one resource type, typed with its inputs and outputs. */
+export interface ResourceHandler<Inputs, Outputs> {
+  check(olds: Record<string, unknown>, news: Record<string, unknown>): Promise<CheckResult<Inputs>>;
+  diff(id: string, olds: Outputs, news: Inputs): Promise<DiffResult>;
+  create(inputs: Inputs): Promise<CreateResult<Outputs>>;
+  read(id: string, props?: Outputs): Promise<RefreshResult<Inputs, Outputs>>;
+  update(id: string, olds: Outputs, news: Inputs): Promise<UpdateResult<Outputs>>;
+  delete(id: string, props: Outputs): Promise<void>;
+}
+
+/**
+ * One updatable field: its update-mask path and how to read it from inputs or outputs.
+ * Absent and `""` read the same, so state written without a description diffs clean.
+ */
+export interface FieldSpec<Inputs, Outputs> {
+  path: string;
+  fromInputs(inputs: Inputs): string | undefined;
+  fromOutputs(outputs: Outputs): string | undefined;
+}
+
+/** Mask paths of the fields whose new input differs from the old output. */
+export function changedPaths<Inputs, Outputs>(
+  fields: ReadonlyArray<FieldSpec<Inputs, Outputs>>,
+  olds: Outputs,
+  news: Inputs,
+): string[] {
+  return fields
+    .filter((field) => (field.fromOutputs(olds) ?? "") !== (field.fromInputs(news) ?? ""))
+    .map((field) => field.path);
+}
+
+/** Diff result from the replacing and updatable fields, ignoring everything else. */
+export function diffFields<Inputs, Outputs>(
+  replacing: ReadonlyArray<FieldSpec<Inputs, Outputs>>,
+  updatable: ReadonlyArray<FieldSpec<Inputs, Outputs>>,
+  olds: Outputs,
+  news: Inputs,
+): DiffResult {
+  const replaces = changedPaths(replacing, olds, news);
+  const updates = changedPaths(updatable, olds, news);
+  if (replaces.length === 0 && updates.length === 0) return { changes: false };
+  return replaces.length > 0 ? { changes: true, replaces } : { changes: true };
+}
+
+/** Drops undefined members: the gRPC Struct encoding cannot carry them. */
+export function withoutUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}
+
+/** Runs a GET; NOT_FOUND becomes undefined (the object is gone). */
+export async function getOrUndefined<T>(fetch: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await fetch();
+  } catch (error) {
+    if (isNotFound(error)) return undefined;
+    throw error;
+  }
+}
+
+/** First wait after a RESOURCE_NOT_EMPTY answer; doubles each time up to the cap. */
+const DELETE_FIRST_DELAY_MS = 250;
+const DELETE_MAX_DELAY_MS = 5_000;
+
+/** Describes the object a delete is about, for the final error message. */
+export interface DeleteTarget {
+  /** `group`, `identity`, `role binding`. */
+  kind: string;
+  uid: string;
+  /** Name as last known from state; may be absent in old state. */
+  name?: string;
+}
+
+/**
+ * Deletes one object. NOT_FOUND is success (already gone). RESOURCE_NOT_EMPTY is
+ * retried with capped exponential backoff until `deleteTimeoutMs`, because children
+ * deleted in the same run may still be on their way out; then it fails with a message
+ * that says what blocks the delete and what to do. Only this object is ever deleted.
+ */
+export async function deleteWaitingForChildren(
+  context: HandlerContext,
+  target: DeleteTarget,
+  remove: () => Promise<unknown>,
+): Promise<void> {
+  const timeoutMs = context.settings().deleteTimeoutMs;
+  const deadline = Date.now() + timeoutMs;
+  let delayMs = DELETE_FIRST_DELAY_MS;
+  for (;;) {
+    try {
+      await remove();
+      return;
+    } catch (error) {
+      if (isNotFound(error)) return;
+      if (!isResourceNotEmpty(error)) throw error;
+      const remainingMs = deadline - Date.now();
+      if (remainingMs <= 0) {
+        const violations = error.preconditionViolations
+          .map((v) => `${v.type}: ${v.description}`)
+          .join("; ");
+        const label = target.name ? `"${target.name}" (${target.uid})` : target.uid;
+        throw new Error(
+          `Cannot delete ${target.kind} ${label}: it still has children after waiting ` +
+            `${Math.round(timeoutMs / 1000)}s (irm:deleteTimeoutMs / IRM_DELETE_TIMEOUT_MS). ` +
+            `Blocking: ${violations || error.message}. ` +
+            "Remove those children from this program, or delete the ones this stack does not " +
+            "manage out of band (for example repositories pushed into the group), then run the " +
+            "update again. Nothing else was deleted.",
+        );
+      }
+      await context.sleep(Math.min(delayMs, remainingMs));
+      delayMs = Math.min(delayMs * 2, DELETE_MAX_DELAY_MS);
+    }
+  }
+}

@@ -1,0 +1,181 @@
+/**
+ * Lookups (data sources). Dynamic providers have no invoke, so these are plain async
+ * functions that run in the program's process, with settings from `irm:` config, then
+ * the `IRM_*` variables, then defaults. Each uses the server-side `name` filter: one
+ * request for a single lookup, the fewest pages (200 each) for a listing.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import type { Group, ListParams, Repo, Role } from "../sdk/index";
+import { IrmClient } from "../sdk/index";
+import { CONFIG_NAMESPACE } from "../sdk/settings";
+import { type ProviderSettings, resolveProviderSettings } from "./config";
+
+/** Largest page the API serves; listings use it to need the fewest requests. */
+const MAX_PAGE_SIZE = 200;
+
+/** Options of every lookup. */
+export interface LookupOptions {
+  /** Settings that take precedence over `irm:` config and the environment. */
+  readonly settings?: Partial<ProviderSettings>;
+  /** Cancels the lookup. */
+  readonly signal?: AbortSignal;
+}
+
+export type GetRoleResult = Role;
+export type GetRepoResult = Repo;
+export type GetGroupResult = Group;
+
+export interface GetRoleArgs {
+  /** Exact name of the role, e.g. `viewer`. */
+  readonly name: string;
+}
+export interface GetRoleOutputArgs {
+  readonly name: pulumi.Input<string>;
+}
+export interface GetRolesArgs {
+  /** Only roles with exactly this name. */
+  readonly name?: string;
+}
+export interface GetRepoArgs {
+  /** Exact name of the repository. */
+  readonly name: string;
+  /** Only repositories below this group (at any depth). */
+  readonly groupUid?: string;
+}
+export interface GetRepoOutputArgs {
+  readonly name: pulumi.Input<string>;
+  readonly groupUid?: pulumi.Input<string>;
+}
+export interface GetReposArgs {
+  /** Only repositories below this group (at any depth). */
+  readonly groupUid?: string;
+  /** Only repositories with exactly this name. */
+  readonly name?: string;
+}
+export interface GetGroupArgs {
+  /** Exact name of the group. */
+  readonly name: string;
+  /** Uid of its parent: the root organisation or another group. */
+  readonly parentUid: string;
+}
+
+/** One client per distinct settings, so repeated lookups share connections. */
+const clients = new Map<string, IrmClient>();
+
+function lookupSettings(overrides: Partial<ProviderSettings> | undefined): ProviderSettings {
+  const config = new pulumi.Config(CONFIG_NAMESPACE);
+  const prefix = `${CONFIG_NAMESPACE}:`;
+  const resolved = resolveProviderSettings((key) => config.get(key.slice(prefix.length)));
+  const defined = Object.fromEntries(
+    Object.entries(overrides ?? {}).filter(([, value]) => value !== undefined),
+  );
+  return { ...resolved, ...defined };
+}
+
+function lookupClient(opts: LookupOptions | undefined): IrmClient {
+  const settings = lookupSettings(opts?.settings);
+  const key = JSON.stringify(settings);
+  let client = clients.get(key);
+  if (client === undefined) {
+    client = new IrmClient({
+      baseUrl: settings.apiUrl,
+      authUrl: settings.authUrl,
+      token: settings.token,
+      identity: settings.identity,
+      identityTokenFile: settings.identityTokenFile,
+    });
+    clients.set(key, client);
+  }
+  return client;
+}
+
+/** Exactly one match, else an error naming what was looked for and what was found. */
+function exactlyOne<T extends { uid: string }>(what: string, items: T[], totalCount: number): T {
+  if (items.length === 1 && totalCount <= 1) return items[0];
+  if (items.length === 0) throw new Error(`${what}: found none`);
+  const uids = items.map((item) => item.uid).join(", ");
+  throw new Error(
+    `${what}: expected exactly one, found ${Math.max(totalCount, items.length)} (${uids})`,
+  );
+}
+
+/** Every item of a listing, in pages of 200. */
+async function collect<T>(
+  list: (params: ListParams) => AsyncIterable<T>,
+  params: ListParams,
+): Promise<T[]> {
+  const items: T[] = [];
+  for await (const item of list({ ...params, pageSize: MAX_PAGE_SIZE })) items.push(item);
+  return items;
+}
+
+/** The role with this exact name (e.g. `viewer`); fails unless exactly one exists. */
+export async function getRole(args: GetRoleArgs, opts?: LookupOptions): Promise<GetRoleResult> {
+  const page = await lookupClient(opts).iam.roles.list(
+    { name: args.name, pageSize: MAX_PAGE_SIZE },
+    { signal: opts?.signal },
+  );
+  return exactlyOne(
+    `getRole: role named ${JSON.stringify(args.name)}`,
+    page.items,
+    page.totalCount,
+  );
+}
+
+/** {@link getRole} for inputs that are Pulumi outputs. */
+export function getRoleOutput(
+  args: GetRoleOutputArgs,
+  opts?: LookupOptions,
+): pulumi.Output<GetRoleResult> {
+  return pulumi.output(args).apply((resolved) => getRole(resolved, opts));
+}
+
+/** Every role visible to the caller, optionally only those with this exact name. */
+export async function getRoles(args: GetRolesArgs = {}, opts?: LookupOptions): Promise<Role[]> {
+  const roles = lookupClient(opts).iam.roles;
+  return collect((params) => roles.list(params, { signal: opts?.signal }), { name: args.name });
+}
+
+/** The repository with this exact name, optionally below a group; fails unless exactly one. */
+export async function getRepo(args: GetRepoArgs, opts?: LookupOptions): Promise<GetRepoResult> {
+  const page = await lookupClient(opts).registry.repos.list(
+    { name: args.name, descendantsOf: args.groupUid, pageSize: MAX_PAGE_SIZE },
+    { signal: opts?.signal },
+  );
+  const where = args.groupUid ? ` under ${args.groupUid}` : "";
+  return exactlyOne(
+    `getRepo: repository named ${JSON.stringify(args.name)}${where}`,
+    page.items,
+    page.totalCount,
+  );
+}
+
+/** {@link getRepo} for inputs that are Pulumi outputs. */
+export function getRepoOutput(
+  args: GetRepoOutputArgs,
+  opts?: LookupOptions,
+): pulumi.Output<GetRepoResult> {
+  return pulumi.output(args).apply((resolved) => getRepo(resolved, opts));
+}
+
+/** Every repository visible to the caller, optionally below a group and/or by exact name. */
+export async function getRepos(args: GetReposArgs = {}, opts?: LookupOptions): Promise<Repo[]> {
+  const repos = lookupClient(opts).registry.repos;
+  return collect((params) => repos.list(params, { signal: opts?.signal }), {
+    descendantsOf: args.groupUid,
+    name: args.name,
+  });
+}
+
+/** The group with this exact name directly under `parentUid`; fails unless exactly one. */
+export async function getGroup(args: GetGroupArgs, opts?: LookupOptions): Promise<GetGroupResult> {
+  const page = await lookupClient(opts).iam.groups.list(
+    { name: args.name, childrenOf: args.parentUid, pageSize: MAX_PAGE_SIZE },
+    { signal: opts?.signal },
+  );
+  return exactlyOne(
+    `getGroup: group named ${JSON.stringify(args.name)} under ${args.parentUid}`,
+    page.items,
+    page.totalCount,
+  );
+}

@@ -1,0 +1,65 @@
+/** The `RoleBinding` resource: grants a role to an identity inside a group. */
+import * as pulumi from "@pulumi/pulumi";
+import { roleBindingProvider } from "./shim";
+import type { BoundIdentity, BoundObject } from "./types";
+
+/** Arguments of a {@link RoleBinding}. */
+export interface RoleBindingArgs {
+  /** Uid of the group the role applies to (and its descendants). Changing it replaces the binding. */
+  readonly groupUid: pulumi.Input<string>;
+  /** Uid of the identity that receives the role. Updated in place. */
+  readonly identityUid: pulumi.Input<string>;
+  /** Uid of the role (40 hex), e.g. from `getRole({ name: "viewer" })`. Updated in place. */
+  readonly roleUid: pulumi.Input<string>;
+  /**
+   * Uid of an existing binding in `groupUid` to bring under management instead of
+   * creating one. Read only at creation.
+   */
+  readonly adoptUid?: pulumi.Input<string>;
+}
+
+/** A binding of an identity to a role in a group. */
+export class RoleBinding extends pulumi.dynamic.Resource {
+  /** Type token a policy pack matches on. */
+  static readonly __pulumiType = "pulumi-nodejs:dynamic/irm:RoleBinding";
+
+  /** True when `obj` is a RoleBinding, even one created by another copy of this package. */
+  static override isInstance(obj: unknown): obj is RoleBinding {
+    return (
+      typeof obj === "object" &&
+      obj !== null &&
+      (obj as { __pulumiType?: unknown }).__pulumiType === RoleBinding.__pulumiType
+    );
+  }
+
+  /** The binding's uid (its group's uid, `/`, 16 hex). */
+  declare readonly uid: pulumi.Output<string>;
+  declare readonly groupUid: pulumi.Output<string>;
+  declare readonly identityUid: pulumi.Output<string>;
+  declare readonly roleUid: pulumi.Output<string>;
+  /** The bound identity, as the API hydrates it. */
+  declare readonly identity: pulumi.Output<BoundIdentity>;
+  /** The group, as the API hydrates it. */
+  declare readonly group: pulumi.Output<BoundObject>;
+  /** The role, as the API hydrates it. */
+  declare readonly role: pulumi.Output<BoundObject>;
+  declare readonly createTime: pulumi.Output<string>;
+
+  constructor(name: string, args: RoleBindingArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      roleBindingProvider,
+      name,
+      {
+        uid: undefined,
+        identity: undefined,
+        group: undefined,
+        role: undefined,
+        createTime: undefined,
+        ...args,
+      },
+      opts,
+      "irm",
+      "RoleBinding",
+    );
+  }
+}

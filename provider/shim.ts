@@ -1,0 +1,47 @@
+/**
+ * The provider objects Pulumi serializes into every resource's `__provider` input.
+ *
+ * Each method only requires the package's runtime entry and delegates, so the
+ * serialized text stays small and holds no client, setting or token: those live in
+ * the runtime module inside the provider host. Do not reference anything else from
+ * this module in a method body: whatever a method captures is copied into state.
+ * Methods are terse arrows forwarding `...a` because every character is repeated
+ * in the `__provider` text of every resource (kept under 2 KB).
+ */
+import type * as dynamic from "@pulumi/pulumi/dynamic";
+
+/** The runtime entry's shape, for typing the `require` below (erased at compile time). */
+type Runtime = typeof import("./runtime");
+
+/** Provider of `pulumi-nodejs:dynamic/irm:Group`. */
+export const groupProvider: dynamic.ResourceProvider = {
+  configure: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).configure(...a),
+  check: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).group.check(...a),
+  diff: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).group.diff(...a),
+  create: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).group.create(...a),
+  read: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).group.read(...a),
+  update: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).group.update(...a),
+  delete: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).group.delete(...a),
+};
+
+/** Provider of `pulumi-nodejs:dynamic/irm:Identity`. */
+export const identityProvider: dynamic.ResourceProvider = {
+  configure: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).configure(...a),
+  check: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).identity.check(...a),
+  diff: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).identity.diff(...a),
+  create: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).identity.create(...a),
+  read: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).identity.read(...a),
+  update: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).identity.update(...a),
+  delete: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).identity.delete(...a),
+};
+
+/** Provider of `pulumi-nodejs:dynamic/irm:RoleBinding`. */
+export const roleBindingProvider: dynamic.ResourceProvider = {
+  configure: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).configure(...a),
+  check: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).roleBinding.check(...a),
+  diff: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).roleBinding.diff(...a),
+  create: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).roleBinding.create(...a),
+  read: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).roleBinding.read(...a),
+  update: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).roleBinding.update(...a),
+  delete: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).roleBinding.delete(...a),
+};
