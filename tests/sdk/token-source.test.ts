@@ -128,7 +128,7 @@ describe("cachedTokenSource", () => {
     const h = harness();
     const token = await h.source.getToken({ context: h.context });
     await h.source.getToken({ context: h.context, rejectedToken: token });
-    expect(JSON.stringify(h.events)).not.toContain(token.split(".")[1]);
+    expect(JSON.stringify(h.events)).not.toContain(String(token).split(".")[1]);
   });
 });
 
