@@ -63,4 +63,4 @@ export const group = groupHandler(context);
 /** Provider methods of `pulumi-nodejs:dynamic/irm:Identity`. */
 export const identity = identityHandler(context);
 /** Provider methods of `pulumi-nodejs:dynamic/irm:RoleBinding`. */
-export const roleBinding = roleBindingHandler(context);
+export const binding = roleBindingHandler(context);
