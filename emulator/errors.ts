@@ -1,0 +1,135 @@
+/**
+ * AIP-193 errors as the API answers them: one class the handlers throw, turned
+ * into `{ code, message, details }` with the HTTP status of `google.rpc.Code`.
+ */
+
+/** The `domain` of every `ErrorInfo` detail the emulator produces. */
+export const ERROR_DOMAIN = "iam.irm.local";
+
+const TYPE_PREFIX = "type.googleapis.com/google.rpc.";
+
+/** gRPC codes used by the API, with their names and HTTP statuses. */
+export const GRPC = {
+  INVALID_ARGUMENT: { code: 3, http: 400 },
+  NOT_FOUND: { code: 5, http: 404 },
+  ALREADY_EXISTS: { code: 6, http: 409 },
+  PERMISSION_DENIED: { code: 7, http: 403 },
+  RESOURCE_EXHAUSTED: { code: 8, http: 429 },
+  FAILED_PRECONDITION: { code: 9, http: 400 },
+  UNIMPLEMENTED: { code: 12, http: 501 },
+  INTERNAL: { code: 13, http: 500 },
+  UNAVAILABLE: { code: 14, http: 503 },
+  UNAUTHENTICATED: { code: 16, http: 401 },
+} as const;
+
+export type GrpcCodeName = keyof typeof GRPC;
+
+export interface FieldViolation {
+  field: string;
+  description: string;
+}
+
+export interface PreconditionViolation {
+  type: string;
+  subject: string;
+  description: string;
+}
+
+export type ErrorDetail = Record<string, unknown> & { "@type": string };
+
+export interface ErrorBody {
+  code: number;
+  message: string;
+  details: ErrorDetail[];
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly codeName: GrpcCodeName,
+    message: string,
+    readonly extraDetails: ErrorDetail[] = [],
+    /** Extra response headers (`Retry-After`, `WWW-Authenticate`). */
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = "ApiError";
+  }
+
+  get httpStatus(): number {
+    return GRPC[this.codeName].http;
+  }
+
+  toBody(): ErrorBody {
+    return {
+      code: GRPC[this.codeName].code,
+      message: this.message,
+      details: [
+        { "@type": `${TYPE_PREFIX}ErrorInfo`, reason: this.codeName, domain: ERROR_DOMAIN },
+        ...this.extraDetails,
+      ],
+    };
+  }
+}
+
+/** `Invalid argument: <field>: <reason>` with a BadRequest naming the field. */
+export function invalidArgument(field: string, reason: string): ApiError {
+  return new ApiError("INVALID_ARGUMENT", `Invalid argument: ${field}: ${reason}`, [
+    { "@type": `${TYPE_PREFIX}BadRequest`, fieldViolations: [{ field, description: reason }] },
+  ]);
+}
+
+/** `Precondition failed: <reason>` with one PreconditionFailure violation. */
+export function failedPrecondition(violation: PreconditionViolation): ApiError {
+  return new ApiError("FAILED_PRECONDITION", `Precondition failed: ${violation.description}`, [
+    { "@type": `${TYPE_PREFIX}PreconditionFailure`, violations: [violation] },
+  ]);
+}
+
+export function notFound(what: string): ApiError {
+  return new ApiError("NOT_FOUND", `Not found: ${what}`);
+}
+
+export function alreadyExists(what: string): ApiError {
+  return new ApiError("ALREADY_EXISTS", `Already exists: ${what}`);
+}
+
+export function permissionDenied(capability: string, uid: string): ApiError {
+  return new ApiError("PERMISSION_DENIED", `Permission denied: ${capability} on ${uid}`);
+}
+
+export function unauthenticated(reason: string): ApiError {
+  return new ApiError("UNAUTHENTICATED", `Unauthenticated: ${reason}`, [], {
+    "WWW-Authenticate": 'Bearer error="invalid_token"',
+  });
+}
+
+export function unavailable(reason: string): ApiError {
+  return new ApiError("UNAVAILABLE", `Unavailable: ${reason}`);
+}
+
+export function resourceExhausted(retryAfterSeconds: number): ApiError {
+  return new ApiError(
+    "RESOURCE_EXHAUSTED",
+    `Resource exhausted: rate limit reached, retry after ${retryAfterSeconds}s`,
+    [{ "@type": `${TYPE_PREFIX}RetryInfo`, retryDelay: `${retryAfterSeconds}s` }],
+    { "Retry-After": String(retryAfterSeconds) },
+  );
+}
+
+/** The error for an HTTP status a fault injects, with the matching gRPC code. */
+export function errorForStatus(status: number, retryAfterSeconds?: number): ApiError {
+  if (status === 429) return resourceExhausted(retryAfterSeconds ?? 1);
+  const byStatus: Record<number, GrpcCodeName> = {
+    400: "INVALID_ARGUMENT",
+    401: "UNAUTHENTICATED",
+    403: "PERMISSION_DENIED",
+    404: "NOT_FOUND",
+    409: "ALREADY_EXISTS",
+    500: "INTERNAL",
+    501: "UNIMPLEMENTED",
+  };
+  const codeName = byStatus[status] ?? (status >= 500 ? "UNAVAILABLE" : "INVALID_ARGUMENT");
+  const headers: Record<string, string> =
+    retryAfterSeconds !== undefined ? { "Retry-After": String(retryAfterSeconds) } : {};
+  return new ApiError(codeName, `Injected fault: HTTP ${status}`, [], headers);
+}

@@ -1,0 +1,167 @@
+/**
+ * Injected faults (`POST /emulator/faults`) and the optional rate limiter.
+ * A fault matches API and auth requests by method and path; each match uses up
+ * one of its `count` (0 = until cleared).
+ */
+import { invalidArgument } from "./errors";
+
+export interface FaultSpec {
+  match: { method?: string; path?: string; pathRegex?: string };
+  status?: number;
+  retryAfter?: number;
+  latencyMs?: number;
+  drop?: "before" | "after";
+  truncate?: boolean;
+  html?: boolean;
+  count?: number;
+  probability?: number;
+}
+
+export interface Fault extends FaultSpec {
+  id: string;
+  /** Matches left; Infinity when `count` is 0. */
+  remaining: number;
+  pathPattern?: RegExp;
+}
+
+function check(condition: boolean, field: string, reason: string): void {
+  if (!condition) throw invalidArgument(field, reason);
+}
+
+function isOptional(value: unknown, type: "string" | "number" | "boolean"): boolean {
+  return value === undefined || typeof value === type;
+}
+
+/** Validates a fault body, naming the first wrong field. */
+export function parseFault(body: Record<string, unknown>, id: string): Fault {
+  const match = body.match ?? {};
+  check(
+    typeof match === "object" && match !== null && !Array.isArray(match),
+    "match",
+    "must be an object",
+  );
+  const { method, path, pathRegex } = match as Record<string, unknown>;
+  check(isOptional(method, "string"), "match.method", "must be a string");
+  check(isOptional(path, "string"), "match.path", "must be a string");
+  check(isOptional(pathRegex, "string"), "match.pathRegex", "must be a string");
+  let pathPattern: RegExp | undefined;
+  if (typeof pathRegex === "string") {
+    try {
+      pathPattern = new RegExp(pathRegex);
+    } catch {
+      throw invalidArgument("match.pathRegex", "must be a valid regular expression");
+    }
+  }
+  const { status, retryAfter, latencyMs, drop, truncate, html, count, probability } = body;
+  check(
+    status === undefined ||
+      (Number.isInteger(status) && (status as number) >= 100 && (status as number) <= 599),
+    "status",
+    "must be an HTTP status code",
+  );
+  check(
+    isOptional(retryAfter, "number") && ((retryAfter as number) ?? 0) >= 0,
+    "retryAfter",
+    "must be a non-negative number",
+  );
+  check(
+    isOptional(latencyMs, "number") && ((latencyMs as number) ?? 0) >= 0,
+    "latencyMs",
+    "must be a non-negative number",
+  );
+  check(
+    drop === undefined || drop === "before" || drop === "after",
+    "drop",
+    'must be "before" or "after"',
+  );
+  check(isOptional(truncate, "boolean"), "truncate", "must be a boolean");
+  check(isOptional(html, "boolean"), "html", "must be a boolean");
+  check(
+    count === undefined || (Number.isInteger(count) && (count as number) >= 0),
+    "count",
+    "must be a non-negative integer",
+  );
+  check(
+    isOptional(probability, "number") &&
+      ((probability as number) ?? 0) >= 0 &&
+      ((probability as number) ?? 1) <= 1,
+    "probability",
+    "must be between 0 and 1",
+  );
+  const times = (count as number | undefined) ?? 1;
+  return {
+    id,
+    match: {
+      method: typeof method === "string" ? method.toUpperCase() : undefined,
+      path: path as string | undefined,
+      pathRegex: pathRegex as string | undefined,
+    },
+    pathPattern,
+    status: status as number | undefined,
+    retryAfter: retryAfter as number | undefined,
+    latencyMs: latencyMs as number | undefined,
+    drop: drop as Fault["drop"],
+    truncate: truncate as boolean | undefined,
+    html: html as boolean | undefined,
+    count: times,
+    probability: probability as number | undefined,
+    remaining: times === 0 ? Number.POSITIVE_INFINITY : times,
+  };
+}
+
+export class FaultTable {
+  private faults: Fault[] = [];
+  private nextId = 1;
+
+  add(body: Record<string, unknown>): Fault {
+    const fault = parseFault(body, `fault-${this.nextId++}`);
+    this.faults.push(fault);
+    return fault;
+  }
+
+  clear(): void {
+    this.faults = [];
+  }
+
+  /** The first fault matching the request; uses one of its matches. */
+  take(method: string, rawPath: string): Fault | undefined {
+    for (const fault of this.faults) {
+      if (fault.match.method && fault.match.method !== method) continue;
+      if (fault.match.path && !rawPath.startsWith(fault.match.path)) continue;
+      if (fault.pathPattern && !fault.pathPattern.test(rawPath)) continue;
+      if (fault.probability !== undefined && Math.random() >= fault.probability) continue;
+      fault.remaining--;
+      if (fault.remaining <= 0) this.faults = this.faults.filter((other) => other !== fault);
+      return fault;
+    }
+    return undefined;
+  }
+}
+
+/** Fixed one-second windows on the emulator clock; off until configured. */
+export class RateLimiter {
+  private requestsPerSecond = 0;
+  private retryAfter = 1;
+  private windowStart = 0;
+  private used = 0;
+
+  configure(requestsPerSecond: number, retryAfter: number | undefined): void {
+    this.requestsPerSecond = requestsPerSecond;
+    this.retryAfter = retryAfter ?? 1;
+    this.used = 0;
+    this.windowStart = 0;
+  }
+
+  /** Undefined when the request may pass, else the Retry-After seconds to answer. */
+  admit(nowMs: number): number | undefined {
+    if (this.requestsPerSecond <= 0) return undefined;
+    const window = Math.floor(nowMs / 1000);
+    if (window !== this.windowStart) {
+      this.windowStart = window;
+      this.used = 0;
+    }
+    if (this.used >= this.requestsPerSecond) return this.retryAfter;
+    this.used++;
+    return undefined;
+  }
+}

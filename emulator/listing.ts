@@ -1,0 +1,307 @@
+/**
+ * The List rules shared by every collection: scope filters, `name`, ordering,
+ * `skip`, page size limits, and keyset page tokens bound to their query.
+ */
+import { createHash } from "node:crypto";
+import { invalidArgument } from "./errors";
+import type { IndexedCollection, UidRange } from "./indexed-collection";
+
+export const DEFAULT_PAGE_SIZE = 50;
+export const MAX_PAGE_SIZE = 200;
+/** A page token older than this restarts the query (specification, "Limits"). */
+export const PAGE_TOKEN_LIFETIME_MS = 3 * 24 * 60 * 60 * 1000;
+
+export type OrderField = "uid" | "name" | "createTime" | "updateTime";
+
+const ORDER_FIELDS: Record<string, OrderField> = {
+  uid: "uid",
+  name: "name",
+  create_time: "createTime",
+  createTime: "createTime",
+  created_at: "createTime",
+  update_time: "updateTime",
+  updateTime: "updateTime",
+  updated_at: "updateTime",
+};
+
+/** Uids in list filters: a 40-hex root, then 16-hex segments. */
+const UID_PATTERN = /^[0-9a-f]{40}(\/[0-9a-f]{16})*$/;
+
+export interface ListParams {
+  pageSize: number;
+  skip: number;
+  pageToken?: string;
+  orderField: OrderField;
+  descending: boolean;
+  childrenOf?: string;
+  descendantsOf?: string;
+  name?: string;
+  /** Collection-specific exact-match filters (e.g. `packageName`). */
+  filters: Record<string, string>;
+}
+
+/** First value of the first of `names` present in the query. */
+function param(query: URLSearchParams, ...names: string[]): string | undefined {
+  for (const name of names) {
+    const value = query.get(name);
+    if (value !== null) return value;
+  }
+  return undefined;
+}
+
+function nonNegativeInteger(field: string, raw: string | undefined): number | undefined {
+  if (raw === undefined || raw === "") return undefined;
+  if (!/^-?\d+$/.test(raw.trim())) throw invalidArgument(field, "must be an integer");
+  const value = Number(raw.trim());
+  if (value < 0) throw invalidArgument(field, "must not be negative");
+  if (!Number.isSafeInteger(value)) throw invalidArgument(field, "is too large");
+  return value;
+}
+
+function scopeUid(field: string, raw: string | undefined): string | undefined {
+  if (raw === undefined || raw === "") return undefined;
+  if (!UID_PATTERN.test(raw)) throw invalidArgument(field, "must be a group uid");
+  return raw;
+}
+
+/** Parses the common list parameters (snake_case as specified, camelCase accepted too). */
+export function parseListParams(query: URLSearchParams, filterNames: string[] = []): ListParams {
+  const requestedSize = nonNegativeInteger("page_size", param(query, "page_size", "pageSize"));
+  const skip = nonNegativeInteger("skip", param(query, "skip")) ?? 0;
+  const orderBy = (param(query, "order_by", "orderBy") ?? "").trim();
+  let orderField: OrderField = "uid";
+  let descending = false;
+  if (orderBy !== "") {
+    const [field, direction, ...rest] = orderBy.split(/\s+/);
+    const known = Object.hasOwn(ORDER_FIELDS, field) ? ORDER_FIELDS[field] : undefined;
+    if (
+      !known ||
+      rest.length > 0 ||
+      (direction !== undefined && !/^(asc|desc)$/i.test(direction))
+    ) {
+      throw invalidArgument(
+        "order_by",
+        "must be one of uid, name, create_time, update_time, optionally followed by asc or desc",
+      );
+    }
+    orderField = known;
+    descending = direction?.toLowerCase() === "desc";
+  }
+  const filters: Record<string, string> = {};
+  for (const name of filterNames) {
+    const value = param(query, name);
+    if (value !== undefined && value !== "") filters[name] = value;
+  }
+  const name = param(query, "name");
+  const pageToken = param(query, "page_token", "pageToken");
+  return {
+    pageSize: Math.min(requestedSize || DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE),
+    skip,
+    pageToken: pageToken === "" ? undefined : pageToken,
+    orderField,
+    descending,
+    childrenOf: scopeUid("uidp.children_of", param(query, "uidp.children_of", "uidp.childrenOf")),
+    descendantsOf: scopeUid(
+      "uidp.descendants_of",
+      param(query, "uidp.descendants_of", "uidp.descendantsOf"),
+    ),
+    name: name === "" ? undefined : name,
+    filters,
+  };
+}
+
+interface PageCursor {
+  /** Hash of the query the token belongs to. */
+  q: string;
+  /** Sort key and uid of the last item of the previous page. */
+  k: string;
+  u: string;
+  /** Issue time on the emulator clock, in ms. */
+  t: number;
+}
+
+function queryHash(collectionKey: string, params: ListParams): string {
+  const bound = [
+    collectionKey,
+    params.childrenOf ?? "",
+    params.descendantsOf ?? "",
+    params.name ?? "",
+    JSON.stringify(Object.entries(params.filters).sort()),
+    params.orderField,
+    params.descending ? "desc" : "asc",
+  ];
+  return createHash("sha256").update(JSON.stringify(bound)).digest("base64url").slice(0, 16);
+}
+
+function encodeCursor(cursor: PageCursor): string {
+  return Buffer.from(JSON.stringify(cursor)).toString("base64url");
+}
+
+function decodeCursor(token: string): PageCursor {
+  const malformed = invalidArgument("page_token", "is not a token this API issued");
+  if (!/^[A-Za-z0-9_-]+$/.test(token)) throw malformed;
+  let decoded: unknown;
+  try {
+    decoded = JSON.parse(Buffer.from(token, "base64url").toString("utf8"));
+  } catch {
+    throw malformed;
+  }
+  if (typeof decoded !== "object" || decoded === null) throw malformed;
+  const cursor = decoded as Partial<PageCursor>;
+  if (
+    typeof cursor.q !== "string" ||
+    typeof cursor.k !== "string" ||
+    typeof cursor.u !== "string" ||
+    typeof cursor.t !== "number"
+  ) {
+    throw malformed;
+  }
+  return cursor as PageCursor;
+}
+
+export interface ListRequest<T extends { uid: string }> {
+  /** Distinguishes collections so a token of one cannot page another. */
+  collectionKey: string;
+  collection: IndexedCollection<T>;
+  params: ListParams;
+  sortValue: (record: T, field: OrderField) => string;
+  /** Extra condition on each candidate (visibility, collection filters); undefined = none. */
+  predicate?: (record: T) => boolean;
+  /**
+   * For collections whose uids are flat (roles): the group a record hangs under, so
+   * `uidp.descendants_of=X` matches records under X or below instead of a uid range.
+   */
+  scopeParentOf?: (record: T) => string;
+  nowMs: number;
+}
+
+export interface ListResult<T> {
+  items: T[];
+  nextPageToken: string;
+  totalCount: number;
+  skipped: number;
+}
+
+function compareKeys(aKey: string, aUid: string, bKey: string, bUid: string): number {
+  if (aKey !== bKey) return aKey < bKey ? -1 : 1;
+  if (aUid !== bUid) return aUid < bUid ? -1 : 1;
+  return 0;
+}
+
+/** Uids whose scope ends with `X/...` (descendants) when candidates come from another index. */
+function isStrictDescendant(uid: string, ancestor: string): boolean {
+  return uid.startsWith(`${ancestor}/`);
+}
+
+export function runList<T extends { uid: string }>(request: ListRequest<T>): ListResult<T> {
+  const { collection, params } = request;
+  const hash = queryHash(request.collectionKey, params);
+  let cursor: PageCursor | undefined;
+  if (params.pageToken !== undefined) {
+    cursor = decodeCursor(params.pageToken);
+    if (cursor.q !== hash) {
+      throw invalidArgument("page_token", "belongs to another query (filters or order changed)");
+    }
+    // Expired tokens silently restart the query from its first page.
+    if (request.nowMs - cursor.t > PAGE_TOKEN_LIFETIME_MS) cursor = undefined;
+  }
+
+  // Candidates: the narrowest index, always sorted by uid ascending.
+  const conditions: Array<(record: T) => boolean> = [];
+  let range: UidRange;
+  if (params.name !== undefined) {
+    const named = collection.named(params.name);
+    range = { uids: named, start: 0, end: named.length };
+    if (params.childrenOf !== undefined) {
+      const children = new Set(collection.childrenOf(params.childrenOf).uids);
+      conditions.push((record) => children.has(record.uid));
+    }
+    if (params.descendantsOf !== undefined) {
+      const ancestor = params.descendantsOf;
+      conditions.push((record) => isStrictDescendant(record.uid, ancestor));
+    }
+  } else if (params.childrenOf !== undefined) {
+    range = collection.childrenOf(params.childrenOf);
+    if (params.descendantsOf !== undefined) {
+      const ancestor = params.descendantsOf;
+      conditions.push((record) => isStrictDescendant(record.uid, ancestor));
+    }
+  } else if (params.descendantsOf !== undefined && !request.scopeParentOf) {
+    range = collection.descendantsOf(params.descendantsOf);
+  } else {
+    range = collection.all();
+  }
+  const scopeParentOf = request.scopeParentOf;
+  if (scopeParentOf && params.descendantsOf !== undefined) {
+    // Replaces the uid-path conditions above, which mean nothing for flat uids.
+    const ancestor = params.descendantsOf;
+    conditions.length = 0;
+    if (params.childrenOf !== undefined) {
+      const parent = params.childrenOf;
+      conditions.push((record) => scopeParentOf(record) === parent);
+    }
+    conditions.push((record) => {
+      const parent = scopeParentOf(record);
+      return parent === ancestor || parent.startsWith(`${ancestor}/`);
+    });
+  }
+  if (request.predicate) conditions.push(request.predicate);
+
+  const descending = params.descending;
+  const direction = descending ? -1 : 1;
+  let total: number;
+  let keyAt: (index: number) => string;
+  let uidAt: (index: number) => string;
+
+  if (conditions.length === 0 && params.orderField === "uid") {
+    // Fast path: the range already is the answer, in order; no copy, no scan.
+    const { uids, start, end } = range;
+    total = end - start;
+    uidAt = descending ? (index) => uids[end - 1 - index] : (index) => uids[start + index];
+    keyAt = uidAt;
+  } else {
+    const matches: Array<{ key: string; uid: string }> = [];
+    for (let index = range.start; index < range.end; index++) {
+      const record = collection.get(range.uids[index]);
+      if (!record || !conditions.every((condition) => condition(record))) continue;
+      const key =
+        params.orderField === "uid" ? record.uid : request.sortValue(record, params.orderField);
+      matches.push({ key, uid: record.uid });
+    }
+    if (params.orderField !== "uid") {
+      matches.sort((a, b) => direction * compareKeys(a.key, a.uid, b.key, b.uid));
+    } else if (descending) {
+      matches.reverse();
+    }
+    total = matches.length;
+    keyAt = (index) => matches[index].key;
+    uidAt = (index) => matches[index].uid;
+  }
+
+  // Keyset cursor: the page starts after the last item of the previous page,
+  // so inserts and deletes between pages neither repeat nor skip survivors.
+  let position = 0;
+  if (cursor) {
+    const after = cursor;
+    let lo = 0;
+    let hi = total;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (direction * compareKeys(keyAt(mid), uidAt(mid), after.k, after.u) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    position = lo;
+  }
+  const begin = position + params.skip;
+  const end = Math.min(begin + params.pageSize, total);
+  const items: T[] = [];
+  for (let index = begin; index < end; index++) {
+    const record = collection.get(uidAt(index));
+    if (record) items.push(record);
+  }
+  const nextPageToken =
+    end < total && end > begin
+      ? encodeCursor({ q: hash, k: keyAt(end - 1), u: uidAt(end - 1), t: request.nowMs })
+      : "";
+  return { items, nextPageToken, totalCount: total, skipped: params.skip };
+}

@@ -1,0 +1,141 @@
+/** What a handler sees of a request, what it answers, and body validation helpers. */
+import { type ApiError, invalidArgument } from "./errors";
+
+export interface ApiRequest {
+  method: string;
+  /** The path with percent-escapes decoded (a uid may arrive with `%2F` for `/`). */
+  path: string;
+  query: URLSearchParams;
+  /** Parsed JSON body; undefined when the request had none. */
+  body: unknown;
+  /** Why the body could not be read (malformed JSON, too large, wrong type); thrown by `bodyObject`. */
+  bodyError?: ApiError;
+  authorization?: string;
+}
+
+export interface ApiResponse {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+export function ok(body: unknown): ApiResponse {
+  return { status: 200, body };
+}
+
+export type JsonObject = Record<string, unknown>;
+
+/** The request body as an object; a missing body counts as `{}`. */
+export function bodyObject(request: ApiRequest): JsonObject {
+  if (request.bodyError) throw request.bodyError;
+  if (request.body === undefined) return {};
+  if (typeof request.body !== "object" || request.body === null || Array.isArray(request.body)) {
+    throw invalidArgument("body", "must be a JSON object");
+  }
+  return request.body as JsonObject;
+}
+
+/** A string field; absent or null answers undefined, another type is an error naming the field. */
+export function optionalString(body: JsonObject, field: string, path = field): string | undefined {
+  const value = body[field];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "string") throw invalidArgument(path, "must be a string");
+  return value;
+}
+
+export function optionalBoolean(
+  body: JsonObject,
+  field: string,
+  path = field,
+): boolean | undefined {
+  const value = body[field];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "boolean") throw invalidArgument(path, "must be a boolean");
+  return value;
+}
+
+export function optionalObject(
+  body: JsonObject,
+  field: string,
+  path = field,
+): JsonObject | undefined {
+  const value = body[field];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "object" || Array.isArray(value)) {
+    throw invalidArgument(path, "must be an object");
+  }
+  return value as JsonObject;
+}
+
+export function optionalStringArray(
+  body: JsonObject,
+  field: string,
+  path = field,
+): string[] | undefined {
+  const value = body[field];
+  if (value === undefined || value === null) return undefined;
+  if (!Array.isArray(value) || value.some((item) => typeof item !== "string")) {
+    throw invalidArgument(path, "must be an array of strings");
+  }
+  return value as string[];
+}
+
+export function optionalNumber(body: JsonObject, field: string, path = field): number | undefined {
+  const value = body[field];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "number" || !Number.isFinite(value)) {
+    throw invalidArgument(path, "must be a number");
+  }
+  return value;
+}
+
+/**
+ * The field paths a PATCH changes. With `updateMask`, exactly its paths (`*` = every
+ * top-level writable field); without, the writable paths present in the body.
+ */
+export function updatePaths(
+  request: ApiRequest,
+  body: JsonObject,
+  writable: readonly string[],
+): { paths: string[]; masked: boolean } {
+  const rawMask = request.query.get("updateMask") ?? request.query.get("update_mask");
+  if (rawMask === null || rawMask.trim() === "") {
+    const paths = writable.filter((path) => {
+      const [head, tail] = path.split(".");
+      if (tail === undefined) {
+        // A nested object given whole counts through its members (partial merge).
+        return body[head] !== undefined && !writable.some((p) => p.startsWith(`${head}.`));
+      }
+      const parent = body[head];
+      return (
+        parent !== undefined &&
+        parent !== null &&
+        typeof parent === "object" &&
+        (parent as JsonObject)[tail] !== undefined
+      );
+    });
+    // A nested field of the wrong type is still reported, naming it.
+    for (const path of writable) {
+      if (!path.includes(".") && writable.some((p) => p.startsWith(`${path}.`))) {
+        optionalObject(body, path);
+      }
+    }
+    return { paths, masked: false };
+  }
+  const paths: string[] = [];
+  for (const raw of rawMask.split(",")) {
+    const path = raw.trim();
+    if (path === "*") {
+      paths.push(...writable.filter((p) => !p.includes(".")));
+      continue;
+    }
+    if (!writable.includes(path)) {
+      throw invalidArgument(
+        "update_mask",
+        `"${path}" is not a writable field; writable fields: ${writable.join(", ")}`,
+      );
+    }
+    paths.push(path);
+  }
+  return { paths: [...new Set(paths)], masked: true };
+}

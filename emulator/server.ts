@@ -1,0 +1,238 @@
+/**
+ * HTTP plumbing: reads and bounds bodies, decodes paths, applies faults and the
+ * rate limit, logs API and auth requests, and turns every failure into an
+ * AIP-193 body (never a crash, never an unanswered request unless a fault says so).
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Api, EmulatorContext } from "./api";
+import { handleControl } from "./controls";
+import { ApiError, errorForStatus, invalidArgument, notFound, resourceExhausted } from "./errors";
+import type { Fault, FaultTable, RateLimiter } from "./faults";
+import type { RequestLog } from "./request-log";
+import type { ApiRequest, ApiResponse } from "./requests";
+
+/** Request bodies above this size are refused with INVALID_ARGUMENT on `body`. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+export interface ServerDeps {
+  ctx: EmulatorContext;
+  api: Api;
+  log: RequestLog;
+  faults: FaultTable;
+  rateLimiter: RateLimiter;
+  /** Called after every request that may have changed state. */
+  afterChange: () => void;
+}
+
+interface RawBody {
+  bytes: Buffer;
+  tooLarge: boolean;
+}
+
+function readBody(request: IncomingMessage): Promise<RawBody> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    request.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        // Keep draining (so the client sees our answer) but stop keeping bytes.
+        tooLarge = true;
+        chunks.length = 0;
+        return;
+      }
+      chunks.push(chunk);
+    });
+    request.on("end", () => resolve({ bytes: Buffer.concat(chunks), tooLarge }));
+    request.on("error", reject);
+  });
+}
+
+function parseBody(
+  raw: RawBody,
+  contentType: string | undefined,
+): Pick<ApiRequest, "body" | "bodyError"> {
+  if (raw.tooLarge) {
+    return {
+      body: undefined,
+      bodyError: invalidArgument("body", `must not exceed ${MAX_BODY_BYTES} bytes`),
+    };
+  }
+  if (raw.bytes.length === 0) return { body: undefined };
+  const mediaType = (contentType ?? "").split(";")[0].trim().toLowerCase();
+  if (mediaType !== "" && mediaType !== "application/json" && !mediaType.endsWith("+json")) {
+    return {
+      body: undefined,
+      bodyError: invalidArgument("body", `Content-Type must be application/json, not ${mediaType}`),
+    };
+  }
+  try {
+    return { body: JSON.parse(raw.bytes.toString("utf8")) };
+  } catch {
+    return { body: undefined, bodyError: invalidArgument("body", "is not valid JSON") };
+  }
+}
+
+function decodePath(rawPath: string): string {
+  try {
+    return rawPath
+      .split("/")
+      .map((segment) => decodeURIComponent(segment))
+      .join("/");
+  } catch {
+    throw invalidArgument("path", "has malformed percent-encoding");
+  }
+}
+
+function errorResponse(error: ApiError): ApiResponse {
+  return { status: error.httpStatus, body: error.toBody(), headers: error.headers };
+}
+
+const HTML_GATEWAY_PAGE = (status: number): string =>
+  `<!DOCTYPE html>\n<html><head><title>${status} Bad Gateway</title></head>` +
+  `<body><center><h1>${status} Bad Gateway</h1></center><hr><center>proxy</center></body></html>\n`;
+
+function send(
+  response: ServerResponse,
+  result: ApiResponse,
+  variant: { truncate?: boolean; html?: boolean } = {},
+): void {
+  if (variant.html) {
+    const page = Buffer.from(HTML_GATEWAY_PAGE(result.status));
+    response.writeHead(result.status, {
+      "Content-Type": "text/html; charset=utf-8",
+      "Content-Length": page.length,
+    });
+    response.end(page);
+    return;
+  }
+  let payload = Buffer.from(JSON.stringify(result.body));
+  // A cut-off body that still claims to be complete JSON, like a broken proxy's.
+  if (variant.truncate) payload = payload.subarray(0, Math.floor(payload.length / 2));
+  response.writeHead(result.status, {
+    ...result.headers,
+    "Content-Type": "application/json; charset=utf-8",
+    "Content-Length": payload.length,
+  });
+  response.end(payload);
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+export function createRequestHandler(deps: ServerDeps) {
+  const { ctx, api, log, faults, rateLimiter } = deps;
+
+  async function handleControlRequest(
+    request: IncomingMessage,
+    response: ServerResponse,
+    path: string,
+    query: string,
+  ): Promise<void> {
+    let result: ApiResponse;
+    try {
+      const raw = await readBody(request);
+      const parsed: ApiRequest = {
+        method: request.method ?? "GET",
+        path,
+        query: new URLSearchParams(query),
+        ...parseBody(raw, request.headers["content-type"]),
+      };
+      result = await handleControl({ ctx, log, faults, rateLimiter }, parsed);
+      deps.afterChange();
+    } catch (error) {
+      result = errorResponse(toApiError(error));
+    }
+    send(response, result);
+  }
+
+  async function handleApiRequest(
+    request: IncomingMessage,
+    response: ServerResponse,
+    rawPath: string,
+    query: string,
+  ): Promise<void> {
+    const method = request.method ?? "GET";
+    const time = ctx.clock.isoNow();
+    const record = (status: number) => log.record({ method, path: rawPath, query, status, time });
+
+    const fault: Fault | undefined = faults.take(method, rawPath);
+    if (fault?.drop === "before") {
+      record(0);
+      request.socket.destroy();
+      return;
+    }
+    let result: ApiResponse;
+    try {
+      const raw = await readBody(request);
+      if (fault?.latencyMs) await sleep(fault.latencyMs);
+      if (fault?.status !== undefined && fault.drop !== "after") {
+        const injected = errorResponse(errorForStatus(fault.status, fault.retryAfter));
+        record(fault.status);
+        send(response, injected, { truncate: fault.truncate, html: fault.html });
+        return;
+      }
+      const retryAfter = rateLimiter.admit(ctx.clock.nowMs());
+      if (retryAfter !== undefined) throw resourceExhausted(retryAfter);
+      const parsed: ApiRequest = {
+        method,
+        path: decodePath(rawPath),
+        query: new URLSearchParams(query),
+        authorization: request.headers.authorization,
+        ...parseBody(raw, request.headers["content-type"]),
+      };
+      const answer = await api.handle(parsed);
+      if (!answer) throw notFound(`${method} ${rawPath}`);
+      result = answer;
+    } catch (error) {
+      result = errorResponse(toApiError(error));
+    }
+    deps.afterChange();
+    if (fault?.drop === "after") {
+      record(0);
+      request.socket.destroy();
+      return;
+    }
+    if (fault?.html) {
+      // HTML without a status: the request took effect, then a proxy answered 502.
+      const status = 502;
+      record(status);
+      send(response, { status, body: null }, { html: true });
+      return;
+    }
+    record(result.status);
+    send(response, result, { truncate: fault?.truncate });
+  }
+
+  return (request: IncomingMessage, response: ServerResponse): void => {
+    const url = request.url ?? "/";
+    const queryAt = url.indexOf("?");
+    const rawPath = queryAt < 0 ? url : url.slice(0, queryAt);
+    const query = queryAt < 0 ? "" : url.slice(queryAt + 1);
+    const isControl = rawPath === "/emulator" || rawPath.startsWith("/emulator/");
+    const work = isControl
+      ? handleControlRequest(request, response, rawPath, query)
+      : handleApiRequest(request, response, rawPath, query);
+    work.catch((error: unknown) => {
+      // Last resort: a bug must still answer, not hang the client.
+      process.stderr.write(`emulator: unexpected failure: ${describe(error)}\n`);
+      if (!response.headersSent) {
+        send(response, errorResponse(new ApiError("INTERNAL", "Internal: unexpected failure")));
+      } else {
+        response.destroy();
+      }
+    });
+  };
+}
+
+function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  process.stderr.write(`emulator: internal error: ${describe(error)}\n`);
+  return new ApiError("INTERNAL", "Internal: the emulator failed to handle the request");
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? (error.stack ?? error.message) : String(error);
+}

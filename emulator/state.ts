@@ -1,0 +1,295 @@
+/**
+ * Everything the emulator remembers: the collections with their indexes, the
+ * cross-references role bindings need, and the seed of a fresh organisation.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import { IndexedCollection } from "./indexed-collection";
+import {
+  type AdvisoryRecord,
+  BUILT_IN_ROLES,
+  type GroupRecord,
+  type IdentityRecord,
+  type RepoRecord,
+  type RoleBindingRecord,
+  type RoleRecord,
+  type TagRecord,
+} from "./model";
+
+/** 16 lowercase hex characters: the segment a child adds to its parent's uid. */
+export function childSegment(): string {
+  return randomBytes(8).toString("hex");
+}
+
+/** 40 lowercase hex characters: root groups, roles and advisories. */
+export function flatUid(): string {
+  return randomBytes(20).toString("hex");
+}
+
+/** Built-in roles keep the same uid in every emulator, so tests and saved state agree. */
+export function builtInRoleUid(name: string): string {
+  return createHash("sha1").update(`irm built-in role ${name}`).digest("hex");
+}
+
+/** Everything `--data` saves, as plain JSON. */
+export interface SavedState {
+  version: 1;
+  clockOffsetMs: number;
+  rootGroupUid: string;
+  ownerIdentityUid: string;
+  platformUserUid: string;
+  /** Private JWKs of the API token key and the OIDC test issuer key. */
+  keys: { api: Record<string, unknown>; oidc: Record<string, unknown> };
+  groups: GroupRecord[];
+  identities: IdentityRecord[];
+  roles: RoleRecord[];
+  roleBindings: RoleBindingRecord[];
+  repos: RepoRecord[];
+  tags: TagRecord[];
+  advisories: AdvisoryRecord[];
+}
+
+export class State {
+  readonly groups = new IndexedCollection<GroupRecord>((group) => group.name);
+  readonly identities = new IndexedCollection<IdentityRecord>((identity) => identity.name);
+  readonly roles = new IndexedCollection<RoleRecord>(
+    (role) => role.name,
+    (role) => role.parentUid,
+  );
+  readonly roleBindings = new IndexedCollection<RoleBindingRecord>(() => "");
+  readonly repos = new IndexedCollection<RepoRecord>((repo) => repo.name);
+  readonly tags = new IndexedCollection<TagRecord>((tag) => tag.name);
+  readonly advisories = new IndexedCollection<AdvisoryRecord>((advisory) => advisory.advisoryId);
+
+  /** Binding uids per identity uid and per role uid, for access checks and in-use checks. */
+  private readonly bindingsByIdentity = new Map<string, Set<string>>();
+  private readonly bindingsByRole = new Map<string, Set<string>>();
+
+  rootGroupUid = "";
+  ownerIdentityUid = "";
+  platformUserUid = "";
+
+  /** Bumped on every change, so persistence knows when to write. */
+  revision = 0;
+
+  touch(): void {
+    this.revision++;
+  }
+
+  addBinding(binding: RoleBindingRecord): void {
+    this.roleBindings.insert(binding);
+    this.indexBinding(binding);
+  }
+
+  replaceBinding(binding: RoleBindingRecord): void {
+    const previous = this.roleBindings.get(binding.uid);
+    if (previous) this.unindexBinding(previous);
+    this.roleBindings.replace(binding);
+    this.indexBinding(binding);
+  }
+
+  deleteBinding(uid: string): void {
+    const removed = this.roleBindings.delete(uid);
+    if (removed) this.unindexBinding(removed);
+  }
+
+  bindingsOfIdentity(identityUid: string): RoleBindingRecord[] {
+    const uids = this.bindingsByIdentity.get(identityUid);
+    if (!uids) return [];
+    const bindings: RoleBindingRecord[] = [];
+    for (const uid of uids) {
+      const binding = this.roleBindings.get(uid);
+      if (binding) bindings.push(binding);
+    }
+    return bindings;
+  }
+
+  countBindingsOfRole(roleUid: string): number {
+    return this.bindingsByRole.get(roleUid)?.size ?? 0;
+  }
+
+  countBindingsOfIdentity(identityUid: string): number {
+    return this.bindingsByIdentity.get(identityUid)?.size ?? 0;
+  }
+
+  private indexBinding(binding: RoleBindingRecord): void {
+    addTo(this.bindingsByIdentity, binding.identityUid, binding.uid);
+    addTo(this.bindingsByRole, binding.roleUid, binding.uid);
+  }
+
+  private unindexBinding(binding: RoleBindingRecord): void {
+    removeFrom(this.bindingsByIdentity, binding.identityUid, binding.uid);
+    removeFrom(this.bindingsByRole, binding.roleUid, binding.uid);
+  }
+
+  /** Seeds a fresh organisation; `issuer` is the emulator's own OIDC issuer. */
+  seed(now: string, issuer: string, withSamples = true): void {
+    const stamp = { createTime: now, updateTime: now };
+    this.rootGroupUid = flatUid();
+    this.groups.insert({
+      uid: this.rootGroupUid,
+      name: "example-org",
+      description: "Root organisation seeded by the emulator",
+      resourceLimits: { clusters: 5, idps: 3, repositories: 100 },
+      verified: true,
+      ...stamp,
+    });
+    for (const role of BUILT_IN_ROLES) {
+      this.roles.insert({
+        uid: builtInRoleUid(role.name),
+        name: role.name,
+        description: role.description,
+        capabilities: [...role.capabilities],
+        parentUid: "",
+        ...stamp,
+      });
+    }
+    this.ownerIdentityUid = `${this.rootGroupUid}/${childSegment()}`;
+    this.identities.insert({
+      uid: this.ownerIdentityUid,
+      name: "bootstrap-owner",
+      description: "Owner of the root organisation; the bootstrap token acts as it",
+      claimMatch: { issuer, subject: "bootstrap-owner" },
+      ...stamp,
+    });
+    this.platformUserUid = `${this.rootGroupUid}/${childSegment()}`;
+    this.identities.insert({
+      uid: this.platformUserUid,
+      name: "platform-user",
+      description: "Any user of the platform may assume this identity",
+      claimMatch: { issuer, subject: "*" },
+      ...stamp,
+    });
+    this.addBinding({
+      uid: `${this.rootGroupUid}/${childSegment()}`,
+      identityUid: this.ownerIdentityUid,
+      roleUid: builtInRoleUid("owner"),
+      ...stamp,
+    });
+    this.addBinding({
+      uid: `${this.rootGroupUid}/${childSegment()}`,
+      identityUid: this.platformUserUid,
+      roleUid: builtInRoleUid("viewer"),
+      ...stamp,
+    });
+    if (withSamples) this.seedSamples(now);
+    this.touch();
+  }
+
+  /** A few registry repos (some public) with tags under the root, and advisories. */
+  private seedSamples(now: string): void {
+    const stamp = { createTime: now, updateTime: now };
+    const repos = [
+      {
+        name: "nginx",
+        description: "Web server",
+        public: true,
+        tier: "FREE",
+        tags: ["1.27", "1.27.3", "latest"],
+      },
+      {
+        name: "python",
+        description: "Python runtime",
+        public: true,
+        tier: "FREE",
+        tags: ["3.13", "latest"],
+      },
+      {
+        name: "internal-api",
+        description: "Private service",
+        public: false,
+        tier: "PREMIUM",
+        tags: ["v1", "v2"],
+      },
+    ];
+    for (const repo of repos) {
+      const repoUid = `${this.rootGroupUid}/${childSegment()}`;
+      this.repos.insert({
+        uid: repoUid,
+        name: repo.name,
+        description: repo.description,
+        catalogTier: repo.tier,
+        aliases: [],
+        public: repo.public,
+        ...stamp,
+      });
+      for (const tag of repo.tags) {
+        this.tags.insert({
+          uid: `${repoUid}/${childSegment()}`,
+          name: tag,
+          digest: `sha256:${createHash("sha256").update(`${repo.name}:${tag}`).digest("hex")}`,
+          deprecated: tag === "1.27",
+          ...stamp,
+        });
+      }
+    }
+    const advisories = [
+      {
+        advisoryId: "CVE-2026-0001",
+        packageName: "openssl",
+        severity: "CRITICAL",
+        aliases: ["GHSA-0001"],
+      },
+      { advisoryId: "CVE-2026-0002", packageName: "zlib", severity: "HIGH", aliases: [] },
+      { advisoryId: "CVE-2026-0003", packageName: "openssl", severity: "MEDIUM", aliases: [] },
+    ];
+    for (const advisory of advisories) {
+      this.advisories.insert({ uid: flatUid(), ...advisory, ...stamp });
+    }
+    this.touch();
+  }
+
+  toSaved(clockOffsetMs: number, keys: SavedState["keys"]): SavedState {
+    return {
+      version: 1,
+      clockOffsetMs,
+      rootGroupUid: this.rootGroupUid,
+      ownerIdentityUid: this.ownerIdentityUid,
+      platformUserUid: this.platformUserUid,
+      keys,
+      groups: [...this.groups.values()],
+      identities: [...this.identities.values()],
+      roles: [...this.roles.values()],
+      roleBindings: [...this.roleBindings.values()],
+      repos: [...this.repos.values()],
+      tags: [...this.tags.values()],
+      advisories: [...this.advisories.values()],
+    };
+  }
+
+  load(saved: SavedState): void {
+    this.rootGroupUid = saved.rootGroupUid;
+    this.ownerIdentityUid = saved.ownerIdentityUid;
+    this.platformUserUid = saved.platformUserUid;
+    this.groups.insertMany(saved.groups);
+    this.identities.insertMany(saved.identities);
+    this.roles.insertMany(saved.roles);
+    for (const binding of saved.roleBindings) this.addBinding(binding);
+    this.repos.insertMany(saved.repos);
+    this.tags.insertMany(saved.tags);
+    this.advisories.insertMany(saved.advisories);
+  }
+
+  /** After a restart on another address, the built-in identities follow the new issuer. */
+  retargetIssuer(issuer: string): void {
+    for (const uid of [this.ownerIdentityUid, this.platformUserUid]) {
+      const identity = this.identities.get(uid);
+      if (identity) identity.claimMatch = { ...identity.claimMatch, issuer };
+    }
+  }
+}
+
+function addTo(index: Map<string, Set<string>>, key: string, value: string): void {
+  let values = index.get(key);
+  if (!values) {
+    values = new Set();
+    index.set(key, values);
+  }
+  values.add(value);
+}
+
+function removeFrom(index: Map<string, Set<string>>, key: string, value: string): void {
+  const values = index.get(key);
+  if (!values) return;
+  values.delete(value);
+  if (values.size === 0) index.delete(key);
+}

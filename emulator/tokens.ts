@@ -1,0 +1,202 @@
+/**
+ * Signing keys and JWTs: API tokens the emulator issues (as `{auth_url}`) and
+ * OIDC id tokens of its own test issuer (`{origin}/oidc`). Every check runs on the
+ * emulator clock, so `/emulator/clock` can expire tokens.
+ */
+import {
+  type CryptoKey,
+  createLocalJWKSet,
+  createRemoteJWKSet,
+  decodeJwt,
+  exportJWK,
+  generateKeyPair,
+  importJWK,
+  type JSONWebKeySet,
+  type JWK,
+  type JWTVerifyGetKey,
+  jwtVerify,
+  SignJWT,
+} from "jose";
+import { unauthenticated } from "./errors";
+
+const ALGORITHM = "ES256";
+
+interface SigningKey {
+  privateKey: CryptoKey;
+  publicJwk: JWK;
+  privateJwk: JWK;
+}
+
+async function newKey(kid: string): Promise<SigningKey> {
+  const { privateKey, publicKey } = await generateKeyPair(ALGORITHM, { extractable: true });
+  const privateJwk = { ...(await exportJWK(privateKey)), kid, alg: ALGORITHM };
+  const publicJwk = { ...(await exportJWK(publicKey)), kid, alg: ALGORITHM, use: "sig" };
+  return { privateKey, publicJwk, privateJwk };
+}
+
+async function loadKey(privateJwk: JWK): Promise<SigningKey> {
+  const privateKey = (await importJWK(privateJwk, ALGORITHM)) as CryptoKey;
+  const { d: _secret, ...publicFields } = privateJwk;
+  return { privateKey, publicJwk: { ...publicFields, use: "sig" }, privateJwk };
+}
+
+export interface SavedKeys {
+  api: Record<string, unknown>;
+  oidc: Record<string, unknown>;
+}
+
+export interface OidcTokenOptions {
+  audience?: string;
+  ttlSeconds?: number;
+  /** Override the issuer claim (to test an issuer mismatch). */
+  issuer?: string;
+}
+
+export class TokenService {
+  private readonly apiKeySet: JWTVerifyGetKey;
+  private readonly oidcKeySet: JWTVerifyGetKey;
+  private readonly remoteKeySets = new Map<string, JWTVerifyGetKey>();
+
+  private constructor(
+    private readonly apiKey: SigningKey,
+    private readonly oidcKey: SigningKey,
+    /** `{base_url}` = `{auth_url}`: the issuer and audience of API tokens. */
+    readonly origin: string,
+  ) {
+    this.apiKeySet = createLocalJWKSet(this.apiJwks());
+    this.oidcKeySet = createLocalJWKSet(this.oidcJwks());
+  }
+
+  static async create(origin: string, saved?: SavedKeys): Promise<TokenService> {
+    const apiKey = saved ? await loadKey(saved.api as JWK) : await newKey("api-1");
+    const oidcKey = saved ? await loadKey(saved.oidc as JWK) : await newKey("oidc-1");
+    return new TokenService(apiKey, oidcKey, origin);
+  }
+
+  get issuer(): string {
+    return `${this.origin}/oidc`;
+  }
+
+  savedKeys(): SavedKeys {
+    return { api: { ...this.apiKey.privateJwk }, oidc: { ...this.oidcKey.privateJwk } };
+  }
+
+  apiJwks(): JSONWebKeySet {
+    return { keys: [this.apiKey.publicJwk] };
+  }
+
+  oidcJwks(): JSONWebKeySet {
+    return { keys: [this.oidcKey.publicJwk] };
+  }
+
+  async mintApiToken(identityUid: string, ttlSeconds: number, now: Date): Promise<string> {
+    const issuedAt = Math.floor(now.getTime() / 1000);
+    return new SignJWT({})
+      .setProtectedHeader({ alg: ALGORITHM, kid: this.apiKey.publicJwk.kid, typ: "JWT" })
+      .setIssuer(this.origin)
+      .setAudience(this.origin)
+      .setSubject(identityUid)
+      .setIssuedAt(issuedAt)
+      .setNotBefore(issuedAt)
+      .setExpirationTime(issuedAt + ttlSeconds)
+      .sign(this.apiKey.privateKey);
+  }
+
+  /** Verifies an API token and answers the identity uid it acts as. */
+  async verifyApiToken(token: string, now: Date): Promise<string> {
+    try {
+      const { payload } = await jwtVerify(token, this.apiKeySet, {
+        algorithms: [ALGORITHM],
+        issuer: this.origin,
+        audience: [this.origin, `${this.origin}/`],
+        requiredClaims: ["exp", "sub"],
+        currentDate: now,
+      });
+      return payload.sub as string;
+    } catch (error) {
+      throw unauthenticated(describeJwtFailure(error));
+    }
+  }
+
+  async mintOidcToken(subject: string, options: OidcTokenOptions, now: Date): Promise<string> {
+    const issuedAt = Math.floor(now.getTime() / 1000);
+    return new SignJWT({})
+      .setProtectedHeader({ alg: ALGORITHM, kid: this.oidcKey.publicJwk.kid, typ: "JWT" })
+      .setIssuer(options.issuer ?? this.issuer)
+      .setAudience(options.audience ?? this.origin)
+      .setSubject(subject)
+      .setIssuedAt(issuedAt)
+      .setExpirationTime(issuedAt + (options.ttlSeconds ?? 600))
+      .sign(this.oidcKey.privateKey);
+  }
+
+  /**
+   * Verifies an OIDC id token against the keys of its own issuer: the emulator's
+   * test issuer locally, any other issuer through its discovery document.
+   */
+  async verifyOidcToken(token: string, now: Date): Promise<{ issuer: string; subject: string }> {
+    let claimedIssuer: string | undefined;
+    try {
+      claimedIssuer = decodeJwt(token).iss;
+    } catch {
+      throw unauthenticated("the OIDC token is not a JWT");
+    }
+    if (!claimedIssuer) throw unauthenticated("the OIDC token has no issuer");
+    const keySet =
+      claimedIssuer === this.issuer ? this.oidcKeySet : await this.remoteKeySet(claimedIssuer);
+    try {
+      const { payload } = await jwtVerify(token, keySet, {
+        algorithms: ["ES256", "RS256", "PS256", "EdDSA", "ES384"],
+        issuer: claimedIssuer,
+        requiredClaims: ["exp", "sub"],
+        currentDate: now,
+      });
+      return { issuer: claimedIssuer, subject: payload.sub as string };
+    } catch (error) {
+      throw unauthenticated(`OIDC token rejected: ${describeJwtFailure(error)}`);
+    }
+  }
+
+  private async remoteKeySet(issuer: string): Promise<JWTVerifyGetKey> {
+    const cached = this.remoteKeySets.get(issuer);
+    if (cached) return cached;
+    let jwksUri: string;
+    try {
+      const response = await fetch(
+        `${issuer.replace(/\/$/, "")}/.well-known/openid-configuration`,
+        {
+          signal: AbortSignal.timeout(5000),
+        },
+      );
+      const discovery = (await response.json()) as { jwks_uri?: unknown };
+      if (typeof discovery.jwks_uri !== "string") throw new Error("no jwks_uri");
+      jwksUri = discovery.jwks_uri;
+    } catch {
+      throw unauthenticated("the OIDC token's issuer cannot be reached to check its signature");
+    }
+    const keySet = createRemoteJWKSet(new URL(jwksUri), { timeoutDuration: 5000 });
+    this.remoteKeySets.set(issuer, keySet);
+    return keySet;
+  }
+}
+
+/** A reason that names what is wrong without echoing the token. */
+function describeJwtFailure(error: unknown): string {
+  const code = (error as { code?: unknown }).code;
+  switch (code) {
+    case "ERR_JWT_EXPIRED":
+      return "the token has expired";
+    case "ERR_JWT_CLAIM_VALIDATION_FAILED": {
+      const claim = (error as { claim?: unknown }).claim;
+      return `the token's ${String(claim)} claim is not accepted`;
+    }
+    case "ERR_JOSE_ALG_NOT_ALLOWED":
+      return "the token's signing algorithm is not accepted";
+    case "ERR_JWS_SIGNATURE_VERIFICATION_FAILED":
+      return "the token's signature is invalid";
+    case "ERR_JWKS_NO_MATCHING_KEY":
+      return "the token was not signed by a known key";
+    default:
+      return "the token is malformed or not signed by this service";
+  }
+}

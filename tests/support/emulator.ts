@@ -1,0 +1,129 @@
+/**
+ * Starts an in-process emulator for a test suite and drives its test controls
+ * over HTTP (docs/architecture.md, "Emulator: test controls").
+ *
+ *   const emu = await startTestEmulator();
+ *   afterAll(() => emu.close());
+ */
+import {
+  type Bootstrap,
+  type EmulatorOptions,
+  type FaultSpec,
+  type LogEntry,
+  startEmulator,
+} from "../../emulator/index";
+
+export type { Bootstrap, FaultSpec, LogEntry };
+
+export interface SeedRequest {
+  groups?: Array<{ parentUid: string; name: string; description?: string }>;
+  repos?: Array<{
+    parentUid: string;
+    name: string;
+    description?: string;
+    public?: boolean;
+    catalogTier?: string;
+    aliases?: string[];
+    tags?: Array<{ name: string; digest?: string; deprecated?: boolean }>;
+  }>;
+  advisories?: Array<{
+    advisoryId: string;
+    packageName: string;
+    severity: string;
+    aliases?: string[];
+  }>;
+  generate?: { kind: "groups" | "repos"; count: number; parentUid: string; namePrefix?: string };
+}
+
+export interface SeedResult {
+  groups: string[];
+  repos: string[];
+  advisories: string[];
+}
+
+export interface OidcTokenOptions {
+  /** `aud` of the id token (default: the emulator's URL). */
+  audience?: string;
+  /** Lifetime in seconds (default 600). */
+  ttlSeconds?: number;
+}
+
+export interface TestEmulator {
+  /** `http://127.0.0.1:PORT`: API base URL = auth URL. */
+  url: string;
+  bootstrap: Bootstrap;
+  /** Owner token on the root organisation. */
+  token: string;
+  rootGroupUid: string;
+  /** The emulator's OIDC test issuer URL. */
+  issuer: string;
+  requests(): Promise<LogEntry[]>;
+  clearRequests(): Promise<void>;
+  /** Injects a fault; answers its id. */
+  fault(spec: FaultSpec): Promise<string>;
+  clearFaults(): Promise<void>;
+  /** Moves the emulator clock forward; answers the new time (ISO). */
+  advanceClock(seconds: number): Promise<string>;
+  seed(body: SeedRequest): Promise<SeedResult>;
+  /** An API token acting as `identityUid`. */
+  mintToken(identityUid: string, ttlSeconds?: number): Promise<string>;
+  /** An OIDC id token of the emulator's test issuer for `subject`. */
+  oidcToken(subject: string, options?: OidcTokenOptions): Promise<string>;
+  /** Turns rate limiting on (0 turns it off). */
+  rateLimit(requestsPerSecond: number, retryAfter?: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startTestEmulator(options: EmulatorOptions = {}): Promise<TestEmulator> {
+  const emulator = await startEmulator({ host: "127.0.0.1", port: 0, ...options });
+  const url = emulator.url;
+
+  async function control<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const response = await fetch(`${url}/emulator/${path}`, {
+      method,
+      headers: body === undefined ? {} : { "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    if (!response.ok) {
+      throw new Error(
+        `emulator control ${method} /emulator/${path} failed: ${response.status} ${text}`,
+      );
+    }
+    return JSON.parse(text) as T;
+  }
+
+  return {
+    url,
+    bootstrap: emulator.bootstrap,
+    token: emulator.bootstrap.token,
+    rootGroupUid: emulator.bootstrap.rootGroupUid,
+    issuer: emulator.bootstrap.issuer,
+    requests: async () => (await control<{ requests: LogEntry[] }>("GET", "requests")).requests,
+    clearRequests: async () => {
+      await control("DELETE", "requests");
+    },
+    fault: async (spec) => (await control<{ id: string }>("POST", "faults", spec)).id,
+    clearFaults: async () => {
+      await control("DELETE", "faults");
+    },
+    advanceClock: async (seconds) =>
+      (await control<{ now: string }>("POST", "clock", { advanceSeconds: seconds })).now,
+    seed: (body) => control<SeedResult>("POST", "seed", body),
+    mintToken: async (identityUid, ttlSeconds) =>
+      (await control<{ token: string }>("POST", "tokens", { identityUid, ttlSeconds })).token,
+    oidcToken: async (subject, oidcOptions = {}) => {
+      const response = await fetch(`${emulator.bootstrap.issuer}/token`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ subject, ...oidcOptions }),
+      });
+      if (!response.ok) throw new Error(`OIDC test issuer answered ${response.status}`);
+      return ((await response.json()) as { token: string }).token;
+    },
+    rateLimit: async (requestsPerSecond, retryAfter) => {
+      await control("POST", "rate-limit", { requestsPerSecond, retryAfter });
+    },
+    close: () => emulator.close(),
+  };
+}
