@@ -201,6 +201,15 @@ export class IrmClient implements ApiRequester {
     this.v1 = { groups: new V1Groups(this), repos: new V1Repos(this) };
   }
 
+  /** A printable summary; never a credential. */
+  toJSON(): { baseUrl: string; authUrl: string; tokenSource: string } {
+    return {
+      baseUrl: this.baseUrl,
+      authUrl: this.authUrl,
+      tokenSource: this.#tokenSource.description,
+    };
+  }
+
   /** Closes the connection pool the client created (not a dispatcher passed in). */
   async close(): Promise<void> {
     if (this.#ownsDispatcher) await this.#dispatcher.close();

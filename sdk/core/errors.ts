@@ -234,8 +234,12 @@ export function errorFromStatusBody(
   let domain = "";
   const fieldViolations: FieldViolation[] = [];
   const preconditionViolations: PreconditionViolation[] = [];
+  let retryInfoMs: number | undefined;
   for (const detail of details) {
     switch (detailKind(detail)) {
+      case "RetryInfo":
+        retryInfoMs = durationMs(detail.retryDelay);
+        break;
       case "ErrorInfo":
         reason = str(detail.reason);
         domain = str(detail.domain);
@@ -273,8 +277,15 @@ export function errorFromStatusBody(
     fieldViolations,
     preconditionViolations,
     request: context.request,
-    retryAfterMs: context.retryAfterMs,
+    // The Retry-After header wins; RetryInfo says the same for clients without headers.
+    retryAfterMs: context.retryAfterMs ?? retryInfoMs,
   });
+}
+
+/** A protobuf JSON Duration (`"1.5s"`) in milliseconds. */
+function durationMs(value: unknown): number | undefined {
+  const match = typeof value === "string" ? /^(\d+(?:\.\d+)?)s$/.exec(value) : null;
+  return match ? Math.round(Number(match[1]) * 1000) : undefined;
 }
 
 /** Longest excerpt of an unexpected body kept in a message. */

@@ -137,3 +137,17 @@ describe("undecodable responses", () => {
     expect(error.message).not.toContain("abc.def-ghi");
   });
 });
+
+describe("RetryInfo", () => {
+  const body = {
+    code: 8,
+    message: "Resource exhausted",
+    details: [{ "@type": `${TYPE}RetryInfo`, retryDelay: "1.5s" }],
+  };
+  it("gives the retry delay when no Retry-After header came", () => {
+    expect(errorFromStatusBody(body, { status: 429 }).retryAfterMs).toBe(1500);
+  });
+  it("yields to the Retry-After header", () => {
+    expect(errorFromStatusBody(body, { status: 429, retryAfterMs: 3000 }).retryAfterMs).toBe(3000);
+  });
+});

@@ -1,0 +1,136 @@
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { IrmClient, resolveSettings, resolveTokenSource } from "../../sdk";
+import { DEFAULTS } from "../../sdk/settings";
+
+describe("resolveSettings", () => {
+  it("uses the defaults when nothing is set", () => {
+    expect(resolveSettings({}, {})).toEqual({
+      baseUrl: DEFAULTS.apiUrl,
+      authUrl: DEFAULTS.apiUrl,
+      timeoutMs: DEFAULTS.timeoutMs,
+      retry: {
+        retries: DEFAULTS.maxRetries,
+        minDelayMs: DEFAULTS.retryMinDelayMs,
+        maxDelayMs: DEFAULTS.retryMaxDelayMs,
+        maxRetryTimeMs: DEFAULTS.maxRetryTimeMs,
+        maxRetryAfterMs: DEFAULTS.maxRetryAfterMs,
+      },
+    });
+  });
+
+  it("prefers options over IRM_* variables over defaults", () => {
+    const env = {
+      IRM_API_URL: "https://api.example/",
+      IRM_AUTH_URL: "https://auth.example",
+      IRM_TIMEOUT_MS: "1234",
+      IRM_MAX_RETRIES: "2",
+      IRM_MAX_RETRY_TIME_MS: "999",
+    };
+    const fromEnv = resolveSettings({}, env);
+    expect(fromEnv).toMatchObject({
+      baseUrl: "https://api.example",
+      authUrl: "https://auth.example",
+      timeoutMs: 1234,
+      retry: { retries: 2, maxRetryTimeMs: 999 },
+    });
+    const fromOptions = resolveSettings(
+      { baseUrl: "http://b", timeoutMs: 5, retry: { retries: 0, maxRetryTimeMs: 7 } },
+      env,
+    );
+    expect(fromOptions).toMatchObject({
+      baseUrl: "http://b",
+      authUrl: "https://auth.example",
+      timeoutMs: 5,
+      retry: { retries: 0, maxRetryTimeMs: 7 },
+    });
+  });
+
+  it("defaults the auth URL to the base URL", () => {
+    expect(resolveSettings({ baseUrl: "http://api:1/prefix/" }, {}).authUrl).toBe(
+      "http://api:1/prefix",
+    );
+  });
+
+  it("rejects a base URL that is not http(s), naming the variable", () => {
+    expect(() => resolveSettings({}, { IRM_API_URL: "ftp://x" })).toThrow(/IRM_API_URL/);
+    expect(() => resolveSettings({ baseUrl: "not a url" }, {})).toThrow(/baseUrl/);
+    expect(() => resolveSettings({}, { IRM_MAX_RETRIES: "-1" })).toThrow(/IRM_MAX_RETRIES/);
+  });
+});
+
+describe("resolveTokenSource", () => {
+  it("picks option token, then identity, then IRM_TOKEN, then IRM_IDENTITY, else anonymous", async () => {
+    const env = { IRM_TOKEN: "env-token-value", IRM_IDENTITY: "id", IRM_IDENTITY_TOKEN_FILE: "/f" };
+    expect(resolveTokenSource({ token: "option-token-value" }, env).description).toBe("static");
+    expect(
+      resolveTokenSource({ identity: "opt-id", oidcToken: async () => "x" }, env).description,
+    ).toBe("exchange(identity=opt-id)");
+    expect(resolveTokenSource({}, env).description).toBe("static");
+    expect(
+      resolveTokenSource({}, { IRM_IDENTITY: "id", IRM_IDENTITY_TOKEN_FILE: "/f" }).description,
+    ).toBe("exchange(identity=id)");
+    expect(resolveTokenSource({}, {}).description).toBe("anonymous");
+  });
+
+  it("uses GitHub Actions' OIDC endpoint when running there without a token file", () => {
+    const source = resolveTokenSource(
+      {},
+      {
+        IRM_IDENTITY: "id",
+        ACTIONS_ID_TOKEN_REQUEST_URL: "http://gh",
+        ACTIONS_ID_TOKEN_REQUEST_TOKEN: "t",
+      },
+    );
+    expect(source.refreshable).toBe(true);
+  });
+
+  it("explains a missing OIDC token source", () => {
+    expect(() => resolveTokenSource({}, { IRM_IDENTITY: "id" })).toThrow(/IRM_IDENTITY_TOKEN_FILE/);
+  });
+
+  it("reads the OIDC token file on each exchange", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "irm-sdk-"));
+    const file = join(dir, "oidc");
+    await writeFile(file, "first-oidc-token\n");
+    const bearers: string[] = [];
+    const source = resolveTokenSource({}, { IRM_IDENTITY: "id", IRM_IDENTITY_TOKEN_FILE: file });
+    const context = {
+      authUrl: "http://auth",
+      audience: "http://api",
+      log: () => {},
+      getJson: async (url: URL, bearer: string) => {
+        bearers.push(`${url.pathname}?${url.searchParams} ${bearer}`);
+        return { token: `api-token-${bearers.length}` };
+      },
+    };
+    const first = await source.getToken({ context });
+    await writeFile(file, "second-oidc-token");
+    await source.getToken({ context, rejectedToken: first });
+    expect(bearers).toEqual([
+      "/sts/exchange?aud=http%3A%2F%2Fapi&identity=id first-oidc-token",
+      "/sts/exchange?aud=http%3A%2F%2Fapi&identity=id second-oidc-token",
+    ]);
+  });
+});
+
+describe("IrmClient", () => {
+  it("exposes every collection and does not reveal its token when printed", async () => {
+    const client = new IrmClient({ token: "printed-secret-token", env: {} });
+    expect(Object.keys(client.iam).sort()).toEqual([
+      "groups",
+      "identities",
+      "roleBindings",
+      "roles",
+    ]);
+    expect(Object.keys(client.registry).sort()).toEqual(["repos", "tags"]);
+    expect(Object.keys(client.vulnerabilities)).toEqual(["advisories"]);
+    expect(Object.keys(client.v1).sort()).toEqual(["groups", "repos"]);
+    const { inspect } = await import("node:util");
+    expect(inspect(client, { depth: 10 })).not.toContain("printed-secret-token");
+    expect(JSON.stringify(client)).not.toContain("printed-secret-token");
+    await client.close();
+  });
+});
