@@ -1,0 +1,407 @@
+/**
+ * Provider methods called directly (as the host would, after configure) against the
+ * emulator; request counts come from the emulator's request log.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import * as runtime from "../../provider/runtime";
+import type { GroupInputs, IdentityInputs, RoleBindingInputs } from "../../provider/types";
+import { maskOf, type ProviderFixture, startProviderFixture } from "./fixture";
+
+let emu: ProviderFixture;
+let viewerRoleUid: string;
+let editorRoleUid: string;
+
+beforeAll(async () => {
+  emu = await startProviderFixture();
+  await emu.configureRuntime();
+  const roles = await emu.client.iam.roles.list({ pageSize: 200 });
+  viewerRoleUid = roles.items.find((r) => r.name === "viewer")!.uid;
+  editorRoleUid = roles.items.find((r) => r.name === "editor")!.uid;
+});
+
+afterAll(async () => {
+  await emu?.close();
+});
+
+beforeEach(async () => {
+  await emu.configureRuntime();
+  await emu.clearFaults();
+  await emu.clearRequests();
+});
+
+let counter = 0;
+/** A name no other test uses, so tests stay independent in one emulator. */
+function uniqueName(prefix: string): string {
+  counter += 1;
+  return `${prefix}-${counter}`;
+}
+
+async function checkedGroup(raw: Record<string, unknown>): Promise<GroupInputs> {
+  const result = await runtime.group.check({}, raw);
+  expect(result.failures).toEqual([]);
+  return result.inputs as GroupInputs;
+}
+
+describe("Group lifecycle", () => {
+  it("check rejects bad inputs before any request", async () => {
+    const result = await runtime.group.check({}, { parentUid: emu.rootGroupUid, name: "Bad!" });
+    expect(result.failures).toEqual([
+      { property: "name", reason: expect.stringContaining("must match") },
+    ]);
+    expect(await emu.requests()).toEqual([]);
+  });
+
+  it("create (1 POST), no-op diff (0), update (1 PATCH, exact mask), refresh (1 GET), delete (1 DELETE)", async () => {
+    const inputs = await checkedGroup({ parentUid: emu.rootGroupUid, name: uniqueName("team") });
+    const created = await runtime.group.create(inputs);
+    expect(created.id).toMatch(new RegExp(`^${emu.rootGroupUid}/[0-9a-f]{16}$`));
+    expect(created.outs).toMatchObject({
+      uid: created.id,
+      parentUid: emu.rootGroupUid,
+      name: inputs.name,
+      description: "",
+      verified: false,
+      resourceLimits: {},
+    });
+    expect(created.outs?.createTime).toMatch(/Z$/);
+    let log = await emu.requests();
+    expect(log.map((r) => `${r.method} ${r.path}`)).toEqual([
+      `POST /iam/v2beta1/groups/${emu.rootGroupUid}`,
+    ]);
+    const outs = created.outs!;
+
+    await emu.clearRequests();
+    const again = await checkedGroup({ parentUid: emu.rootGroupUid, name: inputs.name });
+    expect(await runtime.group.diff(created.id, outs, again)).toEqual({ changes: false });
+    expect(await emu.requests()).toEqual([]);
+
+    const changed = await checkedGroup({ ...again, description: "the platform team" });
+    expect(await runtime.group.diff(created.id, outs, changed)).toEqual({ changes: true });
+    const updated = await runtime.group.update(created.id, outs, changed);
+    expect(updated.outs).toMatchObject({ uid: created.id, description: "the platform team" });
+    expect(updated.outs?.createTime).toBe(outs.createTime);
+    log = await emu.requests();
+    expect(log).toHaveLength(1);
+    expect(log[0].method).toBe("PATCH");
+    expect(maskOf(log[0])).toEqual(["description"]);
+
+    await emu.clearRequests();
+    const renamed = { ...changed, name: uniqueName("renamed"), description: "" };
+    await runtime.group.update(created.id, updated.outs!, renamed);
+    log = await emu.requests();
+    expect(log).toHaveLength(1);
+    expect(maskOf(log[0]).sort()).toEqual(["description", "name"]);
+
+    await emu.clearRequests();
+    const refreshed = await runtime.group.read(created.id, updated.outs);
+    expect(refreshed.id).toBe(created.id);
+    expect(refreshed.props).toMatchObject({ name: renamed.name, description: "" });
+    expect(refreshed.inputs).toEqual({
+      parentUid: emu.rootGroupUid,
+      name: renamed.name,
+      description: "",
+    });
+    expect(await emu.requests()).toHaveLength(1);
+    // A refresh of an unchanged object leaves nothing to do.
+    expect(await runtime.group.diff(created.id, refreshed.props!, renamed)).toEqual({
+      changes: false,
+    });
+
+    await emu.clearRequests();
+    await runtime.group.delete(created.id, refreshed.props!);
+    log = await emu.requests();
+    expect(log.map((r) => `${r.method} ${r.status}`)).toEqual(["DELETE 200"]);
+    await expect(emu.client.iam.groups.get(created.id)).rejects.toMatchObject({ code: 5 });
+  });
+
+  it("treats NOT_FOUND on delete as success and reports an out-of-band delete on refresh", async () => {
+    const inputs = await checkedGroup({ parentUid: emu.rootGroupUid, name: uniqueName("gone") });
+    const created = await runtime.group.create(inputs);
+    await emu.client.iam.groups.delete(created.id);
+    await emu.clearRequests();
+    expect(await runtime.group.read(created.id, created.outs)).toEqual({ id: "" });
+    await runtime.group.delete(created.id, created.outs!);
+    const log = await emu.requests();
+    expect(log.map((r) => `${r.method} ${r.status}`)).toEqual(["GET 404", "DELETE 404"]);
+  });
+
+  it("waits out RESOURCE_NOT_EMPTY until the deadline, then names the group, the blockers and the fix", async () => {
+    await emu.configureRuntime({ "irm:deleteTimeoutMs": "0" });
+    const name = uniqueName("has-repos");
+    const inputs = await checkedGroup({ parentUid: emu.rootGroupUid, name });
+    const created = await runtime.group.create(inputs);
+    await emu.seed({ repos: [{ parentUid: created.id, name: "pushed-by-ci" }] });
+    await emu.clearRequests();
+    const failure = runtime.group.delete(created.id, created.outs!);
+    await expect(failure).rejects.toThrow(new RegExp(`group "${name}" \\(${created.id}\\)`));
+    await expect(failure).rejects.toThrow(/RESOURCE_NOT_EMPTY/);
+    await expect(failure).rejects.toThrow(/Remove those children from this program/);
+    await expect(failure).rejects.toThrow(/IRM_DELETE_TIMEOUT_MS/);
+    // With no time to wait, exactly one attempt; the group and its repo are untouched.
+    expect((await emu.requests()).map((r) => r.method)).toEqual(["DELETE"]);
+    expect((await emu.client.iam.groups.get(created.id)).uid).toBe(created.id);
+    const repos = await emu.client.registry.repos.list({ childrenOf: created.id });
+    expect(repos.items.map((r) => r.name)).toEqual(["pushed-by-ci"]);
+  });
+
+  it("retries RESOURCE_NOT_EMPTY while a child is still being deleted, then succeeds", async () => {
+    await emu.configureRuntime({ "irm:deleteTimeoutMs": "60000" });
+    const parent = await runtime.group.create(
+      await checkedGroup({ parentUid: emu.rootGroupUid, name: uniqueName("parent") }),
+    );
+    const child = await emu.client.iam.groups.create(parent.id, { name: "child" });
+    await emu.clearRequests();
+
+    const deletion = runtime.group.delete(parent.id, parent.outs!);
+    // Remove the child only once the parent's delete has been refused at least once.
+    const parentPath = `/iam/v2beta1/groups/${parent.id}`;
+    for (;;) {
+      const log = await emu.requests();
+      if (log.some((r) => r.method === "DELETE" && r.path === parentPath && r.status !== 200))
+        break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await emu.client.iam.groups.delete(child.uid);
+    await deletion;
+
+    const parentDeletes = (await emu.requests()).filter(
+      (r) => r.method === "DELETE" && r.path === parentPath,
+    );
+    expect(parentDeletes.length).toBeGreaterThanOrEqual(2);
+    expect(parentDeletes.at(-1)?.status).toBe(200);
+    expect(parentDeletes.slice(0, -1).every((r) => r.status === 400)).toBe(true);
+  });
+
+  it("never leaves a duplicate when the create's outcome is unknown (request handled, answer lost)", async () => {
+    const name = uniqueName("lost-answer");
+    const inputs = await checkedGroup({ parentUid: emu.rootGroupUid, name });
+    await emu.fault({
+      match: { method: "POST", path: `/iam/v2beta1/groups/${emu.rootGroupUid}` },
+      drop: "after",
+    });
+    const created = await runtime.group.create(inputs);
+    // The provider's own requests: the create whose answer was lost, then one lookup.
+    const log = await emu.requests();
+    expect(log.map((r) => `${r.method} ${r.status}`)).toEqual(["POST 0", "GET 200"]);
+    expect(new URLSearchParams(log[1].query).get("name")).toBe(name);
+    const matches = await emu.client.iam.groups.list({ childrenOf: emu.rootGroupUid, name });
+    expect(matches.items.map((g) => g.uid)).toEqual([created.id]);
+  });
+
+  it("creates again once when the lost create never took effect", async () => {
+    const name = uniqueName("never-arrived");
+    const inputs = await checkedGroup({ parentUid: emu.rootGroupUid, name });
+    await emu.fault({
+      match: { method: "POST", path: `/iam/v2beta1/groups/${emu.rootGroupUid}` },
+      drop: "before",
+    });
+    const created = await runtime.group.create(inputs);
+    const log = await emu.requests();
+    expect(log.map((r) => `${r.method} ${r.status}`)).toEqual(["POST 0", "GET 200", "POST 200"]);
+    const matches = await emu.client.iam.groups.list({ childrenOf: emu.rootGroupUid, name });
+    expect(matches.items.map((g) => g.uid)).toEqual([created.id]);
+  });
+
+  it("adopts an existing group by uid: one GET, one PATCH of the differing field, no create", async () => {
+    const name = uniqueName("existing");
+    const existing = await emu.client.iam.groups.create(emu.rootGroupUid, {
+      name,
+      description: "made by hand",
+    });
+    await emu.clearRequests();
+    const inputs = await checkedGroup({
+      parentUid: emu.rootGroupUid,
+      name,
+      description: "managed now",
+      adoptUid: existing.uid,
+    });
+    const adopted = await runtime.group.create(inputs);
+    expect(adopted.id).toBe(existing.uid);
+    expect(adopted.outs).toMatchObject({
+      description: "managed now",
+      createTime: existing.createTime,
+    });
+    const log = await emu.requests();
+    expect(log.map((r) => r.method)).toEqual(["GET", "PATCH"]);
+    expect(maskOf(log[1])).toEqual(["description"]);
+    // After adoption, adoptUid is not a difference.
+    expect(await runtime.group.diff(adopted.id, adopted.outs!, inputs)).toEqual({ changes: false });
+  });
+
+  it("refuses to adopt a missing group or one under another parent", async () => {
+    const elsewhere = await emu.client.iam.groups.create(emu.rootGroupUid, {
+      name: uniqueName("a"),
+    });
+    const nested = await emu.client.iam.groups.create(elsewhere.uid, { name: "nested" });
+    await expect(
+      runtime.group.create({
+        parentUid: emu.rootGroupUid,
+        name: "nested",
+        description: "",
+        adoptUid: nested.uid,
+      }),
+    ).rejects.toThrow(/adoptUid: group .* sits under/);
+    const missing = `${emu.rootGroupUid}/${"0".repeat(16)}`;
+    await expect(
+      runtime.group.create({
+        parentUid: emu.rootGroupUid,
+        name: "x",
+        description: "",
+        adoptUid: missing,
+      }),
+    ).rejects.toThrow(`adoptUid: no group ${missing}`);
+  });
+});
+
+describe("Identity lifecycle", () => {
+  it("creates, updates claimMatch.subject alone, refreshes and deletes", async () => {
+    const group = await emu.client.iam.groups.create(emu.rootGroupUid, { name: uniqueName("ids") });
+    const checked = await runtime.identity.check(
+      {},
+      {
+        parentUid: group.uid,
+        name: "deployer",
+        claimMatch: { issuer: emu.issuer, subject: "repo:org/app:ref:refs/heads/main" },
+      },
+    );
+    expect(checked.failures).toEqual([]);
+    const inputs = checked.inputs as IdentityInputs;
+    await emu.clearRequests();
+
+    const created = await runtime.identity.create(inputs);
+    expect(created.outs).toMatchObject({
+      uid: created.id,
+      parentUid: group.uid,
+      name: "deployer",
+      description: "",
+      claimMatch: inputs.claimMatch,
+    });
+    expect((await emu.requests()).map((r) => r.method)).toEqual(["POST"]);
+
+    await emu.clearRequests();
+    const release = { ...inputs, claimMatch: { ...inputs.claimMatch, subject: "release" } };
+    expect(await runtime.identity.diff(created.id, created.outs!, inputs)).toEqual({
+      changes: false,
+    });
+    expect(await runtime.identity.diff(created.id, created.outs!, release)).toEqual({
+      changes: true,
+    });
+    const updated = await runtime.identity.update(created.id, created.outs!, release);
+    expect(updated.outs?.claimMatch).toEqual({ issuer: emu.issuer, subject: "release" });
+    const log = await emu.requests();
+    expect(log.map((r) => r.method)).toEqual(["PATCH"]);
+    expect(maskOf(log[0])).toEqual(["claimMatch.subject"]);
+
+    await emu.clearRequests();
+    const refreshed = await runtime.identity.read(created.id, updated.outs);
+    expect(refreshed.inputs).toEqual({ ...release, description: "" });
+    expect(await runtime.identity.diff(created.id, refreshed.props!, release)).toEqual({
+      changes: false,
+    });
+    await runtime.identity.delete(created.id, refreshed.props!);
+    expect((await emu.requests()).map((r) => r.method)).toEqual(["GET", "DELETE"]);
+  });
+});
+
+describe("RoleBinding lifecycle", () => {
+  async function identityIn(groupUid: string): Promise<string> {
+    const identity = await emu.client.iam.identities.create(groupUid, {
+      name: "bound",
+      claimMatch: { issuer: emu.issuer, subject: "x" },
+    });
+    return identity.uid;
+  }
+
+  it("creates with hydrated references, updates roleUid alone, refreshes and deletes", async () => {
+    const group = await emu.client.iam.groups.create(emu.rootGroupUid, { name: uniqueName("rb") });
+    const identityUid = await identityIn(group.uid);
+    const checked = await runtime.binding.check(
+      {},
+      { groupUid: group.uid, identityUid, roleUid: viewerRoleUid },
+    );
+    expect(checked.failures).toEqual([]);
+    const inputs = checked.inputs as RoleBindingInputs;
+    await emu.clearRequests();
+
+    const created = await runtime.binding.create(inputs);
+    expect(created.outs).toMatchObject({
+      uid: created.id,
+      groupUid: group.uid,
+      identityUid,
+      roleUid: viewerRoleUid,
+      identity: { uid: identityUid, name: "bound", issuer: emu.issuer, subject: "x" },
+      group: { uid: group.uid, name: group.name },
+      role: { uid: viewerRoleUid, name: "viewer" },
+    });
+    expect((await emu.requests()).map((r) => r.method)).toEqual(["POST"]);
+
+    await emu.clearRequests();
+    const asEditor = { ...inputs, roleUid: editorRoleUid };
+    expect(await runtime.binding.diff(created.id, created.outs!, asEditor)).toEqual({
+      changes: true,
+    });
+    const updated = await runtime.binding.update(created.id, created.outs!, asEditor);
+    expect(updated.outs?.role).toMatchObject({ uid: editorRoleUid, name: "editor" });
+    const log = await emu.requests();
+    expect(log.map((r) => r.method)).toEqual(["PATCH"]);
+    expect(maskOf(log[0])).toEqual(["roleUid"]);
+
+    await emu.clearRequests();
+    const refreshed = await runtime.binding.read(created.id, updated.outs);
+    expect(refreshed.inputs).toEqual(asEditor);
+    await runtime.binding.delete(created.id, refreshed.props!);
+    expect((await emu.requests()).map((r) => r.method)).toEqual(["GET", "DELETE"]);
+  });
+
+  it("finds its own binding after an unknown outcome instead of failing on the duplicate", async () => {
+    const group = await emu.client.iam.groups.create(emu.rootGroupUid, { name: uniqueName("rb") });
+    const identityUid = await identityIn(group.uid);
+    await emu.fault({
+      match: { method: "POST", path: `/iam/v2beta1/roleBindings/${group.uid}` },
+      drop: "after",
+    });
+    await emu.clearRequests();
+    const created = await runtime.binding.create({
+      groupUid: group.uid,
+      identityUid,
+      roleUid: viewerRoleUid,
+    });
+    const all = await emu.client.iam.roleBindings.list({ childrenOf: group.uid });
+    expect(all.items.map((b) => b.uid)).toEqual([created.id]);
+    expect((await emu.requests()).filter((r) => r.method === "POST")).toHaveLength(1);
+  });
+
+  it("explains how to adopt a binding that already exists", async () => {
+    const group = await emu.client.iam.groups.create(emu.rootGroupUid, { name: uniqueName("rb") });
+    const identityUid = await identityIn(group.uid);
+    const existing = await emu.client.iam.roleBindings.create(group.uid, {
+      identityUid,
+      roleUid: viewerRoleUid,
+    });
+    const inputs = { groupUid: group.uid, identityUid, roleUid: viewerRoleUid };
+    await expect(runtime.binding.create(inputs)).rejects.toThrow(
+      `already exists as ${existing.uid}. To manage it from this stack, set adoptUid to ${existing.uid}`,
+    );
+    const adopted = await runtime.binding.create({ ...inputs, adoptUid: existing.uid });
+    expect(adopted.id).toBe(existing.uid);
+  });
+});
+
+describe("secrets", () => {
+  it("never puts the token in outputs, errors or settings diagnostics", async () => {
+    const sentinel = "sentinel-secret-token-do-not-leak";
+    await emu.configureRuntime({ "irm:token": sentinel });
+    expect(JSON.stringify(runtime.describeSettings())).not.toContain(sentinel);
+    const inputs = await checkedGroup({ parentUid: emu.rootGroupUid, name: uniqueName("denied") });
+    const error = await runtime.group.create(inputs).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    expect(error).toBeInstanceOf(Error);
+    expect(`${error}\n${error?.stack}\n${JSON.stringify(error)}`).not.toContain(sentinel);
+
+    await emu.configureRuntime();
+    const created = await runtime.group.create(inputs);
+    expect(JSON.stringify(created)).not.toContain(emu.token);
+  });
+});
