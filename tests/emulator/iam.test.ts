@@ -1,0 +1,404 @@
+/** IAM v2beta1 CRUD: groups, identities, roles, role bindings, their updates and errors. */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestEmulator, type TestEmulator } from "../support/emulator";
+import { type Caller, caller, enc, reasonOf } from "./http";
+
+type Json = Record<string, unknown>;
+
+let emu: TestEmulator;
+let call: Caller;
+const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const DOMAIN = "iam.irm.local";
+
+beforeAll(async () => {
+  emu = await startTestEmulator();
+  call = caller(emu.url, emu.token);
+});
+afterAll(() => emu.close());
+
+async function createGroup(parent: string, name: string, description?: string): Promise<Json> {
+  const reply = await call<Json>("POST", `/iam/v2beta1/groups/${parent}`, {
+    body: { name, description },
+  });
+  expect(reply.status).toBe(200);
+  return reply.body;
+}
+
+async function roleUid(name: string): Promise<string> {
+  const reply = await call<{ roles: Json[] }>("GET", `/iam/v2beta1/roles?name=${enc(name)}`);
+  return reply.body.roles[0].uid as string;
+}
+
+describe("groups", () => {
+  it("create answers the group: child uid of the parent, verified false, timestamps with ms and Z", async () => {
+    const group = await createGroup(emu.rootGroupUid, "platform team", "builds things");
+    expect(group.uid).toMatch(new RegExp(`^${emu.rootGroupUid}/[0-9a-f]{16}$`));
+    expect(group).toMatchObject({
+      name: "platform team",
+      description: "builds things",
+      verified: false,
+      resourceLimits: {},
+    });
+    expect(group.createTime).toMatch(ISO_MS);
+    expect(group.updateTime).toBe(group.createTime);
+    const fetched = await call("GET", `/iam/v2beta1/groups/${group.uid}`);
+    expect(fetched.body).toEqual(group);
+  });
+
+  it("an empty create body is INVALID_ARGUMENT with a BadRequest on name stating the pattern", async () => {
+    const reply = await call("POST", `/iam/v2beta1/groups/${emu.rootGroupUid}`, { body: {} });
+    expect(reply.status).toBe(400);
+    expect(reply.body).toEqual({
+      code: 3,
+      message: "Invalid argument: name: must match ^[a-z0-9 ._-]{1,}$",
+      details: [
+        {
+          "@type": "type.googleapis.com/google.rpc.ErrorInfo",
+          reason: "INVALID_ARGUMENT",
+          domain: DOMAIN,
+        },
+        {
+          "@type": "type.googleapis.com/google.rpc.BadRequest",
+          fieldViolations: [{ field: "name", description: "must match ^[a-z0-9 ._-]{1,}$" }],
+        },
+      ],
+    });
+    const noBody = await call("POST", `/iam/v2beta1/groups/${emu.rootGroupUid}`);
+    expect(noBody.body).toEqual(reply.body);
+  });
+
+  it.each([
+    [{ name: "Upper" }, "Invalid argument: name: must match ^[a-z0-9 ._-]{1,}$"],
+    [{ name: 42 }, "Invalid argument: name: must be a string"],
+    [{ name: "ok", description: 7 }, "Invalid argument: description: must be a string"],
+  ])("create with %j is rejected naming the field", async (body, message) => {
+    const reply = await call<Json>("POST", `/iam/v2beta1/groups/${emu.rootGroupUid}`, { body });
+    expect(reply.status).toBe(400);
+    expect(reply.body.message).toBe(message);
+  });
+
+  it("create under an unknown parent is NOT_FOUND naming the uid", async () => {
+    const missing = `${emu.rootGroupUid}/0000000000000000`;
+    const reply = await call<Json>("POST", `/iam/v2beta1/groups/${missing}`, {
+      body: { name: "x" },
+    });
+    expect(reply.status).toBe(404);
+    expect(reply.body).toMatchObject({ code: 5, message: `Not found: ${missing}` });
+    expect(reasonOf(reply.body)).toBe("NOT_FOUND");
+  });
+
+  it("update without updateMask changes the fields present and keeps the others", async () => {
+    const group = await createGroup(emu.rootGroupUid, "keep-name", "old");
+    await emu.advanceClock(5);
+    const reply = await call<Json>("PATCH", `/iam/v2beta1/groups/${group.uid}`, {
+      body: { description: "new" },
+    });
+    expect(reply.status).toBe(200);
+    expect(reply.body).toMatchObject({ uid: group.uid, name: "keep-name", description: "new" });
+    expect(reply.body.createTime).toBe(group.createTime);
+    expect(Date.parse(reply.body.updateTime as string)).toBeGreaterThan(
+      Date.parse(group.updateTime as string),
+    );
+  });
+
+  it("update with updateMask changes only the named fields, ignoring the rest of the body", async () => {
+    const group = await createGroup(emu.rootGroupUid, "masked", "before");
+    const reply = await call<Json>(
+      "PATCH",
+      `/iam/v2beta1/groups/${group.uid}?updateMask=description`,
+      {
+        body: { name: "ignored", description: "after" },
+      },
+    );
+    expect(reply.body).toMatchObject({ name: "masked", description: "after" });
+    const both = await call<Json>(
+      "PATCH",
+      `/iam/v2beta1/groups/${group.uid}?updateMask=name,description`,
+      {
+        body: { name: "renamed", description: "both" },
+      },
+    );
+    expect(both.body).toMatchObject({ name: "renamed", description: "both" });
+    const star = await call<Json>("PATCH", `/iam/v2beta1/groups/${group.uid}?updateMask=*`, {
+      body: { name: "starred" },
+    });
+    expect(star.body).toMatchObject({ name: "starred", description: "" });
+  });
+
+  it("a mask path that is not writable is INVALID_ARGUMENT on update_mask; output-only body fields are ignored", async () => {
+    const group = await createGroup(emu.rootGroupUid, "mask-errors");
+    const reply = await call<Json>(
+      "PATCH",
+      `/iam/v2beta1/groups/${group.uid}?updateMask=verified`,
+      {
+        body: { verified: true },
+      },
+    );
+    expect(reply.status).toBe(400);
+    expect(String(reply.body.message)).toMatch(/^Invalid argument: update_mask: /);
+    const ignored = await call<Json>("PATCH", `/iam/v2beta1/groups/${group.uid}`, {
+      body: { uid: "other", verified: true, createTime: "2000-01-01T00:00:00.000Z" },
+    });
+    expect(ignored.body).toMatchObject({
+      uid: group.uid,
+      verified: false,
+      createTime: group.createTime,
+    });
+  });
+
+  it("deleting a group with children is FAILED_PRECONDITION RESOURCE_NOT_EMPTY; an empty one goes", async () => {
+    const parent = await createGroup(emu.rootGroupUid, "parent");
+    const child = await createGroup(parent.uid as string, "child");
+    const reply = await call("DELETE", `/iam/v2beta1/groups/${parent.uid}`);
+    expect(reply.status).toBe(400);
+    const description = `group ${parent.uid} is not empty: it still has 1 child group`;
+    expect(reply.body).toEqual({
+      code: 9,
+      message: `Precondition failed: ${description}`,
+      details: [
+        {
+          "@type": "type.googleapis.com/google.rpc.ErrorInfo",
+          reason: "FAILED_PRECONDITION",
+          domain: DOMAIN,
+        },
+        {
+          "@type": "type.googleapis.com/google.rpc.PreconditionFailure",
+          violations: [{ type: "RESOURCE_NOT_EMPTY", subject: parent.uid, description }],
+        },
+      ],
+    });
+    const deleted = await call("DELETE", `/iam/v2beta1/groups/${child.uid}`);
+    expect(deleted.status).toBe(200);
+    expect(deleted.body).toEqual({});
+    expect((await call("GET", `/iam/v2beta1/groups/${child.uid}`)).status).toBe(404);
+    expect((await call("DELETE", `/iam/v2beta1/groups/${parent.uid}`)).status).toBe(200);
+  });
+
+  it("a group that still holds identities, bindings or repos cannot be deleted either", async () => {
+    const withRepo = await createGroup(emu.rootGroupUid, "with-repo");
+    await emu.seed({ repos: [{ parentUid: withRepo.uid as string, name: "app" }] });
+    const repoReply = await call<Json>("DELETE", `/iam/v2beta1/groups/${withRepo.uid}`);
+    expect(repoReply.status).toBe(400);
+    expect(String(repoReply.body.message)).toContain("1 repo");
+    const withIdentity = await createGroup(emu.rootGroupUid, "with-identity");
+    await call("POST", `/iam/v2beta1/identities/${withIdentity.uid}`, {
+      body: { name: "ci", claimMatch: { issuer: "https://token.example", subject: "ci" } },
+    });
+    const identityReply = await call<Json>("DELETE", `/iam/v2beta1/groups/${withIdentity.uid}`);
+    expect(String(identityReply.body.message)).toContain("1 identity");
+  });
+});
+
+describe("identities", () => {
+  it("create, get, update a claim member by mask, delete", async () => {
+    const group = await createGroup(emu.rootGroupUid, "id-home");
+    const created = await call<Json>("POST", `/iam/v2beta1/identities/${group.uid}`, {
+      body: {
+        name: "deployer",
+        description: "ci",
+        claimMatch: { issuer: "https://ci.example", subject: "repo:x" },
+      },
+    });
+    expect(created.status).toBe(200);
+    expect(created.body.uid).toMatch(new RegExp(`^${group.uid}/[0-9a-f]{16}$`));
+    expect(created.body).toMatchObject({
+      name: "deployer",
+      description: "ci",
+      claimMatch: { issuer: "https://ci.example", subject: "repo:x" },
+    });
+    const patched = await call<Json>(
+      "PATCH",
+      `/iam/v2beta1/identities/${created.body.uid}?updateMask=claimMatch.subject`,
+      {
+        body: {
+          name: "ignored",
+          claimMatch: { issuer: "https://ignored.example", subject: "repo:y" },
+        },
+      },
+    );
+    expect(patched.body).toMatchObject({
+      name: "deployer",
+      claimMatch: { issuer: "https://ci.example", subject: "repo:y" },
+    });
+    const merged = await call<Json>("PATCH", `/iam/v2beta1/identities/${created.body.uid}`, {
+      body: { claimMatch: { issuer: "https://other.example" } },
+    });
+    expect(merged.body.claimMatch).toEqual({ issuer: "https://other.example", subject: "repo:y" });
+    expect((await call("DELETE", `/iam/v2beta1/identities/${created.body.uid}`)).status).toBe(200);
+    expect((await call("GET", `/iam/v2beta1/identities/${created.body.uid}`)).status).toBe(404);
+  });
+
+  it.each([
+    [{ name: "a" }, "Invalid argument: claimMatch.issuer: is required"],
+    [{ name: "a", claimMatch: "x" }, "Invalid argument: claimMatch: must be an object"],
+    [
+      { name: "a", claimMatch: { issuer: "not a url", subject: "s" } },
+      "Invalid argument: claimMatch.issuer: must be an http(s) URL",
+    ],
+    [
+      { name: "a", claimMatch: { issuer: "https://i.example", subject: 5 } },
+      "Invalid argument: claimMatch.subject: must be a string",
+    ],
+  ])("create with %j is INVALID_ARGUMENT naming the field", async (body, message) => {
+    const reply = await call<Json>("POST", `/iam/v2beta1/identities/${emu.rootGroupUid}`, { body });
+    expect(reply.status).toBe(400);
+    expect(reply.body.message).toBe(message);
+  });
+});
+
+describe("roles", () => {
+  it("lists the built-in roles with their capabilities to any authenticated caller", async () => {
+    const reply = await call<{ roles: Json[] }>("GET", "/iam/v2beta1/roles?order_by=name");
+    const builtIn = reply.body.roles.filter((role) => role.parentUid === "");
+    expect(builtIn.map((role) => role.name)).toEqual([
+      "editor",
+      "owner",
+      "registry.pull",
+      "viewer",
+    ]);
+    for (const role of builtIn) expect(role.uid).toMatch(/^[0-9a-f]{40}$/);
+    const viewer = builtIn.find((role) => role.name === "viewer") as { capabilities: string[] };
+    expect(viewer.capabilities).toContain("groups.list");
+    expect(viewer.capabilities.every((c) => /\.(list|get)$/.test(c))).toBe(true);
+    const editor = builtIn.find((role) => role.name === "editor") as { capabilities: string[] };
+    expect(editor.capabilities).toContain("groups.create");
+    expect(editor.capabilities).not.toContain("roleBindings.create");
+    const pull = builtIn.find((role) => role.name === "registry.pull") as {
+      capabilities: string[];
+    };
+    expect([...pull.capabilities].sort()).toEqual([
+      "repos.get",
+      "repos.list",
+      "tags.get",
+      "tags.list",
+    ]);
+  });
+
+  it("custom roles: create with capabilities, update, delete; built-ins cannot change", async () => {
+    const created = await call<Json>("POST", `/iam/v2beta1/roles/${emu.rootGroupUid}`, {
+      body: { name: "group-reader", capabilities: ["groups.get", "groups.list"] },
+    });
+    expect(created.status).toBe(200);
+    expect(created.body).toMatchObject({
+      name: "group-reader",
+      parentUid: emu.rootGroupUid,
+      capabilities: ["groups.get", "groups.list"],
+    });
+    expect(created.body.uid).toMatch(/^[0-9a-f]{40}$/);
+    const updated = await call<Json>(
+      "PATCH",
+      `/iam/v2beta1/roles/${created.body.uid}?updateMask=capabilities`,
+      {
+        body: { capabilities: ["groups.get"] },
+      },
+    );
+    expect(updated.body.capabilities).toEqual(["groups.get"]);
+    const unknown = await call<Json>("POST", `/iam/v2beta1/roles/${emu.rootGroupUid}`, {
+      body: { name: "bad", capabilities: ["groups.fly"] },
+    });
+    expect(unknown.status).toBe(400);
+    expect(String(unknown.body.message)).toMatch(/^Invalid argument: capabilities: /);
+    const builtIn = await call<Json>("PATCH", `/iam/v2beta1/roles/${await roleUid("viewer")}`, {
+      body: { description: "mine now" },
+    });
+    expect(builtIn.status).toBe(403);
+    expect(builtIn.body.code).toBe(7);
+    expect((await call("DELETE", `/iam/v2beta1/roles/${created.body.uid}`)).status).toBe(200);
+    expect((await call("GET", `/iam/v2beta1/roles/${created.body.uid}`)).status).toBe(404);
+  });
+});
+
+describe("role bindings", () => {
+  let group: Json;
+  let identity: Json;
+
+  beforeAll(async () => {
+    group = await createGroup(emu.rootGroupUid, "bound");
+    identity = (
+      await call<Json>("POST", `/iam/v2beta1/identities/${group.uid}`, {
+        body: {
+          name: "robot",
+          description: "a robot",
+          claimMatch: { issuer: "https://ci.example", subject: "robot" },
+        },
+      })
+    ).body;
+  });
+
+  it("create answers the binding with hydrated identity, group and role", async () => {
+    const viewer = await roleUid("viewer");
+    const reply = await call<Json>("POST", `/iam/v2beta1/roleBindings/${group.uid}`, {
+      body: { identityUid: identity.uid, roleUid: viewer },
+    });
+    expect(reply.status).toBe(200);
+    expect(reply.body.uid).toMatch(new RegExp(`^${group.uid}/[0-9a-f]{16}$`));
+    expect(reply.body).toMatchObject({
+      identity: {
+        uid: identity.uid,
+        name: "robot",
+        description: "a robot",
+        subject: "robot",
+        issuer: "https://ci.example",
+      },
+      group: { uid: group.uid, name: "bound", description: "" },
+      role: { uid: viewer, name: "viewer", description: "Read everything" },
+    });
+    expect(reply.body.createTime).toMatch(ISO_MS);
+    const fetched = await call("GET", `/iam/v2beta1/roleBindings/${reply.body.uid}`);
+    expect(fetched.body).toEqual(reply.body);
+
+    const duplicate = await call<Json>("POST", `/iam/v2beta1/roleBindings/${group.uid}`, {
+      body: { identityUid: identity.uid, roleUid: viewer },
+    });
+    expect(duplicate.status).toBe(409);
+    expect(duplicate.body.code).toBe(6);
+    expect(reasonOf(duplicate.body)).toBe("ALREADY_EXISTS");
+
+    const inUse = await call<Json>("DELETE", `/iam/v2beta1/identities/${identity.uid}`);
+    expect(inUse.status).toBe(400);
+    expect(inUse.body.code).toBe(9);
+
+    const editor = await roleUid("editor");
+    const patched = await call<Json>(
+      "PATCH",
+      `/iam/v2beta1/roleBindings/${reply.body.uid}?updateMask=roleUid`,
+      {
+        body: { roleUid: editor },
+      },
+    );
+    expect(patched.body).toMatchObject({
+      uid: reply.body.uid,
+      role: { uid: editor, name: "editor" },
+    });
+    expect((await call("DELETE", `/iam/v2beta1/roleBindings/${reply.body.uid}`)).status).toBe(200);
+    expect((await call("DELETE", `/iam/v2beta1/identities/${identity.uid}`)).status).toBe(200);
+  });
+
+  it("a bound custom role cannot be deleted; unknown identity or role is NOT_FOUND", async () => {
+    const role = (
+      await call<Json>("POST", `/iam/v2beta1/roles/${group.uid}`, {
+        body: { name: "tiny", capabilities: ["groups.get"] },
+      })
+    ).body;
+    const someone = (
+      await call<Json>("POST", `/iam/v2beta1/identities/${group.uid}`, {
+        body: { name: "someone", claimMatch: { issuer: "https://ci.example", subject: "someone" } },
+      })
+    ).body;
+    const binding = await call<Json>("POST", `/iam/v2beta1/roleBindings/${group.uid}`, {
+      body: { identityUid: someone.uid, roleUid: role.uid },
+    });
+    expect(binding.status).toBe(200);
+    const busy = await call<Json>("DELETE", `/iam/v2beta1/roles/${role.uid}`);
+    expect(busy.status).toBe(400);
+    expect(busy.body.code).toBe(9);
+    const missingIdentity = await call<Json>("POST", `/iam/v2beta1/roleBindings/${group.uid}`, {
+      body: { identityUid: `${group.uid}/0000000000000000`, roleUid: role.uid },
+    });
+    expect(missingIdentity.status).toBe(404);
+    const missingField = await call<Json>("POST", `/iam/v2beta1/roleBindings/${group.uid}`, {
+      body: { identityUid: someone.uid },
+    });
+    expect(missingField.body.message).toBe("Invalid argument: roleUid: is required");
+  });
+});
