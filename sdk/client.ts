@@ -222,10 +222,12 @@ export class IrmClient implements ApiRequester {
   }
 
   #url(origin: string, path: string, query: Record<string, QueryValue> = {}): URL {
-    // encodeURIComponent (not URLSearchParams) so spaces become %20, as in `order_by=name%20desc`.
+    // encodeURIComponent (not URLSearchParams) so spaces become %20 (`order_by=name%20desc`);
+    // commas stay literal, as the comma-separated `updateMask` is shown on the wire.
+    const encode = (text: string) => encodeURIComponent(text).replace(/%2C/g, ",");
     const pairs = Object.entries(query)
       .filter((entry): entry is [string, string | number] => entry[1] !== undefined)
-      .map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(String(value))}`);
+      .map(([key, value]) => `${encode(key)}=${encode(String(value))}`);
     return new URL(`${origin}${path}${pairs.length ? `?${pairs.join("&")}` : ""}`);
   }
 

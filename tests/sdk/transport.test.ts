@@ -130,7 +130,7 @@ describe("requests", () => {
     );
     expect(seen[1]).toMatchObject({
       method: "PATCH",
-      url: "/iam/v2beta1/groups/r/0123456789abcdef?updateMask=description%2Cname",
+      url: "/iam/v2beta1/groups/r/0123456789abcdef?updateMask=description,name",
       authorization: "Bearer static-secret-token-123",
       body: '{"description":"d"}',
     });
