@@ -13,6 +13,8 @@ export type PageFetcher<T, P extends ListParams> = (params: P) => Promise<Page<T
 export class PagePromise<T, P extends ListParams = ListParams>
   implements PromiseLike<Page<T>>, AsyncIterable<T>
 {
+  /** Makes a PagePromise usable wherever a `Promise<Page<T>>` is expected. */
+  readonly [Symbol.toStringTag] = "PagePromise";
   #firstPage?: Promise<Page<T>>;
   readonly #fetchPage: PageFetcher<T, P>;
   readonly #params: P;
