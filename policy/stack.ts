@@ -8,7 +8,9 @@
  *    preview, when the uid of a resource about to be created is not known yet;
  * 2. the stack resource whose `uid` output equals the uid;
  * 3. the binding's hydrated outputs (`identity`, `group`, `role`), present once it
- *    exists, which also cover objects the stack only looks up (built-in roles).
+ *    exists, which also cover objects the stack only looks up (built-in roles);
+ * 4. the hydrated outputs of another binding of the stack that names the same uid:
+ *    a new binding of a role some existing binding already uses is judged in preview.
  * When none of these answers, the fact is reported as not known yet, with the reason.
  */
 import type { PolicyResource } from "@pulumi/policy";
@@ -52,6 +54,12 @@ interface EndSources {
 /** The resources of a stack, indexed to answer questions about role bindings. */
 export class IrmStack {
   private readonly byUid = new Map<string, PolicyResource>();
+  /** Per end, uid → a binding whose hydrated output for that end carries this uid. */
+  private readonly hydratedByUid: Record<BindingEnd, Map<string, PolicyResource>> = {
+    identity: new Map(),
+    group: new Map(),
+    role: new Map(),
+  };
   readonly bindings: PolicyResource[];
 
   constructor(readonly resources: readonly PolicyResource[]) {
@@ -61,6 +69,32 @@ export class IrmStack {
       if (typeof uid === "string" && uid !== "") this.byUid.set(uid, resource);
     }
     this.bindings = resources.filter((resource) => resource.type === IRM_TYPES.roleBinding);
+    for (const binding of this.bindings) {
+      for (const end of ["identity", "group", "role"] as const) {
+        const uid = readString(binding.props, end, "uid");
+        if (typeof uid === "string" && uid !== "") this.hydratedByUid[end].set(uid, binding);
+      }
+    }
+  }
+
+  /** The bindings whose hydrated outputs may describe this end: its own, then another one's. */
+  private hydratedSources(binding: PolicyResource, end: BindingEnd, uid: string | undefined) {
+    const other = uid === undefined ? undefined : this.hydratedByUid[end].get(uid);
+    return other && other !== binding ? [binding, other] : [binding];
+  }
+
+  /** The first string found at `end.field` in the hydrated outputs describing this end. */
+  private hydrated(
+    binding: PolicyResource,
+    end: BindingEnd,
+    uid: string | undefined,
+    field: string,
+  ) {
+    for (const source of this.hydratedSources(binding, end, uid)) {
+      const value = readString(source.props, end, field);
+      if (typeof value === "string") return value;
+    }
+    return undefined;
   }
 
   private sources(binding: PolicyResource, end: BindingEnd): EndSources {
@@ -96,8 +130,8 @@ export class IrmStack {
     const sources = this.sources(binding, end);
     const declaredName = sources.declared ? readString(sources.declared.props, "name") : undefined;
     if (typeof declaredName === "string") return known(declaredName);
-    const hydratedName = readString(binding.props, end, "name");
-    if (typeof hydratedName === "string") return known(hydratedName);
+    const hydratedName = this.hydrated(binding, end, sources.uid, "name");
+    if (hydratedName !== undefined) return known(hydratedName);
     return notKnown(this.whyUnknown(sources, end));
   }
 
@@ -108,8 +142,8 @@ export class IrmStack {
       ? readString(sources.declared.props, "claimMatch", "issuer")
       : undefined;
     if (typeof declaredIssuer === "string") return known(declaredIssuer);
-    const hydratedIssuer = readString(binding.props, "identity", "issuer");
-    if (typeof hydratedIssuer === "string") return known(hydratedIssuer);
+    const hydratedIssuer = this.hydrated(binding, "identity", sources.uid, "issuer");
+    if (hydratedIssuer !== undefined) return known(hydratedIssuer);
     return notKnown(this.whyUnknown(sources, "identity"));
   }
 
@@ -133,7 +167,7 @@ export class IrmStack {
       return `the ${end} '${sources.declared.name}' that it refers to has no known ${end === "identity" ? "issuer" : "name"} yet`;
     }
     if (sources.uid !== undefined) {
-      return `${end} ${sources.uid} is not declared in this stack and the binding has no hydrated '${end}' output yet (it is created by this update)`;
+      return `${end} ${sources.uid} is not declared in this stack and no binding of the stack has a hydrated '${end}' output for it yet (the binding is created or changed by this update)`;
     }
     if (sources.uidUnknown) {
       return `its ${property} is computed during the update and is not known in preview`;

@@ -183,6 +183,24 @@ describe(POLICY_NAMES.noPrivilegedRoleForWorkloadIdentity, () => {
     expect(findings[0].message).toContain(OWNER_ROLE_UID);
   });
 
+  it("in preview, names a role from another binding's hydrated outputs and refuses it", () => {
+    // An existing binding (unchanged, so its state has hydrated outputs) already uses
+    // `owner`; a new binding of the same role uid is judged before it is created.
+    const { platform: deployedPlatform, deployer: existingIdentity } = deployedOrg();
+    const existing = boundBinding(
+      "admin-owner",
+      { group: deployedPlatform, identity: existingIdentity },
+      OWNER,
+    );
+    const { platform, deployer, previewBinding } = previewOrg();
+    const fresh = previewBinding("deployer-owner", OWNER_ROLE_UID);
+    const findings = runStack(policy, [platform, deployer, existing, fresh]);
+    const onFresh = findings.filter((f) => f.urn === fresh.urn);
+    expect(onFresh).toHaveLength(1);
+    expect(onFresh[0].level).toBe("policy");
+    expect(onFresh[0].message).toContain("'owner'");
+  });
+
   it("in preview, finds the identity through property dependencies and skips exempt issuers", () => {
     const { platform, deployer, previewBinding } = previewOrg();
     const binding = previewBinding("deployer-role", OWNER_ROLE_UID);
