@@ -3,74 +3,31 @@
  * installed copy of the package and inspects each resource's serialized `__provider`.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import type * as Package from "../../provider/index";
-import { type ConsumerProject, createConsumerProject } from "../support/installed-package";
-
-type Pulumi = typeof import("@pulumi/pulumi");
+import { createConsumerProject } from "../support/installed-package";
+import { type ProgramRun, runProgramUnderMocks } from "./program";
 
 /** A token that must never be copied into a serialized provider. */
 const SENTINEL_TOKEN = "sentinel-token-7f3e9c1d-do-not-store";
 const SENTINEL_API_URL = "http://127.0.0.1:59999/sentinel-api";
-const ROOT = "a".repeat(40);
-const ROLE = "b".repeat(40);
 
-interface Registered {
-  type: string;
-  name: string;
-  inputs: Record<string, unknown>;
-}
-
-let project: ConsumerProject;
-const registered: Registered[] = [];
-let pkg: typeof Package;
+let run: ProgramRun;
 
 beforeAll(async () => {
-  project = createConsumerProject({
+  const project = createConsumerProject({
     name: "provider-serialization",
     requiredSubpaths: [".", "./provider/runtime", "./sdk"],
   });
-  // Load the installed copy and its @pulumi/pulumi natively (not through vitest's
-  // transform), as a program would.
-  const pulumi = project.require("@pulumi/pulumi") as Pulumi;
-  pkg = project.require("pulumi-irm") as typeof Package;
   process.env.IRM_TOKEN = SENTINEL_TOKEN;
-  pulumi.runtime.setAllConfig({ "irm:token": SENTINEL_TOKEN, "irm:apiUrl": SENTINEL_API_URL }, [
-    "irm:token",
-  ]);
-  await pulumi.runtime.setMocks(
-    {
-      newResource(args) {
-        registered.push({ type: args.type, name: args.name, inputs: args.inputs });
-        return {
-          id: `${args.name}-id`,
-          state: { ...args.inputs, uid: `${ROOT}/${"1".repeat(16)}` },
-        };
-      },
-      call: () => ({}),
-    },
-    "serialization",
-    "dev",
-    false,
+  run = await runProgramUnderMocks(
+    project,
+    { "irm:token": SENTINEL_TOKEN, "irm:apiUrl": SENTINEL_API_URL },
+    ["irm:token"],
   );
-
-  const group = new pkg.Group("team", { parentUid: ROOT, name: "team" });
-  const identity = new pkg.Identity("deployer", {
-    parentUid: group.uid,
-    name: "deployer",
-    claimMatch: { issuer: "https://issuer.example", subject: "main" },
-  });
-  const binding = new pkg.RoleBinding("deployer-viewer", {
-    groupUid: group.uid,
-    identityUid: identity.uid,
-    roleUid: ROLE,
-  });
-  await new Promise<void>((resolve) => binding.urn.apply(() => resolve()));
-  expect(pkg.Group.isInstance(group)).toBe(true);
-  expect(pkg.Group.isInstance(identity)).toBe(false);
 });
 
 describe("serialized providers", () => {
   it("registers each resource under its distinctive type token", () => {
+    const { pkg, registered } = run;
     expect(registered.map((r) => r.type).sort()).toEqual(
       [pkg.Group.__pulumiType, pkg.Identity.__pulumiType, pkg.RoleBinding.__pulumiType].sort(),
     );
@@ -79,11 +36,19 @@ describe("serialized providers", () => {
     expect(pkg.RoleBinding.__pulumiType).toBe("pulumi-nodejs:dynamic/irm:RoleBinding");
   });
 
+  it("recognises its own instances by type token", () => {
+    const { pkg, resources } = run;
+    expect(pkg.Group.isInstance(resources.group)).toBe(true);
+    expect(pkg.Group.isInstance(resources.identity)).toBe(false);
+    expect(pkg.Identity.isInstance(resources.identity)).toBe(true);
+    expect(pkg.RoleBinding.isInstance(resources.binding)).toBe(true);
+    expect(pkg.RoleBinding.isInstance({ __pulumiType: "other" })).toBe(false);
+    expect(pkg.RoleBinding.isInstance(undefined)).toBe(false);
+  });
+
   it("stores a thin shim that requires the runtime entry, under 2 KB per resource", () => {
-    for (const resource of registered) {
-      const text = resource.inputs.__provider;
-      expect(typeof text, resource.type).toBe("string");
-      const provider = text as string;
+    for (const resource of run.registered) {
+      const provider = run.providerOf(resource.type);
       expect(provider.length, resource.type).toBeLessThan(2048);
       expect(provider).toContain('require("pulumi-irm/provider/runtime")');
       // Nothing of the client or the settings is captured.
@@ -92,7 +57,7 @@ describe("serialized providers", () => {
   });
 
   it("never copies the configured secret token or settings into the provider or inputs", () => {
-    for (const resource of registered) {
+    for (const resource of run.registered) {
       const everything = JSON.stringify(resource.inputs);
       expect(everything).not.toContain(SENTINEL_TOKEN);
       expect(everything).not.toContain(SENTINEL_API_URL);

@@ -1,0 +1,239 @@
+/**
+ * The real provider host: each resource's provider is serialized by a program under
+ * `runtime.setMocks` from an installed copy of the package, then `@pulumi/pulumi`'s
+ * dynamic-provider host runs it (cwd = the consumer project) over gRPC against the
+ * emulator, exactly as the engine would. A broken `exports` map, a captured client or a
+ * leaked token fails here.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ConsumerProject, createConsumerProject } from "../support/installed-package";
+import {
+  type PropertyMap,
+  type ProviderHost,
+  ProviderHostError,
+  startProviderHost,
+} from "../support/provider-host";
+import { type ProviderFixture, startProviderFixture } from "./fixture";
+import { type ProgramRun, runProgramUnderMocks } from "./program";
+
+const PROJECT = "provider-host";
+const SENTINEL_TOKEN = "sentinel-token-b4d1e0-never-in-state";
+
+let project: ConsumerProject;
+let run: ProgramRun;
+let emu: ProviderFixture;
+const hosts: ProviderHost[] = [];
+
+function urn(type: string, name: string): string {
+  return `urn:pulumi:dev::${PROJECT}::${type}::${name}`;
+}
+
+/** A fresh host (it caches providers per `__provider` text), configured like the engine does. */
+async function startConfiguredHost(
+  token: string,
+  extra: Record<string, string> = {},
+  target: ConsumerProject = project,
+): Promise<ProviderHost> {
+  const host = await startProviderHost({ cwd: target.dir, projectName: PROJECT });
+  hosts.push(host);
+  await host.configure({ "irm:apiUrl": emu.url, "irm:token": token, ...extra }, ["irm:token"]);
+  return host;
+}
+
+beforeAll(async () => {
+  project = createConsumerProject({
+    name: "provider-host",
+    requiredSubpaths: [".", "./provider/runtime", "./sdk"],
+  });
+  run = await runProgramUnderMocks(project, { "irm:token": SENTINEL_TOKEN }, ["irm:token"]);
+  emu = await startProviderFixture();
+});
+
+afterAll(async () => {
+  await Promise.all(hosts.map((h) => h.close()));
+  await emu?.close();
+});
+
+describe("the real provider host", () => {
+  it("runs Configure, Check, Diff, Create, Read, Update and Delete for all three types", async () => {
+    const host = await startConfiguredHost(emu.token);
+    const { pkg } = run;
+    const groupType = pkg.Group.__pulumiType;
+    const groupUrn = urn(groupType, "team");
+    const groupProvider = run.providerOf(groupType);
+    const outputsSeen: PropertyMap[] = [];
+
+    // Group: check normalizes, create makes one POST.
+    const checked = await host.check(
+      groupUrn,
+      {},
+      { parentUid: emu.rootGroupUid, name: "host team", __provider: groupProvider },
+    );
+    expect(checked.failures).toEqual([]);
+    expect(checked.inputs).toMatchObject({ description: "", __provider: groupProvider });
+    await emu.clearRequests();
+    const group = await host.create(groupUrn, checked.inputs);
+    outputsSeen.push(group.properties);
+    expect(group.id).toMatch(new RegExp(`^${emu.rootGroupUid}/[0-9a-f]{16}$`));
+    expect(group.properties).toMatchObject({ uid: group.id, name: "host team", verified: false });
+    expect((await emu.requests()).map((r) => r.method)).toEqual(["POST"]);
+
+    // No change: no request.
+    await emu.clearRequests();
+    const same = await host.diff(group.id, groupUrn, group.properties, checked.inputs);
+    expect(same.changes).toBe("none");
+    // A new package version means another __provider text: still no change.
+    const otherVersion = { ...checked.inputs, __provider: `${groupProvider}\n// v2` };
+    expect((await host.diff(group.id, groupUrn, group.properties, otherVersion)).changes).toBe(
+      "none",
+    );
+    expect(await emu.requests()).toEqual([]);
+
+    // Update: one PATCH with exactly the changed field.
+    const news = { ...checked.inputs, description: "from the host" };
+    expect((await host.diff(group.id, groupUrn, group.properties, news)).changes).toBe("some");
+    const moved = { ...checked.inputs, parentUid: `${emu.rootGroupUid}/${"0".repeat(16)}` };
+    expect((await host.diff(group.id, groupUrn, group.properties, moved)).replaces).toEqual([
+      "parentUid",
+    ]);
+    const updated = await host.update(group.id, groupUrn, group.properties, news);
+    outputsSeen.push(updated);
+    expect(updated).toMatchObject({ description: "from the host", __provider: groupProvider });
+    const patches = await emu.requests();
+    expect(patches.map((r) => `${r.method} ${r.query}`)).toEqual(["PATCH updateMask=description"]);
+
+    // Refresh: one GET, inputs for the next diff.
+    await emu.clearRequests();
+    const read = await host.read(group.id, groupUrn, updated);
+    outputsSeen.push(read.properties);
+    expect(read.id).toBe(group.id);
+    expect(read.inputs).toMatchObject({
+      parentUid: emu.rootGroupUid,
+      name: "host team",
+      description: "from the host",
+    });
+    expect(await emu.requests()).toHaveLength(1);
+
+    // Identity and RoleBinding through their own serialized providers.
+    const identityType = pkg.Identity.__pulumiType;
+    const identityInputs = (
+      await host.check(
+        urn(identityType, "deployer"),
+        {},
+        {
+          parentUid: group.id,
+          name: "deployer",
+          claimMatch: { issuer: emu.issuer, subject: "main" },
+          __provider: run.providerOf(identityType),
+        },
+      )
+    ).inputs;
+    const identity = await host.create(urn(identityType, "deployer"), identityInputs);
+    outputsSeen.push(identity.properties);
+    expect(identity.properties).toMatchObject({
+      parentUid: group.id,
+      claimMatch: { subject: "main" },
+    });
+
+    const roles = await emu.client.iam.roles.list({ name: "viewer" });
+    const bindingType = pkg.RoleBinding.__pulumiType;
+    const bindingUrn = urn(bindingType, "deployer-viewer");
+    const bindingInputs = (
+      await host.check(
+        bindingUrn,
+        {},
+        {
+          groupUid: group.id,
+          identityUid: identity.id,
+          roleUid: roles.items[0].uid,
+          __provider: run.providerOf(bindingType),
+        },
+      )
+    ).inputs;
+    const binding = await host.create(bindingUrn, bindingInputs);
+    outputsSeen.push(binding.properties);
+    expect(binding.properties).toMatchObject({
+      identity: { uid: identity.id, name: "deployer" },
+      group: { uid: group.id },
+      role: { name: "viewer" },
+    });
+
+    // Delete, dependants first: one DELETE each.
+    await emu.clearRequests();
+    await host.delete(binding.id, bindingUrn, binding.properties);
+    await host.delete(identity.id, urn(identityType, "deployer"), identity.properties);
+    await host.delete(group.id, groupUrn, read.properties);
+    expect((await emu.requests()).map((r) => `${r.method} ${r.status}`)).toEqual([
+      "DELETE 200",
+      "DELETE 200",
+      "DELETE 200",
+    ]);
+    // Gone out of band (here: by us): refresh reports no id.
+    expect((await host.read(group.id, groupUrn, read.properties)).id).toBe("");
+
+    // The token lives only in the host's memory: never in outputs or the host's log.
+    for (const outputs of outputsSeen) expect(JSON.stringify(outputs)).not.toContain(emu.token);
+    expect(host.stderr()).not.toContain(emu.token);
+  });
+
+  it("returns check failures that name the property and the rule", async () => {
+    const host = await startConfiguredHost(emu.token);
+    const type = run.pkg.Identity.__pulumiType;
+    const result = await host.check(
+      urn(type, "bad"),
+      {},
+      {
+        parentUid: "not-a-uid",
+        name: "Bad Name",
+        claimMatch: { issuer: "http://issuer.example.com", subject: "x" },
+        __provider: run.providerOf(type),
+      },
+    );
+    expect(result.failures.map((f) => f.property).sort()).toEqual([
+      "claimMatch.issuer",
+      "name",
+      "parentUid",
+    ]);
+  });
+
+  it("keeps a sentinel secret token out of errors and the host's log", async () => {
+    const host = await startConfiguredHost(SENTINEL_TOKEN);
+    const type = run.pkg.Group.__pulumiType;
+    const inputs = {
+      parentUid: emu.rootGroupUid,
+      name: "never created",
+      description: "",
+      __provider: run.providerOf(type),
+    };
+    const error = await host.create(urn(type, "denied"), inputs).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(ProviderHostError);
+    expect((error as Error).message).toMatch(/Unauthenticated|UNAUTHENTICATED/i);
+    expect((error as Error).message).not.toContain(SENTINEL_TOKEN);
+    expect(host.stderr()).not.toContain(SENTINEL_TOKEN);
+    for (const resource of run.registered) {
+      expect(JSON.stringify(resource.inputs)).not.toContain(SENTINEL_TOKEN);
+    }
+  });
+
+  it("fails when the installed package does not export the runtime entry", async () => {
+    const broken = createConsumerProject({
+      name: "provider-host-broken-exports",
+      requiredSubpaths: ["."],
+      editManifest: (manifest) => {
+        delete manifest.exports?.["./provider/runtime"];
+      },
+    });
+    const host = await startConfiguredHost(emu.token, {}, broken);
+    const type = run.pkg.Group.__pulumiType;
+    await expect(
+      host.check(
+        urn(type, "team"),
+        {},
+        { parentUid: emu.rootGroupUid, name: "x", __provider: run.providerOf(type) },
+      ),
+    ).rejects.toThrow(/Package subpath .\.\/provider\/runtime. is not defined by "exports"/);
+  });
+});
