@@ -169,7 +169,11 @@ export function createRequestHandler(deps: ServerDeps) {
       const raw = await readBody(request);
       if (fault?.latencyMs) await sleep(fault.latencyMs);
       if (fault?.status !== undefined && fault.drop !== "after") {
-        const injected = errorResponse(errorForStatus(fault.status, fault.retryAfter));
+        // The status is the fault's own; the body carries the nearest gRPC code.
+        const injected = {
+          ...errorResponse(errorForStatus(fault.status, fault.retryAfter)),
+          status: fault.status,
+        };
         record(fault.status);
         send(response, injected, { truncate: fault.truncate, html: fault.html });
         return;
