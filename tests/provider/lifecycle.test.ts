@@ -301,6 +301,25 @@ describe("Identity lifecycle", () => {
     await runtime.identity.delete(created.id, refreshed.props!);
     expect((await emu.requests()).map((r) => r.method)).toEqual(["GET", "DELETE"]);
   });
+
+  it("finds the identity by name under its group after an unknown outcome", async () => {
+    const group = await emu.client.iam.groups.create(emu.rootGroupUid, { name: uniqueName("ids") });
+    await emu.fault({
+      match: { method: "POST", path: `/iam/v2beta1/identities/${group.uid}` },
+      drop: "after",
+    });
+    await emu.clearRequests();
+    const created = await runtime.identity.create({
+      parentUid: group.uid,
+      name: "once",
+      description: "",
+      claimMatch: { issuer: emu.issuer, subject: "s" },
+    });
+    const log = await emu.requests();
+    expect(log.map((r) => `${r.method} ${r.status}`)).toEqual(["POST 0", "GET 200"]);
+    const all = await emu.client.iam.identities.list({ childrenOf: group.uid });
+    expect(all.items.map((i) => i.uid)).toEqual([created.id]);
+  });
 });
 
 describe("RoleBinding lifecycle", () => {

@@ -1,4 +1,5 @@
 /** Lookups against the emulator: one request for a single lookup, fewest pages for a listing. */
+import * as pulumi from "@pulumi/pulumi";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   getGroup,
@@ -39,6 +40,13 @@ describe("getRole", () => {
     const log = await emu.requests();
     expect(log.map((r) => `${r.method} ${r.path}`)).toEqual(["GET /iam/v2beta1/roles"]);
     expect(queryOf(0, log).get("name")).toBe("viewer");
+  });
+
+  it("reads its settings from the program's irm: config when no override is given", async () => {
+    pulumi.runtime.setAllConfig({ "irm:apiUrl": emu.url, "irm:token": emu.token }, ["irm:token"]);
+    const role = await getRole({ name: "owner" });
+    expect(role.name).toBe("owner");
+    expect((await emu.requests()).map((r) => r.path)).toEqual(["/iam/v2beta1/roles"]);
   });
 
   it("fails with a message naming what was looked for when nothing matches", async () => {
