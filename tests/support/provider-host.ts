@@ -120,6 +120,8 @@ export async function startProviderHost(options: StartProviderHostOptions): Prom
   child.stderr?.setEncoding("utf8");
   child.stderr?.on("data", (chunk: string) => {
     stderrText += chunk;
+    // LIFECYCLE_DEBUG=1 shows the host's own stack traces while a test runs.
+    if (process.env.LIFECYCLE_DEBUG) process.stderr.write(chunk);
   });
 
   const port = await readPort(child, () => stderrText);
