@@ -1,0 +1,119 @@
+/**
+ * The command line as a user runs it: `node dist/emulator/cli.js --port 0
+ * --bootstrap-file F --data D` (npm test builds dist first).
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { caller } from "./http";
+
+const CLI = resolve(__dirname, "../../dist/emulator/cli.js");
+
+interface Running {
+  child: ChildProcess;
+  url: string;
+  exited: Promise<number | null>;
+}
+
+function startCli(args: string[]): Promise<Running> {
+  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build first`);
+  const child = spawn(process.execPath, [CLI, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  const exited = new Promise<number | null>((done) => child.on("exit", (code) => done(code)));
+  return new Promise((ready, fail) => {
+    let stdout = "";
+    let stderr = "";
+    child.stderr?.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    child.stdout?.on("data", (chunk) => {
+      stdout += chunk;
+      const match = /^listening on (http:\/\/\S+)$/m.exec(stdout);
+      if (match) ready({ child, url: match[1], exited });
+    });
+    child.on("exit", (code) =>
+      fail(new Error(`emulator exited (${code}) before listening: ${stderr}`)),
+    );
+  });
+}
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "irm-emu-cli-"));
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+describe("npm run emulator", () => {
+  it("prints listening on, writes the bootstrap file, serves, keeps --data across a restart, stops on signals", async () => {
+    const bootstrapFile = join(dir, "bootstrap.json");
+    const dataFile = join(dir, "state.json");
+    const first = await startCli([
+      "--port",
+      "0",
+      "--bootstrap-file",
+      bootstrapFile,
+      "--data",
+      dataFile,
+    ]);
+    expect(first.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const bootstrap = JSON.parse(await readFile(bootstrapFile, "utf8")) as Record<string, string>;
+    expect(Object.keys(bootstrap).sort()).toEqual([
+      "apiUrl",
+      "authUrl",
+      "issuer",
+      "rootGroupUid",
+      "token",
+    ]);
+    expect(bootstrap.apiUrl).toBe(first.url);
+    expect(bootstrap.authUrl).toBe(first.url);
+    expect(bootstrap.issuer).toBe(`${first.url}/oidc`);
+    expect(bootstrap.rootGroupUid).toMatch(/^[0-9a-f]{40}$/);
+
+    const api = caller(first.url, bootstrap.token);
+    const created = await api<Record<string, string>>(
+      "POST",
+      `/iam/v2beta1/groups/${bootstrap.rootGroupUid}`,
+      {
+        body: { name: "survives restart" },
+      },
+    );
+    expect(created.status).toBe(200);
+
+    first.child.kill("SIGTERM");
+    expect(await first.exited).toBe(0);
+    const saved = JSON.parse(await readFile(dataFile, "utf8")) as {
+      groups: Array<{ uid: string }>;
+    };
+    expect(saved.groups.map((g) => g.uid)).toContain(created.body.uid);
+    // Atomic writes leave no temporary files behind.
+    expect((await readdir(dir)).sort()).toEqual(["bootstrap.json", "state.json"]);
+
+    // Same port, same data: the old token is still valid and the group is still there.
+    const port = new URL(first.url).port;
+    const second = await startCli(["--port", port, "--data", dataFile]);
+    const again = caller(second.url, bootstrap.token);
+    const fetched = await again<Record<string, string>>(
+      "GET",
+      `/iam/v2beta1/groups/${created.body.uid}`,
+    );
+    expect(fetched.status).toBe(200);
+    expect(fetched.body.name).toBe("survives restart");
+    second.child.kill("SIGINT");
+    expect(await second.exited).toBe(0);
+  });
+
+  it("rejects a bad --port with a usage message", async () => {
+    const child = spawn(process.execPath, [CLI, "--port", "http"], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    const code = await new Promise<number | null>((done) => child.on("exit", done));
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/--port/);
+  });
+});
