@@ -1,0 +1,176 @@
+/**
+ * The emulator's fault controls against the SDK's retry rules; what was sent is
+ * read from the emulator's request log (status 0 = connection dropped).
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { BadResponseError, OutcomeUnknownError, type RetryEvent } from "../../sdk";
+import { startTestEmulator, type TestEmulator } from "../support/emulator";
+import { clientFor, closeClients, failure } from "./helpers";
+
+let emu: TestEmulator;
+let groupsPath: string;
+beforeAll(async () => {
+  emu = await startTestEmulator();
+  groupsPath = `/iam/v2beta1/groups/${emu.rootGroupUid}`;
+});
+afterAll(async () => {
+  await closeClients();
+  await emu.close();
+});
+beforeEach(async () => {
+  await emu.clearFaults();
+  await emu.clearRequests();
+});
+
+async function statuses(): Promise<string[]> {
+  return (await emu.requests()).map((entry) => `${entry.method} ${entry.status}`);
+}
+
+describe("retried faults", () => {
+  it("503 then success: one retry, reported to the logger", async () => {
+    const { client, events } = clientFor(emu);
+    await emu.fault({ match: { method: "GET", path: groupsPath }, status: 503 });
+    const group = await client.iam.groups.get(emu.rootGroupUid);
+    expect(group.uid).toBe(emu.rootGroupUid);
+    expect(await statuses()).toEqual(["GET 503", "GET 200"]);
+    expect(events).toEqual([
+      expect.objectContaining({
+        type: "retry",
+        path: groupsPath,
+        retryNumber: 1,
+        codeName: "UNAVAILABLE",
+      }),
+    ]);
+  });
+
+  it("503 on a create is retried too: the service did not act", async () => {
+    const { client } = clientFor(emu);
+    await emu.fault({ match: { method: "POST", path: groupsPath }, status: 503 });
+    await client.iam.groups.create(emu.rootGroupUid, { name: "after 503" });
+    expect(await statuses()).toEqual(["POST 503", "POST 200"]);
+    const found = await client.iam.groups.list({ childrenOf: emu.rootGroupUid, name: "after 503" });
+    expect(found.totalCount).toBe(1);
+  });
+
+  it("429 with Retry-After: waits the asked time, then succeeds", async () => {
+    const { client, events } = clientFor(emu);
+    await emu.fault({ match: { method: "GET", path: groupsPath }, status: 429, retryAfter: 1 });
+    await client.iam.groups.get(emu.rootGroupUid);
+    const log = await emu.requests();
+    expect(log.map((entry) => entry.status)).toEqual([429, 200]);
+    expect((events[0] as RetryEvent).delayMs).toBe(1000);
+    // The second request came at least a second after the first (emulator clock = wall clock here).
+    expect(Date.parse(log[1].time) - Date.parse(log[0].time)).toBeGreaterThanOrEqual(990);
+  });
+
+  it("a GET whose connection dropped (before or after handling) is retried", async () => {
+    const { client } = clientFor(emu);
+    await emu.fault({ match: { method: "GET", path: groupsPath }, drop: "after" });
+    await emu.fault({ match: { method: "GET", path: groupsPath }, drop: "before" });
+    await client.iam.groups.get(emu.rootGroupUid);
+    expect(await statuses()).toEqual(["GET 0", "GET 0", "GET 200"]);
+  });
+
+  it("a PATCH with an explicit mask whose connection dropped is retried", async () => {
+    const { client } = clientFor(emu);
+    const group = await client.iam.groups.create(emu.rootGroupUid, { name: "patch drop" });
+    await emu.clearRequests();
+    await emu.fault({ match: { method: "PATCH" }, drop: "after" });
+    const updated = await client.iam.groups.update(
+      group.uid,
+      { description: "x" },
+      { updateMask: ["description"] },
+    );
+    expect(updated.description).toBe("x");
+    expect(await statuses()).toEqual(["PATCH 0", "PATCH 200"]);
+  });
+
+  it("a truncated JSON answer to a GET is retried", async () => {
+    const { client } = clientFor(emu);
+    await emu.fault({ match: { method: "GET", path: groupsPath }, truncate: true });
+    await client.iam.groups.get(emu.rootGroupUid);
+    expect(await statuses()).toEqual(["GET 200", "GET 200"]);
+  });
+});
+
+describe("faults that surface", () => {
+  it("a POST whose connection dropped after sending is not retried: outcome unknown", async () => {
+    const { client, events } = clientFor(emu);
+    await emu.fault({ match: { method: "POST", path: groupsPath }, drop: "after" });
+    const error = await failure(
+      client.iam.groups.create(emu.rootGroupUid, { name: "maybe created" }),
+    );
+    expect(error).toBeInstanceOf(OutcomeUnknownError);
+    expect(await statuses()).toEqual(["POST 0"]);
+    expect(events).toEqual([]);
+    // It did happen: the caller reconciles by looking it up.
+    const found = await client.iam.groups.list({
+      childrenOf: emu.rootGroupUid,
+      name: "maybe created",
+    });
+    expect(found.totalCount).toBe(1);
+  });
+
+  it("a POST dropped before handling looks the same to the client and is not retried either", async () => {
+    const { client } = clientFor(emu);
+    await emu.fault({ match: { method: "POST", path: groupsPath }, drop: "before" });
+    const error = await failure(
+      client.iam.groups.create(emu.rootGroupUid, { name: "never created" }),
+    );
+    expect(error).toBeInstanceOf(OutcomeUnknownError);
+    expect(await statuses()).toEqual(["POST 0"]);
+  });
+
+  it("an HTML 502 from a proxy: a bad-response error after the bounded retries", async () => {
+    const { client, events } = clientFor(emu, { retry: { retries: 2 } });
+    await emu.fault({
+      match: { method: "GET", path: groupsPath },
+      status: 502,
+      html: true,
+      count: 0,
+    });
+    const error = await failure(client.iam.groups.get(emu.rootGroupUid));
+    expect(error).toBeInstanceOf(BadResponseError);
+    expect(error).toMatchObject({ status: 502, codeName: "UNAVAILABLE" });
+    expect(String(error)).toMatch(/HTTP 502 \(text\/html[^)]*\), not JSON/);
+    expect(await statuses()).toEqual(["GET 502", "GET 502", "GET 502"]);
+    expect(events.filter((e) => e.type === "retry")).toHaveLength(2);
+  });
+
+  it("an HTML 502 after a create took effect: outcome unknown, not retried", async () => {
+    const { client } = clientFor(emu);
+    await emu.fault({ match: { method: "POST", path: groupsPath }, html: true });
+    const error = await failure(
+      client.iam.groups.create(emu.rootGroupUid, { name: "behind proxy" }),
+    );
+    expect(error).toBeInstanceOf(OutcomeUnknownError);
+    expect(await statuses()).toEqual(["POST 502"]);
+  });
+
+  it("truncated JSON that keeps coming: a bad-response error naming the problem", async () => {
+    const { client } = clientFor(emu, { retry: { retries: 1 } });
+    await emu.fault({ match: { method: "GET", path: groupsPath }, truncate: true, count: 0 });
+    const error = await failure(client.iam.groups.get(emu.rootGroupUid));
+    expect(error).toBeInstanceOf(BadResponseError);
+    expect(String(error)).toMatch(/truncated or invalid JSON/);
+    expect(await statuses()).toEqual(["GET 200", "GET 200"]);
+  });
+
+  it("retries are bounded in count", async () => {
+    const { client } = clientFor(emu, { retry: { retries: 3 } });
+    await emu.fault({ match: { method: "GET", path: groupsPath }, status: 503, count: 0 });
+    await failure(client.iam.groups.get(emu.rootGroupUid));
+    expect(await statuses()).toHaveLength(4);
+  });
+
+  it("a NOT_FOUND on a repeated delete is reported faithfully, not retried", async () => {
+    const { client } = clientFor(emu);
+    const group = await client.iam.groups.create(emu.rootGroupUid, { name: "delete twice" });
+    await emu.clearRequests();
+    // The first delete takes effect but its answer is lost; the retry finds nothing.
+    await emu.fault({ match: { method: "DELETE" }, drop: "after" });
+    const error = await failure(client.iam.groups.delete(group.uid));
+    expect(error).toMatchObject({ codeName: "NOT_FOUND" });
+    expect(await statuses()).toEqual(["DELETE 0", "DELETE 404"]);
+  });
+});
