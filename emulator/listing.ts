@@ -193,6 +193,61 @@ function isStrictDescendant(uid: string, ancestor: string): boolean {
   return uid.startsWith(`${ancestor}/`);
 }
 
+/**
+ * Below this many wanted items (skip + page size), a page is picked by one pass
+ * keeping only the best items instead of sorting every match: ordering 100,000
+ * groups by name then costs one scan, not a sort.
+ */
+const PARTIAL_SELECTION_LIMIT = 2000;
+
+function selectPage<T extends { uid: string }>(
+  request: ListRequest<T>,
+  range: UidRange,
+  conditions: Array<(record: T) => boolean>,
+  cursor: PageCursor | undefined,
+  hash: string,
+): ListResult<T> {
+  const { collection, params } = request;
+  const direction = params.descending ? -1 : 1;
+  const wanted = params.skip + params.pageSize + 1;
+  // The best `wanted` matches after the cursor, kept sorted in list order.
+  const best: Array<{ key: string; uid: string }> = [];
+  let total = 0;
+  for (let index = range.start; index < range.end; index++) {
+    const record = collection.get(range.uids[index]);
+    if (!record || !conditions.every((condition) => condition(record))) continue;
+    total++;
+    const key =
+      params.orderField === "uid" ? record.uid : request.sortValue(record, params.orderField);
+    if (cursor && direction * compareKeys(key, record.uid, cursor.k, cursor.u) <= 0) continue;
+    if (best.length === wanted) {
+      const worst = best[wanted - 1];
+      if (direction * compareKeys(key, record.uid, worst.key, worst.uid) >= 0) continue;
+    }
+    let lo = 0;
+    let hi = best.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (direction * compareKeys(best[mid].key, best[mid].uid, key, record.uid) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    best.splice(lo, 0, { key, uid: record.uid });
+    if (best.length > wanted) best.pop();
+  }
+  const page = best.slice(params.skip, params.skip + params.pageSize);
+  const items: T[] = [];
+  for (const entry of page) {
+    const record = collection.get(entry.uid);
+    if (record) items.push(record);
+  }
+  const last = page[page.length - 1];
+  const nextPageToken =
+    last && best.length === wanted
+      ? encodeCursor({ q: hash, k: last.key, u: last.uid, t: request.nowMs })
+      : "";
+  return { items, nextPageToken, totalCount: total, skipped: params.skip };
+}
+
 export function runList<T extends { uid: string }>(request: ListRequest<T>): ListResult<T> {
   const { collection, params } = request;
   const hash = queryHash(request.collectionKey, params);
@@ -259,6 +314,8 @@ export function runList<T extends { uid: string }>(request: ListRequest<T>): Lis
     total = end - start;
     uidAt = descending ? (index) => uids[end - 1 - index] : (index) => uids[start + index];
     keyAt = uidAt;
+  } else if (params.skip + params.pageSize < PARTIAL_SELECTION_LIMIT) {
+    return selectPage(request, range, conditions, cursor, hash);
   } else {
     const matches: Array<{ key: string; uid: string }> = [];
     for (let index = range.start; index < range.end; index++) {
