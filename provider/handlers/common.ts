@@ -5,7 +5,12 @@
  */
 import type { CheckResult, CreateResult, DiffResult, UpdateResult } from "@pulumi/pulumi/dynamic";
 import type { IrmClient } from "../../sdk/index";
-import { isNotFound, isResourceNotEmpty } from "../../sdk/index";
+import {
+  FailedPreconditionError,
+  isNotFound,
+  isResourceNotEmpty,
+  type PreconditionViolation,
+} from "../../sdk/index";
 import type { ProviderSettings } from "../config";
 
 /** What a handler gets from the runtime: a client and the settings, both resolved lazily. */
@@ -85,9 +90,17 @@ export async function getOrUndefined<T>(fetch: () => Promise<T>): Promise<T | un
   }
 }
 
-/** First wait after a RESOURCE_NOT_EMPTY answer; doubles each time up to the cap. */
+/** First wait after a refused delete; doubles each time up to the cap. */
 const DELETE_FIRST_DELAY_MS = 250;
 const DELETE_MAX_DELAY_MS = 5_000;
+
+/** Violation type of a group that still has children (API specification). */
+const RESOURCE_NOT_EMPTY = "RESOURCE_NOT_EMPTY";
+/**
+ * Violation type of an identity or role still referenced by role bindings (the
+ * emulator's and this project's name for the "still bound" precondition).
+ */
+const RESOURCE_IN_USE = "RESOURCE_IN_USE";
 
 /** Describes the object a delete is about, for the final error message. */
 export interface DeleteTarget {
@@ -99,10 +112,40 @@ export interface DeleteTarget {
 }
 
 /**
- * Deletes one object. NOT_FOUND is success (already gone). RESOURCE_NOT_EMPTY is
- * retried with capped exponential backoff until `deleteTimeoutMs`, because children
- * deleted in the same run may still be on their way out; then it fails with a message
- * that says what blocks the delete and what to do. Only this object is ever deleted.
+ * A refusal that other deletes of the same run may lift: children still on their way
+ * out (RESOURCE_NOT_EMPTY) or bindings that still refer to the object (RESOURCE_IN_USE).
+ */
+function blockingViolations(error: unknown): PreconditionViolation[] | undefined {
+  if (isResourceNotEmpty(error)) return error.preconditionViolations;
+  if (!(error instanceof FailedPreconditionError)) return undefined;
+  const inUse = error.preconditionViolations.filter((v) => v.type === RESOURCE_IN_USE);
+  return inUse.length > 0 ? error.preconditionViolations : undefined;
+}
+
+/** What the user can do about the violations that outlasted the wait. */
+function remedy(violations: PreconditionViolation[]): string {
+  const advice: string[] = [];
+  if (violations.some((v) => v.type === RESOURCE_NOT_EMPTY)) {
+    advice.push(
+      "Remove those children from this program, or delete the ones this stack does not " +
+        "manage out of band (for example repositories pushed into the group)",
+    );
+  }
+  if (violations.some((v) => v.type === RESOURCE_IN_USE)) {
+    advice.push(
+      "Remove the role bindings that still refer to it, from this program or out of band " +
+        "if this stack does not manage them",
+    );
+  }
+  return `${advice.join("; ")}, then run the update again.`;
+}
+
+/**
+ * Deletes one object. NOT_FOUND is success (already gone). RESOURCE_NOT_EMPTY (and
+ * RESOURCE_IN_USE) is retried with capped exponential backoff until `deleteTimeoutMs`,
+ * because children deleted in the same run may still be on their way out; then it
+ * fails with a message that says what blocks the delete and what to do. Only this
+ * object is ever deleted.
  */
 export async function deleteWaitingForChildren(
   context: HandlerContext,
@@ -118,20 +161,17 @@ export async function deleteWaitingForChildren(
       return;
     } catch (error) {
       if (isNotFound(error)) return;
-      if (!isResourceNotEmpty(error)) throw error;
+      const violations = blockingViolations(error);
+      if (violations === undefined) throw error;
       const remainingMs = deadline - Date.now();
       if (remainingMs <= 0) {
-        const violations = error.preconditionViolations
-          .map((v) => `${v.type}: ${v.description}`)
-          .join("; ");
+        const blocking = violations.map((v) => `${v.type}: ${v.description}`).join("; ");
         const label = target.name ? `"${target.name}" (${target.uid})` : target.uid;
         throw new Error(
-          `Cannot delete ${target.kind} ${label}: it still has children after waiting ` +
+          `Cannot delete ${target.kind} ${label}: the API still refuses after waiting ` +
             `${Math.round(timeoutMs / 1000)}s (irm:deleteTimeoutMs / IRM_DELETE_TIMEOUT_MS). ` +
-            `Blocking: ${violations || error.message}. ` +
-            "Remove those children from this program, or delete the ones this stack does not " +
-            "manage out of band (for example repositories pushed into the group), then run the " +
-            "update again. Nothing else was deleted.",
+            `Blocking: ${blocking || (error as Error).message}. ${remedy(violations)} ` +
+            "Nothing else was deleted.",
         );
       }
       await context.sleep(Math.min(delayMs, remainingMs));

@@ -302,6 +302,29 @@ describe("Identity lifecycle", () => {
     expect((await emu.requests()).map((r) => r.method)).toEqual(["GET", "DELETE"]);
   });
 
+  it("waits out role bindings that still refer to it, then says which and what to do", async () => {
+    await emu.configureRuntime({ "irm:deleteTimeoutMs": "0" });
+    const group = await emu.client.iam.groups.create(emu.rootGroupUid, { name: uniqueName("ids") });
+    const created = await runtime.identity.create({
+      parentUid: group.uid,
+      name: "still bound",
+      description: "",
+      claimMatch: { issuer: emu.issuer, subject: "s" },
+    });
+    // A binding this stack does not manage (made by hand).
+    await emu.client.iam.roleBindings.create(group.uid, {
+      identityUid: created.id,
+      roleUid: viewerRoleUid,
+    });
+    await emu.clearRequests();
+    const failure = runtime.identity.delete(created.id, created.outs!);
+    await expect(failure).rejects.toThrow(`identity "still bound" (${created.id})`);
+    await expect(failure).rejects.toThrow(/RESOURCE_IN_USE/);
+    await expect(failure).rejects.toThrow(/Remove the role bindings that still refer to it/);
+    expect((await emu.requests()).map((r) => `${r.method} ${r.status}`)).toEqual(["DELETE 400"]);
+    expect((await emu.client.iam.identities.get(created.id)).uid).toBe(created.id);
+  });
+
   it("finds the identity by name under its group after an unknown outcome", async () => {
     const group = await emu.client.iam.groups.create(emu.rootGroupUid, { name: uniqueName("ids") });
     await emu.fault({
