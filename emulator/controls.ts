@@ -67,6 +67,8 @@ export async function handleControl(deps: ControlDeps, request: ApiRequest): Pro
     case "DELETE /emulator/requests":
       log.clear();
       return ok({});
+    case "GET /emulator/connections":
+      return ok({ ...log.connections() });
     case "POST /emulator/faults": {
       const fault = faults.add(bodyObject(request));
       return ok({ id: fault.id });

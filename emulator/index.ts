@@ -78,6 +78,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   });
   // Slow or idle clients must not keep the process alive or hold sockets forever.
   server.keepAliveTimeout = 5000;
+  const log = new RequestLog(options.requestLogLimit ?? DEFAULT_REQUEST_LOG_LIMIT);
+  server.on("connection", (socket) => log.trackConnection(socket));
   const port = await listen(server, host, options.port ?? 0);
   const origin = originOf(host, port);
 
@@ -109,7 +111,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   handler = createRequestHandler({
     ctx,
     api: new Api(ctx),
-    log: new RequestLog(options.requestLogLimit ?? DEFAULT_REQUEST_LOG_LIMIT),
+    log,
     faults: new FaultTable(),
     rateLimiter: new RateLimiter(),
     afterChange,

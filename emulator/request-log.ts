@@ -1,4 +1,8 @@
-/** The log of API and auth requests that `GET /emulator/requests` answers. */
+/**
+ * The log of API and auth requests that `GET /emulator/requests` answers, and the
+ * count of TCP connections that `GET /emulator/connections` answers (so benchmarks
+ * and tests can check that a client reuses its connections).
+ */
 
 export interface LogEntry {
   seq: number;
@@ -15,9 +19,16 @@ export interface LogEntry {
 
 export const DEFAULT_REQUEST_LOG_LIMIT = 100_000;
 
+/** Connections accepted since the emulator started, and those still open. */
+export interface ConnectionCounts {
+  opened: number;
+  open: number;
+}
+
 export class RequestLog {
   private entries: LogEntry[] = [];
   private seq = 0;
+  private readonly connectionCounts: ConnectionCounts = { opened: 0, open: 0 };
 
   constructor(private readonly limit = DEFAULT_REQUEST_LOG_LIMIT) {}
 
@@ -37,5 +48,18 @@ export class RequestLog {
 
   clear(): void {
     this.entries = [];
+  }
+
+  /** Counts a newly accepted connection until it closes. Not reset by `clear`. */
+  trackConnection(socket: { once(event: "close", listener: () => void): unknown }): void {
+    this.connectionCounts.opened++;
+    this.connectionCounts.open++;
+    socket.once("close", () => {
+      this.connectionCounts.open--;
+    });
+  }
+
+  connections(): ConnectionCounts {
+    return { ...this.connectionCounts };
   }
 }
