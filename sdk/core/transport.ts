@@ -192,7 +192,7 @@ export async function sendOnce(dispatcher: Dispatcher, req: HttpRequest): Promis
     throw unknownOutcomeIfCreate(req, badResponseError(problem, text, contentType, context));
   }
   if (success) return parsed;
-  if (isStatusBody(parsed)) throw errorFromStatusBody(parsed, context);
+  if (isStatusBody(parsed)) throw unknownOutcomeIfCreate(req, errorFromStatusBody(parsed, context));
   throw unknownOutcomeIfCreate(
     req,
     badResponseError("unexpected shape", text, contentType, context),
@@ -200,12 +200,14 @@ export async function sendOnce(dispatcher: Dispatcher, req: HttpRequest): Promis
 }
 
 /**
- * A create that got a garbled success, or a 502/504 from a proxy that may have
- * forwarded it, may well have happened: report the outcome as unknown.
+ * A create that got a garbled success, or a 502/504 from a gateway that may have
+ * forwarded it (whatever the body says), may well have happened: report the
+ * outcome as unknown.
  */
-function unknownOutcomeIfCreate(req: HttpRequest, error: BadResponseError): IrmError {
-  const mayHaveHappened =
-    (error.status >= 200 && error.status < 300) || error.status === 502 || error.status === 504;
+function unknownOutcomeIfCreate(req: HttpRequest, error: IrmError): IrmError {
+  const garbledSuccess =
+    error instanceof BadResponseError && error.status >= 200 && error.status < 300;
+  const mayHaveHappened = garbledSuccess || error.status === 502 || error.status === 504;
   if (req.idempotent || !mayHaveHappened) return error;
   return new OutcomeUnknownError({
     code: GrpcCode.UNKNOWN,

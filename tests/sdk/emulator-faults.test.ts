@@ -174,3 +174,31 @@ describe("faults that surface", () => {
     expect(await statuses()).toEqual(["DELETE 0", "DELETE 404"]);
   });
 });
+
+describe("gateway errors on a create", () => {
+  beforeEach(async () => {
+    await emu.clearFaults();
+    await emu.clearRequests();
+  });
+
+  it.each([502, 504])(
+    "an API-shaped %i to a POST is an unknown outcome, not retried",
+    async (status) => {
+      const { client } = clientFor(emu);
+      await emu.fault({ match: { method: "POST", path: groupsPath }, status });
+      const error = await failure(
+        client.iam.groups.create(emu.rootGroupUid, { name: `gw ${status}` }),
+      );
+      expect(error).toBeInstanceOf(OutcomeUnknownError);
+      expect((error as OutcomeUnknownError).status).toBe(status);
+      expect(await statuses()).toEqual([`POST ${status}`]);
+    },
+  );
+
+  it("the same 502 to a GET is retried", async () => {
+    const { client } = clientFor(emu);
+    await emu.fault({ match: { method: "GET", path: groupsPath }, status: 502 });
+    await client.iam.groups.get(emu.rootGroupUid);
+    expect(await statuses()).toEqual(["GET 502", "GET 200"]);
+  });
+});
