@@ -58,7 +58,6 @@ async function main(): Promise<void> {
       mode: 0o600,
     });
   }
-  process.stdout.write(`listening on ${emulator.url}\n`);
 
   let stopping = false;
   const stop = (signal: NodeJS.Signals): void => {
@@ -74,6 +73,8 @@ async function main(): Promise<void> {
   };
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
+  // Announce only once the signal handlers are in place: a caller may signal at once.
+  process.stdout.write(`listening on ${emulator.url}\n`);
 }
 
 main().catch((error: unknown) => {

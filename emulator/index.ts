@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import { Api, type EmulatorContext } from "./api";
 import { Clock } from "./clock";
 import { FaultTable, RateLimiter } from "./faults";
-import { DataFileWriter, readDataFile } from "./persistence";
+import { DataFileWriter, readDataFile, removeStaleTemporaries } from "./persistence";
 import { DEFAULT_REQUEST_LOG_LIMIT, RequestLog } from "./request-log";
 import { createRequestHandler } from "./server";
 import { State } from "./state";
@@ -69,6 +69,7 @@ function listen(server: Server, host: string, port: number): Promise<number> {
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const host = options.host ?? "127.0.0.1";
   const saved = options.dataFile ? await readDataFile(options.dataFile) : undefined;
+  if (options.dataFile) await removeStaleTemporaries(options.dataFile);
 
   // The handler is installed once the state exists; nothing is announced before that.
   let handler: ((request: IncomingMessage, response: ServerResponse) => void) | undefined;

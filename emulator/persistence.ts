@@ -31,6 +31,23 @@ export async function readDataFile(file: string): Promise<SavedState | undefined
   return saved;
 }
 
+/** Removes temporary files a crashed emulator left beside `file` (they never replace it). */
+export async function removeStaleTemporaries(file: string): Promise<void> {
+  const directory = path.dirname(file);
+  const prefix = `.${path.basename(file)}.`;
+  let names: string[];
+  try {
+    names = await fs.readdir(directory);
+  } catch {
+    return;
+  }
+  await Promise.all(
+    names
+      .filter((name) => name.startsWith(prefix) && name.endsWith(".tmp"))
+      .map((name) => fs.rm(path.join(directory, name), { force: true })),
+  );
+}
+
 export async function writeAtomically(file: string, contents: string): Promise<void> {
   const directory = path.dirname(file);
   const temporary = path.join(
