@@ -138,8 +138,10 @@ export function resolveTokenSource(
     let oidcToken: OidcTokenProvider;
     if (options.oidcToken) oidcToken = options.oidcToken;
     else if (file) oidcToken = oidcTokenFromFile(file);
-    else if (runningInGitHubActions(env)) oidcToken = oidcTokenFromGitHubActions({ env });
-    else {
+    else if (runningInGitHubActions(env)) {
+      const audience = resolveSettings(options, env).baseUrl;
+      oidcToken = oidcTokenFromGitHubActions({ env, audience });
+    } else {
       throw new TypeError(
         `identity ${identity} is set but no OIDC token: pass oidcToken, identityTokenFile or ${ENV.identityTokenFile}, or run in GitHub Actions with id-token: write`,
       );

@@ -19,7 +19,7 @@ export function oidcTokenFromFile(path: string): OidcTokenProvider {
 }
 
 export interface GitHubActionsOidcOptions {
-  /** Audience to ask GitHub for; defaults to the API base URL. */
+  /** Audience to ask GitHub for (the client passes its base URL); GitHub's default without it. */
   audience?: string;
   env?: Record<string, string | undefined>;
 }
@@ -37,7 +37,6 @@ export function runningInGitHubActions(
  */
 export function oidcTokenFromGitHubActions(
   options: GitHubActionsOidcOptions = {},
-  fallbackAudience?: () => string,
 ): OidcTokenProvider {
   return async () => {
     const env = options.env ?? process.env;
@@ -49,8 +48,7 @@ export function oidcTokenFromGitHubActions(
       );
     }
     const url = new URL(requestUrl);
-    const audience = options.audience ?? fallbackAudience?.();
-    if (audience) url.searchParams.set("audience", audience);
+    if (options.audience) url.searchParams.set("audience", options.audience);
     const response = await request(url, {
       headers: { authorization: `Bearer ${requestToken}`, accept: "application/json" },
     });

@@ -134,3 +134,87 @@ describe("IrmClient", () => {
     await client.close();
   });
 });
+
+describe("GitHub Actions OIDC", () => {
+  it("asks the job's OIDC endpoint with its request token and the API audience", async () => {
+    const { createServer } = await import("node:http");
+    const seen: Array<{ url?: string; authorization?: string }> = [];
+    const github = createServer((req, res) => {
+      seen.push({ url: req.url, authorization: req.headers.authorization });
+      res.setHeader("content-type", "application/json");
+      res.end(JSON.stringify({ value: "github-id-token" }));
+    });
+    await new Promise<void>((resolve) => github.listen(0, "127.0.0.1", resolve));
+    const { port } = github.address() as { port: number };
+    const env = {
+      IRM_IDENTITY: "workload-id",
+      IRM_API_URL: "https://api.example/",
+      ACTIONS_ID_TOKEN_REQUEST_URL: `http://127.0.0.1:${port}/token?api-version=2.0`,
+      ACTIONS_ID_TOKEN_REQUEST_TOKEN: "gh-request-token",
+    };
+    const exchanged: string[] = [];
+    const source = resolveTokenSource({}, env);
+    const token = await source.getToken({
+      context: {
+        authUrl: "http://auth",
+        audience: "http://api",
+        log: () => {},
+        getJson: async (_url, bearer) => {
+          exchanged.push(bearer);
+          return { token: "api-token" };
+        },
+      },
+    });
+    github.close();
+    expect(token).toBe("api-token");
+    expect(exchanged).toEqual(["github-id-token"]);
+    expect(seen).toEqual([
+      {
+        url: "/token?api-version=2.0&audience=https%3A%2F%2Fapi.example",
+        authorization: "Bearer gh-request-token",
+      },
+    ]);
+  });
+});
+
+describe("IRM_DEBUG", () => {
+  it("prints retry events to stderr without the token", async () => {
+    const { createServer } = await import("node:http");
+    let calls = 0;
+    const server = createServer((_req, res) => {
+      calls++;
+      res.writeHead(calls === 1 ? 503 : 200, { "content-type": "application/json" });
+      res.end(calls === 1 ? '{"code":14,"message":"busy"}' : '{"roles":[],"totalCount":"0"}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as { port: number };
+    const written: string[] = [];
+    const original = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((chunk: string) => {
+      written.push(String(chunk));
+      return true;
+    }) as typeof process.stderr.write;
+    try {
+      const client = new IrmClient({
+        env: {
+          IRM_DEBUG: "1",
+          IRM_API_URL: `http://127.0.0.1:${port}`,
+          IRM_TOKEN: "debug-secret-token",
+        },
+        retry: { minDelayMs: 1 },
+      });
+      await client.iam.roles.list();
+      await client.close();
+    } finally {
+      process.stderr.write = original;
+      server.close();
+    }
+    expect(written).toHaveLength(1);
+    expect(JSON.parse(written[0].replace("[pulumi-irm/sdk] ", ""))).toMatchObject({
+      type: "retry",
+      path: "/iam/v2beta1/roles",
+      status: 503,
+    });
+    expect(written.join("")).not.toContain("debug-secret-token");
+  });
+});
