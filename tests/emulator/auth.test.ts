@@ -241,6 +241,18 @@ describe("access control", () => {
     expect(reasonOf(reply.body)).toBe("PERMISSION_DENIED");
   });
 
+  it("built-in roles are visible to every authenticated caller, custom ones only where listable", async () => {
+    const hidden = await owner<Json>("POST", `/iam/v2beta1/roles/${teamB}`, {
+      body: { name: "b-only", capabilities: ["groups.get"] },
+    });
+    const api = caller(emu.url, scopedToken);
+    const roles = await api<{ roles: Json[] }>("GET", "/iam/v2beta1/roles?page_size=200");
+    const names = roles.body.roles.map((role) => role.name);
+    expect(names).toEqual(expect.arrayContaining(["owner", "editor", "viewer", "registry.pull"]));
+    expect(names).not.toContain("b-only");
+    expect((await api("GET", `/iam/v2beta1/roles/${hidden.body.uid}`)).status).toBe(403);
+  });
+
   it("a binding on a group grants on it and its descendants, not elsewhere", async () => {
     const api = caller(emu.url, scopedToken);
     expect(

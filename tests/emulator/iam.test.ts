@@ -246,6 +246,67 @@ describe("identities", () => {
   });
 });
 
+describe("rules shared by the IAM collections", () => {
+  it("identity and role names follow the group name pattern", async () => {
+    const identity = await call<Json>("POST", `/iam/v2beta1/identities/${emu.rootGroupUid}`, {
+      body: { name: "Not Allowed", claimMatch: { issuer: "https://i.example", subject: "s" } },
+    });
+    expect(identity.status).toBe(400);
+    expect(identity.body.message).toBe("Invalid argument: name: must match ^[a-z0-9 ._-]{1,}$");
+    const role = await call<Json>("POST", `/iam/v2beta1/roles/${emu.rootGroupUid}`, {
+      body: { name: "" },
+    });
+    expect(role.status).toBe(400);
+    expect(role.body.message).toBe("Invalid argument: name: must match ^[a-z0-9 ._-]{1,}$");
+  });
+
+  it("order_by update_time follows updates; ties and the default fall back to uid", async () => {
+    const parent = await createGroup(emu.rootGroupUid, "by-update");
+    const first = await createGroup(parent.uid as string, "first");
+    const second = await createGroup(parent.uid as string, "second");
+    await emu.advanceClock(2);
+    await call("PATCH", `/iam/v2beta1/groups/${first.uid}`, { body: { description: "touched" } });
+    for (const order of ["update_time desc", "updateTime desc", "updated_at desc"]) {
+      const reply = await call<{ groups: Json[] }>(
+        "GET",
+        `/iam/v2beta1/groups?uidp.children_of=${enc(parent.uid as string)}&order_by=${enc(order)}`,
+      );
+      expect(reply.body.groups.map((g) => g.uid)).toEqual([first.uid, second.uid]);
+    }
+    const byCreate = await call<{ groups: Json[] }>(
+      "GET",
+      `/iam/v2beta1/groups?uidp.children_of=${enc(parent.uid as string)}&order_by=create_time`,
+    );
+    // Same createTime: ties are broken by uid.
+    expect(byCreate.body.groups.map((g) => g.uid)).toEqual([first.uid, second.uid].sort());
+  });
+
+  it("updateMask=claimMatch replaces the whole object and requires both members", async () => {
+    const identity = (
+      await call<Json>("POST", `/iam/v2beta1/identities/${emu.rootGroupUid}`, {
+        body: { name: "whole", claimMatch: { issuer: "https://a.example", subject: "a" } },
+      })
+    ).body;
+    const partial = await call<Json>(
+      "PATCH",
+      `/iam/v2beta1/identities/${identity.uid}?updateMask=claimMatch`,
+      {
+        body: { claimMatch: { subject: "b" } },
+      },
+    );
+    expect(partial.status).toBe(400);
+    expect(partial.body.message).toBe("Invalid argument: claimMatch.issuer: is required");
+    const whole = await call<Json>(
+      "PATCH",
+      `/iam/v2beta1/identities/${identity.uid}?updateMask=claimMatch`,
+      {
+        body: { claimMatch: { issuer: "https://b.example", subject: "b" } },
+      },
+    );
+    expect(whole.body.claimMatch).toEqual({ issuer: "https://b.example", subject: "b" });
+  });
+});
+
 describe("roles", () => {
   it("lists the built-in roles with their capabilities to any authenticated caller", async () => {
     const reply = await call<{ roles: Json[] }>("GET", "/iam/v2beta1/roles?order_by=name");
