@@ -178,6 +178,8 @@ export class IrmClient implements ApiRequester {
   readonly #dispatcher: Dispatcher;
   readonly #ownsDispatcher: boolean;
   readonly #log: SdkLogger;
+  /** What token sources may use: the configured URLs, the logger, GETs with retries. */
+  readonly #tokenContext: TokenSourceContext;
   /** Tokens recently sent, redacted from anything the server echoes back. */
   readonly #recentTokens: string[] = [];
 
@@ -191,6 +193,12 @@ export class IrmClient implements ApiRequester {
     this.#dispatcher = options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000 });
     const debug = envString("debug", env) === "1";
     this.#log = options.logger ?? (debug ? stderrLogger : () => {});
+    this.#tokenContext = {
+      authUrl: this.authUrl,
+      audience: this.baseUrl,
+      log: (event) => this.#log(event),
+      getJson: (url, bearer, signal) => this.#getJson(url, bearer, signal),
+    };
 
     this.iam = {
       groups: new Groups(this),
@@ -233,15 +241,8 @@ export class IrmClient implements ApiRequester {
     return new URL(`${origin}${path}${pairs.length ? `?${pairs.join("&")}` : ""}`);
   }
 
-  readonly #tokenContext: TokenSourceContext = {
-    authUrl: "",
-    audience: "",
-    log: (event) => this.#log(event),
-    getJson: (url, bearer, signal) => this.#getJson(url, bearer, signal),
-  };
-
   async #token(signal?: AbortSignal, rejectedToken?: string): Promise<string | undefined> {
-    const context = { ...this.#tokenContext, authUrl: this.authUrl, audience: this.baseUrl };
+    const context = this.#tokenContext;
     const token = await this.#tokenSource.getToken({ context, signal, rejectedToken });
     this.#remember(token);
     return token;

@@ -84,8 +84,8 @@ function describe(summary: RequestSummary): string {
 }
 
 /**
- * Maps a failure without a (complete) response to a typed error. `responseStarted`
- * is true when headers had arrived and the body broke off.
+ * Maps a failure without a (complete) response to a typed error. `status` is the
+ * HTTP status when headers had arrived before the body broke off, else 0.
  */
 function transportError(
   error: unknown,
