@@ -1,0 +1,111 @@
+/**
+ * `npm run bench [-- --quick] [-- --only a,b]`: measures what users pay for each
+ * operation and how it grows (issue 8), writes `docs/benchmarks.md` and the JSON
+ * results (`bench/results/latest.json` and `bench/results/<short sha>.json`).
+ *
+ * Kept out of the test suite: timings on a shared machine are noisy, so figures are
+ * medians of several runs and ratios compare figures taken in the same run.
+ * `--quick` is a smoke run with fewer repetitions and sizes; it writes its results
+ * under `bench/results/quick.json` only, so the committed page always comes from a
+ * full run.
+ */
+import { execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { parseArgs } from "node:util";
+import { type BenchResults, renderMarkdown, type Section } from "./lib/report";
+import type { Suite, SuiteContext } from "./lib/suite";
+import { emulatorSuite } from "./suites/emulator";
+import { sdkListingSuite } from "./suites/sdk-listing";
+
+const REPO_ROOT = path.resolve(__dirname, "..");
+const RESULTS_DIR = path.join(REPO_ROOT, "bench", "results");
+const DOC_FILE = path.join(REPO_ROOT, "docs", "benchmarks.md");
+
+/** In the order of issue 8's list. */
+const SUITES: Suite[] = [sdkListingSuite, emulatorSuite];
+
+function git(...args: string[]): string {
+  try {
+    return execFileSync("git", args, { cwd: REPO_ROOT, encoding: "utf8" }).trim();
+  } catch {
+    return "";
+  }
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      quick: { type: "boolean", default: false },
+      only: { type: "string" },
+    },
+    strict: true,
+  });
+  const quick = values.quick ?? false;
+  const only = values.only?.split(",").map((name) => name.trim());
+  const unknown = only?.filter((name) => !SUITES.some((suite) => suite.name === name)) ?? [];
+  if (unknown.length > 0) {
+    throw new Error(
+      `unknown suite(s) ${unknown.join(", ")}; known: ${SUITES.map((s) => s.name).join(", ")}`,
+    );
+  }
+  const selected = SUITES.filter((suite) => !only || only.includes(suite.name));
+
+  const startedAt = new Date();
+  const context: SuiteContext = {
+    quick,
+    log: (message) => process.stderr.write(`[bench ${new Date().toISOString()}] ${message}\n`),
+    pick: (full, short) => (quick ? short : full),
+  };
+  const sections: Section[] = [];
+  for (const suite of selected) {
+    const suiteStart = Date.now();
+    context.log(`suite ${suite.name}: start`);
+    sections.push(...(await suite.run(context)));
+    context.log(`suite ${suite.name}: done in ${((Date.now() - suiteStart) / 1000).toFixed(1)} s`);
+  }
+
+  const commit = git("rev-parse", "HEAD") || "unknown";
+  const results: BenchResults = {
+    commit,
+    shortCommit: commit.slice(0, 7),
+    dirty: git("status", "--porcelain", "--untracked-files=no") !== "",
+    startedAt: startedAt.toISOString(),
+    durationSeconds: (Date.now() - startedAt.getTime()) / 1000,
+    quick,
+    machine: {
+      node: process.versions.node,
+      platform: `${os.platform()} ${os.arch()}`,
+      cpus: os.cpus().length,
+      cpuModel: os.cpus()[0]?.model.trim() ?? "unknown",
+      memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+    },
+    sections,
+  };
+
+  fs.mkdirSync(RESULTS_DIR, { recursive: true });
+  const json = `${JSON.stringify(results, null, 2)}\n`;
+  const partial = only !== undefined;
+  if (quick || partial) {
+    // Smoke runs and partial runs never replace the figures of record.
+    const file = path.join(RESULTS_DIR, quick ? "quick.json" : "partial.json");
+    fs.writeFileSync(file, json);
+    process.stdout.write(renderMarkdown(results));
+    context.log(`wrote ${path.relative(REPO_ROOT, file)} (docs/benchmarks.md left as it was)`);
+    return;
+  }
+  fs.writeFileSync(path.join(RESULTS_DIR, "latest.json"), json);
+  fs.writeFileSync(path.join(RESULTS_DIR, `${results.shortCommit}.json`), json);
+  fs.writeFileSync(DOC_FILE, renderMarkdown(results));
+  context.log(
+    `wrote docs/benchmarks.md, bench/results/latest.json and bench/results/${results.shortCommit}.json`,
+  );
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(
+    `bench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
+  process.exit(1);
+});
