@@ -2,7 +2,7 @@
  * The emulator's fault controls against the SDK's retry rules; what was sent is
  * read from the emulator's request log (status 0 = connection dropped).
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { BadResponseError, OutcomeUnknownError, type RetryEvent } from "../../sdk";
 import { startTestEmulator, type TestEmulator } from "../support/emulator";
 import { clientFor, closeClients, failure } from "./helpers";
@@ -200,5 +200,41 @@ describe("gateway errors on a create", () => {
     await emu.fault({ match: { method: "GET", path: groupsPath }, status: 502 });
     await client.iam.groups.get(emu.rootGroupUid);
     expect(await statuses()).toEqual(["GET 502", "GET 200"]);
+  });
+});
+
+describe("timeouts", () => {
+  beforeEach(async () => {
+    await emu.clearFaults();
+    await emu.clearRequests();
+  });
+
+  it("a slow GET times out per attempt and is retried", async () => {
+    const { client } = clientFor(emu, { timeoutMs: 100 });
+    await emu.fault({ match: { method: "GET", path: groupsPath }, latencyMs: 400 });
+    const group = await client.iam.groups.get(emu.rootGroupUid);
+    expect(group.uid).toBe(emu.rootGroupUid);
+    // The slow request is logged when the emulator finishes it, after the client gave up.
+    await vi.waitFor(async () => {
+      expect((await emu.requests()).map((entry) => entry.method)).toEqual(["GET", "GET"]);
+    });
+  });
+
+  it("a slow create times out as an unknown outcome, and did happen", async () => {
+    const { client } = clientFor(emu);
+    await emu.fault({ match: { method: "POST", path: groupsPath }, latencyMs: 300 });
+    const error = await failure(
+      client.iam.groups.create(emu.rootGroupUid, { name: "slow create" }, { timeoutMs: 50 }),
+    );
+    expect(error).toBeInstanceOf(OutcomeUnknownError);
+    expect(String(error)).toMatch(/timed out/);
+    // The emulator finishes the request after the client gave up.
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    const found = await client.iam.groups.list({
+      childrenOf: emu.rootGroupUid,
+      name: "slow create",
+    });
+    expect(found.totalCount).toBe(1);
+    expect((await emu.requests()).filter((entry) => entry.method === "POST")).toHaveLength(1);
   });
 });
