@@ -15,11 +15,25 @@ import * as analyzerService from "@pulumi/pulumi/proto/analyzer_grpc_pb";
 import * as analyzer from "@pulumi/pulumi/proto/analyzer_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
-import type { EngineResource } from "./org-fixture";
 
 const REPO_ROOT = path.resolve(__dirname, "..", "..");
 /** The shipped pack folder (`PulumiPolicy.yaml`, `package.json` → compiled program). */
 export const PACK_DIR = path.join(REPO_ROOT, "policy");
+
+/** What the engine knows about one resource, as it sends it to the pack. */
+export interface EngineResource {
+  type: string;
+  name: string;
+  urn: string;
+  parent?: string;
+  /** Inputs after `check`, as `analyze` receives them (unknowns as sentinels). */
+  inputs: Record<string, unknown>;
+  /** State, as `analyzeStack` receives it. */
+  state: Record<string, unknown>;
+  /** The resources (URNs) each input was computed from. */
+  propertyDependencies: Record<string, string[]>;
+  dependencies: string[];
+}
 
 /** One diagnostic of an `analyze` / `analyzeStack` answer, in plain form. */
 export interface Diagnostic {

@@ -1,59 +1,115 @@
 /**
- * The shipped pack run as Pulumi runs it: the pack program started from `policy/`
- * by `@pulumi/pulumi`'s launcher, the Analyzer service called over gRPC with the
- * resources of the org hierarchy, in preview and after the update, with one
- * deliberately bad binding (a GitHub Actions workload bound to `owner`).
+ * The shipped pack run as Pulumi runs it, on the resources of `examples/org-hierarchy`
+ * with one deliberately bad binding added (the payments team's GitHub Actions
+ * identity bound to `owner`).
+ *
+ * The example runs from an installed copy of the package under
+ * `pulumi.runtime.setMocks`, once as a preview and once as an update
+ * (`capture-program.ts`), which yields what the engine would send the pack: inputs
+ * with unknown sentinels, property dependencies and state. The pack program is then
+ * started from `policy/` by `@pulumi/pulumi`'s launcher and its Analyzer service
+ * called over gRPC (`pack-host.ts`).
  */
+import { execFile } from "node:child_process";
+import * as path from "node:path";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { IRM_TYPES, PACK_NAME, POLICY_NAMES } from "../../policy/policies";
-import { ensureBuilt } from "../support/installed-package";
+import { createConsumerProject, REPO_ROOT } from "../support/installed-package";
 import { UNKNOWN_STRING } from "./harness";
 import {
+  type Diagnostic,
   type EngineResource,
-  engineResources,
-  orgDeclarations,
-  PROVIDER_URN,
-  STACK_URN,
-} from "./org-fixture";
-import { type PolicyPackHost, startPolicyPack } from "./pack-host";
+  type PolicyPackHost,
+  startPolicyPack,
+} from "./pack-host";
 
-const BAD_BINDING_URN =
-  "urn:pulumi:dev::org-hierarchy::pulumi-nodejs:dynamic/irm:RoleBinding::app-release-owner";
+const PROJECT = "org-hierarchy";
+const BAD_BINDING = "payments-ci-owner";
+const PULL_BINDINGS = ["platform", "payments", "payments-api"].map(
+  (team) => `${team}-ci-pull-internal-api`,
+);
 
-/** The stack and its default provider, present in every `analyzeStack` request. */
+/** The example as it is, plus the bad binding; written next to the example's index.ts. */
+const PROGRAM_WITH_BAD_BINDING = `
+import * as irm from "pulumi-irm";
+import { ciIdentities, groupUids } from "./index";
+export * from "./index";
+
+new irm.RoleBinding("${BAD_BINDING}", {
+  groupUid: groupUids.apply((uids) => uids.payments),
+  identityUid: ciIdentities.apply((identities) => identities.payments.uid),
+  roleUid: irm.getRole({ name: "owner" }).then((role) => role.uid),
+});
+`;
+
+/** The stack resource and the default provider, present in every `analyzeStack` request. */
+const STACK_URN = `urn:pulumi:dev::${PROJECT}::pulumi:pulumi:Stack::${PROJECT}-dev`;
+const frame = (type: string, name: string, urn: string): EngineResource => ({
+  type,
+  name,
+  urn,
+  inputs: {},
+  state: {},
+  propertyDependencies: {},
+  dependencies: [],
+});
 const FRAME: EngineResource[] = [
-  {
-    type: "pulumi:pulumi:Stack",
-    name: "org-hierarchy-dev",
-    urn: STACK_URN,
-    inputs: {},
-    state: {},
-    propertyDependencies: {},
-    dependencies: [],
-  },
-  {
-    type: "pulumi:providers:pulumi-nodejs",
-    name: "default",
-    urn: PROVIDER_URN,
-    inputs: {},
-    state: {},
-    propertyDependencies: {},
-    dependencies: [],
-  },
+  frame("pulumi:pulumi:Stack", `${PROJECT}-dev`, STACK_URN),
+  frame(
+    "pulumi:providers:pulumi-nodejs",
+    "default",
+    `urn:pulumi:dev::${PROJECT}::pulumi:providers:pulumi-nodejs::default`,
+  ),
 ];
 
+interface Capture {
+  rootGroupUid: string;
+  resources: EngineResource[];
+}
+
+async function capture(projectDir: string, phase: "preview" | "up"): Promise<Capture> {
+  const script = path.join(REPO_ROOT, "tests", "policy", "capture-program.ts");
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ["--import", "tsx", script, phase, path.join(projectDir, "with-bad-binding.ts"), PROJECT],
+    { cwd: projectDir, maxBuffer: 64 * 1024 * 1024 },
+  );
+  const lastLine = stdout.trimEnd().split("\n").pop() ?? "";
+  return JSON.parse(lastLine) as Capture;
+}
+
+const byName = (resources: EngineResource[], name: string): EngineResource => {
+  const found = resources.find((r) => r.name === name);
+  if (!found) throw new Error(`no resource named ${name}`);
+  return found;
+};
+const nameOf = (d: Diagnostic) => d.urn.split("::").pop();
+const summary = (found: Diagnostic[]) =>
+  found.map((d) => `${d.policyName} ${d.level} ${nameOf(d)}`).sort();
+
 let pack: PolicyPackHost;
+let preview: Capture;
+let updated: Capture;
 
 beforeAll(async () => {
-  ensureBuilt();
-  pack = await startPolicyPack();
-});
+  const project = createConsumerProject({
+    name: "policy-org-hierarchy",
+    programDir: path.join(REPO_ROOT, "examples", "org-hierarchy"),
+    files: { "with-bad-binding.ts": PROGRAM_WITH_BAD_BINDING },
+  });
+  [preview, updated, pack] = await Promise.all([
+    capture(project.dir, "preview"),
+    capture(project.dir, "up"),
+    startPolicyPack(),
+  ]);
+}, 120_000);
 
 afterAll(async () => {
   await pack?.close();
 });
 
-describe("the irm-guardrails pack over gRPC", () => {
+describe("the irm-guardrails pack over gRPC, on examples/org-hierarchy", () => {
   it("describes itself: name, version from policy/package.json, six policies with their levels", async () => {
     const info = await pack.info();
     expect(info.getName()).toBe(PACK_NAME);
@@ -71,95 +127,105 @@ describe("the irm-guardrails pack over gRPC", () => {
     });
   });
 
-  it("preview: analyze passes every resource of the org, unknown uids included", async () => {
-    const resources = engineResources(orgDeclarations(true), "preview");
-    const bad = resources.find((r) => r.urn === BAD_BINDING_URN);
-    expect(bad?.inputs.identityUid).toBe(UNKNOWN_STRING);
-    for (const resource of resources) {
+  it("captured the example's resources and the bad binding, with unknown uids in preview", () => {
+    const types = (c: Capture) => c.resources.map((r) => r.type);
+    for (const c of [preview, updated]) {
+      expect(types(c).filter((t) => t === IRM_TYPES.group)).toHaveLength(4);
+      expect(types(c).filter((t) => t === IRM_TYPES.identity)).toHaveLength(3);
+      expect(types(c).filter((t) => t === IRM_TYPES.roleBinding)).toHaveLength(7);
+    }
+    const bad = byName(preview.resources, BAD_BINDING);
+    expect(bad.inputs.identityUid).toBe(UNKNOWN_STRING);
+    expect(bad.propertyDependencies.identityUid).toHaveLength(3);
+    expect(byName(updated.resources, BAD_BINDING).state).toMatchObject({
+      role: { name: "owner" },
+      identity: { name: "payments-ci" },
+    });
+  });
+
+  it("preview: analyze finds nothing wrong with any single resource", async () => {
+    for (const resource of preview.resources) {
       expect(await pack.analyze(resource), resource.name).toEqual([]);
     }
   });
 
-  it("analyze reports resource policies: a wildcard subject and an undescribed group", async () => {
-    const [platform, , , deployer] = engineResources(orgDeclarations(false), "up");
-    const broad = {
-      ...deployer,
-      inputs: {
-        ...deployer.inputs,
-        claimMatch: { issuer: "https://token.actions.githubusercontent.com", subject: "*" },
-      },
-    };
-    const subjectFindings = await pack.analyze(broad);
-    expect(subjectFindings.map((d) => [d.policyName, d.level])).toEqual([
-      [POLICY_NAMES.noBroadIdentitySubject, "mandatory"],
-    ]);
-    expect(subjectFindings[0].message).toContain("Identity 'ci-deployer'");
-
-    const bare = { ...platform, inputs: { ...platform.inputs, description: "" } };
-    const groupFindings = await pack.analyze(bare);
-    expect(groupFindings.map((d) => [d.policyName, d.level])).toEqual([
-      [POLICY_NAMES.groupDescriptionRequired, "advisory"],
-    ]);
-  });
-
-  it("preview: analyzeStack blocks nothing and says which role names are not known yet", async () => {
-    const resources = engineResources(orgDeclarations(true), "preview");
-    const found = await pack.analyzeStack([...FRAME, ...resources]);
+  it("preview: analyzeStack blocks nothing, flags root bindings and says what is not known yet", async () => {
+    const found = await pack.analyzeStack([...FRAME, ...preview.resources]);
     expect(found.filter((d) => d.level === "mandatory")).toEqual([]);
-    const notes = found.filter(
+    const bindings = preview.resources.filter((r) => r.type === IRM_TYPES.roleBinding);
+    // Every binding is of a GitHub workload and its role is a looked-up uid: not known yet.
+    const privileged = found.filter(
       (d) => d.policyName === POLICY_NAMES.noPrivilegedRoleForWorkloadIdentity,
     );
-    // Every binding of a GitHub workload gets a note: its role is a looked-up uid.
-    expect(notes.map((d) => d.urn).sort()).toEqual(
-      resources
-        .filter((r) => r.type === IRM_TYPES.roleBinding)
-        .map((r) => r.urn)
-        .sort(),
-    );
-    for (const note of notes) {
-      expect(note.level).toBe("advisory");
+    expect(privileged.map(nameOf).sort()).toEqual(bindings.map((b) => b.name).sort());
+    for (const note of privileged)
       expect(note.message).toContain("cannot be checked for privileged roles yet");
+    // The pull bindings sit on the root organisation (the shared repository's group);
+    // the bad binding's group comes from an output of every group, so it cannot be told yet.
+    const root = found.filter((d) => d.policyName === POLICY_NAMES.rootGroupBindingAllowList);
+    expect(root.map(nameOf).sort()).toEqual([BAD_BINDING, ...PULL_BINDINGS].sort());
+    expect(root.find((d) => nameOf(d) === BAD_BINDING)?.message).toContain("cannot be checked");
+    expect(found).toHaveLength(privileged.length + root.length);
+  });
+
+  it("after the update: analyze still passes every resource", async () => {
+    for (const resource of updated.resources) {
+      expect(await pack.analyze(resource), resource.name).toEqual([]);
     }
-    expect(
-      found.every((d) => d.policyName === POLICY_NAMES.noPrivilegedRoleForWorkloadIdentity),
-    ).toBe(true);
   });
 
-  it("after the update: analyzeStack refuses exactly the bad binding", async () => {
-    const found = await pack.analyzeStack([
-      ...FRAME,
-      ...engineResources(orgDeclarations(true), "up"),
-    ]);
-    expect(found).toHaveLength(1);
-    expect(found[0]).toMatchObject({
-      policyName: POLICY_NAMES.noPrivilegedRoleForWorkloadIdentity,
-      policyPackName: PACK_NAME,
-      urn: BAD_BINDING_URN,
-      level: "mandatory",
-    });
-    expect(found[0].message).toContain(
-      "RoleBinding 'app-release-owner' gives the privileged role 'owner'",
+  it("after the update: analyzeStack refuses the bad binding, and only it, as mandatory", async () => {
+    const found = await pack.analyzeStack([...FRAME, ...updated.resources]);
+    expect(summary(found)).toEqual(
+      [
+        `${POLICY_NAMES.noPrivilegedRoleForWorkloadIdentity} mandatory ${BAD_BINDING}`,
+        ...PULL_BINDINGS.map((b) => `${POLICY_NAMES.rootGroupBindingAllowList} advisory ${b}`),
+      ].sort(),
     );
-    expect(found[0].message).toContain("identity 'app-release'");
+    const refusal = found.find((d) => d.level === "mandatory");
+    expect(refusal?.policyPackName).toBe(PACK_NAME);
+    expect(refusal?.message).toContain(
+      `RoleBinding '${BAD_BINDING}' gives the privileged role 'owner'`,
+    );
+    expect(refusal?.message).toContain("identity 'payments-ci'");
+    expect(refusal?.message).toContain("Fix:");
   });
 
-  it("after the update: the org without the bad binding passes", async () => {
-    const found = await pack.analyzeStack([
-      ...FRAME,
-      ...engineResources(orgDeclarations(false), "up"),
+  it("after the update: the example without the bad binding has no mandatory finding", async () => {
+    const example = updated.resources.filter((r) => r.name !== BAD_BINDING);
+    const found = await pack.analyzeStack([...FRAME, ...example]);
+    expect(found.filter((d) => d.level === "mandatory")).toEqual([]);
+  });
+
+  it("analyze refuses a wildcard subject and notes an undescribed group", async () => {
+    const identity = byName(updated.resources, "payments-ci");
+    const claimMatch = identity.inputs.claimMatch as Record<string, string>;
+    const broad = await pack.analyze({
+      ...identity,
+      inputs: {
+        ...identity.inputs,
+        claimMatch: { ...claimMatch, subject: "repo:acme/*:ref:refs/heads/main" },
+      },
+    });
+    expect(broad.map((d) => `${d.policyName} ${d.level}`)).toEqual([
+      `${POLICY_NAMES.noBroadIdentitySubject} mandatory`,
     ]);
-    expect(found).toEqual([]);
+    expect(broad[0].message).toContain("Identity 'payments-ci'");
+
+    const group = byName(updated.resources, "payments");
+    const bare = await pack.analyze({ ...group, inputs: { ...group.inputs, description: "" } });
+    expect(bare.map((d) => `${d.policyName} ${d.level}`)).toEqual([
+      `${POLICY_NAMES.groupDescriptionRequired} advisory`,
+    ]);
   });
 
-  it("a duplicated binding is refused, in preview already", async () => {
-    const declarations = orgDeclarations(false);
-    const viewer = declarations.find((d) => d.name === "app-release-viewer");
-    if (!viewer) throw new Error("fixture lacks app-release-viewer");
-    declarations.push({ ...viewer, name: "app-release-viewer-again" });
-    const found = await pack.analyzeStack([...FRAME, ...engineResources(declarations, "preview")]);
+  it("refuses a duplicated binding in preview already", async () => {
+    const original = byName(preview.resources, "payments-ci-editor");
+    const copy = { ...original, name: "payments-ci-editor-again", urn: `${original.urn}-again` };
+    const found = await pack.analyzeStack([...FRAME, ...preview.resources, copy]);
     const duplicates = found.filter((d) => d.policyName === POLICY_NAMES.noDuplicateRoleBinding);
-    expect(duplicates.map((d) => [d.urn.split("::").pop(), d.level])).toEqual([
-      ["app-release-viewer-again", "mandatory"],
+    expect(duplicates.map((d) => `${nameOf(d)} ${d.level}`)).toEqual([
+      "payments-ci-editor-again mandatory",
     ]);
   });
 
@@ -170,18 +236,24 @@ describe("the irm-guardrails pack over gRPC", () => {
         enforcementLevel: "mandatory",
         privilegedRoles: ["owner", "editor"],
       },
+      [POLICY_NAMES.rootGroupBindingAllowList]: {
+        enforcementLevel: "advisory",
+        allowedBindings: ["platform-ci", "payments-ci", "payments-api-ci"].map((identity) => ({
+          identity,
+          role: "registry.pull",
+        })),
+      },
       [POLICY_NAMES.groupDescriptionRequired]: { enforcementLevel: "disabled" },
     });
-    const found = await pack.analyzeStack([
-      ...FRAME,
-      ...engineResources(orgDeclarations(false), "up"),
-    ]);
-    expect(found.map((d) => [d.urn.split("::").pop(), d.level])).toEqual([
-      ["ci-deployer-editor", "mandatory"],
-    ]);
-    const [platform] = engineResources(orgDeclarations(false), "up");
-    expect(
-      await pack.analyze({ ...platform, inputs: { ...platform.inputs, description: "" } }),
-    ).toEqual([]);
+    const found = await pack.analyzeStack([...FRAME, ...updated.resources]);
+    expect(summary(found)).toEqual(
+      [BAD_BINDING, "platform-ci-editor", "payments-ci-editor"]
+        .map((b) => `${POLICY_NAMES.noPrivilegedRoleForWorkloadIdentity} mandatory ${b}`)
+        .sort(),
+    );
+    const group = byName(updated.resources, "payments");
+    expect(await pack.analyze({ ...group, inputs: { ...group.inputs, description: "" } })).toEqual(
+      [],
+    );
   });
 });
