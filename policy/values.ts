@@ -67,10 +67,3 @@ export function readString(root: unknown, ...path: string[]): string | Unknown |
   if (value === UNKNOWN) return UNKNOWN;
   return typeof value === "string" ? value : undefined;
 }
-
-/** Like `readPath`, for a list of strings (policy configuration). */
-export function readStringList(root: unknown, ...path: string[]): string[] | undefined {
-  const value = readPath(root, ...path);
-  if (!Array.isArray(value)) return undefined;
-  return value.filter((item): item is string => typeof item === "string");
-}
