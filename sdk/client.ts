@@ -132,7 +132,8 @@ export function resolveTokenSource(
   env: Record<string, string | undefined>,
 ): TokenSource {
   if (options.tokenSource) return options.tokenSource;
-  if (options.token !== undefined) return staticToken(options.token);
+  // An empty string counts as unset, as for the environment variables.
+  if (options.token) return staticToken(options.token);
   const exchange = (identity: string): TokenSource => {
     const file = options.identityTokenFile ?? envString("identityTokenFile", env);
     let oidcToken: OidcTokenProvider;

@@ -4,6 +4,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { request } from "undici";
+import { badResponseError } from "../core/errors";
 import { cachedTokenSource, type TokenSource, type TokenSourceContext } from "./token-source";
 
 /** Produces a fresh OIDC token of the workload's platform. */
@@ -102,7 +103,10 @@ export async function exchangeToken(
   const body = await context.getJson(url, oidcToken, signal);
   const token = (body as { token?: unknown } | null)?.token;
   if (typeof token !== "string" || token === "") {
-    throw new Error(`token exchange for identity ${identity} answered without a token`);
+    throw badResponseError("unexpected shape", "the token exchange answered without a token", "", {
+      status: 200,
+      request: { method: "GET", path: url.pathname },
+    });
   }
   return token;
 }

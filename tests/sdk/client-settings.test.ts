@@ -2,7 +2,7 @@ import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { IrmClient, resolveSettings, resolveTokenSource } from "../../sdk";
+import { BadResponseError, IrmClient, resolveSettings, resolveTokenSource } from "../../sdk";
 import { DEFAULTS } from "../../sdk/settings";
 
 describe("resolveSettings", () => {
@@ -85,6 +85,21 @@ describe("resolveTokenSource", () => {
       },
     );
     expect(source.refreshable).toBe(true);
+  });
+
+  it("treats an empty token option as unset", () => {
+    expect(resolveTokenSource({ token: "" }, {}).description).toBe("anonymous");
+  });
+
+  it("reports an exchange answer without a token as a bad response", async () => {
+    const source = resolveTokenSource({ identity: "id", oidcToken: async () => "oidc" }, {});
+    const context = {
+      authUrl: "http://auth",
+      audience: "http://api",
+      log: () => {},
+      getJson: async () => ({ notToken: true }),
+    };
+    await expect(source.getToken({ context })).rejects.toBeInstanceOf(BadResponseError);
   });
 
   it("explains a missing OIDC token source", () => {
