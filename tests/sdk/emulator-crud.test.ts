@@ -74,6 +74,18 @@ describe("groups", () => {
     ]);
   });
 
+  it("turns int64 counters (strings on the wire) into numbers", async () => {
+    const { client } = clientFor(emu);
+    const root = await client.iam.groups.get(emu.rootGroupUid);
+    const limits = Object.values(root.resourceLimits);
+    expect(limits.length).toBeGreaterThan(0);
+    expect(limits.every((value) => typeof value === "number" && Number.isInteger(value))).toBe(
+      true,
+    );
+    const page = await client.iam.groups.list();
+    expect(typeof page.totalCount).toBe("number");
+  });
+
   it("sends a several-field mask comma-separated and changes only those fields", async () => {
     const { client } = clientFor(emu);
     const group = await client.iam.groups.create(emu.rootGroupUid, {
