@@ -3,7 +3,7 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["tests/**/*.test.ts"],
-    exclude: ["tests/reliability/**", "node_modules/**", "dist/**"],
+    exclude: ["tests/reliability/slow/**", "node_modules/**", "dist/**"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
