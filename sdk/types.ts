@@ -217,7 +217,14 @@ export interface RequestOptions {
 }
 
 /** Options of `update`. */
+/**
+ * A field path of an update mask: the collection's known paths are suggested by
+ * editors, any other string is accepted (the service judges it: INVALID_ARGUMENT
+ * on `update_mask`), so masks computed at run time as `string[]` fit too.
+ */
+export type MaskPathOf<Known extends string> = Known | (string & Record<never, never>);
+
 export interface UpdateOptions<MaskPath extends string> {
   /** Field paths to change (comma-separated on the wire); without it, fields present in the body change. */
-  updateMask?: readonly MaskPath[];
+  updateMask?: readonly MaskPathOf<MaskPath>[];
 }

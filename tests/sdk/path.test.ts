@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { IrmClient } from "../../sdk";
 import { buildUpdateMask, encodeUid, InvalidPathError, resourcePath } from "../../sdk/core/path";
 
 const ROOT = "a".repeat(40);
@@ -38,4 +39,16 @@ describe("update masks", () => {
       expect(() => buildUpdateMask(paths)).toThrow(InvalidPathError);
     },
   );
+});
+
+describe("mask typing", () => {
+  it("accepts a mask computed at run time as string[]", async () => {
+    const client = new IrmClient({ baseUrl: "http://127.0.0.1:1", env: {}, retry: { retries: 0 } });
+    const computed: string[] = ["description"];
+    // Compiles (the contract's `updateMask?: string[]`); fails only at the network.
+    await expect(
+      client.iam.groups.update("a".repeat(40), { description: "d" }, { updateMask: computed }),
+    ).rejects.toMatchObject({ name: "ConnectionError" });
+    await client.close();
+  });
 });
