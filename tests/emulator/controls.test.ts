@@ -194,3 +194,22 @@ describe("clock, rate limit, tokens, seed", () => {
     expect(await groupNamed("fine-seed")).toEqual([]);
   });
 });
+
+describe("request log bound", () => {
+  it("keeps only the newest entries up to requestLogLimit", async () => {
+    const small = await startTestEmulator({ requestLogLimit: 3 });
+    try {
+      const api = caller(small.url, small.token);
+      for (let i = 0; i < 5; i++) await api("GET", `/iam/v2beta1/groups?page_size=${i + 1}`);
+      const log = await small.requests();
+      expect(log.map((entry) => entry.query)).toEqual([
+        "page_size=3",
+        "page_size=4",
+        "page_size=5",
+      ]);
+      expect(log.map((entry) => entry.seq)).toEqual([3, 4, 5]);
+    } finally {
+      await small.close();
+    }
+  });
+});
