@@ -203,6 +203,9 @@ describe("gateway errors on a create", () => {
   });
 });
 
+/** Generous bound for the emulator to finish a request the client gave up on (busy CI machines). */
+const WAIT_FOR_EMULATOR = { timeout: 10_000, interval: 50 };
+
 describe("timeouts", () => {
   beforeEach(async () => {
     await emu.clearFaults();
@@ -217,7 +220,7 @@ describe("timeouts", () => {
     // The slow request is logged when the emulator finishes it, after the client gave up.
     await vi.waitFor(async () => {
       expect((await emu.requests()).map((entry) => entry.method)).toEqual(["GET", "GET"]);
-    });
+    }, WAIT_FOR_EMULATOR);
   });
 
   it("a slow create times out as an unknown outcome, and did happen", async () => {
