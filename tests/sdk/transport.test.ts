@@ -334,6 +334,29 @@ describe("tokens", () => {
     expect(seen).toHaveLength(1);
   });
 
+  it("refreshes at most once per call, even when a retry comes between two 401s", async () => {
+    let issued = 0;
+    const tokenSource = cachedTokenSource(async () => `once-token-${++issued}`, {
+      description: "counter",
+    });
+    script = [
+      status(401, 16, "Unauthenticated: expired"),
+      status(503, 14, "busy"),
+      status(401, 16, "Unauthenticated: still"),
+    ];
+    fallback = ok(GROUP);
+    const error = await client({ tokenSource })
+      .iam.groups.get(GROUP.uid)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UnauthenticatedError);
+    expect(issued).toBe(2);
+    expect(seen.map((s) => s.authorization)).toEqual([
+      "Bearer once-token-1",
+      "Bearer once-token-2",
+      "Bearer once-token-2",
+    ]);
+  });
+
   it("with a refreshable source, a 401 causes exactly one refresh and one repeat", async () => {
     let issued = 0;
     const events: SdkEvent[] = [];
