@@ -255,7 +255,7 @@ function unsupported(request: ApiRequest): ApiError {
   );
 }
 
-function emptyOrNotEmpty(parts: Array<[number, string, string]>): string[] {
+function countsOfPresent(parts: Array<[number, string, string]>): string[] {
   return parts
     .filter(([count]) => count > 0)
     .map(([count, one, many]) => `${count} ${count === 1 ? one : many}`);
@@ -443,7 +443,7 @@ export class Api {
         access.require("groups.delete", uid);
         this.existing(groups, uid);
         const state = this.state;
-        const remaining = emptyOrNotEmpty([
+        const remaining = countsOfPresent([
           [state.groups.countChildren(uid), "child group", "child groups"],
           [state.identities.countChildren(uid), "identity", "identities"],
           [state.roleBindings.countChildren(uid), "role binding", "role bindings"],
@@ -662,8 +662,8 @@ export class Api {
         const verb = request.method === "PATCH" ? "update" : "delete";
         const role = roles.get(uid);
         if (!role) {
-          // Nothing to place the check on: the uid is flat. Callers who may change no
-          // role at all are denied; others learn it does not exist.
+          // A role uid is flat and random: with no group to check against, a missing
+          // role can only be NOT_FOUND (and reveals nothing about other groups).
           throw notFound(uid);
         }
         if (role.parentUid === "") {

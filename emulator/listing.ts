@@ -188,7 +188,7 @@ function compareKeys(aKey: string, aUid: string, bKey: string, bUid: string): nu
   return 0;
 }
 
-/** Uids whose scope ends with `X/...` (descendants) when candidates come from another index. */
+/** Is `uid` strictly below `ancestor`? Used when candidates come from another index. */
 function isStrictDescendant(uid: string, ancestor: string): boolean {
   return uid.startsWith(`${ancestor}/`);
 }

@@ -262,8 +262,17 @@ describe("rules shared by the IAM collections", () => {
 
   it("order_by update_time follows updates; ties and the default fall back to uid", async () => {
     const parent = await createGroup(emu.rootGroupUid, "by-update");
-    const first = await createGroup(parent.uid as string, "first");
-    const second = await createGroup(parent.uid as string, "second");
+    // Seeded in one call, both get the same timestamps.
+    const [firstUid, secondUid] = (
+      await emu.seed({
+        groups: [
+          { parentUid: parent.uid as string, name: "first" },
+          { parentUid: parent.uid as string, name: "second" },
+        ],
+      })
+    ).groups;
+    const first = { uid: firstUid };
+    const second = { uid: secondUid };
     await emu.advanceClock(2);
     await call("PATCH", `/iam/v2beta1/groups/${first.uid}`, { body: { description: "touched" } });
     for (const order of ["update_time desc", "updateTime desc", "updated_at desc"]) {
