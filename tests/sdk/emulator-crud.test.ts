@@ -343,3 +343,16 @@ describe("error classes from real answers", () => {
     ]);
   });
 });
+
+describe("connection reuse", () => {
+  it("sequential calls share one keep-alive connection", async () => {
+    const connections = async () =>
+      (await (await fetch(`${emu.url}/emulator/connections`)).json()) as { opened: number };
+    const { client } = clientFor(emu);
+    await client.iam.roles.list(); // opens the client's connection
+    const before = (await connections()).opened;
+    for (let index = 0; index < 10; index++) await client.iam.roles.list();
+    // Only the control request above may have opened one (fetch's own pool).
+    expect((await connections()).opened - before).toBeLessThanOrEqual(1);
+  });
+});
