@@ -1,12 +1,12 @@
 /**
  * The mini engine itself, against a toy program whose provider keeps its objects in
- * a JSON file (no emulator needed): create, no-op, update, replace with re-parenting,
- * refresh, removal, a failing destroy and a failure half-way.
+ * a JSON file (no emulator needed): create, replace with re-parenting, removal,
+ * destroy order, a failure half-way, refresh and a blocked destroy.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { beforeEach, describe, expect, it } from "vitest";
-import { SCRATCH_ROOT } from "../support/installed-package";
+import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { scratchDir } from "../support/installed-package";
 import {
   destroy,
   newStack,
@@ -16,7 +16,7 @@ import {
   up,
 } from "../support/lifecycle/engine";
 
-const projectDir = path.join(SCRATCH_ROOT, "engine-toy");
+const projectDir = scratchDir("engine-toy");
 const dbFile = path.join(projectDir, "db.json");
 const typeToken = "pulumi-nodejs:dynamic/toy:Group";
 const urnOf = (name: string) => `urn:pulumi:dev::toy-org::${typeToken}::${name}`;
@@ -34,12 +34,16 @@ const uidOf = (state: StackState, name: string) =>
   state.resources.find((r) => r.urn === urnOf(name))?.id;
 
 describe("mini engine (toy provider)", () => {
+  afterAll(() => {
+    fs.rmSync(projectDir, { recursive: true, force: true });
+  });
+
   beforeEach(() => {
     fs.rmSync(projectDir, { recursive: true, force: true });
     fs.cpSync(path.join(__dirname, "fixtures", "toy-org"), projectDir, { recursive: true });
   });
 
-  it("creates, then changes nothing, then updates exactly the changed resource", async () => {
+  it("creates, replaces a moved group and its child, removes, and destroys in dependency order", async () => {
     const first = await up(projectDir, newStack(projectDir), configFor("base"));
     expect(first.error).toBeUndefined();
     expect(ops(first.steps)).toEqual([
@@ -60,20 +64,9 @@ describe("mini engine (toy provider)", () => {
     const svc = first.state.resources.find((r) => r.urn === urnOf("svc"));
     expect(svc?.dependencies).toEqual([urnOf("team-a")]);
 
+    const oldTeamA = uidOf(first.state, "team-a")!;
+    const oldService = uidOf(first.state, "svc")!;
     const writesBefore = readDb().writes.length;
-    const second = await up(projectDir, first.state, configFor("base"));
-    expect(ops(second.steps)).toEqual(["same org", "same team-b", "same team-a", "same svc"]);
-    expect(readDb().writes.length).toBe(writesBefore);
-
-    const third = await up(projectDir, second.state, configFor("describe"));
-    expect(ops(third.steps).filter((s) => !s.startsWith("same"))).toEqual(["update team-a"]);
-    expect(readDb().writes.slice(writesBefore)).toEqual([`update ${uidOf(first.state, "team-a")}`]);
-  });
-
-  it("replaces a moved group and its child, deleting the old ones child first", async () => {
-    const first = await up(projectDir, newStack(projectDir), configFor("base"));
-    const oldTeamA = uidOf(first.state, "team-a");
-    const oldService = uidOf(first.state, "svc");
     const moved = await up(projectDir, first.state, configFor("move"));
     expect(moved.error).toBeUndefined();
     expect(ops(moved.steps)).toEqual([
@@ -84,53 +77,36 @@ describe("mini engine (toy provider)", () => {
       "delete-replaced svc",
       "delete-replaced team-a",
     ]);
-    const newTeamA = uidOf(moved.state, "team-a");
-    expect(newTeamA?.startsWith(`${uidOf(moved.state, "team-b")}/`)).toBe(true);
-    expect(uidOf(moved.state, "svc")?.startsWith(`${newTeamA}/`)).toBe(true);
-    expect(readDb().objects[oldTeamA!]).toBeUndefined();
-    expect(readDb().objects[oldService!]).toBeUndefined();
+    const newTeamA = uidOf(moved.state, "team-a")!;
+    const newService = uidOf(moved.state, "svc")!;
+    expect(newTeamA.startsWith(`${uidOf(moved.state, "team-b")}/`)).toBe(true);
+    expect(newService.startsWith(`${newTeamA}/`)).toBe(true);
+    // Create before delete; the old child goes before its old parent.
+    expect(readDb().writes.slice(writesBefore)).toEqual([
+      `create ${newTeamA}`,
+      `create ${newService}`,
+      `delete ${oldService}`,
+      `delete ${oldTeamA}`,
+    ]);
     expect(moved.state.pendingDeletes).toEqual([]);
-  });
 
-  it("refresh drops what vanished, the next up recreates it; removal deletes child first", async () => {
-    const first = await up(projectDir, newStack(projectDir), configFor("base"));
-    const unchanged = await refresh(projectDir, first.state, configFor("base"));
-    expect(unchanged.steps.every((s) => s.op === "same")).toBe(true);
-
-    const db = readDb();
-    delete db.objects[uidOf(first.state, "team-b")!];
-    fs.writeFileSync(dbFile, JSON.stringify(db));
-    const refreshed = await refresh(projectDir, first.state, configFor("base"));
-    expect(ops(refreshed.steps.filter((s) => s.op !== "same"))).toEqual(["refresh-delete team-b"]);
-    const again = await up(projectDir, refreshed.state, configFor("base"));
-    expect(ops(again.steps.filter((s) => s.op !== "same"))).toEqual(["create team-b"]);
-
-    const shrunk = await up(projectDir, again.state, configFor("shrink"));
+    const shrunk = await up(projectDir, moved.state, configFor("shrink"));
     expect(ops(shrunk.steps.filter((s) => s.op !== "same"))).toEqual([
+      "replace team-a",
       "delete svc",
+      "delete-replaced team-a",
       "delete team-b",
     ]);
     expect(shrunk.state.resources.map((r) => r.urn)).toEqual([urnOf("org"), urnOf("team-a")]);
+
+    const destroyed = await destroy(projectDir, shrunk.state, configFor("shrink"));
+    expect(destroyed.error).toBeUndefined();
+    expect(ops(destroyed.steps)).toEqual(["delete team-a", "delete org"]);
+    expect(readDb().objects).toEqual({});
+    expect(destroyed.state.resources).toEqual([]);
   });
 
-  it("a destroy that fails keeps the failed resource and its parents in state", async () => {
-    const first = await up(projectDir, newStack(projectDir), configFor("base"));
-    const db = readDb();
-    const teamB = uidOf(first.state, "team-b")!;
-    db.objects[`${teamB}/9999`] = { name: "foreign", description: "", parentUid: teamB };
-    fs.writeFileSync(dbFile, JSON.stringify(db));
-
-    const result = await destroy(projectDir, first.state, configFor("base"));
-    expect(result.error).toContain("RESOURCE_NOT_EMPTY");
-    expect(result.error).toContain(urnOf("team-b"));
-    expect(ops(result.steps)).toEqual(["delete svc", "delete team-a"]);
-    expect(result.state.resources.map((r) => r.urn)).toEqual([urnOf("org"), urnOf("team-b")]);
-    expect(Object.keys(readDb().objects).sort()).toEqual(
-      [uidOf(first.state, "org"), teamB, `${teamB}/9999`].sort(),
-    );
-  });
-
-  it("a failure half-way keeps state true to the service; the next up finishes", async () => {
+  it("stops at a failure with state true to the service, finishes next time, refreshes and fails a blocked destroy", async () => {
     const failed = await up(
       projectDir,
       newStack(projectDir),
@@ -147,6 +123,32 @@ describe("mini engine (toy provider)", () => {
     expect(ops(finished.steps)).toEqual(["same org", "same team-b", "create team-a", "create svc"]);
     expect(finished.state.resources.map((r) => r.id).sort()).toEqual(
       Object.keys(readDb().objects).sort(),
+    );
+
+    const unchanged = await refresh(projectDir, finished.state, configFor("base"));
+    expect(unchanged.steps.every((s) => s.op === "same")).toBe(true);
+    const teamB = uidOf(finished.state, "team-b")!;
+    const db = readDb();
+    delete db.objects[uidOf(finished.state, "svc")!];
+    db.objects[teamB].description = "edited by hand";
+    db.objects[`${teamB}/9999`] = { name: "foreign", description: "", parentUid: teamB };
+    fs.writeFileSync(dbFile, JSON.stringify(db));
+    const refreshed = await refresh(projectDir, finished.state, configFor("base"));
+    expect(ops(refreshed.steps.filter((s) => s.op !== "same"))).toEqual([
+      "refresh-update team-b",
+      "refresh-delete svc",
+    ]);
+    expect(
+      refreshed.state.resources.find((r) => r.urn === urnOf("team-b"))?.inputs.description,
+    ).toBe("edited by hand");
+
+    const blocked = await destroy(projectDir, refreshed.state, configFor("base"));
+    expect(blocked.error).toContain("RESOURCE_NOT_EMPTY");
+    expect(blocked.error).toContain(urnOf("team-b"));
+    expect(ops(blocked.steps)).toEqual(["delete team-a"]);
+    expect(blocked.state.resources.map((r) => r.urn)).toEqual([urnOf("org"), urnOf("team-b")]);
+    expect(Object.keys(readDb().objects).sort()).toEqual(
+      [uidOf(finished.state, "org"), teamB, `${teamB}/9999`].sort(),
     );
   });
 });

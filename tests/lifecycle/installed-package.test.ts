@@ -5,10 +5,16 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
-import { createConsumerProject, SCRATCH_ROOT } from "../support/installed-package";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  type ConsumerProject,
+  createConsumerProject,
+  scratchDir,
+} from "../support/installed-package";
 
-const fakePackageRoot = path.join(SCRATCH_ROOT, "fake-package-src");
+const fakePackageRoot = scratchDir("fake-package-src");
+const fakeProgramDir = scratchDir("fake-program");
+const projects: ConsumerProject[] = [];
 
 function writeFile(relative: string, content: string): void {
   const target = path.join(fakePackageRoot, relative);
@@ -39,8 +45,19 @@ describe("installed package copy", () => {
     writeFile("src/index.ts", "export const kind = 'source';");
   });
 
+  afterAll(() => {
+    for (const project of projects) project.remove();
+    for (const dir of [fakePackageRoot, fakeProgramDir])
+      fs.rmSync(dir, { recursive: true, force: true });
+    // The failed installs left their folders too.
+    for (const name of ["installed-fake-broken-target", "installed-fake-missing-subpath"]) {
+      fs.rmSync(scratchDir(name), { recursive: true, force: true });
+    }
+  });
+
   it("installs only the packed files and loads them through the exports map", () => {
     const project = createConsumerProject({ name: "installed-fake", packageRoot: fakePackageRoot });
+    projects.push(project);
     expect(project.installedFiles).toEqual(["dist/index.js", "dist/runtime.js", "package.json"]);
     expect(fs.existsSync(path.join(project.packageDir, "src"))).toBe(false);
     expect(project.require("fake-pkg")).toEqual({ kind: "root" });
@@ -73,7 +90,7 @@ describe("installed package copy", () => {
   });
 
   it("copies a program folder without its node_modules", () => {
-    const programDir = path.join(SCRATCH_ROOT, "fake-program");
+    const programDir = fakeProgramDir;
     fs.rmSync(programDir, { recursive: true, force: true });
     fs.mkdirSync(path.join(programDir, "node_modules", "left-behind"), { recursive: true });
     fs.writeFileSync(path.join(programDir, "index.ts"), "export const answer = 42;\n");
@@ -84,6 +101,7 @@ describe("installed package copy", () => {
       packageRoot: fakePackageRoot,
       programDir,
     });
+    projects.push(project);
     expect(fs.readFileSync(path.join(project.dir, "index.ts"), "utf8")).toBe(
       "export const answer = 42;\n",
     );

@@ -7,7 +7,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SCRATCH_ROOT } from "../support/installed-package";
+import { scratchDir } from "../support/installed-package";
 import {
   type ProviderHost,
   ProviderHostError,
@@ -100,7 +100,7 @@ describe("provider host (real @pulumi/pulumi dynamic-provider host over gRPC)", 
 
   beforeAll(async () => {
     ({ providerText, type: resourceType } = await serializedToyProvider());
-    const cwd = path.join(SCRATCH_ROOT, "provider-host-toy");
+    const cwd = scratchDir("provider-host-toy");
     fs.mkdirSync(cwd, { recursive: true });
     fs.writeFileSync(
       path.join(cwd, "package.json"),
@@ -112,6 +112,7 @@ describe("provider host (real @pulumi/pulumi dynamic-provider host over gRPC)", 
 
   afterAll(async () => {
     await host?.close();
+    fs.rmSync(scratchDir("provider-host-toy"), { recursive: true, force: true });
   });
 
   const withProvider = (props: Record<string, unknown>) => ({ ...props, __provider: providerText });

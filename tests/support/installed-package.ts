@@ -20,6 +20,14 @@ export const REPO_ROOT = path.resolve(__dirname, "..", "..");
 /** Where consumer projects and other scratch folders of the tests live (git-ignored). */
 export const SCRATCH_ROOT = path.join(REPO_ROOT, ".tmp");
 
+/**
+ * A scratch folder of this process under `.tmp/`. The process id keeps two test runs
+ * in the same checkout (several engineers, one working tree) out of each other's way.
+ */
+export function scratchDir(name: string): string {
+  return path.join(SCRATCH_ROOT, `${name}-${process.pid}`);
+}
+
 /** The parts of a package.json this equipment reads or writes. */
 export interface PackageManifest {
   name: string;
@@ -29,7 +37,7 @@ export interface PackageManifest {
 }
 
 export interface ConsumerProjectOptions {
-  /** Folder name under `.tmp/`; an existing folder of that name is replaced. */
+  /** Names the folder `.tmp/<name>-<pid>/`; an existing folder of that name is replaced. */
   name: string;
   /** Package to install; defaults to this repository (built first if `dist/` is stale). */
   packageRoot?: string;
@@ -54,6 +62,8 @@ export interface ConsumerProject {
   installedFiles: string[];
   /** `require` as seen from inside the project. */
   require: NodeJS.Require;
+  /** Deletes the project folder. */
+  remove(): void;
 }
 
 /**
@@ -95,7 +105,7 @@ export function packedFiles(packageRoot: string): string[] {
 }
 
 /**
- * Creates `.tmp/<name>/` with `node_modules/<package>` holding what `npm pack` ships,
+ * Creates `.tmp/<name>-<pid>/` with `node_modules/<package>` holding what `npm pack` ships,
  * then checks that every required `exports` subpath resolves from inside the project.
  * Throws, naming each subpath, when one does not: a broken map fails here, as it would
  * for a user.
@@ -104,7 +114,7 @@ export function createConsumerProject(options: ConsumerProjectOptions): Consumer
   const packageRoot = options.packageRoot ?? REPO_ROOT;
   if (packageRoot === REPO_ROOT) ensureBuilt();
 
-  const dir = path.join(SCRATCH_ROOT, options.name);
+  const dir = scratchDir(options.name);
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
 
@@ -143,6 +153,7 @@ export function createConsumerProject(options: ConsumerProjectOptions): Consumer
     packageName: manifest.name,
     installedFiles,
     require: createRequire(path.join(dir, "package.json")),
+    remove: () => fs.rmSync(dir, { recursive: true, force: true }),
   };
   verifyExports(project, options.requiredSubpaths);
   return project;

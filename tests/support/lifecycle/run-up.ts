@@ -15,7 +15,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { isDeepStrictEqual } from "node:util";
-import * as pulumi from "@pulumi/pulumi";
+import type * as PulumiModule from "@pulumi/pulumi";
 import { type PropertyMap, type ProviderHost, startProviderHost } from "../provider-host";
 import {
   deletionOrder,
@@ -47,10 +47,10 @@ interface MockMonitorHooks {
   newUrn(parent: string, type: string, name: string): string;
   registerResource(req: RegisterRequest, callback: (...args: unknown[]) => void): unknown;
 }
-const runtimeSettings = require("@pulumi/pulumi/runtime/settings") as {
+interface RuntimeSettings {
   getMonitor(): MockMonitorHooks;
   waitForRPCs(): Promise<void>;
-};
+}
 
 const ROOT_STACK_TYPE = "pulumi:pulumi:Stack";
 
@@ -178,7 +178,11 @@ async function main(requestFile: string): Promise<void> {
     ? (JSON.parse(fs.readFileSync(request.stateFile, "utf8")) as StackState)
     : emptyState(project.name, request.stack);
 
-  const host = await startProviderHost({ cwd: request.projectDir, projectName: project.name });
+  // The host starts in its own process while this one loads @pulumi/pulumi: both take
+  // most of a second, and side by side they cost one.
+  const hostStarting = startProviderHost({ cwd: request.projectDir, projectName: project.name });
+  const pulumi = require("@pulumi/pulumi") as typeof PulumiModule;
+  const host = await hostStarting;
   // If the test gives up on this run, do not leave the host process behind.
   process.once("SIGTERM", () => {
     host.close().finally(() => process.exit(1));
@@ -187,7 +191,7 @@ async function main(requestFile: string): Promise<void> {
   let result: RunResult;
   try {
     await host.configure(request.config, request.secretKeys);
-    const stackOutputs = await runProgram(request, project, engine);
+    const stackOutputs = await runProgram(pulumi, request, project, engine);
     const state = await engine.finish(stackOutputs);
     result = { state, steps: engine.steps, error: engine.error };
   } finally {
@@ -198,6 +202,7 @@ async function main(requestFile: string): Promise<void> {
 
 /** Runs the program under mocks; resolves with its stack outputs, or undefined if it failed. */
 async function runProgram(
+  pulumi: typeof PulumiModule,
   request: UpRequest,
   project: { name: string; main?: string },
   engine: UpEngine,
@@ -236,6 +241,7 @@ async function runProgram(
 
   // Name URNs as the engine does (the root stack is not part of its children's type),
   // and see each registration's dependencies, which the public mocks API hides.
+  const runtimeSettings = require("@pulumi/pulumi/runtime/settings") as RuntimeSettings;
   const monitor = runtimeSettings.getMonitor();
   monitor.newUrn = (parent, type, name) => {
     const parentType = parent ? parent.split("::")[2] : "";
