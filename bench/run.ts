@@ -17,6 +17,8 @@ import { parseArgs } from "node:util";
 import { type BenchResults, renderMarkdown, type Section } from "./lib/report";
 import type { Suite, SuiteContext } from "./lib/suite";
 import { emulatorSuite } from "./suites/emulator";
+import { lifecycleSuite } from "./suites/lifecycle";
+import { operationsSuite } from "./suites/operations";
 import { sdkListingSuite } from "./suites/sdk-listing";
 
 const REPO_ROOT = path.resolve(__dirname, "..");
@@ -24,7 +26,7 @@ const RESULTS_DIR = path.join(REPO_ROOT, "bench", "results");
 const DOC_FILE = path.join(REPO_ROOT, "docs", "benchmarks.md");
 
 /** In the order of issue 8's list. */
-const SUITES: Suite[] = [sdkListingSuite, emulatorSuite];
+const SUITES: Suite[] = [operationsSuite, lifecycleSuite, sdkListingSuite, emulatorSuite];
 
 function git(...args: string[]): string {
   try {

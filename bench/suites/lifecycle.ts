@@ -1,0 +1,181 @@
+/**
+ * Issue 8, item 4: the full lifecycle of an organisation through the project's
+ * lifecycle harness (the mini engine and the real provider host): `up`, no-op `up`
+ * and `destroy` of 100 to 1,000 resources, wall time and requests, and how both grow.
+ */
+import * as path from "node:path";
+import { Agent } from "undici";
+import { startEmulatorProcess } from "../lib/emulator-process";
+import { bareOk } from "../lib/http";
+import { againstFloor, type Measurement, type Section } from "../lib/report";
+import { createBenchStack, describeRequests, FIXTURES_DIR, type TimedRun } from "../lib/stack";
+import { linearFit, median } from "../lib/stats";
+import type { Suite, SuiteContext } from "../lib/suite";
+
+type Operation = "up" | "noop" | "destroy";
+const OPERATIONS: Array<{ id: Operation; label: string; floorPerResource: number }> = [
+  { id: "up", label: "`up` (create everything)", floorPerResource: 1 },
+  { id: "noop", label: "no-op `up`", floorPerResource: 0 },
+  { id: "destroy", label: "`destroy`", floorPerResource: 1 },
+];
+/** Marginal cost per resource between the two largest sizes over that between the two smallest. */
+const LINEARITY_GOAL = 1.5;
+
+interface SizeResult {
+  size: number;
+  ms: Record<Operation, number[]>;
+  requests: Record<Operation, number>;
+  failed: Record<Operation, number>;
+}
+
+function checkRun(run: TimedRun, size: number, operation: Operation): void {
+  const steps = run.result.steps;
+  const expected = operation === "noop" ? "same" : operation === "up" ? "create" : "delete";
+  const matching = steps.filter((step) => step.op === expected).length;
+  if (matching !== size || steps.length !== size) {
+    throw new Error(`${operation} of ${size}: ${matching} ${expected} steps of ${steps.length}`);
+  }
+}
+
+async function run(context: SuiteContext): Promise<Section[]> {
+  const sizes = context.pick([100, 300, 1_000], [30, 100]);
+  const repetitions = context.pick(3, 1);
+  const emu = await startEmulatorProcess();
+  const results: SizeResult[] = [];
+  let sampleRequests: string[] = [];
+  try {
+    const dispatcher = new Agent();
+    const roles = await bareOk<{ roles: Array<{ uid: string }> }>(
+      dispatcher,
+      "GET",
+      `${emu.url}/iam/v2beta1/roles?name=viewer`,
+      emu.token,
+    );
+    await dispatcher.close();
+    for (const size of sizes) {
+      const result: SizeResult = {
+        size,
+        ms: { up: [], noop: [], destroy: [] },
+        requests: { up: 0, noop: 0, destroy: 0 },
+        failed: { up: 0, noop: 0, destroy: 0 },
+      };
+      for (let repetition = 0; repetition < repetitions; repetition++) {
+        context.log(`lifecycle: ${size} resources, run ${repetition + 1} of ${repetitions}`);
+        const stack = createBenchStack({
+          scratchName: `bench-org-scale-${size}`,
+          programDir: path.join(FIXTURES_DIR, "org-scale"),
+          emulator: emu,
+          projectConfig: {
+            resources: String(size),
+            rootGroupUid: emu.rootGroupUid,
+            roleUid: roles.roles[0].uid,
+          },
+        });
+        const runs: Record<Operation, TimedRun> = {
+          up: await stack.up(),
+          noop: await stack.up(),
+          destroy: await stack.destroy(),
+        };
+        for (const { id } of OPERATIONS) {
+          checkRun(runs[id], size, id);
+          result.ms[id].push(runs[id].ms);
+          result.requests[id] = Math.max(result.requests[id], runs[id].requests.length);
+          result.failed[id] += runs[id].requests.filter((entry) => entry.status !== 200).length;
+        }
+        if (sampleRequests.length === 0) {
+          sampleRequests = describeRequests(runs.up.requests.slice(0, 3));
+        }
+      }
+      results.push(result);
+    }
+  } finally {
+    await emu.close();
+  }
+
+  const measurements: Measurement[] = [];
+  for (const result of results) {
+    for (const operation of OPERATIONS) {
+      const ms = median(result.ms[operation.id]);
+      measurements.push({
+        id: `${operation.id}-${result.size}-ms`,
+        label: `${operation.label}, ${result.size.toLocaleString("en-US")} resources: wall time`,
+        value: ms / 1000,
+        unit: "s",
+        detail:
+          `median of ${result.ms[operation.id].length}; ` +
+          `${(ms / result.size).toFixed(1)} ms per resource including the fixed start-up`,
+      });
+      const requests = againstFloor(
+        `${operation.id}-${result.size}-requests`,
+        `${operation.label}, ${result.size.toLocaleString("en-US")} resources: requests`,
+        result.requests[operation.id],
+        result.size * operation.floorPerResource,
+        "requests",
+        result.failed[operation.id] > 0
+          ? `${result.failed[operation.id]} failed`
+          : "all answered 200",
+      );
+      measurements.push(requests);
+    }
+  }
+  const smallest = results[0];
+  const largest = results[results.length - 1];
+  for (const operation of OPERATIONS) {
+    const points = results.map((r) => ({ x: r.size, y: median(r.ms[operation.id]) }));
+    const fit = linearFit(points);
+    const slope = (a: { x: number; y: number }, b: { x: number; y: number }) =>
+      (b.y - a.y) / (b.x - a.x);
+    const first = slope(points[0], points[1]);
+    const last = slope(points[points.length - 2], points[points.length - 1]);
+    const growth = last / first;
+    measurements.push({
+      id: `${operation.id}-linearity`,
+      label: `${operation.label}: marginal time per resource, largest sizes over smallest`,
+      value: growth,
+      unit: "×",
+      ratio: growth,
+      goal: `ratio < ${LINEARITY_GOAL} (linear)`,
+      met: growth < LINEARITY_GOAL,
+      detail:
+        `${first.toFixed(2)} ms/resource from ${points[0].x} to ${points[1].x}, ` +
+        `${last.toFixed(2)} ms/resource from ${points[points.length - 2].x} to ${points[points.length - 1].x}; ` +
+        `least squares: ${fit.slope.toFixed(2)} ms/resource + ${(fit.intercept / 1000).toFixed(2)} s fixed, r² ${fit.r2.toFixed(4)}`,
+    });
+    const perResourceSmall = smallest.requests[operation.id] / smallest.size;
+    const perResourceLarge = largest.requests[operation.id] / largest.size;
+    if (operation.floorPerResource > 0) {
+      const requestGrowth = perResourceLarge / perResourceSmall;
+      measurements.push({
+        id: `${operation.id}-request-growth`,
+        label: `${operation.label}: requests per resource at ${largest.size.toLocaleString("en-US")} over at ${smallest.size}`,
+        value: requestGrowth,
+        unit: "×",
+        ratio: requestGrowth,
+        goal: "ratio 1.0 (linear)",
+        met: requestGrowth <= 1,
+      });
+    }
+  }
+
+  return [
+    {
+      id: "lifecycle",
+      title: "4. Lifecycle of an organisation, 100 to 1,000 resources",
+      method:
+        `\`bench/fixtures/org-scale\` declares exactly N resources in teams of three (a group, its CI identity, ` +
+        "the identity's binding on the group; departments of ten teams, so groups nest). The project's mini " +
+        "engine (`tests/support/lifecycle/engine.ts`) runs `up`, a no-op `up` and `destroy` on a fresh stack, " +
+        "through the real provider host, with the package installed as users install it; the emulator runs in " +
+        `its own process. Sizes ${results.map((r) => r.size).join(", ")}, ${repetitions} run(s) each; wall time ` +
+        "from the engine's call to its result (program start-up, provider host start-up and every step). The mini " +
+        "engine applies steps one at a time (the real engine runs independent steps in parallel), so the times " +
+        "are an upper bound of the provider's share. Growth: the marginal time per resource between the two " +
+        "largest sizes over that between the two smallest (1.0 is a straight line; the fixed start-up cancels out). " +
+        `First requests of an \`up\`: ${sampleRequests.map((line) => `\`${line}\``).join(", ")}.`,
+      measurements,
+      notes: [],
+    },
+  ];
+}
+
+export const lifecycleSuite: Suite = { name: "lifecycle", run };
