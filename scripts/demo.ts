@@ -1,0 +1,211 @@
+/**
+ * `npm run demo`: from a fresh clone (after `npm ci`) to a deployed organisation.
+ *
+ * Starts the local emulator, deploys `examples/org-hierarchy` against it, prints the
+ * resulting organisation as a tree, deploys a second time to show that nothing
+ * changes, and stops the emulator. With the Pulumi CLI on PATH it runs the real
+ * `pulumi up` with a local file backend in a temporary folder (no login); without
+ * it, it says so and uses the test harness, which drives the same provider host
+ * the CLI would.
+ */
+import { spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { type RunningEmulator, startEmulator } from "../emulator/index";
+import {
+  type ConsumerProject,
+  createConsumerProject,
+  REPO_ROOT,
+} from "../tests/support/installed-package";
+import { newStack, type StackState, up } from "../tests/support/lifecycle/engine";
+import { readOrganisation, renderOrganisation } from "./org-tree";
+
+const EXAMPLE = "org-hierarchy";
+const STACK = "demo";
+
+/** One deployment: how many resources it touched, for the "nothing changes" check. */
+interface Deployment {
+  changed: number;
+  unchanged: number;
+}
+
+interface Deployer {
+  /** One line saying how this demo deploys. */
+  describe: string;
+  deploy(): Promise<Deployment>;
+  dispose(): void;
+}
+
+function findOnPath(command: string): string | undefined {
+  for (const dir of (process.env.PATH ?? "").split(path.delimiter)) {
+    if (dir === "") continue;
+    const candidate = path.join(dir, command);
+    try {
+      fs.accessSync(candidate, fs.constants.X_OK);
+      return candidate;
+    } catch {
+      // Not here; keep looking.
+    }
+  }
+  return undefined;
+}
+
+/** The real CLI, a file backend in a temporary folder, the token only in the environment. */
+function pulumiCliDeployer(
+  pulumi: string,
+  project: ConsumerProject,
+  emulator: RunningEmulator,
+): Deployer {
+  const backend = fs.mkdtempSync(path.join(os.tmpdir(), "irm-demo-backend-"));
+  const env = {
+    ...process.env,
+    PULUMI_BACKEND_URL: `file://${backend}`,
+    PULUMI_CONFIG_PASSPHRASE: "irm-demo",
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    // The provider and the lookups read these when no irm: config is set, so the
+    // token never lands in stack configuration or state.
+    IRM_API_URL: emulator.bootstrap.apiUrl,
+    IRM_TOKEN: emulator.bootstrap.token,
+  };
+  const run = (args: string[], inherit = false) => {
+    const result = spawnSync(pulumi, [...args, "--non-interactive"], {
+      cwd: project.dir,
+      env,
+      encoding: "utf8",
+      stdio: inherit ? "inherit" : "pipe",
+    });
+    if (result.status !== 0) {
+      throw new Error(
+        `pulumi ${args.join(" ")} failed:\n${result.stdout ?? ""}${result.stderr ?? ""}`,
+      );
+    }
+    return result.stdout ?? "";
+  };
+  run(["stack", "init", STACK]);
+  run(["config", "set", "--stack", STACK, "irm:apiUrl", emulator.bootstrap.apiUrl]);
+  run([
+    "config",
+    "set",
+    "--stack",
+    STACK,
+    `${EXAMPLE}:rootGroupUid`,
+    emulator.bootstrap.rootGroupUid,
+  ]);
+  return {
+    describe: `Using the Pulumi CLI (${pulumi}) with a local file backend in ${backend}.`,
+    async deploy() {
+      run(["up", "--yes", "--skip-preview", "--stack", STACK], true);
+      // The last update's summary says what changed.
+      const history = JSON.parse(run(["stack", "history", "--json", "--stack", STACK])) as Array<{
+        resourceChanges?: Record<string, number>;
+      }>;
+      const counts = history[0]?.resourceChanges ?? {};
+      const unchanged = counts.same ?? 0;
+      const changed = Object.entries(counts)
+        .filter(([op]) => op !== "same")
+        .reduce((sum, [, count]) => sum + count, 0);
+      return { changed, unchanged };
+    },
+    dispose() {
+      fs.rmSync(backend, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The test harness: the same provider host over gRPC, without the CLI. */
+function harnessDeployer(project: ConsumerProject, emulator: RunningEmulator): Deployer {
+  let state: StackState = newStack(project.dir, STACK);
+  const options = {
+    config: {
+      "irm:apiUrl": emulator.bootstrap.apiUrl,
+      "irm:token": emulator.bootstrap.token,
+      [`${EXAMPLE}:rootGroupUid`]: emulator.bootstrap.rootGroupUid,
+    },
+    secretKeys: ["irm:token"],
+  };
+  return {
+    describe:
+      "Pulumi CLI not found on PATH: deploying with the test harness (tests/support/lifecycle), " +
+      "which runs the program and the real provider host as `pulumi up` would.",
+    async deploy() {
+      const result = await up(project.dir, state, options);
+      if (result.error) throw new Error(`deployment failed: ${result.error}`);
+      state = result.state;
+      for (const step of result.steps) {
+        if (step.op === "same") continue;
+        // urn:pulumi:<stack>::<project>::pulumi-nodejs:dynamic/irm:Group::<name> -> irm:Group <name>
+        const [type, name] = step.urn.split("::").slice(2);
+        console.log(
+          `  ${step.op.padEnd(8)} ${type.replace("pulumi-nodejs:dynamic/", "").padEnd(16)} ${name}`,
+        );
+      }
+      const unchanged = result.steps.filter((s) => s.op === "same").length;
+      return { changed: result.steps.length - unchanged, unchanged };
+    },
+    dispose() {},
+  };
+}
+
+async function countWrites(emulator: RunningEmulator): Promise<number> {
+  const response = await fetch(`${emulator.url}/emulator/requests`);
+  const { requests } = (await response.json()) as { requests: Array<{ method: string }> };
+  return requests.filter((r) => r.method !== "GET").length;
+}
+
+async function main(): Promise<number> {
+  const emulator = await startEmulator({ host: "127.0.0.1", port: 0 });
+  console.log(
+    `Emulator listening on ${emulator.url} (root organisation ${emulator.bootstrap.rootGroupUid}).`,
+  );
+  let project: ConsumerProject | undefined;
+  let deployer: Deployer | undefined;
+  try {
+    // The example as a user has it: a copy with the package installed from what npm ships.
+    project = createConsumerProject({
+      name: "demo",
+      programDir: path.join(REPO_ROOT, "examples", EXAMPLE),
+    });
+    const pulumi = findOnPath(process.platform === "win32" ? "pulumi.exe" : "pulumi");
+    deployer = pulumi
+      ? pulumiCliDeployer(pulumi, project, emulator)
+      : harnessDeployer(project, emulator);
+    console.log(deployer.describe);
+
+    console.log(`\nFirst deployment of examples/${EXAMPLE}:`);
+    const first = await deployer.deploy();
+    console.log(`First deployment: ${first.changed} resources created or changed.\n`);
+
+    const { apiUrl, token, rootGroupUid } = emulator.bootstrap;
+    for (const line of renderOrganisation(await readOrganisation(apiUrl, token, rootGroupUid)))
+      console.log(line);
+
+    await fetch(`${emulator.url}/emulator/requests`, { method: "DELETE" });
+    console.log("\nSecond deployment of the same program:");
+    const second = await deployer.deploy();
+    const writes = await countWrites(emulator);
+    if (second.changed === 0 && writes === 0) {
+      console.log(
+        `Second deployment: no changes (${second.unchanged} resources unchanged, 0 write requests).`,
+      );
+      return 0;
+    }
+    console.log(
+      `Second deployment changed ${second.changed} resources with ${writes} write requests: unexpected.`,
+    );
+    return 1;
+  } finally {
+    deployer?.dispose();
+    project?.remove();
+    await emulator.close();
+    console.log("Emulator stopped.");
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(`demo failed: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,77 @@
+/**
+ * Prints an organisation as a tree: groups nested under their parents, each
+ * group's identities with the roles they hold (role names, as the API hydrates
+ * bindings). Used by the demo to show what a deployment produced.
+ */
+import type { Group, Identity, RoleBinding } from "../sdk/index";
+import { IrmClient } from "../sdk/index";
+
+export interface Organisation {
+  root: Group;
+  groups: Group[];
+  identities: Identity[];
+  bindings: RoleBinding[];
+}
+
+/** Reads the root group and everything below it. */
+export async function readOrganisation(
+  apiUrl: string,
+  token: string,
+  rootGroupUid: string,
+): Promise<Organisation> {
+  const client = new IrmClient({ baseUrl: apiUrl, token });
+  const below = { descendantsOf: rootGroupUid, orderBy: "name" };
+  const organisation: Organisation = {
+    root: await client.iam.groups.get(rootGroupUid),
+    groups: [],
+    identities: [],
+    bindings: [],
+  };
+  for await (const group of client.iam.groups.list(below)) organisation.groups.push(group);
+  for await (const identity of client.iam.identities.list(below))
+    organisation.identities.push(identity);
+  for await (const binding of client.iam.roleBindings.list(below))
+    organisation.bindings.push(binding);
+  return organisation;
+}
+
+const parentOf = (uid: string) => uid.slice(0, uid.lastIndexOf("/"));
+
+/** The tree as lines of text, groups first then identities at each level, by name. */
+export function renderOrganisation(org: Organisation): string[] {
+  const lines = [`${org.root.name} (root organisation)`];
+  const visit = (groupUid: string, indent: string) => {
+    const groups = org.groups.filter((g) => parentOf(g.uid) === groupUid);
+    const identities = org.identities.filter((i) => parentOf(i.uid) === groupUid);
+    const entries = [
+      ...groups.map((group) => ({ kind: "group" as const, group })),
+      ...identities.map((identity) => ({ kind: "identity" as const, identity })),
+    ];
+    entries.forEach((entry, index) => {
+      const last = index === entries.length - 1;
+      const branch = last ? "└── " : "├── ";
+      const childIndent = indent + (last ? "    " : "│   ");
+      if (entry.kind === "group") {
+        const description = entry.group.description ? ` - ${entry.group.description}` : "";
+        lines.push(`${indent}${branch}[group] ${entry.group.name}${description}`);
+        visit(entry.group.uid, childIndent);
+      } else {
+        const { identity } = entry;
+        lines.push(
+          `${indent}${branch}[identity] ${identity.name} (accepts ${identity.claimMatch.subject})`,
+        );
+        const roles = org.bindings
+          .filter((b) => b.identity.uid === identity.uid)
+          .map((b) => `${b.role.name} on ${b.group.name}`)
+          .sort();
+        roles.forEach((role, roleIndex) => {
+          lines.push(
+            `${childIndent}${roleIndex === roles.length - 1 ? "└── " : "├── "}role ${role}`,
+          );
+        });
+      }
+    });
+  };
+  visit(org.root.uid, "");
+  return lines;
+}

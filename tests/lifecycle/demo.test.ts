@@ -1,0 +1,65 @@
+/**
+ * `npm run demo` end to end, spawned as a user runs it. The Pulumi CLI is kept off
+ * PATH so the demo takes its documented fallback (the test harness), whatever the
+ * machine has installed.
+ */
+import { spawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { describe, expect, it } from "vitest";
+import { REPO_ROOT } from "../support/installed-package";
+
+function pathWithoutPulumi(): string {
+  return (process.env.PATH ?? "")
+    .split(path.delimiter)
+    .filter((dir) => dir !== "" && !fs.existsSync(path.join(dir, "pulumi")))
+    .join(path.delimiter);
+}
+
+function runDemo(): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", path.join("scripts", "demo.ts")], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, PATH: pathWithoutPulumi() },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      output += chunk;
+    });
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      output += chunk;
+    });
+    child.once("error", reject);
+    child.once("close", (code) => resolve({ code, output }));
+  });
+}
+
+describe("npm run demo", () => {
+  it("deploys org-hierarchy, prints the tree, shows a second run changes nothing, stops the emulator", async () => {
+    const { code, output } = await runDemo();
+    expect(output).toMatch(/^Emulator listening on http:\/\/127\.0\.0\.1:\d+/m);
+    // Without the CLI it says so, in one line.
+    expect(output.match(/Pulumi CLI not found on PATH/g)).toHaveLength(1);
+    expect(output).toContain("First deployment: 13 resources created or changed.");
+    for (const line of [
+      "example-org (root organisation)",
+      "├── [group] engineering - All engineering teams",
+      "│   ├── [group] payments - Card and ledger services",
+      "│   │   ├── [group] payments-api - Public payments API",
+      "│   └── [group] platform - Build and runtime infrastructure",
+      "│       └── [identity] platform-ci (accepts repo:acme/platform:ref:refs/heads/main)",
+      "│           ├── role editor on platform",
+      "│           └── role registry.pull on example-org",
+    ]) {
+      expect(output).toContain(line);
+    }
+    expect(output).toContain(
+      "Second deployment: no changes (13 resources unchanged, 0 write requests).",
+    );
+    expect(output.trimEnd().endsWith("Emulator stopped.")).toBe(true);
+    // No token (a JWT) is ever printed.
+    expect(output).not.toMatch(/eyJ[\w-]+\.[\w-]+\./);
+    expect(code).toBe(0);
+  });
+});
