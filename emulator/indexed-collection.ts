@@ -34,6 +34,41 @@ function removeSorted(sorted: string[], value: string): void {
   if (sorted[at] === value) sorted.splice(at, 1);
 }
 
+/** A record's sort key for one `order_by` field; ties are broken by uid. */
+export interface OrderEntry {
+  readonly key: string;
+  readonly uid: string;
+}
+
+export function compareOrderEntries(a: OrderEntry, b: OrderEntry): number {
+  if (a.key !== b.key) return a.key < b.key ? -1 : 1;
+  if (a.uid !== b.uid) return a.uid < b.uid ? -1 : 1;
+  return 0;
+}
+
+/** First index in `sorted` whose entry is >= `entry` (or > it when `strict`). */
+export function entryBound(
+  sorted: readonly OrderEntry[],
+  entry: OrderEntry,
+  strict = false,
+): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const order = compareOrderEntries(sorted[mid], entry);
+    if (order < 0 || (strict && order === 0)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+interface OrderIndex<T> {
+  keyOf: (record: T) => string;
+  /** Every record as (key, uid), sorted by key then uid. */
+  entries: OrderEntry[];
+}
+
 /** Parent of a path uid (`a/b/c` -> `a/b`), or "" for a flat uid. */
 export function parentOf(uid: string): string {
   const slash = uid.lastIndexOf("/");
@@ -45,6 +80,8 @@ export class IndexedCollection<T extends { uid: string }> {
   private readonly sortedUids: string[] = [];
   private readonly childrenByParent = new Map<string, string[]>();
   private readonly uidsByName = new Map<string, Set<string>>();
+  /** Sorted (key, uid) arrays per `order_by` field, built on first use, then kept current. */
+  private readonly orderIndexes = new Map<string, OrderIndex<T>>();
 
   /**
    * @param nameOf the value the `name` filter matches (e.g. `advisoryId` for advisories).
@@ -83,6 +120,7 @@ export class IndexedCollection<T extends { uid: string }> {
     }
     insertSorted(siblings, record.uid);
     this.addName(record);
+    this.addOrderEntries(record);
   }
 
   /** Inserts many records with one sort per index instead of one splice per record. */
@@ -108,6 +146,11 @@ export class IndexedCollection<T extends { uid: string }> {
     }
     this.sortedUids.sort();
     for (const parent of touchedParents) this.childrenByParent.get(parent)?.sort();
+    for (const index of this.orderIndexes.values()) {
+      for (const record of records)
+        index.entries.push({ key: index.keyOf(record), uid: record.uid });
+      index.entries.sort(compareOrderEntries);
+    }
   }
 
   /** Replaces a record in place (same uid and parent); keeps the name index right. */
@@ -115,8 +158,10 @@ export class IndexedCollection<T extends { uid: string }> {
     const previous = this.byUid.get(record.uid);
     if (!previous) throw new Error(`unknown uid ${record.uid}`);
     this.removeName(previous);
+    this.removeOrderEntries(previous);
     this.byUid.set(record.uid, record);
     this.addName(record);
+    this.addOrderEntries(record);
   }
 
   delete(uid: string): T | undefined {
@@ -131,6 +176,7 @@ export class IndexedCollection<T extends { uid: string }> {
       if (siblings.length === 0) this.childrenByParent.delete(parent);
     }
     this.removeName(record);
+    this.removeOrderEntries(record);
     return record;
   }
 
@@ -162,6 +208,30 @@ export class IndexedCollection<T extends { uid: string }> {
     return this.childrenByParent.get(parent)?.length ?? 0;
   }
 
+  /** The scope parent of a record (what `childrenOf` groups by). */
+  scopeParentOf(record: T): string {
+    return this.parentOfRecord(record);
+  }
+
+  /**
+   * Every record as (key, uid) sorted by `keyOf` then uid, for lists ordered by a field
+   * other than uid. Built (one sort) on the first list ordered by `field`, then kept up
+   * to date by every change, so such a page costs about the page, not the collection.
+   * `keyOf` must always give the same key for the same record and `field`.
+   */
+  orderedBy(field: string, keyOf: (record: T) => string): readonly OrderEntry[] {
+    let index = this.orderIndexes.get(field);
+    if (!index) {
+      const entries: OrderEntry[] = [];
+      for (const record of this.byUid.values())
+        entries.push({ key: keyOf(record), uid: record.uid });
+      entries.sort(compareOrderEntries);
+      index = { keyOf, entries };
+      this.orderIndexes.set(field, index);
+    }
+    return index.entries;
+  }
+
   /** Uids whose name (as `nameOf` defines it) is exactly `name`, sorted. */
   named(name: string): string[] {
     return [...(this.uidsByName.get(name) ?? [])].sort();
@@ -175,6 +245,23 @@ export class IndexedCollection<T extends { uid: string }> {
       this.uidsByName.set(name, uids);
     }
     uids.add(record.uid);
+  }
+
+  private addOrderEntries(record: T): void {
+    for (const index of this.orderIndexes.values()) {
+      const entry = { key: index.keyOf(record), uid: record.uid };
+      index.entries.splice(entryBound(index.entries, entry), 0, entry);
+    }
+  }
+
+  private removeOrderEntries(record: T): void {
+    for (const index of this.orderIndexes.values()) {
+      const entry = { key: index.keyOf(record), uid: record.uid };
+      const at = entryBound(index.entries, entry);
+      if (at < index.entries.length && compareOrderEntries(index.entries[at], entry) === 0) {
+        index.entries.splice(at, 1);
+      }
+    }
   }
 
   private removeName(record: T): void {
