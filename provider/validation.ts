@@ -39,6 +39,12 @@ export function isUnknown(value: unknown): boolean {
   return value === UNKNOWN_VALUE;
 }
 
+/** A value quoted for a message, cut short so a pasted blob does not flood the output. */
+export function quoted(value: string, max = 80): string {
+  if (value.length <= max) return JSON.stringify(value);
+  return `${JSON.stringify(value.slice(0, max))}... (${value.length} characters)`;
+}
+
 /** The parent of a child uid (everything before the last `/`), or undefined for a root. */
 export function parentOf(uid: string): string | undefined {
   const slash = uid.lastIndexOf("/");
@@ -94,7 +100,7 @@ class InputChecker {
     if (!NAME_PATTERN.test(name)) {
       this.fail(
         property,
-        `must match ${NAME_PATTERN.source} (lowercase letters, digits, space, '.', '_', '-'), got ${JSON.stringify(name)}`,
+        `must match ${NAME_PATTERN.source} (lowercase letters, digits, space, '.', '_', '-'), got ${quoted(name)}`,
       );
     }
     this.maxLength(property, name, MAX_LENGTH.name);
@@ -110,7 +116,7 @@ class InputChecker {
   uid(property: string, value: unknown, pattern: RegExp, shape: string): string | undefined {
     const uid = this.requiredString(property, value);
     if (uid === undefined || isUnknown(uid)) return uid;
-    if (!pattern.test(uid)) this.fail(property, `must be ${shape}, got ${JSON.stringify(uid)}`);
+    if (!pattern.test(uid)) this.fail(property, `must be ${shape}, got ${quoted(uid)}`);
     return uid;
   }
 
@@ -148,7 +154,7 @@ class InputChecker {
     try {
       url = new URL(issuer);
     } catch {
-      this.fail(property, `must be an absolute https URL, got ${JSON.stringify(issuer)}`);
+      this.fail(property, `must be an absolute https URL, got ${quoted(issuer)}`);
       return issuer;
     }
     const allowed =
@@ -156,7 +162,7 @@ class InputChecker {
     if (!allowed) {
       this.fail(
         property,
-        `must be an https URL (http only on loopback: localhost, 127.0.0.0/8, [::1]), got ${JSON.stringify(issuer)}`,
+        `must be an https URL (http only on loopback: localhost, 127.0.0.0/8, [::1]), got ${quoted(issuer)}`,
       );
     }
     return issuer;
