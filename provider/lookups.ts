@@ -9,6 +9,7 @@ import type { Group, ListParams, Repo, Role } from "../sdk/index";
 import { IrmClient } from "../sdk/index";
 import { CONFIG_NAMESPACE } from "../sdk/settings";
 import { type ProviderSettings, resolveProviderSettings } from "./config";
+import { GROUP_UID_PATTERN, MAX_LENGTH, quoted } from "./validation";
 
 /** Largest page the API serves; listings use it to need the fewest requests. */
 const MAX_PAGE_SIZE = 200;
@@ -57,6 +58,51 @@ export interface GetGroupArgs {
   readonly name: string;
   /** Uid of its parent: the root organisation or another group. */
   readonly parentUid: string;
+}
+
+/** How one lookup argument is checked before any request is made. */
+interface ArgumentRule {
+  required?: boolean;
+  /** `groupUid` arguments must have the shape of a group uid. */
+  kind: "name" | "groupUid";
+}
+
+/** Longest repository name accepted (the registry convention); other names use MAX_LENGTH.name. */
+const MAX_REPO_NAME_LENGTH = 256;
+
+/**
+ * Validates a lookup's arguments, so a wrong type, an empty required value, an oversized
+ * string or a malformed uid fails with `<lookup>: <argument>: <reason>` before any
+ * request, instead of turning into a filter that silently matches nothing.
+ */
+function checkArguments(
+  lookup: string,
+  args: unknown,
+  rules: Record<string, ArgumentRule>,
+  maxNameLength: number = MAX_LENGTH.name,
+): void {
+  if (typeof args !== "object" || args === null || Array.isArray(args)) {
+    throw new TypeError(`${lookup}: arguments must be an object`);
+  }
+  for (const [field, rule] of Object.entries(rules)) {
+    const value = (args as Record<string, unknown>)[field];
+    const fail = (reason: string) => new TypeError(`${lookup}: ${field}: ${reason}`);
+    if (value === undefined || value === null || value === "") {
+      if (rule.required) throw fail("is required");
+      continue;
+    }
+    if (typeof value !== "string") {
+      throw fail(`must be a string, got ${Array.isArray(value) ? "array" : typeof value}`);
+    }
+    if (rule.kind === "groupUid" && !GROUP_UID_PATTERN.test(value)) {
+      throw fail(
+        `must be a group uid (40 lowercase hex, then zero or more '/' + 16 lowercase hex), got ${quoted(value)}`,
+      );
+    }
+    if (rule.kind === "name" && value.length > maxNameLength) {
+      throw fail(`must be at most ${maxNameLength} characters, got ${value.length}`);
+    }
+  }
 }
 
 /** One client per distinct settings, so repeated lookups share connections. */
@@ -111,6 +157,7 @@ async function collect<T>(
 
 /** The role with this exact name (e.g. `viewer`); fails unless exactly one exists. */
 export async function getRole(args: GetRoleArgs, opts?: LookupOptions): Promise<GetRoleResult> {
+  checkArguments("getRole", args, { name: { required: true, kind: "name" } });
   const page = await lookupClient(opts).iam.roles.list(
     { name: args.name, pageSize: MAX_PAGE_SIZE },
     { signal: opts?.signal },
@@ -132,12 +179,19 @@ export function getRoleOutput(
 
 /** Every role visible to the caller, optionally only those with this exact name. */
 export async function getRoles(args: GetRolesArgs = {}, opts?: LookupOptions): Promise<Role[]> {
+  checkArguments("getRoles", args, { name: { kind: "name" } });
   const roles = lookupClient(opts).iam.roles;
   return collect((params) => roles.list(params, { signal: opts?.signal }), { name: args.name });
 }
 
 /** The repository with this exact name, optionally below a group; fails unless exactly one. */
 export async function getRepo(args: GetRepoArgs, opts?: LookupOptions): Promise<GetRepoResult> {
+  checkArguments(
+    "getRepo",
+    args,
+    { name: { required: true, kind: "name" }, groupUid: { kind: "groupUid" } },
+    MAX_REPO_NAME_LENGTH,
+  );
   const page = await lookupClient(opts).registry.repos.list(
     { name: args.name, descendantsOf: args.groupUid, pageSize: MAX_PAGE_SIZE },
     { signal: opts?.signal },
@@ -160,6 +214,12 @@ export function getRepoOutput(
 
 /** Every repository visible to the caller, optionally below a group and/or by exact name. */
 export async function getRepos(args: GetReposArgs = {}, opts?: LookupOptions): Promise<Repo[]> {
+  checkArguments(
+    "getRepos",
+    args,
+    { name: { kind: "name" }, groupUid: { kind: "groupUid" } },
+    MAX_REPO_NAME_LENGTH,
+  );
   const repos = lookupClient(opts).registry.repos;
   return collect((params) => repos.list(params, { signal: opts?.signal }), {
     descendantsOf: args.groupUid,
@@ -169,6 +229,10 @@ export async function getRepos(args: GetReposArgs = {}, opts?: LookupOptions): P
 
 /** The group with this exact name directly under `parentUid`; fails unless exactly one. */
 export async function getGroup(args: GetGroupArgs, opts?: LookupOptions): Promise<GetGroupResult> {
+  checkArguments("getGroup", args, {
+    name: { required: true, kind: "name" },
+    parentUid: { required: true, kind: "groupUid" },
+  });
   const page = await lookupClient(opts).iam.groups.list(
     { name: args.name, childrenOf: args.parentUid, pageSize: MAX_PAGE_SIZE },
     { signal: opts?.signal },
