@@ -125,15 +125,24 @@ describe("mini engine (toy provider)", () => {
       Object.keys(readDb().objects).sort(),
     );
 
-    const unchanged = await refresh(projectDir, finished.state, configFor("base"));
+    // A delete-before-replace: the old object goes first, then its replacement is created.
+    const oldTeamB = uidOf(finished.state, "team-b")!;
+    const writesBefore = readDb().writes.length;
+    const renamed = await up(projectDir, finished.state, configFor("rename"));
+    expect(renamed.error).toBeUndefined();
+    expect(ops(renamed.steps.filter((s) => s.op !== "same"))).toEqual(["replace team-b"]);
+    const teamB = uidOf(renamed.state, "team-b")!;
+    expect(readDb().writes.slice(writesBefore)).toEqual([`delete ${oldTeamB}`, `create ${teamB}`]);
+    expect(readDb().objects[teamB].name).toBe("team-b2");
+
+    const unchanged = await refresh(projectDir, renamed.state, configFor("rename"));
     expect(unchanged.steps.every((s) => s.op === "same")).toBe(true);
-    const teamB = uidOf(finished.state, "team-b")!;
     const db = readDb();
     delete db.objects[uidOf(finished.state, "svc")!];
     db.objects[teamB].description = "edited by hand";
     db.objects[`${teamB}/9999`] = { name: "foreign", description: "", parentUid: teamB };
     fs.writeFileSync(dbFile, JSON.stringify(db));
-    const refreshed = await refresh(projectDir, finished.state, configFor("base"));
+    const refreshed = await refresh(projectDir, renamed.state, configFor("rename"));
     expect(ops(refreshed.steps.filter((s) => s.op !== "same"))).toEqual([
       "refresh-update team-b",
       "refresh-delete svc",
@@ -142,7 +151,7 @@ describe("mini engine (toy provider)", () => {
       refreshed.state.resources.find((r) => r.urn === urnOf("team-b"))?.inputs.description,
     ).toBe("edited by hand");
 
-    const blocked = await destroy(projectDir, refreshed.state, configFor("base"));
+    const blocked = await destroy(projectDir, refreshed.state, configFor("rename"));
     expect(blocked.error).toContain("RESOURCE_NOT_EMPTY");
     expect(blocked.error).toContain(urnOf("team-b"));
     expect(ops(blocked.steps)).toEqual(["delete team-a"]);
