@@ -11,7 +11,7 @@ import { Clock } from "./clock";
 import { FaultTable, RateLimiter } from "./faults";
 import { DataFileWriter, readDataFile, removeStaleTemporaries } from "./persistence";
 import { DEFAULT_REQUEST_LOG_LIMIT, RequestLog } from "./request-log";
-import { createRequestHandler } from "./server";
+import { answerClientError, createRequestHandler } from "./server";
 import { State } from "./state";
 import { TokenService } from "./tokens";
 
@@ -79,6 +79,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   });
   // Slow or idle clients must not keep the process alive or hold sockets forever.
   server.keepAliveTimeout = 5000;
+  server.on("clientError", answerClientError);
   const log = new RequestLog(options.requestLogLimit ?? DEFAULT_REQUEST_LOG_LIMIT);
   server.on("connection", (socket) => log.trackConnection(socket));
   const port = await listen(server, host, options.port ?? 0);

@@ -4,6 +4,7 @@
  * AIP-193 body (never a crash, never an unanswered request unless a fault says so).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Duplex } from "node:stream";
 import type { Api, EmulatorContext } from "./api";
 import { handleControl } from "./controls";
 import { ApiError, errorForStatus, invalidArgument, notFound, resourceExhausted } from "./errors";
@@ -67,11 +68,37 @@ function parseBody(
       bodyError: invalidArgument("body", `Content-Type must be application/json, not ${mediaType}`),
     };
   }
+  let text: string;
   try {
-    return { body: JSON.parse(raw.bytes.toString("utf8")) };
+    // Fatal decoding: invalid UTF-8 must not be stored as replacement characters.
+    text = new TextDecoder("utf-8", { fatal: true }).decode(raw.bytes);
+  } catch {
+    return { body: undefined, bodyError: invalidArgument("body", "is not valid UTF-8") };
+  }
+  try {
+    return { body: JSON.parse(text) };
   } catch {
     return { body: undefined, bodyError: invalidArgument("body", "is not valid JSON") };
   }
+}
+
+/**
+ * Requests Node's HTTP parser refuses before any handler runs (not HTTP, headers or URL
+ * too large, conflicting framing) get an AIP-193 body too, instead of Node's bare 400.
+ */
+export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (!socket.writable || error.code === "ECONNRESET") {
+    socket.destroy();
+    return;
+  }
+  const tooLarge = error.code === "HPE_HEADER_OVERFLOW";
+  const status = tooLarge ? "431 Request Header Fields Too Large" : "400 Bad Request";
+  const reason = tooLarge ? "headers (or the URL) are too large" : "is not a valid HTTP request";
+  const body = JSON.stringify(invalidArgument("request", reason).toBody());
+  socket.end(
+    `HTTP/1.1 ${status}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 function decodePath(rawPath: string): string {
