@@ -36,7 +36,7 @@ export interface Section {
 export interface BenchResults {
   commit: string;
   shortCommit: string;
-  /** True when the working tree had uncommitted changes to tracked files. */
+  /** True when tracked files the figures depend on had uncommitted changes. */
   dirty: boolean;
   startedAt: string;
   durationSeconds: number;

@@ -261,6 +261,8 @@ async function run(context: SuiteContext): Promise<Section[]> {
       },
     ];
     const throughput: Measurement[] = [];
+    // An untimed burst first, so the first load measured does not pay for warming up.
+    await load(emu, loads[0].path, CONCURRENT_CLIENTS, 500, 1_000_000);
     for (const entry of loads) {
       const result = await load(emu, entry.path, CONCURRENT_CLIENTS, loadMs, 1_000_000);
       throughput.push({
@@ -294,7 +296,13 @@ async function run(context: SuiteContext): Promise<Section[]> {
           `(after ${warmup} warm-up rounds) over one kept-alive connection with a bare undici call, queries interleaved, ` +
           "at each size. Measured: the median latency at 100,000 groups; ratio: that median over the median at 1,000.",
         measurements: latency,
-        notes: [],
+        notes: [
+          "Scoped lists by uid read a contiguous range of a sorted uid index (descendants), a per-parent index " +
+            "(children) or a name index, then binary-search the cursor: a page costs the page. Lists ordered by " +
+            "name or time scanned every record of the scope for each page until this benchmark found it (43 ms " +
+            "per page at 100,000 groups against 1.2 ms at 1,000); the emulator now keeps a sorted index per " +
+            "order field, built on first use and kept current by every change.",
+        ],
       },
       {
         id: "emulator-load",
@@ -305,7 +313,10 @@ async function run(context: SuiteContext): Promise<Section[]> {
           "the load generator runs in the benchmark process, so both share the machine's two cores. " +
           "The issue sets no goal for the rate; the connection count checks that each client kept one connection.",
         measurements: throughput,
-        notes: [],
+        notes: [
+          "Every request is authenticated: the emulator verifies the token's signature on each one, as the " +
+            "service does, and that is a fixed cost per request beside the list itself.",
+        ],
       },
     ];
   } finally {

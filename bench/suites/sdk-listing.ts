@@ -64,6 +64,28 @@ async function bareListing(emu: EmulatorProcess, groupUid: string): Promise<List
   return { items, ms, pages, connectionsOpened: after.opened - before.opened };
 }
 
+function listingFindings(measurements: Measurement[]): string[] {
+  const sockets = measurements.filter((m) => m.id.startsWith("sdk-sockets-"));
+  const notes = [
+    "Every listing asks for the fewest pages (200 items each) and follows the cursor; no page is fetched twice. " +
+      "The goal on SDK time over bare time (< 1.2) is this benchmark's own: the SDK's typed decoding and retry " +
+      "layer should cost little beside the network.",
+  ];
+  if (sockets.some((m) => m.value > 1)) {
+    notes.push(
+      `A listing opens ${sockets.map((m) => m.value).join(" and ")} sockets whatever its length ` +
+        "(50 or 500 pages): connections are reused, but not down to one. The second connection is undici's: " +
+        "when a response body has been read, the pool marks that connection free only on a later turn of the " +
+        "event loop, so the next request, sent at once, finds it busy and opens another; from then on the two " +
+        "alternate. A bare undici loop does the same. Reaching one socket needs either a pause of one event-loop " +
+        "turn after every response or a pool capped at one connection, which would queue the concurrent calls " +
+        "a provider host makes; neither is worth one extra connect per client, so the floor of one is not " +
+        "reached, and the figure is kept to catch a real regression (a socket per request).",
+    );
+  }
+  return notes;
+}
+
 async function run(context: SuiteContext): Promise<Section[]> {
   const runs = context.pick(5, 1);
   const emu = await startEmulatorProcess();
@@ -120,7 +142,7 @@ async function run(context: SuiteContext): Promise<Section[]> {
           unit: "×",
           floor: 1,
           ratio: bareRate / sdkRate,
-          goal: "ratio < 1.2",
+          goal: "ratio < 1.2 (set here)",
           met: bareRate / sdkRate < 1.2,
           detail: "same run, alternating SDK and bare listings",
         },
@@ -172,7 +194,7 @@ async function run(context: SuiteContext): Promise<Section[]> {
         `the same pages of ${PAGE_SIZE}, alternating with it. Sockets come from the emulator's connection count ` +
         "(`GET /emulator/connections`), requests from its request log. The emulator runs in its own process.",
       measurements,
-      notes: [],
+      notes: listingFindings(measurements),
     },
   ];
 }
