@@ -23,6 +23,19 @@ const changes = (steps: Step[]) =>
   steps.filter((s) => s.op !== "same").map((s) => `${s.op} ${s.urn.split("::").pop()}`);
 const sorted = (list: string[]) => [...list].sort();
 
+/**
+ * Asserts that each `[earlier, later]` pair occurs in that order in `list`. The engine
+ * orders steps by dependency; between independent resources the order follows the
+ * program's timing, so only the orders that matter are pinned down.
+ */
+function expectBefore(list: string[], pairs: Array<[string, string]>): void {
+  for (const [earlier, later] of pairs) {
+    const at = list.indexOf(earlier);
+    expect(at, `${earlier} missing from ${list.join(" | ")}`).toBeGreaterThanOrEqual(0);
+    expect(list.indexOf(later), `${later} should follow ${earlier}`).toBeGreaterThan(at);
+  }
+}
+
 /** The lookups the program makes on every run (roles by name, the shared repo). */
 const LOOKUPS = [
   "GET /iam/v2beta1/roles?name=editor&page_size=200 200",
@@ -159,24 +172,58 @@ describe("org-hierarchy example: the pulumi up lifecycle", () => {
     stack.editProgram('parent: "payments"', 'parent: "platform"');
     const result = await stack.up();
     expect(result.error).toBeUndefined();
-    expect(changes(result.steps)).toEqual([
-      "replace payments-api",
-      "replace payments-api-ci",
-      "update payments-api-ci-pull-internal-api",
-      "replace payments-api-ci-viewer",
-      "delete-replaced payments-api-ci-viewer",
-      "delete-replaced payments-api-ci",
-      "delete-replaced payments-api",
+    // The group, its identity and the binding in it are replaced; the binding in the
+    // repository's group only changes identity, in place.
+    const steps = changes(result.steps);
+    expect(sorted(steps)).toEqual(
+      sorted([
+        "replace payments-api",
+        "replace payments-api-ci",
+        "update payments-api-ci-pull-internal-api",
+        "replace payments-api-ci-viewer",
+        "delete-replaced payments-api-ci-viewer",
+        "delete-replaced payments-api-ci",
+        "delete-replaced payments-api",
+      ]),
+    );
+    expectBefore(steps, [
+      ["replace payments-api", "replace payments-api-ci"],
+      ["replace payments-api-ci", "replace payments-api-ci-viewer"],
+      ["replace payments-api-ci", "update payments-api-ci-pull-internal-api"],
+      ["replace payments-api-ci-viewer", "delete-replaced payments-api-ci-viewer"],
+      ["update payments-api-ci-pull-internal-api", "delete-replaced payments-api-ci-viewer"],
+      ["delete-replaced payments-api-ci-viewer", "delete-replaced payments-api-ci"],
+      ["delete-replaced payments-api-ci", "delete-replaced payments-api"],
     ]);
     // New objects first (create-before-delete), the old ones after, children first.
-    expect(writesOf(await stack.takeRequests())).toEqual([
-      "POST /iam/v2beta1/groups/<platform> 200",
-      "POST /iam/v2beta1/identities/<payments-api> 200",
-      "PATCH /iam/v2beta1/roleBindings/<payments-api-ci-pull-internal-api>?updateMask=identityUid 200",
-      "POST /iam/v2beta1/roleBindings/<payments-api> 200",
-      "DELETE /iam/v2beta1/roleBindings/<payments-api-ci-viewer> 200",
-      "DELETE /iam/v2beta1/identities/<payments-api-ci> 200",
-      "DELETE /iam/v2beta1/groups/<payments-api> 200",
+    const writes = writesOf(await stack.takeRequests());
+    const newGroup = "POST /iam/v2beta1/groups/<platform> 200";
+    const newIdentity = "POST /iam/v2beta1/identities/<payments-api> 200";
+    const patchedBinding =
+      "PATCH /iam/v2beta1/roleBindings/<payments-api-ci-pull-internal-api>?updateMask=identityUid 200";
+    const newBinding = "POST /iam/v2beta1/roleBindings/<payments-api> 200";
+    const oldBinding = "DELETE /iam/v2beta1/roleBindings/<payments-api-ci-viewer> 200";
+    const oldIdentityDelete = "DELETE /iam/v2beta1/identities/<payments-api-ci> 200";
+    const oldGroupDelete = "DELETE /iam/v2beta1/groups/<payments-api> 200";
+    expect(sorted(writes)).toEqual(
+      sorted([
+        newGroup,
+        newIdentity,
+        patchedBinding,
+        newBinding,
+        oldBinding,
+        oldIdentityDelete,
+        oldGroupDelete,
+      ]),
+    );
+    expectBefore(writes, [
+      [newGroup, newIdentity],
+      [newIdentity, patchedBinding],
+      [newIdentity, newBinding],
+      [patchedBinding, oldBinding],
+      [newBinding, oldBinding],
+      [oldBinding, oldIdentityDelete],
+      [oldIdentityDelete, oldGroupDelete],
     ]);
 
     expect(stack.uidOf("payments-api")).toMatch(
@@ -206,9 +253,9 @@ describe("org-hierarchy example: the pulumi up lifecycle", () => {
     const refreshed = await stack.refresh();
     expect(refreshed.error).toBeUndefined();
     // The payments-ci binding reports the group it hydrates, so it sees the edit too.
-    expect(changes(refreshed.steps)).toEqual([
-      "refresh-update payments",
+    expect(sorted(changes(refreshed.steps))).toEqual([
       "refresh-delete platform-ci-editor",
+      "refresh-update payments",
       "refresh-update payments-ci-editor",
     ]);
     expect(stack.state.resources.some((r) => r.urn.endsWith("::platform-ci-editor"))).toBe(false);
@@ -216,8 +263,11 @@ describe("org-hierarchy example: the pulumi up lifecycle", () => {
 
     const restored = await stack.up();
     expect(restored.error).toBeUndefined();
-    expect(changes(restored.steps)).toEqual(["update payments", "create platform-ci-editor"]);
-    expect(writesOf(await stack.takeRequests())).toEqual([
+    expect(sorted(changes(restored.steps))).toEqual([
+      "create platform-ci-editor",
+      "update payments",
+    ]);
+    expect(sorted(writesOf(await stack.takeRequests()))).toEqual([
       "PATCH /iam/v2beta1/groups/<payments>?updateMask=description 200",
       "POST /iam/v2beta1/roleBindings/<platform> 200",
     ]);
@@ -233,17 +283,24 @@ describe("org-hierarchy example: the pulumi up lifecycle", () => {
     stack.editProgram(/ {2}\{\n {4}name: "payments-api",[\s\S]*?\n {2}\},\n/, "");
     const result = await stack.up();
     expect(result.error).toBeUndefined();
-    expect(changes(result.steps)).toEqual([
-      "delete payments-api-ci-viewer",
-      "delete payments-api-ci-pull-internal-api",
-      "delete payments-api-ci",
+    const steps = changes(result.steps);
+    expect(sorted(steps)).toEqual([
       "delete payments-api",
+      "delete payments-api-ci",
+      "delete payments-api-ci-pull-internal-api",
+      "delete payments-api-ci-viewer",
     ]);
-    expect(writesOf(await stack.takeRequests())).toEqual([
-      "DELETE /iam/v2beta1/roleBindings/<payments-api-ci-viewer> 200",
-      "DELETE /iam/v2beta1/roleBindings/<payments-api-ci-pull-internal-api> 200",
-      "DELETE /iam/v2beta1/identities/<payments-api-ci> 200",
-      "DELETE /iam/v2beta1/groups/<payments-api> 200",
+    // Bindings, then the identity they bind, then the group holding it.
+    const writes = writesOf(await stack.takeRequests());
+    const viewer = "DELETE /iam/v2beta1/roleBindings/<payments-api-ci-viewer> 200";
+    const pull = "DELETE /iam/v2beta1/roleBindings/<payments-api-ci-pull-internal-api> 200";
+    const identity = "DELETE /iam/v2beta1/identities/<payments-api-ci> 200";
+    const group = "DELETE /iam/v2beta1/groups/<payments-api> 200";
+    expect(sorted(writes)).toEqual(sorted([viewer, pull, identity, group]));
+    expectBefore(writes, [
+      [viewer, identity],
+      [pull, identity],
+      [identity, group],
     ]);
     const org = await organisation();
     expect(org.groups).toEqual(
@@ -267,29 +324,42 @@ describe("org-hierarchy example: the pulumi up lifecycle", () => {
     expect(result.error).not.toContain(emulator.token);
     // Everything that depends on nothing left behind went, dependants first; then the
     // blocked group stopped the destroy before its parent.
-    expect(changes(result.steps)).toEqual([
+    const steps = changes(result.steps);
+    expect(sorted(steps)).toEqual([
+      "delete payments",
+      "delete payments-ci",
       "delete payments-ci-editor",
       "delete payments-ci-pull-internal-api",
+      "delete platform-ci",
       "delete platform-ci-editor",
       "delete platform-ci-pull-internal-api",
-      "delete payments-ci",
-      "delete platform-ci",
-      "delete payments",
+    ]);
+    expectBefore(steps, [
+      ["delete payments-ci-editor", "delete payments-ci"],
+      ["delete payments-ci-pull-internal-api", "delete payments-ci"],
+      ["delete payments-ci", "delete payments"],
+      ["delete platform-ci-editor", "delete platform-ci"],
+      ["delete platform-ci-pull-internal-api", "delete platform-ci"],
     ]);
     const writes = writesOf(await stack.takeRequests());
-    // The provider retries the refused delete until its (short) wait runs out.
+    // The provider retries the refused delete until its (short) wait runs out; it is
+    // the last thing the destroy did.
     const refusal = "DELETE /iam/v2beta1/groups/<platform> 400";
     expect(writes.filter((w) => w === refusal).length).toBeGreaterThanOrEqual(1);
     expect(writes.at(-1)).toBe(refusal);
-    expect(writes.filter((w) => w !== refusal)).toEqual([
+    const deleted = writes.filter((w) => w !== refusal);
+    expect(sorted(deleted)).toEqual([
+      "DELETE /iam/v2beta1/groups/<payments> 200",
+      "DELETE /iam/v2beta1/identities/<payments-ci> 200",
+      "DELETE /iam/v2beta1/identities/<platform-ci> 200",
       "DELETE /iam/v2beta1/roleBindings/<payments-ci-editor> 200",
       "DELETE /iam/v2beta1/roleBindings/<payments-ci-pull-internal-api> 200",
       "DELETE /iam/v2beta1/roleBindings/<platform-ci-editor> 200",
       "DELETE /iam/v2beta1/roleBindings/<platform-ci-pull-internal-api> 200",
-      "DELETE /iam/v2beta1/identities/<payments-ci> 200",
-      "DELETE /iam/v2beta1/identities/<platform-ci> 200",
-      "DELETE /iam/v2beta1/groups/<payments> 200",
     ]);
+    expect(writes.indexOf(refusal)).toBeGreaterThan(
+      writes.indexOf("DELETE /iam/v2beta1/identities/<platform-ci> 200"),
+    );
 
     // The blocked group, its parent and the repository are intact, and state says so.
     expect(stack.state.resources.map((r) => r.id)).toEqual([engineering, platform]);
