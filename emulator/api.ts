@@ -692,7 +692,15 @@ export class Api {
         for (const path of paths) {
           if (path === "name") next.name = requireName(body.name);
           if (path === "description") next.description = optionalString(body, "description") ?? "";
-          if (path === "capabilities") next.capabilities = requireCapabilities(body.capabilities);
+          if (path === "capabilities") {
+            next.capabilities = requireCapabilities(body.capabilities);
+            // Widening a role widens every binding of it: like granting a binding, only
+            // capabilities the caller holds may be added (else roles.update escalates).
+            for (const capability of next.capabilities) {
+              if (!role.capabilities.includes(capability))
+                access.require(capability, role.parentUid);
+            }
+          }
         }
         next.updateTime = this.now();
         roles.replace(next);
