@@ -145,5 +145,18 @@ export function renderMarkdown(results: BenchResults): string {
       lines.push("");
     }
   }
+  lines.push("## Running the benchmarks");
+  lines.push("");
+  lines.push(
+    "- `npm run bench` builds the package, runs every suite (about ten minutes on two cores) and rewrites",
+    "  this page, `bench/results/latest.json` and `bench/results/<short sha>.json`. Commit the three together.",
+    "- `npm run bench -- --quick` is a smoke run (fewer repetitions and sizes): it prints the page and",
+    "  writes `bench/results/quick.json` only. `--only operations,lifecycle,sdk-listing,emulator` runs some",
+    "  suites and writes `bench/results/partial.json` only. Neither replaces the figures of record.",
+    "- `node --import tsx bench/compare.ts bench/results/<old sha>.json` compares a commit's figures with",
+    "  the latest ones.",
+    "- Benchmarks are not tests: they never run under `npm test`, and nothing here is asserted in CI.",
+  );
+  lines.push("");
   return `${lines.join("\n").trimEnd()}\n`;
 }

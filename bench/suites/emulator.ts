@@ -5,7 +5,11 @@
  * second under 50 concurrent clients.
  */
 import { Agent } from "undici";
-import { type EmulatorProcess, startEmulatorProcess } from "../lib/emulator-process";
+import {
+  BENCH_KEEP_ALIVE_MS,
+  type EmulatorProcess,
+  startEmulatorProcess,
+} from "../lib/emulator-process";
 import { bareOk } from "../lib/http";
 import type { Measurement, Section } from "../lib/report";
 import { median, now, quantile } from "../lib/stats";
@@ -148,7 +152,7 @@ async function load(
 ): Promise<LoadResult> {
   const agents = Array.from(
     { length: clients },
-    () => new Agent({ connections: 1, keepAliveTimeout: 60_000 }),
+    () => new Agent({ connections: 1, keepAliveTimeout: BENCH_KEEP_ALIVE_MS }),
   );
   const before = await emu.connections();
   const latencies: number[] = [];
@@ -188,7 +192,7 @@ async function run(context: SuiteContext): Promise<Section[]> {
   const samples = context.pick(150, 30);
   const loadMs = context.pick(4_000, 1_500);
   const emu = await startEmulatorProcess();
-  const dispatcher = new Agent({ connections: 1, keepAliveTimeout: 600_000 });
+  const dispatcher = new Agent({ connections: 1, keepAliveTimeout: BENCH_KEEP_ALIVE_MS });
   try {
     const seeded = await emu.seed({
       groups: [{ parentUid: emu.rootGroupUid, name: "bench-team" }],

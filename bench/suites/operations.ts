@@ -15,7 +15,11 @@ import { IrmClient } from "../../sdk/index";
 import type { LogEntry } from "../../tests/support/emulator";
 import type { StateResource } from "../../tests/support/lifecycle/engine";
 import { startProviderHost } from "../../tests/support/provider-host";
-import { type EmulatorProcess, startEmulatorProcess } from "../lib/emulator-process";
+import {
+  BENCH_KEEP_ALIVE_MS,
+  type EmulatorProcess,
+  startEmulatorProcess,
+} from "../lib/emulator-process";
 import { bareOk } from "../lib/http";
 import { againstFloor, type Measurement, type Section } from "../lib/report";
 import {
@@ -209,7 +213,7 @@ async function providerOverhead(
   const team = resourceNamed(stack.state.resources, "team");
   const host = await startProviderHost({ cwd: stack.project.dir, projectName: stack.projectName });
   const client = new IrmClient({ baseUrl: emu.url, token: emu.token, env: {} });
-  const agent = new Agent({ keepAliveTimeout: 60_000 });
+  const agent = new Agent({ keepAliveTimeout: BENCH_KEEP_ALIVE_MS });
   const root = emu.rootGroupUid;
   const groupsUrl = `${emu.url}/iam/v2beta1/groups`;
   const create: OverheadSamples = { bare: [], sdk: [], host: [] };
@@ -441,7 +445,7 @@ function sizeFindings(rows: Measurement[]): string[] {
 
 async function run(context: SuiteContext): Promise<Section[]> {
   const emu = await startEmulatorProcess();
-  const dispatcher = new Agent({ keepAliveTimeout: 60_000 });
+  const dispatcher = new Agent({ keepAliveTimeout: BENCH_KEEP_ALIVE_MS });
   try {
     const viewer = await roleUid(emu, dispatcher, "viewer");
     const stack = createBenchStack({

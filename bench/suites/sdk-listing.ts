@@ -6,7 +6,11 @@
  */
 import { Agent } from "undici";
 import { IrmClient } from "../../sdk/index";
-import { type EmulatorProcess, startEmulatorProcess } from "../lib/emulator-process";
+import {
+  BENCH_KEEP_ALIVE_MS,
+  type EmulatorProcess,
+  startEmulatorProcess,
+} from "../lib/emulator-process";
 import { bareOk } from "../lib/http";
 import type { Measurement, Section } from "../lib/report";
 import { median, now } from "../lib/stats";
@@ -45,7 +49,7 @@ async function sdkListing(emu: EmulatorProcess, groupUid: string): Promise<Listi
 /** The same pages with bare undici calls: no decoding into types, no retry layer. */
 async function bareListing(emu: EmulatorProcess, groupUid: string): Promise<ListingRun> {
   const before = await emu.connections();
-  const agent = new Agent({ keepAliveTimeout: 10_000 });
+  const agent = new Agent({ keepAliveTimeout: BENCH_KEEP_ALIVE_MS });
   const base = `${emu.url}/registry/v2beta1/repos?uidp.descendants_of=${encodeURIComponent(groupUid)}&page_size=${PAGE_SIZE}`;
   const start = now();
   let items = 0;
