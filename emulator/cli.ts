@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 /**
  * `npm run emulator -- [--host H] [--port P] [--bootstrap-file F] [--data F]`
  * Prints `listening on http://HOST:PORT` once ready, writes the bootstrap JSON,
