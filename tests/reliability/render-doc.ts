@@ -240,9 +240,12 @@ Known limits, by design or left open:
   changes an identity's or a group's name or description, the bindings' copies stay as
   they were until the next \`pulumi refresh\` (the deployment scenario measures exactly
   this: 80 bindings refreshed after 120 updates).
-- The emulator coalesces \`--data\` writes (200 ms): a crash (SIGKILL) loses the writes
-  acknowledged in that window. The file is never corrupt, and \`refresh\` then \`up\`
-  repair the stack; a clean stop (SIGTERM/SIGINT) loses nothing.
+- The emulator coalesces \`--data\` writes (200 ms, then an fsync'd atomic rename): a
+  crash (SIGKILL) loses the writes acknowledged since the last completed write, and the
+  interrupted run does not notice (see "steps the converging up took" in the SIGKILL
+  row's notes: those are acknowledged updates the crash undid). The file is never
+  corrupt, and \`refresh\` then \`up\` repair the stack; a clean stop (SIGTERM/SIGINT)
+  loses nothing. The "lost" column of that row counts what is missing after the repair.
 - The exchange checks the OIDC token's issuer, subject, signature and lifetime, not its
   audience (the API decisions require none): a token minted for another service by the
   same issuer is accepted if its subject matches.
