@@ -3,10 +3,11 @@
  * what was lost. Each scenario writes one JSON file; `render-doc.ts` turns the files of
  * one run into `docs/reliability.md`, so the numbers there come from a real run.
  */
+import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { LogEntry } from "../../support/emulator";
-import { SCRATCH_ROOT } from "../../support/installed-package";
+import { REPO_ROOT, SCRATCH_ROOT } from "../../support/installed-package";
 
 /** Where a run's figures go; `RELIABILITY_FIGURES_DIR` overrides it. */
 export const FIGURES_DIR =
@@ -35,12 +36,25 @@ export interface ScenarioFigures {
   durationMs: number;
 }
 
+/** The commit the run tested, marked `+changes` when the work tree differed from it. */
+function testedCommit(): string {
+  try {
+    const git = (...args: string[]) =>
+      execFileSync("git", args, { cwd: REPO_ROOT, encoding: "utf8" }).trim();
+    const dirty = git("status", "--porcelain", "--untracked-files=no") !== "";
+    return `${git("rev-parse", "--short", "HEAD")}${dirty ? "+changes" : ""}`;
+  } catch {
+    return "unknown";
+  }
+}
+
 /** Writes one scenario's figures; a later run of the same scenario replaces them. */
 export function recordFigures(figures: ScenarioFigures): void {
   fs.mkdirSync(FIGURES_DIR, { recursive: true });
+  const recorded = { ...figures, recordedAt: new Date().toISOString(), commit: testedCommit() };
   fs.writeFileSync(
     path.join(FIGURES_DIR, `${figures.id}.json`),
-    `${JSON.stringify({ ...figures, recordedAt: new Date().toISOString() }, null, 2)}\n`,
+    `${JSON.stringify(recorded, null, 2)}\n`,
   );
 }
 
