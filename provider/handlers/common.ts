@@ -90,6 +90,28 @@ export async function getOrUndefined<T>(fetch: () => Promise<T>): Promise<T | un
   }
 }
 
+/**
+ * Clock skew tolerated between this machine and the service when recognising the
+ * object a create of ours made: its `createTime` is the service's clock.
+ */
+const CREATE_CLOCK_SKEW_MS = 5 * 60_000;
+
+/**
+ * After a create whose outcome is unknown: among objects matching what was sent, the
+ * one that create made, if any. Only objects created since the attempt began (give or
+ * take clock skew) qualify, newest first, so an older object that merely shares the
+ * name (another stack's, or one made by hand) is never taken over.
+ */
+export function createdSince<T extends { createTime: string }>(
+  candidates: readonly T[],
+  attemptStartedAt: number,
+): T | undefined {
+  const earliest = attemptStartedAt - CREATE_CLOCK_SKEW_MS;
+  return candidates
+    .filter((item) => Date.parse(item.createTime) >= earliest)
+    .sort((a, b) => b.createTime.localeCompare(a.createTime))[0];
+}
+
 /** First wait after a refused delete; doubles each time up to the cap. */
 const DELETE_FIRST_DELAY_MS = 250;
 const DELETE_MAX_DELAY_MS = 5_000;

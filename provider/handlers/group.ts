@@ -5,6 +5,7 @@ import type { GroupInputs, GroupOutputs } from "../types";
 import { checkGroupInputs, parentOf } from "../validation";
 import {
   changedPaths,
+  createdSince,
   deleteWaitingForChildren,
   diffFields,
   type FieldSpec,
@@ -76,14 +77,16 @@ export function groupHandler(context: HandlerContext): ResourceHandler<GroupInpu
   }
 
   /** After an unknown outcome: the group we may have created, by name under the parent. */
-  async function findCreated(inputs: GroupInputs): Promise<Group | undefined> {
+  async function findCreated(
+    inputs: GroupInputs,
+    attemptStartedAt: number,
+  ): Promise<Group | undefined> {
     const page = await groups().list({
       childrenOf: inputs.parentUid,
       name: inputs.name,
       pageSize: 200,
     });
-    // Newest first: if several share the name, the one just created is the latest.
-    return [...page.items].sort((a, b) => b.createTime.localeCompare(a.createTime))[0];
+    return createdSince(page.items, attemptStartedAt);
   }
 
   return {
@@ -99,11 +102,12 @@ export function groupHandler(context: HandlerContext): ResourceHandler<GroupInpu
       if (inputs.adoptUid) return adopt(inputs, inputs.adoptUid);
       const body = { name: inputs.name, description: inputs.description };
       let created: Group;
+      const attemptStartedAt = Date.now();
       try {
         created = await groups().create(inputs.parentUid, body);
       } catch (error) {
         if (!(error instanceof OutcomeUnknownError)) throw error;
-        const found = await findCreated(inputs);
+        const found = await findCreated(inputs, attemptStartedAt);
         if (found !== undefined) {
           const outs = await patchDifferences(groupOutputs(found), inputs);
           return { id: outs.uid, outs };

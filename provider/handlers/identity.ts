@@ -5,6 +5,7 @@ import type { IdentityInputs, IdentityOutputs } from "../types";
 import { checkIdentityInputs, parentOf } from "../validation";
 import {
   changedPaths,
+  createdSince,
   deleteWaitingForChildren,
   diffFields,
   type FieldSpec,
@@ -97,13 +98,16 @@ export function identityHandler(
     return { id: outs.uid, outs };
   }
 
-  async function findCreated(inputs: IdentityInputs): Promise<Identity | undefined> {
+  async function findCreated(
+    inputs: IdentityInputs,
+    attemptStartedAt: number,
+  ): Promise<Identity | undefined> {
     const page = await identities().list({
       childrenOf: inputs.parentUid,
       name: inputs.name,
       pageSize: 200,
     });
-    return [...page.items].sort((a, b) => b.createTime.localeCompare(a.createTime))[0];
+    return createdSince(page.items, attemptStartedAt);
   }
 
   return {
@@ -123,11 +127,12 @@ export function identityHandler(
         claimMatch: { issuer: inputs.claimMatch.issuer, subject: inputs.claimMatch.subject },
       };
       let created: Identity;
+      const attemptStartedAt = Date.now();
       try {
         created = await identities().create(inputs.parentUid, body);
       } catch (error) {
         if (!(error instanceof OutcomeUnknownError)) throw error;
-        const found = await findCreated(inputs);
+        const found = await findCreated(inputs, attemptStartedAt);
         if (found !== undefined) {
           const outs = await patchDifferences(identityOutputs(found), inputs);
           return { id: outs.uid, outs };

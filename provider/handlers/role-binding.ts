@@ -5,6 +5,7 @@ import type { RoleBindingInputs, RoleBindingOutputs } from "../types";
 import { checkRoleBindingInputs, parentOf } from "../validation";
 import {
   changedPaths,
+  createdSince,
   deleteWaitingForChildren,
   diffFields,
   type FieldSpec,
@@ -124,11 +125,15 @@ export function roleBindingHandler(
     async create(inputs) {
       if (inputs.adoptUid) return adopt(inputs, inputs.adoptUid);
       let created: RoleBinding;
+      const attemptStartedAt = Date.now();
       try {
         created = await createOnce(inputs);
       } catch (error) {
         if (!(error instanceof OutcomeUnknownError)) throw error;
-        const found = await findBinding(inputs);
+        // A binding that existed before this attempt is not ours: the repeated create
+        // then fails with ALREADY_EXISTS and says how to adopt it.
+        const existing = await findBinding(inputs);
+        const found = existing && createdSince([existing], attemptStartedAt);
         if (found !== undefined) {
           const outs = roleBindingOutputs(found);
           return { id: outs.uid, outs };

@@ -2,7 +2,7 @@
  * Provider methods called directly (as the host would, after configure) against the
  * emulator; request counts come from the emulator's request log.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import * as runtime from "../../provider/runtime";
 import type { GroupInputs, IdentityInputs, RoleBindingInputs } from "../../provider/types";
 import { maskOf, type ProviderFixture, startProviderFixture } from "./fixture";
@@ -200,6 +200,30 @@ describe("Group lifecycle", () => {
     expect(log.map((r) => `${r.method} ${r.status}`)).toEqual(["POST 0", "GET 200", "POST 200"]);
     const matches = await emu.client.iam.groups.list({ childrenOf: emu.rootGroupUid, name });
     expect(matches.items.map((g) => g.uid)).toEqual([created.id]);
+  });
+
+  it("never takes over an older group of the same name after an unknown outcome", async () => {
+    const name = uniqueName("older-namesake");
+    const older = await emu.client.iam.groups.create(emu.rootGroupUid, { name });
+    // Ten minutes later (for this process's clock and the in-process emulator's alike),
+    // a create of the same name is lost before it reaches the service.
+    vi.useFakeTimers({ now: Date.now() + 10 * 60_000, toFake: ["Date"] });
+    try {
+      const inputs = await checkedGroup({ parentUid: emu.rootGroupUid, name });
+      await emu.clearRequests();
+      await emu.fault({
+        match: { method: "POST", path: `/iam/v2beta1/groups/${emu.rootGroupUid}` },
+        drop: "before",
+      });
+      const created = await runtime.group.create(inputs);
+      expect(created.id).not.toBe(older.uid);
+      const log = await emu.requests();
+      expect(log.map((r) => `${r.method} ${r.status}`)).toEqual(["POST 0", "GET 200", "POST 200"]);
+      const matches = await emu.client.iam.groups.list({ childrenOf: emu.rootGroupUid, name });
+      expect(matches.items.map((g) => g.uid).sort()).toEqual([older.uid, created.id].sort());
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("adopts an existing group by uid: one GET, one PATCH of the differing field, no create", async () => {
