@@ -45,6 +45,14 @@ afterAll(async () => {
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
+/**
+ * Asserts `secret` is not in `text` without printing either on failure: a failed
+ * \`not.toContain\` would put the token into the test output.
+ */
+function expectAbsent(text: string, secret: string): void {
+  expect(text.includes(secret), "a token appears where it must not").toBe(false);
+}
+
 interface Claims {
   iss?: string;
   aud?: string;
@@ -183,8 +191,8 @@ describe("API tokens the emulator refuses", () => {
       const body = JSON.parse(reply.text) as { code: number; message: string };
       expect(body.code).toBe(16);
       expect(body.message).toMatch(/^Unauthenticated: /);
-      expect(reply.text).not.toContain(token);
-      expect(reply.text).not.toContain(token.split(".")[1] || token);
+      expectAbsent(reply.text, token);
+      expectAbsent(reply.text, token.split(".")[1] || token);
     },
   );
 
@@ -257,7 +265,7 @@ describe("token exchange: OIDC tokens the emulator refuses", () => {
     const reply = await exchange(token, bob);
     expect(reply.status).toBe(403);
     expect(JSON.parse(reply.text).code).toBe(7);
-    expect(reply.text).not.toContain(token);
+    expectAbsent(reply.text, token);
   });
 
   it("an API token presented as the OIDC token is UNAUTHENTICATED", async () => {
@@ -295,7 +303,7 @@ describe("token exchange: OIDC tokens the emulator refuses", () => {
     const reply = await exchange(token, alice);
     expect(reply.status).toBe(401);
     expect(JSON.parse(reply.text).code).toBe(16);
-    expect(reply.text).not.toContain(token);
+    expectAbsent(reply.text, token);
   });
 
   it("an exchange for another audience is refused", async () => {
@@ -386,7 +394,7 @@ describe("the SDK sends a token only to the configured host", () => {
           (e: unknown) => e as Error,
         );
         expect(error).toBeInstanceOf(Error);
-        expect(String(error)).not.toContain(SECRET);
+        expectAbsent(String(error), SECRET);
         await client.iam.groups.create(GROUP.uid, { name: "x" }).catch(() => undefined);
         expect(configured.seen.length).toBe(2);
         expect(elsewhere.seen).toEqual([]);
@@ -462,9 +470,9 @@ describe("the SDK sends a token only to the configured host", () => {
         (e: unknown) => e,
       );
       expect(isUnauthenticated(error)).toBe(true);
-      expect(JSON.stringify(error)).not.toContain(SECRET);
-      expect(String(error)).not.toContain(SECRET);
-      expect((error as Error).stack ?? "").not.toContain(SECRET);
+      expectAbsent(JSON.stringify(error), SECRET);
+      expectAbsent(String(error), SECRET);
+      expectAbsent((error as Error).stack ?? "", SECRET);
     } finally {
       await client.close();
     }
