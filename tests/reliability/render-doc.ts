@@ -22,6 +22,7 @@ const FAST_RESULTS = path.join(REPO_ROOT, ".vitest-results.json");
 const ORDER = [
   "deploy-under-503s",
   "dropped-after-create",
+  "example-under-faults",
   "rate-limit-burst",
   "rate-limit-deployment",
   "token-expiry",
@@ -172,6 +173,9 @@ ${fast}
 - **Dropped connections** (\`slow/dropped-connections.test.ts\`): 30% of creates and
   updates are handled and then the connection is closed without an answer. The provider
   looks the object up before creating again; updates are repeated. No object twice.
+- **The shipped example** (\`slow/example-under-faults.test.ts\`): \`examples/org-hierarchy\`,
+  unmodified, from an installed copy of the package, deployed under 503s and dropped
+  create answers, then destroyed under 503s.
 - **429 with Retry-After** (\`slow/rate-limit.test.ts\`): a burst of 60 concurrent creates
   from one SDK client against a limit of 10 requests/s; every retry waited exactly the
   \`Retry-After\` (from the SDK's retry events), every create happened once. Then a whole
