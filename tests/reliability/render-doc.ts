@@ -192,7 +192,8 @@ ${fast}
   picking targets at random (seeded) so that they race. The service ends with exactly
   the acknowledged objects, no orphan, every update reflected, and \`totalCount\` agreeing
   with the listing for the tree and for every parent.
-- **Bad input** (\`fast/bad-input-provider.test.ts\`, \`fast/bad-input-http.test.ts\`): every
+- **Bad input** (\`fast/bad-input-provider.test.ts\`, \`fast/bad-input-sdk.test.ts\`,
+  \`fast/bad-input-http.test.ts\`): every
   input of \`Group\`, \`Identity\`, \`RoleBinding\` and every argument of \`getRole\`,
   \`getRoles\`, \`getGroup\`, \`getRepo\`, \`getRepos\` with wrong types, empty and 100,000
   character strings, names outside the pattern (unicode look-alikes, controls, emoji),
@@ -200,6 +201,9 @@ ${fast}
   echoed. Through the engine too. At the HTTP level, every route with malformed, non-object,
   deeply nested, 2 MiB and non-UTF-8 bodies, wrong content types, odd query parameters,
   traversal uids, unknown methods and non-HTTP bytes: always an AIP-193 error, never a 500.
+  In the SDK, uids that would leave their collection (\`..\`, empty segments) are refused
+  before any request, odd ones stay inside the collection's path, and wrong list
+  parameters come back as \`INVALID_ARGUMENT\` naming the parameter.
 - **Tokens** (\`fast/tokens.test.ts\`): tokens forged with the emulator's own signing key
   (read from its \`--data\` file) so that each check is tested alone: \`alg: none\`,
   HS256 keyed with the public key, other algorithms and keys under the real \`kid\`, wrong
