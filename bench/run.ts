@@ -47,6 +47,25 @@ function git(...args: string[]): string {
   }
 }
 
+/** Tracked files under MEASURED_PATHS with uncommitted changes (`git status --porcelain`). */
+function uncommittedFiles(): string[] {
+  let status: string;
+  try {
+    status = execFileSync(
+      "git",
+      ["status", "--porcelain", "--untracked-files=no", "--", ...MEASURED_PATHS],
+      { cwd: REPO_ROOT, encoding: "utf8" },
+    );
+  } catch {
+    return [];
+  }
+  // Each line is two status letters, a space, then the path.
+  return status
+    .split("\n")
+    .filter((line) => line.length > 3)
+    .map((line) => line.slice(3));
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -84,7 +103,7 @@ async function main(): Promise<void> {
     commit,
     shortCommit: commit.slice(0, 7),
     // Only the code the figures depend on: other work in progress elsewhere does not count.
-    dirty: git("status", "--porcelain", "--untracked-files=no", "--", ...MEASURED_PATHS) !== "",
+    uncommitted: uncommittedFiles(),
     startedAt: startedAt.toISOString(),
     durationSeconds: (Date.now() - startedAt.getTime()) / 1000,
     quick,

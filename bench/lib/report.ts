@@ -36,8 +36,8 @@ export interface Section {
 export interface BenchResults {
   commit: string;
   shortCommit: string;
-  /** True when tracked files the figures depend on had uncommitted changes. */
-  dirty: boolean;
+  /** Tracked files the figures depend on that had uncommitted changes (empty: none). */
+  uncommitted: string[];
   startedAt: string;
   durationSeconds: number;
   quick: boolean;
@@ -86,7 +86,11 @@ export function renderMarkdown(results: BenchResults): string {
   );
   lines.push("");
   lines.push(
-    `- Run: ${when}, commit \`${results.shortCommit}\`${results.dirty ? " (with uncommitted changes)" : ""}, ` +
+    `- Run: ${when}, commit \`${results.shortCommit}\`${
+      results.uncommitted.length > 0
+        ? ` plus uncommitted changes to ${results.uncommitted.map((file) => `\`${file}\``).join(", ")}`
+        : ""
+    }, ` +
       `${results.quick ? "**quick run** (fewer repetitions and sizes)" : "full run"}, ` +
       `${Math.round(results.durationSeconds)} s.`,
   );
@@ -148,7 +152,7 @@ export function renderMarkdown(results: BenchResults): string {
   lines.push("## Running the benchmarks");
   lines.push("");
   lines.push(
-    "- `npm run bench` builds the package, runs every suite (about ten minutes on two cores) and rewrites",
+    "- `npm run bench` builds the package, runs every suite (about five minutes on two cores) and rewrites",
     "  this page, `bench/results/latest.json` and `bench/results/<short sha>.json`. Commit the three together.",
     "- `npm run bench -- --quick` is a smoke run (fewer repetitions and sizes): it prints the page and",
     "  writes `bench/results/quick.json` only. `--only operations,lifecycle,sdk-listing,emulator` runs some",

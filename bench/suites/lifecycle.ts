@@ -64,7 +64,7 @@ function lifecycleFindings(measurements: Measurement[]): string[] {
 
 async function run(context: SuiteContext): Promise<Section[]> {
   const sizes = context.pick([100, 300, 1_000], [30, 100]);
-  const repetitions = context.pick(3, 1);
+  const repetitions = context.pick(5, 1);
   const emu = await startEmulatorProcess();
   const results: SizeResult[] = [];
   let sampleRequests: string[] = [];

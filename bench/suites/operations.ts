@@ -209,7 +209,7 @@ async function providerOverhead(
   stack: BenchStack,
 ): Promise<Measurement[]> {
   const warmup = context.pick(15, 5);
-  const samples = context.pick(200, 30);
+  const samples = context.pick(300, 30);
   const team = resourceNamed(stack.state.resources, "team");
   const host = await startProviderHost({ cwd: stack.project.dir, projectName: stack.projectName });
   const client = new IrmClient({ baseUrl: emu.url, token: emu.token, env: {} });
