@@ -137,7 +137,8 @@ bounded in count and time.
 ## The recorded run
 
 Slow suite finished ${run.recordedAt}, testing commit \`${run.commit}\`, Node ${run.node}, on ${run.machine}
-(the machine is shared: durations are for the record, never asserted).
+(the machine is shared: durations are for the record, never asserted). A \`+changes\`
+suffix means tracked files differed from that commit while the suite ran.
 
 ### Fault scenarios (slow half)
 
