@@ -4,6 +4,7 @@
  * as users install it, every resource through the real provider host. Each run is
  * timed and its requests taken from the emulator's request log.
  */
+import * as fs from "node:fs";
 import * as path from "node:path";
 import type { LogEntry } from "../../tests/support/emulator";
 import { type ConsumerProject, createConsumerProject } from "../../tests/support/installed-package";
@@ -32,6 +33,8 @@ export interface BenchStack {
   up(projectConfig?: Record<string, string>): Promise<TimedRun>;
   refresh(): Promise<TimedRun>;
   destroy(): Promise<TimedRun>;
+  /** Deletes the consumer project folder (each run of the benchmark makes its own). */
+  removeProject(): void;
 }
 
 export interface BenchStackOptions {
@@ -87,6 +90,7 @@ export function createBenchStack(options: BenchStackOptions): BenchStack {
     },
     refresh: () => timedRun(() => refresh(project.dir, stack.state, baseConfig(lastProjectConfig))),
     destroy: () => timedRun(() => destroy(project.dir, stack.state, baseConfig(lastProjectConfig))),
+    removeProject: () => fs.rmSync(project.dir, { recursive: true, force: true }),
   };
   return stack;
 }

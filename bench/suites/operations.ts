@@ -360,6 +360,7 @@ async function exampleRows(
     0,
   );
   await stack.destroy();
+  stack.removeProject();
   return {
     requests: [
       operationRow(
@@ -494,6 +495,7 @@ async function run(context: SuiteContext): Promise<Section[]> {
     ];
     context.log("operations: lookups");
     operations.push(...(await lookupRows(emu, stack, viewer)));
+    stack.removeProject();
     const example = await exampleRows(context, emu);
     operations.push(...example.requests);
     sizes.push(...example.sizes);
