@@ -213,6 +213,11 @@ export class IrmClient implements ApiRequester {
   }
 
   /** A printable summary; never a credential. */
+  /** Timeout of one attempt of a request, in milliseconds (`timeoutMs`, `IRM_TIMEOUT_MS`). */
+  get timeoutMs(): number {
+    return this.#settings.timeoutMs;
+  }
+
   toJSON(): { baseUrl: string; authUrl: string; tokenSource: string } {
     return {
       baseUrl: this.baseUrl,

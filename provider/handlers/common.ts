@@ -9,6 +9,7 @@ import {
   FailedPreconditionError,
   isNotFound,
   isResourceNotEmpty,
+  type OutcomeUnknownError,
   type PreconditionViolation,
 } from "../../sdk/index";
 import type { ProviderSettings } from "../config";
@@ -110,6 +111,37 @@ export function createdSince<T extends { createTime: string }>(
   return candidates
     .filter((item) => Date.parse(item.createTime) >= earliest)
     .sort((a, b) => b.createTime.localeCompare(a.createTime))[0];
+}
+
+/** Shortest time a lost create that may still be running is waited for. */
+const SETTLE_MIN_MS = 10_000;
+const SETTLE_FIRST_DELAY_MS = 250;
+const SETTLE_MAX_DELAY_MS = 5_000;
+
+/**
+ * After a create whose outcome is unknown: looks for the object it made. When the
+ * service may still be working on that create (the client timed out, or a gateway
+ * answered 504), finding nothing at once proves nothing, so it looks again, backing
+ * off, for as long as the request timeout (at least ten seconds) before answering
+ * "not made" and letting the caller create once more.
+ */
+export async function findAfterUnknownOutcome<T>(
+  context: HandlerContext,
+  outcome: OutcomeUnknownError,
+  find: () => Promise<T | undefined>,
+): Promise<T | undefined> {
+  const found = await find();
+  if (found !== undefined || !outcome.mayStillBeRunning) return found;
+  const deadline = Date.now() + Math.max(context.client().timeoutMs, SETTLE_MIN_MS);
+  let delayMs = SETTLE_FIRST_DELAY_MS;
+  for (;;) {
+    const remainingMs = deadline - Date.now();
+    if (remainingMs <= 0) return undefined;
+    await context.sleep(Math.min(delayMs, remainingMs));
+    delayMs = Math.min(delayMs * 2, SETTLE_MAX_DELAY_MS);
+    const later = await find();
+    if (later !== undefined) return later;
+  }
 }
 
 /** First wait after a refused delete; doubles each time up to the cap. */

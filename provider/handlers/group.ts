@@ -9,6 +9,7 @@ import {
   deleteWaitingForChildren,
   diffFields,
   type FieldSpec,
+  findAfterUnknownOutcome,
   getOrUndefined,
   type HandlerContext,
   type ResourceHandler,
@@ -107,7 +108,9 @@ export function groupHandler(context: HandlerContext): ResourceHandler<GroupInpu
         created = await groups().create(inputs.parentUid, body);
       } catch (error) {
         if (!(error instanceof OutcomeUnknownError)) throw error;
-        const found = await findCreated(inputs, attemptStartedAt);
+        const found = await findAfterUnknownOutcome(context, error, () =>
+          findCreated(inputs, attemptStartedAt),
+        );
         if (found !== undefined) {
           const outs = await patchDifferences(groupOutputs(found), inputs);
           return { id: outs.uid, outs };

@@ -9,6 +9,7 @@ import {
   deleteWaitingForChildren,
   diffFields,
   type FieldSpec,
+  findAfterUnknownOutcome,
   getOrUndefined,
   type HandlerContext,
   type ResourceHandler,
@@ -132,7 +133,9 @@ export function identityHandler(
         created = await identities().create(inputs.parentUid, body);
       } catch (error) {
         if (!(error instanceof OutcomeUnknownError)) throw error;
-        const found = await findCreated(inputs, attemptStartedAt);
+        const found = await findAfterUnknownOutcome(context, error, () =>
+          findCreated(inputs, attemptStartedAt),
+        );
         if (found !== undefined) {
           const outs = await patchDifferences(identityOutputs(found), inputs);
           return { id: outs.uid, outs };

@@ -9,6 +9,7 @@ import {
   deleteWaitingForChildren,
   diffFields,
   type FieldSpec,
+  findAfterUnknownOutcome,
   getOrUndefined,
   type HandlerContext,
   type ResourceHandler,
@@ -132,8 +133,10 @@ export function roleBindingHandler(
         if (!(error instanceof OutcomeUnknownError)) throw error;
         // A binding that existed before this attempt is not ours: the repeated create
         // then fails with ALREADY_EXISTS and says how to adopt it.
-        const existing = await findBinding(inputs);
-        const found = existing && createdSince([existing], attemptStartedAt);
+        const found = await findAfterUnknownOutcome(context, error, async () => {
+          const existing = await findBinding(inputs);
+          return existing && createdSince([existing], attemptStartedAt);
+        });
         if (found !== undefined) {
           const outs = roleBindingOutputs(found);
           return { id: outs.uid, outs };

@@ -156,6 +156,16 @@ export class InternalError extends IrmError {
  */
 export class OutcomeUnknownError extends IrmError {
   override name = "OutcomeUnknownError";
+  /**
+   * True when the service may still be working on the request (the client timed out,
+   * or a gateway answered 504): a look-up right away can miss an object that appears
+   * moments later.
+   */
+  readonly mayStillBeRunning: boolean;
+  constructor(init: IrmErrorInit & { mayStillBeRunning?: boolean }) {
+    super(init);
+    this.mayStillBeRunning = init.mayStillBeRunning ?? false;
+  }
 }
 /** No response: the connection was refused, reset or dropped. */
 export class ConnectionError extends IrmError {

@@ -103,6 +103,7 @@ function transportError(
       status,
       request,
       cause,
+      mayStillBeRunning: timedOut,
       message:
         `${describe(request)}: ${timedOut ? "timed out" : "connection lost"} after the request was sent; ` +
         "it may or may not have taken effect. Not retried: look the resource up before trying again.",
@@ -214,6 +215,7 @@ function unknownOutcomeIfCreate(req: HttpRequest, error: IrmError): IrmError {
     status: error.status,
     request: error.request,
     cause: error,
+    mayStillBeRunning: error.status === 504,
     message: `${describe(summaryOf(req))}: ${error.message}; the create may or may not have taken effect. Not retried: look the resource up before trying again.`,
   });
 }

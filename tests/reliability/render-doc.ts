@@ -241,16 +241,13 @@ Bugs the suite found, each fixed in its own commit with the test that shows it:
 - \`check\` echoed a rejected value in full: a pasted 100,000-character name came back
   whole in the error. Values are now quoted up to 80 characters.
 
-Open bug, pinned by a test that asserts today's symptom (and so fails once it is fixed):
-
-- **A create that times out while the service is still working on it is duplicated**
-  (\`slow/timed-out-create.test.ts\`). The request waits behind a latency spike longer
-  than the client's timeout (\`IRM_TIMEOUT_MS\`, 30 s by default); the provider treats
-  the outcome as unknown, looks the object up at once, finds nothing yet, and creates it
-  again; then the first request completes as well. A dropped connection does not do
-  this (the first lookup finds the object). A fix belongs in the provider's
-  unknown-outcome path (look again over a bounded settle time before creating again,
-  and only then create) or in the API (an idempotency key on create).
+- A create that timed out while the service was still working on it was made twice
+  (\`slow/timed-out-create.test.ts\`): the provider looked the object up at once,
+  found nothing yet, and created it again; then the first request completed as well.
+  The SDK now marks such outcomes (\`OutcomeUnknownError.mayStillBeRunning\`: a
+  client timeout or a gateway's 504), and the provider keeps looking, backing off, for
+  the request timeout (at least 10 s) before it creates again. A service slower than
+  that still gets a second create: only an idempotency key in the API would close that.
 
 Known limits, by design or left open:
 

@@ -101,6 +101,7 @@ describe("faults that surface", () => {
       client.iam.groups.create(emu.rootGroupUid, { name: "maybe created" }),
     );
     expect(error).toBeInstanceOf(OutcomeUnknownError);
+    expect((error as OutcomeUnknownError).mayStillBeRunning).toBe(false);
     expect(await statuses()).toEqual(["POST 0"]);
     expect(events).toEqual([]);
     // It did happen: the caller reconciles by looking it up.
@@ -191,6 +192,8 @@ describe("gateway errors on a create", () => {
       );
       expect(error).toBeInstanceOf(OutcomeUnknownError);
       expect((error as OutcomeUnknownError).status).toBe(status);
+      // A gateway timeout may leave the create running behind it; a bad gateway may not.
+      expect((error as OutcomeUnknownError).mayStillBeRunning).toBe(status === 504);
       expect(await statuses()).toEqual([`POST ${status}`]);
     },
   );
@@ -231,6 +234,8 @@ describe("timeouts", () => {
     );
     expect(error).toBeInstanceOf(OutcomeUnknownError);
     expect(String(error)).toMatch(/timed out/);
+    // The service may still be working on it: a caller must not conclude "not made" at once.
+    expect((error as OutcomeUnknownError).mayStillBeRunning).toBe(true);
     // The emulator finishes the request after the client gave up.
     await new Promise((resolve) => setTimeout(resolve, 400));
     const found = await client.iam.groups.list({
