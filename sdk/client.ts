@@ -178,6 +178,7 @@ export class IrmClient implements ApiRequester {
   readonly #tokenSource: TokenSource;
   readonly #dispatcher: Dispatcher;
   readonly #ownsDispatcher: boolean;
+  #closing: Promise<void> | undefined;
   readonly #log: SdkLogger;
   /** What token sources may use: the configured URLs, the logger, GETs with retries. */
   readonly #tokenContext: TokenSourceContext;
@@ -227,8 +228,11 @@ export class IrmClient implements ApiRequester {
   }
 
   /** Closes the connection pool the client created (not a dispatcher passed in). */
+  /** Releases the keep-alive connections of the client's own dispatcher; safe to call twice. */
   async close(): Promise<void> {
-    if (this.#ownsDispatcher) await this.#dispatcher.close();
+    if (!this.#ownsDispatcher || this.#closing !== undefined) return this.#closing;
+    this.#closing = this.#dispatcher.close();
+    return this.#closing;
   }
 
   #remember(token: string | undefined): void {

@@ -148,6 +148,12 @@ describe("IrmClient", () => {
     expect(JSON.stringify(client)).not.toContain("printed-secret-token");
     await client.close();
   });
+
+  it("can be closed twice, as cleanup code often does", async () => {
+    const client = new IrmClient({ env: {} });
+    await client.close();
+    await expect(client.close()).resolves.toBeUndefined();
+  });
 });
 
 describe("GitHub Actions OIDC", () => {
