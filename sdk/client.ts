@@ -230,9 +230,9 @@ export class IrmClient implements ApiRequester {
   /** Closes the connection pool the client created (not a dispatcher passed in). */
   /** Releases the keep-alive connections of the client's own dispatcher; safe to call twice. */
   async close(): Promise<void> {
-    if (!this.#ownsDispatcher || this.#closing !== undefined) return this.#closing;
-    this.#closing = this.#dispatcher.close();
-    return this.#closing;
+    if (!this.#ownsDispatcher) return;
+    this.#closing ??= this.#dispatcher.close();
+    await this.#closing;
   }
 
   #remember(token: string | undefined): void {
