@@ -63,7 +63,8 @@ function lifecycleFindings(measurements: Measurement[]): string[] {
           .map((m) => m.label)
           .join("; ")}.`,
     growthRows.every((m) => m.met)
-      ? "Wall time grows linearly: the marginal time per resource does not rise with the size of the organisation."
+      ? "Wall time grows linearly: the marginal time per resource does not rise with the size of the " +
+        "organisation (where it falls, early resources also pay for warming up the three processes)."
       : `Wall time grows faster than linearly for: ${growthRows
           .filter((m) => !m.met)
           .map((m) => m.label)

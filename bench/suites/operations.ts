@@ -177,7 +177,7 @@ function sizeRows(resources: StateResource[]): Measurement[] {
     const providerBytes = Buffer.byteLength(providerText);
     rows.push({
       id: `provider-bytes-${shortType}`,
-      label: `serialized provider (\`__provider\`) of a ${shortType}`,
+      label: `serialized provider (\`__provider\`), ${shortType}`,
       value: providerBytes,
       unit: "B",
       goal: `< ${PROVIDER_SIZE_GOAL_BYTES} B`,
@@ -187,7 +187,7 @@ function sizeRows(resources: StateResource[]): Measurement[] {
     const resourceBytes = Buffer.byteLength(JSON.stringify(resource));
     rows.push({
       id: `resource-bytes-${shortType}`,
-      label: `one ${shortType} in state (URN, id, inputs, outputs, dependencies)`,
+      label: `one resource in state (URN, id, inputs, outputs, dependencies), ${shortType}`,
       value: resourceBytes,
       unit: "B",
       detail: `${Math.round(((2 * providerBytes) / resourceBytes) * 100)}% of it is the two copies of \`__provider\``,
