@@ -64,7 +64,7 @@ function lifecycleFindings(measurements: Measurement[]): string[] {
           .join("; ")}.`,
     growthRows.every((m) => m.met)
       ? "Wall time grows linearly: the marginal time per resource does not rise with the size of the " +
-        "organisation (where it falls, early resources also pay for warming up the three processes)."
+        "organisation (where it falls, likely because early resources also pay for warming up the program, host and emulator processes)."
       : `Wall time grows faster than linearly for: ${growthRows
           .filter((m) => !m.met)
           .map((m) => m.label)
