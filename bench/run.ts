@@ -53,7 +53,15 @@ function uncommittedFiles(): string[] {
   try {
     status = execFileSync(
       "git",
-      ["status", "--porcelain", "--untracked-files=no", "--", ...MEASURED_PATHS],
+      // The results themselves are rewritten by every run and are no input to it.
+      [
+        "status",
+        "--porcelain",
+        "--untracked-files=no",
+        "--",
+        ...MEASURED_PATHS,
+        ":(exclude)bench/results",
+      ],
       { cwd: REPO_ROOT, encoding: "utf8" },
     );
   } catch {
