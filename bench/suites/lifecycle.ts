@@ -5,11 +5,12 @@
  */
 import * as path from "node:path";
 import { Agent } from "undici";
-import { startEmulatorProcess } from "../lib/emulator-process";
+import { startProviderHost } from "../../tests/support/provider-host";
+import { type EmulatorProcess, startEmulatorProcess } from "../lib/emulator-process";
 import { bareOk } from "../lib/http";
 import { againstFloor, type Measurement, type Section } from "../lib/report";
 import { createBenchStack, describeRequests, FIXTURES_DIR, type TimedRun } from "../lib/stack";
-import { linearFit, median } from "../lib/stats";
+import { linearFit, median, now } from "../lib/stats";
 import type { Suite, SuiteContext } from "../lib/suite";
 
 type Operation = "up" | "noop" | "destroy";
@@ -55,6 +56,7 @@ function runByRun(
 function lifecycleFindings(measurements: Measurement[]): string[] {
   const requestRows = measurements.filter((m) => m.id.endsWith("-requests"));
   const growthRows = measurements.filter((m) => m.id.endsWith("-linearity"));
+  const hostRows = measurements.filter((m) => m.id.startsWith("host-"));
   const notes = [
     requestRows.every((m) => m.met)
       ? "Requests are at the floor at every size: one per resource for `up` and `destroy`, none for a no-op `up`."
@@ -68,7 +70,16 @@ function lifecycleFindings(measurements: Measurement[]): string[] {
       : `Wall time grows faster than linearly for: ${growthRows
           .filter((m) => !m.met)
           .map((m) => m.label)
-          .join("; ")} (see the detail column).`,
+          .join("; ")} (see the detail column for the spread from run to run).`,
+    hostRows.every((m) => m.met)
+      ? "The provider's own cost per operation does not grow with the organisation (the provider-host-alone " +
+        "rows: creates and deletes straight through the host, no program, no mini engine). So where the engine " +
+        "runs' marginal time rises from the lower span to the upper one, the cause is in the test harness (the " +
+        "program under mocks, the mini engine) or in the noise of this shared machine, not in the provider."
+      : `The provider's own cost per operation grows with the organisation: ${hostRows
+          .filter((m) => !m.met)
+          .map((m) => m.label)
+          .join("; ")}.`,
     "The time per resource is mostly the test engine's, not the provider's: a CPU profile of a 300-resource " +
       "no-op `up`, taken while writing this benchmark, showed the provider host idle about 70% of the run and " +
       "the program process busy with the Pulumi runtime under mocks (promise bookkeeping that records stack " +
@@ -78,12 +89,57 @@ function lifecycleFindings(measurements: Measurement[]): string[] {
   return notes;
 }
 
+/**
+ * The provider alone, without the program and the mini engine: `count` creates of a
+ * group through the real provider host, then as many deletes, each timed. The median of
+ * the last hundred over that of the first hundred shows whether the provider's (and the
+ * emulator's) cost per operation grows with the organisation.
+ */
+async function providerOnlyGrowth(
+  emu: EmulatorProcess,
+  count: number,
+  roleUid: string,
+): Promise<{ create: number[]; remove: number[] }> {
+  // A one-group stack yields the serialized provider text, as state holds it.
+  const stack = createBenchStack({
+    scratchName: "bench-org-scale-host",
+    programDir: path.join(FIXTURES_DIR, "org-scale"),
+    emulator: emu,
+    projectConfig: { resources: "1", rootGroupUid: emu.rootGroupUid, roleUid },
+  });
+  await stack.up();
+  const [group] = stack.state.resources;
+  const host = await startProviderHost({ cwd: stack.project.dir, projectName: stack.projectName });
+  const create: number[] = [];
+  const remove: number[] = [];
+  try {
+    await host.configure({ "irm:apiUrl": emu.url, "irm:token": emu.token }, ["irm:token"]);
+    const created: Array<{ id: string; properties: Record<string, unknown> }> = [];
+    for (let i = 0; i < count; i++) {
+      const start = now();
+      created.push(await host.create(group.urn, { ...group.inputs, name: `host-scale-${i}` }));
+      create.push(now() - start);
+    }
+    for (const item of created.reverse()) {
+      const start = now();
+      await host.delete(item.id, group.urn, item.properties);
+      remove.push(now() - start);
+    }
+  } finally {
+    await host.close();
+    await stack.destroy();
+    stack.removeProject();
+  }
+  return { create, remove };
+}
+
 async function run(context: SuiteContext): Promise<Section[]> {
   const sizes = context.pick([100, 550, 1_000], [30, 65, 100]);
   const repetitions = context.pick(5, 1);
   const emu = await startEmulatorProcess();
   const results: SizeResult[] = [];
   let sampleRequests: string[] = [];
+  let hostOnly: { create: number[]; remove: number[] } = { create: [], remove: [] };
   try {
     const dispatcher = new Agent();
     const roles = await bareOk<{ roles: Array<{ uid: string }> }>(
@@ -130,6 +186,9 @@ async function run(context: SuiteContext): Promise<Section[]> {
       }
       results.push(result);
     }
+    const largest = sizes[sizes.length - 1];
+    context.log(`lifecycle: ${largest} creates and deletes through the provider host alone`);
+    hostOnly = await providerOnlyGrowth(emu, largest, roles.roles[0].uid);
   } finally {
     await emu.close();
   }
@@ -205,6 +264,29 @@ async function run(context: SuiteContext): Promise<Section[]> {
         met: requestGrowth <= 1,
       });
     }
+  }
+
+  const window = Math.min(100, Math.floor(hostOnly.create.length / 2));
+  for (const [id, label, samples] of [
+    ["host-create-growth", "create", hostOnly.create],
+    ["host-delete-growth", "delete", hostOnly.remove],
+  ] as const) {
+    // Deletes run newest first: their "first" hundred met the largest organisation.
+    const early = median(samples.slice(0, window));
+    const late = median(samples.slice(-window));
+    const growth = id === "host-delete-growth" ? early / late : late / early;
+    measurements.push({
+      id,
+      label: `provider host alone: one ${label} with ${samples.length.toLocaleString("en-US")} groups in the organisation over one with a few`,
+      value: growth,
+      unit: "×",
+      ratio: growth,
+      goal: `0 < ratio < ${LINEARITY_GOAL} (constant cost per operation)`,
+      met: growth > 0 && growth < LINEARITY_GOAL,
+      detail:
+        `median of ${window} ${label}s each: ${(id === "host-delete-growth" ? late : early).toFixed(2)} ms with the ` +
+        `organisation nearly empty, ${(id === "host-delete-growth" ? early : late).toFixed(2)} ms with ${samples.length.toLocaleString("en-US")} groups in it`,
+    });
   }
 
   return [
