@@ -80,9 +80,10 @@ function lifecycleFindings(measurements: Measurement[]): string[] {
           .filter((m) => !m.met)
           .map((m) => m.label)
           .join("; ")}.`,
-    "These growth ratios are noisy: in four full runs with these sizes made while writing this benchmark " +
-      "(commits 17df885 to 61e9d77), their medians ranged from 0.46 to 1.57, and one run (58d1132) put no-op " +
-      "`up` and `destroy` just over 1.5. A real quadratic cost would push every run the same way.",
+    "These growth ratios are noisy: in the five full runs with these sizes made before this one while writing " +
+      "this benchmark (commits 17df885 to 9198a20), their medians ranged from 0.29 to 1.57, and one run " +
+      "(58d1132) put no-op `up` and `destroy` just over 1.5. A real quadratic cost would push every run the " +
+      "same way.",
     "The time per resource is mostly the test engine's, not the provider's: a CPU profile of a 300-resource " +
       "no-op `up`, taken while writing this benchmark, showed the provider host idle about 70% of the run and " +
       "the program process busy with the Pulumi runtime under mocks (promise bookkeeping that records stack " +
