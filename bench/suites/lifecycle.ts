@@ -80,10 +80,10 @@ function lifecycleFindings(measurements: Measurement[]): string[] {
           .filter((m) => !m.met)
           .map((m) => m.label)
           .join("; ")}.`,
-    "These growth ratios are noisy: in the five full runs with these sizes made before this one while writing " +
-      "this benchmark (commits 17df885 to 9198a20), their medians ranged from 0.29 to 1.57, and one run " +
-      "(58d1132) put no-op `up` and `destroy` just over 1.5. A real quadratic cost would push every run the " +
-      "same way.",
+    "These growth ratios are noisy. Before the sizes took turns within rounds (all runs of 100, then of 550, " +
+      "then of 1,000), six full runs made while writing this benchmark (commits 17df885 to 60c76b1) gave " +
+      "medians from 0.29 to 1.72, two of them over 1.5 for no-op `up` or `destroy`: a change in the machine's " +
+      "load during the suite weighed on one size. A real quadratic cost would push every run the same way.",
     "The time per resource is mostly the test engine's, not the provider's: a CPU profile of a 300-resource " +
       "no-op `up`, taken while writing this benchmark, showed the provider host idle about 70% of the run and " +
       "the program process busy with the Pulumi runtime under mocks (promise bookkeeping that records stack " +
@@ -139,7 +139,7 @@ async function providerOnlyGrowth(
 
 async function run(context: SuiteContext): Promise<Section[]> {
   const sizes = context.pick([100, 550, 1_000], [30, 65, 100]);
-  const repetitions = context.pick(5, 1);
+  const repetitions = context.pick(7, 1);
   const emu = await startEmulatorProcess();
   const results: SizeResult[] = [];
   let sampleRequests: string[] = [];
@@ -154,14 +154,19 @@ async function run(context: SuiteContext): Promise<Section[]> {
     );
     await dispatcher.close();
     for (const size of sizes) {
-      const result: SizeResult = {
+      results.push({
         size,
         ms: { up: [], noop: [], destroy: [] },
         requests: { up: 0, noop: 0, destroy: 0 },
         failed: { up: 0, noop: 0, destroy: 0 },
-      };
-      for (let repetition = 0; repetition < repetitions; repetition++) {
-        context.log(`lifecycle: ${size} resources, run ${repetition + 1} of ${repetitions}`);
+      });
+    }
+    // Sizes take turns within each round, so a change in the machine's load during the
+    // suite weighs on every size alike instead of on whichever size ran then.
+    for (let repetition = 0; repetition < repetitions; repetition++) {
+      for (const result of results) {
+        const size = result.size;
+        context.log(`lifecycle: round ${repetition + 1} of ${repetitions}, ${size} resources`);
         const stack = createBenchStack({
           scratchName: `bench-org-scale-${size}`,
           programDir: path.join(FIXTURES_DIR, "org-scale"),
@@ -188,7 +193,6 @@ async function run(context: SuiteContext): Promise<Section[]> {
           sampleRequests = describeRequests(runs.up.requests.slice(0, 3));
         }
       }
-      results.push(result);
     }
     const largest = sizes[sizes.length - 1];
     context.log(`lifecycle: ${largest} creates and deletes through the provider host alone`);
@@ -302,7 +306,7 @@ async function run(context: SuiteContext): Promise<Section[]> {
         "the identity's binding on the group; departments of ten teams, so groups nest). The project's mini " +
         "engine (`tests/support/lifecycle/engine.ts`) runs `up`, a no-op `up` and `destroy` on a fresh stack, " +
         "through the real provider host, with the package installed as users install it; the emulator runs in " +
-        `its own process. Sizes ${results.map((r) => r.size).join(", ")}, ${repetitions} run(s) each; wall time ` +
+        `its own process. Sizes ${results.map((r) => r.size).join(", ")}, ${repetitions} round(s) in which each size runs once; wall time ` +
         "from the engine's call to its result (program start-up, provider host start-up and every step). The mini " +
         "engine applies steps one at a time (the real engine runs independent steps in parallel), so the times " +
         "are an upper bound of the provider's share. Growth: the marginal time per resource between the two " +
