@@ -1,24 +1,14 @@
 /** Provider methods of `Identity`. */
 import type { Identity, IdentityMaskPath, IdentityUpdate } from "../../sdk/index";
-import { OutcomeUnknownError } from "../../sdk/index";
 import type { IdentityInputs, IdentityOutputs } from "../types";
 import { checkIdentityInputs, parentOf } from "../validation";
 import {
-  changedPaths,
-  createdSince,
-  deleteWaitingForChildren,
-  diffFields,
   type FieldSpec,
-  findAfterUnknownOutcome,
-  getOrUndefined,
   type HandlerContext,
   type ResourceHandler,
   withoutUndefined,
 } from "./common";
-
-const REPLACING: ReadonlyArray<FieldSpec<IdentityInputs, IdentityOutputs>> = [
-  { path: "parentUid", fromInputs: (i) => i.parentUid, fromOutputs: (o) => o.parentUid },
-];
+import { objectHandler } from "./object-handler";
 
 const UPDATABLE: ReadonlyArray<FieldSpec<IdentityInputs, IdentityOutputs>> = [
   { path: "name", fromInputs: (i) => i.name, fromOutputs: (o) => o.name },
@@ -58,7 +48,7 @@ function identityInputsFrom(outputs: IdentityOutputs): IdentityInputs {
   };
 }
 
-function patchBody(inputs: IdentityInputs, mask: readonly string[]): IdentityUpdate {
+function patchBody(inputs: IdentityInputs, mask: readonly IdentityMaskPath[]): IdentityUpdate {
   const body: IdentityUpdate = {};
   if (mask.includes("name")) body.name = inputs.name;
   if (mask.includes("description")) body.description = inputs.description;
@@ -73,101 +63,34 @@ function patchBody(inputs: IdentityInputs, mask: readonly string[]): IdentityUpd
 export function identityHandler(
   context: HandlerContext,
 ): ResourceHandler<IdentityInputs, IdentityOutputs> {
-  const identities = () => context.client().iam.identities;
-
-  async function patchDifferences(current: IdentityOutputs, inputs: IdentityInputs) {
-    const mask = changedPaths(UPDATABLE, current, inputs) as IdentityMaskPath[];
-    if (mask.length === 0) return current;
-    const updated = await identities().update(current.uid, patchBody(inputs, mask), {
-      updateMask: mask,
-    });
-    return identityOutputs(updated);
-  }
-
-  async function adopt(inputs: IdentityInputs, uid: string) {
-    const existing = await getOrUndefined(() => identities().get(uid));
-    if (existing === undefined) {
-      throw new Error(`adoptUid: no identity ${uid} exists (or it is not visible to this token)`);
-    }
-    const current = identityOutputs(existing);
-    if (current.parentUid !== inputs.parentUid) {
-      throw new Error(
-        `adoptUid: identity ${uid} sits under ${current.parentUid}, not under parentUid ${inputs.parentUid}`,
-      );
-    }
-    const outs = await patchDifferences(current, inputs);
-    return { id: outs.uid, outs };
-  }
-
-  async function findCreated(
-    inputs: IdentityInputs,
-    attemptStartedAt: number,
-  ): Promise<Identity | undefined> {
-    const page = await identities().list({
-      childrenOf: inputs.parentUid,
-      name: inputs.name,
-      pageSize: 200,
-    });
-    return createdSince(page.items, attemptStartedAt);
-  }
-
-  return {
-    async check(_olds, news) {
-      return checkIdentityInputs(news);
+  return objectHandler(context, {
+    kind: "identity",
+    container: {
+      path: "parentUid",
+      fromInputs: (i) => i.parentUid,
+      fromOutputs: (o) => o.parentUid,
     },
-
-    async diff(_id, olds, news) {
-      return diffFields(REPLACING, UPDATABLE, olds, news);
-    },
-
-    async create(inputs) {
-      if (inputs.adoptUid) return adopt(inputs, inputs.adoptUid);
-      const body = {
+    updatable: UPDATABLE,
+    check: checkIdentityInputs,
+    api: (client) => client.iam.identities,
+    outputs: identityOutputs,
+    inputsFrom: identityInputsFrom,
+    patchBody,
+    create: (client, inputs) =>
+      client.iam.identities.create(inputs.parentUid, {
         name: inputs.name,
         description: inputs.description,
         claimMatch: { issuer: inputs.claimMatch.issuer, subject: inputs.claimMatch.subject },
-      };
-      let created: Identity;
-      const attemptStartedAt = Date.now();
-      try {
-        created = await identities().create(inputs.parentUid, body);
-      } catch (error) {
-        if (!(error instanceof OutcomeUnknownError)) throw error;
-        const found = await findAfterUnknownOutcome(context, error, () =>
-          findCreated(inputs, attemptStartedAt),
-        );
-        if (found !== undefined) {
-          const outs = await patchDifferences(identityOutputs(found), inputs);
-          return { id: outs.uid, outs };
-        }
-        created = await identities().create(inputs.parentUid, body);
-      }
-      const outs = identityOutputs(created);
-      return { id: outs.uid, outs };
-    },
-
-    async read(id) {
-      const identity = await getOrUndefined(() => identities().get(id));
-      if (identity === undefined) return { id: "" };
-      const outs = identityOutputs(identity);
-      return { id: outs.uid, props: outs, inputs: identityInputsFrom(outs) };
-    },
-
-    async update(id, olds, news) {
-      const mask = changedPaths(UPDATABLE, olds, news) as IdentityMaskPath[];
-      if (mask.length === 0) {
-        return { outs: identityOutputs(await identities().get(id)) };
-      }
-      const updated = await identities().update(id, patchBody(news, mask), { updateMask: mask });
-      return { outs: identityOutputs(updated) };
-    },
-
-    async delete(id, props) {
-      await deleteWaitingForChildren(
-        context,
-        { kind: "identity", uid: id, name: props?.name },
-        () => identities().delete(id),
-      );
-    },
-  };
+      }),
+    // By name among the group's identities.
+    candidates: async (client, inputs) =>
+      (
+        await client.iam.identities.list({
+          childrenOf: inputs.parentUid,
+          name: inputs.name,
+          pageSize: 200,
+        })
+      ).items,
+    nameOf: (outputs) => outputs?.name,
+  });
 }
