@@ -3,6 +3,7 @@
  * (named in `sdk/settings.ts`), then the defaults. Used by the runtime's `configure`
  * (in the provider host) and by the lookups (in the program).
  */
+import { IrmClient } from "../sdk/index";
 import { CONFIG_NAMESPACE, DEFAULTS, ENV, envInteger, envString, pick } from "../sdk/settings";
 
 /** Settings the provider and the lookups run with. */
@@ -90,3 +91,28 @@ export const SETTING_ENV = {
   identityTokenFile: ENV.identityTokenFile,
   deleteTimeoutMs: ENV.deleteTimeoutMs,
 } as const;
+
+/** One SDK client per distinct connection settings, shared by the resources and the lookups. */
+const clients = new Map<string, IrmClient>();
+
+/**
+ * The client for these settings, built once: repeated calls share its keep-alive
+ * connections and its cached token. Only the settings the client uses pick it, so
+ * a change of `deleteTimeoutMs` does not open a second connection pool.
+ */
+export function clientFor(settings: ProviderSettings): IrmClient {
+  const options = {
+    baseUrl: settings.apiUrl,
+    authUrl: settings.authUrl,
+    token: settings.token,
+    identity: settings.identity,
+    identityTokenFile: settings.identityTokenFile,
+  };
+  const key = JSON.stringify(options);
+  let client = clients.get(key);
+  if (client === undefined) {
+    client = new IrmClient(options);
+    clients.set(key, client);
+  }
+  return client;
+}

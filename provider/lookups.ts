@@ -5,10 +5,9 @@
  * request for a single lookup, the fewest pages (200 each) for a listing.
  */
 import * as pulumi from "@pulumi/pulumi";
-import type { Group, ListParams, Repo, Role } from "../sdk/index";
-import { IrmClient } from "../sdk/index";
+import type { Group, IrmClient, ListParams, Repo, Role } from "../sdk/index";
 import { CONFIG_NAMESPACE } from "../sdk/settings";
-import { type ProviderSettings, resolveProviderSettings } from "./config";
+import { clientFor, type ProviderSettings, resolveProviderSettings } from "./config";
 import { GROUP_UID_PATTERN, MAX_LENGTH, quoted } from "./validation";
 
 /** Largest page the API serves; listings use it to need the fewest requests. */
@@ -105,9 +104,6 @@ function checkArguments(
   }
 }
 
-/** One client per distinct settings, so repeated lookups share connections. */
-const clients = new Map<string, IrmClient>();
-
 function lookupSettings(overrides: Partial<ProviderSettings> | undefined): ProviderSettings {
   const config = new pulumi.Config(CONFIG_NAMESPACE);
   const prefix = `${CONFIG_NAMESPACE}:`;
@@ -119,20 +115,7 @@ function lookupSettings(overrides: Partial<ProviderSettings> | undefined): Provi
 }
 
 function lookupClient(opts: LookupOptions | undefined): IrmClient {
-  const settings = lookupSettings(opts?.settings);
-  const key = JSON.stringify(settings);
-  let client = clients.get(key);
-  if (client === undefined) {
-    client = new IrmClient({
-      baseUrl: settings.apiUrl,
-      authUrl: settings.authUrl,
-      token: settings.token,
-      identity: settings.identity,
-      identityTokenFile: settings.identityTokenFile,
-    });
-    clients.set(key, client);
-  }
-  return client;
+  return clientFor(lookupSettings(opts?.settings));
 }
 
 /** Exactly one match, else an error naming what was looked for and what was found. */

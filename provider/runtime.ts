@@ -4,22 +4,23 @@
  * settings, the token and the client live here, in module state, and never in state.
  */
 import type { ConfigureRequest } from "@pulumi/pulumi/dynamic";
-import { IrmClient } from "../sdk/index";
-import { type ProviderSettings, redactSettings, resolveProviderSettings } from "./config";
+import {
+  clientFor,
+  type ProviderSettings,
+  redactSettings,
+  resolveProviderSettings,
+} from "./config";
 import type { HandlerContext } from "./handlers/common";
 import { groupHandler } from "./handlers/group";
 import { identityHandler } from "./handlers/identity";
 import { roleBindingHandler } from "./handlers/role-binding";
 
 let settings: ProviderSettings | undefined;
-let client: IrmClient | undefined;
-/** Fingerprint of the settings the client was built from, to rebuild only on change. */
-let clientSettingsKey: string | undefined;
 
 /**
  * Reads `irm:` config, then `IRM_*` variables, then defaults. The host calls this once
  * per distinct serialized provider (so up to once per resource type) with the same
- * config; the client is only rebuilt when the settings really change.
+ * config; the client is shared until the settings really change (`clientFor`).
  */
 export async function configure(req: ConfigureRequest): Promise<void> {
   settings = resolveProviderSettings((key) => req.config.get(key));
@@ -31,29 +32,13 @@ function currentSettings(): ProviderSettings {
   return settings;
 }
 
-function currentClient(): IrmClient {
-  const resolved = currentSettings();
-  const key = JSON.stringify(resolved);
-  if (client === undefined || key !== clientSettingsKey) {
-    client = new IrmClient({
-      baseUrl: resolved.apiUrl,
-      authUrl: resolved.authUrl,
-      token: resolved.token,
-      identity: resolved.identity,
-      identityTokenFile: resolved.identityTokenFile,
-    });
-    clientSettingsKey = key;
-  }
-  return client;
-}
-
 /** The settings in use with the token redacted (for diagnostics; never the token). */
 export function describeSettings(): Record<string, unknown> {
   return redactSettings(currentSettings());
 }
 
 const context: HandlerContext = {
-  client: currentClient,
+  client: () => clientFor(currentSettings()),
   settings: currentSettings,
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 };

@@ -7,7 +7,7 @@
  * line of stdout and serves the `Analyzer` service. The engine address is only
  * dropped by the launcher, so a dummy one is enough.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import * as path from "node:path";
 import * as grpc from "@grpc/grpc-js";
@@ -15,6 +15,7 @@ import * as analyzerService from "@pulumi/pulumi/proto/analyzer_grpc_pb";
 import * as analyzer from "@pulumi/pulumi/proto/analyzer_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
+import { readPort } from "../support/provider-host";
 
 const REPO_ROOT = path.resolve(__dirname, "..", "..");
 /** The shipped pack folder (`PulumiPolicy.yaml`, `package.json` → compiled program). */
@@ -112,7 +113,7 @@ export async function startPolicyPack(packDir: string = PACK_DIR): Promise<Polic
   child.stderr?.on("data", (chunk: string) => {
     stderrText += chunk;
   });
-  const port = await readPort(child, () => stderrText);
+  const port = await readPort(child, () => stderrText, "policy pack");
   const client = new analyzerService.AnalyzerClient(
     `127.0.0.1:${port}`,
     grpc.credentials.createInsecure(),
@@ -190,30 +191,4 @@ export async function startPolicyPack(packDir: string = PACK_DIR): Promise<Polic
       }
     },
   };
-}
-
-function readPort(child: ChildProcess, stderr: () => string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    let stdoutText = "";
-    const onData = (chunk: Buffer) => {
-      stdoutText += chunk.toString("utf8");
-      const newline = stdoutText.indexOf("\n");
-      if (newline < 0) return;
-      child.stdout?.off("data", onData);
-      child.stdout?.resume();
-      const port = Number(stdoutText.slice(0, newline).trim());
-      if (Number.isInteger(port) && port > 0) resolve(port);
-      else
-        reject(
-          new Error(
-            `policy pack printed no port: ${JSON.stringify(stdoutText.slice(0, 200))}\n${stderr()}`,
-          ),
-        );
-    };
-    child.stdout?.on("data", onData);
-    child.once("error", reject);
-    child.once("exit", (code) =>
-      reject(new Error(`policy pack exited (code ${code}) before printing its port:\n${stderr()}`)),
-    );
-  });
 }

@@ -263,7 +263,15 @@ export function fromStruct(struct: Struct | undefined): PropertyMap {
   return struct ? (struct.toJavaScript() as PropertyMap) : {};
 }
 
-function readPort(child: ChildProcess, stderr: () => string): Promise<number> {
+/**
+ * Port a Pulumi plugin process (provider host, policy pack) prints on its first stdout
+ * line; `what` names the process in errors, which carry its stderr.
+ */
+export function readPort(
+  child: ChildProcess,
+  stderr: () => string,
+  what = "provider host",
+): Promise<number> {
   return new Promise((resolve, reject) => {
     let stdoutText = "";
     const onData = (chunk: Buffer) => {
@@ -271,21 +279,21 @@ function readPort(child: ChildProcess, stderr: () => string): Promise<number> {
       const newline = stdoutText.indexOf("\n");
       if (newline < 0) return;
       child.stdout?.off("data", onData);
-      // Keep draining stdout so a chatty provider cannot block the host on a full pipe.
+      // Keep draining stdout so a chatty plugin cannot block on a full pipe.
       child.stdout?.resume();
       const port = Number(stdoutText.slice(0, newline).trim());
       if (Number.isInteger(port) && port > 0) resolve(port);
       else
         reject(
-          new Error(`provider host printed no port: ${JSON.stringify(stdoutText.slice(0, 200))}`),
+          new Error(
+            `${what} printed no port: ${JSON.stringify(stdoutText.slice(0, 200))}\n${stderr()}`,
+          ),
         );
     };
     child.stdout?.on("data", onData);
     child.once("error", reject);
     child.once("exit", (code) => {
-      reject(
-        new Error(`provider host exited (code ${code}) before printing its port:\n${stderr()}`),
-      );
+      reject(new Error(`${what} exited (code ${code}) before printing its port:\n${stderr()}`));
     });
   });
 }
