@@ -1,0 +1,166 @@
+/**
+ * `pulumi-irm/export`: writes a ready-to-run Pulumi TypeScript project that adopts an
+ * existing organisation (or one group's subtree) as it is. The `irm-export` command
+ * (cli.ts) is a thin layer over `exportOrganisation`. See docs/export.md.
+ */
+import {
+  checkGroupInputs,
+  checkIdentityInputs,
+  checkRoleBindingInputs,
+} from "../provider/validation";
+import { IrmClient, type IrmClientOptions } from "../sdk/index";
+import { buildProgram, type ExportedProgram, type Omission } from "./program";
+import {
+  checkOutDir,
+  checkProjectName,
+  defaultProjectName,
+  packageFacts,
+  projectFiles,
+  writeProject,
+} from "./project";
+import { ExportError, type LiveOrganisation, type ReadProgress, readOrganisation } from "./read";
+
+export type { ExportedProgram, Omission } from "./program";
+export { defaultProjectName, type PackageFacts, packageFacts } from "./project";
+export { ExportError, type LiveOrganisation, type ReadProgress } from "./read";
+
+export interface ExportOptions {
+  /** Folder to write the project into (required unless `dryRun`). */
+  outDir?: string;
+  /** Uid of the group whose subtree is exported; default: the organisation the token sees. */
+  groupUid?: string;
+  /** Pulumi project name; default `irm-<group name>`. */
+  projectName?: string;
+  /** Every resource gets `protect: true`. */
+  protect?: boolean;
+  /** Every resource gets `retainOnDelete: true`. */
+  retain?: boolean;
+  /** Overwrite the generated files in a non-empty `outDir`. */
+  force?: boolean;
+  /** Read and generate, write nothing. */
+  dryRun?: boolean;
+  /**
+   * Declare custom roles as `irm.Role` resources. Extension point for when the package
+   * gains a `Role` resource; until then (default false) bindings look custom roles up.
+   */
+  declareCustomRoles?: boolean;
+  /** A client to read with (the caller closes it); else one from `settings`. */
+  client?: IrmClient;
+  /** Settings of the client made when none is given; unset ones come from `IRM_*`. */
+  settings?: IrmClientOptions;
+  /** Called after each page read. */
+  onProgress?: (progress: ReadProgress) => void;
+}
+
+export interface ExportResult {
+  /** The generated files, by relative path. */
+  files: Record<string, string>;
+  /** Where they were written; undefined on a dry run. */
+  writtenTo?: string;
+  counts: { groups: number; identities: number; roleBindings: number; customRoles: number };
+  /** What exists but is not declared, and why. */
+  omissions: Omission[];
+  /** Inputs the provider's `check` would refuse (the program then fails at preview). */
+  warnings: string[];
+  /** Requests sent, by collection; see `requestFloor` for the least possible. */
+  requests: Record<string, number>;
+  program: ExportedProgram;
+  live: LiveOrganisation;
+}
+
+/** The fewest list requests an export can make: ceil(n / 200) per collection, at least one. */
+export function requestFloor(live: LiveOrganisation): Record<string, number> {
+  const pages = (n: number) => Math.max(1, Math.ceil(n / 200));
+  return {
+    groups: pages(live.groups.length),
+    identities: pages(live.identities.length),
+    roleBindings: pages(live.bindings.length),
+    roles: pages(live.roles.length),
+  };
+}
+
+/** Inputs of the program that the provider's own `check` would refuse. */
+function checkProgram(program: ExportedProgram): string[] {
+  const warnings: string[] = [];
+  const report = (what: string, failures: Array<{ property: string; reason: string }>) => {
+    for (const f of failures) warnings.push(`${what}: ${f.property}: ${f.reason}`);
+  };
+  const parentOf = (uid: string) => uid.slice(0, uid.lastIndexOf("/"));
+  for (const g of program.groups) {
+    const { failures } = checkGroupInputs({
+      parentUid: parentOf(g.uid),
+      name: g.name,
+      description: g.description,
+      adoptUid: g.uid,
+    });
+    report(`group ${g.resourceName} (${g.uid})`, failures);
+  }
+  for (const i of program.identities) {
+    const { failures } = checkIdentityInputs({
+      parentUid: parentOf(i.uid),
+      name: i.name,
+      description: i.description,
+      claimMatch: { issuer: i.issuer, subject: i.subject },
+      adoptUid: i.uid,
+    });
+    report(`identity ${i.resourceName} (${i.uid})`, failures);
+  }
+  for (const b of program.bindings) {
+    // Identity and role uids are checked by shape only; any live uid has the right one.
+    const { failures } = checkRoleBindingInputs({
+      groupUid: parentOf(b.uid),
+      identityUid: `${parentOf(b.uid)}/0000000000000000`,
+      roleUid: "0".repeat(40),
+      adoptUid: b.uid,
+    });
+    report(`role binding ${b.resourceName} (${b.uid})`, failures);
+  }
+  return warnings;
+}
+
+/** Reads the organisation and generates the project; writes it unless `dryRun`. */
+export async function exportOrganisation(options: ExportOptions): Promise<ExportResult> {
+  if (options.projectName !== undefined) checkProjectName(options.projectName);
+  if (!options.dryRun) {
+    if (!options.outDir)
+      throw new ExportError("--out: is required (the folder to write the project into)", 2);
+    // Before any request: a refusal should not cost a whole read.
+    checkOutDir(options.outDir, options.force ?? false);
+  }
+  const client = options.client ?? new IrmClient(options.settings);
+  try {
+    const live = await readOrganisation(client, {
+      groupUid: options.groupUid,
+      onProgress: options.onProgress,
+    });
+    const program = buildProgram(live, { declareCustomRoles: options.declareCustomRoles ?? false });
+    const files = projectFiles(
+      program,
+      {
+        projectName: options.projectName ?? defaultProjectName(live.top.name),
+        apiUrl: client.baseUrl,
+        protect: options.protect ?? false,
+        retain: options.retain ?? false,
+      },
+      packageFacts(),
+    );
+    if (!options.dryRun) writeProject(options.outDir!, files, options.force ?? false);
+    return {
+      files,
+      writtenTo: options.dryRun ? undefined : options.outDir,
+      counts: {
+        groups: program.groups.length,
+        identities: program.identities.length,
+        roleBindings: program.bindings.length,
+        customRoles: program.roles.length,
+      },
+      omissions: program.omissions,
+      warnings: checkProgram(program),
+      requests: live.requests,
+      program,
+      live,
+    };
+  } finally {
+    if (options.client === undefined) await client.close();
+  }
+}

@@ -1,0 +1,222 @@
+/**
+ * The files of the generated project and how they reach the disk: generated in
+ * memory, then written into a temporary folder beside `--out` and renamed into place,
+ * so a failure leaves nothing behind.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import type { ExportedProgram } from "./program";
+import { ExportError } from "./read";
+import { type RenderOptions, renderIndex } from "./render";
+
+/** What this package declares about itself, for the generated package.json. */
+export interface PackageFacts {
+  name: string;
+  version: string;
+  /** Range of `@pulumi/pulumi` this package supports (its peer dependency). */
+  pulumiRange: string;
+  typescriptVersion?: string;
+  nodeTypesVersion?: string;
+}
+
+/** This package's own package.json, found by walking up from this file (source or dist). */
+export function packageFacts(): PackageFacts {
+  for (let dir = __dirname; ; dir = path.dirname(dir)) {
+    const file = path.join(dir, "package.json");
+    if (fs.existsSync(file)) {
+      const manifest = JSON.parse(fs.readFileSync(file, "utf8")) as {
+        name: string;
+        version: string;
+        peerDependencies?: Record<string, string>;
+        devDependencies?: Record<string, string>;
+      };
+      if (manifest.name === "pulumi-irm") {
+        return {
+          name: manifest.name,
+          version: manifest.version,
+          pulumiRange: manifest.peerDependencies?.["@pulumi/pulumi"] ?? "^3.200.0",
+          typescriptVersion: manifest.devDependencies?.typescript,
+          nodeTypesVersion: manifest.devDependencies?.["@types/node"],
+        };
+      }
+    }
+    if (path.dirname(dir) === dir)
+      throw new Error("irm-export: cannot find pulumi-irm's package.json");
+  }
+}
+
+/** A Pulumi project name: letters, digits, `-`, `_`, `.`; at most 100 characters. */
+const PROJECT_NAME = /^[A-Za-z0-9_.-]{1,100}$/;
+
+/** The default project name: `irm-<group name>`. */
+export function defaultProjectName(groupName: string): string {
+  const slug = groupName
+    .toLowerCase()
+    .replace(/[^a-z0-9_.-]+/g, "-")
+    .replace(/^-+|-+$/g, "");
+  return `irm-${slug || "organisation"}`.slice(0, 100);
+}
+
+export function checkProjectName(name: string): void {
+  if (!PROJECT_NAME.test(name)) {
+    throw new ExportError(
+      `--name: must be 1 to 100 letters, digits, '-', '_' or '.', got ${JSON.stringify(name)}`,
+      2,
+    );
+  }
+}
+
+const caret = (version: string | undefined, fallback: string) =>
+  version === undefined ? fallback : version.startsWith("^") ? version : `^${version}`;
+
+export interface ProjectSettings extends RenderOptions {
+  projectName: string;
+  /** The API the organisation was read from; written as the `irm:apiUrl` default. */
+  apiUrl: string;
+}
+
+/** Every file of the project, by relative path. Contains no token. */
+export function projectFiles(
+  program: ExportedProgram,
+  settings: ProjectSettings,
+  facts: PackageFacts,
+): Record<string, string> {
+  const what = program.top.isRoot ? "organisation" : "group";
+  const description = `The ${what} "${program.top.name}" (${program.top.uid}), exported by irm-export.`;
+  const pulumiYaml = [
+    `name: ${settings.projectName}`,
+    "runtime:",
+    "  name: nodejs",
+    "  options:",
+    "    typescript: true",
+    `description: ${JSON.stringify(description)}`,
+    "config:",
+    "  irm:apiUrl:",
+    `    value: ${JSON.stringify(settings.apiUrl)}`,
+    "",
+  ].join("\n");
+  const manifest = {
+    name: settings.projectName,
+    private: true,
+    main: "index.ts",
+    dependencies: {
+      "@pulumi/pulumi": facts.pulumiRange,
+      [facts.name]: `^${facts.version}`,
+    },
+    devDependencies: {
+      "@types/node": caret(facts.nodeTypesVersion, "^20.19.0"),
+      typescript: caret(facts.typescriptVersion, "^5.9.0"),
+    },
+  };
+  const tsconfig = {
+    compilerOptions: {
+      strict: true,
+      outDir: "bin",
+      target: "ES2022",
+      module: "commonjs",
+      moduleResolution: "node",
+      esModuleInterop: true,
+      skipLibCheck: true,
+      sourceMap: true,
+      types: ["node"],
+    },
+    files: ["index.ts"],
+  };
+  const counts = [
+    `${program.groups.length} groups`,
+    `${program.identities.length} identities`,
+    `${program.bindings.length} role bindings`,
+    `${program.roles.length} custom roles`,
+  ].join(", ");
+  const readme = [
+    `# ${settings.projectName}`,
+    "",
+    `${description} It declares ${counts}, each with \`adoptUid\`: the first`,
+    "`pulumi up` takes the existing objects over without creating or changing any.",
+    "",
+    "```sh",
+    "npm install",
+    "pulumi stack init <stack>",
+    "pulumi config set --secret irm:token <an API token>   # or export IRM_TOKEN",
+    "pulumi preview   # every resource shows as a create: that is the adoption, no request changes anything",
+    "pulumi up",
+    "```",
+    "",
+    `\`irm:apiUrl\` defaults to ${settings.apiUrl} (in Pulumi.yaml). The uids this program`,
+    "refers to but does not declare are config keys (see the top of `index.ts`).",
+    ...(program.omissions.length > 0
+      ? ["", "Not in this program:", "", ...program.omissions.map((o) => `- ${o.what}: ${o.why}`)]
+      : []),
+    "",
+  ].join("\n");
+  return {
+    "Pulumi.yaml": pulumiYaml,
+    "package.json": `${JSON.stringify(manifest, null, 2)}\n`,
+    "tsconfig.json": `${JSON.stringify(tsconfig, null, 2)}\n`,
+    "README.md": readme,
+    "index.ts": renderIndex(program, settings),
+  };
+}
+
+/** Is `dir` missing or an empty folder? Throws when it is a file. */
+function isEmptyOrMissing(dir: string): boolean {
+  let entries: string[];
+  try {
+    entries = fs.readdirSync(dir);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return true;
+    if (code === "ENOTDIR") throw new ExportError(`--out: ${dir} is a file, not a folder`, 2);
+    throw error;
+  }
+  return entries.length === 0;
+}
+
+/** Refuses a non-empty `--out` without `--force`; called before anything is read. */
+export function checkOutDir(dir: string, force: boolean): void {
+  if (!isEmptyOrMissing(dir) && !force) {
+    throw new ExportError(
+      `--out: ${dir} is not empty; choose another folder, or pass --force to overwrite the generated files there (other files are left alone)`,
+      2,
+    );
+  }
+}
+
+/**
+ * Writes the files. Into a missing or empty folder: all of them into a temporary
+ * sibling folder, renamed into place at the end. Into a non-empty folder (`force`):
+ * each file through a temporary file renamed over it; files the export does not
+ * write (stack settings, node_modules) stay.
+ */
+export function writeProject(dir: string, files: Record<string, string>, force: boolean): void {
+  checkOutDir(dir, force);
+  const target = path.resolve(dir);
+  if (isEmptyOrMissing(target)) {
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+    const temp = fs.mkdtempSync(`${target}.irm-export-`);
+    try {
+      for (const [file, content] of Object.entries(files)) {
+        fs.writeFileSync(path.join(temp, file), content);
+      }
+      if (fs.existsSync(target)) fs.rmdirSync(target);
+      fs.renameSync(temp, target);
+    } catch (error) {
+      fs.rmSync(temp, { recursive: true, force: true });
+      throw error;
+    }
+    return;
+  }
+  const temps: string[] = [];
+  try {
+    for (const [file, content] of Object.entries(files)) {
+      const temp = path.join(target, `.${file}.irm-export-tmp`);
+      fs.writeFileSync(temp, content);
+      temps.push(temp);
+    }
+    for (const file of Object.keys(files)) {
+      fs.renameSync(path.join(target, `.${file}.irm-export-tmp`), path.join(target, file));
+    }
+  } finally {
+    for (const temp of temps) fs.rmSync(temp, { force: true });
+  }
+}

@@ -1,0 +1,166 @@
+/**
+ * Reads what an export needs in one listing per collection and page: the chosen group,
+ * then every group, identity and role binding below it (`uidp.descendants_of`, pages
+ * of 200) and every role the token can see. No per-object GET.
+ */
+
+import { GROUP_UID_PATTERN, quoted } from "../provider/validation";
+import {
+  type Group,
+  type Identity,
+  type IrmClient,
+  IrmError,
+  isNotFound,
+  isPermissionDenied,
+  type ListParams,
+  MAX_PAGE_SIZE,
+  type Page,
+  type PagePromise,
+  type Role,
+  type RoleBinding,
+} from "../sdk/index";
+
+/** Everything read from the API for one export. */
+export interface LiveOrganisation {
+  /** The group whose subtree is exported. */
+  top: Group;
+  /** True when `top` is a root organisation (it has no parent and cannot be declared). */
+  topIsRoot: boolean;
+  /** Every group strictly below `top`. */
+  groups: Group[];
+  /** Every identity in `top` or below. */
+  identities: Identity[];
+  /** Every role binding in `top` or below. */
+  bindings: RoleBinding[];
+  /** Every role the token can see: built-in ones and custom ones anywhere. */
+  roles: Role[];
+  /** Requests sent, by collection (the floor is ceil(count / 200) each, at least 1). */
+  requests: Record<string, number>;
+}
+
+/** One progress report: a page of a collection arrived. */
+export interface ReadProgress {
+  collection: "groups" | "identities" | "roleBindings" | "roles";
+  /** Items read so far in this collection. */
+  read: number;
+  /** Items the listing reports in all (`totalCount`). */
+  total: number;
+}
+
+/** A failure the user can act on: bad input or an API refusal, stated in words. */
+export class ExportError extends Error {
+  override readonly name = "ExportError";
+  /** Exit code of the command: 2 for bad input, 1 for anything else. */
+  constructor(
+    message: string,
+    readonly exitCode: 1 | 2 = 1,
+  ) {
+    super(message);
+  }
+}
+
+/** What the API said, without anything but its own (already redacted) message. */
+function apiSaid(error: unknown): string {
+  if (error instanceof IrmError) return `${error.codeName}: ${error.message}`;
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Reads `groupUid`'s subtree, or that of the token's root organisation when none is given. */
+export async function readOrganisation(
+  client: IrmClient,
+  options: { groupUid?: string; onProgress?: (progress: ReadProgress) => void } = {},
+): Promise<LiveOrganisation> {
+  const requests: Record<string, number> = {};
+  const count = (collection: string) => {
+    requests[collection] = (requests[collection] ?? 0) + 1;
+  };
+  const top = await findTop(client, options.groupUid, count);
+  const everything = async <T>(
+    collection: ReadProgress["collection"],
+    list: (params: ListParams) => PagePromise<T>,
+    params: ListParams,
+  ): Promise<T[]> => {
+    const items: T[] = [];
+    try {
+      for await (const page of list({ ...params, pageSize: MAX_PAGE_SIZE }).pages()) {
+        count(collection);
+        items.push(...(page as Page<T>).items);
+        options.onProgress?.({ collection, read: items.length, total: page.totalCount });
+      }
+    } catch (error) {
+      throw new ExportError(
+        `listing ${collection} below group ${top.uid} failed: ${apiSaid(error)}`,
+      );
+    }
+    return items;
+  };
+  const below = { descendantsOf: top.uid };
+  const [groups, identities, bindings, roles] = await Promise.all([
+    everything("groups", (p) => client.iam.groups.list(p), below),
+    everything("identities", (p) => client.iam.identities.list(p), below),
+    everything("roleBindings", (p) => client.iam.roleBindings.list(p), below),
+    everything("roles", (p) => client.iam.roles.list(p), {}),
+  ]);
+  return {
+    top,
+    topIsRoot: !top.uid.includes("/"),
+    groups,
+    identities,
+    bindings,
+    roles,
+    requests,
+  };
+}
+
+/** The chosen group: read by uid, or the topmost group the token sees. */
+async function findTop(
+  client: IrmClient,
+  groupUid: string | undefined,
+  count: (collection: string) => void,
+): Promise<Group> {
+  if (groupUid !== undefined) {
+    if (!GROUP_UID_PATTERN.test(groupUid)) {
+      throw new ExportError(
+        `--group: must be a group uid (40 lowercase hex, then zero or more '/' + 16 lowercase hex), got ${quoted(groupUid)}`,
+        2,
+      );
+    }
+    try {
+      count("group");
+      return await client.iam.groups.get(groupUid);
+    } catch (error) {
+      if (isNotFound(error)) {
+        throw new ExportError(`--group: group ${groupUid} does not exist (${apiSaid(error)})`, 2);
+      }
+      if (isPermissionDenied(error)) {
+        throw new ExportError(
+          `--group: this token has no access to group ${groupUid} (${apiSaid(error)})`,
+        );
+      }
+      throw new ExportError(`reading group ${groupUid} failed: ${apiSaid(error)}`);
+    }
+  }
+  // Uids sort a parent before its descendants, so the first visible group in uid order
+  // is a topmost one; the last tells whether everything visible lies below it.
+  try {
+    count("group");
+    const first = (await client.iam.groups.list({ pageSize: 1 })).items[0];
+    if (first === undefined) {
+      throw new ExportError("this token sees no group at all: pass --group or check the token");
+    }
+    count("group");
+    const last = (await client.iam.groups.list({ pageSize: 1, orderBy: "uid desc" })).items[0];
+    if (last !== undefined && last.uid !== first.uid && !last.uid.startsWith(`${first.uid}/`)) {
+      throw new ExportError(
+        `this token sees more than one organisation (${first.uid}, ${last.uid.split("/")[0]}, ...): choose one with --group <uid>`,
+        2,
+      );
+    }
+    return first;
+  } catch (error) {
+    if (error instanceof ExportError) throw error;
+    throw new ExportError(
+      `finding the organisation visible to this token failed: ${apiSaid(error)}`,
+    );
+  }
+}
