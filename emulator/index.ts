@@ -8,8 +8,16 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { Api, type EmulatorContext } from "./api";
 import { Clock } from "./clock";
+import { acquireDataLock, type DataLock } from "./data-lock";
 import { FaultTable, RateLimiter } from "./faults";
-import { DataFileWriter, readDataFile, removeStaleTemporaries } from "./persistence";
+import {
+  DataStore,
+  journalFileOf,
+  type ReadJournal,
+  readDataFile,
+  readJournal,
+  removeStaleTemporaries,
+} from "./persistence";
 import { DEFAULT_REQUEST_LOG_LIMIT, RequestLog } from "./request-log";
 import { answerClientError, createRequestHandler } from "./server";
 import { State } from "./state";
@@ -26,7 +34,11 @@ export interface EmulatorOptions {
   host?: string;
   /** Port; default 0 (any free port). The CLI defaults to 8787. */
   port?: number;
-  /** Keep state (and signing keys) in this file across restarts. */
+  /**
+   * Keep state (and signing keys) in this file across restarts: every answered change
+   * is on disk first (a journal beside it, `FILE.journal`). One emulator per file
+   * (`FILE.lock`): another live one holding it makes the start fail.
+   */
   dataFile?: string;
   /** Seed sample repos, tags and advisories (the organisation is always created); default true. */
   seed?: boolean;
@@ -48,7 +60,7 @@ export interface RunningEmulator {
   /** `http://HOST:PORT`: API base URL and auth URL. */
   url: string;
   bootstrap: Bootstrap;
-  /** Stops listening, drops open connections and flushes the data file. */
+  /** Stops listening, drops open connections, writes a last snapshot and frees the data file. */
   close(): Promise<void>;
 }
 
@@ -67,9 +79,47 @@ function listen(server: Server, host: string, port: number): Promise<number> {
 }
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const lock = options.dataFile ? await acquireDataLock(options.dataFile) : undefined;
+  try {
+    return await startLocked(options, lock);
+  } catch (error) {
+    await lock?.release();
+    throw error;
+  }
+}
+
+/** The clock offset a data file may hold: within the range `/emulator/clock` allows. */
+function savedClockOffset(file: string, offsetMs: unknown): number {
+  if (typeof offsetMs === "number" && Clock.isValidOffset(offsetMs)) return offsetMs;
+  // Written by an emulator that let the clock run past the year 9999: start from real time.
+  process.stderr.write(
+    `emulator: ${file}: clockOffsetMs is out of range; the clock starts from now\n`,
+  );
+  return 0;
+}
+
+async function startLocked(
+  options: EmulatorOptions,
+  lock: DataLock | undefined,
+): Promise<RunningEmulator> {
   const host = options.host ?? "127.0.0.1";
-  const saved = options.dataFile ? await readDataFile(options.dataFile) : undefined;
-  if (options.dataFile) await removeStaleTemporaries(options.dataFile);
+  const dataFile = options.dataFile;
+  const saved = dataFile ? await readDataFile(dataFile) : undefined;
+  let journal: ReadJournal = { records: [], droppedBytes: 0 };
+  if (dataFile) {
+    journal = await readJournal(journalFileOf(dataFile), saved?.journalSeq ?? 0);
+    if (!saved && journal.records.length > 0) {
+      throw new Error(
+        `${dataFile} is missing but ${journalFileOf(dataFile)} is not: restore the file, or remove the journal to start afresh`,
+      );
+    }
+    if (journal.droppedBytes > 0) {
+      process.stderr.write(
+        `emulator: ${journalFileOf(dataFile)}: dropped an incomplete last record (${journal.droppedBytes} bytes, never acknowledged)\n`,
+      );
+    }
+    await removeStaleTemporaries(dataFile);
+  }
 
   // The handler is installed once the state exists; nothing is announced before that.
   let handler: ((request: IncomingMessage, response: ServerResponse) => void) | undefined;
@@ -85,63 +135,81 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const port = await listen(server, host, options.port ?? 0);
   const origin = originOf(host, port);
 
-  const clock = new Clock(saved?.clockOffsetMs ?? 0);
-  const tokens = await TokenService.create(origin, saved?.keys);
-  const state = new State();
-  if (saved) {
-    state.load(saved);
-    state.retargetIssuer(tokens.issuer);
-  } else {
-    state.seed(clock.isoNow(), tokens.issuer, options.seed ?? true);
+  let store: DataStore | undefined;
+  try {
+    const lastRecord = journal.records.at(-1);
+    const clock = new Clock(
+      dataFile && saved
+        ? savedClockOffset(dataFile, lastRecord?.clockOffsetMs ?? saved.clockOffsetMs)
+        : 0,
+    );
+    const tokens = await TokenService.create(origin, saved?.keys);
+    const state = new State();
+    if (saved) {
+      state.load(saved);
+      for (const record of journal.records) {
+        for (const change of record.ops) state.applyChange(change);
+      }
+      state.retargetIssuer(tokens.issuer);
+    } else {
+      state.seed(clock.isoNow(), tokens.issuer, options.seed ?? true);
+    }
+    const ctx: EmulatorContext = { state, clock, tokens, origin };
+
+    if (dataFile) {
+      store = new DataStore(
+        dataFile,
+        state,
+        clock,
+        () => tokens.savedKeys(),
+        lastRecord?.seq ?? saved?.journalSeq ?? 0,
+      );
+      // The first snapshot folds the replayed journal in, and starts an empty one.
+      await store.open();
+    }
+    const durable = store;
+
+    handler = createRequestHandler({
+      ctx,
+      api: new Api(ctx),
+      log,
+      faults: new FaultTable(),
+      rateLimiter: new RateLimiter(),
+      commit: durable ? () => durable.commit() : () => Promise.resolve(),
+    });
+
+    const bootstrap: Bootstrap = {
+      apiUrl: origin,
+      authUrl: origin,
+      token: await tokens.mintApiToken(
+        state.ownerIdentityUid,
+        BOOTSTRAP_TOKEN_TTL_SECONDS,
+        clock.now(),
+      ),
+      rootGroupUid: state.rootGroupUid,
+      issuer: tokens.issuer,
+    };
+
+    let closing: Promise<void> | undefined;
+    const close = (): Promise<void> => {
+      closing ??= (async () => {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        });
+        try {
+          await durable?.close();
+        } finally {
+          await lock?.release();
+        }
+      })();
+      return closing;
+    };
+
+    return { url: origin, bootstrap, close };
+  } catch (error) {
+    await store?.close().catch(() => undefined);
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    throw error;
   }
-  const ctx: EmulatorContext = { state, clock, tokens, origin };
-
-  const writer = options.dataFile
-    ? new DataFileWriter(options.dataFile, () => ({
-        revision: state.revision,
-        state: state.toSaved(clock.offset, tokens.savedKeys()),
-      }))
-    : undefined;
-  let lastRevision = state.revision;
-  const afterChange = (): void => {
-    if (!writer || state.revision === lastRevision) return;
-    lastRevision = state.revision;
-    writer.schedule();
-  };
-  if (writer) await writer.flush();
-
-  handler = createRequestHandler({
-    ctx,
-    api: new Api(ctx),
-    log,
-    faults: new FaultTable(),
-    rateLimiter: new RateLimiter(),
-    afterChange,
-  });
-
-  const bootstrap: Bootstrap = {
-    apiUrl: origin,
-    authUrl: origin,
-    token: await tokens.mintApiToken(
-      state.ownerIdentityUid,
-      BOOTSTRAP_TOKEN_TTL_SECONDS,
-      clock.now(),
-    ),
-    rootGroupUid: state.rootGroupUid,
-    issuer: tokens.issuer,
-  };
-
-  let closing: Promise<void> | undefined;
-  const close = (): Promise<void> => {
-    closing ??= (async () => {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-      if (writer) await writer.flush();
-    })();
-    return closing;
-  };
-
-  return { url: origin, bootstrap, close };
 }

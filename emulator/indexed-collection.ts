@@ -82,6 +82,12 @@ export class IndexedCollection<T extends { uid: string }> {
   private readonly uidsByName = new Map<string, Set<string>>();
   /** Sorted (key, uid) arrays per `order_by` field, built on first use, then kept current. */
   private readonly orderIndexes = new Map<string, OrderIndex<T>>();
+  /**
+   * Told the uid of every record inserted, replaced or deleted, so `--data` can journal
+   * exactly what changed (emulator/persistence.ts). A record changed in place, without
+   * `replace`, is not seen here.
+   */
+  onChange: ((uid: string) => void) | undefined;
 
   /**
    * @param nameOf the value the `name` filter matches (e.g. `advisoryId` for advisories).
@@ -121,6 +127,7 @@ export class IndexedCollection<T extends { uid: string }> {
     insertSorted(siblings, record.uid);
     this.addName(record);
     this.addOrderEntries(record);
+    this.onChange?.(record.uid);
   }
 
   /** Inserts many records with one sort per index instead of one splice per record. */
@@ -143,6 +150,7 @@ export class IndexedCollection<T extends { uid: string }> {
       siblings.push(record.uid);
       touchedParents.add(parent);
       this.addName(record);
+      this.onChange?.(record.uid);
     }
     this.sortedUids.sort();
     for (const parent of touchedParents) this.childrenByParent.get(parent)?.sort();
@@ -162,6 +170,7 @@ export class IndexedCollection<T extends { uid: string }> {
     this.byUid.set(record.uid, record);
     this.addName(record);
     this.addOrderEntries(record);
+    this.onChange?.(record.uid);
   }
 
   delete(uid: string): T | undefined {
@@ -177,6 +186,7 @@ export class IndexedCollection<T extends { uid: string }> {
     }
     this.removeName(record);
     this.removeOrderEntries(record);
+    this.onChange?.(uid);
     return record;
   }
 

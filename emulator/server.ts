@@ -21,8 +21,11 @@ export interface ServerDeps {
   log: RequestLog;
   faults: FaultTable;
   rateLimiter: RateLimiter;
-  /** Called after every request that may have changed state. */
-  afterChange: () => void;
+  /**
+   * Resolves once every change made so far is durable (`--data`); every answer waits
+   * for it, so no answer tells of a change a crash could still lose.
+   */
+  commit: () => Promise<void>;
 }
 
 interface RawBody {
@@ -152,6 +155,19 @@ function sleep(ms: number): Promise<void> {
 export function createRequestHandler(deps: ServerDeps) {
   const { ctx, api, log, faults, rateLimiter } = deps;
 
+  /** `result` once the changes so far are on disk; an error answer if they cannot be. */
+  async function durably(result: ApiResponse): Promise<ApiResponse> {
+    try {
+      await deps.commit();
+      return result;
+    } catch {
+      // The store has logged why (without request data).
+      return errorResponse(
+        new ApiError("INTERNAL", "Internal: the change could not be saved to the data file"),
+      );
+    }
+  }
+
   async function handleControlRequest(
     request: IncomingMessage,
     response: ServerResponse,
@@ -168,10 +184,10 @@ export function createRequestHandler(deps: ServerDeps) {
         ...parseBody(raw, request.headers["content-type"]),
       };
       result = await handleControl({ ctx, log, faults, rateLimiter }, parsed);
-      deps.afterChange();
     } catch (error) {
       result = errorResponse(toApiError(error));
     }
+    result = await durably(result);
     send(response, result);
   }
 
@@ -220,7 +236,7 @@ export function createRequestHandler(deps: ServerDeps) {
     } catch (error) {
       result = errorResponse(toApiError(error));
     }
-    deps.afterChange();
+    result = await durably(result);
     if (fault?.drop === "after") {
       record(0);
       request.socket.destroy();

@@ -30,9 +30,26 @@ export function builtInRoleUid(name: string): string {
   return createHash("sha1").update(`irm built-in role ${name}`).digest("hex");
 }
 
+/** The collections `--data` saves, in the order a snapshot lists them. */
+export const COLLECTION_NAMES = [
+  "groups",
+  "identities",
+  "roles",
+  "roleBindings",
+  "repos",
+  "tags",
+  "advisories",
+] as const;
+export type CollectionName = (typeof COLLECTION_NAMES)[number];
+
+/** One change as the `--data` journal stores it: a record's new value, or its removal. */
+export type Change = ["put", CollectionName, { uid: string }] | ["del", CollectionName, string];
+
 /** Everything `--data` saves, as plain JSON. */
 export interface SavedState {
   version: 1;
+  /** The last journal record this snapshot includes (absent in files of earlier versions: 0). */
+  journalSeq?: number;
   clockOffsetMs: number;
   rootGroupUid: string;
   ownerIdentityUid: string;
@@ -71,8 +88,87 @@ export class State {
   /** Bumped on every change, so persistence knows when to write. */
   revision = 0;
 
+  /** Uids inserted, replaced or deleted since the last `takeChanges`, per collection. */
+  private readonly changed = new Map<CollectionName, Set<string>>();
+  private changedCount = 0;
+
+  constructor() {
+    for (const name of COLLECTION_NAMES) {
+      this[name].onChange = (uid) => this.noteChange(name, uid);
+    }
+  }
+
   touch(): void {
     this.revision++;
+  }
+
+  private noteChange(name: CollectionName, uid: string): void {
+    let uids = this.changed.get(name);
+    if (!uids) {
+      uids = new Set();
+      this.changed.set(name, uids);
+    }
+    if (!uids.has(uid)) {
+      uids.add(uid);
+      this.changedCount++;
+    }
+  }
+
+  /** How many records changed since the last `takeChanges` (or `discardChanges`). */
+  get pendingChangeCount(): number {
+    return this.changedCount;
+  }
+
+  /**
+   * The records changed since the last call, each at its current value (or removed),
+   * and forgets them. Records are live objects: serialise them before anything else runs.
+   */
+  takeChanges(): Change[] {
+    const changes: Change[] = [];
+    for (const [name, uids] of this.changed) {
+      const collection = this.collection(name);
+      for (const uid of uids) {
+        const record = collection.get(uid);
+        changes.push(record ? ["put", name, record] : ["del", name, uid]);
+      }
+    }
+    this.discardChanges();
+    return changes;
+  }
+
+  /** A collection by name, as plain records (for the journal, which stores them as JSON). */
+  private collection(name: CollectionName): IndexedCollection<{ uid: string }> {
+    return this[name] as unknown as IndexedCollection<{ uid: string }>;
+  }
+
+  /** Forgets the changes noted so far (they are in a snapshot now). */
+  discardChanges(): void {
+    this.changed.clear();
+    this.changedCount = 0;
+  }
+
+  /** Replays one journal change, keeping every index (and the binding cross-references) right. */
+  applyChange(change: Change): void {
+    const [op, name] = change;
+    if (!COLLECTION_NAMES.includes(name)) throw new Error(`unknown collection ${String(name)}`);
+    if (op === "del") {
+      const uid = change[2];
+      if (name === "roleBindings") this.deleteBinding(uid);
+      else this[name].delete(uid);
+      return;
+    }
+    if (op !== "put") throw new Error(`unknown change ${String(op)}`);
+    const record = change[2];
+    if (typeof record?.uid !== "string") throw new Error("a put without a uid");
+    if (name === "roleBindings") {
+      const binding = record as RoleBindingRecord;
+      if (this.roleBindings.has(binding.uid)) this.replaceBinding(binding);
+      else this.addBinding(binding);
+      return;
+    }
+    const collection = this.collection(name);
+    if (collection.has(record.uid)) collection.replace(record);
+    else collection.insert(record);
   }
 
   addBinding(binding: RoleBindingRecord): void {
@@ -238,9 +334,10 @@ export class State {
     this.touch();
   }
 
-  toSaved(clockOffsetMs: number, keys: SavedState["keys"]): SavedState {
+  toSaved(clockOffsetMs: number, keys: SavedState["keys"], journalSeq = 0): SavedState {
     return {
       version: 1,
+      journalSeq,
       clockOffsetMs,
       rootGroupUid: this.rootGroupUid,
       ownerIdentityUid: this.ownerIdentityUid,
@@ -267,6 +364,7 @@ export class State {
     this.repos.insertMany(saved.repos);
     this.tags.insertMany(saved.tags);
     this.advisories.insertMany(saved.advisories);
+    this.discardChanges();
   }
 
   /** After a restart on another address, the built-in identities follow the new issuer. */
