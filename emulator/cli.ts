@@ -2,12 +2,12 @@
 /**
  * `npm run emulator -- [--host H] [--port P] [--bootstrap-file F] [--data F]`
  * Prints `listening on http://HOST:PORT` once ready, writes the bootstrap JSON,
- * and stops cleanly (flushing `--data`) on SIGINT or SIGTERM.
+ * and stops cleanly (a last snapshot of `--data`, lock released) on SIGINT or SIGTERM.
  */
-import { writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { EMULATOR_DEFAULT_PORT } from "../sdk/settings";
 import { startEmulator } from "./index";
+import { removeStaleTemporaries, writeAtomically } from "./persistence";
 
 const USAGE =
   "usage: npm run emulator -- [--host 127.0.0.1] [--port 8787] [--bootstrap-file FILE] [--data FILE] [--no-seed]";
@@ -53,11 +53,13 @@ async function main(): Promise<void> {
     dataFile: values.data,
     seed: !values["no-seed"],
   });
-  if (values["bootstrap-file"]) {
-    // Holds an owner token: readable by the current user only.
-    await writeFile(values["bootstrap-file"], `${JSON.stringify(emulator.bootstrap, null, 2)}\n`, {
-      mode: 0o600,
-    });
+  const bootstrapFile = values["bootstrap-file"];
+  if (bootstrapFile) {
+    // Holds an owner token: readable by the current user only. A new file renamed over
+    // the old one, so it is 0600 even if the old one was world-readable, and a reader
+    // never sees half of it.
+    await removeStaleTemporaries(bootstrapFile);
+    await writeAtomically(bootstrapFile, `${JSON.stringify(emulator.bootstrap, null, 2)}\n`);
   }
 
   let stopping = false;

@@ -6,8 +6,14 @@
 
 import { createHash } from "node:crypto";
 import type { EmulatorContext } from "./api";
+import { MAX_CLOCK_ISO, MAX_CLOCK_MS } from "./clock";
 import { invalidArgument, notFound } from "./errors";
-import type { FaultTable, RateLimiter } from "./faults";
+import {
+  checkRetryAfter,
+  type FaultTable,
+  MAX_REQUESTS_PER_SECOND,
+  type RateLimiter,
+} from "./faults";
 import type { AdvisoryRecord, GroupRecord, RepoRecord, TagRecord } from "./model";
 import { NAME_PATTERN, NAME_PATTERN_TEXT } from "./model";
 import type { RequestLog } from "./request-log";
@@ -23,7 +29,7 @@ import {
   optionalString,
   optionalStringArray,
 } from "./requests";
-import { childSegment, flatUid } from "./state";
+import { type Change, childSegment, flatUid } from "./state";
 
 export interface ControlDeps {
   ctx: EmulatorContext;
@@ -34,6 +40,26 @@ export interface ControlDeps {
 
 /** At most this many records per `generate` call (keeps one call bounded in memory). */
 const MAX_GENERATED = 1_000_000;
+/** Longest lifetime of a token minted by `/emulator/tokens`: ten years. */
+const MAX_TOKEN_TTL_SECONDS = 10 * 365 * 86_400;
+
+/**
+ * A required number in [min, max]. JSON's `1e400` parses as Infinity: it is out of
+ * range, not "not a number", so the message tells the bound.
+ */
+function boundedNumber(
+  body: JsonObject,
+  field: string,
+  min: number,
+  max: number,
+  rule: string,
+): number {
+  const value = body[field];
+  if (typeof value !== "number" || Number.isNaN(value))
+    throw invalidArgument(field, "must be a number");
+  if (!(value >= min && value <= max)) throw invalidArgument(field, rule);
+  return value;
+}
 
 function array(body: JsonObject, field: string): JsonObject[] {
   const value = body[field];
@@ -77,10 +103,19 @@ export async function handleControl(deps: ControlDeps, request: ApiRequest): Pro
       faults.clear();
       return ok({});
     case "POST /emulator/clock": {
-      const seconds = optionalNumber(bodyObject(request), "advanceSeconds");
-      if (seconds === undefined || seconds < 0) {
-        throw invalidArgument("advanceSeconds", "must be a non-negative number");
+      const body = bodyObject(request);
+      if (body.advanceSeconds === undefined || body.advanceSeconds === null) {
+        throw invalidArgument("advanceSeconds", "is required");
       }
+      // Up to the last whole second before MAX_CLOCK_MS.
+      const maxSeconds = Math.max(0, Math.floor((MAX_CLOCK_MS - 1 - ctx.clock.nowMs()) / 1000));
+      const seconds = boundedNumber(
+        body,
+        "advanceSeconds",
+        0,
+        maxSeconds,
+        `must be a number from 0 to ${maxSeconds}: the emulator clock stays before ${MAX_CLOCK_ISO}`,
+      );
       ctx.clock.advance(seconds);
       ctx.state.touch();
       return ok({ now: ctx.clock.isoNow() });
@@ -90,18 +125,32 @@ export async function handleControl(deps: ControlDeps, request: ApiRequest): Pro
     case "POST /emulator/tokens": {
       const body = bodyObject(request);
       const identityUid = requiredString(body, "identityUid", "identityUid");
-      const ttlSeconds = optionalNumber(body, "ttlSeconds") ?? 3600;
+      const ttlSeconds =
+        body.ttlSeconds === undefined || body.ttlSeconds === null
+          ? 3600
+          : boundedNumber(
+              body,
+              "ttlSeconds",
+              Number.MIN_VALUE,
+              MAX_TOKEN_TTL_SECONDS,
+              `must be a number of seconds above 0 and at most ${MAX_TOKEN_TTL_SECONDS} (ten years)`,
+            );
       if (!ctx.state.identities.has(identityUid)) throw notFound(identityUid);
       const token = await ctx.tokens.mintApiToken(identityUid, ttlSeconds, ctx.clock.now());
       return ok({ token });
     }
     case "POST /emulator/rate-limit": {
       const body = bodyObject(request);
-      const perSecond = optionalNumber(body, "requestsPerSecond");
-      if (perSecond === undefined || perSecond < 0) {
-        throw invalidArgument("requestsPerSecond", "must be a non-negative number");
-      }
-      rateLimiter.configure(perSecond, optionalNumber(body, "retryAfter"));
+      const perSecond = boundedNumber(
+        body,
+        "requestsPerSecond",
+        0,
+        MAX_REQUESTS_PER_SECOND,
+        `must be a number from 0 to ${MAX_REQUESTS_PER_SECOND} (0 turns rate limiting off)`,
+      );
+      // Both fields validated before the limiter changes: a refused call changes nothing.
+      const retryAfter = checkRetryAfter(body.retryAfter === null ? undefined : body.retryAfter);
+      rateLimiter.configure(perSecond, retryAfter);
       return ok({});
     }
     case "POST /emulator/seed":
@@ -111,6 +160,10 @@ export async function handleControl(deps: ControlDeps, request: ApiRequest): Pro
   }
 }
 
+/**
+ * Validates the whole request (every field and every parent), then applies it; should
+ * applying still fail, what it had added is removed again: a refused seed changes nothing.
+ */
 function seed(ctx: EmulatorContext, body: JsonObject): JsonObject {
   const { state } = ctx;
   const now = ctx.clock.isoNow();
@@ -121,18 +174,21 @@ function seed(ctx: EmulatorContext, body: JsonObject): JsonObject {
     if (!state.groups.has(uid)) throw invalidArgument(path, `no group ${uid}`);
   };
 
-  // Validate everything before changing anything, so a bad entry seeds nothing.
+  // Validate everything before changing anything, so a bad entry seeds nothing. Parents
+  // must exist already: the uids of groups this call creates are not known to the caller.
   const groupSpecs = array(body, "groups").map((entry, index) => {
     const parentUid = requiredString(entry, "parentUid", `groups[${index}].parentUid`);
-    return {
+    const spec = {
       parentUid,
       name: requiredName(entry, `groups[${index}].name`),
       description: optionalString(entry, "description", `groups[${index}].description`) ?? "",
     };
+    requireGroup(parentUid, `groups[${index}].parentUid`);
+    return spec;
   });
   const repoSpecs = array(body, "repos").map((entry, index) => {
     const at = `repos[${index}]`;
-    return {
+    const spec = {
       parentUid: requiredString(entry, "parentUid", `${at}.parentUid`),
       name: requiredName(entry, `${at}.name`),
       description: optionalString(entry, "description", `${at}.description`) ?? "",
@@ -151,6 +207,8 @@ function seed(ctx: EmulatorContext, body: JsonObject): JsonObject {
         };
       }),
     };
+    requireGroup(spec.parentUid, `${at}.parentUid`);
+    return spec;
   });
   const advisorySpecs = array(body, "advisories").map((entry, index) => {
     const at = `advisories[${index}]`;
@@ -178,76 +236,98 @@ function seed(ctx: EmulatorContext, body: JsonObject): JsonObject {
     requireGroup(parentUid, "generate.parentUid");
     const namePrefix =
       optionalString(generate, "namePrefix", "generate.namePrefix") ?? kind.slice(0, -1);
+    // Generated names are `<namePrefix>-<index>`: they must be valid names too.
+    if (!NAME_PATTERN.test(`${namePrefix}-0`)) {
+      throw invalidArgument(
+        "generate.namePrefix",
+        `must make names that match ${NAME_PATTERN_TEXT} (as <namePrefix>-<index>)`,
+      );
+    }
     generateSpec = { kind, count, parentUid, namePrefix };
   }
 
-  // Groups may name, as parent, a group created earlier in the same call.
-  for (const [index, spec] of groupSpecs.entries()) {
-    requireGroup(spec.parentUid, `groups[${index}].parentUid`);
-    const group: GroupRecord = {
-      uid: `${spec.parentUid}/${childSegment()}`,
-      name: spec.name,
-      description: spec.description,
-      resourceLimits: {},
-      verified: false,
-      ...stamp,
-    };
-    state.groups.insert(group);
-    created.groups.push(group.uid);
-  }
-  for (const [index, spec] of repoSpecs.entries()) {
-    requireGroup(spec.parentUid, `repos[${index}].parentUid`);
-    const repo: RepoRecord = {
-      uid: `${spec.parentUid}/${childSegment()}`,
-      name: spec.name,
-      description: spec.description,
-      catalogTier: spec.catalogTier,
-      aliases: spec.aliases,
-      public: spec.public,
-      ...stamp,
-    };
-    state.repos.insert(repo);
-    created.repos.push(repo.uid);
-    for (const tag of spec.tags) {
-      const record: TagRecord = { uid: `${repo.uid}/${childSegment()}`, ...tag, ...stamp };
-      state.tags.insert(record);
-    }
-  }
-  for (const spec of advisorySpecs) {
-    const advisory: AdvisoryRecord = { uid: flatUid(), ...spec, ...stamp };
-    state.advisories.insert(advisory);
-    created.advisories.push(advisory.uid);
-  }
-  if (generateSpec) {
-    const { kind, count, parentUid, namePrefix } = generateSpec;
-    const width = String(count).length;
-    const uids = new Set<string>();
-    while (uids.size < count) uids.add(`${parentUid}/${childSegment()}`);
-    const ordered = [...uids];
-    if (kind === "groups") {
-      const records: GroupRecord[] = ordered.map((uid, index) => ({
-        uid,
-        name: `${namePrefix}-${String(index).padStart(width, "0")}`,
-        description: "",
+  // Everything added so far, so that a failure while applying can take it back.
+  const added: Change[] = [];
+  try {
+    for (const spec of groupSpecs) {
+      const group: GroupRecord = {
+        uid: `${spec.parentUid}/${childSegment()}`,
+        name: spec.name,
+        description: spec.description,
         resourceLimits: {},
         verified: false,
         ...stamp,
-      }));
-      state.groups.insertMany(records);
-      created.groups.push(...ordered);
-    } else {
-      const records: RepoRecord[] = ordered.map((uid, index) => ({
-        uid,
-        name: `${namePrefix}-${String(index).padStart(width, "0")}`,
-        description: "",
-        catalogTier: "FREE",
-        aliases: [],
-        public: false,
-        ...stamp,
-      }));
-      state.repos.insertMany(records);
-      created.repos.push(...ordered);
+      };
+      state.groups.insert(group);
+      added.push(["del", "groups", group.uid]);
+      created.groups.push(group.uid);
     }
+    for (const spec of repoSpecs) {
+      const repo: RepoRecord = {
+        uid: `${spec.parentUid}/${childSegment()}`,
+        name: spec.name,
+        description: spec.description,
+        catalogTier: spec.catalogTier,
+        aliases: spec.aliases,
+        public: spec.public,
+        ...stamp,
+      };
+      state.repos.insert(repo);
+      added.push(["del", "repos", repo.uid]);
+      created.repos.push(repo.uid);
+      for (const tag of spec.tags) {
+        const record: TagRecord = { uid: `${repo.uid}/${childSegment()}`, ...tag, ...stamp };
+        state.tags.insert(record);
+        added.push(["del", "tags", record.uid]);
+      }
+    }
+    for (const spec of advisorySpecs) {
+      const advisory: AdvisoryRecord = { uid: flatUid(), ...spec, ...stamp };
+      state.advisories.insert(advisory);
+      added.push(["del", "advisories", advisory.uid]);
+      created.advisories.push(advisory.uid);
+    }
+    if (generateSpec) {
+      const { kind, count, parentUid, namePrefix } = generateSpec;
+      const width = String(count).length;
+      const uids = new Set<string>();
+      while (uids.size < count) {
+        const uid = `${parentUid}/${childSegment()}`;
+        // A fresh uid, unlike any already stored (insertMany would refuse a duplicate).
+        if (!state.groups.has(uid) && !state.repos.has(uid)) uids.add(uid);
+      }
+      const ordered = [...uids];
+      if (kind === "groups") {
+        const records: GroupRecord[] = ordered.map((uid, index) => ({
+          uid,
+          name: `${namePrefix}-${String(index).padStart(width, "0")}`,
+          description: "",
+          resourceLimits: {},
+          verified: false,
+          ...stamp,
+        }));
+        state.groups.insertMany(records);
+        for (const uid of ordered) added.push(["del", "groups", uid]);
+        created.groups.push(...ordered);
+      } else {
+        const records: RepoRecord[] = ordered.map((uid, index) => ({
+          uid,
+          name: `${namePrefix}-${String(index).padStart(width, "0")}`,
+          description: "",
+          catalogTier: "FREE",
+          aliases: [],
+          public: false,
+          ...stamp,
+        }));
+        state.repos.insertMany(records);
+        for (const uid of ordered) added.push(["del", "repos", uid]);
+        created.repos.push(...ordered);
+      }
+    }
+  } catch (error) {
+    for (const change of added.reverse()) state.applyChange(change);
+    state.touch();
+    throw error;
   }
   state.touch();
   return created;

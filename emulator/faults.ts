@@ -32,6 +32,38 @@ function isOptional(value: unknown, type: "string" | "number" | "boolean"): bool
   return value === undefined || typeof value === type;
 }
 
+/** Bounds of fault fields: each keeps the emulator answering and the headers valid. */
+export const MAX_RETRY_AFTER_SECONDS = 86_400;
+export const MAX_LATENCY_MS = 600_000;
+export const MAX_FAULT_COUNT = 1_000_000_000;
+export const MAX_REQUESTS_PER_SECOND = 1_000_000;
+
+/** Undefined, or an integer in [min, max] (JSON's 1e400 parses as Infinity: refused too). */
+function isOptionalInteger(value: unknown, min: number, max: number): boolean {
+  return (
+    value === undefined ||
+    (Number.isInteger(value) && (value as number) >= min && (value as number) <= max)
+  );
+}
+
+/** Undefined, or a finite number in [min, max]. */
+function isOptionalNumberIn(value: unknown, min: number, max: number): boolean {
+  return (
+    value === undefined ||
+    (typeof value === "number" && Number.isFinite(value) && value >= min && value <= max)
+  );
+}
+
+/** `Retry-After` seconds: an integer (the header allows nothing else) within a day. */
+export function checkRetryAfter(value: unknown, field = "retryAfter"): number | undefined {
+  check(
+    isOptionalInteger(value, 0, MAX_RETRY_AFTER_SECONDS),
+    field,
+    `must be an integer from 0 to ${MAX_RETRY_AFTER_SECONDS}`,
+  );
+  return value as number | undefined;
+}
+
 /** Validates a fault body, naming the first wrong field. */
 export function parseFault(body: Record<string, unknown>, id: string): Fault {
   const match = body.match ?? {};
@@ -54,20 +86,15 @@ export function parseFault(body: Record<string, unknown>, id: string): Fault {
   }
   const { status, retryAfter, latencyMs, drop, truncate, html, count, probability } = body;
   check(
-    status === undefined ||
-      (Number.isInteger(status) && (status as number) >= 100 && (status as number) <= 599),
+    isOptionalInteger(status, 200, 599),
     "status",
-    "must be an HTTP status code",
+    "must be an HTTP status code from 200 to 599",
   );
+  checkRetryAfter(retryAfter);
   check(
-    isOptional(retryAfter, "number") && ((retryAfter as number) ?? 0) >= 0,
-    "retryAfter",
-    "must be a non-negative number",
-  );
-  check(
-    isOptional(latencyMs, "number") && ((latencyMs as number) ?? 0) >= 0,
+    isOptionalNumberIn(latencyMs, 0, MAX_LATENCY_MS),
     "latencyMs",
-    "must be a non-negative number",
+    `must be a number from 0 to ${MAX_LATENCY_MS}`,
   );
   check(
     drop === undefined || drop === "before" || drop === "after",
@@ -77,17 +104,11 @@ export function parseFault(body: Record<string, unknown>, id: string): Fault {
   check(isOptional(truncate, "boolean"), "truncate", "must be a boolean");
   check(isOptional(html, "boolean"), "html", "must be a boolean");
   check(
-    count === undefined || (Number.isInteger(count) && (count as number) >= 0),
+    isOptionalInteger(count, 0, MAX_FAULT_COUNT),
     "count",
-    "must be a non-negative integer",
+    `must be an integer from 0 to ${MAX_FAULT_COUNT}`,
   );
-  check(
-    isOptional(probability, "number") &&
-      ((probability as number) ?? 0) >= 0 &&
-      ((probability as number) ?? 1) <= 1,
-    "probability",
-    "must be between 0 and 1",
-  );
+  check(isOptionalNumberIn(probability, 0, 1), "probability", "must be a number from 0 to 1");
   const times = (count as number | undefined) ?? 1;
   return {
     id,
@@ -114,7 +135,9 @@ export class FaultTable {
   private nextId = 1;
 
   add(body: Record<string, unknown>): Fault {
-    const fault = parseFault(body, `fault-${this.nextId++}`);
+    // Validated whole before anything changes: a refused fault uses no id.
+    const fault = parseFault(body, `fault-${this.nextId}`);
+    this.nextId++;
     this.faults.push(fault);
     return fault;
   }
@@ -145,6 +168,7 @@ export class RateLimiter {
   private windowStart = 0;
   private used = 0;
 
+  /** Callers validate first (controls.ts): this only stores. */
   configure(requestsPerSecond: number, retryAfter: number | undefined): void {
     this.requestsPerSecond = requestsPerSecond;
     this.retryAfter = retryAfter ?? 1;
