@@ -21,6 +21,7 @@ import { isUnauthenticated } from "./core/errors";
 import { type SdkLogger, stderrLogger } from "./core/events";
 import type { ApiCall, ApiRequester, QueryValue } from "./core/resource";
 import { type RetrySettings, withRetries } from "./core/retry";
+import { ServerClock } from "./core/server-clock";
 import { type HttpMethod, sendOnce } from "./core/transport";
 import { Groups, Identities, RoleBindings, Roles } from "./resources/iam";
 import { Advisories, Repos, Tags } from "./resources/registry";
@@ -58,6 +59,12 @@ export interface IrmClientOptions {
   oidcToken?: OidcTokenProvider;
   /** Timeout of each attempt in ms. Env `IRM_TIMEOUT_MS`, default 30000. */
   timeoutMs?: number;
+  /**
+   * Largest response body read, in bytes; a longer one is abandoned with a
+   * `BadResponseError` (an unknown outcome for a create). Env `IRM_MAX_RESPONSE_BYTES`,
+   * default 4 MiB.
+   */
+  maxResponseBytes?: number;
   retry?: RetryOptions;
   /** Receives an event per retry and per token refresh. `IRM_DEBUG=1` logs them to stderr. */
   logger?: SdkLogger;
@@ -72,6 +79,7 @@ export interface ResolvedSettings {
   baseUrl: string;
   authUrl: string;
   timeoutMs: number;
+  maxResponseBytes: number;
   retry: RetrySettings;
 }
 
@@ -87,6 +95,14 @@ function normalizeUrl(value: string, name: string): string {
   }
   if (url.search || url.hash) throw new TypeError(`${name} must not carry a query or fragment`);
   return url.href.replace(/\/+$/, "");
+}
+
+/** A bound that must be a positive integer: 0 would fail every call. */
+function positive(value: number, name: string): number {
+  if (!Number.isInteger(value) || value <= 0) {
+    throw new TypeError(`${name} must be a positive integer, got ${value}`);
+  }
+  return value;
 }
 
 /** Applies options, then `IRM_*` variables, then defaults. */
@@ -107,6 +123,14 @@ export function resolveSettings(
     baseUrl,
     authUrl,
     timeoutMs: pick(options.timeoutMs, envInteger("timeoutMs", env), DEFAULTS.timeoutMs)!,
+    maxResponseBytes: positive(
+      pick(
+        options.maxResponseBytes,
+        envInteger("maxResponseBytes", env),
+        DEFAULTS.maxResponseBytes,
+      )!,
+      `maxResponseBytes (${ENV.maxResponseBytes})`,
+    ),
     retry: {
       retries: pick(retry.retries, envInteger("maxRetries", env), DEFAULTS.maxRetries)!,
       minDelayMs: retry.minDelayMs ?? DEFAULTS.retryMinDelayMs,
@@ -140,8 +164,8 @@ export function resolveTokenSource(
     if (options.oidcToken) oidcToken = options.oidcToken;
     else if (file) oidcToken = oidcTokenFromFile(file);
     else if (runningInGitHubActions(env)) {
-      const audience = resolveSettings(options, env).baseUrl;
-      oidcToken = oidcTokenFromGitHubActions({ env, audience });
+      const { baseUrl: audience, timeoutMs, maxResponseBytes } = resolveSettings(options, env);
+      oidcToken = oidcTokenFromGitHubActions({ env, audience, timeoutMs, maxResponseBytes });
     } else {
       throw new TypeError(
         `identity ${identity} is set but no OIDC token: pass oidcToken, identityTokenFile or ${ENV.identityTokenFile}, or run in GitHub Actions with id-token: write`,
@@ -184,6 +208,8 @@ export class IrmClient implements ApiRequester {
   readonly #tokenContext: TokenSourceContext;
   /** Tokens recently sent, redacted from anything the server echoes back. */
   readonly #recentTokens: string[] = [];
+  /** The service's clock, from the `Date` headers of its answers. */
+  readonly serverClock = new ServerClock();
 
   constructor(options: IrmClientOptions = {}) {
     const env = options.env ?? process.env;
@@ -213,12 +239,12 @@ export class IrmClient implements ApiRequester {
     this.v1 = { groups: new V1Groups(this), repos: new V1Repos(this) };
   }
 
-  /** A printable summary; never a credential. */
   /** Timeout of one attempt of a request, in milliseconds (`timeoutMs`, `IRM_TIMEOUT_MS`). */
   get timeoutMs(): number {
     return this.#settings.timeoutMs;
   }
 
+  /** A printable summary; never a credential. */
   toJSON(): { baseUrl: string; authUrl: string; tokenSource: string } {
     return {
       baseUrl: this.baseUrl,
@@ -227,7 +253,6 @@ export class IrmClient implements ApiRequester {
     };
   }
 
-  /** Closes the connection pool the client created (not a dispatcher passed in). */
   /** Releases the keep-alive connections of the client's own dispatcher; safe to call twice. */
   async close(): Promise<void> {
     if (!this.#ownsDispatcher) return;
@@ -276,6 +301,8 @@ export class IrmClient implements ApiRequester {
       idempotent: method !== "POST",
       allowEmptyBody: method === "DELETE",
       secrets: this.#recentTokens,
+      maxResponseBytes: this.#settings.maxResponseBytes,
+      onServerDate: (observation) => this.serverClock.observe(observation),
     });
   }
 

@@ -23,6 +23,8 @@ export const ENV = {
   maxRetries: "IRM_MAX_RETRIES",
   /** Upper bound, in milliseconds, on the time spent retrying one request. */
   maxRetryTimeMs: "IRM_MAX_RETRY_TIME_MS",
+  /** Largest response body read, in bytes; a longer one is abandoned. */
+  maxResponseBytes: "IRM_MAX_RESPONSE_BYTES",
   /** Provider: how long, in milliseconds, a delete waits out RESOURCE_NOT_EMPTY. */
   deleteTimeoutMs: "IRM_DELETE_TIMEOUT_MS",
   /** Set to `1` to log each retry and token refresh to stderr (never with a token). */
@@ -38,6 +40,8 @@ export const DEFAULTS = {
   timeoutMs: 30_000,
   maxRetries: 5,
   maxRetryTimeMs: 60_000,
+  /** 4 MiB: a page of 200 of the largest objects is far below it. */
+  maxResponseBytes: 4 * 1024 * 1024,
   deleteTimeoutMs: 120_000,
   /** SDK: first backoff delay between retries, in milliseconds (doubles up to `retryMaxDelayMs`). */
   retryMinDelayMs: 200,

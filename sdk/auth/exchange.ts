@@ -4,11 +4,25 @@
  */
 import { readFile } from "node:fs/promises";
 import { request } from "undici";
-import { badResponseError } from "../core/errors";
+import {
+  badResponseError,
+  ConnectionError,
+  IrmError,
+  type IrmErrorInit,
+  NotFoundError,
+  OutcomeUnknownError,
+  UnauthenticatedError,
+} from "../core/errors";
+import { redact } from "../core/redact";
+import { readCapped } from "../core/transport";
+import { DEFAULTS } from "../settings";
 import { cachedTokenSource, type TokenSource, type TokenSourceContext } from "./token-source";
 
-/** Produces a fresh OIDC token of the workload's platform. */
-export type OidcTokenProvider = () => Promise<string>;
+/**
+ * Produces a fresh OIDC token of the workload's platform. `signal`, when given,
+ * bounds the fetch (the client passes its own timeout).
+ */
+export type OidcTokenProvider = (request?: { signal?: AbortSignal }) => Promise<string>;
 
 /** Reads the OIDC token from a file on every exchange (platforms rotate the file). */
 export function oidcTokenFromFile(path: string): OidcTokenProvider {
@@ -23,6 +37,10 @@ export interface GitHubActionsOidcOptions {
   /** Audience to ask GitHub for (the client passes its base URL); GitHub's default without it. */
   audience?: string;
   env?: Record<string, string | undefined>;
+  /** Bound of the whole fetch (headers and body), in ms; default the SDK's 30 s. */
+  timeoutMs?: number;
+  /** Largest answer read, in bytes; default the SDK's 4 MiB. */
+  maxResponseBytes?: number;
 }
 
 /** True when the GitHub Actions OIDC endpoint is reachable (job with `id-token: write`). */
@@ -39,7 +57,7 @@ export function runningInGitHubActions(
 export function oidcTokenFromGitHubActions(
   options: GitHubActionsOidcOptions = {},
 ): OidcTokenProvider {
-  return async () => {
+  return async ({ signal } = {}) => {
     const env = options.env ?? process.env;
     const requestUrl = env.ACTIONS_ID_TOKEN_REQUEST_URL;
     const requestToken = env.ACTIONS_ID_TOKEN_REQUEST_TOKEN;
@@ -50,21 +68,35 @@ export function oidcTokenFromGitHubActions(
     }
     const url = new URL(requestUrl);
     if (options.audience) url.searchParams.set("audience", options.audience);
-    const response = await request(url, {
-      headers: { authorization: `Bearer ${requestToken}`, accept: "application/json" },
-    });
-    const text = await response.body.text();
-    if (response.statusCode !== 200) {
-      throw new Error(`GitHub Actions OIDC endpoint answered HTTP ${response.statusCode}`);
+    const timeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs;
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const bounded = signal ? AbortSignal.any([signal, timeout]) : timeout;
+    const where = `GitHub Actions OIDC endpoint (${url.host}${url.pathname})`;
+    let status: number;
+    let text: string;
+    try {
+      const response = await request(url, {
+        headers: { authorization: `Bearer ${requestToken}`, accept: "application/json" },
+        signal: bounded,
+      });
+      status = response.statusCode;
+      text = await readCapped(response.body, options.maxResponseBytes ?? DEFAULTS.maxResponseBytes);
+    } catch (error) {
+      if (signal?.aborted) throw signal.reason;
+      const why = timeout.aborted
+        ? `no complete answer within ${timeoutMs} ms`
+        : redact(error instanceof Error ? error.message : String(error), [requestToken]);
+      throw new Error(`${where}: ${why}`);
     }
+    if (status !== 200) throw new Error(`${where} answered HTTP ${status}`);
     let value: unknown;
     try {
       value = (JSON.parse(text) as { value?: unknown }).value;
     } catch {
       value = undefined;
     }
-    if (typeof value !== "string" || value === "") {
-      throw new Error("GitHub Actions OIDC endpoint answered without a token");
+    if (typeof value !== "string" || !TOKEN_SHAPE.test(value)) {
+      throw new Error(`${where} answered without a usable token`);
     }
     return value;
   };
@@ -85,6 +117,9 @@ export interface ExchangeTokenSourceOptions {
   now?: () => number;
 }
 
+/** A bearer token: printable, without blanks (anything else cannot go into a header). */
+const TOKEN_SHAPE = /^[\x21-\x7e]{1,16384}$/;
+
 function trimSlash(url: string): string {
   return url.replace(/\/+$/, "");
 }
@@ -100,15 +135,64 @@ export async function exchangeToken(
   const url = new URL(`${trimSlash(overrides.authUrl ?? context.authUrl)}/sts/exchange`);
   url.searchParams.set("aud", trimSlash(overrides.audience ?? context.audience));
   url.searchParams.set("identity", identity);
-  const body = await context.getJson(url, oidcToken, signal);
+  let body: unknown;
+  try {
+    body = await context.getJson(url, oidcToken, signal);
+  } catch (error) {
+    throw exchangeFailure(error, identity);
+  }
   const token = (body as { token?: unknown } | null)?.token;
-  if (typeof token !== "string" || token === "") {
-    throw badResponseError("unexpected shape", "the token exchange answered without a token", "", {
+  if (typeof token !== "string" || !TOKEN_SHAPE.test(token)) {
+    const problem =
+      token === undefined
+        ? "missing"
+        : typeof token === "string"
+          ? "not a usable token"
+          : `a ${typeof token}`;
+    throw badResponseError(`"token" is ${problem}`, "", "application/json", {
       status: 200,
-      request: { method: "GET", path: url.pathname },
+      request: { method: "GET", path: url.pathname, host: url.host },
     });
   }
   return token;
+}
+
+/**
+ * An exchange's failure, said as such: it is about the credentials, never about an
+ * object the caller asked for. The API's NOT_FOUND here (a mistyped identity) becomes
+ * UNAUTHENTICATED, so no caller mistakes it for "the object is gone"; other errors keep
+ * their class. The message names what answered.
+ */
+function exchangeFailure(error: unknown, identity: string): unknown {
+  if (!(error instanceof IrmError)) return error;
+  const answered = error.request
+    ? `${error.request.method} ${error.request.host ?? ""}${error.request.path} answered ` +
+      `${error.status ? `HTTP ${error.status} ` : ""}${error.codeName}`
+    : error.codeName;
+  const message = `Token exchange for identity ${identity} failed: ${answered}: ${error.message}`;
+  const init: IrmErrorInit = {
+    code: error.code,
+    message,
+    status: error.status,
+    reason: error.reason,
+    domain: error.domain,
+    fieldViolations: error.fieldViolations,
+    preconditionViolations: error.preconditionViolations,
+    request: error.request,
+    retryAfterMs: error.retryAfterMs,
+    cause: error,
+  };
+  if (error instanceof NotFoundError) {
+    return new UnauthenticatedError({
+      ...init,
+      code: 16,
+      message: `${message} (does identity ${identity} exist? check irm:identity / IRM_IDENTITY)`,
+    });
+  }
+  // Transport failures keep their own fields (beforeSend, ...) and already name the URL.
+  if (error instanceof ConnectionError || error instanceof OutcomeUnknownError) return error;
+  const Same = error.constructor as new (init: IrmErrorInit) => IrmError;
+  return new Same(init);
 }
 
 /** Cached, refreshing token source that assumes `identity` by token exchange. */
@@ -120,7 +204,7 @@ export function exchangeTokenSource(options: ExchangeTokenSourceOptions): TokenS
       : options.oidcToken;
   return cachedTokenSource(
     async ({ context, signal }) =>
-      exchangeToken(context, options.identity, await provider(), options, signal),
+      exchangeToken(context, options.identity, await provider({ signal }), options, signal),
     {
       description: `exchange(identity=${options.identity})`,
       refreshAheadMs: options.refreshAheadMs,

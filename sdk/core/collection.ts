@@ -1,11 +1,27 @@
 /**
- * The verbs every collection shares. Resource classes fix the path, the list key
- * and the types; read-only collections (registry, advisories) offer list and get.
+ * The verbs every collection shares. Resource classes fix the path, the list key,
+ * the types and the reader of their shape; read-only collections (registry,
+ * advisories) offer list and get.
+ *
+ * Every answer is decoded here, through the collection's reader, and checked
+ * against the request: a Get or Update answers the uid asked for, a Create an
+ * object directly under the parent it was sent to, a scoped List only objects in
+ * that scope. A wrong answer is a `BadResponseError` naming the field; for a create
+ * it is an `OutcomeUnknownError` (the create may have happened: look it up).
  */
 import type { ListParams, RequestOptions, UpdateOptions } from "../types";
+import {
+  BadResponseError,
+  GrpcCode,
+  type IrmError,
+  NotFoundError,
+  OutcomeUnknownError,
+  type RequestSummary,
+} from "./errors";
 import { PagePromise } from "./pagination";
 import { buildUpdateMask, resourcePath } from "./path";
-import { type ApiRequester, ApiResource, asObject, decodePage, listQuery } from "./resource";
+import { type ApiRequester, ApiResource, decodePage, listQuery } from "./resource";
+import { ShapeError } from "./shape";
 
 export interface CollectionSpec<T> {
   /** Path of the collection, e.g. `/iam/v2beta1/groups`. */
@@ -14,7 +30,21 @@ export interface CollectionSpec<T> {
   listKey: string;
   /** Singular noun for messages. */
   noun: string;
-  decode: (raw: Record<string, unknown>) => T;
+  /** Reads one object, throwing `ShapeError` (naming the field under `at`) when it is malformed. */
+  decode: (raw: unknown, at: string) => T;
+  /** The object's uid. */
+  uidOf: (item: T) => string;
+  /**
+   * The group an object belongs to: the uid's parent for path-shaped uids, the
+   * `parentUid` field for roles (whose uids are flat).
+   */
+  parentOf: (item: T) => string;
+}
+
+/** The parent of a path-shaped uid (`a/b` → `a`); `""` for a root. */
+export function uidParent(uid: string): string {
+  const slash = uid.lastIndexOf("/");
+  return slash < 0 ? "" : uid.slice(0, slash);
 }
 
 /** List and Get. */
@@ -24,6 +54,25 @@ export class ReadableCollection<T, P extends ListParams = ListParams> extends Ap
   constructor(client: ApiRequester, spec: CollectionSpec<T>) {
     super(client);
     this.spec = spec;
+  }
+
+  /**
+   * Decodes one answer, or throws a `BadResponseError` naming the field; `check`
+   * adds what the request implies (the uid asked for, the parent sent to).
+   */
+  protected decodeAnswer(
+    body: unknown,
+    request: RequestSummary,
+    check?: (item: T) => string | undefined,
+  ): T {
+    try {
+      const item = this.spec.decode(body, this.spec.noun);
+      const problem = check?.(item);
+      if (problem !== undefined) throw new ShapeError(`${this.spec.noun}.uid`, problem);
+      return item;
+    } catch (error) {
+      throw badShape(error, request);
+    }
   }
 
   /** Await for one page; `for await` for every item across pages. */
@@ -36,20 +85,71 @@ export class ReadableCollection<T, P extends ListParams = ListParams> extends Ap
           query: listQuery(pageParams),
           options,
         });
-        return decodePage(body, this.spec.listKey, this.spec.decode);
+        const request = { method: "GET", path: this.spec.path };
+        try {
+          const page = decodePage(body, this.spec.listKey, this.spec.decode);
+          page.items.forEach((item, index) => {
+            const problem = this.#outOfScope(item, pageParams);
+            if (problem) throw new ShapeError(`${this.spec.listKey}[${index}].uid`, problem);
+          });
+          return page;
+        } catch (error) {
+          throw badShape(error, request);
+        }
       },
       params ?? ({} as P),
     );
   }
 
-  async get(uid: string, options?: RequestOptions): Promise<T> {
-    const body = await this.client.call({
-      method: "GET",
-      path: resourcePath(this.spec.path, uid),
-      options,
-    });
-    return this.spec.decode(asObject(body, this.spec.noun));
+  /** Why an item of a scoped listing does not belong in it, if it does not. */
+  #outOfScope(item: T, params: ListParams): string | undefined {
+    const uid = this.spec.uidOf(item);
+    const parent = this.spec.parentOf(item);
+    if (params.childrenOf !== undefined && parent !== params.childrenOf) {
+      return `${uid} is not a child of ${params.childrenOf}, which the listing was scoped to`;
+    }
+    const under = params.descendantsOf;
+    if (under !== undefined && parent !== under && !parent.startsWith(`${under}/`)) {
+      return `${uid} is not below ${under}, which the listing was scoped to`;
+    }
+    return undefined;
   }
+
+  async get(uid: string, options?: RequestOptions): Promise<T> {
+    const path = resourcePath(this.spec.path, uid);
+    const body = await this.client.call({ method: "GET", path, options });
+    return this.decodeAnswer(body, { method: "GET", path }, (item) =>
+      sameUid(item, uid, this.spec),
+    );
+  }
+
+  /**
+   * True when `error` is the API's own NOT_FOUND (an AIP-193 body with code 5)
+   * answering a Get or Delete of exactly this uid: only then is the object gone.
+   * A 404 page from a proxy, or a NOT_FOUND from anything else (the token
+   * exchange, another object), is not.
+   */
+  isGone(error: unknown, uid: string): boolean {
+    if (!(error instanceof NotFoundError) || error.request === undefined) return false;
+    const { method, path } = error.request;
+    return (method === "GET" || method === "DELETE") && path === resourcePath(this.spec.path, uid);
+  }
+}
+
+function sameUid<T>(item: T, uid: string, spec: CollectionSpec<T>): string | undefined {
+  const answered = spec.uidOf(item);
+  return answered === uid ? undefined : `${answered} is not the uid asked for (${uid})`;
+}
+
+/** A malformed answer as the error callers handle; anything else passes through. */
+function badShape(error: unknown, request: RequestSummary): unknown {
+  if (!(error instanceof ShapeError)) return error;
+  return new BadResponseError({
+    code: GrpcCode.UNKNOWN,
+    status: 200,
+    request,
+    message: `Bad response from ${request.method} ${request.path}: HTTP 200, ${error.message}`,
+  });
 }
 
 /** List, Get, Create under a parent group, Update with a field mask, Delete. */
@@ -59,15 +159,31 @@ export class WritableCollection<
   Update extends object,
   MaskPath extends string,
 > extends ReadableCollection<T> {
-  /** Creates the resource under `parentUid` (the parent is in the path only). */
+  /**
+   * Creates the resource under `parentUid` (the parent is in the path only). An
+   * answer that is not the object just created, directly under `parentUid`, is an
+   * `OutcomeUnknownError`: the create may have happened.
+   */
   async create(parentUid: string, fields: Create, options?: RequestOptions): Promise<T> {
-    const body = await this.client.call({
-      method: "POST",
-      path: resourcePath(this.spec.path, parentUid, "parentUid"),
-      body: fields,
-      options,
-    });
-    return this.spec.decode(asObject(body, this.spec.noun));
+    const path = resourcePath(this.spec.path, parentUid, "parentUid");
+    const body = await this.client.call({ method: "POST", path, body: fields, options });
+    try {
+      return this.decodeAnswer(body, { method: "POST", path }, (item) => {
+        const parent = this.spec.parentOf(item);
+        return parent === parentUid
+          ? undefined
+          : `${this.spec.uidOf(item)} is not directly under ${parentUid}, where it was created`;
+      });
+    } catch (error) {
+      const bad = error as IrmError;
+      throw new OutcomeUnknownError({
+        code: GrpcCode.UNKNOWN,
+        status: bad.status,
+        request: bad.request,
+        cause: bad,
+        message: `${bad.message}; the create may or may not have taken effect. Not retried: look the resource up before trying again.`,
+      });
+    }
   }
 
   /**
@@ -80,14 +196,17 @@ export class WritableCollection<
     update: UpdateOptions<MaskPath> = {},
     options?: RequestOptions,
   ): Promise<T> {
+    const path = resourcePath(this.spec.path, uid);
     const body = await this.client.call({
       method: "PATCH",
-      path: resourcePath(this.spec.path, uid),
+      path,
       query: { updateMask: update.updateMask && buildUpdateMask(update.updateMask) },
       body: fields,
       options,
     });
-    return this.spec.decode(asObject(body, this.spec.noun));
+    return this.decodeAnswer(body, { method: "PATCH", path }, (item) =>
+      sameUid(item, uid, this.spec),
+    );
   }
 
   /** Deletes the resource. A repeated delete fails with `NotFoundError`. */

@@ -59,6 +59,8 @@ export interface RequestSummary {
   method: string;
   /** Path without the query string. */
   path: string;
+  /** Host (and port) that answered; never user info or the query. */
+  host?: string;
 }
 
 export interface IrmErrorInit {
@@ -306,7 +308,9 @@ export function codeForHttpStatus(status: number): number {
   if (status === 400) return GrpcCode.INVALID_ARGUMENT;
   if (status === 401) return GrpcCode.UNAUTHENTICATED;
   if (status === 403) return GrpcCode.PERMISSION_DENIED;
-  if (status === 404) return GrpcCode.NOT_FOUND;
+  // A 404 that is not the API's own NOT_FOUND (an HTML page from a proxy, a wrong base
+  // URL) says nothing about the object asked for: it is never reported as NOT_FOUND.
+  if (status === 404) return GrpcCode.UNKNOWN;
   if (status === 409) return GrpcCode.ALREADY_EXISTS;
   if (status === 429) return GrpcCode.RESOURCE_EXHAUSTED;
   if (status === 502 || status === 503 || status === 504) return GrpcCode.UNAVAILABLE;
@@ -320,7 +324,7 @@ export function codeForHttpStatus(status: number): number {
  * decides the code.
  */
 export function badResponseError(
-  problem: "empty body" | "not JSON" | "truncated or invalid JSON" | "unexpected shape",
+  problem: string,
   body: string,
   contentType: string,
   context: DecodeContext,
@@ -329,7 +333,9 @@ export function badResponseError(
     0,
     EXCERPT_LENGTH,
   );
-  const where = context.request ? ` from ${context.request.method} ${context.request.path}` : "";
+  const where = context.request
+    ? ` from ${context.request.method} ${context.request.host ?? ""}${context.request.path}`
+    : "";
   const type = contentType ? ` (${contentType})` : "";
   const shown = excerpt ? `: ${JSON.stringify(excerpt)}` : "";
   return new BadResponseError({
@@ -344,9 +350,13 @@ export function badResponseError(
   });
 }
 
-/** True for an error the API reported as NOT_FOUND (also after a repeated delete). */
+/**
+ * True for a NOT_FOUND the API itself reported in an AIP-193 body (also after a
+ * repeated delete). A 404 page from a proxy or a wrong URL is a `BadResponseError`,
+ * never NOT_FOUND.
+ */
 export function isNotFound(error: unknown): error is NotFoundError {
-  return error instanceof IrmError && error.code === GrpcCode.NOT_FOUND;
+  return error instanceof NotFoundError;
 }
 export function isInvalidArgument(error: unknown): error is IrmError {
   return error instanceof IrmError && error.code === GrpcCode.INVALID_ARGUMENT;

@@ -57,20 +57,21 @@ export class PagePromise<T, P extends ListParams = ListParams>
     const callerChoseSize = this.#params.pageSize !== undefined;
     const params: P = { ...this.#params, pageSize: this.#params.pageSize ?? MAX_PAGE_SIZE };
     let page = await (callerChoseSize ? this.#first() : this.#fetchPage(params));
-    let requestedToken = params.pageToken;
-    for (;;) {
+    // Every token asked for so far: a server whose tokens come round again would
+    // otherwise make this loop (and `.all()`) run forever.
+    const seen = new Set<string>(params.pageToken ? [params.pageToken] : []);
+    for (let pagesRead = 1; ; pagesRead++) {
       yield page;
       const next = page.nextPageToken;
       if (!next) return;
-      if (next === requestedToken) {
-        // A service bug would otherwise make this loop forever.
+      if (seen.has(next)) {
         throw new BadResponseError({
           code: GrpcCode.UNKNOWN,
           status: 200,
-          message: "List answered the page token it was given as the next one",
+          message: `List answered a page token it had already given (after ${pagesRead} pages): the listing would never end, so it stops here`,
         });
       }
-      requestedToken = next;
+      seen.add(next);
       // `skip` positions the first page only; the cursor carries the position on.
       page = await this.#fetchPage({ ...params, pageToken: next, skip: undefined });
     }

@@ -3,7 +3,7 @@
  * list query mapping and the decoding of list envelopes.
  */
 import type { ListParams, Page, RequestOptions } from "../types";
-import { badResponseError } from "./errors";
+import { int64Field, ShapeError, ShapeReader } from "./shape";
 import type { HttpMethod } from "./transport";
 
 export type QueryValue = string | number | undefined;
@@ -52,10 +52,6 @@ export function listQuery(
   return query;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 /** Int64 counters travel as strings; the SDK hands out numbers. */
 export function int64(value: unknown): number {
   if (typeof value === "number") return value;
@@ -63,35 +59,31 @@ export function int64(value: unknown): number {
   return 0;
 }
 
-/** Checks that a body is a JSON object before it is used as a resource. */
-export function asObject(body: unknown, what: string): Record<string, unknown> {
-  if (!isRecord(body)) {
-    const shown = `${what}: ${JSON.stringify(body) ?? String(body)}`;
-    throw badResponseError("unexpected shape", shown, "application/json", { status: 200 });
-  }
-  return body;
-}
-
-/** Decodes a v2 list envelope whose array is under `key`. */
+/**
+ * Decodes a v2 list envelope whose array is under `key`, each item with `decodeItem`.
+ * The array may be absent only for an empty result (proto3 JSON leaves out empty
+ * arrays and zero counters); a non-empty `totalCount` without it is refused.
+ */
 export function decodePage<T>(
   body: unknown,
   key: string,
-  decodeItem: (raw: Record<string, unknown>) => T,
+  decodeItem: (raw: unknown, at: string) => T,
 ): Page<T> {
-  const envelope = asObject(body, "list envelope");
-  const raw = envelope[key] ?? [];
-  if (!Array.isArray(raw)) {
-    throw badResponseError("unexpected shape", `"${key}" is not an array`, "application/json", {
-      status: 200,
-    });
+  const envelope = ShapeReader.of(body, "list");
+  const raw = envelope.raw[key];
+  const totalCount = int64Field(envelope.raw.totalCount, "list.totalCount");
+  if (raw === undefined && totalCount !== 0) {
+    throw new ShapeError(`list.${key}`, `missing although totalCount is ${totalCount}`);
+  }
+  if (raw !== undefined && !Array.isArray(raw)) {
+    throw new ShapeError(`list.${key}`, "expected an array");
   }
   const page: Page<T> = {
-    items: raw.map((item) => decodeItem(asObject(item, key))),
-    totalCount: int64(envelope.totalCount),
-    skipped: int64(envelope.skipped),
+    items: (raw ?? []).map((item: unknown, index: number) => decodeItem(item, `${key}[${index}]`)),
+    totalCount,
+    skipped: int64Field(envelope.raw.skipped, "list.skipped"),
   };
-  if (typeof envelope.nextPageToken === "string" && envelope.nextPageToken !== "") {
-    page.nextPageToken = envelope.nextPageToken;
-  }
+  const next = envelope.optionalString("nextPageToken");
+  if (next !== undefined && next !== "") page.nextPageToken = next;
   return page;
 }

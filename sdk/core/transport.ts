@@ -38,6 +38,20 @@ export interface HttpRequest {
   allowEmptyBody?: boolean;
   /** Secrets to redact from anything the server echoes back. */
   secrets?: Iterable<string>;
+  /** Largest body read; a longer one is abandoned (`BadResponseError`). */
+  maxResponseBytes: number;
+  /** Told of every decodable answer's `Date` header, for the server clock. */
+  onServerDate?: (observation: ServerDateObservation) => void;
+}
+
+/** A `Date` header and the local times between which the server wrote it. */
+export interface ServerDateObservation {
+  /** The header's time (one-second resolution, rounded down by the server). */
+  serverDateMs: number;
+  /** Local wall time just before the request was sent. */
+  sentAtMs: number;
+  /** Local wall time when the answer's headers arrived. */
+  receivedAtMs: number;
 }
 
 const USER_AGENT = "pulumi-irm-sdk/0.1";
@@ -76,11 +90,41 @@ function sanitizedCause(error: unknown, secrets?: Iterable<string>): Error {
 }
 
 function summaryOf(req: HttpRequest): RequestSummary {
-  return { method: req.method, path: req.url.pathname };
+  // `host` never carries user info (credentials in a URL), the path never the query.
+  return { method: req.method, path: req.url.pathname, host: req.url.host };
 }
 
 function describe(summary: RequestSummary): string {
-  return `${summary.method} ${summary.path}`;
+  return `${summary.method} ${summary.host ?? ""}${summary.path}`;
+}
+
+/** Thrown while reading a body that outgrows `maxResponseBytes`. */
+class BodyTooLarge extends Error {
+  constructor(readonly limit: number) {
+    super(`body larger than ${limit} bytes`);
+  }
+}
+
+/**
+ * Reads a body as UTF-8 text, at most `limit` bytes: a longer body is abandoned
+ * (the stream destroyed, the connection closed) instead of filling memory.
+ */
+export async function readCapped(
+  body: AsyncIterable<Uint8Array> & { destroy?: (error?: Error) => unknown },
+  limit: number,
+): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.byteLength;
+    if (size > limit) {
+      const error = new BodyTooLarge(limit);
+      body.destroy?.(error);
+      throw error;
+    }
+    chunks.push(Buffer.from(chunk));
+  }
+  return Buffer.concat(chunks).toString("utf8");
 }
 
 /**
@@ -153,6 +197,9 @@ export async function sendOnce(dispatcher: Dispatcher, req: HttpRequest): Promis
   let text: string;
   let contentType = "";
   let retryAfter: string | undefined;
+  let dateHeader: string | undefined;
+  let receivedAtMs = 0;
+  const sentAtMs = Date.now();
   try {
     const response = await request(req.url, {
       method: req.method,
@@ -166,10 +213,20 @@ export async function sendOnce(dispatcher: Dispatcher, req: HttpRequest): Promis
     contentType = String(response.headers["content-type"] ?? "");
     const retryAfterHeader = response.headers["retry-after"];
     retryAfter = Array.isArray(retryAfterHeader) ? retryAfterHeader[0] : retryAfterHeader;
-    text = await response.body.text();
+    const date = response.headers.date;
+    dateHeader = Array.isArray(date) ? date[0] : date;
+    receivedAtMs = Date.now();
+    text = await readCapped(response.body, req.maxResponseBytes);
   } catch (error) {
     // The caller's own cancellation is reported as is, never retried.
     if (req.signal?.aborted) throw req.signal.reason;
+    if (error instanceof BodyTooLarge) {
+      const context = { status, request: summaryOf(req), secrets: req.secrets };
+      throw unknownOutcomeIfCreate(
+        req,
+        badResponseError(`body larger than ${error.limit} bytes`, "", contentType, context),
+      );
+    }
     throw transportError(error, req, timeoutSignal.aborted, status);
   }
 
@@ -192,6 +249,7 @@ export async function sendOnce(dispatcher: Dispatcher, req: HttpRequest): Promis
     const problem = looksLikeJson ? "truncated or invalid JSON" : "not JSON";
     throw unknownOutcomeIfCreate(req, badResponseError(problem, text, contentType, context));
   }
+  if (success || isStatusBody(parsed)) observeDate(req, dateHeader, sentAtMs, receivedAtMs);
   if (success) return parsed;
   if (isStatusBody(parsed)) throw unknownOutcomeIfCreate(req, errorFromStatusBody(parsed, context));
   throw unknownOutcomeIfCreate(
@@ -201,14 +259,35 @@ export async function sendOnce(dispatcher: Dispatcher, req: HttpRequest): Promis
 }
 
 /**
- * A create that got a garbled success, or a 502/504 from a gateway that may have
- * forwarded it (whatever the body says), may well have happened: report the
- * outcome as unknown.
+ * Reports the `Date` of an answer that came from the API (a JSON success or an
+ * AIP-193 error), never of a proxy's page, whose clock is another machine's.
+ */
+function observeDate(
+  req: HttpRequest,
+  header: string | undefined,
+  sentAtMs: number,
+  receivedAtMs: number,
+): void {
+  if (header === undefined || req.onServerDate === undefined) return;
+  const serverDateMs = Date.parse(header);
+  if (Number.isNaN(serverDateMs)) return;
+  req.onServerDate({ serverDateMs, sentAtMs, receivedAtMs });
+}
+
+/**
+ * A create that may well have happened is reported as an unknown outcome, never
+ * retried: a garbled or unvalidated success; a 502/504 from a gateway that may have
+ * forwarded it (whatever the body says); any other 5xx that is not the API's own
+ * AIP-193 error (a proxy's plain-text 503 says nothing about whether the request
+ * was forwarded). The API's own decoded errors (e.g. UNAVAILABLE, which says the
+ * service did not act) stay as they are.
  */
 function unknownOutcomeIfCreate(req: HttpRequest, error: IrmError): IrmError {
   const garbledSuccess =
     error instanceof BadResponseError && error.status >= 200 && error.status < 300;
-  const mayHaveHappened = garbledSuccess || error.status === 502 || error.status === 504;
+  const notFromApi = error instanceof BadResponseError && error.status >= 500;
+  const mayHaveHappened =
+    garbledSuccess || notFromApi || error.status === 502 || error.status === 504;
   if (req.idempotent || !mayHaveHappened) return error;
   return new OutcomeUnknownError({
     code: GrpcCode.UNKNOWN,

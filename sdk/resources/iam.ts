@@ -1,7 +1,10 @@
-/** IAM collections: groups, identities, roles, role bindings. */
-import { WritableCollection } from "../core/collection";
+/**
+ * IAM collections: groups, identities, roles, role bindings, each with the one
+ * reader of its shape (required fields and their types; see `core/shape.ts`).
+ */
+import { uidParent, WritableCollection } from "../core/collection";
 import type { ApiRequester } from "../core/resource";
-import { int64 } from "../core/resource";
+import { int64Field, ShapeError, ShapeReader } from "../core/shape";
 import type {
   Group,
   GroupCreate,
@@ -14,7 +17,9 @@ import type {
   Role,
   RoleBinding,
   RoleBindingCreate,
+  RoleBindingIdentity,
   RoleBindingMaskPath,
+  RoleBindingRef,
   RoleBindingUpdate,
   RoleCreate,
   RoleMaskPath,
@@ -22,18 +27,94 @@ import type {
 } from "../types";
 
 /** Resource limits are counters: int64 strings on the wire, numbers here. */
-export function decodeGroup(raw: Record<string, unknown>): Group {
+export function decodeGroup(raw: unknown, at = "group"): Group {
+  const r = ShapeReader.of(raw, at);
+  const limits = r.optionalObject("resourceLimits");
   const resourceLimits: Record<string, number> = {};
-  const limits = raw.resourceLimits;
-  if (typeof limits === "object" && limits !== null) {
-    for (const [key, value] of Object.entries(limits)) resourceLimits[key] = int64(value);
+  for (const [key, value] of Object.entries(limits.raw)) {
+    resourceLimits[key] = int64Field(value, `${limits.at}.${key}`);
   }
-  return { ...(raw as unknown as Group), resourceLimits };
+  return {
+    uid: r.string("uid"),
+    name: r.string("name"),
+    description: r.optionalString("description", ""),
+    resourceLimits,
+    verified: r.optionalBoolean("verified", false),
+    createTime: r.timestamp("createTime"),
+    updateTime: r.timestamp("updateTime"),
+  };
 }
 
-function passThrough<T>(raw: Record<string, unknown>): T {
-  return raw as unknown as T;
+export function decodeIdentity(raw: unknown, at = "identity"): Identity {
+  const r = ShapeReader.of(raw, at);
+  const claimMatch = r.object("claimMatch");
+  const identity: Identity = {
+    uid: r.string("uid"),
+    name: r.string("name"),
+    description: r.optionalString("description", ""),
+    claimMatch: { issuer: claimMatch.string("issuer"), subject: claimMatch.string("subject") },
+    createTime: r.timestamp("createTime"),
+    updateTime: r.timestamp("updateTime"),
+  };
+  const lastSeenTime = r.optionalTimestamp("lastSeenTime");
+  if (lastSeenTime !== undefined) identity.lastSeenTime = lastSeenTime;
+  return identity;
 }
+
+const ROLE_UID = /^[0-9a-f]{40}$/;
+
+export function decodeRole(raw: unknown, at = "role"): Role {
+  const r = ShapeReader.of(raw, at);
+  const uid = r.string("uid");
+  if (!ROLE_UID.test(uid)) throw new ShapeError(`${at}.uid`, "not a role uid (40 hex)");
+  return {
+    uid,
+    name: r.string("name"),
+    description: r.optionalString("description", ""),
+    capabilities: r.stringArray("capabilities"),
+    parentUid: r.optionalString("parentUid", ""),
+    createTime: r.timestamp("createTime"),
+    updateTime: r.timestamp("updateTime"),
+  };
+}
+
+function decodeRef(r: ShapeReader): RoleBindingRef {
+  return {
+    uid: r.string("uid"),
+    name: r.optionalString("name", ""),
+    description: r.optionalString("description", ""),
+  };
+}
+
+export function decodeRoleBinding(raw: unknown, at = "roleBinding"): RoleBinding {
+  const r = ShapeReader.of(raw, at);
+  const identity = r.object("identity");
+  const binding: RoleBinding = {
+    uid: r.string("uid"),
+    identity: {
+      ...decodeRef(identity),
+      subject: identity.optionalString("subject", ""),
+      issuer: identity.optionalString("issuer", ""),
+    } satisfies RoleBindingIdentity,
+    group: decodeRef(r.object("group")),
+    role: decodeRef(r.object("role")),
+    createTime: r.timestamp("createTime"),
+  };
+  if (uidParent(binding.uid) !== binding.group.uid) {
+    throw new ShapeError(
+      `${at}.group.uid`,
+      `${binding.group.uid} is not the group of ${binding.uid}`,
+    );
+  }
+  const updateTime = r.optionalTimestamp("updateTime");
+  if (updateTime !== undefined) binding.updateTime = updateTime;
+  return binding;
+}
+
+const byUid = {
+  uidOf: (item: { uid: string }) => item.uid,
+  parentOf: (item: { uid: string }) => uidParent(item.uid),
+};
 
 /** `/iam/v2beta1/groups`: the organisation hierarchy. Delete fails with `ResourceNotEmptyError` while children exist. */
 export class Groups extends WritableCollection<Group, GroupCreate, GroupUpdate, GroupMaskPath> {
@@ -43,6 +124,7 @@ export class Groups extends WritableCollection<Group, GroupCreate, GroupUpdate, 
       listKey: "groups",
       noun: "group",
       decode: decodeGroup,
+      ...byUid,
     });
   }
 }
@@ -59,7 +141,8 @@ export class Identities extends WritableCollection<
       path: "/iam/v2beta1/identities",
       listKey: "identities",
       noun: "identity",
-      decode: passThrough<Identity>,
+      decode: decodeIdentity,
+      ...byUid,
     });
   }
 }
@@ -71,7 +154,10 @@ export class Roles extends WritableCollection<Role, RoleCreate, RoleUpdate, Role
       path: "/iam/v2beta1/roles",
       listKey: "roles",
       noun: "role",
-      decode: passThrough<Role>,
+      decode: decodeRole,
+      uidOf: (role) => role.uid,
+      // Role uids are flat: the group a custom role belongs to is a field ("" for built-ins).
+      parentOf: (role) => role.parentUid,
     });
   }
 }
@@ -87,8 +173,9 @@ export class RoleBindings extends WritableCollection<
     super(client, {
       path: "/iam/v2beta1/roleBindings",
       listKey: "roleBindings",
-      noun: "role binding",
-      decode: passThrough<RoleBinding>,
+      noun: "roleBinding",
+      decode: decodeRoleBinding,
+      ...byUid,
     });
   }
 }

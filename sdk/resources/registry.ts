@@ -1,11 +1,28 @@
 /** Read-only registry and vulnerability collections. */
-import { ReadableCollection } from "../core/collection";
+import { ReadableCollection, uidParent } from "../core/collection";
 import type { ApiRequester } from "../core/resource";
+import { ShapeReader } from "../core/shape";
 import type { Advisory, AdvisoryListParams, Repo, Tag } from "../types";
 
-function passThrough<T>(raw: Record<string, unknown>): T {
-  return raw as unknown as T;
+/**
+ * Registry objects carry fields the specification does not show: those pass
+ * through, but the ones the SDK's types promise are checked.
+ */
+function decodeNamed<T>(key: "name" | "advisoryId") {
+  return (raw: unknown, at: string): T => {
+    const r = ShapeReader.of(raw, at);
+    r.string("uid");
+    r.string(key);
+    r.optionalTimestamp("createTime");
+    r.optionalTimestamp("updateTime");
+    return { ...r.raw } as T;
+  };
 }
+
+const byUid = {
+  uidOf: (item: { uid: string }) => item.uid,
+  parentOf: (item: { uid: string }) => uidParent(item.uid),
+};
 
 /** `/registry/v2beta1/repos`: repositories; public ones are readable without a token. */
 export class Repos extends ReadableCollection<Repo> {
@@ -14,7 +31,8 @@ export class Repos extends ReadableCollection<Repo> {
       path: "/registry/v2beta1/repos",
       listKey: "repos",
       noun: "repo",
-      decode: passThrough<Repo>,
+      decode: decodeNamed<Repo>("name"),
+      ...byUid,
     });
   }
 }
@@ -26,7 +44,8 @@ export class Tags extends ReadableCollection<Tag> {
       path: "/registry/v2beta1/tags",
       listKey: "tags",
       noun: "tag",
-      decode: passThrough<Tag>,
+      decode: decodeNamed<Tag>("name"),
+      ...byUid,
     });
   }
 }
@@ -38,7 +57,8 @@ export class Advisories extends ReadableCollection<Advisory, AdvisoryListParams>
       path: "/vulnerabilities/v2beta1/advisories",
       listKey: "advisories",
       noun: "advisory",
-      decode: passThrough<Advisory>,
+      decode: decodeNamed<Advisory>("advisoryId"),
+      ...byUid,
     });
   }
 }

@@ -1,6 +1,7 @@
 /** The v1 listings the authentication flows use (`/iam/v1/groups`, `/registry/v1/repos`). */
-import { badResponseError } from "../core/errors";
-import { type ApiRequester, ApiResource, asObject } from "../core/resource";
+import { BadResponseError, GrpcCode } from "../core/errors";
+import { type ApiRequester, ApiResource } from "../core/resource";
+import { isRecord } from "../core/shape";
 import type { RequestOptions, V1Group, V1List, V1Repo } from "../types";
 
 /** A v1 listing: one unpaginated `{ items: [...] }` answer. */
@@ -14,10 +15,15 @@ class V1Listing<T> extends ApiResource {
 
   async list(options?: RequestOptions): Promise<V1List<T>> {
     const body = await this.client.call({ method: "GET", path: this.#path, options });
-    const items = asObject(body, "v1 list").items ?? [];
-    if (!Array.isArray(items)) {
-      throw badResponseError("unexpected shape", '"items" is not an array', "application/json", {
+    const items = isRecord(body) ? (body.items ?? []) : undefined;
+    const bad = !Array.isArray(items) ? "items" : items.findIndex((item) => !isRecord(item));
+    if (bad !== -1) {
+      const field = bad === "items" ? "list.items" : `list.items[${bad}]`;
+      throw new BadResponseError({
+        code: GrpcCode.UNKNOWN,
         status: 200,
+        request: { method: "GET", path: this.#path },
+        message: `Bad response from GET ${this.#path}: HTTP 200, ${field}: expected ${bad === "items" ? "an array" : "an object"}`,
       });
     }
     return { items: items as T[] };

@@ -11,6 +11,7 @@ describe("resolveSettings", () => {
       baseUrl: DEFAULTS.apiUrl,
       authUrl: DEFAULTS.apiUrl,
       timeoutMs: DEFAULTS.timeoutMs,
+      maxResponseBytes: DEFAULTS.maxResponseBytes,
       retry: {
         retries: DEFAULTS.maxRetries,
         minDelayMs: DEFAULTS.retryMinDelayMs,

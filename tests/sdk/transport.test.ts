@@ -103,6 +103,8 @@ const GROUP = {
   name: "g",
   description: "",
   resourceLimits: { repositories: "3" },
+  createTime: "2026-11-21T10:00:00.000Z",
+  updateTime: "2026-11-21T10:00:00.000Z",
 };
 
 describe("requests", () => {
@@ -122,7 +124,7 @@ describe("requests", () => {
     expect(seen[0].url).toBe(
       "/iam/v2beta1/groups?uidp.descendants_of=r&uidp.children_of=r%2Fc&name=team%20a&page_size=5&page_token=t&order_by=name%20desc&skip=2",
     );
-    fallback = ok(GROUP);
+    fallback = ok({ ...GROUP, uid: "r/0123456789abcdef" });
     const group = await c.iam.groups.update(
       "r/0123456789abcdef",
       { description: "d" },
@@ -192,7 +194,7 @@ describe("faults", () => {
       .iam.groups.create(GROUP.uid, { name: "new" })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OutcomeUnknownError);
-    expect((error as OutcomeUnknownError).request).toEqual({
+    expect((error as OutcomeUnknownError).request).toMatchObject({
       method: "POST",
       path: `/iam/v2beta1/groups/${GROUP.uid}`,
     });
