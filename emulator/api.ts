@@ -12,6 +12,7 @@ import { type OrderField, parseListParams, runList } from "./listing";
 import {
   type AdvisoryRecord,
   ALL_CAPABILITIES,
+  BUILT_IN_ROLES,
   type GroupRecord,
   type IdentityRecord,
   NAME_PATTERN,
@@ -93,11 +94,20 @@ function roleOut(role: RoleRecord): JsonObject {
   };
 }
 
-function bindingOut(state: State, binding: RoleBindingRecord): JsonObject {
+/**
+ * A role binding with its hydrated identity, group and role, as `reader` may see them:
+ * the name, description, issuer and subject of an object the reader cannot read
+ * (`identities.get`, `groups.get`, `roles.get` on a custom role's group) stay empty,
+ * only its uid shows. A binding never discloses more than a Get of each object would.
+ */
+function bindingOut(state: State, binding: RoleBindingRecord, reader: Access): JsonObject {
   const groupUid = parentPath(binding.uid);
-  const identity = state.identities.get(binding.identityUid);
-  const group = state.groups.get(groupUid);
-  const role = state.roles.get(binding.roleUid);
+  const identity = reader.can("identities.get", binding.identityUid)
+    ? state.identities.get(binding.identityUid)
+    : undefined;
+  const group = reader.can("groups.get", groupUid) ? state.groups.get(groupUid) : undefined;
+  const stored = state.roles.get(binding.roleUid);
+  const role = stored && roleReadable(reader, stored) ? stored : undefined;
   return {
     uid: binding.uid,
     identity: {
@@ -112,6 +122,11 @@ function bindingOut(state: State, binding: RoleBindingRecord): JsonObject {
     createTime: binding.createTime,
     updateTime: binding.updateTime,
   };
+}
+
+/** Built-in roles are readable by every caller; a custom role by `roles.get` on its group. */
+function roleReadable(access: Access, role: RoleRecord, verb: "list" | "get" = "get"): boolean {
+  return role.parentUid === "" || access.can(`roles.${verb}`, role.parentUid);
 }
 
 function repoOut(repo: RepoRecord): JsonObject {
@@ -132,6 +147,7 @@ function tagOut(tag: TagRecord): JsonObject {
     name: tag.name,
     digest: tag.digest,
     deprecated: tag.deprecated,
+    createTime: tag.createTime,
     updateTime: tag.updateTime,
   };
 }
@@ -193,6 +209,20 @@ function requireSubject(value: unknown, field: string): string {
   }
   if (typeof value !== "string" || value === "") throw invalidArgument(field, "is required");
   return value;
+}
+
+const BUILT_IN_ROLE_NAMES = new Set(BUILT_IN_ROLES.map((role) => role.name));
+
+/** A custom role's name: the common pattern, and never a built-in role's name (addendum, 7). */
+function requireCustomRoleName(value: unknown): string {
+  const name = requireName(value);
+  if (BUILT_IN_ROLE_NAMES.has(name))
+    throw invalidArgument("name", "is the name of a built-in role");
+  return name;
+}
+
+function sameClaimMatch(a: IdentityRecord["claimMatch"], b: IdentityRecord["claimMatch"]): boolean {
+  return a.issuer === b.issuer && a.subject === b.subject;
 }
 
 function requireCapabilities(value: unknown): string[] {
@@ -390,6 +420,7 @@ export class Api {
             sortValue: sortValueOf<GroupRecord>((group) => group.name),
             predicate: filter && ((group) => filter(group.uid)),
             nowMs: this.ctx.clock.nowMs(),
+            pageTokenKey: this.ctx.tokens.pageTokenKey,
           });
           return listEnvelope("groups", result, groupOut);
         }
@@ -432,10 +463,13 @@ export class Api {
           if (path === "name") next.name = requireName(body.name);
           if (path === "description") next.description = optionalString(body, "description") ?? "";
         }
-        next.updateTime = this.now();
-        groups.replace(next);
-        this.state.touch();
-        return ok(groupOut(next));
+        return ok(
+          groupOut(
+            this.saveUpdate(current, next, ["name", "description"], (record) =>
+              groups.replace(record),
+            ),
+          ),
+        );
       }
       case "DELETE": {
         if (uid === undefined) throw unsupported(request);
@@ -463,6 +497,51 @@ export class Api {
       }
       default:
         throw unsupported(request);
+    }
+  }
+
+  /**
+   * Stores the result of a PATCH, unless it equals `current` in every writable field:
+   * then nothing is written, `updateTime` stays, and the state does not count a change
+   * (no rewrite of the `--data` file). Answers the record now stored.
+   */
+  private saveUpdate<T extends { updateTime: string }>(
+    current: T,
+    next: T,
+    fields: ReadonlyArray<keyof T>,
+    store: (record: T) => void,
+  ): T {
+    const unchanged = fields.every(
+      (field) => JSON.stringify(current[field]) === JSON.stringify(next[field]),
+    );
+    if (unchanged) return current;
+    next.updateTime = this.now();
+    store(next);
+    this.state.touch();
+    return next;
+  }
+
+  /**
+   * Changing how an identity authenticates hands its role bindings to whoever the new
+   * claims admit, so it needs what granting those bindings needs: every capability each
+   * binding's role grants, on that binding's group (no one grants more than they hold).
+   * The refusal names the group when it is the identity's own group or an ancestor (the
+   * caller sees those uids in the identity's uid), otherwise the identity, so that it
+   * never discloses a group the caller may not know.
+   */
+  private requireEveryGrantOf(access: Access, identityUid: string): void {
+    for (const binding of this.state.bindingsOfIdentity(identityUid)) {
+      const role = this.state.roles.get(binding.roleUid);
+      if (!role) continue;
+      const groupUid = parentPath(binding.uid);
+      for (const capability of role.capabilities) {
+        if (access.can(capability, groupUid)) continue;
+        const where = isSameOrBelow(identityUid, groupUid) ? groupUid : identityUid;
+        throw new ApiError(
+          "PERMISSION_DENIED",
+          `Permission denied: ${capability} on ${where} (identity ${identityUid} holds it through a role binding; changing how an identity authenticates requires every capability its bindings grant)`,
+        );
+      }
     }
   }
 
@@ -499,6 +578,7 @@ export class Api {
             sortValue: sortValueOf<IdentityRecord>((identity) => identity.name),
             predicate: filter && ((identity) => filter(identity.uid)),
             nowMs: this.ctx.clock.nowMs(),
+            pageTokenKey: this.ctx.tokens.pageTokenKey,
           });
           return listEnvelope("identities", result, identityOut);
         }
@@ -520,9 +600,14 @@ export class Api {
         this.existing(this.state.groups, uid);
         const now = this.now();
         const identity: IdentityRecord = {
+          // A new identity never takes a uid that a role binding still names: it would
+          // inherit that binding's grants (re-creation must not restore access).
           uid: newChildUid(
             uid,
-            (candidate) => identities.has(candidate) || this.state.groups.has(candidate),
+            (candidate) =>
+              identities.has(candidate) ||
+              this.state.groups.has(candidate) ||
+              this.state.countBindingsOfIdentity(candidate) > 0,
           ),
           name,
           description,
@@ -572,10 +657,16 @@ export class Api {
               break;
           }
         }
-        next.updateTime = this.now();
-        identities.replace(next);
-        this.state.touch();
-        return ok(identityOut(next));
+        if (!sameClaimMatch(current.claimMatch, next.claimMatch)) {
+          this.requireEveryGrantOf(access, current.uid);
+        }
+        return ok(
+          identityOut(
+            this.saveUpdate(current, next, ["name", "description", "claimMatch"], (record) =>
+              identities.replace(record),
+            ),
+          ),
+        );
       }
       case "DELETE": {
         if (uid === undefined) throw unsupported(request);
@@ -601,8 +692,15 @@ export class Api {
 
   // ------------------------------------------------------------ roles
 
-  private roleVisible(access: Access, role: RoleRecord, verb: "list" | "get"): boolean {
-    return role.parentUid === "" || access.can(`roles.${verb}`, role.parentUid);
+  /**
+   * The role `uid` names, if the caller may read it. Role uids are flat: a missing role
+   * has no group to check a capability on, so a custom role the caller cannot read
+   * answers exactly as a missing one, `NOT_FOUND`, and never names its group.
+   */
+  private readableRole(access: Access, uid: string): RoleRecord {
+    const role = this.state.roles.get(uid);
+    if (!role || !roleReadable(access, role)) throw notFound(uid);
+    return role;
   }
 
   private async roles(request: ApiRequest, uid: string | undefined): Promise<ApiResponse> {
@@ -616,17 +714,16 @@ export class Api {
             collection: roles,
             params: parseListParams(request.query),
             sortValue: sortValueOf<RoleRecord>((role) => role.name),
-            predicate: (role) => this.roleVisible(access, role, "list"),
+            predicate: (role) => roleReadable(access, role, "list"),
             scopeParentOf: (role) => role.parentUid,
             nowMs: this.ctx.clock.nowMs(),
+            pageTokenKey: this.ctx.tokens.pageTokenKey,
           });
           return listEnvelope("roles", result, roleOut);
         }
         if (!ROLE_UID.test(uid))
           throw invalidArgument("uid", "must be a role uid (40 hex characters)");
-        const role = this.existing(roles, uid);
-        if (!this.roleVisible(access, role, "get")) access.require("roles.get", role.parentUid);
-        return ok(roleOut(role));
+        return ok(roleOut(this.readableRole(access, uid)));
       }
       case "POST": {
         if (uid === undefined)
@@ -634,7 +731,7 @@ export class Api {
         requirePathUid(uid, "parent");
         access.require("roles.create", uid);
         const body = bodyObject(request);
-        const name = requireName(body.name);
+        const name = requireCustomRoleName(body.name);
         const description = optionalString(body, "description") ?? "";
         const capabilities = requireCapabilities(body.capabilities);
         this.existing(this.state.groups, uid);
@@ -660,12 +757,7 @@ export class Api {
         if (!ROLE_UID.test(uid))
           throw invalidArgument("uid", "must be a role uid (40 hex characters)");
         const verb = request.method === "PATCH" ? "update" : "delete";
-        const role = roles.get(uid);
-        if (!role) {
-          // A role uid is flat and random: with no group to check against, a missing
-          // role can only be NOT_FOUND (and reveals nothing about other groups).
-          throw notFound(uid);
-        }
+        const role = this.readableRole(access, uid);
         if (role.parentUid === "") {
           throw new ApiError(
             "PERMISSION_DENIED",
@@ -690,7 +782,7 @@ export class Api {
         const { paths } = updatePaths(request, body, ["name", "description", "capabilities"]);
         const next: RoleRecord = { ...role };
         for (const path of paths) {
-          if (path === "name") next.name = requireName(body.name);
+          if (path === "name") next.name = requireCustomRoleName(body.name);
           if (path === "description") next.description = optionalString(body, "description") ?? "";
           if (path === "capabilities") {
             next.capabilities = requireCapabilities(body.capabilities);
@@ -702,10 +794,13 @@ export class Api {
             }
           }
         }
-        next.updateTime = this.now();
-        roles.replace(next);
-        this.state.touch();
-        return ok(roleOut(next));
+        return ok(
+          roleOut(
+            this.saveUpdate(role, next, ["name", "description", "capabilities"], (record) =>
+              roles.replace(record),
+            ),
+          ),
+        );
       }
       default:
         throw unsupported(request);
@@ -715,20 +810,36 @@ export class Api {
   // ------------------------------------------------------------ role bindings
 
   /**
-   * The identity and role a binding in `groupUid` may use: both must exist, a custom
-   * role must belong to the group or one of its ancestors, and the caller must hold
-   * every capability of the role on the group (no one grants more than they have).
+   * The identity and role a binding in `groupUid` may use. The caller must be able to
+   * read each object it newly names (a binding answers with the identity's name, issuer
+   * and subject, and the role's name), checked before existence so that an identity the
+   * caller cannot read answers `PERMISSION_DENIED` whether it exists or not, and a custom
+   * role it cannot read answers `NOT_FOUND` exactly as a missing one (role uids are flat).
+   * A custom role must belong to the group or one of its ancestors, and the caller must
+   * hold every capability of the role on the group (no one grants more than they hold).
+   * `current` is the binding being updated: values it already holds are not read again.
    */
   private checkBindingTarget(
     access: Access,
     groupUid: string,
     identityUid: string,
     roleUid: string,
+    current?: RoleBindingRecord,
   ): void {
-    if (!PATH_UID.test(identityUid) || !this.state.identities.has(identityUid)) {
-      throw notFound(identityUid);
+    if (!PATH_UID.test(identityUid)) {
+      throw invalidArgument("identityUid", "must be an identity uid (hex segments separated by /)");
     }
-    const role = ROLE_UID.test(roleUid) ? this.state.roles.get(roleUid) : undefined;
+    if (!ROLE_UID.test(roleUid)) {
+      throw invalidArgument("roleUid", "must be a role uid (40 hex characters)");
+    }
+    if (identityUid !== current?.identityUid) {
+      access.require("identities.get", identityUid);
+      if (!this.state.identities.has(identityUid)) throw notFound(identityUid);
+    }
+    const role =
+      roleUid !== current?.roleUid
+        ? this.readableRole(access, roleUid)
+        : this.state.roles.get(roleUid);
     if (!role) throw notFound(roleUid);
     if (role.parentUid !== "" && !isSameOrBelow(groupUid, role.parentUid)) {
       throw invalidArgument(
@@ -782,12 +893,15 @@ export class Api {
                     (!roleUid || binding.roleUid === roleUid)
                 : undefined,
             nowMs: this.ctx.clock.nowMs(),
+            pageTokenKey: this.ctx.tokens.pageTokenKey,
           });
-          return listEnvelope("roleBindings", result, (binding) => bindingOut(this.state, binding));
+          return listEnvelope("roleBindings", result, (binding) =>
+            bindingOut(this.state, binding, access),
+          );
         }
         requirePathUid(uid);
         access.require("roleBindings.get", uid);
-        return ok(bindingOut(this.state, this.existing(bindings, uid)));
+        return ok(bindingOut(this.state, this.existing(bindings, uid), access));
       }
       case "POST": {
         if (uid === undefined) throw invalidArgument("parent", "the group uid belongs in the path");
@@ -819,7 +933,7 @@ export class Api {
         };
         this.state.addBinding(binding);
         this.state.touch();
-        return ok(bindingOut(this.state, binding));
+        return ok(bindingOut(this.state, binding, access));
       }
       case "PATCH": {
         if (uid === undefined) throw unsupported(request);
@@ -836,17 +950,17 @@ export class Api {
           if (path === "roleUid") next.roleUid = value;
         }
         const groupUid = parentPath(uid);
-        this.checkBindingTarget(access, groupUid, next.identityUid, next.roleUid);
+        this.checkBindingTarget(access, groupUid, next.identityUid, next.roleUid, current);
         if (this.findDuplicateBinding(groupUid, next.identityUid, next.roleUid, uid)) {
           throw new ApiError(
             "ALREADY_EXISTS",
             `Already exists: a binding of ${next.identityUid} to ${next.roleUid} in ${groupUid}`,
           );
         }
-        next.updateTime = this.now();
-        this.state.replaceBinding(next);
-        this.state.touch();
-        return ok(bindingOut(this.state, next));
+        const saved = this.saveUpdate(current, next, ["identityUid", "roleUid"], (record) =>
+          this.state.replaceBinding(record),
+        );
+        return ok(bindingOut(this.state, saved, access));
       }
       case "DELETE": {
         if (uid === undefined) throw unsupported(request);
@@ -883,6 +997,7 @@ export class Api {
       sortValue: sortValueOf<RepoRecord>((repo) => repo.name),
       predicate: filter && ((repo) => repo.public || filter(repo.uid)),
       nowMs: this.ctx.clock.nowMs(),
+      pageTokenKey: this.ctx.tokens.pageTokenKey,
     });
     return listEnvelope("repos", result, repoOut);
   }
@@ -922,6 +1037,7 @@ export class Api {
       sortValue: sortValueOf<TagRecord>((tag) => tag.name),
       predicate: filter && ((tag) => this.tagReadable(access, tag, "list")),
       nowMs: this.ctx.clock.nowMs(),
+      pageTokenKey: this.ctx.tokens.pageTokenKey,
     });
     return listEnvelope("tags", result, tagOut);
   }
@@ -951,6 +1067,7 @@ export class Api {
           : undefined,
       scopeParentOf: () => "",
       nowMs: this.ctx.clock.nowMs(),
+      pageTokenKey: this.ctx.tokens.pageTokenKey,
     });
     return listEnvelope("advisories", result, advisoryOut);
   }
@@ -1019,16 +1136,26 @@ export class Api {
     const identityUid = request.query.get("identity");
     if (!identityUid) throw invalidArgument("identity", "is required");
     requirePathUid(identityUid, "identity");
-    const presented = await this.ctx.tokens.verifyOidcToken(bearer[1], this.ctx.clock.now());
+    // Addendum 6.10: the identity first, so that nothing the presented token names is
+    // fetched, and its signature is checked only against keys of the identity's issuer.
     const identity = this.state.identities.get(identityUid);
     if (!identity) throw notFound(identityUid);
-    const { issuer, subject } = identity.claimMatch;
-    const subjectMatches = subject === "*" || subject === presented.subject;
-    if (issuer !== presented.issuer || !subjectMatches) {
-      throw new ApiError(
+    const mismatch = (check: string): ApiError =>
+      new ApiError(
         "PERMISSION_DENIED",
-        `Permission denied: the OIDC token's issuer and subject do not match identity ${identityUid}`,
+        `Permission denied: the OIDC token does not match identity ${identityUid} (${check})`,
       );
+    const { issuer, subject } = identity.claimMatch;
+    if (this.ctx.tokens.claimedIssuer(bearer[1]) !== issuer) throw mismatch("issuer");
+    const presented = await this.ctx.tokens.verifyOidcToken(
+      bearer[1],
+      issuer,
+      this.ctx.clock.now(),
+    );
+    if (subject !== "*" && subject !== presented.subject) throw mismatch("subject");
+    // No audience member on an identity here: `aud` must hold {base_url} (a trailing / ignored).
+    if (!presented.audiences.some((aud) => aud.replace(/\/+$/, "") === this.ctx.origin)) {
+      throw mismatch("audience");
     }
     this.markSeen(identity);
     const token = await this.ctx.tokens.mintApiToken(

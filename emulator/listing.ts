@@ -2,7 +2,7 @@
  * The List rules shared by every collection: scope filters, `name`, ordering,
  * `skip`, page size limits, and keyset page tokens bound to their query.
  */
-import { createHash } from "node:crypto";
+import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import { invalidArgument } from "./errors";
 import {
   entryBound,
@@ -138,16 +138,38 @@ function queryHash(collectionKey: string, params: ListParams): string {
   return createHash("sha256").update(JSON.stringify(bound)).digest("base64url").slice(0, 16);
 }
 
-function encodeCursor(cursor: PageCursor): string {
-  return Buffer.from(JSON.stringify(cursor)).toString("base64url");
+/** Bytes of HMAC-SHA256 kept in a page token: 128 bits, plenty against forgery. */
+const TOKEN_MAC_BYTES = 16;
+
+function cursorMac(payload: string, key: Uint8Array): Buffer {
+  return createHmac("sha256", key).update(payload).digest().subarray(0, TOKEN_MAC_BYTES);
 }
 
-function decodeCursor(token: string): PageCursor {
+/**
+ * `<base64url JSON>.<base64url MAC>`: the cursor in the clear (it holds only the last
+ * item's sort key and uid, which the caller has seen, the query hash and the issue
+ * time), and an HMAC over it keyed per emulator (`TokenService.pageTokenKey`), so a
+ * client cannot rewrite the issue time, the query or the position.
+ */
+function encodeCursor(cursor: PageCursor, key: Uint8Array): string {
+  const payload = Buffer.from(JSON.stringify(cursor)).toString("base64url");
+  return `${payload}.${cursorMac(payload, key).toString("base64url")}`;
+}
+
+function decodeCursor(token: string, key: Uint8Array): PageCursor {
   const malformed = invalidArgument("page_token", "is not a token this API issued");
-  if (!/^[A-Za-z0-9_-]+$/.test(token)) throw malformed;
+  const match = /^([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)$/.exec(token);
+  if (!match) throw malformed;
+  const [, payload, mac] = match;
+  // Compared as text, so a non-canonical encoding of the right bytes is refused too.
+  const presented = Buffer.from(mac);
+  const expected = Buffer.from(cursorMac(payload, key).toString("base64url"));
+  if (presented.length !== expected.length || !timingSafeEqual(presented, expected)) {
+    throw invalidArgument("page_token", "has been altered or was issued by another emulator");
+  }
   let decoded: unknown;
   try {
-    decoded = JSON.parse(Buffer.from(token, "base64url").toString("utf8"));
+    decoded = JSON.parse(Buffer.from(payload, "base64url").toString("utf8"));
   } catch {
     throw malformed;
   }
@@ -178,6 +200,8 @@ export interface ListRequest<T extends { uid: string }> {
    */
   scopeParentOf?: (record: T) => string;
   nowMs: number;
+  /** Key of the page tokens' HMAC, one per emulator (see `TokenService.pageTokenKey`). */
+  pageTokenKey: Uint8Array;
 }
 
 export interface ListResult<T> {
@@ -254,7 +278,7 @@ function pageFromOrderIndex<T extends { uid: string }>(
   const last = page[page.length - 1];
   const nextPageToken =
     last && picked.length === wanted
-      ? encodeCursor({ q: hash, k: last.key, u: last.uid, t: request.nowMs })
+      ? encodeCursor({ q: hash, k: last.key, u: last.uid, t: request.nowMs }, request.pageTokenKey)
       : "";
   return { items, nextPageToken, totalCount: total, skipped: params.skip };
 }
@@ -302,7 +326,7 @@ function selectPage<T extends { uid: string }>(
   const last = page[page.length - 1];
   const nextPageToken =
     last && best.length === wanted
-      ? encodeCursor({ q: hash, k: last.key, u: last.uid, t: request.nowMs })
+      ? encodeCursor({ q: hash, k: last.key, u: last.uid, t: request.nowMs }, request.pageTokenKey)
       : "";
   return { items, nextPageToken, totalCount: total, skipped: params.skip };
 }
@@ -312,7 +336,7 @@ export function runList<T extends { uid: string }>(request: ListRequest<T>): Lis
   const hash = queryHash(request.collectionKey, params);
   let cursor: PageCursor | undefined;
   if (params.pageToken !== undefined) {
-    cursor = decodeCursor(params.pageToken);
+    cursor = decodeCursor(params.pageToken, request.pageTokenKey);
     if (cursor.q !== hash) {
       throw invalidArgument("page_token", "belongs to another query (filters or order changed)");
     }
@@ -429,7 +453,10 @@ export function runList<T extends { uid: string }>(request: ListRequest<T>): Lis
   }
   const nextPageToken =
     end < total && end > begin
-      ? encodeCursor({ q: hash, k: keyAt(end - 1), u: uidAt(end - 1), t: request.nowMs })
+      ? encodeCursor(
+          { q: hash, k: keyAt(end - 1), u: uidAt(end - 1), t: request.nowMs },
+          request.pageTokenKey,
+        )
       : "";
   return { items, nextPageToken, totalCount: total, skipped: params.skip };
 }

@@ -3,6 +3,7 @@
  * OIDC id tokens of its own test issuer (`{origin}/oidc`). Every check runs on the
  * emulator clock, so `/emulator/clock` can expire tokens.
  */
+import { hkdfSync } from "node:crypto";
 import {
   type CryptoKey,
   createLocalJWKSet,
@@ -56,6 +57,13 @@ export class TokenService {
   private readonly apiKeySet: JWTVerifyGetKey;
   private readonly oidcKeySet: JWTVerifyGetKey;
   private readonly remoteKeySets = new Map<string, JWTVerifyGetKey>();
+  /**
+   * Key of the page tokens' HMAC (`listing.ts`). Derived from the API signing key, so
+   * it is random per emulator and, with `--data`, persists with that key: page tokens
+   * stay valid across a restart exactly as API tokens do, and no other emulator can
+   * issue or alter them.
+   */
+  readonly pageTokenKey: Uint8Array;
 
   private constructor(
     private readonly apiKey: SigningKey,
@@ -65,6 +73,15 @@ export class TokenService {
   ) {
     this.apiKeySet = createLocalJWKSet(this.apiJwks());
     this.oidcKeySet = createLocalJWKSet(this.oidcJwks());
+    this.pageTokenKey = new Uint8Array(
+      hkdfSync(
+        "sha256",
+        Buffer.from(String(apiKey.privateJwk.d), "base64url"),
+        Buffer.alloc(0),
+        "irm-emulator page tokens",
+        32,
+      ),
+    );
   }
 
   static async create(origin: string, saved?: SavedKeys): Promise<TokenService> {
@@ -131,27 +148,40 @@ export class TokenService {
   }
 
   /**
-   * Verifies an OIDC id token against the keys of its own issuer: the emulator's
-   * test issuer locally, any other issuer through its discovery document.
+   * The `iss` a presented OIDC token claims, read without verifying anything: only to
+   * compare with the issuer an identity accepts, never to fetch from.
    */
-  async verifyOidcToken(token: string, now: Date): Promise<{ issuer: string; subject: string }> {
-    let claimedIssuer: string | undefined;
+  claimedIssuer(token: string): string | undefined {
     try {
-      claimedIssuer = decodeJwt(token).iss;
+      const iss = decodeJwt(token).iss;
+      return typeof iss === "string" ? iss : undefined;
     } catch {
       throw unauthenticated("the OIDC token is not a JWT");
     }
-    if (!claimedIssuer) throw unauthenticated("the OIDC token has no issuer");
-    const keySet =
-      claimedIssuer === this.issuer ? this.oidcKeySet : await this.remoteKeySet(claimedIssuer);
+  }
+
+  /**
+   * Verifies an OIDC id token as a token of `issuer`, the issuer an identity accepts
+   * (never one the token names): against the emulator's test issuer keys locally, or
+   * the keys `issuer` publishes through its discovery document. Checks the signature,
+   * `iss`, `exp`, `nbf` and the algorithm allow-list; the caller matches the rest.
+   */
+  async verifyOidcToken(
+    token: string,
+    issuer: string,
+    now: Date,
+  ): Promise<{ subject: string; audiences: string[] }> {
+    const keySet = issuer === this.issuer ? this.oidcKeySet : await this.remoteKeySet(issuer);
     try {
       const { payload } = await jwtVerify(token, keySet, {
         algorithms: ["ES256", "RS256", "PS256", "EdDSA", "ES384"],
-        issuer: claimedIssuer,
+        issuer,
         requiredClaims: ["exp", "sub"],
         currentDate: now,
       });
-      return { issuer: claimedIssuer, subject: payload.sub as string };
+      const aud = payload.aud;
+      const audiences = typeof aud === "string" ? [aud] : Array.isArray(aud) ? aud : [];
+      return { subject: payload.sub as string, audiences };
     } catch (error) {
       throw unauthenticated(`OIDC token rejected: ${describeJwtFailure(error)}`);
     }
@@ -168,8 +198,15 @@ export class TokenService {
           signal: AbortSignal.timeout(5000),
         },
       );
-      const discovery = (await response.json()) as { jwks_uri?: unknown };
+      const discovery = (await response.json()) as { issuer?: unknown; jwks_uri?: unknown };
       if (typeof discovery.jwks_uri !== "string") throw new Error("no jwks_uri");
+      // OpenID Connect Discovery: the document must name the issuer it was fetched for.
+      if (
+        typeof discovery.issuer !== "string" ||
+        discovery.issuer.replace(/\/$/, "") !== issuer.replace(/\/$/, "")
+      ) {
+        throw new Error("another issuer");
+      }
       jwksUri = discovery.jwks_uri;
     } catch {
       throw unauthenticated("the OIDC token's issuer cannot be reached to check its signature");

@@ -194,7 +194,12 @@ describe("token exchange", () => {
   });
 
   it("an API token cannot be used as an OIDC token, nor the other way round", async () => {
-    expect((await exchange(emu.token, platformUserUid)).status).toBe(401);
+    // An API token's issuer is the API, not the identity's OIDC issuer (addendum 6.10).
+    const asOidc = await exchange(emu.token, platformUserUid);
+    expect(asOidc.status).toBe(403);
+    expect(asOidc.body.message).toBe(
+      `Permission denied: the OIDC token does not match identity ${platformUserUid} (issuer)`,
+    );
     await expectUnauthenticated(await emu.oidcToken("alice"));
   });
 });
@@ -250,7 +255,12 @@ describe("access control", () => {
     const names = roles.body.roles.map((role) => role.name);
     expect(names).toEqual(expect.arrayContaining(["owner", "editor", "viewer", "registry.pull"]));
     expect(names).not.toContain("b-only");
-    expect((await api("GET", `/iam/v2beta1/roles/${hidden.body.uid}`)).status).toBe(403);
+    // Role uids are flat: a custom role the caller cannot read answers as a missing one.
+    const unreadable = await api<Json>("GET", `/iam/v2beta1/roles/${hidden.body.uid}`);
+    const missing = await api<Json>("GET", `/iam/v2beta1/roles/${"0".repeat(40)}`);
+    expect(unreadable.status).toBe(404);
+    expect(unreadable.body.message).toBe(`Not found: ${hidden.body.uid}`);
+    expect(missing.status).toBe(404);
   });
 
   it("a binding on a group grants on it and its descendants, not elsewhere", async () => {
@@ -295,10 +305,14 @@ describe("access control", () => {
   });
 
   it("no one grants a role with capabilities they do not hold on the group", async () => {
-    // A custom role that may manage bindings in team A but holds nothing else there.
+    // A custom role that may manage bindings in team A but holds nothing else there
+    // beyond reading what it binds (identities.get, roles.get).
     const binder = (
       await owner<Json>("POST", `/iam/v2beta1/roles/${teamA}`, {
-        body: { name: "binder", capabilities: ["roleBindings.create", "groups.get"] },
+        body: {
+          name: "binder",
+          capabilities: ["roleBindings.create", "groups.get", "identities.get", "roles.get"],
+        },
       })
     ).body;
     const helper = (

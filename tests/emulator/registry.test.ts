@@ -73,7 +73,14 @@ describe("repos and tags", () => {
     );
     expect(tags.body.tags.map((t) => t.name)).toEqual(["v1", "v2"]);
     const [v1] = tags.body.tags;
-    expect(Object.keys(v1).sort()).toEqual(["deprecated", "digest", "name", "uid", "updateTime"]);
+    expect(Object.keys(v1).sort()).toEqual([
+      "createTime",
+      "deprecated",
+      "digest",
+      "name",
+      "uid",
+      "updateTime",
+    ]);
     expect(v1).toMatchObject({ digest: `sha256:${"a".repeat(64)}`, deprecated: true });
     expect(v1.uid).toMatch(new RegExp(`^${repoUid}/[0-9a-f]{16}$`));
     const got = await owner("GET", `/registry/v2beta1/tags/${v1.uid}`);

@@ -60,6 +60,8 @@ beforeAll(async () => {
       "roles.update",
       "roles.get",
       "groups.get",
+      // A binding answers with the identity's name and claims: binding needs to read it.
+      "identities.get",
     ],
   });
 
