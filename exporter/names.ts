@@ -63,9 +63,10 @@ export interface AssignedName {
   words: string[];
 }
 
+/** The end of the uid's last segment (a whole segment at most). */
 function uidPiece(uid: string, length: number): string {
   const last = uid.slice(uid.lastIndexOf("/") + 1);
-  return last.slice(0, length);
+  return last.slice(-length);
 }
 
 function wordsAt<T>(candidate: NameCandidate<T>, level: number): string[] {

@@ -1,0 +1,193 @@
+/**
+ * The `irm-export` command: flags, exit codes, what it prints, and that it writes
+ * nothing on failure and never shows the token. Runs the command's source as a child
+ * process against an in-process emulator.
+ */
+import { execFile } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { IrmClient } from "../../sdk/index";
+import { startTestEmulator, type TestEmulator } from "../support/emulator";
+import { REPO_ROOT, scratchDir } from "../support/installed-package";
+
+interface Outcome {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function irmExport(args: string[], env: Record<string, string>): Promise<Outcome> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ["--import", "tsx", path.join(REPO_ROOT, "exporter", "cli.ts"), ...args],
+      {
+        cwd: REPO_ROOT,
+        // Only what the command needs: no IRM_* of the developer's shell leaks in.
+        env: { PATH: process.env.PATH ?? "", ...env },
+      },
+      (error, stdout, stderr) =>
+        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+describe("irm-export command", () => {
+  let emulator: TestEmulator;
+  let env: Record<string, string>;
+  let teamUid: string;
+  let outsiderToken: string;
+  const scratch = scratchDir("export-cli");
+
+  beforeAll(async () => {
+    emulator = await startTestEmulator();
+    env = { IRM_API_URL: emulator.url, IRM_TOKEN: emulator.token, IRM_MAX_RETRIES: "0" };
+    const client = new IrmClient({ baseUrl: emulator.url, token: emulator.token });
+    const team = await client.iam.groups.create(emulator.rootGroupUid, { name: "team" });
+    const other = await client.iam.groups.create(emulator.rootGroupUid, { name: "other" });
+    teamUid = team.uid;
+    // An identity that may only read `other`: it has no access to `team`.
+    const outsider = await client.iam.identities.create(other.uid, {
+      name: "outsider",
+      claimMatch: { issuer: emulator.issuer, subject: "outsider" },
+    });
+    const viewer = (await client.iam.roles.list({ name: "viewer" })).items[0];
+    await client.iam.roleBindings.create(other.uid, {
+      identityUid: outsider.uid,
+      roleUid: viewer.uid,
+    });
+    outsiderToken = await emulator.mintToken(outsider.uid);
+    await client.close();
+    fs.rmSync(scratch, { recursive: true, force: true });
+    fs.mkdirSync(scratch, { recursive: true });
+  });
+
+  afterAll(async () => {
+    await emulator?.close();
+    fs.rmSync(scratch, { recursive: true, force: true });
+  });
+
+  const expectNoToken = (outcome: Outcome, token = emulator.token) => {
+    expect(outcome.stdout).not.toContain(token);
+    expect(outcome.stderr).not.toContain(token);
+  };
+
+  it("--dry-run prints the plan and progress, and writes nothing", async () => {
+    const out = path.join(scratch, "dry");
+    const outcome = await irmExport(["--dry-run", "--out", out], env);
+    expect(outcome.stderr).toMatch(/^irm-export: groups: 2 of 2$/m);
+    expect(outcome.code).toBe(0);
+    expect(outcome.stdout).toContain(
+      'Would write a Pulumi project for the organisation "example-org"',
+    );
+    expect(outcome.stdout).toMatch(/^ {2}index\.ts +\d+ lines$/m);
+    expect(outcome.stdout).toContain("declaring 2 groups, 3 identities, 3 role bindings");
+    expect(outcome.stdout).toContain("not exported: group invites");
+    expect(outcome.stdout).toMatch(/requests: 6 \(listings groups 1\/1, identities 1\/1/);
+    expect(fs.existsSync(out)).toBe(false);
+    expectNoToken(outcome);
+  });
+
+  it("writes the project into --out, without the token", async () => {
+    const out = path.join(scratch, "written");
+    const outcome = await irmExport(["--out", out, "--protect", "--retain"], env);
+    expect(outcome.stderr).not.toContain("irm-export: error");
+    expect(outcome.code).toBe(0);
+    expect(fs.readdirSync(out).sort()).toEqual([
+      "Pulumi.yaml",
+      "README.md",
+      "index.ts",
+      "package.json",
+      "tsconfig.json",
+    ]);
+    const index = fs.readFileSync(path.join(out, "index.ts"), "utf8");
+    expect(index).toContain(
+      "const options: pulumi.CustomResourceOptions = { protect: true, retainOnDelete: true };",
+    );
+    // 2 groups, 3 identities (two seeded by the emulator), 3 bindings.
+    expect(index.match(/^ {2}options,$/gm)).toHaveLength(8);
+    const manifest = JSON.parse(fs.readFileSync(path.join(out, "package.json"), "utf8"));
+    const own = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8"));
+    expect(manifest.dependencies).toEqual({
+      "@pulumi/pulumi": own.peerDependencies["@pulumi/pulumi"],
+      "pulumi-irm": `^${own.version}`,
+    });
+    for (const file of fs.readdirSync(out)) {
+      expect(fs.readFileSync(path.join(out, file), "utf8")).not.toContain(emulator.token);
+    }
+    // No temporary folder is left beside it.
+    expect(fs.readdirSync(scratch).filter((f) => f.includes("irm-export"))).toEqual([]);
+    expectNoToken(outcome);
+  });
+
+  it("refuses a non-empty --out unless --force, which replaces only the generated files", async () => {
+    const out = path.join(scratch, "existing");
+    fs.mkdirSync(out, { recursive: true });
+    fs.writeFileSync(path.join(out, "index.ts"), "// mine\n");
+    fs.writeFileSync(path.join(out, "Pulumi.dev.yaml"), "config: {}\n");
+    const refused = await irmExport(["--out", out], env);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`--out: ${out} is not empty`);
+    expect(fs.readFileSync(path.join(out, "index.ts"), "utf8")).toBe("// mine\n");
+
+    const forced = await irmExport(["--out", out, "--force", "--group", teamUid], env);
+    expect(forced.code).toBe(0);
+    expect(fs.readFileSync(path.join(out, "index.ts"), "utf8")).toContain(
+      'new irm.Group("team", {',
+    );
+    expect(fs.readFileSync(path.join(out, "Pulumi.dev.yaml"), "utf8")).toBe("config: {}\n");
+    expect(fs.readdirSync(out).filter((f) => f.includes("irm-export"))).toEqual([]);
+  });
+
+  it("bad input: an unknown flag, a malformed or unknown --group, a missing --out (exit 2)", async () => {
+    const unknownFlag = await irmExport(["--out", path.join(scratch, "x"), "--token", "abc"], env);
+    expect(unknownFlag.code).toBe(2);
+    expect(unknownFlag.stderr).toContain("Unknown option '--token'");
+    expect(unknownFlag.stderr).not.toContain("abc");
+
+    const malformed = await irmExport(["--dry-run", "--group", "platform"], env);
+    expect(malformed.code).toBe(2);
+    expect(malformed.stderr).toContain("--group: must be a group uid (40 lowercase hex");
+    expect(malformed.stderr).toContain('got "platform"');
+
+    const unknown = `${emulator.rootGroupUid}/0123456789abcdef`;
+    const missing = await irmExport(["--out", path.join(scratch, "y"), "--group", unknown], env);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(`--group: group ${unknown} does not exist (NOT_FOUND:`);
+    expect(fs.existsSync(path.join(scratch, "y"))).toBe(false);
+
+    const noOut = await irmExport([], env);
+    expect(noOut.code).toBe(2);
+    expect(noOut.stderr).toContain("--out: is required");
+  });
+
+  it("no access to the group: names it and what the API said (exit 1), token unseen", async () => {
+    const outcome = await irmExport(["--dry-run", "--group", teamUid], {
+      ...env,
+      IRM_TOKEN: outsiderToken,
+    });
+    expect(outcome.code).toBe(1);
+    expect(outcome.stderr).toContain(
+      `--group: this token has no access to group ${teamUid} (PERMISSION_DENIED:`,
+    );
+    expectNoToken(outcome, outsiderToken);
+  });
+
+  it("a rejected token: exit 1, the API's answer, the token never printed", async () => {
+    const bad = `${emulator.token.slice(0, -4)}AAAA`;
+    const outcome = await irmExport(["--dry-run"], { ...env, IRM_TOKEN: bad });
+    expect(outcome.code).toBe(1);
+    expect(outcome.stderr).toContain("UNAUTHENTICATED");
+    expectNoToken(outcome, bad);
+  });
+
+  it("--token-file reads the token from a file instead of the environment", async () => {
+    const file = path.join(scratch, "token");
+    fs.writeFileSync(file, `${emulator.token}\n`, { mode: 0o600 });
+    const { IRM_TOKEN: _, ...withoutToken } = env;
+    const outcome = await irmExport(["--dry-run", "--token-file", file], withoutToken);
+    expect(outcome.code).toBe(0);
+    expectNoToken(outcome);
+  });
+});
