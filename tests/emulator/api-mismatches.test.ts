@@ -61,11 +61,16 @@ describe("a PATCH whose values equal the current ones changes nothing", () => {
       body: { description: "touched" },
     });
     await sleep(700);
-    // A rewrite would bring the same bytes: compare the file itself (inode and mtime).
-    const stamp = () => {
-      const stat = fs.statSync(dataFile);
-      return `${stat.ino}:${stat.mtimeMs}`;
-    };
+    // A rewrite would bring the same bytes: compare the files themselves, the snapshot
+    // and its journal (inode, size and mtime).
+    const stamp = () =>
+      [dataFile, `${dataFile}.journal`]
+        .map((file) => {
+          if (!fs.existsSync(file)) return "absent";
+          const stat = fs.statSync(file);
+          return `${stat.ino}:${stat.size}:${stat.mtimeMs}`;
+        })
+        .join(" ");
     const before = stamp();
 
     const noOps: Array<[string, string, Json, Json]> = [
