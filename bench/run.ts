@@ -17,6 +17,7 @@ import { parseArgs } from "node:util";
 import { type BenchResults, renderMarkdown, type Section } from "./lib/report";
 import type { Suite, SuiteContext } from "./lib/suite";
 import { emulatorSuite } from "./suites/emulator";
+import { exportSuite } from "./suites/export";
 import { lifecycleSuite } from "./suites/lifecycle";
 import { operationsSuite } from "./suites/operations";
 import { sdkListingSuite } from "./suites/sdk-listing";
@@ -29,6 +30,7 @@ const MEASURED_PATHS = [
   "sdk",
   "provider",
   "emulator",
+  "exporter",
   "bench",
   "tests/support",
   "examples",
@@ -37,7 +39,13 @@ const MEASURED_PATHS = [
 ];
 
 /** In the order of issue 8's list. */
-const SUITES: Suite[] = [operationsSuite, lifecycleSuite, sdkListingSuite, emulatorSuite];
+const SUITES: Suite[] = [
+  operationsSuite,
+  lifecycleSuite,
+  sdkListingSuite,
+  emulatorSuite,
+  exportSuite,
+];
 
 function git(...args: string[]): string {
   try {

@@ -127,7 +127,13 @@ export async function exportOrganisation(options: ExportOptions): Promise<Export
     // Before any request: a refusal should not cost a whole read.
     checkOutDir(options.outDir, options.force ?? false);
   }
-  const client = options.client ?? new IrmClient(options.settings);
+  let client: IrmClient;
+  try {
+    client = options.client ?? new IrmClient(options.settings);
+  } catch (error) {
+    // A malformed URL or variable: the SDK's message names the setting.
+    throw new ExportError((error as Error).message, 2);
+  }
   try {
     const live = await readOrganisation(client, {
       groupUid: options.groupUid,

@@ -12,6 +12,7 @@ import {
   IrmError,
   isNotFound,
   isPermissionDenied,
+  isUnauthenticated,
   type ListParams,
   MAX_PAGE_SIZE,
   type Page,
@@ -61,6 +62,9 @@ export class ExportError extends Error {
 
 /** What the API said, without anything but its own (already redacted) message. */
 function apiSaid(error: unknown): string {
+  if (isUnauthenticated(error)) {
+    return `${error.codeName}: ${error.message}; set IRM_TOKEN (or IRM_IDENTITY with IRM_IDENTITY_TOKEN_FILE), or pass --token-file`;
+  }
   if (error instanceof IrmError) return `${error.codeName}: ${error.message}`;
   return error instanceof Error ? error.message : String(error);
 }

@@ -157,6 +157,10 @@ describe("irm-export command", () => {
     expect(missing.stderr).toContain(`--group: group ${unknown} does not exist (NOT_FOUND:`);
     expect(fs.existsSync(path.join(scratch, "y"))).toBe(false);
 
+    const badUrl = await irmExport(["--dry-run", "--api-url", "not a url"], env);
+    expect(badUrl.code).toBe(2);
+    expect(badUrl.stderr).toContain('baseUrl (IRM_API_URL) is not a URL: "not a url"');
+
     const noOut = await irmExport([], env);
     expect(noOut.code).toBe(2);
     expect(noOut.stderr).toContain("--out: is required");
@@ -179,6 +183,7 @@ describe("irm-export command", () => {
     const outcome = await irmExport(["--dry-run"], { ...env, IRM_TOKEN: bad });
     expect(outcome.code).toBe(1);
     expect(outcome.stderr).toContain("UNAUTHENTICATED");
+    expect(outcome.stderr).toContain("set IRM_TOKEN");
     expectNoToken(outcome, bad);
   });
 

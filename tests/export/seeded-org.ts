@@ -7,7 +7,15 @@
  * qualify them.
  */
 import { IrmClient } from "../../sdk/index";
-import type { TestEmulator } from "../support/emulator";
+import type { SeedRequest, SeedResult } from "../support/emulator";
+
+/** What seeding needs of an emulator: the in-process one of the tests or the bench's process. */
+export interface SeedableEmulator {
+  url: string;
+  token: string;
+  rootGroupUid: string;
+  seed(body: SeedRequest): Promise<SeedResult>;
+}
 
 export interface SeededOrganisation {
   groups: number;
@@ -23,7 +31,7 @@ async function inBatches<T>(items: T[], limit: number, work: (item: T) => Promis
 }
 
 export async function seedOrganisation(
-  emulator: TestEmulator,
+  emulator: SeedableEmulator,
   size: number,
 ): Promise<SeededOrganisation> {
   const perKind = Math.floor(size / 3);
