@@ -1,0 +1,293 @@
+/**
+ * The `pulumi up` lifecycle a GitOps pipeline relies on, for the unmodified
+ * `examples/org-hierarchy` program with the package installed from its packed tarball,
+ * on the real Pulumi engine (or, on a machine without the CLI, the small engine held to
+ * the same expectations). Each scenario asserts the objects in the service, the exact
+ * write requests in the emulator's log, and then that the stack has converged: a
+ * preview and a refresh with `expectNoChanges` succeed and write nothing, whatever ran
+ * before.
+ *
+ * The scenarios run in order on one stack, as successive pipeline runs would.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestEmulator, type TestEmulator } from "../support/emulator";
+import { createEngineStack, type EngineStack, type Step } from "../support/engine-stack";
+import { type OrgSnapshot, readOrganisation } from "../support/lifecycle/org-snapshot";
+import { writesOf } from "../support/request-names";
+
+const describeSteps = (steps: Step[]) => steps.map((s) => `${s.op} ${s.name}`);
+const sorted = (list: string[]) => [...list].sort();
+
+/** Asserts that each `[earlier, later]` pair occurs in that order in `list`. */
+function expectBefore(list: string[], pairs: Array<[string, string]>): void {
+  for (const [earlier, later] of pairs) {
+    const at = list.indexOf(earlier);
+    expect(at, `${earlier} missing from ${list.join(" | ")}`).toBeGreaterThanOrEqual(0);
+    expect(list.indexOf(later), `${later} should follow ${earlier}`).toBeGreaterThan(at);
+  }
+}
+
+const FULL_ORGANISATION: Omit<OrgSnapshot, "uids"> = {
+  groups: sorted([
+    "engineering <- ROOT",
+    "platform <- engineering",
+    "payments <- engineering",
+    "payments-api <- payments",
+  ]),
+  identities: sorted([
+    "platform-ci in platform: repo:acme/platform:ref:refs/heads/main",
+    "payments-ci in payments: repo:acme/payments:ref:refs/heads/main",
+    "payments-api-ci in payments-api: repo:acme/payments-api:ref:refs/heads/main",
+  ]),
+  bindings: sorted([
+    "platform-ci is editor on platform",
+    "payments-ci is editor on payments",
+    "payments-api-ci is viewer on payments-api",
+    "platform-ci is registry.pull on example-org",
+    "payments-ci is registry.pull on example-org",
+    "payments-api-ci is registry.pull on example-org",
+  ]),
+};
+
+describe("org-hierarchy example on the engine", () => {
+  let emulator: TestEmulator;
+  let stack: EngineStack;
+  const organisation = () => readOrganisation(emulator.url, emulator.token, emulator.rootGroupUid);
+  const stateUids = async () => sorted((await stack.resources()).map((r) => r.id));
+
+  /** Preview and refresh both say "no changes" and send no write request. */
+  async function expectConverged(): Promise<void> {
+    const preview = await stack.preview({ expectNoChanges: true });
+    expect(preview.error).toBeUndefined();
+    expect(describeSteps(preview.changes)).toEqual([]);
+    expect(writesOf(await stack.takeRequests())).toEqual([]);
+    const before = await stack.resources();
+    const refresh = await stack.refresh({ expectNoChanges: true });
+    expect(refresh.error).toBeUndefined();
+    expect(describeSteps(refresh.changes)).toEqual([]);
+    expect(writesOf(await stack.takeRequests())).toEqual([]);
+    expect(await stack.resources()).toEqual(before);
+  }
+
+  beforeAll(async () => {
+    emulator = await startTestEmulator();
+    stack = await createEngineStack({
+      name: "org-hierarchy",
+      program: "org-hierarchy",
+      emulator,
+      projectConfig: { rootGroupUid: emulator.rootGroupUid },
+      // A blocked delete gives up quickly here; the default waits two minutes.
+      env: { IRM_DELETE_TIMEOUT_MS: "300" },
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await stack?.dispose();
+    await emulator?.close();
+  });
+
+  it("previews a new stack: every object to create, unknown uids flowing on, no write request", async () => {
+    const preview = await stack.preview();
+    expect(preview.error).toBeUndefined();
+    expect(preview.changes).toHaveLength(13);
+    expect(preview.changes.every((s) => s.op === "create")).toBe(true);
+    const requests = await stack.takeRequests();
+    expect(requests.length).toBeGreaterThan(0);
+    expect(writesOf(requests)).toEqual([]);
+    expect(await stack.resources()).toEqual([]);
+  });
+
+  it("up creates everything, once, and the stack has converged", async () => {
+    const result = await stack.up();
+    expect(result.error).toBeUndefined();
+    expect(result.changes).toHaveLength(13);
+    expect(result.changes.every((s) => s.op === "create")).toBe(true);
+    const writes = writesOf(await stack.takeRequests());
+    expect(writes).toHaveLength(13);
+    expect(writes.every((w) => w.startsWith("POST ") && w.endsWith(" 200"))).toBe(true);
+
+    const org = await organisation();
+    expect({ groups: org.groups, identities: org.identities, bindings: org.bindings }).toEqual(
+      FULL_ORGANISATION,
+    );
+    expect(org.uids).toEqual(await stateUids());
+    const outputs = await stack.outputs();
+    expect(outputs.groupUids).toEqual({
+      engineering: stack.uidOf("engineering"),
+      platform: stack.uidOf("platform"),
+      payments: stack.uidOf("payments"),
+      "payments-api": stack.uidOf("payments-api"),
+    });
+    await expectConverged();
+  });
+
+  it("a second up changes nothing and writes nothing", async () => {
+    const result = await stack.up({ expectNoChanges: true });
+    expect(result.error).toBeUndefined();
+    expect(describeSteps(result.changes)).toEqual([]);
+    expect(writesOf(await stack.takeRequests())).toEqual([]);
+  });
+
+  it("changing one description is one PATCH with updateMask=description", async () => {
+    stack.editProgram(
+      'description: "Card and ledger services"',
+      'description: "Cards, ledgers and payouts"',
+    );
+    const result = await stack.up();
+    expect(result.error).toBeUndefined();
+    expect(describeSteps(result.changes)).toEqual(["update payments"]);
+    expect(writesOf(await stack.takeRequests())).toEqual([
+      "PATCH /iam/v2beta1/groups/<payments>?updateMask=description 200",
+    ]);
+    await expectConverged();
+  });
+
+  it("renaming a group is one PATCH with updateMask=name, and refresh stays quiet for its bindings", async () => {
+    // Resource names stay; only the group's own name input changes.
+    stack.editProgram(
+      "name: team.name,",
+      'name: team.name === "platform" ? "platform-core" : team.name,',
+    );
+    const result = await stack.up();
+    expect(result.error).toBeUndefined();
+    expect(writesOf(await stack.takeRequests())).toEqual(
+      expect.arrayContaining(["PATCH /iam/v2beta1/groups/<platform>?updateMask=name 200"]),
+    );
+    await expectConverged();
+  });
+
+  it("changing a group's parent replaces it create-before-delete, and what refers to it follows", async () => {
+    const oldGroup = stack.uidOf("payments-api");
+    const oldIdentity = stack.uidOf("payments-api-ci");
+    stack.editProgram('parent: "payments"', 'parent: "platform"');
+    const result = await stack.up();
+    expect(result.error).toBeUndefined();
+    const steps = describeSteps(result.changes);
+    expect(steps).toEqual(
+      expect.arrayContaining(["replace payments-api", "replace payments-api-ci"]),
+    );
+    expectBefore(steps, [
+      ["replace payments-api", "replace payments-api-ci"],
+      ["replace payments-api-ci", "delete-replaced payments-api-ci"],
+      ["delete-replaced payments-api-ci", "delete-replaced payments-api"],
+    ]);
+    const writes = writesOf(await stack.takeRequests());
+    const newGroup = "POST /iam/v2beta1/groups/<platform> 200";
+    const newIdentity = "POST /iam/v2beta1/identities/<payments-api> 200";
+    const oldIdentityDelete = "DELETE /iam/v2beta1/identities/<payments-api-ci> 200";
+    const oldGroupDelete = "DELETE /iam/v2beta1/groups/<payments-api> 200";
+    expectBefore(writes, [
+      [newGroup, newIdentity],
+      [newIdentity, oldIdentityDelete],
+      [oldIdentityDelete, oldGroupDelete],
+    ]);
+    const org = await organisation();
+    expect(org.groups).toContain("payments-api <- platform-core");
+    expect(org.uids).not.toContain(oldGroup);
+    expect(org.uids).not.toContain(oldIdentity);
+    expect(org.uids).toEqual(await stateUids());
+    await expectConverged();
+  });
+
+  it("refresh shows edits and deletes made outside Pulumi; the next up restores them", async () => {
+    const payments = stack.uidOf("payments");
+    await apiCall("DELETE", `/iam/v2beta1/roleBindings/${stack.uidOf("platform-ci-editor")}`);
+    await apiCall("PATCH", `/iam/v2beta1/groups/${payments}?updateMask=description`, {
+      description: "edited by hand",
+    });
+    await stack.takeRequests();
+
+    const refreshed = await stack.refresh();
+    expect(refreshed.error).toBeUndefined();
+    expect(sorted(describeSteps(refreshed.changes))).toEqual([
+      "refresh-delete platform-ci-editor",
+      "refresh-update payments",
+    ]);
+    expect(writesOf(await stack.takeRequests())).toEqual([]);
+
+    const restored = await stack.up();
+    expect(restored.error).toBeUndefined();
+    expect(sorted(describeSteps(restored.changes))).toEqual([
+      "create platform-ci-editor",
+      "update payments",
+    ]);
+    expect(sorted(writesOf(await stack.takeRequests()))).toEqual([
+      "PATCH /iam/v2beta1/groups/<payments>?updateMask=description 200",
+      "POST /iam/v2beta1/roleBindings/<platform> 200",
+    ]);
+    const org = await organisation();
+    expect(org.bindings).toContain("platform-ci is editor on platform-core");
+    expect(org.uids).toEqual(await stateUids());
+    await expectConverged();
+  });
+
+  it("removing a team deletes its objects, dependants first", async () => {
+    stack.editProgram(/ {2}\{\n {4}name: "payments-api",[\s\S]*?\n {2}\},\n/, "");
+    const result = await stack.up();
+    expect(result.error).toBeUndefined();
+    expect(sorted(describeSteps(result.changes))).toEqual([
+      "delete payments-api",
+      "delete payments-api-ci",
+      "delete payments-api-ci-pull-internal-api",
+      "delete payments-api-ci-viewer",
+    ]);
+    const writes = writesOf(await stack.takeRequests());
+    expectBefore(writes, [
+      [
+        "DELETE /iam/v2beta1/roleBindings/<payments-api-ci-viewer> 200",
+        "DELETE /iam/v2beta1/identities/<payments-api-ci> 200",
+      ],
+      [
+        "DELETE /iam/v2beta1/roleBindings/<payments-api-ci-pull-internal-api> 200",
+        "DELETE /iam/v2beta1/identities/<payments-api-ci> 200",
+      ],
+      [
+        "DELETE /iam/v2beta1/identities/<payments-api-ci> 200",
+        "DELETE /iam/v2beta1/groups/<payments-api> 200",
+      ],
+    ]);
+    expect((await organisation()).uids).toEqual(await stateUids());
+    await expectConverged();
+  });
+
+  it("destroy stops at a group holding an object the stack does not manage, with an actionable message, losing nothing else", async () => {
+    const platform = stack.uidOf("platform");
+    const engineering = stack.uidOf("engineering");
+    const seeded = await emulator.seed({
+      repos: [{ parentUid: platform, name: "platform-tools" }],
+    });
+    await stack.takeRequests();
+
+    const result = await stack.destroy();
+    expect(result.error).toContain("RESOURCE_NOT_EMPTY");
+    expect(result.error).toContain('Cannot delete group "platform-core"');
+    expect(result.error).not.toContain(emulator.token);
+    const deleted = describeSteps(result.changes);
+    expect(deleted).not.toContain("delete platform");
+    expect(deleted).not.toContain("delete engineering");
+    // The blocked group, its parent and the repository are intact, and state says so.
+    expect(sorted((await stack.resources()).map((r) => r.id))).toEqual(
+      sorted([engineering, platform]),
+    );
+    const org = await organisation();
+    expect(org.groups).toEqual(sorted(["engineering <- ROOT", "platform-core <- engineering"]));
+    expect(org.uids).toEqual(await stateUids());
+    const repo = await fetchJson(`/registry/v2beta1/repos/${seeded.repos[0]}`);
+    expect(repo.name).toBe("platform-tools");
+  });
+
+  async function apiCall(method: string, path: string, body?: unknown): Promise<Response> {
+    const response = await fetch(`${emulator.url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${emulator.token}`, "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (!response.ok)
+      throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+    return response;
+  }
+
+  async function fetchJson(path: string): Promise<Record<string, unknown>> {
+    return (await (await apiCall("GET", path)).json()) as Record<string, unknown>;
+  }
+});

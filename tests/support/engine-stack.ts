@@ -1,0 +1,20 @@
+/**
+ * The lifecycle scenarios' entry point: a stack on the real Pulumi engine wherever the
+ * global setup found the CLI, else on the small in-repo engine.
+ */
+import { inject } from "vitest";
+import { createRealEngineStack } from "./real-engine/real-stack";
+import type { EngineStack, EngineStackOptions } from "./stack";
+
+export type { EngineStack, EngineStackOptions, RunOutcome, Step } from "./stack";
+
+/** Whether this run has the real engine. */
+export function hasRealEngine(): boolean {
+  return inject("realEngine").cliRoot !== "";
+}
+
+export async function createEngineStack(options: EngineStackOptions): Promise<EngineStack> {
+  const context = inject("realEngine");
+  if (context.cliRoot !== "") return createRealEngineStack(context, options);
+  throw new Error("the small engine's EngineStack is not wired in yet");
+}

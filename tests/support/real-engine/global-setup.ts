@@ -1,0 +1,50 @@
+/**
+ * vitest global setup: finds the real Pulumi CLI (see scripts/pulumi-cli/locate.ts) and,
+ * when there is one, installs the packed package once for every real-engine test. With
+ * `IRM_REQUIRE_PULUMI_CLI=1` (CI) a missing CLI fails the run; otherwise the run goes on
+ * without the real engine and says so in one line.
+ */
+import * as fs from "node:fs";
+import type { TestProject } from "vitest/node";
+import { findPulumiCli } from "../../../scripts/pulumi-cli/locate";
+import { createInstalledBase } from "./installed-base";
+
+export interface RealEngineContext {
+  /** Install root of the CLI (`<root>/bin/pulumi`), or "" when there is none. */
+  cliRoot: string;
+  /** Folder holding the installed package; project folders go below it. */
+  base: string;
+}
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    realEngine: RealEngineContext;
+  }
+}
+
+let base = "";
+
+export function setup(project: TestProject): void {
+  const cli = findPulumiCli();
+  if (!cli) {
+    if (process.env.IRM_REQUIRE_PULUMI_CLI === "1") {
+      throw new Error(
+        "IRM_REQUIRE_PULUMI_CLI=1 but no Pulumi CLI was found (PULUMI_CLI_DIR, the pulumi:install cache, PATH); run npm run pulumi:install",
+      );
+    }
+    process.stdout.write(
+      "real engine: no Pulumi CLI found (npm run pulumi:install provides one); lifecycle scenarios ran on the small in-repo engine\n",
+    );
+    project.provide("realEngine", { cliRoot: "", base: "" });
+    return;
+  }
+  base = createInstalledBase();
+  process.stdout.write(
+    `real engine: Pulumi CLI ${cli.version} from ${cli.source} (${cli.pulumi})\n`,
+  );
+  project.provide("realEngine", { cliRoot: cli.root, base });
+}
+
+export function teardown(): void {
+  if (base !== "") fs.rmSync(base, { recursive: true, force: true });
+}

@@ -1,0 +1,270 @@
+/**
+ * `EngineStack` on the real Pulumi engine: the CLI driven through the Automation API's
+ * `LocalWorkspace` in a project folder (the program copied from `examples/` or a
+ * fixture) below the installed base, with a `file://` backend and a passphrase secrets
+ * provider in a scratch folder, no update check and no plugin download. The emulator's
+ * token goes in as `pulumi config set --secret irm:token`.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import {
+  type EngineEvent,
+  LocalWorkspace,
+  PulumiCommand,
+  type Stack,
+} from "@pulumi/pulumi/automation";
+import { REPO_ROOT } from "../installed-package";
+import { describeRequest } from "../request-names";
+import type {
+  EngineStack,
+  EngineStackOptions,
+  RunOutcome,
+  RunSettings,
+  StateResource,
+  Step,
+  StepOp,
+} from "../stack";
+import type { RealEngineContext } from "./global-setup";
+
+/** Engine step ops as `EngineStack` reports them (logical `replace` steps are left out). */
+const OPS: Record<string, StepOp | undefined> = {
+  same: "same",
+  create: "create",
+  update: "update",
+  delete: "delete",
+  "create-replacement": "replace",
+  "delete-replaced": "delete-replaced",
+  discard: "discard",
+  "discard-replaced": "discard",
+};
+
+const SKIPPED_TYPES = /^pulumi:(pulumi:Stack|providers:)/;
+
+interface StepMetadata {
+  op: string;
+  urn: string;
+  type: string;
+  new?: unknown;
+}
+
+function nameOf(urn: string): string {
+  return urn.split("::").pop() ?? urn;
+}
+
+/**
+ * Turns one run's engine events into steps: one per resource and op, in report order,
+ * leaving out steps that failed. A refresh step takes the op the engine reported when
+ * it finished (`update` when the object changed, `delete` when it was gone).
+ */
+function stepsOf(events: EngineEvent[]): Step[] {
+  const steps: Step[] = [];
+  const seen = new Set<string>();
+  const refreshed = new Map<string, string>();
+  const failed = new Set<string>();
+  for (const event of events) {
+    const outputs = event.resOutputsEvent?.metadata as StepMetadata | undefined;
+    if (outputs) refreshed.set(outputs.urn, outputs.new ? outputs.op : "delete");
+    const failure = event.resOpFailedEvent?.metadata as StepMetadata | undefined;
+    if (failure) failed.add(`${failure.urn} ${failure.op}`);
+  }
+  for (const event of events) {
+    const meta = event.resourcePreEvent?.metadata as StepMetadata | undefined;
+    if (!meta || SKIPPED_TYPES.test(meta.type) || failed.has(`${meta.urn} ${meta.op}`)) continue;
+    let op: StepOp | undefined;
+    if (meta.op === "refresh") {
+      const outcome = refreshed.get(meta.urn);
+      op =
+        outcome === "delete" ? "refresh-delete" : outcome === "update" ? "refresh-update" : "same";
+    } else {
+      op = OPS[meta.op];
+    }
+    if (op === undefined) continue;
+    const key = `${meta.urn} ${op}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    steps.push({ op, name: nameOf(meta.urn), type: meta.type });
+  }
+  return steps;
+}
+
+function errorText(error: unknown): string {
+  const e = error as { stderr?: string; stdout?: string; message?: string };
+  const text = [e.stderr, e.message].filter(Boolean).join("\n");
+  return text || String(error);
+}
+
+/** Every file below `dir`, concatenated (state, backups, history, config). */
+function readTree(dir: string): string {
+  let text = "";
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) text += fs.readFileSync(path.join(entry.parentPath, entry.name), "utf8");
+  }
+  return text;
+}
+
+export async function createRealEngineStack(
+  context: RealEngineContext,
+  options: EngineStackOptions,
+): Promise<EngineStack> {
+  const { emulator } = options;
+  const programDir = path.isAbsolute(options.program)
+    ? options.program
+    : path.join(REPO_ROOT, "examples", options.program);
+  const dir = fs.mkdtempSync(path.join(context.base, `${options.name}-`));
+  const skipped = new Set(["node_modules", "package-lock.json", "bin", ".pulumi"]);
+  fs.cpSync(programDir, dir, {
+    recursive: true,
+    filter: (source) => source === programDir || !skipped.has(path.basename(source)),
+  });
+  // The base folder's node_modules serves the program; a copied manifest would not.
+  fs.rmSync(path.join(dir, "package.json"), { force: true });
+  const scratch = fs.mkdtempSync(path.join(context.base, `${options.name}-engine-`));
+  const backend = path.join(scratch, "backend");
+  const home = path.join(scratch, "home");
+  fs.mkdirSync(backend);
+  fs.mkdirSync(home);
+
+  const pulumiCommand = await PulumiCommand.get({ root: context.cliRoot });
+  const bin = path.join(context.cliRoot, "bin");
+  const envVars: Record<string, string> = {
+    PATH: `${bin}${path.delimiter}${process.env.PATH ?? ""}`,
+    PULUMI_BACKEND_URL: `file://${backend}`,
+    PULUMI_CONFIG_PASSPHRASE: "irm-tests",
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+    PULUMI_HOME: home,
+    // Examples are type-checked by their own test; here the program only has to run.
+    PULUMI_NODEJS_TRANSPILE_ONLY: "true",
+    ...options.env,
+  };
+  const stack: Stack = await LocalWorkspace.createOrSelectStack(
+    { stackName: "dev", workDir: dir },
+    { pulumiCommand, envVars, pulumiHome: home },
+  );
+  const projectName = (await stack.workspace.projectSettings()).name;
+  const config: Record<string, { value: string; secret?: boolean }> = {
+    "irm:apiUrl": { value: emulator.url },
+    "irm:token": { value: emulator.token, secret: true },
+  };
+  for (const [key, value] of Object.entries(options.projectConfig ?? {})) {
+    config[`${projectName}:${key}`] = { value };
+  }
+  await stack.setAllConfig(config);
+
+  const names = new Map<string, string>([[emulator.rootGroupUid, "ROOT"]]);
+  let lastResources: StateResource[] = [];
+
+  async function resources(): Promise<StateResource[]> {
+    const deployment = (await stack.exportStack()).deployment as {
+      resources?: Array<Record<string, unknown>>;
+    };
+    const list = (deployment.resources ?? [])
+      .filter((r) => !SKIPPED_TYPES.test(String(r.type)))
+      .map((r) => ({
+        urn: String(r.urn),
+        name: nameOf(String(r.urn)),
+        type: String(r.type),
+        id: String(r.id ?? ""),
+        inputs: (r.inputs ?? {}) as Record<string, unknown>,
+        outputs: (r.outputs ?? {}) as Record<string, unknown>,
+        protect: r.protect === true,
+        retainOnDelete: r.retainOnDelete === true,
+        dependencies: (r.dependencies ?? []) as string[],
+      }));
+    for (const r of list) if (r.id) names.set(r.id, `<${r.name}>`);
+    lastResources = list;
+    return list;
+  }
+
+  async function run(
+    kind: "preview" | "up" | "refresh" | "destroy",
+    settings: RunSettings = {},
+  ): Promise<RunOutcome> {
+    await resources();
+    await emulator.clearRequests();
+    const events: EngineEvent[] = [];
+    let output = "";
+    const common = {
+      onEvent: (event: EngineEvent) => events.push(event),
+      onOutput: (text: string) => {
+        output += text;
+      },
+      color: "never" as const,
+      ...(settings.parallel !== undefined ? { parallel: settings.parallel } : {}),
+    };
+    let error: string | undefined;
+    try {
+      if (kind === "preview") {
+        await stack.preview({
+          ...common,
+          expectNoChanges: settings.expectNoChanges,
+          policyPacks: settings.policyPacks,
+        });
+      } else if (kind === "up") {
+        await stack.up({
+          ...common,
+          expectNoChanges: settings.expectNoChanges,
+          policyPacks: settings.policyPacks,
+        });
+      } else if (kind === "refresh") {
+        await stack.refresh({ ...common, expectNoChanges: settings.expectNoChanges });
+      } else {
+        await stack.destroy(common);
+      }
+    } catch (caught) {
+      error = errorText(caught);
+    }
+    await resources();
+    const steps = stepsOf(events);
+    for (const event of events) {
+      if (event.diagnosticEvent) output += event.diagnosticEvent.message;
+    }
+    return { steps, changes: steps.filter((s) => s.op !== "same"), error, output };
+  }
+
+  return {
+    engine: "real",
+    dir,
+    preview: (settings) => run("preview", settings),
+    up: (settings) => run("up", settings),
+    refresh: (settings) => run("refresh", settings),
+    destroy: (settings) => run("destroy", settings),
+    resources,
+    async outputs() {
+      const outputs = await stack.outputs();
+      return Object.fromEntries(Object.entries(outputs).map(([k, v]) => [k, v.value]));
+    },
+    editProgram(before, after) {
+      const file = path.join(dir, "index.ts");
+      const source = fs.readFileSync(file, "utf8");
+      const pattern =
+        typeof before === "string"
+          ? new RegExp(before.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "g")
+          : new RegExp(before, "g");
+      const matches = source.match(pattern)?.length ?? 0;
+      if (matches !== 1)
+        throw new Error(`editProgram: expected one match of ${pattern}, found ${matches}`);
+      fs.writeFileSync(file, source.replace(pattern, after));
+    },
+    async setConfig(key, value, secret = false) {
+      await stack.setConfig(key.includes(":") ? key : `${projectName}:${key}`, { value, secret });
+    },
+    async takeRequests() {
+      const entries = await emulator.requests();
+      await emulator.clearRequests();
+      return entries.map((entry) => describeRequest(entry, names));
+    },
+    uidOf(name) {
+      const resource = lastResources.find((r) => r.name === name);
+      if (!resource) throw new Error(`no resource named ${name} in state`);
+      return resource.id;
+    },
+    async dispose() {
+      fs.rmSync(dir, { recursive: true, force: true });
+      fs.rmSync(scratch, { recursive: true, force: true });
+    },
+    persistedText() {
+      return readTree(backend);
+    },
+  };
+}

@@ -1,0 +1,108 @@
+/**
+ * One interface over the two engines the lifecycle scenarios run on: the real Pulumi
+ * engine (the CLI, through the Automation API, in a project folder with the package
+ * installed from its packed tarball) wherever the CLI can be provided, and the small
+ * in-repo engine on machines without it. A scenario written against `EngineStack`
+ * asserts only what the real engine does; the small engine must match it.
+ */
+import type { TestEmulator } from "./emulator";
+
+/** What the engine did to one resource, as its events report it. */
+export type StepOp =
+  | "create"
+  | "update"
+  | "replace"
+  | "same"
+  | "delete"
+  /** The old half of a replacement, deleted after (create-before-delete) or before. */
+  | "delete-replaced"
+  /** Refresh found the object changed outside the stack. */
+  | "refresh-update"
+  /** Refresh found the object gone and dropped it from state. */
+  | "refresh-delete"
+  /** The resource left the stack without being deleted (`retainOnDelete`). */
+  | "discard";
+
+export interface Step {
+  op: StepOp;
+  /** Resource name (the last URN segment). */
+  name: string;
+  /** Type token, e.g. `pulumi-nodejs:dynamic/irm:Group`. */
+  type: string;
+}
+
+export interface RunOutcome {
+  /** Steps other than `same`, in the order the engine reported them. */
+  changes: Step[];
+  /** Every step, `same` included. */
+  steps: Step[];
+  /** The failure that stopped the run (program, provider or engine message), if any. */
+  error?: string;
+  /** Everything the engine printed for this run (events and diagnostics). */
+  output: string;
+}
+
+export interface RunSettings {
+  /** Fail the run when it would change anything (`--expect-no-changes`). */
+  expectNoChanges?: boolean;
+  /** Engine parallelism; default the engine's own. */
+  parallel?: number;
+  /** Policy pack folders (`--policy-pack`). */
+  policyPacks?: string[];
+}
+
+export interface StateResource {
+  urn: string;
+  name: string;
+  type: string;
+  id: string;
+  inputs: Record<string, unknown>;
+  outputs: Record<string, unknown>;
+  protect: boolean;
+  retainOnDelete: boolean;
+  dependencies: string[];
+}
+
+export interface EngineStack {
+  engine: "real" | "small";
+  /** The project folder (program copy; the installed package is reachable from it). */
+  dir: string;
+  preview(settings?: RunSettings): Promise<RunOutcome>;
+  up(settings?: RunSettings): Promise<RunOutcome>;
+  refresh(settings?: RunSettings): Promise<RunOutcome>;
+  destroy(settings?: RunSettings): Promise<RunOutcome>;
+  /** Resources in state (the real engine's `stack export`), the stack resource left out. */
+  resources(): Promise<StateResource[]>;
+  /** Stack outputs of the last successful update. */
+  outputs(): Promise<Record<string, unknown>>;
+  /** Replaces `before` (which must occur exactly once) in the program's index.ts. */
+  editProgram(before: string | RegExp, after: string): void;
+  /** Sets a config value of the stack (`<project>:<key>` unless the key has a namespace). */
+  setConfig(key: string, value: string, secret?: boolean): Promise<void>;
+  /**
+   * The emulator's request log since the last run began (each run clears it first), as
+   * `METHOD /path?query status` with `<resource name>` for uids the stack has known.
+   */
+  takeRequests(): Promise<string[]>;
+  /** Uid (id) of the resource of this name in the state after the last run. */
+  uidOf(name: string): string;
+  /**
+   * Everything the stack persisted (state, its backups and history), as text: what a
+   * secret must never appear in. Absent where the engine persists nothing of its own.
+   */
+  persistedText?(): string;
+  /** Stops what the stack started and deletes its folders. */
+  dispose(): Promise<void>;
+}
+
+export interface EngineStackOptions {
+  /** Folder under `examples/` or an absolute program folder. */
+  program: string;
+  emulator: TestEmulator;
+  /** Project config besides `irm:apiUrl` and `irm:token`, keys without the project prefix. */
+  projectConfig?: Record<string, string>;
+  /** Environment for the engine, the program and the provider host. */
+  env?: Record<string, string>;
+  /** Names the scratch folder. */
+  name: string;
+}
