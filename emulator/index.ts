@@ -12,6 +12,7 @@ import { acquireDataLock, type DataLock } from "./data-lock";
 import { FaultTable, RateLimiter } from "./faults";
 import {
   DataStore,
+  foldJournal,
   journalFileOf,
   type ReadJournal,
   readDataFile,
@@ -137,19 +138,15 @@ async function startLocked(
 
   let store: DataStore | undefined;
   try {
-    const lastRecord = journal.records.at(-1);
+    // The snapshot with every whole journal record after it applied.
+    const loaded = saved ? foldJournal(saved, journal.records) : undefined;
     const clock = new Clock(
-      dataFile && saved
-        ? savedClockOffset(dataFile, lastRecord?.clockOffsetMs ?? saved.clockOffsetMs)
-        : 0,
+      dataFile && loaded ? savedClockOffset(dataFile, loaded.clockOffsetMs) : 0,
     );
-    const tokens = await TokenService.create(origin, saved?.keys);
+    const tokens = await TokenService.create(origin, loaded?.keys);
     const state = new State();
-    if (saved) {
-      state.load(saved);
-      for (const record of journal.records) {
-        for (const change of record.ops) state.applyChange(change);
-      }
+    if (loaded) {
+      state.load(loaded);
       state.retargetIssuer(tokens.issuer);
     } else {
       state.seed(clock.isoNow(), tokens.issuer, options.seed ?? true);
@@ -162,7 +159,7 @@ async function startLocked(
         state,
         clock,
         () => tokens.savedKeys(),
-        lastRecord?.seq ?? saved?.journalSeq ?? 0,
+        loaded?.journalSeq ?? 0,
       );
       // The first snapshot folds the replayed journal in, and starts an empty one.
       await store.open();
