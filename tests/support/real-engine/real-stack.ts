@@ -216,9 +216,8 @@ export async function createRealEngineStack(
     }
     await resources();
     const steps = stepsOf(events);
-    for (const event of events) {
-      if (event.diagnosticEvent) output += event.diagnosticEvent.message;
-    }
+    // Every event as the engine sent it: diagnostics, policy reports, step metadata.
+    for (const event of events) output += `${JSON.stringify(event)}\n`;
     return { steps, changes: steps.filter((s) => s.op !== "same"), error, output };
   }
 
