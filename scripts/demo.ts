@@ -20,6 +20,7 @@ import {
 } from "../tests/support/installed-package";
 import { newStack, type StackState, up } from "../tests/support/lifecycle/engine";
 import { readOrganisation, renderOrganisation } from "./org-tree";
+import { findPulumiCli, type PulumiCli } from "./pulumi-cli/locate";
 
 const EXAMPLE = "org-hierarchy";
 const STACK = "demo";
@@ -37,29 +38,19 @@ interface Deployer {
   dispose(): void;
 }
 
-function findOnPath(command: string): string | undefined {
-  for (const dir of (process.env.PATH ?? "").split(path.delimiter)) {
-    if (dir === "") continue;
-    const candidate = path.join(dir, command);
-    try {
-      fs.accessSync(candidate, fs.constants.X_OK);
-      return candidate;
-    } catch {
-      // Not here; keep looking.
-    }
-  }
-  return undefined;
-}
-
 /** The real CLI, a file backend in a temporary folder, the token only in the environment. */
 function pulumiCliDeployer(
-  pulumi: string,
+  cli: PulumiCli,
   project: ConsumerProject,
   emulator: RunningEmulator,
 ): Deployer {
   const backend = fs.mkdtempSync(path.join(os.tmpdir(), "irm-demo-backend-"));
+  const pulumi = cli.pulumi;
   const env = {
     ...process.env,
+    // The CLI's folder first: the plugin launchers beside it serve this run.
+    PATH: `${cli.bin}${path.delimiter}${process.env.PATH ?? ""}`,
+    PULUMI_HOME: path.join(backend, "home"),
     PULUMI_BACKEND_URL: `file://${backend}`,
     PULUMI_CONFIG_PASSPHRASE: "irm-demo",
     PULUMI_SKIP_UPDATE_CHECK: "true",
@@ -93,7 +84,7 @@ function pulumiCliDeployer(
     emulator.bootstrap.rootGroupUid,
   ]);
   return {
-    describe: `Using the Pulumi CLI (${pulumi}) with a local file backend in ${backend}.`,
+    describe: `Using the Pulumi CLI ${cli.version} (${pulumi}, from ${cli.source}) with a local file backend in ${backend}.`,
     async deploy() {
       run(["up", "--yes", "--skip-preview", "--stack", STACK], true);
       // The last update's summary says what changed.
@@ -126,7 +117,7 @@ function harnessDeployer(project: ConsumerProject, emulator: RunningEmulator): D
   };
   return {
     describe:
-      "Pulumi CLI not found on PATH: deploying with the test harness (tests/support/lifecycle), " +
+      "No Pulumi CLI found (npm run pulumi:install builds one): deploying with the test harness (tests/support/lifecycle), " +
       "which runs the program and the real provider host as `pulumi up` would.",
     async deploy() {
       const result = await up(project.dir, state, options);
@@ -166,10 +157,8 @@ async function main(): Promise<number> {
       name: "demo",
       programDir: path.join(REPO_ROOT, "examples", EXAMPLE),
     });
-    const pulumi = findOnPath(process.platform === "win32" ? "pulumi.exe" : "pulumi");
-    deployer = pulumi
-      ? pulumiCliDeployer(pulumi, project, emulator)
-      : harnessDeployer(project, emulator);
+    const cli = findPulumiCli();
+    deployer = cli ? pulumiCliDeployer(cli, project, emulator) : harnessDeployer(project, emulator);
     console.log(deployer.describe);
 
     console.log(`\nFirst deployment of examples/${EXAMPLE}:`);
