@@ -6,6 +6,8 @@
  *
  * The lock file appears with its contents already written (a hard link of a complete
  * temporary file), so no one ever reads a half-written lock and takes it for stale.
+ * (Where there are no hard links, it is created exclusively and then written; a lock
+ * that does not parse yet is given two seconds before it counts as stale.)
  */
 import { randomBytes } from "node:crypto";
 import { promises as fs, readFileSync } from "node:fs";
@@ -27,6 +29,8 @@ export interface DataLock {
 
 /** Lock files this process holds (two emulators in one process must exclude each other too). */
 const heldHere = new Set<string>();
+/** Lock files this process is taking right now, with how many starts are taking each. */
+const takingHere = new Map<string, number>();
 
 export function lockFileOf(dataFile: string): string {
   return `${dataFile}${LOCK_SUFFIX}`;
@@ -47,8 +51,15 @@ function startTimeOf(pid: number): string | undefined {
 function isAlive(holder: LockContents, lockFile: string): boolean {
   const { pid } = holder;
   if (!Number.isSafeInteger(pid) || pid <= 0) return false;
-  // Our own pid: held only if this very process took it (else a previous process had our pid).
-  if (pid === process.pid) return heldHere.has(lockFile);
+  if (pid === process.pid) {
+    // A previous process that had our pid (its start time differs), or this very process:
+    // then held, or about to be, by another start in it.
+    const ours = startTimeOf(pid);
+    if (holder.startTime !== undefined && ours !== undefined && holder.startTime !== ours) {
+      return false;
+    }
+    return heldHere.has(lockFile) || takingHere.has(lockFile);
+  }
   try {
     process.kill(pid, 0);
   } catch (error) {
@@ -93,34 +104,79 @@ async function removeStale(lockFile: string, inode: number): Promise<void> {
   await fs.rm(aside, { force: true });
 }
 
+/** Creates `lockFile` holding `text` if it does not exist; false if it does. */
+async function createLockFile(lockFile: string, text: string): Promise<boolean> {
+  const temporary = path.join(
+    path.dirname(lockFile),
+    `.${path.basename(lockFile)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`,
+  );
+  await fs.writeFile(temporary, text, { mode: 0o644, flag: "wx" });
+  try {
+    // Atomic: fails with EEXIST if anyone holds the lock, and never shows a partial file.
+    await fs.link(temporary, lockFile);
+    return true;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EEXIST") return false;
+    if (code !== "EPERM" && code !== "ENOTSUP" && code !== "EOPNOTSUPP" && code !== "ENOSYS") {
+      throw error;
+    }
+  } finally {
+    await fs.rm(temporary, { force: true });
+  }
+  // A file system without hard links: exclusive create, then write (readers wait for it).
+  try {
+    await fs.writeFile(lockFile, text, { mode: 0o644, flag: "wx" });
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
+    throw error;
+  }
+}
+
+/** A lock file this recent that does not parse may still be being written. */
+const FRESH_LOCK_MS = 2000;
+
 /** Takes `DATA_FILE.lock`, or throws `DATA_FILE is in use by another emulator (pid N, ...)`. */
 export async function acquireDataLock(dataFile: string): Promise<DataLock> {
   const lockFile = path.resolve(lockFileOf(dataFile));
   const startTime = startTimeOf(process.pid);
   const contents: LockContents = { pid: process.pid, ...(startTime ? { startTime } : {}) };
-  const temporary = path.join(
-    path.dirname(lockFile),
-    `.${path.basename(lockFile)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`,
-  );
-  for (let attempt = 0; attempt < 20; attempt++) {
-    await fs.writeFile(temporary, `${JSON.stringify(contents)}\n`, { mode: 0o644, flag: "wx" });
+  const text = `${JSON.stringify(contents)}\n`;
+  takingHere.set(lockFile, (takingHere.get(lockFile) ?? 0) + 1);
+  try {
+    return await takeLock(dataFile, lockFile, text);
+  } finally {
+    const left = (takingHere.get(lockFile) ?? 1) - 1;
+    if (left > 0) takingHere.set(lockFile, left);
+    else takingHere.delete(lockFile);
+  }
+}
+
+async function takeLock(dataFile: string, lockFile: string, text: string): Promise<DataLock> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    let created: boolean;
     try {
-      // Atomic: fails with EEXIST if anyone holds the lock, and never shows a partial file.
-      await fs.link(temporary, lockFile);
+      created = await createLockFile(lockFile, text);
+    } catch (error) {
+      throw new Error(
+        `${dataFile}: could not create the lock ${lockFile}: ${(error as Error).message}`,
+      );
+    }
+    if (created) {
       heldHere.add(lockFile);
       return { lockFile, release: () => release(lockFile) };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-    } finally {
-      await fs.rm(temporary, { force: true });
     }
-    let text: string;
+    let lockText: string;
     let inode: number;
+    let modifiedMs: number;
     try {
       const handle = await fs.open(lockFile, "r");
       try {
-        inode = (await handle.stat()).ino;
-        text = await handle.readFile("utf8");
+        const stat = await handle.stat();
+        inode = stat.ino;
+        modifiedMs = stat.mtimeMs;
+        lockText = await handle.readFile("utf8");
       } finally {
         await handle.close();
       }
@@ -128,12 +184,16 @@ export async function acquireDataLock(dataFile: string): Promise<DataLock> {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") continue; // released meanwhile
       throw error;
     }
-    const holder = parseContents(text);
+    const holder = parseContents(lockText);
     if (holder && isAlive(holder, lockFile)) {
       throw new Error(
         `${dataFile} is in use by another emulator (pid ${holder.pid}, lock file ${lockFile}); ` +
           "stop that one, or give this one another --data file",
       );
+    }
+    if (!holder && Date.now() - modifiedMs < FRESH_LOCK_MS) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      continue;
     }
     await removeStale(lockFile, inode);
   }

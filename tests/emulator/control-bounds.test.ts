@@ -114,6 +114,22 @@ describe("POST /emulator/clock", () => {
     const reloaded = await startEmulator({ port: 0, dataFile: join(dir, "clock.json") });
     await reloaded.close();
   });
+
+  it("a data file whose clock an earlier version ran out of range loads, with the clock back at real time", async () => {
+    const dataFile = join(dir, "bricked.json");
+    const first = await startEmulator({ port: 0, dataFile });
+    await first.close();
+    const saved = JSON.parse(await readFile(dataFile, "utf8")) as Json;
+    await writeFile(dataFile, JSON.stringify({ ...saved, clockOffsetMs: 1e20 }));
+    const again = await startTestEmulator({ dataFile });
+    try {
+      const now = (await caller(again.url, null)<Json>("GET", "/emulator/clock")).body
+        .now as string;
+      expect(Math.abs(Date.parse(now) - Date.now())).toBeLessThan(60_000);
+    } finally {
+      await again.close();
+    }
+  });
 });
 
 describe("POST /emulator/seed", () => {

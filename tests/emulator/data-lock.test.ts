@@ -4,7 +4,7 @@
  * holder (SIGKILL) leaves nothing that stops the next start.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -75,8 +75,10 @@ describe("one emulator per --data file", () => {
     await writeFile(`${dataFile}.lock`, `${JSON.stringify({ pid: gone })}\n`);
     const emu = await startEmulator({ port: 0, dataFile });
     await emu.close();
-    // Garbage in the lock file (a crash while writing it) does not block either.
+    // Garbage in an old lock file (damaged, or a crash while writing it) does not block either.
     await writeFile(`${dataFile}.lock`, "{");
+    const aMinuteAgo = new Date(Date.now() - 60_000);
+    await utimes(`${dataFile}.lock`, aMinuteAgo, aMinuteAgo);
     const again = await startEmulator({ port: 0, dataFile });
     await again.close();
   });
@@ -93,5 +95,25 @@ describe("one emulator per --data file", () => {
     }
     const second = await startEmulator({ port: 0, dataFile });
     await second.close();
+  });
+
+  it("two starts at the same moment on a fresh file: exactly one holds it", async () => {
+    const dataFile = join(dir, "race.json");
+    const outcomes = await Promise.allSettled([
+      startEmulator({ port: 0, dataFile }),
+      startEmulator({ port: 0, dataFile }),
+      startEmulator({ port: 0, dataFile }),
+    ]);
+    const started = outcomes.filter((outcome) => outcome.status === "fulfilled");
+    const refused = outcomes.filter((outcome) => outcome.status === "rejected");
+    try {
+      expect(started).toHaveLength(1);
+      expect(refused).toHaveLength(2);
+      for (const outcome of refused) {
+        expect(String(outcome.reason)).toMatch(/is in use by another emulator \(pid \d+/);
+      }
+    } finally {
+      for (const outcome of started) await outcome.value.close();
+    }
   });
 });

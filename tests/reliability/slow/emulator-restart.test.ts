@@ -200,7 +200,7 @@ describe("the emulator restarted in the middle of a run with --data", () => {
     await fetch(`${boot.apiUrl}/emulator/requests`, { method: "DELETE" });
     const run = up(project.dir, afterCleanRestart, stackConfig(boot, "2"));
     try {
-      // Mid-way through the 36 updates, with the coalesced write of the last ones pending.
+      // Mid-way through the 36 updates, with some of them in flight.
       await waitForWrites(boot.apiUrl, 18);
       await stopCli("SIGKILL");
       readStateFile();
@@ -211,8 +211,9 @@ describe("the emulator restarted in the middle of a run with --data", () => {
     const interrupted = await run;
     const leftovers = fs.readdirSync(workDir).filter((f) => f.endsWith(".tmp"));
 
-    // Writes acknowledged in the last moments before the crash may be gone: refresh
-    // learns what the service really holds, then up puts back what is missing.
+    // Acknowledged writes survive (the emulator answers once they are on disk), but
+    // the engine's in-flight steps were cut off: refresh learns what the service
+    // really holds, then up finishes what is missing.
     const refreshed = await refresh(project.dir, interrupted.state, stackConfig(boot, "2"));
     expect(refreshed.error).toBeUndefined();
     const converged = await up(project.dir, refreshed.state, stackConfig(boot, "2"));
