@@ -116,13 +116,11 @@ export function describeResult(result: ExportResult, dryRun: boolean): string {
     lines.push(`warning: the provider would refuse ${warning}`);
   const floor = requestFloor(result.live);
   const sent = Object.values(result.requests).reduce((a, b) => a + b, 0);
-  const least = Object.values(floor).reduce((a, b) => a + b, 0);
   lines.push(
     `requests: ${sent} (listings ${Object.entries(floor)
       .map(([k, v]) => `${k} ${result.requests[k] ?? 0}/${v}`)
       .join(", ")}, plus ${result.requests.group ?? 0} to find the group)`,
   );
-  void least;
   if (!dryRun) {
     lines.push(
       "",
