@@ -87,8 +87,9 @@ export interface EngineStack {
   /** Uid (id) of the resource of this name in the state after the last run. */
   uidOf(name: string): string;
   /**
-   * Everything the stack persisted (state, its backups and history), as text: what a
-   * secret must never appear in. Absent where the engine persists nothing of its own.
+   * Everything the run left on disk (state, its backups and history, the engine's logs
+   * and workspace files, the program folder), as text: what a secret must never appear
+   * in. Absent where the engine persists nothing of its own.
    */
   persistedText?(): string;
   /** Stops what the stack started and deletes its folders. */

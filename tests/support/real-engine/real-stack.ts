@@ -97,7 +97,7 @@ function errorText(error: unknown): string {
 function readTree(dir: string): string {
   let text = "";
   for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile()) text += fs.readFileSync(path.join(entry.parentPath, entry.name), "utf8");
+    if (entry.isFile()) text += fs.readFileSync(path.join(entry.parentPath, entry.name), "latin1");
   }
   return text;
 }
@@ -263,7 +263,9 @@ export async function createRealEngineStack(
       fs.rmSync(scratch, { recursive: true, force: true });
     },
     persistedText() {
-      return readTree(backend);
+      // State, backups and history (backend), logs and workspace files (home), and the
+      // stack's config file, where the secret must only appear encrypted.
+      return [readTree(backend), readTree(home), readTree(dir)].join("\n");
     },
   };
 }
