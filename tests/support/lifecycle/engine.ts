@@ -1,12 +1,15 @@
 /**
- * A mini Pulumi engine for tests: what `pulumi up`, `pulumi refresh` and
- * `pulumi destroy` do to dynamic resources, without the Pulumi CLI. It is test
- * equipment, not a product: one stack, dynamic resources only, steps one at a time
- * (so the emulator's request log has a deterministic order), no preview.
+ * A small Pulumi engine for tests: what `pulumi preview`, `pulumi up`, `pulumi refresh`
+ * and `pulumi destroy` do to dynamic resources, on machines where the Pulumi CLI cannot
+ * be provided. It is test equipment, not a product: one stack, dynamic resources only.
+ * Wherever it differs from the real engine it is wrong: steps run in parallel (at most
+ * `parallel` at once), deletes follow the recorded dependencies in the engine's
+ * antichains, a preview runs the program with unknowns and writes nothing, and resource
+ * options are honoured or refused (`run-up.ts`).
  *
- * `up` runs the program in a child process (`run-up.ts`); `refresh` and `destroy`
- * need no program and talk to a fresh provider host directly. Every run starts a
- * fresh host process, because the host caches providers per `__provider` text.
+ * `up` and `preview` run the program in a child process (`run-up.ts`); `refresh` and
+ * `destroy` need no program and talk to a fresh provider host directly. Every run starts
+ * a fresh host process, because the host caches providers per `__provider` text.
  */
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
@@ -14,11 +17,13 @@ import * as path from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { startProviderHost } from "../provider-host";
 import {
-  deletionOrder,
+  deleteProtectedMessage,
+  deleteSchedule,
   emptyState,
   type RunResult,
   readProjectFile,
   type StackState,
+  type StateResource,
   type Step,
   type UpRequest,
 } from "./state";
@@ -34,6 +39,14 @@ export interface RunOptions {
   env?: Record<string, string>;
   /** `up` stops the program after this long (default 120 s) so a hang cannot outlive a test. */
   timeoutMs?: number;
+  /**
+   * How many resource steps may run at once. The engine's own default is
+   * `defaultParallel()` (what `createSmallEngineStack` uses); these functions default to 1
+   * for the callers written when this engine ran one step at a time.
+   */
+  parallel?: number;
+  /** Fail the run (after it ran) when it changed or would change anything. */
+  expectNoChanges?: boolean;
 }
 
 export interface UpResult extends RunResult {
@@ -46,11 +59,34 @@ export function newStack(projectDir: string, stack = "dev"): StackState {
   return emptyState(readProjectFile(projectDir).name, stack);
 }
 
-/** `pulumi up --skip-preview`: runs the program and applies its resources. */
+/** `pulumi up --skip-preview` (as the Automation API runs it): runs the program and applies its resources. */
 export async function up(
   projectDir: string,
   state: StackState,
   options: RunOptions,
+): Promise<UpResult> {
+  const result = await runProgram(projectDir, state, options, false);
+  return expectingNoChanges(result, options, "update");
+}
+
+/**
+ * `pulumi preview`: runs the program with dryRun and reports the steps an `up` would
+ * take, calling only Check and Diff. The state it returns is the one it was given.
+ */
+export async function preview(
+  projectDir: string,
+  state: StackState,
+  options: RunOptions,
+): Promise<UpResult> {
+  const result = await runProgram(projectDir, state, options, true);
+  return expectingNoChanges({ ...result, state }, options, "preview");
+}
+
+async function runProgram(
+  projectDir: string,
+  state: StackState,
+  options: RunOptions,
+  dryRun: boolean,
 ): Promise<UpResult> {
   const workDir = fs.mkdtempSync(path.join(projectDir, ".engine-"));
   try {
@@ -61,6 +97,8 @@ export async function up(
       stack: state.stack,
       config: options.config,
       secretKeys: options.secretKeys ?? [],
+      dryRun,
+      parallel: options.parallel ?? 1,
     };
     fs.writeFileSync(request.stateFile, JSON.stringify(state));
     const requestFile = path.join(workDir, "request.json");
@@ -73,7 +111,7 @@ export async function up(
       options.timeoutMs ?? 120_000,
     );
     if (!fs.existsSync(request.resultFile)) {
-      throw new Error(`up crashed (exit code ${code}):\n${log}`);
+      throw new Error(`${dryRun ? "preview" : "up"} crashed (exit code ${code}):\n${log}`);
     }
     const result = JSON.parse(fs.readFileSync(request.resultFile, "utf8")) as RunResult;
     return { ...result, log };
@@ -82,7 +120,38 @@ export async function up(
   }
 }
 
-/** `pulumi refresh`: reads every resource; drops the gone, records outside changes. */
+/** `--expect-no-changes`: the run happens, then fails if any step was not `same`. */
+function expectingNoChanges<R extends RunResult>(
+  result: R,
+  options: RunOptions,
+  operation: "update" | "preview" | "refresh",
+): R {
+  if (!options.expectNoChanges || result.error !== undefined) return result;
+  if (result.steps.every((step) => step.op === "same")) return result;
+  return {
+    ...result,
+    error: `no changes were expected for ${operation} but changes were proposed`,
+  };
+}
+
+/** At most `limit` tasks of `items` at once; stops starting new ones once `stop()` is true. */
+async function runLimited<T>(
+  items: T[],
+  limit: number,
+  stop: () => boolean,
+  task: (item: T) => Promise<void>,
+): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length && !stop()) {
+      const item = items[next++];
+      await task(item);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
+}
+
+/** `pulumi refresh`: reads every resource in parallel; drops the gone, records outside changes. */
 export async function refresh(
   projectDir: string,
   state: StackState,
@@ -94,73 +163,116 @@ export async function refresh(
     env: options.env,
   });
   const steps: Step[] = [];
-  const next: StackState = { ...state, resources: [] };
+  const refreshed = new Map<StateResource, StateResource | null>();
   let error: string | undefined;
   try {
     await host.configure(options.config, options.secretKeys);
-    for (const [index, resource] of state.resources.entries()) {
-      try {
-        const read = await host.read(resource.id, resource.urn, resource.outputs, resource.inputs);
-        if (read.id === "") {
-          steps.push({ op: "refresh-delete", urn: resource.urn });
-          continue;
+    await runLimited(
+      state.resources,
+      options.parallel ?? 1,
+      () => error !== undefined,
+      async (resource) => {
+        try {
+          const read = await host.read(
+            resource.id,
+            resource.urn,
+            resource.outputs,
+            resource.inputs,
+          );
+          if (read.id === "") {
+            refreshed.set(resource, null);
+            steps.push({ op: "refresh-delete", urn: resource.urn });
+            return;
+          }
+          const changed = !isDeepStrictEqual(read.properties, resource.outputs);
+          refreshed.set(resource, {
+            ...resource,
+            id: read.id,
+            outputs: read.properties,
+            inputs: read.inputs ?? resource.inputs,
+          });
+          steps.push({ op: changed ? "refresh-update" : "same", urn: resource.urn });
+        } catch (failure) {
+          error ??= `${resource.urn}: ${(failure as Error).message}`;
         }
-        const changed = !isDeepStrictEqual(read.properties, resource.outputs);
-        steps.push({ op: changed ? "refresh-update" : "same", urn: resource.urn });
-        next.resources.push({
-          ...resource,
-          id: read.id,
-          outputs: read.properties,
-          inputs: read.inputs ?? resource.inputs,
-        });
-      } catch (failure) {
-        error = `${resource.urn}: ${(failure as Error).message}`;
-        next.resources.push(...state.resources.slice(index));
-        break;
-      }
-    }
+      },
+    );
   } finally {
     await host.close();
   }
-  return { state: next, steps, error };
+  // State order is kept; what was not read (or failed) stays as it was.
+  const resources: StateResource[] = [];
+  for (const resource of state.resources) {
+    const after = refreshed.get(resource);
+    if (after === undefined) resources.push(resource);
+    else if (after !== null) resources.push(after);
+  }
+  return expectingNoChanges({ state: { ...state, resources }, steps, error }, options, "refresh");
 }
 
-/** `pulumi destroy`: deletes everything, dependants first; stops at the first failure. */
+/**
+ * `pulumi destroy`: deletes everything in dependency-ordered antichains, each in
+ * parallel; a protected resource fails the run, a retained one leaves state without a
+ * Delete call. After a failure no further step starts.
+ */
 export async function destroy(
   projectDir: string,
   state: StackState,
   options: RunOptions,
 ): Promise<RunResult> {
+  if (options.expectNoChanges) {
+    throw new Error("pulumi destroy has no --expect-no-changes; the small engine refuses it too");
+  }
   const host = await startProviderHost({
     cwd: projectDir,
     projectName: state.project,
     env: options.env,
   });
   const steps: Step[] = [];
-  const order = deletionOrder([...state.pendingDeletes, ...state.resources]);
-  const gone = new Set<string>();
+  const gone = new Set<StateResource>();
   let error: string | undefined;
   try {
     await host.configure(options.config, options.secretKeys);
-    for (const resource of order) {
-      try {
-        await host.delete(resource.id, resource.urn, resource.outputs);
-        gone.add(`${resource.urn} ${resource.id}`);
-        steps.push({ op: "delete", urn: resource.urn });
-      } catch (failure) {
-        error = `${resource.urn}: ${(failure as Error).message}`;
-        break;
-      }
+    const pending = new Set(state.pendingDeletes);
+    for (const antichain of deleteSchedule([...state.pendingDeletes, ...state.resources])) {
+      if (error !== undefined) break;
+      await runLimited(
+        antichain,
+        options.parallel ?? 1,
+        () => error !== undefined,
+        async (resource) => {
+          try {
+            if (!pending.has(resource) && resource.protect) {
+              throw new Error(deleteProtectedMessage(resource.urn));
+            }
+            if (resource.retainOnDelete) {
+              steps.push({ op: "discard", urn: resource.urn });
+            } else {
+              await host.delete(resource.id, resource.urn, resource.outputs);
+              steps.push({
+                op: pending.has(resource) ? "delete-replaced" : "delete",
+                urn: resource.urn,
+              });
+            }
+            gone.add(resource);
+          } catch (failure) {
+            error ??= `${resource.urn}: ${(failure as Error).message}`;
+          }
+        },
+      );
     }
   } finally {
     await host.close();
   }
-  const kept = (list: StackState["resources"]) => list.filter((r) => !gone.has(`${r.urn} ${r.id}`));
+  const kept = (list: StateResource[]) => list.filter((r) => !gone.has(r));
+  const resources = kept(state.resources);
   return {
     state: {
       ...state,
-      resources: kept(state.resources),
+      resources,
       pendingDeletes: kept(state.pendingDeletes),
+      // The stack's outputs go with its last resource.
+      outputs: error === undefined ? {} : state.outputs,
     },
     steps,
     error,

@@ -1,27 +1,48 @@
 /**
- * Child-process entry of the mini engine's `up` (started by `engine.ts`):
- * `node --import tsx run-up.ts <request.json>`, with the project folder as working
- * directory, as the Pulumi language host runs a program.
+ * Child-process entry of the small engine's `up` and `preview` (started by
+ * `engine.ts`): `node --import tsx run-up.ts <request.json>`, with the project folder as
+ * working directory, as the Pulumi language host runs a program.
  *
  * The program runs unmodified under `runtime.setMocks`; every dynamic resource it
- * registers goes through the real provider host as the engine sends it: Check (olds
- * from state), Diff against the prior outputs, then Create, Update, replace
- * (create-before-delete unless delete-before-replace) or nothing. The program gets
- * the real outputs back, so dependants see real uids. Afterwards, resources the
- * program no longer declares and the old halves of replacements are deleted,
- * dependants first. Running in a child process (not inside vitest's module
- * transform) keeps closure serialization and `require` as under the real runtime.
+ * registers goes through the real provider host as the Pulumi engine sends it. Like the
+ * engine, it decides each resource's step one registration at a time (Check with the
+ * olds from state, Diff against the prior outputs), then runs the steps themselves
+ * (Create, Update, a replacement, nothing) in parallel, at most `parallel` at once. The
+ * program gets the outputs back, so dependants see real uids. Afterwards, resources the
+ * program no longer declares and the old halves of create-before-delete replacements
+ * are deleted in the engine's dependency-ordered antichains.
+ *
+ * A preview (`dryRun`) runs the program with `isDryRun()` true and sends no Create,
+ * Update or Delete: as the engine does for providers without preview support (dynamic
+ * providers), a create or update hands the checked inputs back as outputs, so every
+ * other output is unknown and reaches dependants' Check and Diff as the unknown sentinel.
+ *
+ * Resource options honoured: protect, retainOnDelete, ignoreChanges, deleteBeforeReplace
+ * (dependants replaced first, as the engine computes them), replaceOnChanges, dependsOn,
+ * parent. Any other option the engine would act on is refused with an error. Running in
+ * a child process (not inside vitest's module transform) keeps closure serialization
+ * and `require` as under the real runtime.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import type * as PulumiModule from "@pulumi/pulumi";
-import { type PropertyMap, type ProviderHost, startProviderHost } from "../provider-host";
+import type { RegisterResourceRequest } from "@pulumi/pulumi/proto/resource_pb";
 import {
-  deletionOrder,
+  type DiffResult,
+  type PropertyMap,
+  type ProviderHost,
+  startProviderHost,
+  UNKNOWN_VALUE,
+} from "../provider-host";
+import {
+  deleteProtectedMessage,
+  deleteSchedule,
+  dependencyUrns,
   emptyState,
   type RunResult,
   readProjectFile,
+  replaceProtectedMessage,
   type StackState,
   type StateResource,
   type Step,
@@ -31,28 +52,68 @@ import {
 /** What the mock monitor knows about a registration before `newResource` sees it. */
 interface Registration {
   urn: string;
+  type: string;
+  parent: string;
   dependencies: string[];
-  deleteBeforeReplace: boolean;
+  propertyDependencies: Record<string, string[]>;
+  protect: boolean;
+  retainOnDelete: boolean;
+  ignoreChanges: string[];
+  replaceOnChanges: string[];
+  /** Only when the program set it: it then overrides the provider's choice. */
+  deleteBeforeReplace?: boolean;
+  /** Options set that this engine cannot honour (the registration fails). */
+  unsupported: string[];
 }
 
 /** The parts of the (internal) mock monitor and runtime settings this engine hooks into. */
-interface RegisterRequest {
-  getType(): string;
-  getName(): string;
-  getParent(): string;
-  getDependenciesList(): string[];
-  getDeletebeforereplace(): boolean;
-}
 interface MockMonitorHooks {
   newUrn(parent: string, type: string, name: string): string;
-  registerResource(req: RegisterRequest, callback: (...args: unknown[]) => void): unknown;
+  registerResource(req: RegisterResourceRequest, callback: (...args: unknown[]) => void): unknown;
 }
 interface RuntimeSettings {
   getMonitor(): MockMonitorHooks;
   waitForRPCs(): Promise<void>;
 }
 
+type Plan =
+  | { kind: "same"; prior: StateResource; inputs: PropertyMap }
+  | { kind: "create"; inputs: PropertyMap }
+  | { kind: "update"; prior: StateResource; inputs: PropertyMap }
+  | {
+      kind: "replace";
+      prior: StateResource;
+      inputs: PropertyMap;
+      deleteBeforeReplace: boolean;
+      /** Dependants to delete first (delete-before-replace), in state order. */
+      dependents: StateResource[];
+      /** The old object is already gone (deleted as a dependant of another replacement). */
+      alreadyDeleted: boolean;
+    };
+
 const ROOT_STACK_TYPE = "pulumi:pulumi:Stack";
+
+/** At most `limit` tasks at once; the others wait in arrival order. */
+class Semaphore {
+  private active = 0;
+  private readonly waiting: Array<() => void> = [];
+  constructor(private readonly limit: number) {}
+
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.active >= this.limit) {
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    } else {
+      this.active++;
+    }
+    try {
+      return await task();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.active--;
+    }
+  }
+}
 
 class UpEngine {
   readonly steps: Step[] = [];
@@ -61,15 +122,26 @@ class UpEngine {
   readonly replacedOlds: StateResource[] = [];
   /** Prior resources already deleted during the run (delete-before-replace). */
   readonly deletedEarly = new Set<StateResource>();
+  /** URNs whose registration reached the step generator. */
+  private readonly seen = new Set<string>();
   error: string | undefined;
+  /** An error a preview reports at its end without stopping (a protected replacement). */
+  private previewError: string | undefined;
   /** Settles at the first failure: like the language host, stop waiting for the program then. */
   readonly failed: Promise<void>;
   private signalFailure: () => void = () => undefined;
+  /** Check and Diff run one registration at a time, as in the engine's step generator. */
+  private generator: Promise<unknown> = Promise.resolve();
+  private readonly executor: Semaphore;
+  private readonly inFlight = new Set<Promise<unknown>>();
 
   constructor(
     private readonly host: ProviderHost,
     private readonly prior: StackState,
+    private readonly dryRun: boolean,
+    parallel: number,
   ) {
+    this.executor = new Semaphore(Math.max(1, parallel));
     this.failed = new Promise((resolve) => {
       this.signalFailure = resolve;
     });
@@ -81,57 +153,220 @@ class UpEngine {
     return new Error(message);
   }
 
-  async register(
-    registration: Registration,
-    type: string,
-    news: PropertyMap,
-  ): Promise<StateResource> {
-    const { urn, dependencies } = registration;
-    // Like the engine, stop starting new steps once one has failed.
+  /** Resolves once every step started so far has finished. */
+  async settle(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+  }
+
+  register(registration: Registration, news: PropertyMap): Promise<StateResource> {
+    const work = this.registerNow(registration, news);
+    this.inFlight.add(work);
+    work.then(
+      () => this.inFlight.delete(work),
+      () => this.inFlight.delete(work),
+    );
+    return work;
+  }
+
+  private async registerNow(registration: Registration, news: PropertyMap): Promise<StateResource> {
+    const { urn } = registration;
+    // Like the engine, start no new step once one has failed.
     if (this.error !== undefined) throw new Error(`${urn}: not attempted after an earlier failure`);
-    const prior = this.prior.resources.find((r) => r.urn === urn);
     try {
-      const checked = await this.host.check(urn, prior?.inputs ?? {}, news);
-      if (checked.failures.length > 0) {
-        const reasons = checked.failures.map((f) => `${f.property}: ${f.reason}`).join("; ");
-        throw new Error(`invalid inputs: ${reasons}`);
+      if (registration.unsupported.length > 0) {
+        throw new Error(
+          `the small engine cannot honour the resource option(s) ${registration.unsupported.join(", ")}; ` +
+            "run this program on the real Pulumi engine",
+        );
       }
-      const inputs = checked.inputs;
-      let entry: StateResource;
-      if (!prior) {
-        const created = await this.host.create(urn, inputs);
-        entry = { urn, type, id: created.id, inputs, outputs: created.properties, dependencies };
-        this.steps.push({ op: "create", urn });
-      } else {
-        const diff = await this.host.diff(prior.id, urn, prior.outputs, inputs);
-        // DIFF_UNKNOWN means "engine, compare the inputs yourself".
-        const changed =
-          diff.changes === "some" ||
-          (diff.changes === "unknown" && !isDeepStrictEqual(prior.inputs, inputs));
-        if (!changed) {
-          entry = { ...prior, inputs, dependencies };
-          this.steps.push({ op: "same", urn });
-        } else if (diff.replaces.length > 0) {
-          if (diff.deleteBeforeReplace || registration.deleteBeforeReplace) {
-            await this.host.delete(prior.id, urn, prior.outputs);
-            this.deletedEarly.add(prior);
-          } else {
-            this.replacedOlds.push(prior);
-          }
-          const created = await this.host.create(urn, inputs);
-          entry = { urn, type, id: created.id, inputs, outputs: created.properties, dependencies };
-          this.steps.push({ op: "replace", urn });
-        } else {
-          const outputs = await this.host.update(prior.id, urn, prior.outputs, inputs);
-          entry = { ...prior, inputs, outputs, dependencies };
-          this.steps.push({ op: "update", urn });
+      const decided = this.generator.then(() => this.plan(registration, news));
+      this.generator = decided.catch(() => undefined);
+      const plan = await decided;
+      return await this.executor.run(async () => {
+        if (this.error !== undefined) throw new Error("not attempted after an earlier failure");
+        return this.apply(registration, plan);
+      });
+    } catch (error) {
+      const message = (error as Error).message;
+      throw this.fail(message.startsWith(`${urn}: `) ? message : `${urn}: ${message}`);
+    }
+  }
+
+  /** The step generator's part: Check, Diff and the choice of step. */
+  private async plan(registration: Registration, news: PropertyMap): Promise<Plan> {
+    const { urn } = registration;
+    if (this.error !== undefined) throw new Error("not attempted after an earlier failure");
+    this.seen.add(urn);
+    const prior = this.prior.resources.find((r) => r.urn === urn);
+    const recreating = prior !== undefined && this.deletedEarly.has(prior);
+    const old = recreating ? undefined : prior;
+    const requested = old ? applyIgnoreChanges(news, old.inputs, registration.ignoreChanges) : news;
+    const checked = await this.host.check(urn, old?.inputs ?? {}, requested);
+    if (checked.failures.length > 0) {
+      const reasons = checked.failures.map((f) => `${f.property}: ${f.reason}`).join("; ");
+      throw new Error(`invalid inputs: ${reasons}`);
+    }
+    const inputs = checked.inputs;
+    if (prior && recreating) {
+      return {
+        kind: "replace",
+        prior,
+        inputs,
+        deleteBeforeReplace: true,
+        dependents: [],
+        alreadyDeleted: true,
+      };
+    }
+    if (!old) return { kind: "create", inputs };
+
+    const diff = await this.host.diff(old.id, urn, old.outputs, inputs);
+    const { changes, replaces } = decideDiff(diff, old.inputs, inputs, registration);
+    if (!changes) return { kind: "same", prior: old, inputs };
+    if (replaces.length === 0) return { kind: "update", prior: old, inputs };
+    // Replacing entails a delete: refused while the resource is (and stays) protected.
+    if (registration.protect && old.protect) {
+      // An up stops here; a preview, like the engine's, reports the error and goes on
+      // showing the rest of the plan.
+      if (!this.dryRun) throw new Error(replaceProtectedMessage(urn));
+      this.previewError ??= `${urn}: ${replaceProtectedMessage(urn)}`;
+    }
+    const deleteBeforeReplace = registration.deleteBeforeReplace ?? diff.deleteBeforeReplace;
+    const dependents = deleteBeforeReplace ? await this.dependentReplacements(old) : [];
+    for (const dependent of dependents) {
+      if (dependent.protect) {
+        throw new Error(
+          `unable to replace resource ${JSON.stringify(dependent.urn)} as part of replacing ` +
+            `${JSON.stringify(urn)} as it is currently marked for protection. To unprotect the ` +
+            "resource, remove the `protect` flag from the resource in your Pulumi program and run " +
+            `\`pulumi up\`, or use the command:\n\`pulumi state unprotect '${dependent.urn}'\``,
+        );
+      }
+    }
+    return {
+      kind: "replace",
+      prior: old,
+      inputs,
+      deleteBeforeReplace,
+      dependents,
+      alreadyDeleted: false,
+    };
+  }
+
+  /**
+   * The engine's `calculateDependentReplacements`: the dependants (transitively) of a
+   * resource replaced delete-before-create that must be replaced too, found by asking
+   * each one's provider to diff its inputs with the values that came from a replaced
+   * resource made unknown. Resources the program already registered cannot depend on it.
+   */
+  private async dependentReplacements(root: StateResource): Promise<StateResource[]> {
+    const replaceSet = new Set([root.urn]);
+    const dependents = new Set([root.urn]);
+    const result: StateResource[] = [];
+    for (const candidate of this.prior.resources) {
+      if (candidate === root || this.deletedEarly.has(candidate)) continue;
+      if (![...dependencyUrns(candidate)].some((urn) => dependents.has(urn))) continue;
+      dependents.add(candidate.urn);
+      if (this.seen.has(candidate.urn)) continue;
+      const inputsForDiff: PropertyMap = { ...candidate.inputs };
+      let dependsOnReplaced = false;
+      for (const [key, urns] of Object.entries(candidate.propertyDependencies ?? {})) {
+        if (key in inputsForDiff && urns.some((urn) => replaceSet.has(urn))) {
+          inputsForDiff[key] = UNKNOWN_VALUE;
+          dependsOnReplaced = true;
         }
       }
-      this.registered.set(urn, entry);
-      return entry;
-    } catch (error) {
-      throw this.fail(`${urn}: ${(error as Error).message}`);
+      if (!dependsOnReplaced) continue;
+      const diff = await this.host.diff(
+        candidate.id,
+        candidate.urn,
+        candidate.outputs,
+        inputsForDiff,
+      );
+      const decided = decideDiff(diff, candidate.inputs, inputsForDiff, {
+        ignoreChanges: candidate.ignoreChanges ?? [],
+        replaceOnChanges: candidate.replaceOnChanges ?? [],
+      });
+      if (decided.changes && decided.replaces.length > 0) {
+        result.push(candidate);
+        replaceSet.add(candidate.urn);
+      }
     }
+    return result;
+  }
+
+  /** The step executor's part: runs the chosen step and records it. */
+  private async apply(registration: Registration, plan: Plan): Promise<StateResource> {
+    const { urn } = registration;
+    const entryOf = (id: string, inputs: PropertyMap, outputs: PropertyMap): StateResource => ({
+      urn,
+      type: registration.type,
+      id,
+      inputs,
+      outputs,
+      dependencies: registration.dependencies,
+      propertyDependencies: registration.propertyDependencies,
+      ...(registration.parent ? { parent: registration.parent } : {}),
+      protect: registration.protect,
+      retainOnDelete: registration.retainOnDelete,
+      ignoreChanges: registration.ignoreChanges,
+      replaceOnChanges: registration.replaceOnChanges,
+    });
+    const create = async (inputs: PropertyMap) =>
+      this.dryRun ? { id: "", properties: inputs } : await this.host.create(urn, inputs);
+
+    let entry: StateResource;
+    switch (plan.kind) {
+      case "same":
+        entry = entryOf(plan.prior.id, plan.inputs, plan.prior.outputs);
+        this.steps.push({ op: "same", urn });
+        break;
+      case "create": {
+        const created = await create(plan.inputs);
+        entry = entryOf(created.id, plan.inputs, created.properties);
+        this.steps.push({ op: "create", urn });
+        break;
+      }
+      case "update": {
+        const outputs = this.dryRun
+          ? plan.inputs
+          : await this.host.update(plan.prior.id, urn, plan.prior.outputs, plan.inputs);
+        entry = entryOf(plan.prior.id, plan.inputs, outputs);
+        this.steps.push({ op: "update", urn });
+        break;
+      }
+      case "replace": {
+        if (plan.deleteBeforeReplace) {
+          // Dependants first (the engine walks them in reverse), then the resource itself.
+          for (const dependent of [...plan.dependents].reverse()) {
+            await this.deleteOne(dependent, true);
+            this.deletedEarly.add(dependent);
+          }
+          if (!plan.alreadyDeleted) {
+            await this.deleteOne(plan.prior, true);
+            this.deletedEarly.add(plan.prior);
+          }
+        } else {
+          this.replacedOlds.push(plan.prior);
+        }
+        const created = await create(plan.inputs);
+        entry = entryOf(created.id, plan.inputs, created.properties);
+        this.steps.push({ op: "replace", urn });
+        break;
+      }
+    }
+    this.registered.set(urn, entry);
+    return entry;
+  }
+
+  /** A delete step: protect refuses it, retainOnDelete drops it without a call, preview skips the call. */
+  async deleteOne(resource: StateResource, replacing: boolean): Promise<void> {
+    if (!replacing && resource.protect) throw new Error(deleteProtectedMessage(resource.urn));
+    if (resource.retainOnDelete) {
+      this.steps.push({ op: "discard", urn: resource.urn });
+      return;
+    }
+    if (!this.dryRun) await this.host.delete(resource.id, resource.urn, resource.outputs);
+    this.steps.push({ op: replacing ? "delete-replaced" : "delete", urn: resource.urn });
   }
 
   /** Deletes what the program dropped and the old halves of replacements; builds the new state. */
@@ -152,23 +387,156 @@ class UpEngine {
       state.pendingDeletes = pending;
       return state;
     }
-    const toDelete = deletionOrder([...pending, ...priorKept]);
-    for (const [index, resource] of toDelete.entries()) {
-      try {
-        await this.host.delete(resource.id, resource.urn, resource.outputs);
-        const replaced = pending.includes(resource);
-        this.steps.push({ op: replaced ? "delete-replaced" : "delete", urn: resource.urn });
-      } catch (error) {
-        this.fail(`${resource.urn}: ${(error as Error).message}`);
-        for (const left of toDelete.slice(index)) {
-          if (pending.includes(left)) state.pendingDeletes.push(left);
-          else state.resources.push(left);
-        }
-        break;
-      }
+    const done = new Set<StateResource>();
+    const condemned = [...pending, ...priorKept];
+    for (const antichain of deleteSchedule(condemned)) {
+      if (this.error !== undefined) break;
+      await Promise.allSettled(
+        antichain.map((resource) =>
+          this.executor.run(async () => {
+            if (this.error !== undefined) return;
+            try {
+              await this.deleteOne(resource, pending.includes(resource));
+              done.add(resource);
+            } catch (error) {
+              this.fail(`${resource.urn}: ${(error as Error).message}`);
+            }
+          }),
+        ),
+      );
     }
+    for (const left of condemned) {
+      if (done.has(left)) continue;
+      if (pending.includes(left)) state.pendingDeletes.push(left);
+      else state.resources.push(left);
+    }
+    this.error ??= this.previewError;
     return state;
   }
+}
+
+/** Changes and replacement keys as the engine settles them from a provider's Diff. */
+function decideDiff(
+  diff: DiffResult,
+  oldInputs: PropertyMap,
+  newInputs: PropertyMap,
+  options: { ignoreChanges: string[]; replaceOnChanges: string[] },
+): { changes: boolean; replaces: string[] } {
+  let changes = diff.changes === "some";
+  // The dynamic provider host reports no changed keys; the engine only knows them when
+  // it diffs the inputs itself (DIFF_UNKNOWN), so only then can replaceOnChanges apply.
+  let changedKeys: string[] = [];
+  if (diff.changes === "unknown") {
+    const compared = applyIgnoreChanges(newInputs, oldInputs, options.ignoreChanges);
+    const keys = new Set([...Object.keys(oldInputs), ...Object.keys(compared)]);
+    changedKeys = [...keys].filter((key) => !isDeepStrictEqual(oldInputs[key], compared[key]));
+    changes = changedKeys.length > 0;
+  }
+  const replaces = [...diff.replaces];
+  if (changes) {
+    for (const key of changedKeys) {
+      const matched = options.replaceOnChanges.some((pattern) => {
+        const segments = parsePropertyPath(pattern);
+        return segments.length === 1 && (segments[0] === "*" || segments[0] === key);
+      });
+      if (matched && !replaces.includes(key)) replaces.push(key);
+    }
+  }
+  return { changes, replaces };
+}
+
+/**
+ * The engine's `processIgnoreChanges`: each ignored property path of the new inputs takes
+ * its old value (or is removed where the old inputs have none).
+ */
+function applyIgnoreChanges(
+  news: PropertyMap,
+  olds: PropertyMap,
+  ignoreChanges: string[],
+): PropertyMap {
+  if (ignoreChanges.length === 0) return news;
+  const result = structuredClone(news);
+  for (const pattern of ignoreChanges) {
+    const segments = parsePropertyPath(pattern);
+    let target: Record<string, unknown> = result;
+    let source: Record<string, unknown> | undefined = olds;
+    for (const segment of segments.slice(0, -1)) {
+      const nextTarget: unknown = target[segment];
+      const nextSource: unknown = source?.[segment];
+      // The engine cannot ignore a change of an added or removed container either.
+      if (!isContainer(nextTarget) || !isContainer(nextSource)) {
+        target = {};
+        source = undefined;
+        break;
+      }
+      target = nextTarget;
+      source = nextSource;
+    }
+    if (!source) continue;
+    const last = segments[segments.length - 1];
+    if (last in source) target[last] = structuredClone(source[last]);
+    else delete target[last];
+  }
+  return result;
+}
+
+function isContainer(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null;
+}
+
+/** `a.b`, `a["b.c"]`, `a[0]`; wildcards other than a lone `*` are refused. */
+function parsePropertyPath(pattern: string): string[] {
+  const segments: string[] = [];
+  const matcher = /([^.[\]]+)|\[(\d+)\]|\["((?:[^"\\]|\\.)*)"\]/g;
+  let consumed = 0;
+  for (const match of pattern.matchAll(matcher)) {
+    const between = pattern.slice(consumed, match.index);
+    if (between !== "" && between !== ".") throw new Error(`unsupported property path ${pattern}`);
+    segments.push(match[1] ?? match[2] ?? match[3]);
+    consumed = (match.index ?? 0) + match[0].length;
+  }
+  if (consumed !== pattern.length || segments.length === 0) {
+    throw new Error(`unsupported property path ${pattern}`);
+  }
+  if (segments.includes("*") && !(segments.length === 1 && pattern === "*")) {
+    throw new Error(`the small engine supports no wildcard in property path ${pattern}`);
+  }
+  return segments;
+}
+
+/** Options of a registration this engine does not implement, by their program names. */
+function unsupportedOptions(req: RegisterResourceRequest): string[] {
+  const found: string[] = [];
+  if (req.getAliasesList().length > 0 || req.getAliasurnsList().length > 0) found.push("aliases");
+  const timeouts = req.getCustomtimeouts();
+  if (timeouts && (timeouts.getCreate() || timeouts.getUpdate() || timeouts.getDelete())) {
+    found.push("customTimeouts");
+  }
+  if (req.getAdditionalsecretoutputsList().length > 0) found.push("additionalSecretOutputs");
+  if (req.getDeletedwith()) found.push("deletedWith");
+  if (req.getImportid()) found.push("import");
+  if (req.getProvider() || req.getProvidersMap().getLength() > 0) found.push("provider");
+  if (req.getReplaceWithList().length > 0) found.push("replaceWith");
+  if (req.hasReplacementTrigger()) found.push("replacementTrigger");
+  if (req.getHidediffsList().length > 0) found.push("hideDiffs");
+  if (req.getTransformsList().length > 0) found.push("transforms");
+  const hooks = req.getHooks()?.toObject();
+  if (hooks && Object.values(hooks).some((list) => Array.isArray(list) && list.length > 0)) {
+    found.push("hooks");
+  }
+  return found;
+}
+
+/** Unknown values of a dry run, as the engine sends them to providers: the sentinel string. */
+function withUnknownSentinels(pulumi: typeof PulumiModule, value: unknown): unknown {
+  if (pulumi.isUnknown(value)) return UNKNOWN_VALUE;
+  if (Array.isArray(value)) return value.map((item) => withUnknownSentinels(pulumi, item));
+  if (isContainer(value)) {
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [key, withUnknownSentinels(pulumi, item)]),
+    );
+  }
+  return value;
 }
 
 async function main(requestFile: string): Promise<void> {
@@ -187,7 +555,7 @@ async function main(requestFile: string): Promise<void> {
   process.once("SIGTERM", () => {
     host.close().finally(() => process.exit(1));
   });
-  const engine = new UpEngine(host, prior);
+  const engine = new UpEngine(host, prior, request.dryRun, request.parallel);
   let result: RunResult;
   try {
     await host.configure(request.config, request.secretKeys);
@@ -208,7 +576,6 @@ async function runProgram(
   engine: UpEngine,
 ): Promise<PropertyMap | undefined> {
   const registrations = new Map<string, Registration>();
-  let queue: Promise<unknown> = Promise.resolve();
   // Registration failures also surface as unhandled rejections of dependants' outputs;
   // the first failure is already recorded, the rest is noise.
   process.on("unhandledRejection", (reason) => {
@@ -220,27 +587,27 @@ async function runProgram(
       newResource(args) {
         if (!args.custom) return { id: undefined, state: args.inputs };
         if (!args.type.startsWith("pulumi-nodejs:dynamic/")) {
-          throw engine.fail(`the mini engine runs dynamic resources only, not ${args.type}`);
+          throw engine.fail(`the small engine runs dynamic resources only, not ${args.type}`);
         }
         const registration = registrations.get(`${args.type}::${args.name}`);
         if (!registration) throw engine.fail(`no registration seen for ${args.type} ${args.name}`);
-        // One step at a time: the emulator's request log then has a deterministic order.
-        const step = queue.then(() => engine.register(registration, args.type, args.inputs));
-        queue = step.catch(() => undefined);
-        return step.then((entry) => ({ id: entry.id, state: entry.outputs }));
+        const news = withUnknownSentinels(pulumi, args.inputs) as PropertyMap;
+        return engine
+          .register(registration, news)
+          .then((entry) => ({ id: entry.id, state: entry.outputs }));
       },
       call(args) {
-        throw engine.fail(`the mini engine supports no provider functions (${args.token})`);
+        throw engine.fail(`the small engine supports no provider functions (${args.token})`);
       },
     },
     project.name,
     request.stack,
-    false,
+    request.dryRun,
   );
   pulumi.runtime.setAllConfig(request.config, request.secretKeys);
 
   // Name URNs as the engine does (the root stack is not part of its children's type),
-  // and see each registration's dependencies, which the public mocks API hides.
+  // and see each registration's options and dependencies, which the mocks API hides.
   const runtimeSettings = require("@pulumi/pulumi/runtime/settings") as RuntimeSettings;
   const monitor = runtimeSettings.getMonitor();
   monitor.newUrn = (parent, type, name) => {
@@ -251,10 +618,26 @@ async function runProgram(
   };
   const registerResource = monitor.registerResource.bind(monitor);
   monitor.registerResource = (req, callback) => {
+    const propertyDependencies: Record<string, string[]> = {};
+    req.getPropertydependenciesMap().forEach((deps, key) => {
+      propertyDependencies[key] = deps.getUrnsList();
+    });
+    const parent = req.getParent();
+    const parentType = parent ? parent.split("::")[2] : "";
     registrations.set(`${req.getType()}::${req.getName()}`, {
-      urn: monitor.newUrn(req.getParent(), req.getType(), req.getName()),
+      urn: monitor.newUrn(parent, req.getType(), req.getName()),
+      type: req.getType(),
+      parent: parentType === ROOT_STACK_TYPE ? "" : parent,
       dependencies: req.getDependenciesList(),
-      deleteBeforeReplace: req.getDeletebeforereplace(),
+      propertyDependencies,
+      protect: req.getProtect() ?? false,
+      retainOnDelete: req.getRetainondelete() ?? false,
+      ignoreChanges: req.getIgnorechangesList(),
+      replaceOnChanges: req.getReplaceonchangesList(),
+      ...(req.getDeletebeforereplacedefined()
+        ? { deleteBeforeReplace: req.getDeletebeforereplace() }
+        : {}),
+      unsupported: unsupportedOptions(req),
     });
     return registerResource(req, callback);
   };
@@ -279,7 +662,8 @@ async function runProgram(
     }),
     engine.failed,
   ]);
-  await queue;
+  // Steps already running finish, as in the engine after a failure.
+  await engine.settle();
   return engine.error === undefined ? outputs : undefined;
 }
 

@@ -1,10 +1,11 @@
 /**
- * The mini engine's stack state and the ordering rules it shares between `up`,
- * `refresh` and `destroy`. State is plain JSON, persisted between runs like a
- * checkpoint: resources in registration order, each with its inputs, outputs and
- * the URNs it depends on.
+ * The small engine's stack state and the rules it shares between `up`, `refresh` and
+ * `destroy`. State is plain JSON, persisted between runs like a checkpoint: resources
+ * in registration order, each with its inputs, outputs, the URNs it depends on and the
+ * resource options the engine acts on later (protect, retainOnDelete).
  */
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import type { PropertyMap } from "../provider-host";
 
@@ -18,6 +19,17 @@ export interface StateResource {
   outputs: PropertyMap;
   /** URNs of the resources this one depends on (explicitly or through its inputs). */
   dependencies: string[];
+  /** Per input property, the URNs its value came from (a delete-before-replace needs them). */
+  propertyDependencies?: Record<string, string[]>;
+  /** URN of the parent resource, if the program gave one. */
+  parent?: string;
+  /** `protect`: the engine refuses to delete or replace the resource. */
+  protect?: boolean;
+  /** `retainOnDelete`: the engine drops the resource from state without deleting it. */
+  retainOnDelete?: boolean;
+  /** `ignoreChanges` and `replaceOnChanges` as last registered (a dependent's diff uses them). */
+  ignoreChanges?: string[];
+  replaceOnChanges?: string[];
 }
 
 export interface StackState {
@@ -37,12 +49,14 @@ export type StepOp =
   | "replace"
   | "same"
   | "delete"
-  /** The old half of a create-before-delete replacement, deleted after the program ran. */
+  /** The old half of a replacement, deleted after (create-before-delete) or before its successor. */
   | "delete-replaced"
   /** Refresh found the object changed outside the stack. */
   | "refresh-update"
   /** Refresh found the object gone and dropped it from state. */
-  | "refresh-delete";
+  | "refresh-delete"
+  /** The resource left the stack without being deleted (`retainOnDelete`). */
+  | "discard";
 
 export interface Step {
   op: StepOp;
@@ -68,31 +82,78 @@ export function saveState(file: string, state: StackState): void {
   fs.writeFileSync(file, JSON.stringify(state, null, 2));
 }
 
-/** Does `dependent` have to go before `dependency` when deleting? */
-function mustDeleteBefore(dependent: StateResource, dependency: StateResource): boolean {
-  if (dependent === dependency) return false;
-  // A child's uid is its parent's uid plus a segment: the service refuses to delete a
-  // parent that still has children, whatever the recorded dependencies say.
-  if (dependency.id !== "" && dependent.id.startsWith(`${dependency.id}/`)) return true;
-  return dependent.dependencies.includes(dependency.urn);
+/** URNs a resource depends on for deletion: its dependencies, property dependencies and parent. */
+export function dependencyUrns(resource: StateResource): Set<string> {
+  const urns = new Set(resource.dependencies);
+  for (const list of Object.values(resource.propertyDependencies ?? {})) {
+    for (const urn of list) urns.add(urn);
+  }
+  if (resource.parent) urns.add(resource.parent);
+  return urns;
 }
 
 /**
- * Orders resources for deletion: dependents before what they depend on; otherwise the
- * reverse of creation order, as the engine does.
+ * Schedules deletions as the Pulumi engine does (`ScheduleDeletes`): the condemned
+ * resources are split into antichains, sets of resources none of which depends on
+ * another; each antichain is deleted in parallel and must finish before the next starts.
+ * Built from the bottom (resources with no condemned dependency first), then reversed,
+ * so dependents always go before what they depend on. Only recorded dependencies count
+ * (dependencies, property dependencies, parent), never the shape of ids.
+ *
+ * The engine runs an antichain's steps in no fixed order; here each antichain keeps the
+ * reverse of the given order, so a run with `parallel: 1` is repeatable.
  */
-export function deletionOrder(resources: StateResource[]): StateResource[] {
-  const remaining = [...resources].reverse();
-  const ordered: StateResource[] = [];
+export function deleteSchedule(condemned: StateResource[]): StateResource[][] {
+  const remaining = [...condemned].reverse();
+  const layers: StateResource[][] = [];
   while (remaining.length > 0) {
-    const index = remaining.findIndex(
-      (candidate) => !remaining.some((other) => mustDeleteBefore(other, candidate)),
-    );
-    // A dependency cycle cannot come from a program; fall back to reverse order.
-    const [next] = remaining.splice(Math.max(index, 0), 1);
-    ordered.push(next);
+    const pendingUrns = new Set(remaining.map((r) => r.urn));
+    let layer = remaining.filter((candidate) => {
+      for (const urn of dependencyUrns(candidate)) {
+        if (urn !== candidate.urn && pendingUrns.has(urn)) return false;
+      }
+      return true;
+    });
+    // A dependency cycle cannot come from a program; take what is left in one go.
+    if (layer.length === 0) layer = [...remaining];
+    for (const resource of layer) remaining.splice(remaining.indexOf(resource), 1);
+    layers.push(layer);
   }
-  return ordered;
+  return layers.reverse();
+}
+
+/** The deletion schedule flattened: dependents before what they depend on. */
+export function deletionOrder(resources: StateResource[]): StateResource[] {
+  return deleteSchedule(resources).flat();
+}
+
+/**
+ * The engine's default parallelism (`pulumi up --parallel`): `PULUMI_PARALLEL` when set
+ * to a positive number, otherwise four times the number of CPUs (Go's GOMAXPROCS).
+ */
+export function defaultParallel(env: NodeJS.ProcessEnv = process.env): number {
+  const fromEnv = Number(env.PULUMI_PARALLEL);
+  if (Number.isInteger(fromEnv) && fromEnv > 0) return fromEnv;
+  return os.availableParallelism() * 4;
+}
+
+/** The engine's error for deleting a protected resource (`deleteProtectedError`). */
+export function deleteProtectedMessage(urn: string): string {
+  return (
+    `resource ${JSON.stringify(urn)} cannot be deleted\n` +
+    "because it is protected. To unprotect the resource, either remove the `protect` flag " +
+    "from the resource in your Pulumi program and run `pulumi up`, or use the command:\n" +
+    `\`pulumi state unprotect '${urn}'\``
+  );
+}
+
+/** The engine's error for replacing a protected resource. */
+export function replaceProtectedMessage(urn: string): string {
+  return (
+    `unable to replace resource ${JSON.stringify(urn)}\n` +
+    "as it is currently marked for protection. To unprotect the resource, remove the " +
+    "`protect` flag from the resource in your Pulumi program and run `pulumi up`"
+  );
 }
 
 /** Reads `name` and `main` from a project's Pulumi.yaml (flat keys only). */
@@ -113,4 +174,8 @@ export interface UpRequest {
   stack: string;
   config: Record<string, string>;
   secretKeys: string[];
+  /** Preview: run the program with dryRun, send no create, update or delete to providers. */
+  dryRun: boolean;
+  /** How many resource steps may run at once. */
+  parallel: number;
 }
