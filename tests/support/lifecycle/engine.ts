@@ -172,6 +172,9 @@ export async function refresh(
       options.parallel ?? 1,
       () => error !== undefined,
       async (resource) => {
+        // Recorded when it starts, as the engine reports it; its outcome decides the op.
+        const step: Step = { op: "same", urn: resource.urn };
+        steps.push(step);
         try {
           const read = await host.read(
             resource.id,
@@ -181,7 +184,7 @@ export async function refresh(
           );
           if (read.id === "") {
             refreshed.set(resource, null);
-            steps.push({ op: "refresh-delete", urn: resource.urn });
+            step.op = "refresh-delete";
             return;
           }
           const changed = !isDeepStrictEqual(read.properties, resource.outputs);
@@ -191,8 +194,9 @@ export async function refresh(
             outputs: read.properties,
             inputs: read.inputs ?? resource.inputs,
           });
-          steps.push({ op: changed ? "refresh-update" : "same", urn: resource.urn });
+          if (changed) step.op = "refresh-update";
         } catch (failure) {
+          steps.splice(steps.indexOf(step), 1);
           error ??= `${resource.urn}: ${(failure as Error).message}`;
         }
       },
@@ -241,21 +245,27 @@ export async function destroy(
         options.parallel ?? 1,
         () => error !== undefined,
         async (resource) => {
+          let step: Step | undefined;
           try {
             if (!pending.has(resource) && resource.protect) {
               throw new Error(deleteProtectedMessage(resource.urn));
             }
-            if (resource.retainOnDelete) {
-              steps.push({ op: "discard", urn: resource.urn });
-            } else {
+            // Recorded when it starts, as the engine reports it; taken out if it fails.
+            step = {
+              op: resource.retainOnDelete
+                ? "discard"
+                : pending.has(resource)
+                  ? "delete-replaced"
+                  : "delete",
+              urn: resource.urn,
+            };
+            steps.push(step);
+            if (!resource.retainOnDelete) {
               await host.delete(resource.id, resource.urn, resource.outputs);
-              steps.push({
-                op: pending.has(resource) ? "delete-replaced" : "delete",
-                urn: resource.urn,
-              });
             }
             gone.add(resource);
           } catch (failure) {
+            if (step) steps.splice(steps.indexOf(step), 1);
             error ??= `${resource.urn}: ${(failure as Error).message}`;
           }
         },

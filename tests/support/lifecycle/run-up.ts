@@ -46,6 +46,7 @@ import {
   type StackState,
   type StateResource,
   type Step,
+  type StepOp,
   type UpRequest,
 } from "./state";
 
@@ -318,20 +319,20 @@ class UpEngine {
     switch (plan.kind) {
       case "same":
         entry = entryOf(plan.prior.id, plan.inputs, plan.prior.outputs);
-        this.steps.push({ op: "same", urn });
+        await this.step("same", urn, async () => undefined);
         break;
       case "create": {
-        const created = await create(plan.inputs);
+        const created = await this.step("create", urn, () => create(plan.inputs));
         entry = entryOf(created.id, plan.inputs, created.properties);
-        this.steps.push({ op: "create", urn });
         break;
       }
       case "update": {
-        const outputs = this.dryRun
-          ? plan.inputs
-          : await this.host.update(plan.prior.id, urn, plan.prior.outputs, plan.inputs);
+        const outputs = await this.step("update", urn, async () =>
+          this.dryRun
+            ? plan.inputs
+            : await this.host.update(plan.prior.id, urn, plan.prior.outputs, plan.inputs),
+        );
         entry = entryOf(plan.prior.id, plan.inputs, outputs);
-        this.steps.push({ op: "update", urn });
         break;
       }
       case "replace": {
@@ -345,12 +346,11 @@ class UpEngine {
             await this.deleteOne(plan.prior, true);
             this.deletedEarly.add(plan.prior);
           }
-        } else {
-          this.replacedOlds.push(plan.prior);
         }
-        const created = await create(plan.inputs);
+        const created = await this.step("replace", urn, () => create(plan.inputs));
+        // The old half waits for the deletes after the program (create-before-delete).
+        if (!plan.deleteBeforeReplace) this.replacedOlds.push(plan.prior);
         entry = entryOf(created.id, plan.inputs, created.properties);
-        this.steps.push({ op: "replace", urn });
         break;
       }
     }
@@ -362,11 +362,28 @@ class UpEngine {
   async deleteOne(resource: StateResource, replacing: boolean): Promise<void> {
     if (!replacing && resource.protect) throw new Error(deleteProtectedMessage(resource.urn));
     if (resource.retainOnDelete) {
-      this.steps.push({ op: "discard", urn: resource.urn });
+      await this.step("discard", resource.urn, async () => undefined);
       return;
     }
-    if (!this.dryRun) await this.host.delete(resource.id, resource.urn, resource.outputs);
-    this.steps.push({ op: replacing ? "delete-replaced" : "delete", urn: resource.urn });
+    await this.step(replacing ? "delete-replaced" : "delete", resource.urn, async () => {
+      if (!this.dryRun) await this.host.delete(resource.id, resource.urn, resource.outputs);
+    });
+  }
+
+  /**
+   * Records a step when it starts, as the engine's events report steps (the lead's
+   * real-engine harness reads them from `resourcePreEvent`); a step that fails is
+   * taken out again, as failed steps are not reported.
+   */
+  private async step<T>(op: StepOp, urn: string, action: () => Promise<T>): Promise<T> {
+    const step: Step = { op, urn };
+    this.steps.push(step);
+    try {
+      return await action();
+    } catch (error) {
+      this.steps.splice(this.steps.indexOf(step), 1);
+      throw error;
+    }
   }
 
   /** Deletes what the program dropped and the old halves of replacements; builds the new state. */
