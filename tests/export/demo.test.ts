@@ -5,6 +5,7 @@
  * stack, as successive pipeline runs would.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { exportOrganisation } from "../../exporter/index";
 import { IrmClient } from "../../sdk/index";
 import { startTestEmulator, type TestEmulator } from "../support/emulator";
 import { createExampleStack, type ExampleStack } from "../support/lifecycle/example-stack";
@@ -87,6 +88,14 @@ describe("irm-export on the demo organisation", () => {
       literals.filter((line) => !line.trim().startsWith('"') && !line.startsWith("//")),
     ).toEqual([`const rootGroupUid = config.get("rootGroupUid") ?? "${emulator.rootGroupUid}";`]);
     for (const text of Object.values(result.files)) expect(text).not.toContain(emulator.token);
+  });
+
+  it("exports the same text again from the same organisation", async () => {
+    const again = await exportOrganisation({
+      dryRun: true,
+      settings: { baseUrl: emulator.url, token: emulator.token },
+    });
+    expect(again.files).toEqual(exported.result.files);
   });
 
   it("type-checks against the installed package and is formatted as Biome formats it", async () => {
