@@ -596,6 +596,8 @@ async function runProgram(
   // Registration failures also surface as unhandled rejections of dependants' outputs;
   // the first failure is already recorded, the rest is noise.
   process.on("unhandledRejection", (reason) => {
+    // LIFECYCLE_DEBUG=1 shows where a program failure came from.
+    if (process.env.LIFECYCLE_DEBUG) console.error(reason);
     engine.fail(reason instanceof Error ? reason.message : String(reason));
   });
 
@@ -675,6 +677,7 @@ async function runProgram(
   // language host ends the program at the first error.
   await Promise.race([
     program.catch((error: unknown) => {
+      if (process.env.LIFECYCLE_DEBUG) console.error(error);
       engine.fail(error instanceof Error ? error.message : String(error));
     }),
     engine.failed,
