@@ -50,6 +50,8 @@ export const EXCHANGED_TOKEN_TTL_SECONDS = 3600;
 const PATH_UID = /^[0-9a-f]{40}(\/[0-9a-f]{16})*$/;
 const ROLE_UID = /^[0-9a-f]{40}$/;
 /** lastSeenTime is refreshed at most this often, so reads do not rewrite the data file each time. */
+/** The test issuer's tokens live at most a year, as the control's API tokens are bounded too. */
+const MAX_OIDC_TOKEN_TTL_SECONDS = 365 * 24 * 3600;
 const LAST_SEEN_RESOLUTION_MS = 60_000;
 
 // ---------------------------------------------------------------- output shapes
@@ -384,7 +386,8 @@ export class Api {
     const nowMs = this.ctx.clock.nowMs();
     const last = identity.lastSeenTime ? Date.parse(identity.lastSeenTime) : 0;
     if (nowMs - last >= LAST_SEEN_RESOLUTION_MS) {
-      identity.lastSeenTime = new Date(nowMs).toISOString();
+      // A replace, not an edit in place: the --data journal records replaced records.
+      this.state.identities.replace({ ...identity, lastSeenTime: new Date(nowMs).toISOString() });
       this.state.touch();
     }
   }
@@ -1185,8 +1188,14 @@ export class Api {
         const subject = optionalString(body, "subject");
         if (!subject) throw invalidArgument("subject", "is required");
         const ttlSeconds = optionalNumber(body, "ttlSeconds");
-        if (ttlSeconds !== undefined && ttlSeconds <= 0) {
-          throw invalidArgument("ttlSeconds", "must be positive");
+        if (
+          ttlSeconds !== undefined &&
+          (ttlSeconds <= 0 || ttlSeconds > MAX_OIDC_TOKEN_TTL_SECONDS)
+        ) {
+          throw invalidArgument(
+            "ttlSeconds",
+            `must be above 0 and at most ${MAX_OIDC_TOKEN_TTL_SECONDS}`,
+          );
         }
         const token = await tokens.mintOidcToken(
           subject,
