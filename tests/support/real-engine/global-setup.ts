@@ -1,18 +1,19 @@
 /**
  * vitest global setup: finds the real Pulumi CLI (see scripts/pulumi-cli/locate.ts) and,
- * when there is one, installs the packed package once for every real-engine test. With
+ * when there is one, reserves the folder the packed package is installed into (by the
+ * first real-engine stack of the run). With
  * `IRM_REQUIRE_PULUMI_CLI=1` (CI) a missing CLI fails the run; otherwise the run goes on
  * without the real engine and says so in one line.
  */
 import * as fs from "node:fs";
 import type { TestProject } from "vitest/node";
 import { findPulumiCli } from "../../../scripts/pulumi-cli/locate";
-import { createInstalledBase } from "./installed-base";
+import { reserveInstalledBase } from "./installed-base";
 
 export interface RealEngineContext {
   /** Install root of the CLI (`<root>/bin/pulumi`), or "" when there is none. */
   cliRoot: string;
-  /** Folder holding the installed package; project folders go below it. */
+  /** Folder holding the installed package (once `ensureInstalledBase` ran); project folders go below it. */
   base: string;
 }
 
@@ -38,7 +39,7 @@ export function setup(project: TestProject): void {
     project.provide("realEngine", { cliRoot: "", base: "" });
     return;
   }
-  base = createInstalledBase();
+  base = reserveInstalledBase();
   process.stdout.write(
     `real engine: Pulumi CLI ${cli.version} from ${cli.source} (${cli.pulumi})\n`,
   );

@@ -5,7 +5,9 @@
  * repository. Project folders go below it, so every program, provider host and policy
  * pack resolves the one installed copy (and one `@pulumi/pulumi`) by walking up.
  *
- * It is made once per test run (vitest's global setup) and removed at its end.
+ * The global setup names an empty folder per test run; the first real-engine stack of
+ * the run fills it (under a lock, as test files run in parallel workers), so runs that
+ * use no real engine pay nothing. The global teardown removes it.
  */
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -18,10 +20,40 @@ function pinned(name: string): string {
   return JSON.parse(fs.readFileSync(manifest, "utf8")).version as string;
 }
 
-/** Creates the base folder and returns its path. Throws with npm's output on failure. */
-export function createInstalledBase(): string {
+/** An empty folder for this run's installed base. */
+export function reserveInstalledBase(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), "irm-real-engine-"));
+}
+
+/** Installs the package into `base` unless a worker already did. */
+export async function ensureInstalledBase(base: string): Promise<void> {
+  const done = path.join(base, ".installed");
+  const lock = path.join(base, ".installing");
+  const deadline = Date.now() + 300_000;
+  for (;;) {
+    if (fs.existsSync(done)) return;
+    try {
+      fs.mkdirSync(lock);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${lock}`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+  try {
+    if (!fs.existsSync(done)) {
+      install(base);
+      fs.writeFileSync(done, "");
+    }
+  } finally {
+    fs.rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+/** Packs this repository and installs the tarball into `base`. Throws with npm's output. */
+function install(base: string): void {
   ensureBuilt();
-  const base = fs.mkdtempSync(path.join(os.tmpdir(), "irm-real-engine-"));
   const npm = process.platform === "win32" ? "npm.cmd" : "npm";
   const run = (args: string[], cwd: string) => {
     try {
@@ -61,5 +93,12 @@ export function createInstalledBase(): string {
     ],
     base,
   );
+}
+
+/** A fresh base, installed now (for tools outside a vitest run, such as the benchmarks). */
+export function createInstalledBase(): string {
+  const base = reserveInstalledBase();
+  install(base);
+  fs.writeFileSync(path.join(base, ".installed"), "");
   return base;
 }

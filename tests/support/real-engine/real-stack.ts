@@ -25,6 +25,7 @@ import type {
   StepOp,
 } from "../stack";
 import type { RealEngineContext } from "./global-setup";
+import { ensureInstalledBase } from "./installed-base";
 
 /** Engine step ops as `EngineStack` reports them (logical `replace` steps are left out). */
 const OPS: Record<string, StepOp | undefined> = {
@@ -107,6 +108,7 @@ export async function createRealEngineStack(
   options: EngineStackOptions,
 ): Promise<EngineStack> {
   const { emulator } = options;
+  await ensureInstalledBase(context.base);
   const programDir = path.isAbsolute(options.program)
     ? options.program
     : path.join(REPO_ROOT, "examples", options.program);
