@@ -323,18 +323,33 @@ describe("small engine (toy provider)", { timeout: 240_000 }, () => {
     expect(toy.db().writes).toHaveLength(writes);
   });
 
-  it("replaceOnChanges replaces only on keys the engine diffed itself: a provider's own diff updates", async () => {
+  it("replaceOnChanges replaces on keys the engine diffed itself, not on a provider's own diff", async () => {
     // The dynamic provider host reports no changed keys with its diff, so the engine has
     // none to match against replaceOnChanges: toy's explicit diff leads to an update.
     const toy = await toyStack("replace-on-changes");
+    const replaceOnDescription = { "team-a": { replaceOnChanges: ["description"] } };
     await toy.use("base");
     expect((await toy.stack.up()).error).toBeUndefined();
-    await toy.use("describe", { "team-a": { replaceOnChanges: ["description"] } });
+    await toy.use("describe", replaceOnDescription);
     const teamA = toy.stack.uidOf("team-a");
     const described = await toy.stack.up();
     expect(described.error).toBeUndefined();
     expect(ops(described)).toEqual(["update team-a"]);
     expect(toy.stack.uidOf("team-a")).toBe(teamA);
+
+    // When the provider leaves the diff to the engine, the engine knows the changed
+    // key: the description change replaces team-a, and svc (its child) with it.
+    await toy.stack.setConfig("toy:engineDiff", "true");
+    await toy.use("base", replaceOnDescription);
+    const replaced = await toy.stack.up();
+    expect(replaced.error).toBeUndefined();
+    expect(ops(replaced)).toEqual([
+      "replace team-a",
+      "replace svc",
+      "delete-replaced svc",
+      "delete-replaced team-a",
+    ]);
+    expect(toy.stack.uidOf("team-a")).not.toBe(teamA);
   });
 
   it("deletes before replacing when the provider or the program asks, dependants first", async () => {
