@@ -28,8 +28,6 @@ export {
 } from "./lookups";
 export { RoleBinding, type RoleBindingArgs } from "./role-binding";
 export type {
-  BoundIdentity,
-  BoundObject,
   ClaimMatch,
   GroupOutputs,
   IdentityOutputs,

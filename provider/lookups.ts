@@ -28,9 +28,16 @@ export type GetGroupResult = Group;
 export interface GetRoleArgs {
   /** Exact name of the role, e.g. `viewer`. */
   readonly name: string;
+  /**
+   * Only the custom roles of this group. Without it, every role visible to the caller
+   * counts, built-in and custom alike, so a custom role of any group that shares the
+   * name makes the lookup ambiguous.
+   */
+  readonly parentUid?: string;
 }
 export interface GetRoleOutputArgs {
   readonly name: pulumi.Input<string>;
+  readonly parentUid?: pulumi.Input<string>;
 }
 export interface GetRolesArgs {
   /** Only roles with exactly this name. */
@@ -119,10 +126,15 @@ function lookupClient(opts: LookupOptions | undefined): IrmClient {
 }
 
 /** Exactly one match, else an error naming what was looked for and what was found. */
-function exactlyOne<T extends { uid: string }>(what: string, items: T[], totalCount: number): T {
+function exactlyOne<T extends { uid: string }>(
+  what: string,
+  items: T[],
+  totalCount: number,
+  label: (item: T) => string = (item) => item.uid,
+): T {
   if (items.length === 1 && totalCount <= 1) return items[0];
   if (items.length === 0) throw new Error(`${what}: found none`);
-  const uids = items.map((item) => item.uid).join(", ");
+  const uids = items.map(label).join(", ");
   throw new Error(
     `${what}: expected exactly one, found ${Math.max(totalCount, items.length)} (${uids})`,
   );
@@ -138,18 +150,35 @@ async function collect<T>(
   return items;
 }
 
-/** The role with this exact name (e.g. `viewer`); fails unless exactly one exists. */
+/**
+ * The role with this exact name (e.g. `viewer`), optionally only among the custom roles
+ * of group `parentUid`; fails unless exactly one exists, listing each match with its
+ * group (or "built-in").
+ */
 export async function getRole(args: GetRoleArgs, opts?: LookupOptions): Promise<GetRoleResult> {
-  checkArguments("getRole", args, { name: { required: true, kind: "name" } });
+  checkArguments("getRole", args, {
+    name: { required: true, kind: "name" },
+    parentUid: { kind: "groupUid" },
+  });
   const page = await lookupClient(opts).iam.roles.list(
-    { name: args.name, pageSize: MAX_PAGE_SIZE },
+    { name: args.name, childrenOf: args.parentUid, pageSize: MAX_PAGE_SIZE },
     { signal: opts?.signal },
   );
-  return exactlyOne(
-    `getRole: role named ${JSON.stringify(args.name)}`,
-    page.items,
-    page.totalCount,
-  );
+  const where = args.parentUid ? ` in group ${args.parentUid}` : "";
+  const owner = (role: Role) => (role.parentUid ? `of group ${role.parentUid}` : "built-in");
+  try {
+    return exactlyOne(
+      `getRole: role named ${JSON.stringify(args.name)}${where}`,
+      page.items,
+      page.totalCount,
+      (role) => `${role.uid} ${owner(role)}`,
+    );
+  } catch (error) {
+    if (args.parentUid || page.items.length < 2) throw error;
+    throw new Error(
+      `${(error as Error).message}; pass parentUid to pick the custom role of one group`,
+    );
+  }
 }
 
 /** {@link getRole} for inputs that are Pulumi outputs. */

@@ -1,7 +1,6 @@
 /** The `RoleBinding` resource: grants a role to an identity inside a group. */
 import * as pulumi from "@pulumi/pulumi";
 import { roleBindingProvider } from "./shim";
-import type { BoundIdentity, BoundObject } from "./types";
 
 /** Arguments of a {@link RoleBinding}. */
 export interface RoleBindingArgs {
@@ -37,12 +36,13 @@ export class RoleBinding extends pulumi.dynamic.Resource {
   declare readonly groupUid: pulumi.Output<string>;
   declare readonly identityUid: pulumi.Output<string>;
   declare readonly roleUid: pulumi.Output<string>;
-  /** The bound identity, as the API hydrates it. */
-  declare readonly identity: pulumi.Output<BoundIdentity>;
-  /** The group, as the API hydrates it. */
-  declare readonly group: pulumi.Output<BoundObject>;
-  /** The role, as the API hydrates it. */
-  declare readonly role: pulumi.Output<BoundObject>;
+  /**
+   * The role's name when it is a built-in role (`owner`, `editor`, `viewer`, ...),
+   * which can never be renamed; `""` for a custom role, whose name may change (look it
+   * up with `getRole`). The group's and identity's names are not kept: they can change
+   * without the binding changing. Use the `Group` / `Identity` resources, or lookups.
+   */
+  declare readonly builtInRoleName: pulumi.Output<string>;
   declare readonly createTime: pulumi.Output<string>;
 
   constructor(name: string, args: RoleBindingArgs, opts?: pulumi.CustomResourceOptions) {
@@ -51,9 +51,7 @@ export class RoleBinding extends pulumi.dynamic.Resource {
       name,
       {
         uid: undefined,
-        identity: undefined,
-        group: undefined,
-        role: undefined,
+        builtInRoleName: undefined,
         createTime: undefined,
         ...args,
       },

@@ -62,30 +62,20 @@ export interface RoleBindingInputs {
   adoptUid?: string;
 }
 
-/** The identity a role binding refers to, hydrated by the API. */
-export interface BoundIdentity {
-  uid: string;
-  name: string;
-  description: string;
-  subject: string;
-  issuer: string;
-}
-
-/** A group or role a role binding refers to, hydrated by the API. */
-export interface BoundObject {
-  uid: string;
-  name: string;
-  description: string;
-}
-
-/** Outputs of a RoleBinding, as stored in state. */
+/**
+ * Outputs of a RoleBinding, as stored in state: only what the binding owns, and
+ * nothing that can change under it (no copies of the group's, identity's or a custom
+ * role's names and descriptions), so a refresh of an unchanged binding shows no change.
+ */
 export interface RoleBindingOutputs {
   uid: string;
   groupUid: string;
   identityUid: string;
   roleUid: string;
-  identity: BoundIdentity;
-  group: BoundObject;
-  role: BoundObject;
+  /**
+   * The role's name when it is a built-in role (`owner`, `editor`, `viewer`, ...), which
+   * can never be renamed; `""` for a custom role, whose name may change.
+   */
+  builtInRoleName: string;
   createTime: string;
 }

@@ -71,6 +71,7 @@ export { MAX_PAGE_SIZE, PagePromise } from "./core/pagination";
 export { buildUpdateMask, encodeUid, InvalidPathError } from "./core/path";
 export { redact } from "./core/redact";
 export type { RetrySettings } from "./core/retry";
+export { ServerClock, type ServerTimeBounds } from "./core/server-clock";
 export { Groups, Identities, RoleBindings, Roles } from "./resources/iam";
 export { Advisories, Repos, Tags } from "./resources/registry";
 export { V1Groups, V1Repos } from "./resources/v1";

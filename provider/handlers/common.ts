@@ -4,10 +4,9 @@
  * RESOURCE_NOT_EMPTY.
  */
 import type { CheckResult, CreateResult, DiffResult, UpdateResult } from "@pulumi/pulumi/dynamic";
-import type { IrmClient } from "../../sdk/index";
+import type { IrmClient, ServerTimeBounds } from "../../sdk/index";
 import {
   FailedPreconditionError,
-  isNotFound,
   isResourceNotEmpty,
   type OutcomeUnknownError,
   type PreconditionViolation,
@@ -81,36 +80,65 @@ export function withoutUndefined<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }
 
-/** Runs a GET; NOT_FOUND becomes undefined (the object is gone). */
-export async function getOrUndefined<T>(fetch: () => Promise<T>): Promise<T | undefined> {
+/**
+ * Runs the object's own GET; undefined when the object is gone. `isGone` decides,
+ * and only the API's NOT_FOUND answering this very GET is "gone": a 404 page from a
+ * proxy or a wrong `irm:apiUrl`, or a NOT_FOUND from the token exchange, is an error.
+ */
+export async function getOrUndefined<T>(
+  fetch: () => Promise<T>,
+  isGone: (error: unknown) => boolean,
+): Promise<T | undefined> {
   try {
     return await fetch();
   } catch (error) {
-    if (isNotFound(error)) return undefined;
+    if (isGone(error)) return undefined;
     throw error;
   }
 }
 
-/**
- * Clock skew tolerated between this machine and the service when recognising the
- * object a create of ours made: its `createTime` is the service's clock.
- */
-const CREATE_CLOCK_SKEW_MS = 5 * 60_000;
+/** An object found after a create whose outcome was lost. */
+export interface Candidate {
+  uid: string;
+  createTime: string;
+}
 
 /**
- * After a create whose outcome is unknown: among objects matching what was sent, the
- * one that create made, if any. Only objects created since the attempt began (give or
- * take clock skew) qualify, newest first, so an older object that merely shares the
- * name (another stack's, or one made by hand) is never taken over.
+ * After a create whose outcome is unknown: among objects that match what was sent
+ * (same place, same fields), the one that create made, if any, judged on the
+ * service's own clock. `sentAt` is the service's time when the create was sent, as
+ * the `Date` headers of its answers bound it (`IrmClient.serverClock`).
+ *
+ * - An object made before the earliest time the service's clock can have read when the
+ *   create was sent existed before the attempt: it is never taken over.
+ * - None left: the create did not take effect (`undefined`).
+ * - Exactly one: that is the one.
+ * - Several, or no `Date` header to judge by: which one is ours cannot be told, so this
+ *   fails, naming the candidates and how to adopt the right one.
  */
-export function createdSince<T extends { createTime: string }>(
+export function madeByAttempt<T extends Candidate>(
+  what: string,
   candidates: readonly T[],
-  attemptStartedAt: number,
+  sentAt: ServerTimeBounds | undefined,
 ): T | undefined {
-  const earliest = attemptStartedAt - CREATE_CLOCK_SKEW_MS;
-  return candidates
-    .filter((item) => Date.parse(item.createTime) >= earliest)
-    .sort((a, b) => b.createTime.localeCompare(a.createTime))[0];
+  if (candidates.length === 0) return undefined;
+  const eligible =
+    sentAt === undefined
+      ? [...candidates]
+      : candidates.filter((item) => Date.parse(item.createTime) >= sentAt.earliest);
+  if (eligible.length === 0) return undefined;
+  if (eligible.length === 1 && sentAt !== undefined) return eligible[0];
+  const listed = eligible.map((item) => `${item.uid} (createTime ${item.createTime})`).join(", ");
+  const why =
+    sentAt === undefined
+      ? "the service sent no Date header, so when the create was sent cannot be compared with when these were made"
+      : `each was made after the service's clock could have read ${new Date(sentAt.earliest).toISOString()} when the create was sent (its Date headers have one-second resolution)`;
+  throw new Error(
+    `The answer to the create of ${what} was lost, and which object it made cannot be told: ` +
+      `${eligible.length} match what was sent: ${listed}; ${why}. Nothing was created again. ` +
+      "If one of them is this stack's, set adoptUid to its uid and run the update again; " +
+      "delete any that nobody wants.",
+  );
 }
 
 /** Shortest time a lost create that may still be running is waited for. */
@@ -195,7 +223,7 @@ function remedy(violations: PreconditionViolation[]): string {
 }
 
 /**
- * Deletes one object. NOT_FOUND is success (already gone). RESOURCE_NOT_EMPTY (and
+ * Deletes one object. The API's NOT_FOUND answering this DELETE is success (already gone). RESOURCE_NOT_EMPTY (and
  * RESOURCE_IN_USE) is retried with capped exponential backoff until `deleteTimeoutMs`,
  * because children deleted in the same run may still be on their way out; then it
  * fails with a message that says what blocks the delete and what to do. Only this
@@ -205,6 +233,7 @@ export async function deleteWaitingForChildren(
   context: HandlerContext,
   target: DeleteTarget,
   remove: () => Promise<unknown>,
+  isGone: (error: unknown) => boolean,
 ): Promise<void> {
   const timeoutMs = context.settings().deleteTimeoutMs;
   const deadline = Date.now() + timeoutMs;
@@ -214,7 +243,8 @@ export async function deleteWaitingForChildren(
       await remove();
       return;
     } catch (error) {
-      if (isNotFound(error)) return;
+      // Only the API's NOT_FOUND answering this DELETE means done; a proxy's 404 is not.
+      if (isGone(error)) return;
       const violations = blockingViolations(error);
       if (violations === undefined) throw error;
       const remainingMs = deadline - Date.now();

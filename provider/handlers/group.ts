@@ -64,5 +64,6 @@ export function groupHandler(context: HandlerContext): ResourceHandler<GroupInpu
         })
       ).items,
     nameOf: (outputs) => outputs?.name,
+    describe: (inputs) => `group ${JSON.stringify(inputs.name)} under ${inputs.parentUid}`,
   });
 }

@@ -92,5 +92,6 @@ export function identityHandler(
         })
       ).items,
     nameOf: (outputs) => outputs?.name,
+    describe: (inputs) => `identity ${JSON.stringify(inputs.name)} under ${inputs.parentUid}`,
   });
 }

@@ -9,13 +9,13 @@ import type { IrmClient } from "../../sdk/index";
 import { OutcomeUnknownError } from "../../sdk/index";
 import {
   changedPaths,
-  createdSince,
   deleteWaitingForChildren,
   diffFields,
   type FieldSpec,
   findAfterUnknownOutcome,
   getOrUndefined,
   type HandlerContext,
+  madeByAttempt,
   type ResourceHandler,
 } from "./common";
 
@@ -24,6 +24,8 @@ export interface ObjectApi<T, Body, MaskPath extends string> {
   get(uid: string): Promise<T>;
   update(uid: string, body: Body, options: { updateMask: MaskPath[] }): Promise<T>;
   delete(uid: string): Promise<unknown>;
+  /** True only for the API's NOT_FOUND answering a GET or DELETE of this very uid. */
+  isGone(error: unknown, uid: string): boolean;
 }
 
 /** What one resource type adds to the shared lifecycle. */
@@ -42,8 +44,16 @@ export interface ObjectSpec<
   updatable: ReadonlyArray<FieldSpec<Inputs, Outputs>>;
   check(news: Record<string, unknown>): CheckResult<Inputs>;
   api(client: IrmClient): ObjectApi<T, Body, MaskPath>;
-  /** Outputs (state) from the API's answer. */
-  outputs(object: T): Outputs;
+  /**
+   * Outputs (state) from the API's answer; `previous` is the state it replaces, when
+   * there is one (read, update).
+   */
+  outputs(object: T, previous?: Outputs): Outputs | Promise<Outputs>;
+  /**
+   * Reads what `outputs` will need besides the answer, before anything is written
+   * (create, adopt, update): a failure here leaves nothing half-made.
+   */
+  prepare?(client: IrmClient, inputs: Inputs): Promise<void>;
   /** The inputs that the live object implies, for refresh. */
   inputsFrom(outputs: Outputs): Inputs;
   /** The PATCH body carrying the fields the mask names. */
@@ -54,6 +64,8 @@ export interface ObjectSpec<
   candidates(client: IrmClient, inputs: Inputs): Promise<T[]>;
   /** The object's name for messages, when it has one. */
   nameOf?(outputs: Outputs | undefined): string | undefined;
+  /** Describes what a create makes, for messages (`group "x" under <uid>`). */
+  describe(inputs: Inputs): string;
 }
 
 export function objectHandler<
@@ -69,6 +81,11 @@ export function objectHandler<
   const api = () => spec.api(context.client());
   const maskOf = (olds: Outputs, news: Inputs) =>
     changedPaths(spec.updatable, olds, news) as MaskPath[];
+  const isGone = (uid: string) => (error: unknown) => api().isGone(error, uid);
+  /** The object sits where the inputs declare it and every updatable field equals them. */
+  const matchesInputs = (outs: Outputs, inputs: Inputs) =>
+    spec.container.fromOutputs(outs) === spec.container.fromInputs(inputs) &&
+    maskOf(outs, inputs).length === 0;
 
   /** One PATCH with exactly the fields that differ; no request when nothing does. */
   async function patchDifferences(current: Outputs, inputs: Inputs): Promise<Outputs> {
@@ -77,17 +94,18 @@ export function objectHandler<
     const updated = await api().update(current.uid, spec.patchBody(inputs, mask), {
       updateMask: mask,
     });
-    return spec.outputs(updated);
+    return spec.outputs(updated, current);
   }
 
   async function adopt(inputs: Inputs, uid: string) {
-    const existing = await getOrUndefined(() => api().get(uid));
+    await spec.prepare?.(context.client(), inputs);
+    const existing = await getOrUndefined(() => api().get(uid), isGone(uid));
     if (existing === undefined) {
       throw new Error(
         `adoptUid: no ${spec.kind} ${uid} exists (or it is not visible to this token)`,
       );
     }
-    const current = spec.outputs(existing);
+    const current = await spec.outputs(existing);
     const actual = spec.container.fromOutputs(current);
     const declared = spec.container.fromInputs(inputs);
     if (actual !== declared) {
@@ -111,45 +129,57 @@ export function objectHandler<
     async create(inputs) {
       if (inputs.adoptUid) return adopt(inputs, inputs.adoptUid);
       const client = context.client();
+      await spec.prepare?.(client, inputs);
       let created: T;
-      const attemptStartedAt = Date.now();
+      // Local time just before the create leaves; the service's clock at that moment is
+      // bounded afterwards from the Date headers of its answers (before and after).
+      const sentAtLocal = Date.now();
       try {
         created = await spec.create(client, inputs);
       } catch (error) {
         if (!(error instanceof OutcomeUnknownError)) throw error;
-        // Only an object made since this attempt began is ours: an older namesake is
-        // another stack's or someone's by hand, and is never taken over.
-        const found = await findAfterUnknownOutcome(context, error, async () =>
-          createdSince((await spec.candidates(client, inputs)).map(spec.outputs), attemptStartedAt),
-        );
-        if (found !== undefined) {
-          const outs = await patchDifferences(found, inputs);
-          return { id: outs.uid, outs };
-        }
+        // Only an object made since this attempt began, on the service's clock, and
+        // matching what was sent, can be ours: an older namesake is another stack's or
+        // someone's by hand, and is never taken over.
+        const found = await findAfterUnknownOutcome(context, error, async () => {
+          const candidates = await Promise.all(
+            (await spec.candidates(client, inputs)).map((item) => spec.outputs(item)),
+          );
+          return madeByAttempt(
+            spec.describe(inputs),
+            candidates.filter((outs) => matchesInputs(outs, inputs)),
+            client.serverClock.at(sentAtLocal),
+          );
+        });
+        if (found !== undefined) return { id: found.uid, outs: found };
         created = await spec.create(client, inputs);
       }
-      const outs = spec.outputs(created);
+      const outs = await spec.outputs(created);
       return { id: outs.uid, outs };
     },
 
-    async read(id) {
-      const object = await getOrUndefined(() => api().get(id));
+    async read(id, props) {
+      const object = await getOrUndefined(() => api().get(id), isGone(id));
       if (object === undefined) return { id: "" };
-      const outs = spec.outputs(object);
+      const outs = await spec.outputs(object, props);
       return { id: outs.uid, props: outs, inputs: spec.inputsFrom(outs) };
     },
 
     async update(id, olds, news) {
       const mask = maskOf(olds, news);
-      if (mask.length === 0) return { outs: spec.outputs(await api().get(id)) };
+      if (mask.length === 0) return { outs: await spec.outputs(await api().get(id), olds) };
+      await spec.prepare?.(context.client(), news);
       const updated = await api().update(id, spec.patchBody(news, mask), { updateMask: mask });
-      return { outs: spec.outputs(updated) };
+      return { outs: await spec.outputs(updated, olds) };
     },
 
     async delete(id, props) {
       const name = spec.nameOf?.(props);
-      await deleteWaitingForChildren(context, { kind: spec.kind, uid: id, name }, () =>
-        api().delete(id),
+      await deleteWaitingForChildren(
+        context,
+        { kind: spec.kind, uid: id, name },
+        () => api().delete(id),
+        isGone(id),
       );
     },
   };

@@ -5,9 +5,9 @@ import type {
   RoleBindingMaskPath,
   RoleBindingUpdate,
 } from "../../sdk/index";
-import { AlreadyExistsError } from "../../sdk/index";
+import { AlreadyExistsError, PermissionDeniedError } from "../../sdk/index";
 import type { RoleBindingInputs, RoleBindingOutputs } from "../types";
-import { checkRoleBindingInputs, parentOf } from "../validation";
+import { checkRoleBindingInputs } from "../validation";
 import type { FieldSpec, HandlerContext, ResourceHandler } from "./common";
 import { objectHandler } from "./object-handler";
 
@@ -16,18 +16,73 @@ const UPDATABLE: ReadonlyArray<FieldSpec<RoleBindingInputs, RoleBindingOutputs>>
   { path: "roleUid", fromInputs: (i) => i.roleUid, fromOutputs: (o) => o.roleUid },
 ];
 
-/** State of a role binding: the API's hydrated objects, plus the uids they were declared with. */
-export function roleBindingOutputs(binding: RoleBinding): RoleBindingOutputs {
+/**
+ * Whether a role is built-in, and its name if so, per client: a role's kind never
+ * changes and built-in roles can be neither renamed nor changed, so the answer stays
+ * true for the life of the process and each role is asked about once.
+ */
+const builtInNames = new WeakMap<IrmClient, Map<string, string>>();
+
+/**
+ * The role's name if it is a built-in role, `""` for a custom role. A custom role's
+ * name can change under the binding, so it is never kept. Built-in roles are visible
+ * to every caller, so a role the token may not read is a custom one.
+ */
+async function builtInRoleName(client: IrmClient, roleUid: string): Promise<string | undefined> {
+  let names = builtInNames.get(client);
+  if (names === undefined) {
+    names = new Map();
+    builtInNames.set(client, names);
+  }
+  const known = names.get(roleUid);
+  if (known !== undefined) return known;
+  let name: string;
+  try {
+    const role = await client.iam.roles.get(roleUid);
+    name = role.parentUid === "" ? role.name : "";
+  } catch (error) {
+    // A missing role: the binding's own request will say so; nothing to remember.
+    if (client.iam.roles.isGone(error, roleUid)) return undefined;
+    if (!(error instanceof PermissionDeniedError)) throw error;
+    name = "";
+  }
+  names.set(roleUid, name);
+  return name;
+}
+
+/**
+ * State of a role binding: only what the binding owns (its uid, its group, the
+ * identity and role uids it binds, its creation time) and the name of a built-in role,
+ * which cannot change. The API's hydrated copies of the group, identity and role are
+ * left out: their names and descriptions change without the binding changing, and a
+ * refresh would then report the binding changed.
+ */
+export function roleBindingOutputs(binding: RoleBinding, builtInRoleName = ""): RoleBindingOutputs {
   return {
     uid: binding.uid,
-    groupUid: binding.group?.uid ?? parentOf(binding.uid) ?? "",
+    groupUid: binding.group.uid,
     identityUid: binding.identity.uid,
     roleUid: binding.role.uid,
-    identity: binding.identity,
-    group: binding.group,
-    role: binding.role,
+    builtInRoleName,
     createTime: binding.createTime,
   };
+}
+
+/**
+ * The state of `binding`; the built-in role name is carried over from `previous` when
+ * the role is the same (it cannot have changed), else read (once per role and process).
+ */
+async function currentOutputs(
+  client: IrmClient,
+  binding: RoleBinding,
+  previous?: RoleBindingOutputs,
+): Promise<RoleBindingOutputs> {
+  const roleUid = binding.role.uid;
+  const kept =
+    previous?.roleUid === roleUid && typeof previous.builtInRoleName === "string"
+      ? previous.builtInRoleName
+      : undefined;
+  return roleBindingOutputs(binding, kept ?? (await builtInRoleName(client, roleUid)) ?? "");
 }
 
 function roleBindingInputsFrom(outputs: RoleBindingOutputs): RoleBindingInputs {
@@ -94,7 +149,12 @@ export function roleBindingHandler(
     updatable: UPDATABLE,
     check: checkRoleBindingInputs,
     api: (client) => client.iam.roleBindings,
-    outputs: roleBindingOutputs,
+    outputs: (binding, previous) => currentOutputs(context.client(), binding, previous),
+    // Whether the role is built-in is read before the binding is written, so a failure
+    // to read it never leaves a binding made but not recorded.
+    prepare: async (client, inputs) => {
+      await builtInRoleName(client, inputs.roleUid);
+    },
     inputsFrom: roleBindingInputsFrom,
     patchBody,
     create: createBinding,
@@ -103,5 +163,7 @@ export function roleBindingHandler(
       const existing = await findBinding(client, inputs);
       return existing ? [existing] : [];
     },
+    describe: (inputs) =>
+      `a role binding of identity ${inputs.identityUid} to role ${inputs.roleUid} in group ${inputs.groupUid}`,
   });
 }

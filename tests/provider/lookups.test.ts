@@ -63,6 +63,44 @@ describe("getRole", () => {
   });
 });
 
+describe("getRole with parentUid", () => {
+  it("a custom role named like another group's role is found within its group, in one request", async () => {
+    const teamA = await emu.client.iam.groups.create(emu.rootGroupUid, { name: "role-scope-a" });
+    const teamB = await emu.client.iam.groups.create(emu.rootGroupUid, { name: "role-scope-b" });
+    const inA = await emu.client.iam.roles.create(teamA.uid, { name: "deployer" });
+    const inB = await emu.client.iam.roles.create(teamB.uid, { name: "deployer" });
+    await emu.clearRequests();
+
+    const error = await getRole({ name: "deployer" }, opts).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    expect(error?.message).toContain(`${inA.uid} of group ${teamA.uid}`);
+    expect(error?.message).toContain(`${inB.uid} of group ${teamB.uid}`);
+    expect(error?.message).toContain("pass parentUid");
+
+    await emu.clearRequests();
+    const role = await getRole({ name: "deployer", parentUid: teamB.uid }, opts);
+    expect(role.uid).toBe(inB.uid);
+    const log = await emu.requests();
+    expect(log).toHaveLength(1);
+    expect(queryOf(0, log).get("uidp.children_of")).toBe(teamB.uid);
+    const viaOutput = await new Promise<string>((resolve) =>
+      getRoleOutput({ name: "deployer", parentUid: Promise.resolve(teamA.uid) }, opts).apply(
+        (found) => resolve(found.uid),
+      ),
+    );
+    expect(viaOutput).toBe(inA.uid);
+  });
+
+  it("refuses a parentUid that is not a group uid before any request", async () => {
+    await expect(getRole({ name: "viewer", parentUid: "not a uid" }, opts)).rejects.toThrow(
+      "getRole: parentUid: must be a group uid",
+    );
+    expect(await emu.requests()).toEqual([]);
+  });
+});
+
 describe("getRoles", () => {
   it("lists every role in one page of 200", async () => {
     const roles = await getRoles({}, opts);

@@ -153,10 +153,11 @@ describe("the real provider host", () => {
     const binding = await host.create(bindingUrn, bindingInputs);
     outputsSeen.push(binding.properties);
     expect(binding.properties).toMatchObject({
-      identity: { uid: identity.id, name: "deployer" },
-      group: { uid: group.id },
-      role: { name: "viewer" },
+      identityUid: identity.id,
+      groupUid: group.id,
+      builtInRoleName: "viewer",
     });
+    expect(binding.properties).not.toHaveProperty("identity");
 
     // Delete, dependants first: one DELETE each.
     await emu.clearRequests();
