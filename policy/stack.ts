@@ -2,15 +2,17 @@
  * What a stack declares about IRM objects, and how a role binding's uids are traced
  * back to names a person can judge.
  *
- * A binding only holds uids (`groupUid`, `identityUid`, `roleUid`). Its group,
- * identity and role are found, in this order:
+ * A binding only holds uids (`groupUid`, `identityUid`, `roleUid`) and, for a built-in
+ * role, its name (`builtInRoleName`: built-in roles can never be renamed). It keeps no
+ * copy of its group's or identity's names or of a custom role's name, which can change
+ * without the binding changing. Its group, identity and role are found, in this order:
  * 1. the stack resource its property depends on (`propertyDependencies`): works in
  *    preview, when the uid of a resource about to be created is not known yet;
  * 2. the stack resource whose `uid` output equals the uid;
- * 3. the binding's hydrated outputs (`identity`, `group`, `role`), present once it
- *    exists, which also cover objects the stack only looks up (built-in roles);
- * 4. the hydrated outputs of another binding of the stack that names the same uid:
- *    a new binding of a role some existing binding already uses is judged in preview.
+ * 3. for the role only: the binding's `builtInRoleName`, present once it exists;
+ * 4. for the role only: the `builtInRoleName` of another binding of the stack with the
+ *    same `roleUid`: a new binding of a role some existing binding already uses is
+ *    judged in preview.
  * When none of these answers, the fact is reported as not known yet, with the reason.
  */
 import type { PolicyResource } from "@pulumi/policy";
@@ -54,12 +56,10 @@ interface EndSources {
 /** The resources of a stack, indexed to answer questions about role bindings. */
 export class IrmStack {
   private readonly byUid = new Map<string, PolicyResource>();
-  /** Per end, uid → a binding whose hydrated output for that end carries this uid. */
-  private readonly hydratedByUid: Record<BindingEnd, Map<string, PolicyResource>> = {
-    identity: new Map(),
-    group: new Map(),
-    role: new Map(),
-  };
+  /** Role uid → the name of that built-in role, as a binding of the stack records it. */
+  private readonly builtInRoleNames = new Map<string, string>();
+  /** Role uids that a binding of the stack records as custom roles. */
+  private readonly customRoles = new Set<string>();
   readonly bindings: PolicyResource[];
 
   constructor(readonly resources: readonly PolicyResource[]) {
@@ -70,43 +70,25 @@ export class IrmStack {
     }
     this.bindings = resources.filter((resource) => resource.type === IRM_TYPES.roleBinding);
     for (const binding of this.bindings) {
-      for (const end of ["identity", "group", "role"] as const) {
-        const uid = readString(binding.props, end, "uid");
-        if (typeof uid === "string" && uid !== "") this.hydratedByUid[end].set(uid, binding);
-      }
+      const roleUid = readString(binding.props, "roleUid");
+      const name = readString(binding.props, "builtInRoleName");
+      if (typeof roleUid !== "string" || roleUid === "" || typeof name !== "string") continue;
+      if (name === "") this.customRoles.add(roleUid);
+      else this.builtInRoleNames.set(roleUid, name);
     }
   }
 
-  /** The bindings whose hydrated outputs may describe this end: its own, then another one's. */
-  private hydratedSources(binding: PolicyResource, end: BindingEnd, uid: string | undefined) {
-    const other = uid === undefined ? undefined : this.hydratedByUid[end].get(uid);
-    return other && other !== binding ? [binding, other] : [binding];
-  }
-
-  /** The first string found at `end.field` in the hydrated outputs describing this end. */
-  private hydrated(
-    binding: PolicyResource,
-    end: BindingEnd,
-    uid: string | undefined,
-    field: string,
-  ) {
-    for (const source of this.hydratedSources(binding, end, uid)) {
-      const value = readString(source.props, end, field);
-      if (typeof value === "string") return value;
-    }
-    return undefined;
+  /** The built-in role name recorded for this role uid by this binding or another one. */
+  private builtInRoleName(binding: PolicyResource, uid: string | undefined): string | undefined {
+    const own = readString(binding.props, "builtInRoleName");
+    if (typeof own === "string" && own !== "") return own;
+    return uid === undefined ? undefined : this.builtInRoleNames.get(uid);
   }
 
   private sources(binding: PolicyResource, end: BindingEnd): EndSources {
     const property = UID_PROPERTY[end];
     const rawUid = readString(binding.props, property);
-    const hydratedUid = readString(binding.props, end, "uid");
-    const uid =
-      typeof rawUid === "string" && rawUid !== ""
-        ? rawUid
-        : typeof hydratedUid === "string" && hydratedUid !== ""
-          ? hydratedUid
-          : undefined;
+    const uid = typeof rawUid === "string" && rawUid !== "" ? rawUid : undefined;
     const dependedOn = (binding.propertyDependencies?.[property] ?? []).filter((resource) =>
       resource.type.startsWith(IRM_TYPE_PREFIX),
     );
@@ -130,8 +112,10 @@ export class IrmStack {
     const sources = this.sources(binding, end);
     const declaredName = sources.declared ? readString(sources.declared.props, "name") : undefined;
     if (typeof declaredName === "string") return known(declaredName);
-    const hydratedName = this.hydrated(binding, end, sources.uid, "name");
-    if (hydratedName !== undefined) return known(hydratedName);
+    if (end === "role") {
+      const builtIn = this.builtInRoleName(binding, sources.uid);
+      if (builtIn !== undefined) return known(builtIn);
+    }
     return notKnown(this.whyUnknown(sources, end));
   }
 
@@ -142,8 +126,6 @@ export class IrmStack {
       ? readString(sources.declared.props, "claimMatch", "issuer")
       : undefined;
     if (typeof declaredIssuer === "string") return known(declaredIssuer);
-    const hydratedIssuer = this.hydrated(binding, "identity", sources.uid, "issuer");
-    if (hydratedIssuer !== undefined) return known(hydratedIssuer);
     return notKnown(this.whyUnknown(sources, "identity"));
   }
 
@@ -166,8 +148,14 @@ export class IrmStack {
     if (sources.declared) {
       return `the ${end} '${sources.declared.name}' that it refers to has no known ${end === "identity" ? "issuer" : "name"} yet`;
     }
+    if (sources.uid !== undefined && end === "role") {
+      if (this.customRoles.has(sources.uid)) {
+        return `role ${sources.uid} is a custom role, whose name can change, so bindings do not record it`;
+      }
+      return `role ${sources.uid} is not declared in this stack and no binding of the stack records its built-in role name yet (the binding is created or changed by this update)`;
+    }
     if (sources.uid !== undefined) {
-      return `${end} ${sources.uid} is not declared in this stack and no binding of the stack has a hydrated '${end}' output for it yet (the binding is created or changed by this update)`;
+      return `${end} ${sources.uid} is not declared in this stack (a binding keeps no copy of its ${end === "identity" ? "name or issuer" : "name"}, which can change without the binding changing)`;
     }
     if (sources.uidUnknown) {
       return `its ${property} is computed during the update and is not known in preview`;

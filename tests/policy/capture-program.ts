@@ -14,7 +14,7 @@
  * State, as the engine records it for dynamic resources: in preview a create has no
  * provider call (dynamic providers do not support preview), so its state is its
  * inputs; after `up` it is the provider's outputs, faked here with fresh uids,
- * timestamps and, for a RoleBinding, the hydrated identity, group and role.
+ * timestamps and, for a RoleBinding, the name of a built-in role (`builtInRoleName`).
  */
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
@@ -54,9 +54,10 @@ async function main(): Promise<void> {
 
   const emulator = await startEmulator();
   const client = new IrmClient({ baseUrl: emulator.url, token: emulator.bootstrap.token });
-  const roleNames = new Map<string, string>();
-  for await (const role of client.iam.roles.list({ pageSize: 200 }))
-    roleNames.set(role.uid, role.name);
+  const builtInRoleNames = new Map<string, string>();
+  for await (const role of client.iam.roles.list({ pageSize: 200 })) {
+    if (role.parentUid === "") builtInRoleNames.set(role.uid, role.name);
+  }
 
   const states = new Map<string, Props>();
   let serial = 0;
@@ -70,27 +71,9 @@ async function main(): Promise<void> {
     );
     const state: Props = { ...inputs, uid: fakeUid(parentUid), createTime: time, updateTime: time };
     if (type !== IRM_TYPES.roleBinding) return state;
-    const byUid = (uid: unknown) => [...states.values()].find((s) => s.uid === uid) ?? {};
-    const boundIdentity = byUid(inputs.identityUid);
-    const boundGroup = byUid(inputs.groupUid);
-    const claimMatch = (boundIdentity.claimMatch ?? {}) as Props;
     delete state.updateTime;
-    return {
-      ...state,
-      identity: {
-        uid: inputs.identityUid,
-        name: boundIdentity.name,
-        description: boundIdentity.description ?? "",
-        subject: claimMatch.subject,
-        issuer: claimMatch.issuer,
-      },
-      group: {
-        uid: inputs.groupUid,
-        name: boundGroup.name ?? "",
-        description: boundGroup.description ?? "",
-      },
-      role: { uid: inputs.roleUid, name: roleNames.get(String(inputs.roleUid)), description: "" },
-    };
+    // As the provider records it: the role's name only when it is a built-in role.
+    return { ...state, builtInRoleName: builtInRoleNames.get(String(inputs.roleUid)) ?? "" };
   };
 
   await pulumi.runtime.setMocks(

@@ -155,32 +155,23 @@ export function identity(name: string, parentUid: string, issuer: string, subjec
 
 export const uidOf = (resource: PolicyResource): string => resource.props.uid as string;
 
-/** A RoleBinding after an update: inputs plus the hydrated identity, group and role. */
+/**
+ * A RoleBinding after an update, as the provider records it: its uids and, for a
+ * built-in role, the role's name (`""` for a custom role); no copies of the group's or
+ * identity's names.
+ */
 export function boundBinding(
   name: string,
   on: { group: PolicyResource | { uid: string; name: string }; identity: PolicyResource },
-  role: { uid: string; name: string },
+  role: { uid: string; name: string; custom?: boolean },
 ) {
   const groupUid = "props" in on.group ? uidOf(on.group) : on.group.uid;
-  const groupName = "props" in on.group ? (on.group.props.name as string) : on.group.name;
-  const identityProps = on.identity.props as {
-    name: string;
-    claimMatch: { issuer: string; subject: string };
-  };
   return stackResource(IRM_TYPES.roleBinding, name, {
     uid: childUid(groupUid),
     groupUid,
     identityUid: uidOf(on.identity),
     roleUid: role.uid,
-    identity: {
-      uid: uidOf(on.identity),
-      name: identityProps.name,
-      description: "",
-      subject: identityProps.claimMatch.subject,
-      issuer: identityProps.claimMatch.issuer,
-    },
-    group: { uid: groupUid, name: groupName, description: "" },
-    role: { uid: role.uid, name: role.name, description: `built-in ${role.name}` },
+    builtInRoleName: role.custom ? "" : role.name,
     createTime: "2026-11-21T10:00:00.000Z",
   });
 }

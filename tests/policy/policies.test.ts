@@ -135,12 +135,34 @@ describe(POLICY_NAMES.noPrivilegedRoleForWorkloadIdentity, () => {
     expect(runStack(policy, [platform, deployer, binding])).toEqual([]);
   });
 
-  it("judges the role name from hydrated outputs when the role is only looked up", () => {
-    // The identity is not declared in this stack either: the hydrated identity names it.
+  it("judges a built-in role by the name the binding records when the role is only looked up", () => {
+    const { platform, deployer } = deployedOrg();
+    const binding = boundBinding("deployer-owner", { group: platform, identity: deployer }, OWNER);
+    const findings = runStack(policy, [platform, deployer, binding]);
+    expect(findings.map((f) => f.level)).toEqual(["policy"]);
+    expect(findings[0].message).toContain("'owner'");
+  });
+
+  it("an identity not declared in the stack is a note: bindings keep no copy of its issuer", () => {
     const { platform, deployer } = deployedOrg();
     const binding = boundBinding("deployer-owner", { group: platform, identity: deployer }, OWNER);
     const findings = runStack(policy, [platform, binding]);
-    expect(findings.map((f) => f.level)).toEqual(["policy"]);
+    expect(findings.map((f) => f.level)).toEqual(["advisory"]);
+    expect(findings[0].message).toContain("not declared in this stack");
+    expect(findings[0].message).toContain("can change without the binding changing");
+  });
+
+  it("a custom role is a note naming it as custom: its name can change, so it is not recorded", () => {
+    const { platform, deployer } = deployedOrg();
+    const custom = { uid: "c".repeat(40), name: "owner", custom: true };
+    const binding = boundBinding(
+      "deployer-custom",
+      { group: platform, identity: deployer },
+      custom,
+    );
+    const findings = runStack(policy, [platform, deployer, binding]);
+    expect(findings.map((f) => f.level)).toEqual(["advisory"]);
+    expect(findings[0].message).toContain(`role ${custom.uid} is a custom role`);
   });
 
   it("takes the privileged roles from config", () => {
@@ -183,9 +205,9 @@ describe(POLICY_NAMES.noPrivilegedRoleForWorkloadIdentity, () => {
     expect(findings[0].message).toContain(OWNER_ROLE_UID);
   });
 
-  it("in preview, names a role from another binding's hydrated outputs and refuses it", () => {
-    // An existing binding (unchanged, so its state has hydrated outputs) already uses
-    // `owner`; a new binding of the same role uid is judged before it is created.
+  it("in preview, names a role from another binding's recorded built-in role name and refuses it", () => {
+    // An existing binding (unchanged, so its state records the built-in role's name)
+    // already uses `owner`; a new binding of the same role uid is judged before it is created.
     const { platform: deployedPlatform, deployer: existingIdentity } = deployedOrg();
     const existing = boundBinding(
       "admin-owner",
