@@ -165,20 +165,20 @@ export function buildProgram(live: LiveOrganisation, options: ProgramOptions): E
   const declaredGroups = live.topIsRoot ? ordered.slice(1) : ordered;
   const groupOrder = new Map(ordered.map((g, i) => [g.uid, i]));
 
-  /** Names of a uid's ancestors, nearest first, as far up as the export reaches. */
-  const ancestorWords = (uid: string): string[][] => {
+  /** Names of a group and its ancestors, nearest first, as far up as the export reaches. */
+  const containerWords = (groupUid: string): string[][] => {
     const out: string[][] = [];
-    for (let at = parentUidOf(uid); groupsByUid.has(at); at = parentUidOf(at)) {
+    for (let at = groupUid; groupsByUid.has(at); at = parentUidOf(at)) {
       out.push(wordsOf(groupsByUid.get(at)!.name));
       if (at === top.uid) break;
     }
     return out;
   };
-  /** `[name]`, `[parent, name]`, `[grandparent, parent, name]`, ... */
-  const qualified = (uid: string, own: string[]): string[][] => {
+  /** `[name]`, `[container, name]`, `[container's parent, container, name]`, ... */
+  const qualified = (containerUid: string, own: string[]): string[][] => {
     const levels = [own];
     let prefix: string[] = [];
-    for (const words of ancestorWords(uid)) {
+    for (const words of containerWords(containerUid)) {
       prefix = [...words, ...prefix];
       levels.push([...prefix, ...own]);
     }
@@ -218,36 +218,25 @@ export function buildProgram(live: LiveOrganisation, options: ProgramOptions): E
     );
 
   // ---- names, per resource type
-  const groupNames = assignNames(
-    declaredGroups.map(
-      (g): NameCandidate<Group> => ({
-        item: g,
-        uid: g.uid,
-        levels: qualified(g.uid, wordsOf(g.name)),
-      }),
-    ),
-    "group",
-  );
-  const identityNames = assignNames(
-    identities.map(
-      (i): NameCandidate<Identity> => ({
-        item: i,
-        uid: i.uid,
-        levels: qualified(i.uid, wordsOf(i.name)),
-      }),
-    ),
-    "identity",
-  );
-  const roleNames = assignNames(
-    customRoles.map(
-      (r): NameCandidate<Role> => ({
-        item: r,
-        uid: r.uid,
-        levels: qualified(`${r.parentUid}/role`, wordsOf(r.name)),
-      }),
-    ),
-    "role",
-  );
+  /** Names from each object's own name, qualified by its groups' names where they repeat. */
+  const namesOf = <T extends { name: string; uid: string }>(
+    items: T[],
+    containerOf: (item: T) => string,
+    fallback: string,
+  ) =>
+    assignNames(
+      items.map(
+        (item): NameCandidate<T> => ({
+          item,
+          uid: item.uid,
+          levels: qualified(containerOf(item), wordsOf(item.name)),
+        }),
+      ),
+      fallback,
+    );
+  const groupNames = namesOf(declaredGroups, (g) => parentUidOf(g.uid), "group");
+  const identityNames = namesOf(identities, (i) => parentUidOf(i.uid), "identity");
+  const roleNames = namesOf(customRoles, (r) => r.parentUid, "role");
   const bindingNames = assignNames(
     live.bindings.map((b): NameCandidate<RoleBinding> => {
       // `platform-ci-editor`: the identity's resource name when it is declared, then the role.
@@ -257,7 +246,7 @@ export function buildProgram(live: LiveOrganisation, options: ProgramOptions): E
       const group = groupsByUid.get(parentUidOf(b.uid));
       const levels = [own];
       if (group) levels.push([...own, ...wordsOf(group.name)]);
-      for (const words of ancestorWords(parentUidOf(b.uid)).slice(0, 2)) {
+      for (const words of containerWords(parentUidOf(b.uid)).slice(1, 3)) {
         levels.push([...levels[levels.length - 1], ...words]);
       }
       return { item: b, uid: b.uid, levels };

@@ -83,60 +83,56 @@ function declaration(
   ];
 }
 
-function groupLines(group: GroupDeclaration, withOptions: boolean): string[] {
+/** What groups, identities and custom roles share: a parent, a name, a description. */
+type NamedObject = Pick<
+  GroupDeclaration,
+  "variable" | "resourceName" | "uid" | "parent" | "name" | "description"
+>;
+
+/**
+ * `new irm.<type>(...)` of a named object: `parentUid`, `name`, `description` (left
+ * out when empty, the provider's default), then `extra` members, then `adoptUid`.
+ */
+function namedObjectLines(
+  type: string,
+  object: NamedObject,
+  extra: (indent: string) => string[],
+  withOptions: boolean,
+): string[] {
   return declaration(
-    group.variable,
-    "Group",
-    group.resourceName,
+    object.variable,
+    type,
+    object.resourceName,
     (indent) => [
-      ...property(indent, "parentUid", expression(group.parent), false),
-      ...property(indent, "name", literal(group.name), true),
-      ...(group.description === ""
+      ...property(indent, "parentUid", expression(object.parent), false),
+      ...property(indent, "name", literal(object.name), true),
+      ...(object.description === ""
         ? []
-        : property(indent, "description", literal(group.description), true)),
-      ...property(indent, "adoptUid", literal(group.uid), true),
+        : property(indent, "description", literal(object.description), true)),
+      ...extra(indent),
+      ...property(indent, "adoptUid", literal(object.uid), true),
     ],
     withOptions,
   );
+}
+
+function groupLines(group: GroupDeclaration, withOptions: boolean): string[] {
+  return namedObjectLines("Group", group, () => [], withOptions);
 }
 
 function identityLines(identity: IdentityDeclaration, withOptions: boolean): string[] {
-  return declaration(
-    identity.variable,
-    "Identity",
-    identity.resourceName,
-    (indent) => [
-      ...property(indent, "parentUid", expression(identity.parent), false),
-      ...property(indent, "name", literal(identity.name), true),
-      ...(identity.description === ""
-        ? []
-        : property(indent, "description", literal(identity.description), true)),
-      ...inlineObject(indent, "claimMatch", [
-        ["issuer", literal(identity.issuer)],
-        ["subject", literal(identity.subject)],
-      ]),
-      ...property(indent, "adoptUid", literal(identity.uid), true),
-    ],
-    withOptions,
-  );
+  const claimMatch = (indent: string) =>
+    inlineObject(indent, "claimMatch", [
+      ["issuer", literal(identity.issuer)],
+      ["subject", literal(identity.subject)],
+    ]);
+  return namedObjectLines("Identity", identity, claimMatch, withOptions);
 }
 
 function roleLines(role: RoleDeclaration, withOptions: boolean): string[] {
-  return declaration(
-    role.variable,
-    "Role",
-    role.resourceName,
-    (indent) => [
-      ...property(indent, "parentUid", expression(role.parent), false),
-      ...property(indent, "name", literal(role.name), true),
-      ...(role.description === ""
-        ? []
-        : property(indent, "description", literal(role.description), true)),
-      ...inlineArray(indent, "capabilities", role.capabilities.map(literal)),
-      ...property(indent, "adoptUid", literal(role.uid), true),
-    ],
-    withOptions,
-  );
+  const capabilities = (indent: string) =>
+    inlineArray(indent, "capabilities", role.capabilities.map(literal));
+  return namedObjectLines("Role", role, capabilities, withOptions);
 }
 
 function bindingLines(binding: BindingDeclaration, withOptions: boolean): string[] {
