@@ -278,14 +278,19 @@ function observeDate(
  * A create that may well have happened is reported as an unknown outcome, never
  * retried: a garbled or unvalidated success; a 502/504 from a gateway that may have
  * forwarded it (whatever the body says); any other 5xx that is not the API's own
- * AIP-193 error (a proxy's plain-text 503 says nothing about whether the request
- * was forwarded). The API's own decoded errors (e.g. UNAVAILABLE, which says the
- * service did not act) stay as they are.
+ * AIP-193 error with its ErrorInfo (a proxy's plain-text 503 says nothing about
+ * whether the request was forwarded). The API's own decoded errors stay as they are:
+ * its UNAVAILABLE is, by the project's API decisions, an overload refusal before
+ * acting, and is retried (see `isRetryable` and docs/sdk.md, Retries).
  */
 function unknownOutcomeIfCreate(req: HttpRequest, error: IrmError): IrmError {
   const garbledSuccess =
     error instanceof BadResponseError && error.status >= 200 && error.status < 300;
-  const notFromApi = error instanceof BadResponseError && error.status >= 500;
+  // Every API error carries an ErrorInfo (project API decisions): a 5xx body without
+  // one, or one that is not AIP-193 at all, is a proxy's and proves nothing.
+  const notFromApi =
+    error.status >= 500 &&
+    (error instanceof BadResponseError || (error.reason === "" && error.domain === ""));
   const mayHaveHappened =
     garbledSuccess || notFromApi || error.status === 502 || error.status === 504;
   if (req.idempotent || !mayHaveHappened) return error;

@@ -365,6 +365,15 @@ describe("a proxy's plain-text 5xx after a create was forwarded", () => {
     expect(api.requests).toHaveLength(2);
   });
 
+  it("an AIP-193-shaped 503 without the API's ErrorInfo (a gateway's JSON): unknown outcome, not retried", async () => {
+    const api = await fakeApi((_req, res) =>
+      json(res, 503, { code: 14, message: "no healthy upstream" }),
+    );
+    const error = await rejection(clientOf(api).iam.groups.create(ROOT, { name: "x" }));
+    expect(error).toBeInstanceOf(OutcomeUnknownError);
+    expect(api.requests).toHaveLength(1);
+  });
+
   it("through the provider: the lost create is looked up, found, and not sent again", async () => {
     const objects: ReturnType<typeof groupJson>[] = [];
     const api = await fakeApi((req, res, body) => {
