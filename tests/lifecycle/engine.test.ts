@@ -436,6 +436,26 @@ describe("small engine (toy provider)", { timeout: 240_000 }, () => {
     expect((await toy.stack.resources()).map((r) => r.name)).toEqual(["org", "team-b"]);
   });
 
+  it("runs policy packs: advisory violations are reported, a mandatory one stops the run before its step", async () => {
+    const toy = await toyStack("policy");
+    const pack = path.join(__dirname, "fixtures", "toy-policy");
+    await toy.use("base");
+    const created = await toy.stack.up({ policyPacks: [pack] });
+    expect(created.error).toBeUndefined();
+    expect(created.output).toContain("toy-describe-groups");
+    expect(created.output).toContain("group svc has no description");
+
+    await toy.use("rename");
+    const writes = toy.db().writes.length;
+    const refused = await toy.stack.up({ policyPacks: [pack] });
+    expect(refused.error).toBeDefined();
+    expect(refused.output).toContain("toy-no-team-b2");
+    expect(refused.output).toMatch(/mandatory/i);
+    expect(refused.changes).toEqual([]);
+    expect(toy.db().writes).toHaveLength(writes);
+    expect(objectNames(toy.db())).toContain("team-b");
+  });
+
   it("refuses a resource option it cannot honour instead of ignoring it", async () => {
     // Not a behaviour of the real engine, which honours customTimeouts: a guard that the
     // small engine fails loudly rather than diverging silently.

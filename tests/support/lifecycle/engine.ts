@@ -47,6 +47,11 @@ export interface RunOptions {
   parallel?: number;
   /** Fail the run (after it ran) when it changed or would change anything. */
   expectNoChanges?: boolean;
+  /**
+   * Policy pack folders (`--policy-pack`) for `up` and `preview`: each resource is
+   * analyzed after Check, the stack after the program, as the engine does.
+   */
+  policyPacks?: string[];
 }
 
 export interface UpResult extends RunResult {
@@ -99,6 +104,7 @@ async function runProgram(
       secretKeys: options.secretKeys ?? [],
       dryRun,
       parallel: options.parallel ?? 1,
+      policyPacks: (options.policyPacks ?? []).map((dir) => path.resolve(projectDir, dir)),
     };
     fs.writeFileSync(request.stateFile, JSON.stringify(state));
     const requestFile = path.join(workDir, "request.json");

@@ -17,6 +17,9 @@
  * providers), a create or update hands the checked inputs back as outputs, so every
  * other output is unknown and reaches dependants' Check and Diff as the unknown sentinel.
  *
+ * Policy packs (`--policy-pack`) analyze each resource's checked inputs before its step
+ * and the stack after the program, as in the engine; a mandatory violation stops the run.
+ *
  * Resource options honoured: protect, retainOnDelete, ignoreChanges, deleteBeforeReplace
  * (dependants replaced first, as the engine computes them), replaceOnChanges, dependsOn,
  * parent. Any other option the engine would act on is refused with an error. Running in
@@ -28,6 +31,7 @@ import * as path from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import type * as PulumiModule from "@pulumi/pulumi";
 import type { RegisterResourceRequest } from "@pulumi/pulumi/proto/resource_pb";
+import { type Diagnostic, type PolicyPackHost, startPolicyPack } from "../../policy/pack-host";
 import {
   type DiffResult,
   type PropertyMap,
@@ -141,6 +145,7 @@ class UpEngine {
     private readonly prior: StackState,
     private readonly dryRun: boolean,
     parallel: number,
+    private readonly packs: PolicyPackHost[] = [],
   ) {
     this.executor = new Semaphore(Math.max(1, parallel));
     this.failed = new Promise((resolve) => {
@@ -208,6 +213,7 @@ class UpEngine {
       throw new Error(`invalid inputs: ${reasons}`);
     }
     const inputs = checked.inputs;
+    await this.analyze(registration, inputs);
     if (prior && recreating) {
       return {
         kind: "replace",
@@ -251,6 +257,54 @@ class UpEngine {
       dependents,
       alreadyDeleted: false,
     };
+  }
+
+  /**
+   * Policy packs see each resource's checked inputs before any step, as in the engine's
+   * step generator; a mandatory violation makes the resource invalid and stops the run.
+   */
+  private async analyze(registration: Registration, inputs: PropertyMap): Promise<void> {
+    const { urn } = registration;
+    const found: Diagnostic[] = [];
+    for (const pack of this.packs) {
+      found.push(
+        ...(await pack.analyze({
+          type: registration.type,
+          name: urn.split("::").pop() ?? urn,
+          urn,
+          ...(registration.parent ? { parent: registration.parent } : {}),
+          inputs,
+          state: {},
+          propertyDependencies: registration.propertyDependencies,
+          dependencies: registration.dependencies,
+        })),
+      );
+    }
+    reportDiagnostics(found);
+    if (found.some((d) => d.level === "mandatory")) {
+      throw new Error(`resource ${urn} is invalid: ${describeViolations(found)}`);
+    }
+  }
+
+  /** After the program: the packs' stack policies on the resources as registered. */
+  async analyzeStack(): Promise<void> {
+    if (this.packs.length === 0 || this.error !== undefined) return;
+    const resources = [...this.registered.values()].map((r) => ({
+      type: r.type,
+      name: r.urn.split("::").pop() ?? r.urn,
+      urn: r.urn,
+      ...(r.parent ? { parent: r.parent } : {}),
+      inputs: r.inputs,
+      state: r.outputs,
+      propertyDependencies: r.propertyDependencies ?? {},
+      dependencies: r.dependencies,
+    }));
+    const found: Diagnostic[] = [];
+    for (const pack of this.packs) found.push(...(await pack.analyzeStack(resources)));
+    reportDiagnostics(found);
+    if (found.some((d) => d.level === "mandatory")) {
+      this.fail(`stack policy violations: ${describeViolations(found)}`);
+    }
   }
 
   /**
@@ -432,6 +486,42 @@ class UpEngine {
   }
 }
 
+/** Prints policy diagnostics as the engine does, one per line with its enforcement level. */
+function reportDiagnostics(found: Diagnostic[]): void {
+  for (const d of found) {
+    console.log(`${d.level}: [${d.policyPackName}] ${d.policyName}: ${d.urn}: ${d.message}`);
+  }
+}
+
+function describeViolations(found: Diagnostic[]): string {
+  return found
+    .filter((d) => d.level === "mandatory")
+    .map((d) => `${d.policyName} (mandatory): ${d.message.split("\n")[0]}`)
+    .join("; ");
+}
+
+/** Starts each pack and configures every policy at its own enforcement level, as the engine does. */
+async function startPolicyPacks(dirs: string[]): Promise<PolicyPackHost[]> {
+  const levels: Record<number, Diagnostic["level"]> = {
+    0: "advisory",
+    1: "mandatory",
+    2: "disabled",
+    3: "remediate",
+  };
+  return Promise.all(
+    dirs.map(async (dir) => {
+      const pack = await startPolicyPack(dir);
+      const info = await pack.info();
+      const config: Record<string, { enforcementLevel: Diagnostic["level"] }> = {};
+      for (const policy of info.getPoliciesList()) {
+        config[policy.getName()] = { enforcementLevel: levels[policy.getEnforcementlevel()] };
+      }
+      await pack.configure(config);
+      return pack;
+    }),
+  );
+}
+
 /** Changes and replacement keys as the engine settles them from a provider's Diff. */
 function decideDiff(
   diff: DiffResult,
@@ -569,18 +659,23 @@ async function main(requestFile: string): Promise<void> {
   const pulumi = require("@pulumi/pulumi") as typeof PulumiModule;
   const host = await hostStarting;
   // If the test gives up on this run, do not leave the host process behind.
+  let packs: PolicyPackHost[] = [];
   process.once("SIGTERM", () => {
-    host.close().finally(() => process.exit(1));
+    Promise.allSettled([host.close(), ...packs.map((pack) => pack.close())]).finally(() =>
+      process.exit(1),
+    );
   });
-  const engine = new UpEngine(host, prior, request.dryRun, request.parallel);
+  packs = await startPolicyPacks(request.policyPacks ?? []);
+  const engine = new UpEngine(host, prior, request.dryRun, request.parallel, packs);
   let result: RunResult;
   try {
     await host.configure(request.config, request.secretKeys);
     const stackOutputs = await runProgram(pulumi, request, project, engine);
+    await engine.analyzeStack();
     const state = await engine.finish(stackOutputs);
     result = { state, steps: engine.steps, error: engine.error };
   } finally {
-    await host.close();
+    await Promise.all([host.close(), ...packs.map((pack) => pack.close())]);
   }
   fs.writeFileSync(request.resultFile, JSON.stringify(result));
 }

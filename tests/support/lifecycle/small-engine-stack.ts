@@ -60,11 +60,6 @@ export function createSmallEngineStack(options: EngineStackOptions): EngineStack
   };
 
   const runOptions = (settings: RunSettings = {}): RunOptions => {
-    if (settings.policyPacks && settings.policyPacks.length > 0) {
-      throw new Error(
-        "the small engine runs no policy packs; run this scenario on the real Pulumi engine",
-      );
-    }
     const env = { ...process.env, ...options.env };
     return {
       config: { ...config },
@@ -72,6 +67,8 @@ export function createSmallEngineStack(options: EngineStackOptions): EngineStack
       env: options.env,
       parallel: settings.parallel ?? defaultParallel(env),
       expectNoChanges: settings.expectNoChanges,
+      // Relative pack folders are taken from the project folder (where the package is installed).
+      policyPacks: settings.policyPacks,
     };
   };
 
@@ -170,10 +167,26 @@ export function createSmallEngineStack(options: EngineStackOptions): EngineStack
       if (!resource) throw new Error(`no resource named ${name} in state`);
       return resource.id;
     },
+    persistedText() {
+      // The small engine keeps its checkpoint in memory: that and the program folder.
+      return [JSON.stringify(state), readTree(dir)].join("\n");
+    },
     async dispose() {
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Every text file under `dir` except installed packages, concatenated. */
+function readTree(dir: string): string {
+  const parts: string[] = [];
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === "node_modules") continue;
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) parts.push(readTree(full));
+    else if (entry.isFile()) parts.push(fs.readFileSync(full, "utf8"));
+  }
+  return parts.join("\n");
 }
 
 /** The resource name: the last URN segment. */

@@ -178,4 +178,6 @@ export interface UpRequest {
   dryRun: boolean;
   /** How many resource steps may run at once. */
   parallel: number;
+  /** Policy pack folders (`--policy-pack`), absolute. */
+  policyPacks: string[];
 }
