@@ -33,7 +33,7 @@ describe("ServerClock", () => {
     const bounds = clock.at(SECOND + 500)!;
     expect(bounds.earliest).toBeLessThanOrEqual(SECOND + 500);
     expect(bounds.latest).toBeGreaterThanOrEqual(SECOND + 500);
-    expect(bounds.latest - bounds.earliest).toBe(240); // two round trips of 40 ms plus the 80 ms and 120 ms waits either side of the tick
+    expect(bounds.latest - bounds.earliest).toBe(240); // offsets -120..+120 ms: the tick fell between
     // The server's clock jumps an hour ahead: the newest evidence wins.
     const later = SECOND + 3_600_000;
     clock.observe({
