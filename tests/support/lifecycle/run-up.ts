@@ -699,7 +699,13 @@ async function runProgram(
   await pulumi.runtime.setMocks(
     {
       newResource(args) {
-        if (!args.custom) return { id: undefined, state: args.inputs };
+        if (!args.custom) {
+          if (args.type === ROOT_STACK_TYPE) return { id: undefined, state: args.inputs };
+          // The engine keeps components in state and reports steps for them; this one would not.
+          throw engine.fail(
+            `the small engine does not model component resources (${args.type} ${args.name}); run this program on the real Pulumi engine`,
+          );
+        }
         if (!args.type.startsWith("pulumi-nodejs:dynamic/")) {
           throw engine.fail(`the small engine runs dynamic resources only, not ${args.type}`);
         }
