@@ -7,7 +7,13 @@
  * provider/handlers/*.ts and docs/provider.md "Adoption"), so adopting sends no PATCH.
  */
 import type { Group, Identity, Role, RoleBinding } from "../sdk/index";
-import { assignNames, type NameCandidate, VariableNames, wordsOf } from "./names";
+import {
+  type AssignedName,
+  assignNames,
+  type NameCandidate,
+  VariableNames,
+  wordsOf,
+} from "./names";
 import type { LiveOrganisation } from "./read";
 
 /** A TypeScript expression that evaluates to a uid in the generated program. */
@@ -265,40 +271,41 @@ export function buildProgram(live: LiveOrganisation, options: ProgramOptions): E
     referenced.add(b.role.uid);
   }
 
+  /**
+   * The members every declaration of a named object has: its names (a variable only
+   * when something refers to it, recorded in `variableOf`) and its own fields. The
+   * parent is filled in once every variable is known.
+   */
+  const namedDeclaration = <T extends { uid: string; name: string; description?: string }>(
+    object: T,
+    names: Map<T, AssignedName>,
+    kind: string,
+    variableOf: Map<string, string>,
+  ) => {
+    const name = names.get(object)!;
+    const variable = referenced.has(object.uid)
+      ? variables.claim(name.words, kind, object.uid)
+      : undefined;
+    if (variable) variableOf.set(object.uid, variable);
+    return {
+      variable,
+      resourceName: name.resourceName,
+      uid: object.uid,
+      parent: { kind: "outside", variable: "" } as UidExpression,
+      name: object.name,
+      description: object.description ?? "",
+    };
+  };
   const groupVariables = new Map<string, string>();
-  const groups: GroupDeclaration[] = declaredGroups.map((group) => {
-    const name = groupNames.get(group)!;
-    const variable = referenced.has(group.uid)
-      ? variables.claim(name.words, "group", group.uid)
-      : undefined;
-    if (variable) groupVariables.set(group.uid, variable);
-    return {
-      variable,
-      resourceName: name.resourceName,
-      uid: group.uid,
-      parent: { kind: "outside", variable: "" }, // set below, once every variable is known
-      name: group.name,
-      description: group.description ?? "",
-    };
-  });
+  const groups: GroupDeclaration[] = declaredGroups.map((group) =>
+    namedDeclaration(group, groupNames, "group", groupVariables),
+  );
   const identityVariables = new Map<string, string>();
-  const identityDeclarations: IdentityDeclaration[] = identities.map((identity) => {
-    const name = identityNames.get(identity)!;
-    const variable = referenced.has(identity.uid)
-      ? variables.claim(name.words, "identity", identity.uid)
-      : undefined;
-    if (variable) identityVariables.set(identity.uid, variable);
-    return {
-      variable,
-      resourceName: name.resourceName,
-      uid: identity.uid,
-      parent: { kind: "outside", variable: "" },
-      name: identity.name,
-      description: identity.description ?? "",
-      issuer: identity.claimMatch.issuer,
-      subject: identity.claimMatch.subject,
-    };
-  });
+  const identityDeclarations: IdentityDeclaration[] = identities.map((identity) => ({
+    ...namedDeclaration(identity, identityNames, "identity", identityVariables),
+    issuer: identity.claimMatch.issuer,
+    subject: identity.claimMatch.subject,
+  }));
 
   // ---- outside values and lookups, claimed after the declared objects' names
   const outside: OutsideValue[] = [];
@@ -346,18 +353,9 @@ export function buildProgram(live: LiveOrganisation, options: ProgramOptions): E
   };
   if (options.declareCustomRoles) {
     for (const role of customRoles) {
-      const name = roleNames.get(role)!;
-      const variable = referenced.has(role.uid)
-        ? variables.claim(name.words, "role", role.uid)
-        : undefined;
-      if (variable) roleVariables.set(role.uid, variable);
       roleDeclarations.push({
-        variable,
-        resourceName: name.resourceName,
-        uid: role.uid,
+        ...namedDeclaration(role, roleNames, "role", roleVariables),
         parent: groupExpression(role.parentUid),
-        name: role.name,
-        description: role.description ?? "",
         capabilities: [...role.capabilities].sort(),
       });
     }

@@ -168,6 +168,20 @@ describe("the generated program", () => {
     expect(await biomeFormat(protectedIndex)).toBe(protectedIndex);
   });
 
+  it("declares custom roles as irm.Role when asked (the extension point for a Role resource)", async () => {
+    const withRoles = renderIndex(buildProgram(live, { declareCustomRoles: true }), {
+      protect: false,
+      retain: false,
+    });
+    expect(withRoles).toMatch(
+      /const euDeployer = new irm\.Role\("eu-deployer", \{\n {2}parentUid: eu\.uid,/,
+    );
+    expect(withRoles).toContain('capabilities: ["groups.get", "repos.list"],');
+    expect(withRoles).toContain("roleUid: euDeployer.uid,");
+    expect(withRoles).not.toContain('getRoleOutput({ name: "config" })');
+    expect(await biomeFormat(withRoles)).toBe(withRoles);
+  });
+
   it("type-checks against the installed package", async () => {
     const project = createConsumerProject({
       name: "export-awkward",
