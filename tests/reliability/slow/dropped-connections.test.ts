@@ -2,19 +2,21 @@
  * Connections dropped after the service acted: a create whose answer never arrives
  * must not leave a second object behind. The emulator handles a share of the creates
  * and updates, then closes the socket without answering; the provider looks the object
- * up before creating again, so the deployment ends with each object exactly once.
+ * up before creating again, so the deployment (on the real Pulumi engine) ends with
+ * each object exactly once.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { IrmClient } from "../../../sdk/index";
 import { startTestEmulator, type TestEmulator } from "../../support/emulator";
-import type { ConsumerProject } from "../../support/installed-package";
-import { newStack, type StackState, up } from "../../support/lifecycle/engine";
+import type { EngineStack } from "../../support/engine-stack";
+import { engineLabel } from "../support/engine-label";
 import { countByStatus, recordFigures } from "../support/figures";
 import {
-  bigOrgConfig,
-  bigOrgProject,
+  bigOrgStack,
+  CLEAN,
   countsByType,
   expectedCounts,
+  nameOfUrn,
   RESOURCES_PER_TEAM,
   reconcile,
   serviceSnapshot,
@@ -22,60 +24,55 @@ import {
 
 const TEAMS = 12;
 const DROP_RATE = 0.3;
-const CLEAN = { lost: [], duplicates: [], untracked: [], drifted: [], staleHydrated: [] };
 
 let emu: TestEmulator;
 let client: IrmClient;
-let project: ConsumerProject;
+let stack: EngineStack;
 
 beforeAll(async () => {
   emu = await startTestEmulator();
   client = new IrmClient({ baseUrl: emu.url, token: emu.token });
-  project = bigOrgProject("reliability-dropped-connections");
+  stack = await bigOrgStack({
+    name: "reliability-dropped-connections",
+    emulator: emu,
+    teams: TEAMS,
+    env: { IRM_MAX_RETRIES: "10" },
+  });
 });
 
 afterAll(async () => {
+  await stack?.dispose();
   await client?.close();
   await emu?.close();
 });
 
-function stackConfig(revision: string) {
-  return {
-    ...bigOrgConfig({
-      apiUrl: emu.url,
-      rootUid: emu.rootGroupUid,
-      issuer: emu.issuer,
-      teams: TEAMS,
-      token: emu.token,
-      revision,
-    }),
-    env: { IRM_MAX_RETRIES: "10" },
-  };
-}
-
-async function reconcileWithService(state: StackState) {
+async function reconcileWithService() {
   await emu.clearFaults();
-  return reconcile(state, await serviceSnapshot(client, emu.rootGroupUid));
+  return reconcile(await stack.resources(), await serviceSnapshot(client, emu.rootGroupUid));
 }
 
 describe("connections dropped after the service acted", () => {
-  it("creates and updates whose answers were lost leave each object exactly once", async () => {
+  it("creates and updates whose answers were lost leave each object exactly once", {
+    timeout: 600_000,
+  }, async () => {
     const started = Date.now();
     await emu.clearRequests();
     await emu.fault({ match: { method: "POST" }, drop: "after", probability: DROP_RATE, count: 0 });
     await emu.fault({ match: { method: "GET" }, drop: "before", probability: 0.1, count: 0 });
 
-    const created = await up(project.dir, newStack(project.dir), stackConfig("1"));
-    expect(created.error, created.log).toBeUndefined();
+    const created = await stack.up();
+    expect(created.error, created.output).toBeUndefined();
     const createEntries = await emu.requests();
+    const createdAt = Date.now();
     const droppedCreates = createEntries.filter((e) => e.method === "POST" && e.status === 0);
     // The faults really hit creates, and each of those was followed by a lookup, not a second create.
     expect(droppedCreates.length).toBeGreaterThan(0);
     expect(createEntries.filter((e) => e.method === "POST" && e.status === 200)).toHaveLength(
       TEAMS * RESOURCES_PER_TEAM - droppedCreates.length,
     );
-    expect(countsByType(created.state)).toEqual(expectedCounts(TEAMS));
-    expect(await reconcileWithService(created.state)).toEqual(CLEAN);
+    expect(created.changes.filter((s) => s.op !== "create")).toEqual([]);
+    expect(countsByType(await stack.resources())).toEqual(expectedCounts(TEAMS));
+    expect(await reconcileWithService()).toEqual(CLEAN);
 
     // Updates whose answers were lost are repeated (PATCH with a mask is idempotent).
     await emu.clearRequests();
@@ -85,22 +82,35 @@ describe("connections dropped after the service acted", () => {
       probability: DROP_RATE,
       count: 0,
     });
-    const updated = await up(project.dir, created.state, stackConfig("2"));
-    expect(updated.error, updated.log).toBeUndefined();
+    await stack.setConfig("revision", "2");
+    const updated = await stack.up();
+    expect(updated.error, updated.output).toBeUndefined();
     const updateEntries = await emu.requests();
     const droppedUpdates = updateEntries.filter((e) => e.method === "PATCH" && e.status === 0);
     expect(updated.steps.filter((s) => s.op === "update")).toHaveLength(3 * TEAMS);
-    const afterUpdate = await reconcileWithService(updated.state);
+    expect(updated.changes.filter((s) => s.op !== "update")).toEqual([]);
+    // The faults really hit updates too; each was repeated and took effect once.
+    expect(droppedUpdates.length).toBeGreaterThan(0);
+    const afterUpdate = await reconcileWithService();
     expect({ ...afterUpdate, staleHydrated: [] }).toEqual(CLEAN);
     const live = await serviceSnapshot(client, emu.rootGroupUid);
     const declaredGroups = live.groups.filter((g) => /^(team|svc)-\d+$/.test(g.name));
+    expect(declaredGroups).toHaveLength(2 * TEAMS);
     expect(declaredGroups.map((g) => g.description.endsWith("revision 2"))).toEqual(
       declaredGroups.map(() => true),
     );
+    // A refresh brings any stale hydrated copies up to date; then state equals the service.
+    const refreshed = await stack.refresh();
+    expect(refreshed.error, refreshed.output).toBeUndefined();
+    expect(refreshed.changes.map((s) => `${s.op} ${s.name}`).sort()).toEqual(
+      afterUpdate.staleHydrated.map((urn) => `refresh-update ${nameOfUrn(urn)}`).sort(),
+    );
+    expect(await reconcileWithService()).toEqual(CLEAN);
 
     const entries = [...createEntries, ...updateEntries];
     recordFigures({
       id: "dropped-after-create",
+      engine: engineLabel(stack),
       title: `Deployment of ${TEAMS * RESOURCES_PER_TEAM} resources, then an update of ${3 * TEAMS}, with answers dropped`,
       injected: `connection closed after handling on ${DROP_RATE * 100}% of POSTs and PATCHes, before handling on 10% of GETs`,
       operations: created.steps.length + updated.steps.length,
@@ -112,6 +122,7 @@ describe("connections dropped after the service acted", () => {
         "creates answered by a dropped connection": droppedCreates.length,
         "updates answered by a dropped connection": droppedUpdates.length,
         "objects created twice": 0,
+        "create run": `${createEntries.length} requests, ${((createdAt - started) / 1000).toFixed(1)} s`,
       },
       durationMs: Date.now() - started,
     });

@@ -3,21 +3,25 @@
  * (`node dist/emulator/cli.js --port P --data F`): once stopped cleanly (SIGTERM), once
  * killed outright (SIGKILL) while writes were in flight. The state file is never
  * corrupt, a clean restart loses nothing and the run completes, and after a crash
- * `refresh` then `up` converge to state equal to the service.
+ * `refresh` then `up` converge to state equal to the service. The runs are `pulumi up`
+ * and `pulumi refresh` on the real Pulumi engine, on one stack.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as net from "node:net";
+import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { IrmClient } from "../../../sdk/index";
 import type { Bootstrap, LogEntry } from "../../support/emulator";
-import { type ConsumerProject, REPO_ROOT } from "../../support/installed-package";
-import { newStack, refresh, type StackState, up } from "../../support/lifecycle/engine";
+import type { EngineStack, RunOutcome } from "../../support/engine-stack";
+import { REPO_ROOT } from "../../support/installed-package";
+import { attachEmulator } from "../support/attached-emulator";
+import { engineLabel } from "../support/engine-label";
 import { recordFigures } from "../support/figures";
 import {
-  bigOrgConfig,
-  bigOrgProject,
+  bigOrgStack,
+  CLEAN,
   countsByType,
   expectedCounts,
   RESOURCES_PER_TEAM,
@@ -27,7 +31,6 @@ import {
 
 const CLI = path.join(REPO_ROOT, "dist", "emulator", "cli.js");
 const TEAMS = 12;
-const CLEAN = { lost: [], duplicates: [], untracked: [], drifted: [], staleHydrated: [] };
 /** Retries that outlast a restart (about a second) with room to spare. */
 const RETRY_ENV = { IRM_MAX_RETRIES: "12" };
 
@@ -36,7 +39,7 @@ interface RunningCli {
   exited: Promise<number | null>;
 }
 
-let project: ConsumerProject;
+let stack: EngineStack;
 let workDir: string;
 let dataFile: string;
 let bootstrapFile: string;
@@ -117,114 +120,133 @@ async function waitForWrites(url: string, count: number): Promise<void> {
   }
 }
 
-function stackConfig(boot: Bootstrap, revision: string) {
-  return {
-    ...bigOrgConfig({
-      apiUrl: boot.apiUrl,
-      rootUid: boot.rootGroupUid,
-      issuer: boot.issuer,
-      teams: TEAMS,
-      token: boot.token,
-      revision,
-    }),
-    env: RETRY_ENV,
-  };
-}
-
-async function reconcileWith(boot: Bootstrap, state: StackState) {
+async function reconcileWith(boot: Bootstrap) {
   const client = new IrmClient({ baseUrl: boot.apiUrl, token: boot.token });
   try {
-    return reconcile(state, await serviceSnapshot(client, boot.rootGroupUid));
+    return reconcile(await stack.resources(), await serviceSnapshot(client, boot.rootGroupUid));
   } finally {
     await client.close();
   }
 }
 
+/** Starts the emulator unless it runs (a test may have left it stopped). */
+async function ensureRunning(): Promise<Bootstrap> {
+  if (!current) current = await startCli();
+  return bootstrap();
+}
+
+/** Runs `start`; once `writes` writes were answered, stops the emulator and starts it again. */
+async function interrupted(
+  start: () => Promise<RunOutcome>,
+  writes: number,
+  signal: NodeJS.Signals,
+): Promise<{ outcome: RunOutcome; fileAtStop: { groups: number } | undefined }> {
+  const boot = bootstrap();
+  // The run clears the log as it starts; clearing first keeps earlier writes out of the count.
+  await fetch(`${boot.apiUrl}/emulator/requests`, { method: "DELETE" });
+  const run = start();
+  let fileAtStop: { groups: number } | undefined;
+  try {
+    await waitForWrites(boot.apiUrl, writes);
+    await stopCli(signal);
+    fileAtStop = readStateFile();
+    current = await startCli();
+  } finally {
+    await run.catch(() => undefined);
+  }
+  return { outcome: await run, fileAtStop };
+}
+
 beforeAll(async () => {
-  project = bigOrgProject("reliability-emulator-restart");
-  workDir = fs.mkdtempSync(path.join(project.dir, ".restart-"));
+  workDir = fs.mkdtempSync(path.join(os.tmpdir(), "irm-restart-"));
   dataFile = path.join(workDir, "state.json");
   bootstrapFile = path.join(workDir, "bootstrap.json");
   port = await freePort();
+  current = await startCli();
+  stack = await bigOrgStack({
+    name: "reliability-emulator-restart",
+    emulator: attachEmulator(bootstrap()),
+    teams: TEAMS,
+    env: RETRY_ENV,
+  });
 });
 
 afterAll(async () => {
   await stopCli("SIGTERM");
+  await stack?.dispose();
+  if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
 });
 
 describe("the emulator restarted in the middle of a run with --data", () => {
-  let afterCleanRestart: StackState;
-
-  it("a clean restart (SIGTERM) mid-deployment loses nothing and the run completes", async () => {
+  it("a clean restart (SIGTERM) mid-deployment loses nothing and the run completes", {
+    timeout: 600_000,
+  }, async () => {
     const started = Date.now();
-    current = await startCli();
-    const boot = bootstrap();
-    const run = up(project.dir, newStack(project.dir), stackConfig(boot, "1"));
-    let fileAfterStop: { groups: number } | undefined;
-    try {
-      await waitForWrites(boot.apiUrl, 20);
-      await stopCli("SIGTERM");
-      fileAfterStop = readStateFile();
-      current = await startCli();
-    } finally {
-      await run.catch(() => undefined);
+    const boot = await ensureRunning();
+    // From an empty stack, whatever ran before.
+    if ((await stack.resources()).length > 0) {
+      const emptied = await stack.destroy();
+      expect(emptied.error, emptied.output).toBeUndefined();
     }
-    const result = await run;
-    expect(result.error, result.log).toBeUndefined();
-    expect(countsByType(result.state)).toEqual(expectedCounts(TEAMS));
-    // Same keys and origin after the restart: the bootstrap token still works.
-    expect(bootstrap().token).not.toBe("");
-    const outcome = await reconcileWith(boot, result.state);
+    await stack.setConfig("revision", "1");
+    const { outcome: result, fileAtStop } = await interrupted(() => stack.up(), 20, "SIGTERM");
+    expect(result.error, result.output).toBeUndefined();
+    expect(result.changes.filter((s) => s.op !== "create")).toEqual([]);
+    expect(countsByType(await stack.resources())).toEqual(expectedCounts(TEAMS));
+    // Same origin and keys after the restart: the token the stack was configured with
+    // before the stop still works (the run above and the comparison below both use it).
+    expect(bootstrap().apiUrl).toBe(boot.apiUrl);
+    expect(bootstrap().token.length).toBeGreaterThan(0);
+    const outcome = await reconcileWith(boot);
     expect(outcome).toEqual(CLEAN);
-    afterCleanRestart = result.state;
 
     recordFigures({
       id: "restart-sigterm",
+      engine: engineLabel(stack),
       title: `Deployment of ${TEAMS * RESOURCES_PER_TEAM} resources, emulator stopped with SIGTERM and restarted after 20 writes`,
       injected: "SIGTERM, restart on the same port and --data file",
       operations: result.steps.length,
       lost: outcome.lost.length,
       duplicates: outcome.duplicates.length,
       notes: {
-        "groups in the state file at the stop (root and seed included)": fileAfterStop?.groups ?? 0,
+        "groups in the state file at the stop (root and seed included)": fileAtStop?.groups ?? 0,
         "failed steps": 0,
       },
       durationMs: Date.now() - started,
     });
   });
 
-  it("a crash (SIGKILL) mid-update leaves a whole state file; refresh then up converge", async () => {
+  it("a crash (SIGKILL) mid-update leaves a whole state file; refresh then up converge", {
+    timeout: 900_000,
+  }, async () => {
+    const boot = await ensureRunning();
+    // The organisation at revision 1 (nothing to do when the test above ran).
+    await stack.setConfig("revision", "1");
+    const deployed = await stack.up();
+    expect(deployed.error, deployed.output).toBeUndefined();
     const started = Date.now();
-    const boot = bootstrap();
-    // Count only this run's writes.
-    await fetch(`${boot.apiUrl}/emulator/requests`, { method: "DELETE" });
-    const run = up(project.dir, afterCleanRestart, stackConfig(boot, "2"));
-    try {
-      // Mid-way through the 36 updates, with some of them in flight.
-      await waitForWrites(boot.apiUrl, 18);
-      await stopCli("SIGKILL");
-      readStateFile();
-      current = await startCli();
-    } finally {
-      await run.catch(() => undefined);
-    }
-    const interrupted = await run;
+    await stack.setConfig("revision", "2");
+    // Mid-way through the 36 updates, with the last ones' journal writes pending.
+    const { outcome: crashed } = await interrupted(() => stack.up(), 18, "SIGKILL");
     const leftovers = fs.readdirSync(workDir).filter((f) => f.endsWith(".tmp"));
 
-    // Acknowledged writes survive (the emulator answers once they are on disk), but
-    // the engine's in-flight steps were cut off: refresh learns what the service
-    // really holds, then up finishes what is missing.
-    const refreshed = await refresh(project.dir, interrupted.state, stackConfig(boot, "2"));
-    expect(refreshed.error).toBeUndefined();
-    const converged = await up(project.dir, refreshed.state, stackConfig(boot, "2"));
-    expect(converged.error, converged.log).toBeUndefined();
-    expect(countsByType(converged.state)).toEqual(expectedCounts(TEAMS));
-    const afterUp = await reconcileWith(boot, converged.state);
+    // Writes acknowledged in the last moments before the crash may be gone: refresh
+    // learns what the service really holds, then up puts back what is missing.
+    const refreshed = await stack.refresh();
+    expect(refreshed.error, refreshed.output).toBeUndefined();
+    const converged = await stack.up();
+    expect(converged.error, converged.output).toBeUndefined();
+    expect(countsByType(await stack.resources())).toEqual(expectedCounts(TEAMS));
+    const afterUp = await reconcileWith(boot);
     expect({ ...afterUp, staleHydrated: [] }).toEqual(CLEAN);
-    // One more refresh brings the bindings' hydrated copies up to date too.
-    const final = await refresh(project.dir, converged.state, stackConfig(boot, "2"));
-    const outcome = await reconcileWith(boot, final.state);
+    // One more refresh brings anything still stale (hydrated copies) up to date.
+    const final = await stack.refresh();
+    expect(final.error, final.output).toBeUndefined();
+    const outcome = await reconcileWith(boot);
     expect(outcome).toEqual(CLEAN);
+    // And the stack has converged: nothing left to do.
+    const settled = await stack.preview({ expectNoChanges: true });
+    expect(settled.error, settled.output).toBeUndefined();
     const client = new IrmClient({ baseUrl: boot.apiUrl, token: boot.token });
     const live = await serviceSnapshot(client, boot.rootGroupUid);
     await client.close();
@@ -234,21 +256,17 @@ describe("the emulator restarted in the middle of a run with --data", () => {
 
     recordFigures({
       id: "restart-sigkill",
+      engine: engineLabel(stack),
       title: `Update of ${3 * TEAMS} resources, emulator killed with SIGKILL after 18 writes and restarted`,
       injected: "SIGKILL (no flush), restart on the same port and --data file",
       operations:
-        interrupted.steps.length +
-        refreshed.steps.length +
-        converged.steps.length +
-        final.steps.length,
+        crashed.steps.length + refreshed.steps.length + converged.steps.length + final.steps.length,
       lost: outcome.lost.length,
       duplicates: outcome.duplicates.length,
       notes: {
-        "interrupted run": interrupted.error ? "failed, state kept" : "completed",
-        "objects refresh found changed or gone after the crash": refreshed.steps.filter(
-          (s) => s.op !== "same",
-        ).length,
-        "steps the converging up took": converged.steps.filter((s) => s.op !== "same").length,
+        "interrupted run": crashed.error ? "failed, state kept" : "completed",
+        "objects refresh found changed or gone after the crash": refreshed.changes.length,
+        "steps the converging up took": converged.changes.length,
         "temporary files left by the killed writer": leftovers.length,
       },
       durationMs: Date.now() - started,

@@ -1,96 +1,89 @@
 /**
- * The shipped example `examples/org-hierarchy`, as a user runs it (installed copy of
- * the package, unmodified program), deployed and destroyed while the emulator fails a
- * fifth of API requests with 503 and drops the answer of a fifth of creates after
- * acting on them: the run completes, each object exists once, state equals the service.
+ * The shipped example `examples/org-hierarchy`, as a user runs it (the unmodified
+ * program on the real Pulumi engine, the package installed from its packed tarball),
+ * deployed and destroyed while the emulator fails a fifth of API requests with 503 and
+ * drops the answer of a fifth of creates after acting on them: the run completes, each
+ * object exists once, state equals the service.
  */
-import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { IrmClient } from "../../../sdk/index";
 import { startTestEmulator, type TestEmulator } from "../../support/emulator";
-import {
-  type ConsumerProject,
-  createConsumerProject,
-  REPO_ROOT,
-} from "../../support/installed-package";
-import { destroy, newStack, up } from "../../support/lifecycle/engine";
+import { createEngineStack, type EngineStack } from "../../support/engine-stack";
+import { engineLabel } from "../support/engine-label";
 import { countByStatus, recordFigures } from "../support/figures";
-import { reconcile, serviceSnapshot } from "../support/org";
+import { CLEAN, opsCount, reconcile, serviceSnapshot } from "../support/org";
 
 let emu: TestEmulator;
 let client: IrmClient;
-let project: ConsumerProject;
+let stack: EngineStack;
 
 beforeAll(async () => {
   emu = await startTestEmulator();
   client = new IrmClient({ baseUrl: emu.url, token: emu.token });
-  project = createConsumerProject({
+  stack = await createEngineStack({
     name: "reliability-example-org-hierarchy",
-    programDir: path.join(REPO_ROOT, "examples", "org-hierarchy"),
-    requiredSubpaths: [".", "./provider/runtime"],
+    program: "org-hierarchy",
+    emulator: emu,
+    projectConfig: { rootGroupUid: emu.rootGroupUid },
+    env: { IRM_MAX_RETRIES: "10" },
   });
 });
 
 afterAll(async () => {
+  await stack?.dispose();
   await client?.close();
   await emu?.close();
 });
 
-describe("examples/org-hierarchy under faults", () => {
-  it("deploys and destroys with every object once and state equal to the service", async () => {
-    const started = Date.now();
-    const options = {
-      config: {
-        "irm:apiUrl": emu.url,
-        "irm:token": emu.token,
-        "org-hierarchy:rootGroupUid": emu.rootGroupUid,
-      },
-      secretKeys: ["irm:token"],
-      env: { IRM_MAX_RETRIES: "10" },
-    };
-    await emu.clearRequests();
-    await emu.fault({ match: { method: "POST" }, drop: "after", probability: 0.2, count: 0 });
-    await emu.fault({
-      match: { pathRegex: "^/(iam|registry)/" },
-      status: 503,
-      probability: 0.2,
-      count: 0,
-    });
+/** 503 on a fifth of API requests. */
+function fail503(): Promise<string> {
+  return emu.fault({
+    match: { pathRegex: "^/(iam|registry)/" },
+    status: 503,
+    probability: 0.2,
+    count: 0,
+  });
+}
 
-    const created = await up(project.dir, newStack(project.dir), options);
-    expect(created.error, created.log).toBeUndefined();
+describe("examples/org-hierarchy under faults", () => {
+  it("deploys and destroys with every object once and state equal to the service", {
+    timeout: 600_000,
+  }, async () => {
+    const started = Date.now();
+    await emu.fault({ match: { method: "POST" }, drop: "after", probability: 0.2, count: 0 });
+    await fail503();
+
+    const created = await stack.up();
+    expect(created.error, created.output).toBeUndefined();
+    expect(created.steps.length).toBeGreaterThan(0);
     expect(created.steps.every((s) => s.op === "create")).toBe(true);
     const createEntries = await emu.requests();
+    const createdAt = Date.now();
     await emu.clearFaults();
-    const outcome = reconcile(created.state, await serviceSnapshot(client, emu.rootGroupUid));
-    expect(outcome).toEqual({
-      lost: [],
-      duplicates: [],
-      untracked: [],
-      drifted: [],
-      staleHydrated: [],
-    });
+    const state = await stack.resources();
+    expect(state).toHaveLength(created.steps.length);
+    const outcome = reconcile(state, await serviceSnapshot(client, emu.rootGroupUid));
+    expect(outcome).toEqual(CLEAN);
 
-    await emu.fault({
-      match: { pathRegex: "^/(iam|registry)/" },
-      status: 503,
-      probability: 0.2,
-      count: 0,
-    });
-    const destroyed = await destroy(project.dir, created.state, options);
+    await fail503();
+    const destroyed = await stack.destroy();
+    const destroyEntries = await emu.requests();
     await emu.clearFaults();
-    expect(destroyed.error).toBeUndefined();
+    expect(destroyed.error, destroyed.output).toBeUndefined();
+    expect(opsCount(destroyed.steps, "delete")).toBe(state.length);
+    expect(await stack.resources()).toEqual([]);
     const left = await serviceSnapshot(client, emu.rootGroupUid);
-    const ids = new Set(created.state.resources.map((r) => r.id));
+    const ids = new Set(state.map((r) => r.id));
     const remaining = [...left.groups, ...left.identities, ...left.bindings].filter((o) =>
       ids.has(o.uid),
     );
     expect(remaining).toEqual([]);
-    const entries = await emu.requests();
+    const entries = [...createEntries, ...destroyEntries];
 
     recordFigures({
       id: "example-under-faults",
-      title: `examples/org-hierarchy (${created.state.resources.length} resources), deployed and destroyed`,
+      engine: engineLabel(stack),
+      title: `examples/org-hierarchy (${state.length} resources), deployed and destroyed`,
       injected:
         "503 on 20% of API requests; on deploy also the connection closed after handling on 20% of creates",
       operations: created.steps.length + destroyed.steps.length,
@@ -102,6 +95,8 @@ describe("examples/org-hierarchy under faults", () => {
         "creates answered by a dropped connection": createEntries.filter(
           (e) => e.method === "POST" && e.status === 0,
         ).length,
+        "up run": `${createEntries.length} requests, ${((createdAt - started) / 1000).toFixed(1)} s`,
+        "destroy run": `${destroyEntries.length} requests, ${((Date.now() - createdAt) / 1000).toFixed(1)} s`,
       },
       durationMs: Date.now() - started,
     });

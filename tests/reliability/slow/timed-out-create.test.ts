@@ -4,63 +4,84 @@
  * reports the outcome as unknown. A look-up right away finds nothing yet; the
  * provider must keep looking (it backs off for at least ten seconds) instead of
  * creating again, or the first request completes too and the object exists twice.
+ * The create runs as users run it: `pulumi up` on the real engine, the provider host
+ * from the installed package.
  * A dropped connection after the service acted is covered by
  * dropped-connections.test.ts: there the first look-up finds the object.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import * as runtime from "../../../provider/runtime";
 import { IrmClient } from "../../../sdk/index";
 import { startTestEmulator, type TestEmulator } from "../../support/emulator";
+import { createEngineStack, type EngineStack } from "../../support/engine-stack";
+import { engineLabel } from "../support/engine-label";
+import { countByStatus, recordFigures } from "../support/figures";
+import { CLEAN, FIXTURES, reconcile, serviceSnapshot } from "../support/org";
 
-/** Client timeout of the provider in this file; the spike is longer. */
+/** Client timeout of the provider host in this file; the spike is longer. */
 const TIMEOUT_MS = 1000;
 const SPIKE_MS = 2500;
+const NAME = "slow team";
 
 let emu: TestEmulator;
 let client: IrmClient;
+let stack: EngineStack;
 
 beforeAll(async () => {
-  // Read when the runtime builds its client, which happens at the first call below.
-  process.env.IRM_TIMEOUT_MS = String(TIMEOUT_MS);
   emu = await startTestEmulator();
   client = new IrmClient({ baseUrl: emu.url, token: emu.token });
-  const config: Record<string, string> = { "irm:apiUrl": emu.url, "irm:token": emu.token };
-  await runtime.configure({
-    config: {
-      get: (key: string) => config[key],
-      require: (key: string) => {
-        if (config[key] === undefined) throw new Error(`missing ${key}`);
-        return config[key];
-      },
-    },
+  stack = await createEngineStack({
+    name: "reliability-timed-out-create",
+    program: FIXTURES.oneGroup,
+    emulator: emu,
+    projectConfig: { parentUid: emu.rootGroupUid, name: NAME },
+    env: { IRM_TIMEOUT_MS: String(TIMEOUT_MS) },
   });
 });
 
 afterAll(async () => {
-  delete process.env.IRM_TIMEOUT_MS;
+  await stack?.dispose();
   await client?.close();
   await emu?.close();
 });
 
 describe("a create that times out while the service still works on it", () => {
-  it("is found once the first request completes, and not created again", async () => {
+  it("is found once the first request completes, and not created again", {
+    timeout: 300_000,
+  }, async () => {
+    const started = Date.now();
     await emu.fault({ match: { method: "POST" }, latencyMs: SPIKE_MS, count: 1 });
-    await emu.clearRequests();
-    const created = await runtime.group.create({
-      parentUid: emu.rootGroupUid,
-      name: "slow team",
-      description: "",
-    });
+    const result = await stack.up();
+    expect(result.error, result.output).toBeUndefined();
+    expect(result.changes.map((s) => `${s.op} ${s.name}`)).toEqual(["create slow-team"]);
     // Give a second create, had one been sent, time to land before counting.
     await new Promise((resolve) => setTimeout(resolve, SPIKE_MS + 500));
     const log = await emu.requests();
-    const page = await client.iam.groups.list({ childrenOf: emu.rootGroupUid, name: "slow team" });
-    expect(page.items.map((g) => g.uid)).toEqual([created.id]);
+    const page = await client.iam.groups.list({ childrenOf: emu.rootGroupUid, name: NAME });
+    expect(page.items.map((g) => g.uid)).toEqual([stack.uidOf("slow-team")]);
     const posts = log.filter((e) => e.method === "POST");
     const lookups = log.filter((e) => e.method === "GET" && e.query.includes("name="));
     expect(posts.map((e) => e.status)).toEqual([200]);
     // At least one look-up came back empty before the delayed create finished, and the
     // provider kept looking rather than creating again.
     expect(lookups.length).toBeGreaterThanOrEqual(2);
+    const outcome = reconcile(
+      await stack.resources(),
+      await serviceSnapshot(client, emu.rootGroupUid),
+    );
+    expect(outcome).toEqual(CLEAN);
+
+    recordFigures({
+      id: "timed-out-create",
+      engine: engineLabel(stack),
+      title: "One group created through the provider, its create outlasting the client timeout",
+      injected: `${SPIKE_MS} ms latency on the create, client timeout ${TIMEOUT_MS} ms`,
+      operations: result.steps.length,
+      requests: log.length,
+      byStatus: countByStatus(log),
+      lost: outcome.lost.length,
+      duplicates: page.items.length - 1,
+      notes: { "creates sent": posts.length, "look-ups by name": lookups.length },
+      durationMs: Date.now() - started,
+    });
   });
 });

@@ -1,20 +1,21 @@
 /**
  * The API token expires in the middle of a long run: a workload deploys as an identity
  * it assumes by token exchange, and the emulator clock jumps past the token's one-hour
- * lifetime twice while the deployment runs. Each time the provider's client gets a 401,
- * exchanges its OIDC token again, and repeats the request: no step fails.
+ * lifetime twice while the deployment (on the real Pulumi engine) runs. Each time the
+ * provider's client gets a 401, exchanges its OIDC token again, and repeats the request:
+ * no step fails.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { IrmClient } from "../../../sdk/index";
 import { type LogEntry, startTestEmulator, type TestEmulator } from "../../support/emulator";
-import type { ConsumerProject } from "../../support/installed-package";
-import { newStack, up } from "../../support/lifecycle/engine";
+import type { EngineStack } from "../../support/engine-stack";
+import { engineLabel } from "../support/engine-label";
 import { countByStatus, recordFigures } from "../support/figures";
 import {
-  bigOrgConfig,
-  bigOrgProject,
+  bigOrgStack,
+  CLEAN,
   countsByType,
   expectedCounts,
   RESOURCES_PER_TEAM,
@@ -30,35 +31,37 @@ const JUMP_AFTER_CREATES = [15, 35];
 
 let emu: TestEmulator;
 let client: IrmClient;
-let project: ConsumerProject;
-let deployerUid: string;
-let oidcTokenFile: string;
+let stack: EngineStack;
 
 beforeAll(async () => {
   emu = await startTestEmulator();
   client = new IrmClient({ baseUrl: emu.url, token: emu.token });
-  project = bigOrgProject("reliability-token-expiry");
+  stack = await bigOrgStack({ name: "reliability-token-expiry", emulator: emu, teams: TEAMS });
   // A workload identity of the emulator's test issuer, owner of the organisation.
   const deployer = await client.iam.identities.create(emu.rootGroupUid, {
     name: "deployer",
     claimMatch: { issuer: emu.issuer, subject: "ci-deployer" },
   });
-  deployerUid = deployer.uid;
   const owner = (await client.iam.roles.list({ name: "owner" })).items[0];
   await client.iam.roleBindings.create(emu.rootGroupUid, {
     identityUid: deployer.uid,
     roleUid: owner.uid,
   });
   // The platform's OIDC token outlives both jumps; the exchanged API token does not.
-  oidcTokenFile = path.join(project.dir, "oidc-token");
+  const oidcTokenFile = path.join(stack.dir, "oidc-token");
   fs.writeFileSync(
     oidcTokenFile,
     await emu.oidcToken("ci-deployer", { ttlSeconds: 4 * JUMP_SECONDS }),
     { mode: 0o600 },
   );
+  // The stack deploys as that identity: no static token (an empty one counts as unset).
+  await stack.setConfig("irm:token", "", true);
+  await stack.setConfig("irm:identity", deployer.uid);
+  await stack.setConfig("irm:identityTokenFile", oidcTokenFile);
 });
 
 afterAll(async () => {
+  await stack?.dispose();
   await client?.close();
   await emu?.close();
 });
@@ -74,19 +77,11 @@ async function waitForCreates(creates: number, deadline: number): Promise<void> 
 }
 
 describe("an API token that expires in the middle of a run", () => {
-  it("is exchanged again after each 401 and no step fails", async () => {
+  it("is exchanged again after each 401 and no step fails", { timeout: 600_000 }, async () => {
     const started = Date.now();
+    // The run clears the log as it starts; clearing first keeps the set-up's writes out.
     await emu.clearRequests();
-    const run = up(project.dir, newStack(project.dir), {
-      ...bigOrgConfig({
-        apiUrl: emu.url,
-        rootUid: emu.rootGroupUid,
-        issuer: emu.issuer,
-        teams: TEAMS,
-        identity: deployerUid,
-        identityTokenFile: oidcTokenFile,
-      }),
-    });
+    const run = stack.up();
     const jumpsAt: number[] = [];
     try {
       for (const creates of JUMP_AFTER_CREATES) {
@@ -99,8 +94,10 @@ describe("an API token that expires in the middle of a run", () => {
       await run.catch(() => undefined);
     }
     const result = await run;
-    expect(result.error, result.log).toBeUndefined();
-    expect(countsByType(result.state)).toEqual(expectedCounts(TEAMS));
+    expect(result.error, result.output).toBeUndefined();
+    expect(result.changes.filter((s) => s.op !== "create")).toEqual([]);
+    const state = await stack.resources();
+    expect(countsByType(state)).toEqual(expectedCounts(TEAMS));
 
     const entries = await emu.requests();
     const exchanges = entries.filter((e) => e.path === "/sts/exchange");
@@ -123,16 +120,11 @@ describe("an API token that expires in the middle of a run", () => {
     }
     expect(entries.filter((e) => e.status !== 200 && e.status !== 401)).toEqual([]);
 
-    const outcome = reconcile(result.state, await serviceSnapshot(client, emu.rootGroupUid));
-    expect(outcome).toEqual({
-      lost: [],
-      duplicates: [],
-      untracked: [],
-      drifted: [],
-      staleHydrated: [],
-    });
+    const outcome = reconcile(state, await serviceSnapshot(client, emu.rootGroupUid));
+    expect(outcome).toEqual(CLEAN);
     recordFigures({
       id: "token-expiry",
+      engine: engineLabel(stack),
       title: `Deployment of ${TEAMS * RESOURCES_PER_TEAM} resources as a workload identity (token exchange)`,
       injected: `emulator clock moved ${JUMP_SECONDS / 3600} h forward twice mid-run (API tokens live 1 h)`,
       operations: result.steps.length,

@@ -30,6 +30,8 @@ export interface ScenarioFigures {
   lost: number;
   /** Objects present more than once (must be 0). */
   duplicates: number;
+  /** The engine the deployment ran on (`engineLabel`); absent for SDK-only scenarios. */
+  engine?: string;
   /** Anything else worth recording (retries seen, waits honoured, ...). */
   notes?: Record<string, number | string>;
   /** Wall time of the scenario, for the record (never asserted). */

@@ -1,15 +1,17 @@
 /**
- * The generated organisation of the reliability suite (`fixtures/big-org`): its consumer
- * project, its stack configuration, and the checks every fault scenario ends with:
- * each declared object exists exactly once, and the stack's state equals the service.
+ * The generated organisation of the reliability suite (`fixtures/big-org`): a stack of
+ * it on the real Pulumi engine (`createEngineStack`, package installed from its packed
+ * tarball), and the checks every fault scenario ends with: each declared object exists
+ * exactly once, and the stack's state equals the service.
  */
 import * as path from "node:path";
 import { groupOutputs } from "../../../provider/handlers/group";
 import { identityOutputs } from "../../../provider/handlers/identity";
 import { roleBindingOutputs } from "../../../provider/handlers/role-binding";
 import type { Group, Identity, IrmClient, RoleBinding } from "../../../sdk/index";
-import { type ConsumerProject, createConsumerProject } from "../../support/installed-package";
-import type { StackState } from "../../support/lifecycle/engine";
+import type { TestEmulator } from "../../support/emulator";
+import { createEngineStack, type EngineStack } from "../../support/engine-stack";
+import type { StateResource, Step } from "../../support/stack";
 
 /** Resources per team in the fixture program: two groups, an identity, two bindings. */
 export const RESOURCES_PER_TEAM = 5;
@@ -20,53 +22,62 @@ export const TYPE = {
   binding: "pulumi-nodejs:dynamic/irm:RoleBinding",
 } as const;
 
-/** A consumer project holding the fixture program and an installed copy of the package. */
-export function bigOrgProject(name: string): ConsumerProject {
-  return createConsumerProject({
-    name,
-    programDir: path.join(__dirname, "..", "fixtures", "big-org"),
-    requiredSubpaths: [".", "./provider/runtime", "./sdk"],
+/** Program folders of the suite's fixtures. */
+export const FIXTURES = {
+  bigOrg: path.join(__dirname, "..", "fixtures", "big-org"),
+  oneGroup: path.join(__dirname, "..", "fixtures", "one-group"),
+} as const;
+
+export interface BigOrgOptions {
+  /** Names the scratch folder. */
+  name: string;
+  emulator: TestEmulator;
+  teams: number;
+  /** Goes into every description; a new revision updates 3 resources per team. */
+  revision?: string;
+  /** Environment of the engine, program and provider host (retries, timeouts). */
+  env?: Record<string, string>;
+}
+
+/**
+ * A stack of the fixture program on the engine, configured for `emulator` (`irm:apiUrl`,
+ * the secret `irm:token`, the root and the emulator's OIDC issuer for claim matches).
+ */
+export function bigOrgStack(options: BigOrgOptions): Promise<EngineStack> {
+  return createEngineStack({
+    name: options.name,
+    program: FIXTURES.bigOrg,
+    emulator: options.emulator,
+    projectConfig: {
+      rootUid: options.emulator.rootGroupUid,
+      issuer: options.emulator.issuer,
+      teams: String(options.teams),
+      revision: options.revision ?? "1",
+    },
+    env: options.env,
   });
 }
 
-export interface BigOrgConfig {
-  apiUrl: string;
-  rootUid: string;
-  issuer: string;
-  teams: number;
-  /** Static token (`irm:token`, sent as a secret). */
-  token?: string;
-  /** Workload identity instead of a token. */
-  identity?: string;
-  identityTokenFile?: string;
-  revision?: string;
+/** Steps of one op in a run. */
+export function opsCount(steps: Step[], op: Step["op"]): number {
+  return steps.filter((s) => s.op === op).length;
 }
 
-/** Stack configuration of the fixture program. */
-export function bigOrgConfig(options: BigOrgConfig): {
-  config: Record<string, string>;
-  secretKeys: string[];
-} {
-  const config: Record<string, string> = {
-    "irm:apiUrl": options.apiUrl,
-    "big-org:rootUid": options.rootUid,
-    "big-org:issuer": options.issuer,
-    "big-org:teams": String(options.teams),
-    "big-org:revision": options.revision ?? "1",
-  };
-  if (options.token !== undefined) config["irm:token"] = options.token;
-  if (options.identity !== undefined) config["irm:identity"] = options.identity;
-  if (options.identityTokenFile !== undefined) {
-    config["irm:identityTokenFile"] = options.identityTokenFile;
-  }
-  return { config, secretKeys: options.token === undefined ? [] : ["irm:token"] };
+/** Last segment of a URN: the resource name steps carry. */
+export function nameOfUrn(urn: string): string {
+  return urn.split("::").pop() ?? urn;
 }
+
+/** What the comparison needs of a state resource. */
+export type StateObject = Pick<StateResource, "urn" | "type" | "id" | "outputs">;
 
 /** Every group, identity and role binding below `rootUid`, as the service has them. */
 export interface ServiceSnapshot {
   groups: Group[];
   identities: Identity[];
   bindings: RoleBinding[];
+  /** Name of each built-in role the bindings name, by uid (`""` for a custom role). */
+  builtInRoleNames: Map<string, string>;
 }
 
 async function all<T>(items: AsyncIterable<T>): Promise<T[]> {
@@ -80,12 +91,28 @@ export async function serviceSnapshot(
   rootUid: string,
 ): Promise<ServiceSnapshot> {
   const params = { descendantsOf: rootUid, pageSize: 200 };
+  const bindings = await all(client.iam.roleBindings.list(params));
+  const builtInRoleNames = new Map<string, string>();
+  for (const uid of new Set(bindings.map((b) => b.role.uid))) {
+    const role = await client.iam.roles.get(uid);
+    builtInRoleNames.set(uid, role.parentUid === "" ? role.name : "");
+  }
   return {
     groups: await all(client.iam.groups.list(params)),
     identities: await all(client.iam.identities.list(params)),
-    bindings: await all(client.iam.roleBindings.list(params)),
+    bindings,
+    builtInRoleNames,
   };
 }
+
+/** A comparison with nothing to report. */
+export const CLEAN: Reconciliation = {
+  lost: [],
+  duplicates: [],
+  untracked: [],
+  drifted: [],
+  staleHydrated: [],
+};
 
 /** How the comparison with the service came out; every list must be empty. */
 export interface Reconciliation {
@@ -120,7 +147,7 @@ function isTeamObject(uid: string, teamUids: Set<string>): boolean {
  * the outputs state records are exactly what the provider derives from the service's
  * current object.
  */
-export function reconcile(state: StackState, service: ServiceSnapshot): Reconciliation {
+export function reconcile(state: StateObject[], service: ServiceSnapshot): Reconciliation {
   const byUid = new Map<string, { type: string; outputs: Record<string, unknown> }>();
   for (const group of service.groups) {
     byUid.set(group.uid, { type: TYPE.group, outputs: { ...groupOutputs(group) } });
@@ -129,7 +156,8 @@ export function reconcile(state: StackState, service: ServiceSnapshot): Reconcil
     byUid.set(identity.uid, { type: TYPE.identity, outputs: { ...identityOutputs(identity) } });
   }
   for (const binding of service.bindings) {
-    byUid.set(binding.uid, { type: TYPE.binding, outputs: { ...roleBindingOutputs(binding) } });
+    const outputs = roleBindingOutputs(binding, service.builtInRoleNames.get(binding.role.uid));
+    byUid.set(binding.uid, { type: TYPE.binding, outputs: { ...outputs } });
   }
 
   const result: Reconciliation = {
@@ -140,12 +168,10 @@ export function reconcile(state: StackState, service: ServiceSnapshot): Reconcil
     staleHydrated: [],
   };
   const teamUids = new Set(
-    state.resources
-      .filter((r) => r.type === TYPE.group && r.id.split("/").length === 2)
-      .map((r) => r.id),
+    state.filter((r) => r.type === TYPE.group && r.id.split("/").length === 2).map((r) => r.id),
   );
   const tracked = new Set<string>();
-  for (const resource of state.resources) {
+  for (const resource of state) {
     tracked.add(resource.id);
     const live = byUid.get(resource.id);
     if (!live || live.type !== resource.type) {
@@ -218,8 +244,8 @@ export function expectedCounts(teams: number): Record<string, number> {
 }
 
 /** Resources of each type in a stack's state. */
-export function countsByType(state: StackState): Record<string, number> {
+export function countsByType(state: StateObject[]): Record<string, number> {
   const counts: Record<string, number> = {};
-  for (const resource of state.resources) counts[resource.type] = (counts[resource.type] ?? 0) + 1;
+  for (const resource of state) counts[resource.type] = (counts[resource.type] ?? 0) + 1;
   return counts;
 }
