@@ -1,13 +1,14 @@
 /**
  * Issue 13: `irm-export`. Requests of an export against their floor (one listing per
  * collection and page of 200: ceil(n / 200) each) and its wall time, for the demo
- * organisation (`examples/org-hierarchy` deployed) and a seeded organisation of 1,000
- * objects; then the generated project's first `up` (adoption: no write) and a no-op
- * `up`, through the mini engine with the package installed as users install it.
+ * organisation (the objects of `examples/org-hierarchy`, made through the SDK, plus a
+ * custom role) and a seeded organisation of 1,000 objects; then the generated
+ * project's first `up` (adoption: no write) and a no-op `up`, through the mini engine
+ * with the package installed as users install it.
  */
 import * as fs from "node:fs";
-import * as path from "node:path";
 import { type ExportResult, exportOrganisation, requestFloor } from "../../exporter/index";
+import { createDemoOrganisation } from "../../tests/export/demo-org";
 import { seedOrganisation } from "../../tests/export/seeded-org";
 import type { LogEntry } from "../../tests/support/emulator";
 import { scratchDir } from "../../tests/support/installed-package";
@@ -16,8 +17,6 @@ import { againstFloor, type Measurement, type Section } from "../lib/report";
 import { collectionOf, createBenchStack } from "../lib/stack";
 import { median, now } from "../lib/stats";
 import type { Suite, SuiteContext } from "../lib/suite";
-
-const REPO_ROOT = path.resolve(__dirname, "..", "..");
 
 interface Case {
   id: string;
@@ -31,17 +30,7 @@ const CASES: Case[] = [
     id: "demo",
     label: "demo organisation",
     async prepare(emulator) {
-      const stack = createBenchStack({
-        scratchName: "bench-export-demo-example",
-        programDir: path.join(REPO_ROOT, "examples", "org-hierarchy"),
-        emulator,
-        projectConfig: { rootGroupUid: emulator.rootGroupUid },
-      });
-      try {
-        await stack.up();
-      } finally {
-        stack.removeProject();
-      }
+      await createDemoOrganisation(emulator);
     },
   },
   {
@@ -170,7 +159,7 @@ export const exportSuite: Suite = {
       id: "export",
       title: "Exporting an existing organisation (irm-export)",
       method:
-        "`exportOrganisation` (the function behind `irm-export`) against an emulator in its own process, for the demo organisation (`examples/org-hierarchy` deployed by the mini engine) and a seeded one of 1,000 objects (groups by `POST /emulator/seed` `generate` in departments, one identity and one binding per group through the SDK). Requests come from the exporter's count and the emulator's log; the floor is one listing per collection and page of 200 (groups, identities and role bindings with `uidp.descendants_of`, roles unfiltered). Then the generated project is deployed by the mini engine with the package installed as users install it: its first `up` adopts, its second changes nothing.",
+        "`exportOrganisation` (the function behind `irm-export`) against an emulator in its own process, for the demo organisation (the objects `examples/org-hierarchy` declares, plus a custom role and its binding, made through the SDK) and a seeded one of 1,000 objects (groups by `POST /emulator/seed` `generate` in departments, one identity and one binding per group through the SDK). Requests come from the exporter's count and the emulator's log; the floor is one listing per collection and page of 200 (groups, identities and role bindings with `uidp.descendants_of`, roles unfiltered). Then the generated project is deployed by the mini engine with the package installed as users install it: its first `up` adopts, its second changes nothing.",
       measurements,
       notes: [
         "No per-object GET during the export: every object comes from a listing page.",

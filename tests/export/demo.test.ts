@@ -1,14 +1,13 @@
 /**
- * Issue 13 on the demo organisation: `examples/org-hierarchy` deployed as `npm run demo`
- * does (plus a custom role and a binding that uses it), exported with irm-export, and
- * the generated project deployed by a new stack. The scenarios run in order on one
- * stack, as successive pipeline runs would.
+ * Issue 13 on the demo organisation: the objects `examples/org-hierarchy` declares
+ * (what `npm run demo` deploys), made through the SDK, plus a custom role and a binding
+ * that uses it; exported with irm-export, and the generated project deployed by a new
+ * stack. The scenarios run in order on one stack, as successive pipeline runs would.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { exportOrganisation } from "../../exporter/index";
-import { IrmClient } from "../../sdk/index";
 import { startTestEmulator, type TestEmulator } from "../support/emulator";
-import { createExampleStack, type ExampleStack } from "../support/lifecycle/example-stack";
+import { createDemoOrganisation, type DemoUids } from "./demo-org";
 import {
   biomeFormat,
   changes,
@@ -22,39 +21,17 @@ import {
 
 describe("irm-export on the demo organisation", () => {
   let emulator: TestEmulator;
-  let example: ExampleStack;
+  let demo: DemoUids;
   let exported: ExportedStack;
-  let customRoleUid: string;
 
   beforeAll(async () => {
     emulator = await startTestEmulator();
-    example = createExampleStack({
-      example: "org-hierarchy",
-      emulator,
-      projectConfig: { rootGroupUid: emulator.rootGroupUid },
-      scratchName: "export-demo-example",
-    });
-    const deployed = await example.up();
-    if (deployed.error) throw new Error(`deploying the demo failed: ${deployed.error}`);
-    // A custom role in engineering, bound to platform's CI identity.
-    const client = new IrmClient({ baseUrl: emulator.url, token: emulator.token });
-    const role = await client.iam.roles.create(example.uidOf("engineering"), {
-      name: "deployer",
-      description: "Deploys services",
-      capabilities: ["repos.list", "groups.get"],
-    });
-    customRoleUid = role.uid;
-    await client.iam.roleBindings.create(example.uidOf("platform"), {
-      identityUid: example.uidOf("platform-ci"),
-      roleUid: role.uid,
-    });
-    await client.close();
+    demo = await createDemoOrganisation(emulator);
     exported = await createExportedStack(emulator, "export-demo");
   }, 120_000);
 
   afterAll(async () => {
     await emulator?.close();
-    example?.project.remove();
     exported?.project.remove();
   });
 
@@ -78,7 +55,7 @@ describe("irm-export on the demo organisation", () => {
     expect(index).toContain("identityUid: platformCi.uid,");
     // The custom role is looked up (no Role resource yet), with its definition in a comment.
     expect(index).toContain('const deployerRole = irm.getRoleOutput({ name: "deployer" });');
-    expect(index).toContain(`custom role "deployer" (${customRoleUid}`);
+    expect(index).toContain(`custom role "deployer" (${demo.deployer}`);
     expect(index).toContain("groups.get, repos.list");
     // Only the root organisation is a uid literal outside `adoptUid`.
     const literals = index
@@ -135,14 +112,14 @@ describe("irm-export on the demo organisation", () => {
 
   it("a group's subtree exports with its parent as config and adopts with no write", async () => {
     const subtree = await createExportedStack(emulator, "export-demo-subtree", {
-      groupUid: example.uidOf("payments"),
+      groupUid: demo.payments,
     });
     try {
       const index = subtree.result.files["index.ts"];
       // The parent, outside the program, is a config key defaulting to its uid.
       expect(index).toMatch(
         new RegExp(
-          `const parentGroupUid =\\s+config\\.get\\("parentGroupUid"\\) \\?\\? "${example.uidOf("engineering")}";`,
+          `const parentGroupUid =\\s+config\\.get\\("parentGroupUid"\\) \\?\\? "${demo.engineering}";`,
         ),
       );
       expect(index).toContain("parentUid: parentGroupUid,");
