@@ -32,7 +32,7 @@ const deployer = new irm.Identity("deployer", {
 
 const role = irm.getRole({ name: roleName });
 
-const binding = new irm.RoleBinding("deployer-role", {
+new irm.RoleBinding("deployer-role", {
   groupUid,
   identityUid: deployer.uid,
   roleUid: role.then((r) => r.uid),
@@ -40,5 +40,5 @@ const binding = new irm.RoleBinding("deployer-role", {
 
 /** Put this in the workflow as `IRM_IDENTITY`. */
 export const identityUid = deployer.uid;
-/** What the binding grants, as the API reports it. */
-export const grants = pulumi.interpolate`${binding.identity.name} is ${binding.role.name} on ${binding.group.name}`;
+/** What the binding grants, in words. */
+export const grants = pulumi.interpolate`${deployer.name} is ${roleName} on group ${groupUid}`;

@@ -69,7 +69,8 @@ function roleUid(name: string): Promise<string> {
 
 const groups = new Map<string, irm.Group>();
 const identities = new Map<string, irm.Identity>();
-const bindings: irm.RoleBinding[] = [];
+/** Who may do what where, in words, one line per binding, from the declared objects. */
+const grants: pulumi.Output<string>[] = [];
 
 for (const team of teams) {
   const parent = team.parent === undefined ? engineering : groups.get(team.parent);
@@ -86,13 +87,12 @@ for (const team of teams) {
     description: `CI of ${team.repository} (main branch)`,
     claimMatch: { issuer: ciIssuer, subject: `repo:${team.repository}:ref:refs/heads/main` },
   });
-  bindings.push(
-    new irm.RoleBinding(`${team.name}-ci-${team.ciRole}`, {
-      groupUid: group.uid,
-      identityUid: ci.uid,
-      roleUid: roleUid(team.ciRole),
-    }),
-  );
+  new irm.RoleBinding(`${team.name}-ci-${team.ciRole}`, {
+    groupUid: group.uid,
+    identityUid: ci.uid,
+    roleUid: roleUid(team.ciRole),
+  });
+  grants.push(pulumi.interpolate`${ci.name} is ${team.ciRole} on ${group.name}`);
   groups.set(team.name, group);
   identities.set(team.name, ci);
 }
@@ -102,12 +102,13 @@ for (const team of teams) {
 const sharedRepo = irm.getRepo({ name: sharedRepoName, groupUid: rootGroupUid });
 const sharedRepoGroupUid = sharedRepo.then((repo) => repo.uid.slice(0, repo.uid.lastIndexOf("/")));
 for (const [teamName, ci] of identities) {
-  bindings.push(
-    new irm.RoleBinding(`${teamName}-ci-pull-${sharedRepoName}`, {
-      groupUid: sharedRepoGroupUid,
-      identityUid: ci.uid,
-      roleUid: roleUid("registry.pull"),
-    }),
+  new irm.RoleBinding(`${teamName}-ci-pull-${sharedRepoName}`, {
+    groupUid: sharedRepoGroupUid,
+    identityUid: ci.uid,
+    roleUid: roleUid("registry.pull"),
+  });
+  grants.push(
+    pulumi.interpolate`${ci.name} is registry.pull on the group holding ${sharedRepoName}`,
   );
 }
 
@@ -124,11 +125,7 @@ export const ciIdentities = pulumi.output(
     [...identities].map(([name, ci]) => [name, { uid: ci.uid, subject: ci.claimMatch.subject }]),
   ),
 );
-/** Who may do what where, in words, from the bindings as the API hydrates them. */
-export const access = pulumi
-  .all(bindings.map((b) => pulumi.all([b.identity, b.role, b.group])))
-  .apply((rows) =>
-    rows.map(([identity, role, group]) => `${identity.name} is ${role.name} on ${group.name}`),
-  );
+/** Who may do what where, in words (the declared names: they follow every rename). */
+export const access = pulumi.all(grants);
 /** The shared repository the CI identities may pull. */
 export const sharedRepository = sharedRepo.then((repo) => ({ uid: repo.uid, name: repo.name }));

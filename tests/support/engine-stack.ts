@@ -3,6 +3,7 @@
  * global setup found the CLI, else on the small in-repo engine.
  */
 import { inject } from "vitest";
+import { createSmallEngineStack } from "./lifecycle/small-engine-stack";
 import { createRealEngineStack } from "./real-engine/real-stack";
 import type { EngineStack, EngineStackOptions } from "./stack";
 
@@ -16,5 +17,5 @@ export function hasRealEngine(): boolean {
 export async function createEngineStack(options: EngineStackOptions): Promise<EngineStack> {
   const context = inject("realEngine");
   if (context.cliRoot !== "") return createRealEngineStack(context, options);
-  throw new Error("the small engine's EngineStack is not wired in yet");
+  return createSmallEngineStack(options);
 }

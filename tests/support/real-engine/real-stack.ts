@@ -45,6 +45,7 @@ interface StepMetadata {
   op: string;
   urn: string;
   type: string;
+  old?: { retainOnDelete?: boolean };
   new?: unknown;
 }
 
@@ -76,6 +77,12 @@ function stepsOf(events: EngineEvent[]): Step[] {
       const outcome = refreshed.get(meta.urn);
       op =
         outcome === "delete" ? "refresh-delete" : outcome === "update" ? "refresh-update" : "same";
+    } else if (
+      (meta.op === "delete" || meta.op === "delete-replaced") &&
+      meta.old?.retainOnDelete
+    ) {
+      // The engine reports a retained removal as a delete; the provider is not called.
+      op = "discard";
     } else {
       op = OPS[meta.op];
     }
