@@ -220,6 +220,27 @@ describe("a NOT_FOUND that is not about the object never drops it from state", (
     expect((await emu.client.iam.groups.get(group.uid)).uid).toBe(group.uid);
   });
 
+  it("an HTML 503 to a create (emulator fault): not retried blindly; the provider looks first, then creates once", async () => {
+    await emu.configureRuntime();
+    await emu.clearFaults();
+    await emu.fault({
+      match: { method: "POST", path: `/iam/v2beta1/groups/${emu.rootGroupUid}` },
+      status: 503,
+      html: true,
+    });
+    await emu.clearRequests();
+    const name = "behind a proxy";
+    const created = await runtime.group.create({
+      parentUid: emu.rootGroupUid,
+      name,
+      description: "",
+    });
+    const log = (await emu.requests()).map((r) => `${r.method} ${r.status}`);
+    expect(log).toEqual(["POST 503", "GET 200", "POST 200"]);
+    const matches = await emu.client.iam.groups.list({ childrenOf: emu.rootGroupUid, name });
+    expect(matches.items.map((g) => g.uid)).toEqual([created.id]);
+  });
+
   it("the API's own NOT_FOUND for the object's own GET still means it is gone", async () => {
     await emu.configureRuntime();
     await emu.clearFaults();
