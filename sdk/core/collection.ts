@@ -132,7 +132,10 @@ export class ReadableCollection<T, P extends ListParams = ListParams> extends Ap
   isGone(error: unknown, uid: string): boolean {
     if (!(error instanceof NotFoundError) || error.request === undefined) return false;
     const { method, path } = error.request;
-    return (method === "GET" || method === "DELETE") && path === resourcePath(this.spec.path, uid);
+    // The request's path also carries the base URL's own path, if it has one.
+    return (
+      (method === "GET" || method === "DELETE") && path.endsWith(resourcePath(this.spec.path, uid))
+    );
   }
 }
 

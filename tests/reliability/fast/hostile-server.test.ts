@@ -198,6 +198,19 @@ describe("a NOT_FOUND that is not about the object never drops it from state", (
     expect(shown(error)).not.toContain(SECRET);
   });
 
+  it("behind a base URL with a path, the API's own NOT_FOUND for the object still means gone", async () => {
+    const api = await fakeApi((_req, res) =>
+      json(res, 404, {
+        code: 5,
+        message: "Not found",
+        details: [{ "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: "NOT_FOUND" }],
+      }),
+    );
+    await configureProvider({ "irm:apiUrl": `${api.url}/irm`, "irm:token": SECRET });
+    expect(await runtime.group.read(`${ROOT}/00000000000000aa`)).toEqual({ id: "" });
+    expect(api.requests).toEqual([`GET /irm/iam/v2beta1/groups/${ROOT}/00000000000000aa`]);
+  });
+
   it("a mistyped irm:identity (the exchange answers NOT_FOUND): refresh fails, saying so", async () => {
     const dir = await mkdtemp(join(tmpdir(), "irm-hostile-"));
     const file = join(dir, "oidc-token");
