@@ -101,6 +101,7 @@ async function main(): Promise<void> {
   const selected = SUITES.filter((suite) => !only || only.includes(suite.name));
 
   const startedAt = new Date();
+  const loadAtStart = os.loadavg();
   const context: SuiteContext = {
     quick,
     log: (message) => process.stderr.write(`[bench ${new Date().toISOString()}] ${message}\n`),
@@ -130,6 +131,7 @@ async function main(): Promise<void> {
       cpuModel: os.cpus()[0]?.model.trim() ?? "unknown",
       memoryGiB: Math.round(os.totalmem() / 2 ** 30),
     },
+    load: { start: loadAtStart, end: os.loadavg() },
     sections,
   };
 

@@ -42,6 +42,11 @@ export interface BenchResults {
   durationSeconds: number;
   quick: boolean;
   machine: { node: string; platform: string; cpus: number; cpuModel: string; memoryGiB: number };
+  /**
+   * The machine's load averages (1, 5 and 15 minutes) when the run started and when it
+   * ended: how busy the shared machine was besides the benchmark. Absent in older results.
+   */
+  load?: { start: number[]; end: number[] };
   sections: Section[];
 }
 
@@ -100,6 +105,13 @@ export function renderMarkdown(results: BenchResults): string {
       "shared with other work, so timings carry noise: medians of several runs, and every ratio " +
       "compares figures measured in the same run.",
   );
+  if (results.load) {
+    const format = (values: number[]) => values.map((v) => v.toFixed(2)).join(", ");
+    lines.push(
+      `- Load average (1, 5, 15 min; ${results.machine.cpus} CPU): ${format(results.load.start)} when the run ` +
+        `started, ${format(results.load.end)} when it ended (the benchmark's own processes included).`,
+    );
+  }
   lines.push("");
 
   const goals = results.sections.flatMap((section) =>
@@ -152,8 +164,11 @@ export function renderMarkdown(results: BenchResults): string {
   lines.push("## Running the benchmarks");
   lines.push("");
   lines.push(
-    "- `npm run bench` builds the package, runs every suite (about five minutes on two cores) and rewrites",
-    "  this page, `bench/results/latest.json` and `bench/results/<short sha>.json`. Commit the three together.",
+    "- `npm run bench` builds the package, runs every suite and rewrites this page, `bench/results/latest.json`",
+    "  and `bench/results/<short sha>.json`. Commit the three together. The lifecycle suite runs on the real",
+    "  Pulumi engine (the CLI of `npm run pulumi:install`; without one it is skipped and says so) and takes most",
+    "  of the time, about a quarter of an hour on two idle cores; `IRM_BENCH_LIFECYCLE_ROUNDS` (default 2) and",
+    "  `IRM_BENCH_SERIAL_ROUNDS` (default 1) set its rounds.",
     "- `npm run bench -- --quick` is a smoke run (fewer repetitions and sizes): it prints the page and",
     "  writes `bench/results/quick.json` only. `--only operations,lifecycle,sdk-listing,emulator` runs some",
     "  suites and writes `bench/results/partial.json` only. Neither replaces the figures of record.",

@@ -622,6 +622,14 @@ function render(input: RenderInput): Section[] {
       ? "Requests are at the floor at every size: one POST per resource for `up`, none for a no-op `up`, " +
         "one PATCH per changed resource for the update, one GET per resource for `refresh`, one DELETE per resource for `destroy`."
       : `Requests above the floor (what each run sent is in the detail column): ${requestMisses.join("; ")}.`,
+    ...(requestMisses.some((miss) => miss.includes("roles GET"))
+      ? [
+          "The `roles GET` requests are the provider reading a binding's role to keep a built-in role's name in the " +
+            "binding's outputs (`builtInRoleName`, `provider/handlers/role-binding.ts`); it remembers the answer per " +
+            "client for the life of the provider host, so a run reads each role it binds about once, not once per " +
+            "binding (the counts above). They are not among the API's floor of one write per resource.",
+        ]
+      : []),
     growthRows.length === 0
       ? "No growth ratio: a size is missing (see the failures below) or fewer than three sizes ran."
       : growthRows.every((m) => m.met)

@@ -3,6 +3,7 @@
  * in its section and on stderr, and starts nothing (no emulator, no small engine).
  */
 import { describe, expect, it, vi } from "vitest";
+import { lifecycleSuite } from "../../bench/suites/lifecycle";
 
 vi.mock("../../scripts/pulumi-cli/locate", () => ({ findPulumiCli: () => undefined }));
 vi.mock("../../bench/lib/emulator-process", () => ({
@@ -13,7 +14,6 @@ vi.mock("../../bench/lib/emulator-process", () => ({
 
 describe("lifecycle benchmark without a Pulumi CLI", () => {
   it("is skipped and says why, with no figure", async () => {
-    const { lifecycleSuite } = await import("../../bench/suites/lifecycle");
     const log: string[] = [];
     const sections = await lifecycleSuite.run({
       quick: true,

@@ -72,5 +72,10 @@ describe("floors and the page", () => {
     expect(page).toContain("| information only | 1,234.6 ms |");
     expect(page).toContain("- Why the miss cannot be helped.");
     expect(page).not.toContain("uncommitted");
+    expect(page).not.toContain("Load average");
+    const loaded = renderMarkdown({ ...results, load: { start: [1.5, 2, 3], end: [0.25, 1, 2] } });
+    expect(loaded).toContain(
+      "- Load average (1, 5, 15 min; 2 CPU): 1.50, 2.00, 3.00 when the run started, 0.25, 1.00, 2.00 when it ended",
+    );
   });
 });
