@@ -600,6 +600,39 @@ describe("bodies and waits are bounded", () => {
     await client.close();
   });
 
+  it("a token exchange that never answers: bounded by timeoutMs, and the caller's signal ends the wait", async () => {
+    const api = await fakeApi(() => {
+      /* never answers */
+    });
+    const client = new IrmClient({
+      baseUrl: api.url,
+      identity: `${ROOT}/0000000000000001`,
+      oidcToken: async () => "oidc-token-value-123456",
+      timeoutMs: 300,
+      retry: { retries: 0 },
+      env: {},
+    });
+    const started = performance.now();
+    const timedOut = await rejection(client.iam.groups.list());
+    expect(timedOut.message).toContain("Token exchange for identity");
+    expect(timedOut.message).toContain("no complete answer within 300 ms");
+    expect(performance.now() - started).toBeLessThan(5_000);
+
+    const patient = new IrmClient({
+      baseUrl: api.url,
+      identity: `${ROOT}/0000000000000001`,
+      oidcToken: async () => "oidc-token-value-123456",
+      env: {},
+    });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error("cancelled by caller")), 100);
+    await expect(patient.iam.groups.list({}, { signal: controller.signal })).rejects.toThrow(
+      "cancelled by caller",
+    );
+    await client.close();
+    await patient.close();
+  });
+
   it("a caller's signal cancels the OIDC fetch", async () => {
     const api = await fakeApi(() => {
       /* never answers */
