@@ -8,7 +8,7 @@
  * it, it says so and uses the test harness, which drives the same provider host
  * the CLI would.
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -59,12 +59,12 @@ function pulumiCliDeployer(
     IRM_API_URL: emulator.bootstrap.apiUrl,
     IRM_TOKEN: emulator.bootstrap.token,
   };
-  const run = (args: string[], inherit = false) => {
+  const run = (args: string[]) => {
     const result = spawnSync(pulumi, [...args, "--non-interactive"], {
       cwd: project.dir,
       env,
       encoding: "utf8",
-      stdio: inherit ? "inherit" : "pipe",
+      stdio: "pipe",
     });
     if (result.status !== 0) {
       throw new Error(
@@ -73,6 +73,21 @@ function pulumiCliDeployer(
     }
     return result.stdout ?? "";
   };
+  // `pulumi up` talks to the emulator in this very process: it must not block the event
+  // loop as spawnSync would, or the emulator could not answer.
+  const runInteractive = (args: string[]) =>
+    new Promise<void>((resolve, reject) => {
+      const child = spawn(pulumi, [...args, "--non-interactive"], {
+        cwd: project.dir,
+        env,
+        stdio: "inherit",
+      });
+      child.once("error", reject);
+      child.once("close", (code) =>
+        code === 0 ? resolve() : reject(new Error(`pulumi ${args.join(" ")} exited with ${code}`)),
+      );
+    });
+  let deployments = 0;
   run(["stack", "init", STACK]);
   run(["config", "set", "--stack", STACK, "irm:apiUrl", emulator.bootstrap.apiUrl]);
   run([
@@ -86,12 +101,15 @@ function pulumiCliDeployer(
   return {
     describe: `Using the Pulumi CLI ${cli.version} (${pulumi}, from ${cli.source}) with a local file backend in ${backend}.`,
     async deploy() {
-      run(["up", "--yes", "--skip-preview", "--stack", STACK], true);
+      await runInteractive(["up", "--yes", "--skip-preview", "--stack", STACK]);
       // The last update's summary says what changed.
       const history = JSON.parse(run(["stack", "history", "--json", "--stack", STACK])) as Array<{
         resourceChanges?: Record<string, number>;
       }>;
-      const counts = history[0]?.resourceChanges ?? {};
+      const counts = { ...(history[0]?.resourceChanges ?? {}) };
+      // The counts include the stack itself: created by the first run, the same after.
+      const stackOp = deployments++ === 0 ? "create" : "same";
+      counts[stackOp] = (counts[stackOp] ?? 1) - 1;
       const unchanged = counts.same ?? 0;
       const changed = Object.entries(counts)
         .filter(([op]) => op !== "same")

@@ -72,13 +72,13 @@ describe("github-actions example on the engine", () => {
     await expectConverged();
   });
 
-  it("a new branch is one PATCH of the identity's subject", async () => {
+  it("a new branch is one PATCH of the identity's subject and description", async () => {
     await stack.setConfig("branch", "release");
     const result = await stack.up();
     expect(result.error).toBeUndefined();
     expect(describeSteps(result.changes)).toEqual(["update deployer"]);
     expect(writesOf(await stack.takeRequests())).toEqual([
-      "PATCH /iam/v2beta1/identities/<deployer>?updateMask=claimMatch.subject 200",
+      "PATCH /iam/v2beta1/identities/<deployer>?updateMask=description,claimMatch.subject 200",
     ]);
     await expectConverged();
   });
