@@ -18,7 +18,9 @@ import { FIGURES_DIR, type ScenarioFigures } from "./support/figures";
 
 const RESULTS_FILE = path.join(__dirname, "results", "figures.json");
 const DOC_FILE = path.join(REPO_ROOT, "docs", "reliability.md");
-const FAST_RESULTS = path.join(REPO_ROOT, ".vitest-results.json");
+/** The fast suite's vitest JSON results; `RELIABILITY_FAST_RESULTS` names another file. */
+const FAST_RESULTS =
+  process.env.RELIABILITY_FAST_RESULTS ?? path.join(REPO_ROOT, ".vitest-results.json");
 /**
  * The last recorded run whose deployment scenarios ran on the small in-repo engine
  * (`docs/reliability.md` and `figures.json` as they stood before the move to the real
@@ -233,7 +235,7 @@ function engineChanges(real: ScenarioFigures[], baseline: RecordedRun): string {
 
 Time: the real engine runs each \`up\`, \`refresh\` and \`destroy\` as users do: it starts the CLI, the Node.js language host with the program (TypeScript, transpiled) and the dynamic-provider host, registers every resource with the engine and sends it through check, diff and the provider over gRPC, and writes checkpoints to the file backend. The small engine also ran the program and a provider host in child processes, but kept the engine's part (steps, state, dependencies) in the test's own process, with no CLI and no checkpoints; the same requests now take longer.${noopText} Times are for the record (the machine is shared with other work), never asserted.
 
-Requests: the provider sends the same calls on either engine (create, a look-up after a lost answer, an update with a mask, reads, deletes). The counts move with the randomness of the injected faults, and with provider changes made since the small engine's run: a role binding now reads its role once per provider process to record a built-in role's name, and its state no longer holds hydrated copies of identity, group and role (so updates leave no binding stale for a refresh to fix).${sigkill}`;
+Requests: the provider sends the same calls on either engine (create, a look-up after a lost answer, an update with a mask, reads, deletes). The counts move with the randomness of the injected faults, and with provider changes made since the small engine's run: a role binding now reads its role (\`GET roles/<uid>\`) to record a built-in role's name. The provider keeps the answer per role and process, but bindings created at the same time each send the read until the first answer is in, so a deployment makes a few more reads than it has roles; under the rate limit every one of those reads can be refused and repeated, which is most of that row's growth. A binding's state no longer holds hydrated copies of identity, group and role (so updates leave no binding stale for a refresh to fix).${sigkill}`;
 }
 
 /** A note of one scenario, as a number (0 when absent). */
@@ -354,13 +356,16 @@ file.
 
 To refresh the figures: \`npm run test:reliability\`, then \`npx vitest run tests/reliability/fast\`,
 then \`node --import tsx tests/reliability/render-doc.ts\` (it also rewrites
-\`tests/reliability/results/figures.json\`). Loads go to loopback only, and every loop is
-bounded in count and time.
+\`tests/reliability/results/figures.json\`). Where other runs share the work tree and may
+overwrite \`.vitest-results.json\`, give the fast half its own file
+(\`--outputFile.json=FILE\`) and render with \`RELIABILITY_FAST_RESULTS=FILE\`. Loads go to
+loopback only, and every loop is bounded in count and time.
 
 The deployment scenarios deploy through \`createEngineStack\` (\`tests/support/engine-stack.ts\`):
 the real Pulumi engine wherever the suite's global setup finds the CLI
 (\`npm run pulumi:install\` builds it; \`PULUMI_CLI_DIR\`, the install cache or \`PATH\`), with the
-package packed and installed once per run. The "engine" column says where each row ran.
+package packed and installed once per run; on a machine without the CLI they run on the
+small in-repo engine instead. The "engine" column says where each row ran.
 
 ## The recorded run
 
