@@ -11,6 +11,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { createConsumerProject, REPO_ROOT, scratchDir } from "../installed-package";
+import { editProgram } from "../program-edit";
 import type {
   EngineStack,
   EngineStackOptions,
@@ -134,23 +135,7 @@ export function createSmallEngineStack(options: EngineStackOptions): EngineStack
       return { ...state.outputs };
     },
     editProgram(before, after) {
-      const file = path.join(dir, "index.ts");
-      const source = fs.readFileSync(file, "utf8");
-      const pattern =
-        typeof before === "string"
-          ? new RegExp(before.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "g")
-          : new RegExp(
-              before.source,
-              before.flags.includes("g") ? before.flags : `${before.flags}g`,
-            );
-      const matches = source.match(pattern)?.length ?? 0;
-      if (matches !== 1) {
-        throw new Error(`editProgram: expected one match of ${pattern}, found ${matches}`);
-      }
-      fs.writeFileSync(
-        file,
-        source.replace(pattern, () => after),
-      );
+      editProgram(dir, before, after);
     },
     async setConfig(key, value, secret = false) {
       config[qualify(key)] = value;

@@ -14,6 +14,7 @@ import {
   type Stack,
 } from "@pulumi/pulumi/automation";
 import { REPO_ROOT } from "../installed-package";
+import { editProgram } from "../program-edit";
 import { describeRequest } from "../request-names";
 import type {
   EngineStack,
@@ -243,16 +244,7 @@ export async function createRealEngineStack(
       return Object.fromEntries(Object.entries(outputs).map(([k, v]) => [k, v.value]));
     },
     editProgram(before, after) {
-      const file = path.join(dir, "index.ts");
-      const source = fs.readFileSync(file, "utf8");
-      const pattern =
-        typeof before === "string"
-          ? new RegExp(before.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "g")
-          : new RegExp(before, "g");
-      const matches = source.match(pattern)?.length ?? 0;
-      if (matches !== 1)
-        throw new Error(`editProgram: expected one match of ${pattern}, found ${matches}`);
-      fs.writeFileSync(file, source.replace(pattern, after));
+      editProgram(dir, before, after);
     },
     async setConfig(key, value, secret = false) {
       await stack.setConfig(key.includes(":") ? key : `${projectName}:${key}`, { value, secret });
