@@ -424,7 +424,9 @@ ${fast}
   Then a whole deployment with \`pulumi up\` under 5 requests/s.
 - **Token expiry** (\`slow/token-expiry.test.ts\`): a workload identity deploys by token
   exchange; the emulator clock jumps 2 h (API tokens live 1 h) twice mid-run. Each jump
-  costs exactly one 401, one exchange and one repeat of the refused request.
+  costs one exchange, however many requests in flight were refused with the expired
+  token (one, or a few when several steps were running), and every refused request is
+  repeated with the new token and succeeds.
 - **Restart with \`--data\`** (\`slow/emulator-restart.test.ts\`): the emulator CLI is
   stopped with SIGTERM mid-deployment and restarted on the same port and data file: the
   run completes, nothing is lost. Then it is killed with SIGKILL mid-update: the state
