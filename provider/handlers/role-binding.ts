@@ -21,14 +21,15 @@ const UPDATABLE: ReadonlyArray<FieldSpec<RoleBindingInputs, RoleBindingOutputs>>
  * changes and built-in roles can be neither renamed nor changed, so the answer stays
  * true for the life of the process and each role is asked about once.
  */
-const builtInNames = new WeakMap<IrmClient, Map<string, string>>();
+const builtInNames = new WeakMap<IrmClient, Map<string, Promise<string | undefined>>>();
 
 /**
  * The role's name if it is a built-in role, `""` for a custom role. A custom role's
  * name can change under the binding, so it is never kept. Built-in roles are visible
- * to every caller, so a role the token may not read is a custom one.
+ * to every caller, so a role the token may not read is a custom one. Bindings created
+ * at the same time share one look-up per role; a failed or inconclusive one is not kept.
  */
-async function builtInRoleName(client: IrmClient, roleUid: string): Promise<string | undefined> {
+function builtInRoleName(client: IrmClient, roleUid: string): Promise<string | undefined> {
   let names = builtInNames.get(client);
   if (names === undefined) {
     names = new Map();
@@ -36,18 +37,28 @@ async function builtInRoleName(client: IrmClient, roleUid: string): Promise<stri
   }
   const known = names.get(roleUid);
   if (known !== undefined) return known;
-  let name: string;
+  const lookup = lookUpBuiltInRoleName(client, roleUid);
+  names.set(roleUid, lookup);
+  const forget = () => names.delete(roleUid);
+  lookup.then((name) => {
+    if (name === undefined) forget();
+  }, forget);
+  return lookup;
+}
+
+async function lookUpBuiltInRoleName(
+  client: IrmClient,
+  roleUid: string,
+): Promise<string | undefined> {
   try {
     const role = await client.iam.roles.get(roleUid);
-    name = role.parentUid === "" ? role.name : "";
+    return role.parentUid === "" ? role.name : "";
   } catch (error) {
     // A missing role: the binding's own request will say so; nothing to remember.
     if (client.iam.roles.isGone(error, roleUid)) return undefined;
     if (!(error instanceof PermissionDeniedError)) throw error;
-    name = "";
+    return "";
   }
-  names.set(roleUid, name);
-  return name;
 }
 
 /**

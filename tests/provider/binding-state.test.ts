@@ -108,3 +108,35 @@ describe("RoleBinding state after what it refers to changes", () => {
     expect(refreshed.props).toEqual(state);
   });
 });
+
+describe("RoleBinding role look-ups", () => {
+  it("bindings created at the same time share one look-up of their role", async () => {
+    // A fresh provider configuration: nothing is known about any role yet.
+    await emu.configureRuntime();
+    const editor = (await emu.client.iam.roles.list({ name: "editor" })).items[0].uid;
+    const group = await emu.client.iam.groups.create(emu.rootGroupUid, { name: unique("team") });
+    const identities = await Promise.all(
+      [1, 2, 3].map((i) =>
+        emu.client.iam.identities.create(group.uid, {
+          name: unique(`ci${i}`),
+          claimMatch: { issuer: emu.issuer, subject: `main-${i}` },
+        }),
+      ),
+    );
+    await emu.clearRequests();
+    const created = await Promise.all(
+      identities.map((identity) =>
+        runtime.binding.create({ groupUid: group.uid, identityUid: identity.uid, roleUid: editor }),
+      ),
+    );
+    expect(created.map((c) => (c.outs as RoleBindingOutputs).builtInRoleName)).toEqual([
+      "editor",
+      "editor",
+      "editor",
+    ]);
+    const lookups = (await emu.requests()).filter(
+      (r) => r.method === "GET" && r.path === `/iam/v2beta1/roles/${editor}`,
+    );
+    expect(lookups).toHaveLength(1);
+  });
+});
