@@ -128,7 +128,68 @@ const SECURITY_FINDINGS: Finding[] = [
  * provider against hostile servers): add them here, one entry each with its test file.
  * The section is left out of the document while this list is empty.
  */
-const MORE_FINDINGS: Finding[] = [];
+const MORE_FINDINGS: Finding[] = [
+  {
+    text: "SIGKILL in a burst of concurrent creates (≥150 acknowledged, 24 in flight), restart on the same `--data` file → every acknowledged create is there (0 lost; 27 and 83 lost before the journal)",
+    test: "tests/emulator/durability.test.ts",
+  },
+  {
+    text: "A torn last record of the `--data` journal → the emulator starts and keeps every whole record; damage before a good record refuses to start",
+    test: "tests/emulator/durability.test.ts",
+  },
+  {
+    text: "A second emulator on the same `--data` file → refused, naming the file and the holder's pid; after a SIGKILL a restart on the file works; stale or garbage locks do not block; of three simultaneous starts exactly one wins",
+    test: "tests/emulator/data-lock.test.ts",
+  },
+  {
+    text: "Controls: a huge clock advance, token lifetime, fault or rate-limit number → `INVALID_ARGUMENT` naming field and rule, nothing applied; a refused seed creates nothing; a pre-existing bootstrap file is rewritten 0600; an old data file with an out-of-range clock loads",
+    test: "tests/emulator/control-bounds.test.ts",
+  },
+  {
+    text: "An identity's `lastSeenTime` reaches the `--data` journal when it changes (it was changed in place and waited for the next snapshot)",
+    test: "tests/emulator/last-seen-journal.test.ts",
+  },
+  {
+    text: "An HTML 404 from a proxy, or a wrong `irm:apiUrl` answering 404 pages, on refresh or delete → an error naming host, path, status and content type; the object stays in state",
+    test: "fast/hostile-server.test.ts",
+  },
+  {
+    text: "A mistyped `irm:identity` (the token exchange answers NOT_FOUND) → refresh and destroy fail and keep the object; the OIDC token is never shown",
+    test: "fast/hostile-server.test.ts",
+  },
+  {
+    text: "Only the API's own NOT_FOUND to the object's own GET or DELETE (also behind a base-URL path) drops an object",
+    test: "fast/hostile-server.test.ts",
+  },
+  {
+    text: "A lost create next to an older same-named object (another stack's) → never adopted, judged on the service's clock (`Date` headers); the own object next to it is adopted with one POST; a namesake with other fields is not; two candidates, or no `Date` header, fail naming the uids, createTimes and `adoptUid`, creating nothing",
+    test: "fast/hostile-server.test.ts",
+  },
+  {
+    text: "A plain-text 502/503 (or a JSON 503 without `ErrorInfo`) after a POST → an unknown outcome, never retried blindly: one POST; an HTML 503 from the emulator → looked up, then created once",
+    test: "fast/hostile-server.test.ts",
+  },
+  {
+    text: "A 200 missing `uid`, with a non-string name, a foreign uid, an out-of-scope list item or no list array → `BadResponseError` naming the field; a create answered under another parent → unknown outcome, recovered with one POST",
+    test: "fast/hostile-server.test.ts",
+  },
+  {
+    text: "An endless 200 body → abandoned at `maxResponseBytes` (4 MiB by default; on a create, an unknown outcome); a GitHub OIDC fetch or token exchange that never answers → bounded by `timeoutMs`, the caller's signal cancels",
+    test: "fast/hostile-server.test.ts",
+  },
+  {
+    text: "Page tokens that cycle → the listing stops with `BadResponseError` instead of looping",
+    test: "fast/hostile-server.test.ts",
+  },
+  {
+    text: "A renamed or redescribed group, identity or custom role → the binding's refresh reports no change, one GET (state keeps only what the binding owns); bindings created together share one role look-up",
+    test: "tests/provider/binding-state.test.ts",
+  },
+  {
+    text: "A custom role named like another group's role → `getRole({ name, parentUid })` picks it; a custom role may not take a built-in role's name",
+    test: "tests/provider/lookups.test.ts",
+  },
+];
 
 function findingLines(findings: Finding[]): string {
   return findings.map((f) => `- ${f.text.replace(/\.$/, "")} (\`${f.test}\`).`).join("\n");
