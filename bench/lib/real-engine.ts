@@ -53,6 +53,8 @@ export interface RealEngine {
     programDir: string;
     emulator: EmulatorProcess;
     projectConfig: Record<string, string>;
+    /** More environment for the CLI and what it starts. */
+    env?: Record<string, string>;
   }): Promise<RealBenchStack>;
   close(): void;
 }
@@ -81,6 +83,7 @@ async function createStack(
     programDir: string;
     emulator: EmulatorProcess;
     projectConfig: Record<string, string>;
+    env?: Record<string, string>;
   },
 ): Promise<RealBenchStack> {
   const dir = fs.mkdtempSync(path.join(base, `${options.name}-`));
@@ -101,6 +104,7 @@ async function createStack(
     PULUMI_NODEJS_TRANSPILE_ONLY: "true",
     // Enables `--event-log`, as the Automation API does for every command it runs.
     PULUMI_DEBUG_COMMANDS: "true",
+    ...options.env,
   };
   const pulumiCommand = await PulumiCommand.get({ root: cli.root });
   const stack = await LocalWorkspace.createOrSelectStack(

@@ -28,6 +28,7 @@ import type { Suite, SuiteContext } from "../lib/suite";
 
 const PROGRAM_DIR = path.join(FIXTURES_DIR, "org-real");
 /** The last full run on the small in-repo engine, kept for comparison. */
+const NOOP_RUNTIME_DIR = path.join(FIXTURES_DIR, "noop-provider");
 const SMALL_ENGINE_RESULTS = path.join(__dirname, "..", "results", "64e4809.json");
 
 type Operation = "up" | "noop" | "update" | "refresh" | "destroy";
@@ -69,8 +70,11 @@ function emptySamples(): Samples {
   return { ms: [], requests: -1, floorRequests: 0, requestDetail: "", failedRequests: 0 };
 }
 
-/** Per size: samples by variant (`irm`, `noop`, `serial` = irm with parallel 1) and operation. */
-type SizeResults = Record<"irm" | "noop" | "serial", Record<Operation, Samples>>;
+/**
+ * Per size: samples by variant and operation: `irm`, `noop`, `serial` (irm with
+ * parallel 1), `unsaved` (irm with PULUMI_SKIP_CHECKPOINTS).
+ */
+type SizeResults = Record<"irm" | "noop" | "serial" | "unsaved", Record<Operation, Samples>>;
 
 function emptySize(): SizeResults {
   const byOperation = () =>
@@ -78,7 +82,7 @@ function emptySize(): SizeResults {
       Operation,
       Samples
     >;
-  return { irm: byOperation(), noop: byOperation(), serial: byOperation() };
+  return { irm: byOperation(), noop: byOperation(), serial: byOperation(), unsaved: byOperation() };
 }
 
 /** `groups POST×34, roles GET×1`: requests by collection and method, in first-seen order. */
@@ -167,8 +171,10 @@ async function newStack(
   roles: Roles,
   size: number,
   variant: Variant,
+  env?: Record<string, string>,
 ): Promise<RealBenchStack> {
   return engine.createStack({
+    env,
     name: `bench-${variant}-${size}`,
     programDir: PROGRAM_DIR,
     emulator: emu,
@@ -216,6 +222,20 @@ async function serialCycle(
   }
 }
 
+/** `up` and `destroy` of a fresh stack whose engine skips intermediate checkpoints. */
+async function checkpointCycle(
+  stack: RealBenchStack,
+  size: number,
+  into: Record<Operation, Samples>,
+): Promise<void> {
+  for (const id of ["up", "destroy"] as const) {
+    const operation = OPERATIONS.find((op) => op.id === id)!;
+    const run = await stack.run(id);
+    checkRun(run, operation, size, "irm without checkpoints");
+    record(into[id], run, floorOf(operation, size), "irm");
+  }
+}
+
 const SECRET_SIGNATURE_KEY = "4dabf18193072939515e22adb298388d";
 const SECRET_SIGNATURE_VALUE = "1b47061264138c4ac30d75fd1eb44270";
 
@@ -223,6 +243,8 @@ interface ColdStartResults {
   /** `launcher-irm`, `node-irm`, `launcher-noop`, ...: marks of every sample. */
   samples: Record<string, ColdStartMarks[]>;
   providerBytes: Record<Variant, number>;
+  /** JSON length of the group's whole entry in the real engine's state. */
+  resourceBytes: Record<Variant, number>;
 }
 
 /**
@@ -237,7 +259,11 @@ async function coldStarts(
   roles: Roles,
   samples: number,
 ): Promise<ColdStartResults> {
-  const results: ColdStartResults = { samples: {}, providerBytes: { irm: 0, noop: 0 } };
+  const results: ColdStartResults = {
+    samples: {},
+    providerBytes: { irm: 0, noop: 0 },
+    resourceBytes: { irm: 0, noop: 0 },
+  };
   const stacks: Array<{ variant: Variant; stack: RealBenchStack }> = [];
   try {
     const targets: Array<{ name: string; run: () => Promise<ColdStartMarks> }> = [];
@@ -248,6 +274,7 @@ async function coldStarts(
       const [group] = await stack.exportResources();
       const inputs = group.inputs as Record<string, unknown>;
       results.providerBytes[variant] = String(inputs.__provider).length;
+      results.resourceBytes[variant] = JSON.stringify(group).length;
       const entry = require.resolve("@pulumi/pulumi/cmd/dynamic-provider", {
         paths: [stack.dir],
       });
@@ -399,54 +426,91 @@ async function run(context: SuiteContext): Promise<Section[]> {
     ];
   }
   context.log(`lifecycle: Pulumi CLI ${engine.cli.version} from ${engine.cli.source}`);
+  // The do-nothing provider's runtime goes beside pulumi-irm in the installed base.
+  fs.cpSync(NOOP_RUNTIME_DIR, path.join(engine.base, "node_modules", "irm-noop-1"), {
+    recursive: true,
+  });
   const sizes = context.pick([100, 550, 1_000], [10, 40, 70]);
   const rounds = Number(process.env.IRM_BENCH_LIFECYCLE_ROUNDS ?? context.pick(2, 1));
   const serialRounds = Math.min(rounds, Number(process.env.IRM_BENCH_SERIAL_ROUNDS ?? 1));
+  const serialMax = Number(process.env.IRM_BENCH_SERIAL_MAX ?? Number.POSITIVE_INFINITY);
+  const budgetSeconds = Number(
+    process.env.IRM_BENCH_LIFECYCLE_BUDGET_S ?? Number.POSITIVE_INFINITY,
+  );
   const coldSamples = context.pick(10, 3);
   const results = new Map(sizes.map((size) => [size, emptySize()]));
   const failures: string[] = [];
+  const skipped: string[] = [];
   const emu = await startEmulatorProcess();
   let cold: ColdStartResults | undefined;
   let hostOnly: { create: number[]; remove: number[] } = { create: [], remove: [] };
   const suiteStart = now();
+  const largest = sizes[sizes.length - 1];
   try {
     const roles = await builtInRoles(emu);
+    /** One cycle on a fresh stack; a failure is recorded and the suite goes on. */
+    const cycle = async (
+      label: string,
+      size: number,
+      variant: Variant,
+      body: (stack: RealBenchStack) => Promise<void>,
+      env?: Record<string, string>,
+    ) => {
+      if ((now() - suiteStart) / 1000 > budgetSeconds) {
+        skipped.push(label);
+        context.log(`lifecycle: skipped (time budget spent): ${label}`);
+        return;
+      }
+      context.log(`lifecycle: ${label}`);
+      const stack = await newStack(engine, emu, roles, size, variant, env);
+      try {
+        await body(stack);
+      } catch (error) {
+        failures.push(`${label}: ${(error as Error).message}`);
+        context.log(`lifecycle: FAILED ${failures[failures.length - 1].slice(0, 2000)}`);
+        await stack.run("destroy").catch(() => undefined);
+      } finally {
+        stack.dispose();
+      }
+    };
     for (let round = 0; round < rounds; round++) {
       // Sizes and providers take turns, so a change in the machine's load weighs on all alike.
       const order = round % 2 === 0 ? sizes : [...sizes].reverse();
       for (const size of order) {
         const variants: Variant[] = round % 2 === 0 ? ["irm", "noop"] : ["noop", "irm"];
         for (const variant of variants) {
-          context.log(`lifecycle: round ${round + 1} of ${rounds}, ${size} resources, ${variant}`);
-          const stack = await newStack(engine, emu, roles, size, variant);
-          try {
-            await fullCycle(stack, size, variant, results.get(size)![variant]);
-          } catch (error) {
-            failures.push(`round ${round + 1}, ${size}, ${variant}: ${(error as Error).message}`);
-            context.log(`lifecycle: FAILED ${failures[failures.length - 1].slice(0, 2000)}`);
-            await stack.run("destroy").catch(() => undefined);
-          } finally {
-            stack.dispose();
-          }
+          await cycle(
+            `round ${round + 1} of ${rounds}, ${size} resources, ${variant}`,
+            size,
+            variant,
+            (stack) => fullCycle(stack, size, variant, results.get(size)![variant]),
+          );
         }
-        if (round < serialRounds) {
-          context.log(`lifecycle: round ${round + 1}, ${size} resources, irm with parallel 1`);
-          const stack = await newStack(engine, emu, roles, size, "irm");
-          try {
-            await serialCycle(stack, size, results.get(size)!.serial);
-          } catch (error) {
-            failures.push(`round ${round + 1}, ${size}, parallel 1: ${(error as Error).message}`);
-            context.log(`lifecycle: FAILED ${failures[failures.length - 1].slice(0, 2000)}`);
-            await stack.run("destroy").catch(() => undefined);
-          } finally {
-            stack.dispose();
-          }
+      }
+      if (round === 0) {
+        // What the engine's state writes after each step cost: the same up and destroy
+        // with PULUMI_SKIP_CHECKPOINTS (state written once, at the end of the run).
+        await cycle(
+          `${largest} resources, irm without intermediate checkpoints`,
+          largest,
+          "irm",
+          (stack) => checkpointCycle(stack, largest, results.get(largest)!.unsaved),
+          { PULUMI_SKIP_CHECKPOINTS: "true" },
+        );
+      }
+      if (round < serialRounds) {
+        for (const size of sizes.filter((size) => size <= serialMax)) {
+          await cycle(
+            `round ${round + 1}, ${size} resources, irm with parallel 1`,
+            size,
+            "irm",
+            (stack) => serialCycle(stack, size, results.get(size)!.serial),
+          );
         }
       }
     }
     context.log("lifecycle: provider host cold starts");
     cold = await coldStarts(engine, emu, roles, coldSamples);
-    const largest = sizes[sizes.length - 1];
     context.log(`lifecycle: ${largest} creates and deletes through the provider host alone`);
     hostOnly = await providerOnlyGrowth(emu, largest, roles.viewer);
   } finally {
@@ -460,8 +524,10 @@ async function run(context: SuiteContext): Promise<Section[]> {
     sizes,
     rounds,
     serialRounds,
+    serialMax,
     results,
     failures,
+    skipped,
     cold,
     hostOnly,
     suiteSeconds,
@@ -474,15 +540,17 @@ interface RenderInput {
   sizes: number[];
   rounds: number;
   serialRounds: number;
+  serialMax: number;
   results: Map<number, SizeResults>;
   failures: string[];
+  skipped: string[];
   cold: ColdStartResults | undefined;
   hostOnly: { create: number[]; remove: number[] };
   suiteSeconds: number;
 }
 
 function render(input: RenderInput): Section[] {
-  const { sizes, results, rounds, serialRounds } = input;
+  const { sizes, results, rounds, serialRounds, serialMax } = input;
   const sections: Section[] = [];
   const has = (s: Samples) => s.ms.length > 0;
 
@@ -591,6 +659,30 @@ function render(input: RenderInput): Section[] {
       parallelRows.push(`${id} ${size}: ${ratio.toFixed(2)}×`);
     }
   }
+  const checkpointRows: string[] = [];
+  for (const size of sizes) {
+    const byVariant = results.get(size)!;
+    for (const id of ["up", "destroy"] as const) {
+      const unsaved = byVariant.unsaved[id];
+      const saved = byVariant.irm[id];
+      if (!has(unsaved) || !has(saved)) continue;
+      const operation = OPERATIONS.find((op) => op.id === id)!;
+      const ratio = median(saved.ms) / median(unsaved.ms);
+      lifecycle.push({
+        id: `${id}-${size}-checkpoints-over-none`,
+        label: `${operation.label}, ${sizeLabel(size)}: with the engine's state written after every step over without (\`PULUMI_SKIP_CHECKPOINTS\`)`,
+        value: ratio,
+        unit: "×",
+        ratio,
+        detail:
+          `default: ${seconds(median(saved.ms))} (median of ${saved.ms.length}); ` +
+          `PULUMI_SKIP_CHECKPOINTS=true: ${seconds(median(unsaved.ms))} (${unsaved.ms.length} run, ${unsaved.requestDetail})`,
+      });
+      checkpointRows.push(
+        `${id} of ${size.toLocaleString("en-US")}: ${seconds(median(saved.ms))} against ${seconds(median(unsaved.ms))} (${ratio.toFixed(1)}×)`,
+      );
+    }
+  }
   const window = Math.min(100, Math.floor(input.hostOnly.create.length / 2));
   if (window > 0) {
     for (const [id, label, samples] of [
@@ -634,16 +726,55 @@ function render(input: RenderInput): Section[] {
       ? "No growth ratio: a size is missing (see the failures below) or fewer than three sizes ran."
       : growthRows.every((m) => m.met)
         ? `Wall time grows linearly with the organisation: the marginal time per resource between the two largest sizes is at most ${LINEARITY_GOAL}× that between the two smallest (${growthNotes.join("; ")}, from the least-squares lines).`
-        : `Wall time grows faster than linearly for: ${growthRows
-            .filter((m) => !m.met)
-            .map((m) => `${m.label} (${m.value.toFixed(2)}×)`)
-            .join(
-              "; ",
-            )}; the detail column gives the ratio of each round alone, so a one-round jump (load on the shared machine) can be told from a steady rise.`,
+        : [
+            growthRows.some((m) => m.value >= LINEARITY_GOAL)
+              ? `Wall time grows faster than linearly for: ${growthRows
+                  .filter((m) => m.value >= LINEARITY_GOAL)
+                  .map((m) => `${m.label} (${m.value.toFixed(2)}×)`)
+                  .join("; ")}.`
+              : "",
+            growthRows.some((m) => m.value <= 0)
+              ? `No growth ratio could be told from the noise for: ${growthRows
+                  .filter((m) => m.value <= 0)
+                  .map(
+                    (m) =>
+                      `${m.label} (${m.value.toFixed(2)}×: the time fell from one size to the next)`,
+                  )
+                  .join("; ")}.`
+              : "",
+            growthRows.some((m) => m.met)
+              ? `Linear (ratio under ${LINEARITY_GOAL}): ${growthRows
+                  .filter((m) => m.met)
+                  .map((m) => `${m.label} (${m.value.toFixed(2)}×)`)
+                  .join("; ")}.`
+              : "",
+            rounds > 1
+              ? "The detail column gives the ratio of each round alone, so a one-round jump (load on the shared machine) can be told from a steady rise."
+              : "One round only: no spread from run to run to tell a jump from load on the shared machine from a steady rise.",
+          ]
+            .filter((text) => text !== "")
+            .join(" "),
     parallelRows.length === 0
       ? "No `parallel: 1` figures in this run."
       : `With \`parallel: 1\` the engine applies one step at a time: ${parallelRows.join(", ")} the default parallelism's time (the CLI's default is 8 at once). ` +
         "Where the ratio is near 1 the run is likely bound by what does not overlap (the program registering resources one after another, the engine's own bookkeeping, one CPU for the program, the engine, the provider host and the emulator together), not by waiting for the API.",
+    ...(checkpointRows.length > 0
+      ? [
+          "With the default file backend the engine writes the whole state (its checkpoint) after every step that " +
+            "changes it, so a create or delete of the n-th resource also writes n resources' state: the run's writes grow " +
+            "with the square of its size. Skipping those intermediate writes (`PULUMI_SKIP_CHECKPOINTS=true`, state written " +
+            `once at the end; a crash mid-run then loses what the run did) measured: ${checkpointRows.join("; ")}. ` +
+            "A no-op `up` and a `refresh` that finds nothing changed write nothing per step, which is likely why they stay fast. " +
+            (input.cold
+              ? `Of a Group's ${input.cold.resourceBytes.irm.toLocaleString("en-US")} B in this engine's state, ${Math.round((200 * input.cold.providerBytes.irm) / input.cold.resourceBytes.irm)}% is the two copies of the serialized provider (\`__provider\`, ${input.cold.providerBytes.irm.toLocaleString("en-US")} B each), so its size weighs on every one of these writes.`
+              : ""),
+        ]
+      : []),
+    ...(input.skipped.length > 0
+      ? [
+          `**Skipped for the suite's time budget (\`IRM_BENCH_LIFECYCLE_BUDGET_S\`)**: ${input.skipped.join("; ")}.`,
+        ]
+      : []),
     ...(input.failures.length > 0
       ? [
           `**${input.failures.length} cycle(s) failed** and are left out of the figures: ${input.failures
@@ -664,8 +795,9 @@ function render(input: RenderInput): Section[] {
       `Each cycle is a fresh stack: \`up\`, a no-op \`up\`, an \`up\` changing ${EDITED_TEAMS} teams (${updatedCount(sizes[sizes.length - 1])} resources: ` +
       "two descriptions and a binding's role), `refresh`, `destroy`. " +
       `Sizes ${sizes.join(", ")}, ${rounds} round(s) in which each size runs once with pulumi-irm and once with the ` +
-      `do-nothing provider of section 4b, in turns; in the first ${serialRounds} round(s) each size also runs \`up\`, \`refresh\` ` +
-      "and `destroy` of a fresh stack with `parallel: 1`. Requests come from the emulator's request log of each run " +
+      `do-nothing provider of section 4b, in turns; after the first ${serialRounds} round(s) ${Number.isFinite(serialMax) ? `each size up to ${serialMax.toLocaleString("en-US")}` : "each size"} also runs \`up\`, \`refresh\` ` +
+      "and `destroy` of a fresh stack with `parallel: 1`, and after the first round the largest size runs `up` and `destroy` " +
+      "of a fresh stack with `PULUMI_SKIP_CHECKPOINTS=true`. Requests come from the emulator's request log of each run " +
       "(the most any round sent); engine steps from the run's event log are checked against what was asked " +
       "(a run that did anything else fails its cycle). Wall time includes the CLI's start, the Node.js language host " +
       "and the program (TypeScript, transpile only), the provider host's start and every step. Growth: the marginal " +
@@ -709,7 +841,7 @@ function render(input: RenderInput): Section[] {
         "serialized provider (`__provider`) of a Group: pulumi-irm over the do-nothing provider",
       value: input.cold.providerBytes.irm / input.cold.providerBytes.noop,
       unit: "×",
-      detail: `${input.cold.providerBytes.irm} B against ${input.cold.providerBytes.noop} B; stored twice per resource in state and sent with every call to the host`,
+      detail: `${input.cold.providerBytes.irm} B against ${input.cold.providerBytes.noop} B (a Group's whole entry in state: ${input.cold.resourceBytes.irm} B against ${input.cold.resourceBytes.noop} B); stored twice per resource in state and sent with every call to the host`,
     });
   }
   for (const operation of OPERATIONS) {
