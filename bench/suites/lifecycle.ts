@@ -74,9 +74,9 @@ function emptySamples(): Samples {
  * Per size: samples by variant and operation: `irm`, `noop`, `serial` (irm with
  * parallel 1), `unsaved` (irm with PULUMI_SKIP_CHECKPOINTS).
  */
-type SizeResults = Record<"irm" | "noop" | "serial" | "unsaved", Record<Operation, Samples>>;
+export type SizeResults = Record<"irm" | "noop" | "serial" | "unsaved", Record<Operation, Samples>>;
 
-function emptySize(): SizeResults {
+export function emptySize(): SizeResults {
   const byOperation = () =>
     Object.fromEntries(OPERATIONS.map((op) => [op.id, emptySamples()])) as Record<
       Operation,
@@ -388,14 +388,14 @@ function growthOf(series: Array<{ x: number; y: number }>): {
   return { lower, upper, growth: upper / lower };
 }
 
-interface SmallEngineFigures {
+export interface SmallEngineFigures {
   shortCommit: string;
   startedAt: string;
   byId: Map<string, Measurement>;
   method: string;
 }
 
-function smallEngineFigures(): SmallEngineFigures | undefined {
+export function smallEngineFigures(): SmallEngineFigures | undefined {
   if (!fs.existsSync(SMALL_ENGINE_RESULTS)) return undefined;
   const results = JSON.parse(fs.readFileSync(SMALL_ENGINE_RESULTS, "utf8")) as BenchResults;
   const section = results.sections.find((s) => s.id === "lifecycle");
@@ -937,7 +937,7 @@ function render(input: RenderInput): Section[] {
 }
 
 /** The real engine's figures beside the small engine's recorded ones, where both exist. */
-function againstSmallEngine(
+export function againstSmallEngine(
   small: SmallEngineFigures,
   sizes: number[],
   results: Map<number, SizeResults>,
