@@ -430,7 +430,12 @@ async function run(context: SuiteContext): Promise<Section[]> {
   fs.cpSync(NOOP_RUNTIME_DIR, path.join(engine.base, "node_modules", "irm-noop-1"), {
     recursive: true,
   });
-  const sizes = context.pick([100, 550, 1_000], [10, 40, 70]);
+  const sizes = process.env.IRM_BENCH_LIFECYCLE_SIZES
+    ? process.env.IRM_BENCH_LIFECYCLE_SIZES.split(",").map(Number)
+    : context.pick([100, 550, 1_000], [10, 40, 70]);
+  if (sizes.length < 2 || sizes.some((size) => !Number.isInteger(size) || size < 1)) {
+    throw new Error(`IRM_BENCH_LIFECYCLE_SIZES: sizes in resources, comma-separated, ascending`);
+  }
   const rounds = Number(process.env.IRM_BENCH_LIFECYCLE_ROUNDS ?? context.pick(2, 1));
   const serialRounds = Math.min(rounds, Number(process.env.IRM_BENCH_SERIAL_ROUNDS ?? 1));
   const serialMax = Number(process.env.IRM_BENCH_SERIAL_MAX ?? Number.POSITIVE_INFINITY);
@@ -785,7 +790,7 @@ function render(input: RenderInput): Section[] {
   ];
   sections.push({
     id: "lifecycle",
-    title: "4. Lifecycle of an organisation on the real engine, 100 to 1,000 resources",
+    title: `4. Lifecycle of an organisation on the real engine, ${sizes[0].toLocaleString("en-US")} to ${sizes[sizes.length - 1].toLocaleString("en-US")} resources`,
     method:
       `The real Pulumi engine: CLI ${input.engine.cli.version} (${input.engine.cli.source}, built by \`npm run pulumi:install\`), ` +
       "each run one `pulumi up|refresh|destroy --yes --skip-preview` process timed from spawn to exit, with a `file://` " +
@@ -975,9 +980,15 @@ export function againstSmallEngine(
       }
     }
   }
-  // Least-squares lines through the per-size medians of both runs, where both have every size.
+  // Least-squares lines through each run's own per-size medians (the sizes may differ).
+  const smallSizes = [...small.byId.keys()]
+    .map((key) => key.match(/^up-(\d+)-ms$/)?.[1])
+    .filter((size): size is string => size !== undefined)
+    .map(Number)
+    .sort((a, b) => a - b);
+  const sameSizes = smallSizes.join(",") === sizes.join(",");
   for (const id of compareOps) {
-    const smallPoints = sizes.map((size) => ({
+    const smallPoints = smallSizes.map((size) => ({
       x: size,
       y: (small.byId.get(`${id}-${size}-ms`)?.value ?? Number.NaN) * 1000,
     }));
@@ -985,7 +996,11 @@ export function againstSmallEngine(
       const ms = results.get(size)!.irm[id].ms;
       return { x: size, y: ms.length > 0 ? median(ms) : Number.NaN };
     });
-    if (sizes.length < 2 || [...smallPoints, ...realPoints].some((p) => Number.isNaN(p.y)))
+    if (
+      smallPoints.length < 3 ||
+      realPoints.length < 3 ||
+      [...smallPoints, ...realPoints].some((p) => Number.isNaN(p.y))
+    )
       continue;
     const before = linearFit(smallPoints);
     const after = linearFit(realPoints);
@@ -996,7 +1011,11 @@ export function againstSmallEngine(
         label: `${operation.label}: time per resource (least-squares slope), real engine`,
         value: after.slope,
         unit: "ms",
-        detail: `small engine ${before.slope.toFixed(2)} ms; real over small ${(after.slope / before.slope).toFixed(2)}×`,
+        detail:
+          `small engine ${before.slope.toFixed(2)} ms; real over small ${(after.slope / before.slope).toFixed(2)}×` +
+          (sameSizes
+            ? ""
+            : `; fitted over each run's own sizes (real ${sizes.join(", ")}; small ${smallSizes.join(", ")})`),
       },
       {
         id: `${id}-fixed-real-and-small`,
@@ -1018,22 +1037,35 @@ export function againstSmallEngine(
         label: `${operation.label}: growth ratio on the real engine`,
         value: growth,
         unit: "×",
-        detail: `small engine ${growthBefore.value.toFixed(2)}×`,
+        detail:
+          `small engine ${growthBefore.value.toFixed(2)}×` +
+          (sameSizes
+            ? ""
+            : ` (over ${smallSizes.join(", ")}; real engine over ${sizes.join(", ")})`),
       });
     }
   }
   const notes: string[] = [];
   if (compared.length === 0) {
     notes.push(
-      `No figure to compare: this run's sizes (${sizes.join(", ")}) are not the small engine's.`,
+      `No figure to compare: this run's sizes (${sizes.join(", ")}) are too few or none of them has a figure of the small engine's.`,
     );
   } else {
-    notes.push(`Wall time, real engine over small engine: ${ratios.join(", ")}.`);
-    if (lines.length > 0) notes.push(`${lines.join("; ")}.`);
+    if (ratios.length > 0) {
+      notes.push(`Wall time, real engine over small engine: ${ratios.join(", ")}.`);
+    }
+    if (lines.length > 0) {
+      notes.push(
+        `${lines.join("; ")}.` +
+          (sameSizes
+            ? ""
+            : ` Each line is fitted over its own run's sizes (real engine ${sizes.join(", ")}, small engine ${smallSizes.join(", ")}); where a run's time grows faster than linearly its slope depends on the range of sizes.`),
+      );
+    }
     if (requestChanges.length > 0) notes.push(`Requests changed: ${requestChanges.join("; ")}.`);
     else if (requestSame.length > 0)
       notes.push(
-        "Requests did not change for `up`, no-op `up` and `destroy` at any size: the provider sends the same requests whichever engine calls it.",
+        `Requests did not change for \`up\`, no-op \`up\` and \`destroy\` at the sizes both runs have (${[...new Set(requestSame.map((key) => key.split(" ")[1]))].join(", ")}): the provider sends the same requests whichever engine calls it.`,
       );
     notes.push(
       "Where the real engine takes longer, the likely causes are what the small engine left out: a CLI process and a " +

@@ -49,10 +49,14 @@ describe("real engine against the small engine's figures", () => {
     expect(section.notes.join("\n")).not.toContain("destroy of 1000:");
   });
 
-  it("compares nothing when the sizes differ", () => {
+  it("with other sizes, compares only the lines, each fitted over its own run's sizes", () => {
     const sizes = [10, 40, 70];
     const section = againstSmallEngine(small!, sizes, fakeResults(sizes, 10), []);
-    expect(section.measurements).toEqual([]);
-    expect(section.notes[0]).toContain("not the small engine's");
+    expect(section.measurements.some((m) => m.id.endsWith("-real-over-small"))).toBe(false);
+    const slope = section.measurements.find((m) => m.id === "up-slope-real-and-small");
+    expect(slope?.value).toBeCloseTo(10, 6);
+    expect(slope?.detail).toContain(
+      "fitted over each run's own sizes (real 10, 40, 70; small 100, 550, 1000)",
+    );
   });
 });
