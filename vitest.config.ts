@@ -8,6 +8,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // Two files at a time on two cores: a real-engine scenario spends much of its time
+    // waiting on its child processes (CLI, language host, provider host).
+    maxWorkers: 2,
     reporters: ["default", "json"],
     outputFile: { json: ".vitest-results.json" },
   },
