@@ -8,6 +8,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import type { PropertyMap } from "../provider-host";
+import type { StepOp } from "../stack";
 
 export interface StateResource {
   urn: string;
@@ -42,21 +43,8 @@ export interface StackState {
   outputs: PropertyMap;
 }
 
-/** What the engine did to one resource. */
-export type StepOp =
-  | "create"
-  | "update"
-  | "replace"
-  | "same"
-  | "delete"
-  /** The old half of a replacement, deleted after (create-before-delete) or before its successor. */
-  | "delete-replaced"
-  /** Refresh found the object changed outside the stack. */
-  | "refresh-update"
-  /** Refresh found the object gone and dropped it from state. */
-  | "refresh-delete"
-  /** The resource left the stack without being deleted (`retainOnDelete`). */
-  | "discard";
+/** What the engine did to one resource: the same ops the real engine's steps map to. */
+export type { StepOp };
 
 export interface Step {
   op: StepOp;
