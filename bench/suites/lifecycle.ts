@@ -1079,7 +1079,7 @@ export function againstSmallEngine(
     id: "lifecycle-against-small-engine",
     title: "4d. What changed against the small engine's figures",
     method:
-      "The same sizes as measured on the project's small in-repo engine (`tests/support/lifecycle`) in the full run of " +
+      `${sameSizes ? "The same sizes as measured" : `This run's sizes (${sizes.join(", ")}) beside those measured (${smallSizes.join(", ")})`} on the project's small in-repo engine (\`tests/support/lifecycle\`) in the full run of ` +
       `\`${small.shortCommit}\` (${small.startedAt} UTC, kept in \`bench/results/${path.basename(SMALL_ENGINE_RESULTS)}\`): ` +
       "program under mocks in the test process, steps applied one at a time, no CLI, no language host, no file backend. " +
       "Its program (`bench/fixtures/org-scale`) declares the same teams of three as `org-real`; it had no update or " +
