@@ -19,6 +19,7 @@
 "use strict";
 
 const { spawn } = require("node:child_process");
+const net = require("node:net");
 const path = require("node:path");
 
 /** Exit code with which `cmd/run` says it already showed the user an actionable message. */
@@ -258,10 +259,45 @@ server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error,
   process.stdout.write(`${port}\n`);
 });
 
+/**
+ * Like the official host, stop when the engine is gone (a CLI killed hard cannot stop
+ * its plugins): probe the engine's address every few seconds, give up after three
+ * refusals in a row.
+ */
+function watchEngine() {
+  let failures = 0;
+  const timer = setInterval(() => {
+    const [host, port] = splitAddress(engineAddress);
+    if (!port) return;
+    const socket = net.connect({ host, port: Number(port) });
+    socket.setTimeout(2000);
+    const done = (/** @type {boolean} */ alive) => {
+      socket.destroy();
+      failures = alive ? 0 : failures + 1;
+      if (failures >= 3) shutdown("SIGTERM");
+    };
+    socket.once("connect", () => done(true));
+    socket.once("error", () => done(false));
+    socket.once("timeout", () => done(false));
+  }, 5000);
+  timer.unref();
+}
+
+function splitAddress(/** @type {string} */ address) {
+  const colon = address.lastIndexOf(":");
+  return colon < 0
+    ? [address, ""]
+    : [address.slice(0, colon) || "127.0.0.1", address.slice(colon + 1)];
+}
+
+function shutdown(/** @type {NodeJS.Signals} */ signal) {
+  for (const child of children) child.kill(signal);
+  server.forceShutdown();
+  process.exit(0);
+}
+
+watchEngine();
+
 for (const signal of /** @type {const} */ (["SIGINT", "SIGTERM"])) {
-  process.on(signal, () => {
-    for (const child of children) child.kill(signal);
-    server.forceShutdown();
-    process.exit(0);
-  });
+  process.on(signal, () => shutdown(signal));
 }
