@@ -76,7 +76,19 @@ export interface TestEmulator {
 
 export async function startTestEmulator(options: EmulatorOptions = {}): Promise<TestEmulator> {
   const emulator = await startEmulator({ host: "127.0.0.1", port: 0, ...options });
-  const url = emulator.url;
+  return attachEmulator(emulator.bootstrap, () => emulator.close());
+}
+
+/**
+ * A `TestEmulator` for an emulator reached through its bootstrap (this process's, or
+ * the emulator CLI run as a child process, whose address and keys survive a restart on
+ * the same port and `--data` file). `close` is what stops it, if this handle owns it.
+ */
+export function attachEmulator(
+  bootstrap: Bootstrap,
+  close: () => Promise<void> = async () => {},
+): TestEmulator {
+  const url = bootstrap.apiUrl;
 
   async function control<T>(method: string, path: string, body?: unknown): Promise<T> {
     const response = await fetch(`${url}/emulator/${path}`, {
@@ -95,10 +107,10 @@ export async function startTestEmulator(options: EmulatorOptions = {}): Promise<
 
   return {
     url,
-    bootstrap: emulator.bootstrap,
-    token: emulator.bootstrap.token,
-    rootGroupUid: emulator.bootstrap.rootGroupUid,
-    issuer: emulator.bootstrap.issuer,
+    bootstrap,
+    token: bootstrap.token,
+    rootGroupUid: bootstrap.rootGroupUid,
+    issuer: bootstrap.issuer,
     requests: async () => (await control<{ requests: LogEntry[] }>("GET", "requests")).requests,
     clearRequests: async () => {
       await control("DELETE", "requests");
@@ -113,7 +125,7 @@ export async function startTestEmulator(options: EmulatorOptions = {}): Promise<
     mintToken: async (identityUid, ttlSeconds) =>
       (await control<{ token: string }>("POST", "tokens", { identityUid, ttlSeconds })).token,
     oidcToken: async (subject, oidcOptions = {}) => {
-      const response = await fetch(`${emulator.bootstrap.issuer}/token`, {
+      const response = await fetch(`${bootstrap.issuer}/token`, {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ subject, ...oidcOptions }),
@@ -124,6 +136,6 @@ export async function startTestEmulator(options: EmulatorOptions = {}): Promise<
     rateLimit: async (requestsPerSecond, retryAfter) => {
       await control("POST", "rate-limit", { requestsPerSecond, retryAfter });
     },
-    close: () => emulator.close(),
+    close,
   };
 }

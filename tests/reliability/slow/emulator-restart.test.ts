@@ -13,10 +13,9 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { IrmClient } from "../../../sdk/index";
-import type { Bootstrap, LogEntry } from "../../support/emulator";
+import { attachEmulator, type Bootstrap, type LogEntry } from "../../support/emulator";
 import type { EngineStack, RunOutcome } from "../../support/engine-stack";
 import { REPO_ROOT } from "../../support/installed-package";
-import { attachEmulator } from "../support/attached-emulator";
 import { engineLabel } from "../support/engine-label";
 import { recordFigures } from "../support/figures";
 import {
