@@ -32,7 +32,7 @@ const MEASURED_PATHS = [
   "emulator",
   "exporter",
   "bench",
-  "tests/support",
+  "harness",
   "examples",
   "package.json",
   "package-lock.json",

@@ -17,8 +17,8 @@ import {
   type ConsumerProject,
   createConsumerProject,
   REPO_ROOT,
-} from "../tests/support/installed-package";
-import { newStack, type StackState, up } from "../tests/support/lifecycle/engine";
+} from "../harness/installed-package";
+import { newStack, type StackState, up } from "../harness/lifecycle/engine";
 import { readOrganisation, renderOrganisation } from "./org-tree";
 import { findPulumiCli, type PulumiCli } from "./pulumi-cli/locate";
 
@@ -135,7 +135,7 @@ function harnessDeployer(project: ConsumerProject, emulator: RunningEmulator): D
   };
   return {
     describe:
-      "No Pulumi CLI found (npm run pulumi:install builds one): deploying with the test harness (tests/support/lifecycle), " +
+      "No Pulumi CLI found (npm run pulumi:install builds one): deploying with the small in-repo engine (harness/lifecycle), " +
       "which runs the program and the real provider host as `pulumi up` would.",
     async deploy() {
       const result = await up(project.dir, state, options);

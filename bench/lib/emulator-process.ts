@@ -10,8 +10,8 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { Agent, request } from "undici";
 import type { Bootstrap } from "../../emulator/index";
-import type { LogEntry, SeedRequest, SeedResult } from "../../tests/support/emulator";
-import { REPO_ROOT } from "../../tests/support/installed-package";
+import type { LogEntry, SeedRequest, SeedResult } from "../../harness/emulator";
+import { REPO_ROOT } from "../../harness/installed-package";
 
 /**
  * Idle time after which the benchmark's own clients close a kept-alive connection: below

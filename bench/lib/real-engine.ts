@@ -1,7 +1,7 @@
 /**
  * Benchmark stacks on the real Pulumi engine: the CLI found by `findPulumiCli()`
  * (`npm run pulumi:install`), the package packed and installed once per suite below a
- * scratch folder (the lead's `tests/support/real-engine/installed-base.ts`), a `file://`
+ * scratch folder (`harness/real-engine/installed-base.ts`), a `file://`
  * backend and a passphrase secrets provider per stack.
  *
  * The stack and its config are set up through the Automation API's `LocalWorkspace`, as
@@ -15,9 +15,9 @@ import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { LocalWorkspace, PulumiCommand } from "@pulumi/pulumi/automation";
+import type { LogEntry } from "../../harness/emulator";
+import { createInstalledBase } from "../../harness/real-engine/installed-base";
 import { findPulumiCli, type PulumiCli } from "../../scripts/pulumi-cli/locate";
-import type { LogEntry } from "../../tests/support/emulator";
-import { createInstalledBase } from "../../tests/support/real-engine/installed-base";
 import type { EmulatorProcess } from "./emulator-process";
 import { now } from "./stats";
 

@@ -1,13 +1,13 @@
 /**
  * A benchmark program as a stack, run by the project's mini engine
- * (`tests/support/lifecycle/engine.ts`) against an emulator: the package installed
+ * (`harness/lifecycle/engine.ts`) against an emulator: the package installed
  * as users install it, every resource through the real provider host. Each run is
  * timed and its requests taken from the emulator's request log.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { LogEntry } from "../../tests/support/emulator";
-import { type ConsumerProject, createConsumerProject } from "../../tests/support/installed-package";
+import type { LogEntry } from "../../harness/emulator";
+import { type ConsumerProject, createConsumerProject } from "../../harness/installed-package";
 import {
   destroy,
   newStack,
@@ -16,7 +16,7 @@ import {
   refresh,
   type StackState,
   up,
-} from "../../tests/support/lifecycle/engine";
+} from "../../harness/lifecycle/engine";
 import type { EmulatorProcess } from "./emulator-process";
 import { now } from "./stats";
 

@@ -8,10 +8,10 @@
  */
 import * as fs from "node:fs";
 import { type ExportResult, exportOrganisation, requestFloor } from "../../exporter/index";
-import { createDemoOrganisation } from "../../tests/export/demo-org";
-import { seedOrganisation } from "../../tests/export/seeded-org";
-import type { LogEntry } from "../../tests/support/emulator";
-import { scratchDir } from "../../tests/support/installed-package";
+import type { LogEntry } from "../../harness/emulator";
+import { scratchDir } from "../../harness/installed-package";
+import { createDemoOrganisation } from "../../harness/orgs/demo-org";
+import { seedOrganisation } from "../../harness/orgs/seeded-org";
 import { type EmulatorProcess, startEmulatorProcess } from "../lib/emulator-process";
 import { againstFloor, type Measurement, type Section } from "../lib/report";
 import { collectionOf, createBenchStack } from "../lib/stack";

@@ -10,8 +10,8 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { Agent } from "undici";
-import type { LogEntry } from "../../tests/support/emulator";
-import { startProviderHost } from "../../tests/support/provider-host";
+import type { LogEntry } from "../../harness/emulator";
+import { startProviderHost } from "../../harness/provider-host";
 import { type ColdStartMarks, coldStart } from "../lib/cold-start";
 import { type EmulatorProcess, startEmulatorProcess } from "../lib/emulator-process";
 import { bareOk } from "../lib/http";

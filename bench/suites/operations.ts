@@ -10,11 +10,11 @@
  */
 import * as path from "node:path";
 import { Agent } from "undici";
+import type { LogEntry } from "../../harness/emulator";
+import type { StateResource } from "../../harness/lifecycle/engine";
+import { startProviderHost } from "../../harness/provider-host";
 import type * as Package from "../../provider/index";
 import { IrmClient } from "../../sdk/index";
-import type { LogEntry } from "../../tests/support/emulator";
-import type { StateResource } from "../../tests/support/lifecycle/engine";
-import { startProviderHost } from "../../tests/support/provider-host";
 import {
   BENCH_KEEP_ALIVE_MS,
   type EmulatorProcess,
@@ -524,7 +524,7 @@ async function run(context: SuiteContext): Promise<Section[]> {
         title: "1. Requests per operation",
         method:
           "`bench/fixtures/operations` (a group, two identities, a role binding) runs through the project's mini " +
-          "engine (`tests/support/lifecycle`) with the package installed as users install it: every resource goes " +
+          "engine (`harness/lifecycle`) with the package installed as users install it: every resource goes " +
           "through the real dynamic-provider host over gRPC, as `pulumi up` runs it. Requests come from the " +
           "emulator's request log of each run; the floor is one request per resource the run changes (create: " +
           "one POST, update: one PATCH naming every changed field, refresh: one GET, delete: one DELETE), none for " +

@@ -1,7 +1,7 @@
 /** `GET /emulator/connections`: the connection count that shows whether a client reuses sockets. */
 import { Agent, request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestEmulator, type TestEmulator } from "../support/emulator";
+import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
 
 interface ConnectionCounts {
   opened: number;

@@ -1,6 +1,6 @@
 /** Test controls: request log, faults, clock, rate limit, tokens and seed validation. */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startTestEmulator, type TestEmulator } from "../support/emulator";
+import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
 import { type Caller, caller, reasonOf } from "./http";
 
 type Json = Record<string, unknown>;

@@ -1,6 +1,6 @@
 /** IAM v2beta1 CRUD: groups, identities, roles, role bindings, their updates and errors. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestEmulator, type TestEmulator } from "../support/emulator";
+import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
 import { type Caller, caller, enc, reasonOf } from "./http";
 
 type Json = Record<string, unknown>;

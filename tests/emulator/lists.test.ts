@@ -1,6 +1,6 @@
 /** List rules shared by every collection: scope filters, name, order, skip, page sizes, page tokens. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestEmulator, type TestEmulator } from "../support/emulator";
+import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
 import { type Caller, caller, enc, reasonOf } from "./http";
 
 interface GroupList {

@@ -4,7 +4,7 @@
  * does not use that index), after renames, updates, deletes and creates.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestEmulator, type TestEmulator } from "../support/emulator";
+import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
 import { type Caller, caller, enc } from "./http";
 
 interface Group {

@@ -1,6 +1,6 @@
 /** Registry repos and tags, advisories, public reads without a token, and the v1 shapes. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestEmulator, type TestEmulator } from "../support/emulator";
+import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
 import { type Caller, caller, enc } from "./http";
 
 type Json = Record<string, unknown>;

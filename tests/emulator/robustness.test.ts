@@ -1,7 +1,7 @@
 /** Bad input of every kind answers an AIP-193 error, never a crash, a hang or a 500. */
 import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestEmulator, type TestEmulator } from "../support/emulator";
+import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
 import { type Caller, caller, enc, reasonOf } from "./http";
 
 type Json = Record<string, unknown>;

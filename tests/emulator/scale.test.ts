@@ -3,7 +3,7 @@
  * measured by benchmarks, not asserted here).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestEmulator, type TestEmulator } from "../support/emulator";
+import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
 import { type Caller, caller, enc } from "./http";
 
 interface GroupList {

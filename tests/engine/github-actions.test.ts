@@ -3,9 +3,9 @@
  * branch and its binding by role name; preview, up, convergence, an update, destroy.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestEmulator, type TestEmulator } from "../support/emulator";
+import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
+import { writesOf } from "../../harness/request-names";
 import { createEngineStack, type EngineStack, type Step } from "../support/engine-stack";
-import { writesOf } from "../support/request-names";
 
 const describeSteps = (steps: Step[]) => steps.map((s) => `${s.op} ${s.name}`);
 

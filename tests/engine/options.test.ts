@@ -5,9 +5,9 @@
  */
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { startTestEmulator, type TestEmulator } from "../support/emulator";
+import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
+import { writesOf } from "../../harness/request-names";
 import { createEngineStack, type EngineStack, type Step } from "../support/engine-stack";
-import { writesOf } from "../support/request-names";
 
 const describeSteps = (steps: Step[]) => steps.map((s) => `${s.op} ${s.name}`).sort();
 const LATENCY_MS = 400;

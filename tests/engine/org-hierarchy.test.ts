@@ -10,10 +10,10 @@
  * The scenarios run in order on one stack, as successive pipeline runs would.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestEmulator, type TestEmulator } from "../support/emulator";
+import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
+import { type OrgSnapshot, readOrganisation } from "../../harness/lifecycle/org-snapshot";
+import { writesOf } from "../../harness/request-names";
 import { createEngineStack, type EngineStack, type Step } from "../support/engine-stack";
-import { type OrgSnapshot, readOrganisation } from "../support/lifecycle/org-snapshot";
-import { writesOf } from "../support/request-names";
 
 const describeSteps = (steps: Step[]) => steps.map((s) => `${s.op} ${s.name}`);
 const sorted = (list: string[]) => [...list].sort();

@@ -6,10 +6,10 @@
  * the stop is not fixed: the assertions are about consistency, not order.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestEmulator, type TestEmulator } from "../support/emulator";
+import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
+import { readOrganisation } from "../../harness/lifecycle/org-snapshot";
+import { writesOf } from "../../harness/request-names";
 import { createEngineStack, type EngineStack } from "../support/engine-stack";
-import { readOrganisation } from "../support/lifecycle/org-snapshot";
-import { writesOf } from "../support/request-names";
 
 describe("org-hierarchy example: a failure half-way", () => {
   let emulator: TestEmulator;

@@ -7,9 +7,9 @@ import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
+import { REPO_ROOT, scratchDir } from "../../harness/installed-package";
 import { IrmClient } from "../../sdk/index";
-import { startTestEmulator, type TestEmulator } from "../support/emulator";
-import { REPO_ROOT, scratchDir } from "../support/installed-package";
 
 interface Outcome {
   code: number;

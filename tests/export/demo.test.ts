@@ -6,8 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { exportOrganisation } from "../../exporter/index";
-import { startTestEmulator, type TestEmulator } from "../support/emulator";
-import { createDemoOrganisation, type DemoUids } from "./demo-org";
+import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
+import { createDemoOrganisation, type DemoUids } from "../../harness/orgs/demo-org";
 import {
   biomeFormat,
   changes,

@@ -10,8 +10,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { buildProgram } from "../../exporter/program";
 import type { LiveOrganisation } from "../../exporter/read";
 import { literal, renderIndex } from "../../exporter/render";
+import { createConsumerProject } from "../../harness/installed-package";
 import type { Group, Identity, Role, RoleBinding } from "../../sdk/index";
-import { createConsumerProject } from "../support/installed-package";
 import { biomeFormat, typeCheck } from "./support";
 
 const ROOT = "a".repeat(40);

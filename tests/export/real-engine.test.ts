@@ -7,11 +7,11 @@
  */
 import * as fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
+import { scratchDir } from "../../harness/installed-package";
+import { writesOf } from "../../harness/request-names";
 import { IrmClient } from "../../sdk/index";
-import { startTestEmulator, type TestEmulator } from "../support/emulator";
 import { createEngineStack, type EngineStack, hasRealEngine } from "../support/engine-stack";
-import { scratchDir } from "../support/installed-package";
-import { writesOf } from "../support/request-names";
 import { generateProject, liveUids } from "./support";
 
 describe.skipIf(!hasRealEngine())("irm-export's project on the real Pulumi engine", () => {

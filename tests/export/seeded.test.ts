@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { requestFloor } from "../../exporter/index";
-import { startTestEmulator, type TestEmulator } from "../support/emulator";
-import { seedOrganisation } from "./seeded-org";
+import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
+import { seedOrganisation } from "../../harness/orgs/seeded-org";
 import {
   changes,
   createExportedStack,

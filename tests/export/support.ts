@@ -10,21 +10,21 @@ import { createRequire } from "node:module";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import { type ExportOptions, type ExportResult, exportOrganisation } from "../../exporter/index";
-import { IrmClient } from "../../sdk/index";
-import type { LogEntry, TestEmulator } from "../support/emulator";
+import type { LogEntry, TestEmulator } from "../../harness/emulator";
 import {
   type ConsumerProject,
   createConsumerProject,
   REPO_ROOT,
   scratchDir,
-} from "../support/installed-package";
+} from "../../harness/installed-package";
 import {
   newStack,
   type RunOptions,
   type StackState,
   type UpResult,
   up,
-} from "../support/lifecycle/engine";
+} from "../../harness/lifecycle/engine";
+import { IrmClient } from "../../sdk/index";
 
 const run = promisify(execFile);
 const repoRequire = createRequire(path.join(REPO_ROOT, "package.json"));

@@ -7,7 +7,7 @@ import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, inject, it } from "vitest";
-import { REPO_ROOT, scratchDir } from "../support/installed-package";
+import { REPO_ROOT, scratchDir } from "../../harness/installed-package";
 
 function pathWithoutPulumi(): string {
   return (process.env.PATH ?? "")

@@ -9,9 +9,9 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startTestEmulator, type TestEmulator } from "../support/emulator";
-import { createSmallEngineStack } from "../support/lifecycle/small-engine-stack";
-import type { EngineStack, RunOutcome } from "../support/stack";
+import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
+import { createSmallEngineStack } from "../../harness/lifecycle/small-engine-stack";
+import type { EngineStack, RunOutcome } from "../../harness/stack";
 
 const TOY_PROGRAM = path.join(__dirname, "fixtures", "toy-org");
 

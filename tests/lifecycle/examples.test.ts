@@ -8,8 +8,8 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { createConsumerProject, REPO_ROOT } from "../support/installed-package";
-import { readProjectFile } from "../support/lifecycle/state";
+import { createConsumerProject, REPO_ROOT } from "../../harness/installed-package";
+import { readProjectFile } from "../../harness/lifecycle/state";
 
 const EXAMPLES = ["org-hierarchy", "github-actions"];
 

@@ -10,7 +10,7 @@ import {
   type ConsumerProject,
   createConsumerProject,
   scratchDir,
-} from "../support/installed-package";
+} from "../../harness/installed-package";
 
 const fakePackageRoot = scratchDir("fake-package-src");
 const fakeProgramDir = scratchDir("fake-program");

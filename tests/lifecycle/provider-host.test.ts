@@ -7,13 +7,13 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { scratchDir } from "../support/installed-package";
+import { scratchDir } from "../../harness/installed-package";
 import {
   type ProviderHost,
   ProviderHostError,
   startProviderHost,
   UNKNOWN_VALUE,
-} from "../support/provider-host";
+} from "../../harness/provider-host";
 
 interface ToyInputs {
   name: string;

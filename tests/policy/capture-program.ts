@@ -19,9 +19,9 @@
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { startEmulator } from "../../emulator/index";
+import type { EngineResource } from "../../harness/policy-pack-host";
 import { IRM_TYPES } from "../../policy/policies";
 import { IrmClient } from "../../sdk/index";
-import type { EngineResource } from "./pack-host";
 
 type Phase = "preview" | "up";
 type Props = Record<string, unknown>;

@@ -14,15 +14,15 @@ import { execFile } from "node:child_process";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { IRM_TYPES, PACK_NAME, POLICY_NAMES } from "../../policy/policies";
-import { createConsumerProject, REPO_ROOT } from "../support/installed-package";
-import { UNKNOWN_STRING } from "./harness";
+import { createConsumerProject, REPO_ROOT } from "../../harness/installed-package";
 import {
   type Diagnostic,
   type EngineResource,
   type PolicyPackHost,
   startPolicyPack,
-} from "./pack-host";
+} from "../../harness/policy-pack-host";
+import { IRM_TYPES, PACK_NAME, POLICY_NAMES } from "../../policy/policies";
+import { UNKNOWN_STRING } from "./harness";
 
 const PROJECT = "org-hierarchy";
 const BAD_BINDING = "payments-ci-owner";

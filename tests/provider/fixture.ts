@@ -3,9 +3,10 @@
  * own for arranging data, and the runtime configured against it the way the provider
  * host does (from `irm:` config).
  */
+
+import { type LogEntry, startTestEmulator, type TestEmulator } from "../../harness/emulator";
 import * as runtime from "../../provider/runtime";
 import { IrmClient } from "../../sdk/index";
-import { type LogEntry, startTestEmulator, type TestEmulator } from "../support/emulator";
 
 export interface ProviderFixture extends TestEmulator {
   /** A client of its own, for arranging data and checking results. */

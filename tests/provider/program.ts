@@ -4,8 +4,9 @@
  * registered (type token and inputs, the serialized `__provider` included).
  * `setMocks` is process-wide: call this once per test file.
  */
+
+import type { ConsumerProject } from "../../harness/installed-package";
 import type * as Package from "../../provider/index";
-import type { ConsumerProject } from "../support/installed-package";
 
 type Pulumi = typeof import("@pulumi/pulumi");
 

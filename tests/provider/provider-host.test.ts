@@ -6,13 +6,13 @@
  * leaked token fails here.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ConsumerProject, createConsumerProject } from "../support/installed-package";
+import { type ConsumerProject, createConsumerProject } from "../../harness/installed-package";
 import {
   type PropertyMap,
   type ProviderHost,
   ProviderHostError,
   startProviderHost,
-} from "../support/provider-host";
+} from "../../harness/provider-host";
 import { type ProviderFixture, startProviderFixture } from "./fixture";
 import { type ProgramRun, runProgramUnderMocks } from "./program";
 

@@ -3,7 +3,7 @@
  * installed copy of the package and inspects each resource's serialized `__provider`.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { createConsumerProject } from "../support/installed-package";
+import { createConsumerProject } from "../../harness/installed-package";
 import { type ProgramRun, runProgramUnderMocks } from "./program";
 
 /** A token that must never be copied into a serialized provider. */

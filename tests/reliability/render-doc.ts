@@ -13,7 +13,7 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { REPO_ROOT } from "../support/installed-package";
+import { REPO_ROOT } from "../../harness/installed-package";
 import { FIGURES_DIR, type ScenarioFigures } from "./support/figures";
 
 const RESULTS_FILE = path.join(__dirname, "results", "figures.json");

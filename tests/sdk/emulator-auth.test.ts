@@ -6,6 +6,7 @@ import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
 import {
   exchangeTokenSource,
   type Identity,
@@ -13,7 +14,6 @@ import {
   type SdkEvent,
   UnauthenticatedError,
 } from "../../sdk";
-import { startTestEmulator, type TestEmulator } from "../support/emulator";
 import { requestLines as allRequestLines, clientFor, closeClients, failure } from "./helpers";
 
 let emu: TestEmulator;

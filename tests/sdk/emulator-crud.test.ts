@@ -3,6 +3,7 @@
  * request counts come from the emulator's request log.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
 import {
   AlreadyExistsError,
   InternalError,
@@ -15,7 +16,6 @@ import {
   UnauthenticatedError,
   UnavailableError,
 } from "../../sdk";
-import { startTestEmulator, type TestEmulator } from "../support/emulator";
 import { clientFor, closeClients, failure, requestLines } from "./helpers";
 
 let emu: TestEmulator;

@@ -3,8 +3,8 @@
  * read from the emulator's request log (status 0 = connection dropped).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
 import { BadResponseError, OutcomeUnknownError, type RetryEvent } from "../../sdk";
-import { startTestEmulator, type TestEmulator } from "../support/emulator";
 import { clientFor, closeClients, failure } from "./helpers";
 
 let emu: TestEmulator;

@@ -3,8 +3,8 @@
  * and the number of pages asked for, read from the emulator's request log.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
 import type { Group } from "../../sdk";
-import { startTestEmulator, type TestEmulator } from "../support/emulator";
 import { clientFor, closeClients } from "./helpers";
 
 let emu: TestEmulator;

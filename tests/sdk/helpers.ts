@@ -1,6 +1,7 @@
 /** Shared set-up of the SDK's emulator tests. */
+
+import type { LogEntry, TestEmulator } from "../../harness/emulator";
 import { IrmClient, type IrmClientOptions, type SdkEvent } from "../../sdk";
-import type { LogEntry, TestEmulator } from "../support/emulator";
 
 export interface TestClient {
   client: IrmClient;

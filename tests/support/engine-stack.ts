@@ -3,11 +3,11 @@
  * global setup found the CLI, else on the small in-repo engine.
  */
 import { inject } from "vitest";
-import { createSmallEngineStack } from "./lifecycle/small-engine-stack";
-import { createRealEngineStack } from "./real-engine/real-stack";
-import type { EngineStack, EngineStackOptions } from "./stack";
+import { createSmallEngineStack } from "../../harness/lifecycle/small-engine-stack";
+import { createRealEngineStack } from "../../harness/real-engine/real-stack";
+import type { EngineStack, EngineStackOptions } from "../../harness/stack";
 
-export type { EngineStack, EngineStackOptions, RunOutcome, Step } from "./stack";
+export type { EngineStack, EngineStackOptions, RunOutcome, Step } from "../../harness/stack";
 
 /** Whether this run has the real engine. */
 export function hasRealEngine(): boolean {

@@ -5,8 +5,8 @@
  * your own binding or your own custom role to gain capabilities — are refused.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestEmulator, type TestEmulator } from "../../../harness/emulator";
 import { IrmClient, isNotFound, isPermissionDenied, type Role } from "../../../sdk/index";
-import { startTestEmulator, type TestEmulator } from "../../support/emulator";
 
 let emu: TestEmulator;
 let owner: IrmClient;

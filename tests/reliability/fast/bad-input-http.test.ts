@@ -8,7 +8,7 @@
 import { request as httpRequest } from "node:http";
 import * as net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestEmulator, type TestEmulator } from "../../support/emulator";
+import { startTestEmulator, type TestEmulator } from "../../../harness/emulator";
 
 interface RawReply {
   status: number;

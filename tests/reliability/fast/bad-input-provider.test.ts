@@ -7,11 +7,11 @@
  */
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestEmulator, type TestEmulator } from "../../../harness/emulator";
+import { type ConsumerProject, createConsumerProject } from "../../../harness/installed-package";
+import { newStack, up } from "../../../harness/lifecycle/engine";
 import { getGroup, getRepo, getRepos, getRole, getRoles } from "../../../provider/index";
 import * as runtime from "../../../provider/runtime";
-import { startTestEmulator, type TestEmulator } from "../../support/emulator";
-import { type ConsumerProject, createConsumerProject } from "../../support/installed-package";
-import { newStack, up } from "../../support/lifecycle/engine";
 
 const ROOT = "0123456789abcdef0123456789abcdef01234567";
 const CHILD = `${ROOT}/0123456789abcdef`;

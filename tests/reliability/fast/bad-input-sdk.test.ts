@@ -5,8 +5,8 @@
  * collection's own path and comes back as a typed error, never a crash.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestEmulator, type TestEmulator } from "../../../harness/emulator";
 import { InvalidPathError, IrmClient, IrmError } from "../../../sdk/index";
-import { startTestEmulator, type TestEmulator } from "../../support/emulator";
 
 let emu: TestEmulator;
 let client: IrmClient;

@@ -5,8 +5,8 @@
  * shows its reader only what that reader could Get.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestEmulator, type TestEmulator } from "../../../harness/emulator";
 import { type Caller, caller, enc, type Reply, reasonOf } from "../../emulator/http";
-import { startTestEmulator, type TestEmulator } from "../../support/emulator";
 
 type Json = Record<string, unknown>;
 

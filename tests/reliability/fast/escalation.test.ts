@@ -6,8 +6,8 @@
  * then re-creating an identity never restores its bindings.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestEmulator, type TestEmulator } from "../../../harness/emulator";
 import { type Caller, caller, enc, reasonOf } from "../../emulator/http";
-import { startTestEmulator, type TestEmulator } from "../../support/emulator";
 
 type Json = Record<string, unknown>;
 

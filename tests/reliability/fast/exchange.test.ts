@@ -8,8 +8,8 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { exportJWK, generateKeyPair, type JWK, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestEmulator, type TestEmulator } from "../../../harness/emulator";
 import { caller, enc, reasonOf } from "../../emulator/http";
-import { startTestEmulator, type TestEmulator } from "../../support/emulator";
 
 type Json = Record<string, unknown>;
 

@@ -11,14 +11,14 @@ import type { AddressInfo } from "node:net";
 import * as path from "node:path";
 import { inspect } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { IrmClient } from "../../../sdk/index";
-import { startTestEmulator, type TestEmulator } from "../../support/emulator";
+import { startTestEmulator, type TestEmulator } from "../../../harness/emulator";
 import {
   type ConsumerProject,
   createConsumerProject,
   REPO_ROOT,
-} from "../../support/installed-package";
-import { destroy, newStack, refresh, up } from "../../support/lifecycle/engine";
+} from "../../../harness/installed-package";
+import { destroy, newStack, refresh, up } from "../../../harness/lifecycle/engine";
+import { IrmClient } from "../../../sdk/index";
 
 let emu: TestEmulator;
 let project: ConsumerProject;

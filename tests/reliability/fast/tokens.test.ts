@@ -13,8 +13,8 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { exportJWK, generateKeyPair, importJWK, type JWK, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestEmulator, type TestEmulator } from "../../../harness/emulator";
 import { exchangeTokenSource, IrmClient, isUnauthenticated } from "../../../sdk/index";
-import { startTestEmulator, type TestEmulator } from "../../support/emulator";
 
 let emu: TestEmulator;
 let dataDir: string;

@@ -7,6 +7,7 @@
  * update, no orphan child, and every total agrees with the listing.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestEmulator, type TestEmulator } from "../../../harness/emulator";
 import {
   type Group,
   type Identity,
@@ -14,7 +15,6 @@ import {
   isNotFound,
   isResourceNotEmpty,
 } from "../../../sdk/index";
-import { startTestEmulator, type TestEmulator } from "../../support/emulator";
 import { countByStatus, recordFigures } from "../support/figures";
 
 const CLIENTS = 50;

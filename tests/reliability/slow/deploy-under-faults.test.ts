@@ -6,8 +6,8 @@
  * service after each step.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type LogEntry, startTestEmulator, type TestEmulator } from "../../../harness/emulator";
 import { IrmClient } from "../../../sdk/index";
-import { type LogEntry, startTestEmulator, type TestEmulator } from "../../support/emulator";
 import type { EngineStack, RunOutcome } from "../../support/engine-stack";
 import { engineLabel } from "../support/engine-label";
 import { countByStatus, recordFigures } from "../support/figures";

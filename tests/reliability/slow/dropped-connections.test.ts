@@ -6,8 +6,8 @@
  * each object exactly once.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestEmulator, type TestEmulator } from "../../../harness/emulator";
 import { IrmClient } from "../../../sdk/index";
-import { startTestEmulator, type TestEmulator } from "../../support/emulator";
 import type { EngineStack } from "../../support/engine-stack";
 import { engineLabel } from "../support/engine-label";
 import { countByStatus, recordFigures } from "../support/figures";

@@ -12,10 +12,10 @@ import * as net from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { attachEmulator, type Bootstrap, type LogEntry } from "../../../harness/emulator";
+import { REPO_ROOT } from "../../../harness/installed-package";
 import { IrmClient } from "../../../sdk/index";
-import { attachEmulator, type Bootstrap, type LogEntry } from "../../support/emulator";
 import type { EngineStack, RunOutcome } from "../../support/engine-stack";
-import { REPO_ROOT } from "../../support/installed-package";
 import { engineLabel } from "../support/engine-label";
 import { recordFigures } from "../support/figures";
 import {

@@ -4,8 +4,8 @@
  * provider, on the real Pulumi engine, completes under a tight rate limit.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestEmulator, type TestEmulator } from "../../../harness/emulator";
 import { IrmClient, type SdkEvent } from "../../../sdk/index";
-import { startTestEmulator, type TestEmulator } from "../../support/emulator";
 import type { EngineStack, RunOutcome } from "../../support/engine-stack";
 import { engineLabel } from "../support/engine-label";
 import { countByStatus, recordFigures } from "../support/figures";

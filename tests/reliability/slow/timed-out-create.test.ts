@@ -10,8 +10,8 @@
  * dropped-connections.test.ts: there the first look-up finds the object.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestEmulator, type TestEmulator } from "../../../harness/emulator";
 import { IrmClient } from "../../../sdk/index";
-import { startTestEmulator, type TestEmulator } from "../../support/emulator";
 import { createEngineStack, type EngineStack } from "../../support/engine-stack";
 import { engineLabel } from "../support/engine-label";
 import { countByStatus, recordFigures } from "../support/figures";

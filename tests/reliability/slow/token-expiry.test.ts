@@ -8,8 +8,8 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type LogEntry, startTestEmulator, type TestEmulator } from "../../../harness/emulator";
 import { IrmClient } from "../../../sdk/index";
-import { type LogEntry, startTestEmulator, type TestEmulator } from "../../support/emulator";
 import type { EngineStack } from "../../support/engine-stack";
 import { engineLabel } from "../support/engine-label";
 import { countByStatus, recordFigures } from "../support/figures";

@@ -6,7 +6,7 @@
 import { execFileSync } from "node:child_process";
 import * as path from "node:path";
 import { inject } from "vitest";
-import type { EngineStack } from "../../support/stack";
+import type { EngineStack } from "../../../harness/stack";
 
 let cliVersion: string | undefined;
 

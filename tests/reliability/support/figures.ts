@@ -6,8 +6,8 @@
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { LogEntry } from "../../support/emulator";
-import { REPO_ROOT, SCRATCH_ROOT } from "../../support/installed-package";
+import type { LogEntry } from "../../../harness/emulator";
+import { REPO_ROOT, SCRATCH_ROOT } from "../../../harness/installed-package";
 
 /** Where a run's figures go; `RELIABILITY_FIGURES_DIR` overrides it. */
 export const FIGURES_DIR =

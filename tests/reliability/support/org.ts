@@ -5,13 +5,13 @@
  * exactly once, and the stack's state equals the service.
  */
 import * as path from "node:path";
+import type { TestEmulator } from "../../../harness/emulator";
+import type { StateResource, Step } from "../../../harness/stack";
 import { groupOutputs } from "../../../provider/handlers/group";
 import { identityOutputs } from "../../../provider/handlers/identity";
 import { roleBindingOutputs } from "../../../provider/handlers/role-binding";
 import type { Group, Identity, IrmClient, RoleBinding } from "../../../sdk/index";
-import type { TestEmulator } from "../../support/emulator";
 import { createEngineStack, type EngineStack } from "../../support/engine-stack";
-import type { StateResource, Step } from "../../support/stack";
 
 /** Resources per team in the fixture program: two groups, an identity, two bindings. */
 export const RESOURCES_PER_TEAM = 5;

@@ -7,15 +7,13 @@
  */
 import * as fs from "node:fs";
 import type { TestProject } from "vitest/node";
+import {
+  type RealEngineContext,
+  reserveInstalledBase,
+} from "../../../harness/real-engine/installed-base";
 import { findPulumiCli } from "../../../scripts/pulumi-cli/locate";
-import { reserveInstalledBase } from "./installed-base";
 
-export interface RealEngineContext {
-  /** Install root of the CLI (`<root>/bin/pulumi`), or "" when there is none. */
-  cliRoot: string;
-  /** Folder holding the installed package (once `ensureInstalledBase` ran); project folders go below it. */
-  base: string;
-}
+export type { RealEngineContext };
 
 declare module "vitest" {
   export interface ProvidedContext {

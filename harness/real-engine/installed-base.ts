@@ -15,6 +15,13 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { ensureBuilt, REPO_ROOT } from "../installed-package";
 
+export interface RealEngineContext {
+  /** Install root of the CLI (`<root>/bin/pulumi`), or "" when there is none. */
+  cliRoot: string;
+  /** Folder holding the installed package (once `ensureInstalledBase` ran); project folders go below it. */
+  base: string;
+}
+
 function pinned(name: string): string {
   const manifest = require.resolve(`${name}/package.json`, { paths: [REPO_ROOT] });
   return JSON.parse(fs.readFileSync(manifest, "utf8")).version as string;

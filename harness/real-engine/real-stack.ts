@@ -25,8 +25,7 @@ import type {
   Step,
   StepOp,
 } from "../stack";
-import type { RealEngineContext } from "./global-setup";
-import { ensureInstalledBase } from "./installed-base";
+import { ensureInstalledBase, type RealEngineContext } from "./installed-base";
 
 /** Engine step ops as `EngineStack` reports them (logical `replace` steps are left out). */
 const OPS: Record<string, StepOp | undefined> = {

@@ -7,7 +7,7 @@
  * qualify them.
  */
 import { IrmClient } from "../../sdk/index";
-import type { SeedRequest, SeedResult } from "../support/emulator";
+import type { SeedRequest, SeedResult } from "../emulator";
 
 /** What seeding needs of an emulator: the in-process one of the tests or the bench's process. */
 export interface SeedableEmulator {

@@ -3,7 +3,7 @@
  * groups with their parents, identities with their group and subject, bindings as
  * "identity is role on group". Read with the SDK from the repository's sources.
  */
-import { IrmClient } from "../../../sdk/index";
+import { IrmClient } from "../../sdk/index";
 import type { StackState } from "./state";
 
 export interface OrgSnapshot {

@@ -11,7 +11,7 @@ import {
   type FaultSpec,
   type LogEntry,
   startEmulator,
-} from "../../emulator/index";
+} from "../emulator/index";
 
 export type { Bootstrap, FaultSpec, LogEntry };
 

@@ -15,7 +15,7 @@ import { createRequire } from "node:module";
 import * as path from "node:path";
 
 /** Root of this repository (the folder holding its package.json). */
-export const REPO_ROOT = path.resolve(__dirname, "..", "..");
+export const REPO_ROOT = path.resolve(__dirname, "..");
 
 /** Where consumer projects and other scratch folders of the tests live (git-ignored). */
 export const SCRATCH_ROOT = path.join(REPO_ROOT, ".tmp");

@@ -15,9 +15,9 @@ import * as analyzerService from "@pulumi/pulumi/proto/analyzer_grpc_pb";
 import * as analyzer from "@pulumi/pulumi/proto/analyzer_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
-import { readPort } from "../support/provider-host";
+import { readPort } from "./provider-host";
 
-const REPO_ROOT = path.resolve(__dirname, "..", "..");
+const REPO_ROOT = path.resolve(__dirname, "..");
 /** The shipped pack folder (`PulumiPolicy.yaml`, `package.json` → compiled program). */
 export const PACK_DIR = path.join(REPO_ROOT, "policy");
 

@@ -31,7 +31,7 @@ import * as path from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import type * as PulumiModule from "@pulumi/pulumi";
 import type { RegisterResourceRequest } from "@pulumi/pulumi/proto/resource_pb";
-import { type Diagnostic, type PolicyPackHost, startPolicyPack } from "../../policy/pack-host";
+import { type Diagnostic, type PolicyPackHost, startPolicyPack } from "../policy-pack-host";
 import {
   type DiffResult,
   type PropertyMap,
@@ -425,7 +425,7 @@ class UpEngine {
   }
 
   /**
-   * Records a step when it starts, as the engine's events report steps (the lead's
+   * Records a step when it starts, as the engine's events report steps (the
    * real-engine harness reads them from `resourcePreEvent`); a step that fails is
    * taken out again, as failed steps are not reported.
    */

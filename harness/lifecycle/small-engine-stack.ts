@@ -1,5 +1,5 @@
 /**
- * `EngineStack` (tests/support/stack.ts) on the small in-repo engine, for machines where
+ * `EngineStack` (harness/stack.ts) on the small in-repo engine, for machines where
  * the Pulumi CLI cannot be provided. It reports what the real engine reports: one step
  * per resource event (`replace` plus `delete-replaced` for a replacement, `discard` for
  * a retained removal), names as the last URN segment, parallel steps by default
