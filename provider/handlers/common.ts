@@ -191,6 +191,8 @@ export interface DeleteTarget {
   uid: string;
   /** Name as last known from state; may be absent in old state. */
   name?: string;
+  /** What to do about RESOURCE_IN_USE, replacing the default advice about role bindings. */
+  inUseRemedy?: string;
 }
 
 /**
@@ -205,7 +207,7 @@ function blockingViolations(error: unknown): PreconditionViolation[] | undefined
 }
 
 /** What the user can do about the violations that outlasted the wait. */
-function remedy(violations: PreconditionViolation[]): string {
+function remedy(violations: PreconditionViolation[], inUseRemedy?: string): string {
   const advice: string[] = [];
   if (violations.some((v) => v.type === RESOURCE_NOT_EMPTY)) {
     advice.push(
@@ -215,8 +217,9 @@ function remedy(violations: PreconditionViolation[]): string {
   }
   if (violations.some((v) => v.type === RESOURCE_IN_USE)) {
     advice.push(
-      "Remove the role bindings that still refer to it, from this program or out of band " +
-        "if this stack does not manage them",
+      inUseRemedy ??
+        "Remove the role bindings that still refer to it, from this program or out of band " +
+          "if this stack does not manage them",
     );
   }
   return `${advice.join("; ")}, then run the update again.`;
@@ -254,7 +257,7 @@ export async function deleteWaitingForChildren(
         throw new Error(
           `Cannot delete ${target.kind} ${label}: the API still refuses after waiting ` +
             `${Math.round(timeoutMs / 1000)}s (irm:deleteTimeoutMs / IRM_DELETE_TIMEOUT_MS). ` +
-            `Blocking: ${blocking || (error as Error).message}. ${remedy(violations)} ` +
+            `Blocking: ${blocking || (error as Error).message}. ${remedy(violations, target.inUseRemedy)} ` +
             "Nothing else was deleted.",
         );
       }

@@ -36,8 +36,14 @@ export interface ObjectSpec<
   Body,
   MaskPath extends string,
 > {
-  /** The object's kind in messages: `group`, `identity`, `role binding`. */
-  kind: "group" | "identity" | "role binding";
+  /** The object's kind in messages: `group`, `identity`, `role binding`, ... */
+  kind:
+    | "group"
+    | "identity"
+    | "role binding"
+    | "role"
+    | "identity provider"
+    | "account association";
   /** The input naming where the object lives; a change replaces the object. */
   container: FieldSpec<Inputs, Outputs>;
   /** Inputs updated in place, each with its `updateMask` path. */
@@ -66,6 +72,19 @@ export interface ObjectSpec<
   nameOf?(outputs: Outputs | undefined): string | undefined;
   /** Describes what a create makes, for messages (`group "x" under <uid>`). */
   describe(inputs: Inputs): string;
+  /**
+   * Outputs that carry write-only inputs (never in the API's answers, like a client
+   * secret) after a request that sent them: a create, an adoption, an update, and the
+   * object a lost create turns out to have made.
+   */
+  withWriteOnly?(outputs: Outputs, inputs: Inputs): Outputs;
+  /** What to do about RESOURCE_IN_USE, when the default advice (role bindings) is not it. */
+  inUseRemedy?: string;
+  /**
+   * Why an object found by `adoptUid` cannot be managed as declared (a field the API
+   * cannot change differs), or undefined when it can.
+   */
+  refuseAdoption?(current: Outputs, inputs: Inputs): string | undefined;
 }
 
 export function objectHandler<
@@ -82,6 +101,8 @@ export function objectHandler<
   const maskOf = (olds: Outputs, news: Inputs) =>
     changedPaths(spec.updatable, olds, news) as MaskPath[];
   const isGone = (uid: string) => (error: unknown) => api().isGone(error, uid);
+  const withWriteOnly = (outs: Outputs, inputs: Inputs) =>
+    spec.withWriteOnly ? spec.withWriteOnly(outs, inputs) : outs;
   /** The object sits where the inputs declare it and every updatable field equals them. */
   const matchesInputs = (outs: Outputs, inputs: Inputs) =>
     spec.container.fromOutputs(outs) === spec.container.fromInputs(inputs) &&
@@ -113,7 +134,9 @@ export function objectHandler<
         `adoptUid: ${spec.kind} ${uid} sits under ${actual}, not under ${spec.container.path} ${declared}`,
       );
     }
-    const outs = await patchDifferences(current, inputs);
+    const refusal = spec.refuseAdoption?.(current, inputs);
+    if (refusal !== undefined) throw new Error(`adoptUid: ${spec.kind} ${uid} ${refusal}`);
+    const outs = withWriteOnly(await patchDifferences(current, inputs), inputs);
     return { id: outs.uid, outs };
   }
 
@@ -143,7 +166,9 @@ export function objectHandler<
         // someone's by hand, and is never taken over.
         const found = await findAfterUnknownOutcome(context, error, async () => {
           const candidates = await Promise.all(
-            (await spec.candidates(client, inputs)).map((item) => spec.outputs(item)),
+            (await spec.candidates(client, inputs)).map(async (item) =>
+              withWriteOnly(await spec.outputs(item), inputs),
+            ),
           );
           return madeByAttempt(
             spec.describe(inputs),
@@ -154,7 +179,7 @@ export function objectHandler<
         if (found !== undefined) return { id: found.uid, outs: found };
         created = await spec.create(client, inputs);
       }
-      const outs = await spec.outputs(created);
+      const outs = withWriteOnly(await spec.outputs(created), inputs);
       return { id: outs.uid, outs };
     },
 
@@ -170,14 +195,14 @@ export function objectHandler<
       if (mask.length === 0) return { outs: await spec.outputs(await api().get(id), olds) };
       await spec.prepare?.(context.client(), news);
       const updated = await api().update(id, spec.patchBody(news, mask), { updateMask: mask });
-      return { outs: await spec.outputs(updated, olds) };
+      return { outs: withWriteOnly(await spec.outputs(updated, olds), news) };
     },
 
     async delete(id, props) {
       const name = spec.nameOf?.(props);
       await deleteWaitingForChildren(
         context,
-        { kind: spec.kind, uid: id, name },
+        { kind: spec.kind, uid: id, name, inUseRemedy: spec.inUseRemedy },
         () => api().delete(id),
         isGone(id),
       );
