@@ -1,0 +1,90 @@
+/** Groups: `/iam/v2beta1/groups`, the tree everything else hangs under. */
+import { failedPrecondition } from "../errors";
+import type { GroupRecord } from "../model";
+import { type JsonObject, optionalString } from "../requests";
+import type { State } from "../state";
+import {
+  countsOfPresent,
+  type EmulatorContext,
+  existing,
+  int64Strings,
+  newChildUid,
+  requireName,
+} from "./kit";
+import { writableCollection } from "./writable";
+
+export function groupOut(group: GroupRecord): JsonObject {
+  return {
+    uid: group.uid,
+    name: group.name,
+    description: group.description,
+    resourceLimits: int64Strings(group.resourceLimits),
+    verified: group.verified,
+    createTime: group.createTime,
+    updateTime: group.updateTime,
+  };
+}
+
+/**
+ * What still hangs on group `uid`, as counted phrases (`2 identities`); a group is
+ * deleted only when this is empty, so nothing is ever left without its group.
+ */
+export function groupContents(state: State, uid: string): string[] {
+  return countsOfPresent([
+    [state.groups.countChildren(uid), "child group", "child groups"],
+    [state.identities.countChildren(uid), "identity", "identities"],
+    [state.roleBindings.countChildren(uid), "role binding", "role bindings"],
+    [state.repos.countChildren(uid), "repo", "repos"],
+    [state.roles.countChildren(uid), "custom role", "custom roles"],
+  ]);
+}
+
+export const groups = writableCollection<GroupRecord, { name: string; description: string }>({
+  name: "groups",
+  store: (state) => state.groups,
+  out: (_ctx, group) => groupOut(group),
+  list: { sortName: (_ctx, group) => group.name },
+  create: {
+    parentHint: "the parent group uid belongs in the path",
+    body: (_ctx, body) => ({
+      name: requireName(body.name),
+      description: optionalString(body, "description") ?? "",
+    }),
+    references: ({ ctx, parentUid }) => {
+      existing(ctx.state.groups, parentUid);
+    },
+    build: (ctx, draft, parentUid, now) => ({
+      uid: newChildUid(parentUid, (candidate) => ctx.state.groups.has(candidate)),
+      name: draft.name,
+      description: draft.description,
+      resourceLimits: {},
+      verified: false,
+      createTime: now,
+      updateTime: now,
+    }),
+  },
+  update: {
+    writable: ["name", "description"],
+    fields: ["name", "description"],
+    apply: (_ctx, current, body, paths) => {
+      const next: GroupRecord = { ...current };
+      for (const path of paths) {
+        if (path === "name") next.name = requireName(body.name);
+        if (path === "description") next.description = optionalString(body, "description") ?? "";
+      }
+      return next;
+    },
+  },
+  delete: {
+    refuse: (ctx: EmulatorContext, group) => {
+      const remaining = groupContents(ctx.state, group.uid);
+      if (remaining.length > 0) {
+        throw failedPrecondition({
+          type: "RESOURCE_NOT_EMPTY",
+          subject: group.uid,
+          description: `group ${group.uid} is not empty: it still has ${remaining.join(", ")}`,
+        });
+      }
+    },
+  },
+});

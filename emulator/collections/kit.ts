@@ -1,0 +1,240 @@
+/**
+ * What every collection module shares: the emulator context, who is calling, uid and
+ * name validators, list envelopes and the small record helpers. The collection modules
+ * stay small because the rules they share live here once.
+ */
+import { Access } from "../access";
+import type { Clock } from "../clock";
+import { ApiError, invalidArgument, notFound, unauthenticated } from "../errors";
+import type { IndexedCollection } from "../indexed-collection";
+import type { OrderField } from "../listing";
+import { type IdentityRecord, NAME_PATTERN, NAME_PATTERN_TEXT } from "../model";
+import { type ApiRequest, type ApiResponse, type JsonObject, ok } from "../requests";
+import { childSegment, type State } from "../state";
+import type { TokenService } from "../tokens";
+
+export interface EmulatorContext {
+  state: State;
+  clock: Clock;
+  tokens: TokenService;
+  /** `http://HOST:PORT`: base URL, auth URL and API token audience. */
+  origin: string;
+}
+
+/** Answers one request to a collection; `uid` is the rest of the path, if any. */
+export type CollectionHandler = (
+  ctx: EmulatorContext,
+  request: ApiRequest,
+  uid: string | undefined,
+) => Promise<ApiResponse>;
+
+export const PATH_UID = /^[0-9a-f]{40}(\/[0-9a-f]{16})*$/;
+/** Roles and advisories: 40 hex characters, no slash. */
+export const FLAT_UID = /^[0-9a-f]{40}$/;
+/** lastSeenTime is refreshed at most this often, so reads do not rewrite the data file each time. */
+const LAST_SEEN_RESOLUTION_MS = 60_000;
+
+// ---------------------------------------------------------------- the caller
+
+/**
+ * Who is calling. A presented token is always checked; without one the caller is
+ * anonymous, which only public registry reads accept.
+ */
+export async function callerOf(
+  ctx: EmulatorContext,
+  request: ApiRequest,
+  required: boolean,
+): Promise<Access> {
+  const header = request.authorization;
+  if (header === undefined || header === "") {
+    if (required) throw unauthenticated("a bearer token is required");
+    return new Access(ctx.state, undefined);
+  }
+  const match = /^Bearer[ \t]+(\S+)\s*$/i.exec(header);
+  if (!match) throw unauthenticated("the Authorization header must be 'Bearer <token>'");
+  const identityUid = await ctx.tokens.verifyApiToken(match[1], ctx.clock.now());
+  const identity = ctx.state.identities.get(identityUid);
+  if (!identity) throw unauthenticated("the token's identity no longer exists");
+  markSeen(ctx, identity);
+  return new Access(ctx.state, identityUid);
+}
+
+/** Records that `identity` acted now (at most once per resolution step). */
+export function markSeen(ctx: EmulatorContext, identity: IdentityRecord): void {
+  const nowMs = ctx.clock.nowMs();
+  const last = identity.lastSeenTime ? Date.parse(identity.lastSeenTime) : 0;
+  if (nowMs - last >= LAST_SEEN_RESOLUTION_MS) {
+    // A replace, not an edit in place: the --data journal records replaced records.
+    ctx.state.identities.replace({ ...identity, lastSeenTime: new Date(nowMs).toISOString() });
+    ctx.state.touch();
+  }
+}
+
+// ---------------------------------------------------------------- validators
+
+export function requirePathUid(uid: string, what = "uid"): string {
+  if (!PATH_UID.test(uid))
+    throw invalidArgument(what, "must be a uid (hex segments separated by /)");
+  return uid;
+}
+
+export function requireRoleUid(uid: string, field = "uid"): string {
+  if (!FLAT_UID.test(uid)) throw invalidArgument(field, "must be a role uid (40 hex characters)");
+  return uid;
+}
+
+export function requireName(value: unknown, field = "name"): string {
+  if (value !== undefined && value !== null && typeof value !== "string") {
+    throw invalidArgument(field, "must be a string");
+  }
+  if (typeof value !== "string" || !NAME_PATTERN.test(value)) {
+    throw invalidArgument(field, `must match ${NAME_PATTERN_TEXT}`);
+  }
+  return value;
+}
+
+/** A required absolute http(s) URL (the identity-issuer rule). */
+export function requireHttpUrl(value: unknown, field: string): string {
+  if (typeof value !== "string" && value !== undefined && value !== null) {
+    throw invalidArgument(field, "must be a string");
+  }
+  if (typeof value !== "string" || value === "") throw invalidArgument(field, "is required");
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw invalidArgument(field, "must be an http(s) URL");
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") {
+    throw invalidArgument(field, "must be an http(s) URL");
+  }
+  return value;
+}
+
+// ---------------------------------------------------------------- records
+
+export function parentPath(uid: string): string {
+  return uid.slice(0, uid.lastIndexOf("/"));
+}
+
+/** A fresh `<parent>/<16 hex>` that `taken` does not claim. */
+export function newChildUid(parentUid: string, taken: (uid: string) => boolean): string {
+  for (;;) {
+    const uid = `${parentUid}/${childSegment()}`;
+    if (!taken(uid)) return uid;
+  }
+}
+
+export function existing<T extends { uid: string }>(
+  collection: IndexedCollection<T>,
+  uid: string,
+): T {
+  const record = collection.get(uid);
+  if (!record) throw notFound(uid);
+  return record;
+}
+
+/**
+ * Stores the result of a PATCH, unless it equals `current` in every writable field:
+ * then nothing is written, `updateTime` stays, and the state does not count a change
+ * (no rewrite of the `--data` file). Answers the record now stored.
+ */
+export function saveUpdate<T extends { updateTime: string }>(
+  ctx: EmulatorContext,
+  current: T,
+  next: T,
+  fields: ReadonlyArray<keyof T>,
+  store: (record: T) => void,
+): T {
+  const unchanged = fields.every(
+    (field) => JSON.stringify(current[field]) === JSON.stringify(next[field]),
+  );
+  if (unchanged) return current;
+  next.updateTime = ctx.clock.isoNow();
+  store(next);
+  ctx.state.touch();
+  return next;
+}
+
+// ---------------------------------------------------------------- answers
+
+export function int64Strings(values: Record<string, number>): Record<string, string> {
+  return Object.fromEntries(Object.entries(values).map(([key, value]) => [key, String(value)]));
+}
+
+/** The sort key of `field` for the common order fields; `nameOf` gives the `name` key. */
+export function sortValueOf<T extends { uid: string; createTime: string; updateTime: string }>(
+  nameOf: (record: T) => string,
+): (record: T, field: OrderField) => string {
+  return (record, field) => {
+    switch (field) {
+      case "name":
+        return nameOf(record);
+      case "createTime":
+        return record.createTime;
+      case "updateTime":
+        return record.updateTime;
+      default:
+        return record.uid;
+    }
+  };
+}
+
+export function listEnvelope<T>(
+  key: string,
+  result: { items: T[]; nextPageToken: string; totalCount: number; skipped: number },
+  shape: (item: T) => JsonObject,
+): ApiResponse {
+  return ok({
+    [key]: result.items.map(shape),
+    nextPageToken: result.nextPageToken,
+    totalCount: String(result.totalCount),
+    skipped: result.skipped,
+  });
+}
+
+export function unsupported(request: ApiRequest): ApiError {
+  return new ApiError(
+    "UNIMPLEMENTED",
+    `Unimplemented: ${request.method} is not supported on ${request.path}`,
+  );
+}
+
+/** `["2 identities", "1 repo"]` for the counts above zero. */
+export function countsOfPresent(parts: Array<[number, string, string]>): string[] {
+  return parts
+    .filter(([count]) => count > 0)
+    .map(([count, one, many]) => `${count} ${count === 1 ? one : many}`);
+}
+
+/**
+ * A collection that only reads (the registry and advisories): GET of the list or of one
+ * uid, anonymous callers admitted (each collection decides what they may see).
+ */
+export function readOnlyCollection(
+  list: (ctx: EmulatorContext, request: ApiRequest, access: Access) => ApiResponse,
+  get: (ctx: EmulatorContext, access: Access, uid: string) => ApiResponse,
+): CollectionHandler {
+  return async (ctx, request, uid) => {
+    if (request.method !== "GET") throw unsupported(request);
+    const access = await callerOf(ctx, request, false);
+    return uid === undefined ? list(ctx, request, access) : get(ctx, access, uid);
+  };
+}
+
+/** Unreadable and missing look the same to an anonymous caller; others learn which it is. */
+export function getReadable<T extends { uid: string }>(
+  access: Access,
+  collection: IndexedCollection<T>,
+  uid: string,
+  capability: string,
+  readable: (record: T) => boolean,
+): T {
+  requirePathUid(uid);
+  const record = collection.get(uid);
+  if (record && readable(record)) return record;
+  if (!access.authenticated) throw unauthenticated("a bearer token is required for this resource");
+  access.require(capability, uid);
+  if (!record) throw notFound(uid);
+  return record;
+}

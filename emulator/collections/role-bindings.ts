@@ -1,0 +1,232 @@
+/**
+ * Role bindings: `/iam/v2beta1/roleBindings`, an identity bound to a role in a group.
+ * A binding's uid is a child of its group's uid.
+ */
+import { type Access, isSameOrBelow } from "../access";
+import { alreadyExists, invalidArgument, notFound } from "../errors";
+import type { RoleBindingRecord, RoleRecord } from "../model";
+import { type JsonObject, optionalString } from "../requests";
+import type { State } from "../state";
+import { type EmulatorContext, existing, FLAT_UID, newChildUid, PATH_UID, parentPath } from "./kit";
+import { readableRole, roleReadable } from "./roles";
+import { writableCollection } from "./writable";
+
+/**
+ * A role binding with its hydrated identity, group and role, as `reader` may see them:
+ * the name, description, issuer and subject of an object the reader cannot read
+ * (`identities.get`, `groups.get`, `roles.get` on a custom role's group) stay empty,
+ * only its uid shows. A binding never discloses more than a Get of each object would.
+ */
+export function bindingOut(state: State, binding: RoleBindingRecord, reader: Access): JsonObject {
+  const groupUid = parentPath(binding.uid);
+  const identity = reader.can("identities.get", binding.identityUid)
+    ? state.identities.get(binding.identityUid)
+    : undefined;
+  const group = reader.can("groups.get", groupUid) ? state.groups.get(groupUid) : undefined;
+  const stored = state.roles.get(binding.roleUid);
+  const role = stored && roleReadable(reader, stored) ? stored : undefined;
+  return {
+    uid: binding.uid,
+    identity: {
+      uid: binding.identityUid,
+      name: identity?.name ?? "",
+      description: identity?.description ?? "",
+      subject: identity?.claimMatch.subject ?? "",
+      issuer: identity?.claimMatch.issuer ?? "",
+    },
+    group: { uid: groupUid, name: group?.name ?? "", description: group?.description ?? "" },
+    role: { uid: binding.roleUid, name: role?.name ?? "", description: role?.description ?? "" },
+    createTime: binding.createTime,
+    updateTime: binding.updateTime,
+  };
+}
+
+/**
+ * Step 5 for anything that promises a role in `groupUid` (a binding, an invite, an
+ * identity provider's default role): a custom role must belong to the group or one of
+ * its ancestors. `field` names the body field that carries the role uid.
+ */
+export function requireRoleUsableIn(role: RoleRecord, groupUid: string, field: string): void {
+  if (role.parentUid !== "" && !isSameOrBelow(groupUid, role.parentUid)) {
+    throw invalidArgument(
+      field,
+      "the role belongs to a group that is not this group or an ancestor",
+    );
+  }
+}
+
+/**
+ * Step 6 for anything that promises a role in `groupUid`: the caller holds every
+ * capability of the role there (no one grants more than they hold). Capabilities are
+ * stored sorted, so the refusal names the first missing one in sorted order.
+ */
+export function requireRoleGrantable(access: Access, role: RoleRecord, groupUid: string): void {
+  for (const capability of role.capabilities) access.require(capability, groupUid);
+}
+
+function requireIdentityUid(value: string): string {
+  if (!PATH_UID.test(value)) {
+    throw invalidArgument("identityUid", "must be an identity uid (hex segments separated by /)");
+  }
+  return value;
+}
+
+function requireBindingRoleUid(value: string): string {
+  if (!FLAT_UID.test(value)) {
+    throw invalidArgument("roleUid", "must be a role uid (40 hex characters)");
+  }
+  return value;
+}
+
+/** The binding a write would make: its group, identity and role. */
+interface Target {
+  ctx: EmulatorContext;
+  access: Access;
+  groupUid: string;
+  identityUid: string;
+  roleUid: string;
+  /** The binding being updated: values it already holds are not read again. */
+  current?: RoleBindingRecord;
+  /** Checked: uniqueness leaves this binding out. */
+  except?: string;
+}
+
+/**
+ * Step 4: the caller must be able to read each object the write newly names (a binding
+ * answers with the identity's name, issuer and subject, and the role's name), checked
+ * before existence so that an identity the caller cannot read answers
+ * `PERMISSION_DENIED` whether it exists or not, and a custom role it cannot read answers
+ * `NOT_FOUND` exactly as a missing one (role uids are flat).
+ */
+function targetReferences(target: Target): void {
+  const { ctx, access, identityUid, roleUid, current } = target;
+  if (identityUid !== current?.identityUid) {
+    access.require("identities.get", identityUid);
+    if (!ctx.state.identities.has(identityUid)) throw notFound(identityUid);
+  }
+  if (roleUid !== current?.roleUid) readableRole(ctx.state, access, roleUid);
+  else if (!ctx.state.roles.has(roleUid)) throw notFound(roleUid);
+}
+
+function targetRole(target: Target): RoleRecord {
+  const role = target.ctx.state.roles.get(target.roleUid);
+  if (!role) throw notFound(target.roleUid);
+  return role;
+}
+
+function targetUnique(target: Target): void {
+  const { ctx, groupUid, identityUid, roleUid, except } = target;
+  const duplicate = ctx.state
+    .bindingsOfIdentity(identityUid)
+    .some(
+      (binding) =>
+        binding.uid !== except &&
+        binding.roleUid === roleUid &&
+        parentPath(binding.uid) === groupUid,
+    );
+  if (duplicate) {
+    throw alreadyExists(`a binding of ${identityUid} to ${roleUid} in ${groupUid}`);
+  }
+}
+
+const steps = <W>(toTarget: (write: W) => Target) => ({
+  references: (write: W) => targetReferences(toTarget(write)),
+  roleUsable: (write: W) => {
+    const target = toTarget(write);
+    requireRoleUsableIn(targetRole(target), target.groupUid, "roleUid");
+  },
+  grants: (write: W) => {
+    const target = toTarget(write);
+    requireRoleGrantable(target.access, targetRole(target), target.groupUid);
+  },
+  unique: (write: W) => targetUnique(toTarget(write)),
+});
+
+export const roleBindings = writableCollection<
+  RoleBindingRecord,
+  { identityUid: string; roleUid: string }
+>({
+  name: "roleBindings",
+  store: (state) => state.roleBindings,
+  out: (ctx, binding, access) => bindingOut(ctx.state, binding, access),
+  list: {
+    filters: ["identityUid", "roleUid"],
+    sortName: (ctx, binding) => ctx.state.identities.get(binding.identityUid)?.name ?? "",
+    match: (_ctx, params) => {
+      const { identityUid, roleUid } = params.filters;
+      if (!identityUid && !roleUid) return undefined;
+      return (binding) =>
+        (!identityUid || binding.identityUid === identityUid) &&
+        (!roleUid || binding.roleUid === roleUid);
+    },
+  },
+  create: {
+    parentHint: "the group uid belongs in the path",
+    capabilities: ["roleBindings.create"],
+    body: (_ctx, body) => {
+      const identityUid = optionalString(body, "identityUid");
+      if (!identityUid) throw invalidArgument("identityUid", "is required");
+      const roleUid = optionalString(body, "roleUid");
+      if (!roleUid) throw invalidArgument("roleUid", "is required");
+      return {
+        identityUid: requireIdentityUid(identityUid),
+        roleUid: requireBindingRoleUid(roleUid),
+      };
+    },
+    ...steps(({ ctx, access, parentUid, draft }) => ({
+      ctx,
+      access,
+      groupUid: parentUid,
+      ...draft,
+    })),
+    references: (write) => {
+      existing(write.ctx.state.groups, write.parentUid);
+      targetReferences({
+        ctx: write.ctx,
+        access: write.access,
+        groupUid: write.parentUid,
+        ...write.draft,
+      });
+    },
+    build: (ctx, draft, parentUid, now) => ({
+      uid: newChildUid(
+        parentUid,
+        (candidate) => ctx.state.roleBindings.has(candidate) || ctx.state.groups.has(candidate),
+      ),
+      identityUid: draft.identityUid,
+      roleUid: draft.roleUid,
+      createTime: now,
+      updateTime: now,
+    }),
+    insert: (ctx, binding) => ctx.state.addBinding(binding),
+  },
+  update: {
+    writable: ["identityUid", "roleUid"],
+    fields: ["identityUid", "roleUid"],
+    apply: (_ctx, current, body, paths) => {
+      const next: RoleBindingRecord = { ...current };
+      for (const path of paths) {
+        const value = optionalString(body, path);
+        if (!value) throw invalidArgument(path, "is required");
+        if (path === "identityUid") next.identityUid = value;
+        if (path === "roleUid") next.roleUid = value;
+      }
+      requireIdentityUid(next.identityUid);
+      requireBindingRoleUid(next.roleUid);
+      return next;
+    },
+    ...steps(({ ctx, access, current, next }) => ({
+      ctx,
+      access,
+      groupUid: parentPath(current.uid),
+      identityUid: next.identityUid,
+      roleUid: next.roleUid,
+      current,
+      except: current.uid,
+    })),
+    store: (ctx, binding) => ctx.state.replaceBinding(binding),
+  },
+  delete: {
+    remove: (ctx, binding) => ctx.state.deleteBinding(binding.uid),
+  },
+});

@@ -1,0 +1,118 @@
+/**
+ * The token side of the API: the API token keys (`/.well-known/jwks.json`), the token
+ * exchange (`/sts/exchange`) and the OIDC test issuer (`/oidc/...`).
+ */
+import { ApiError, invalidArgument, notFound, unauthenticated } from "../errors";
+import {
+  type ApiRequest,
+  type ApiResponse,
+  bodyObject,
+  ok,
+  optionalNumber,
+  optionalString,
+} from "../requests";
+import { type EmulatorContext, markSeen, requirePathUid, unsupported } from "./kit";
+
+/** Lifetime of an exchanged API token (specification, "Limits"). */
+export const EXCHANGED_TOKEN_TTL_SECONDS = 3600;
+
+/** The test issuer's tokens live at most a year, as the control's API tokens are bounded too. */
+const MAX_OIDC_TOKEN_TTL_SECONDS = 365 * 24 * 3600;
+
+/** Answers a token request, or undefined when the path is none of the token routes. */
+export async function handleTokenRoute(
+  ctx: EmulatorContext,
+  request: ApiRequest,
+): Promise<ApiResponse | undefined> {
+  const { path, method } = request;
+  if (path === "/.well-known/jwks.json" && method === "GET") return ok(ctx.tokens.apiJwks());
+  if (path.startsWith("/oidc/")) return oidc(ctx, request);
+  if (path === "/sts/exchange") {
+    if (method !== "GET") throw unsupported(request);
+    return exchange(ctx, request);
+  }
+  return undefined;
+}
+
+async function exchange(ctx: EmulatorContext, request: ApiRequest): Promise<ApiResponse> {
+  const header = request.authorization ?? "";
+  const bearer = /^Bearer[ \t]+(\S+)\s*$/i.exec(header);
+  if (!bearer)
+    throw unauthenticated("an OIDC token is required as 'Authorization: Bearer <token>'");
+  const audience = request.query.get("aud");
+  if (!audience) throw invalidArgument("aud", "is required");
+  if (audience.replace(/\/+$/, "") !== ctx.origin) {
+    throw invalidArgument("aud", `must be the API audience ${ctx.origin}`);
+  }
+  const identityUid = request.query.get("identity");
+  if (!identityUid) throw invalidArgument("identity", "is required");
+  requirePathUid(identityUid, "identity");
+  // Addendum 6.10: the identity first, so that nothing the presented token names is
+  // fetched, and its signature is checked only against keys of the identity's issuer.
+  const identity = ctx.state.identities.get(identityUid);
+  if (!identity) throw notFound(identityUid);
+  const mismatch = (check: string): ApiError =>
+    new ApiError(
+      "PERMISSION_DENIED",
+      `Permission denied: the OIDC token does not match identity ${identityUid} (${check})`,
+    );
+  const { issuer, subject } = identity.claimMatch;
+  if (ctx.tokens.claimedIssuer(bearer[1]) !== issuer) throw mismatch("issuer");
+  const presented = await ctx.tokens.verifyOidcToken(bearer[1], issuer, ctx.clock.now());
+  if (subject !== "*" && subject !== presented.subject) throw mismatch("subject");
+  // No audience member on an identity here: `aud` must hold {base_url} (a trailing / ignored).
+  if (!presented.audiences.some((aud) => aud.replace(/\/+$/, "") === ctx.origin)) {
+    throw mismatch("audience");
+  }
+  markSeen(ctx, identity);
+  const token = await ctx.tokens.mintApiToken(
+    identityUid,
+    EXCHANGED_TOKEN_TTL_SECONDS,
+    ctx.clock.now(),
+  );
+  return ok({ token });
+}
+
+async function oidc(ctx: EmulatorContext, request: ApiRequest): Promise<ApiResponse | undefined> {
+  const { tokens } = ctx;
+  switch (`${request.method} ${request.path}`) {
+    case "GET /oidc/.well-known/openid-configuration":
+      return ok({
+        issuer: tokens.issuer,
+        jwks_uri: `${tokens.issuer}/jwks.json`,
+        token_endpoint: `${tokens.issuer}/token`,
+        response_types_supported: ["id_token"],
+        subject_types_supported: ["public"],
+        id_token_signing_alg_values_supported: ["ES256"],
+      });
+    case "GET /oidc/jwks.json":
+      return ok(tokens.oidcJwks());
+    case "POST /oidc/token": {
+      const body = bodyObject(request);
+      const subject = optionalString(body, "subject");
+      if (!subject) throw invalidArgument("subject", "is required");
+      const ttlSeconds = optionalNumber(body, "ttlSeconds");
+      if (
+        ttlSeconds !== undefined &&
+        (ttlSeconds <= 0 || ttlSeconds > MAX_OIDC_TOKEN_TTL_SECONDS)
+      ) {
+        throw invalidArgument(
+          "ttlSeconds",
+          `must be above 0 and at most ${MAX_OIDC_TOKEN_TTL_SECONDS}`,
+        );
+      }
+      const token = await tokens.mintOidcToken(
+        subject,
+        {
+          audience: optionalString(body, "audience"),
+          ttlSeconds,
+          issuer: optionalString(body, "issuer"),
+        },
+        ctx.clock.now(),
+      );
+      return ok({ token });
+    }
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,281 @@
+/**
+ * One writable collection: List, Get, Create, Update (with update masks) and Delete,
+ * with the checks of every write in the addendum's order, the first failure answering:
+ *
+ * 1. the uid in the path is well formed (INVALID_ARGUMENT on `uid` or `parent`);
+ * 2. the caller holds the operation's capabilities on the target (PERMISSION_DENIED);
+ * 3. the body is valid (INVALID_ARGUMENT naming the first bad field);
+ * 4. referenced objects exist (NOT_FOUND);
+ * 5. a referenced role may be used in that group (INVALID_ARGUMENT);
+ * 6. the caller holds every capability the write promises to grant (PERMISSION_DENIED);
+ * 7. uniqueness (ALREADY_EXISTS).
+ *
+ * A collection module describes its records and its rules; this module owns the order,
+ * so that a new collection is one small file and every collection answers alike.
+ */
+import type { Access } from "../access";
+import { invalidArgument } from "../errors";
+import type { IndexedCollection } from "../indexed-collection";
+import { type ListParams, parseListParams, runList } from "../listing";
+import {
+  type ApiRequest,
+  type ApiResponse,
+  bodyObject,
+  type JsonObject,
+  ok,
+  updatePaths,
+} from "../requests";
+import type { State } from "../state";
+import {
+  type CollectionHandler,
+  callerOf,
+  type EmulatorContext,
+  existing,
+  listEnvelope,
+  requirePathUid,
+  saveUpdate,
+  sortValueOf,
+  unsupported,
+} from "./kit";
+
+export interface StoredRecord {
+  uid: string;
+  createTime: string;
+  updateTime: string;
+}
+
+/** What a write passes through steps 4 to 7, in this order; each step may be absent. */
+export interface WriteSteps<W> {
+  /** 4: the objects the write names exist (and may be read by the caller). */
+  references?(write: W): void;
+  /** 5: a role the write names may be used in the write's group. */
+  roleUsable?(write: W): void;
+  /** 6: the caller holds every capability the write promises to grant. */
+  grants?(write: W): void;
+  /** 7: nothing else already holds what must be unique. */
+  unique?(write: W): void;
+}
+
+/** Everything a create's steps see. */
+export interface CreateWrite<D> {
+  ctx: EmulatorContext;
+  access: Access;
+  parentUid: string;
+  draft: D;
+}
+
+/** Everything an update's steps see. */
+export interface UpdateWrite<T> {
+  ctx: EmulatorContext;
+  access: Access;
+  current: T;
+  next: T;
+  /** The paths applied (from the mask, or from the body without one). */
+  paths: string[];
+}
+
+export type Verb = "get" | "update" | "delete";
+
+export interface WritableSpec<T extends StoredRecord, D> {
+  /** Path segment, capability prefix and list key: `groups`. */
+  name: string;
+  store(state: State): IndexedCollection<T>;
+  /** The record as the API answers it to `access`. */
+  out(ctx: EmulatorContext, record: T, access: Access): JsonObject;
+  /**
+   * Steps 1 and 2 for Get, Update and Delete. The default: `uid` is a path uid and the
+   * caller holds `<name>.<verb>` on it. May answer the record when finding it is part of
+   * the check (flat uids have no group to check a capability on before the look-up).
+   */
+  authorize?(ctx: EmulatorContext, access: Access, uid: string, verb: Verb): T | undefined;
+  /** The record at `uid` once authorized; default: the stored one, else NOT_FOUND `uid`. */
+  load?(ctx: EmulatorContext, uid: string): T;
+  list: ListSpec<T>;
+  create?: CreateSpec<T, D>;
+  update?: UpdateSpec<T>;
+  delete?: DeleteSpec<T>;
+}
+
+export interface ListSpec<T> {
+  /** Collection-specific exact-match filter names, as `parseListParams` reads them. */
+  filters?: string[];
+  /** The `name` sort key of a record. */
+  sortName(ctx: EmulatorContext, record: T): string;
+  /**
+   * Which records the caller sees; default: `<name>.list` on the record's uid (with no
+   * per-item check when one grant covers the whole scope).
+   */
+  visible?(ctx: EmulatorContext, access: Access, record: T): boolean;
+  /** Extra condition from the filters; undefined when no filter applies. */
+  match?(ctx: EmulatorContext, params: ListParams): ((record: T) => boolean) | undefined;
+  /** For flat uids: the group a record hangs under (see `ListRequest.scopeParentOf`). */
+  scopeParentOf?(record: T): string;
+}
+
+export interface CreateSpec<T, D> extends WriteSteps<CreateWrite<D>> {
+  /** Why the parent belongs in the path, for a POST without one. */
+  parentHint: string;
+  /** Step 2: the capabilities the caller needs on the parent; default `<name>.create`. */
+  capabilities?: string[];
+  /** Step 3: the body, validated. */
+  body(ctx: EmulatorContext, body: JsonObject, parentUid: string): D;
+  /** The new record; called after every check passed. */
+  build(ctx: EmulatorContext, draft: D, parentUid: string, now: string): T;
+  /** Stores the new record; default: insert into the store. */
+  insert?(ctx: EmulatorContext, record: T): void;
+}
+
+export interface UpdateSpec<T> extends WriteSteps<UpdateWrite<T>> {
+  /** The update mask paths this collection accepts. */
+  writable: readonly string[];
+  /** Step 2 beyond `<name>.update` on the uid (e.g. a capability on the record's group). */
+  authorize?(ctx: EmulatorContext, access: Access, current: T): void;
+  /** Step 3: `current` with the paths applied from the body, validated. */
+  apply(ctx: EmulatorContext, current: T, body: JsonObject, paths: string[], masked: boolean): T;
+  /** The fields compared to tell a change from a no-op (no write, no new updateTime). */
+  fields: ReadonlyArray<keyof T>;
+  /** Stores the updated record; default: replace it in the store. */
+  store?(ctx: EmulatorContext, record: T): void;
+}
+
+export interface DeleteSpec<T> {
+  /** Refuses the delete (FAILED_PRECONDITION) while something still needs the record. */
+  refuse?(ctx: EmulatorContext, record: T): void;
+  /** Removes the record; default: delete it from the store. */
+  remove?(ctx: EmulatorContext, record: T): void;
+}
+
+/** Runs the steps 4 to 7 a write declares, in order. */
+function runSteps<W>(steps: WriteSteps<W>, write: W): void {
+  steps.references?.(write);
+  steps.roleUsable?.(write);
+  steps.grants?.(write);
+  steps.unique?.(write);
+}
+
+/** The request handler of a writable collection. */
+export function writableCollection<T extends StoredRecord, D>(
+  spec: WritableSpec<T, D>,
+): CollectionHandler {
+  const authorize = (ctx: EmulatorContext, access: Access, uid: string, verb: Verb) => {
+    if (spec.authorize) return spec.authorize(ctx, access, uid, verb);
+    requirePathUid(uid);
+    access.require(`${spec.name}.${verb}`, uid);
+    return undefined;
+  };
+  const load = (ctx: EmulatorContext, uid: string): T =>
+    spec.load ? spec.load(ctx, uid) : existing(spec.store(ctx.state), uid);
+
+  function list(ctx: EmulatorContext, request: ApiRequest, access: Access): ApiResponse {
+    const listing = spec.list;
+    const params = parseListParams(request.query, listing.filters);
+    let visible: ((record: T) => boolean) | undefined;
+    if (listing.visible) {
+      const see = listing.visible;
+      visible = (record) => see(ctx, access, record);
+    } else {
+      const filter = access.listFilter(
+        `${spec.name}.list`,
+        params.childrenOf ?? params.descendantsOf,
+      );
+      visible = filter && ((record) => filter(record.uid));
+    }
+    const match = listing.match?.(ctx, params);
+    const result = runList<T>({
+      collectionKey: spec.name,
+      collection: spec.store(ctx.state),
+      params,
+      sortValue: sortValueOf<T>((record) => listing.sortName(ctx, record)),
+      predicate:
+        visible && match
+          ? (record) => visible(record) && match(record)
+          : (visible ?? match ?? undefined),
+      scopeParentOf: listing.scopeParentOf,
+      nowMs: ctx.clock.nowMs(),
+      pageTokenKey: ctx.tokens.pageTokenKey,
+    });
+    return listEnvelope(spec.name, result, (record) => spec.out(ctx, record, access));
+  }
+
+  function create(
+    ctx: EmulatorContext,
+    request: ApiRequest,
+    access: Access,
+    uid: string | undefined,
+  ): ApiResponse {
+    const creating = spec.create;
+    if (!creating) throw unsupported(request);
+    if (uid === undefined) throw invalidArgument("parent", creating.parentHint);
+    const parentUid = requirePathUid(uid, "parent");
+    for (const capability of creating.capabilities ?? [`${spec.name}.create`]) {
+      access.require(capability, parentUid);
+    }
+    const draft = creating.body(ctx, bodyObject(request), parentUid);
+    runSteps(creating, { ctx, access, parentUid, draft });
+    const record = creating.build(ctx, draft, parentUid, ctx.clock.isoNow());
+    if (creating.insert) creating.insert(ctx, record);
+    else spec.store(ctx.state).insert(record);
+    ctx.state.touch();
+    return ok(spec.out(ctx, record, access));
+  }
+
+  function update(
+    ctx: EmulatorContext,
+    request: ApiRequest,
+    access: Access,
+    uid: string,
+  ): ApiResponse {
+    const updating = spec.update;
+    if (!updating) throw unsupported(request);
+    const found = authorize(ctx, access, uid, "update");
+    const body = bodyObject(request);
+    const { paths, masked } = updatePaths(request, body, updating.writable);
+    const current = found ?? load(ctx, uid);
+    updating.authorize?.(ctx, access, current);
+    const next = updating.apply(ctx, current, body, paths, masked);
+    runSteps(updating, { ctx, access, current, next, paths });
+    const stored = saveUpdate(ctx, current, next, updating.fields, (record) => {
+      if (updating.store) updating.store(ctx, record);
+      else spec.store(ctx.state).replace(record);
+    });
+    return ok(spec.out(ctx, stored, access));
+  }
+
+  function remove(
+    ctx: EmulatorContext,
+    request: ApiRequest,
+    access: Access,
+    uid: string,
+  ): ApiResponse {
+    const deleting = spec.delete;
+    if (!deleting) throw unsupported(request);
+    const found = authorize(ctx, access, uid, "delete");
+    const record = found ?? load(ctx, uid);
+    deleting.refuse?.(ctx, record);
+    if (deleting.remove) deleting.remove(ctx, record);
+    else spec.store(ctx.state).delete(record.uid);
+    ctx.state.touch();
+    return ok({});
+  }
+
+  return async (ctx, request, uid) => {
+    const access = await callerOf(ctx, request, true);
+    switch (request.method) {
+      case "GET": {
+        if (uid === undefined) return list(ctx, request, access);
+        const found = authorize(ctx, access, uid, "get");
+        return ok(spec.out(ctx, found ?? load(ctx, uid), access));
+      }
+      case "POST":
+        return create(ctx, request, access, uid);
+      case "PATCH":
+        if (uid === undefined) throw unsupported(request);
+        return update(ctx, request, access, uid);
+      case "DELETE":
+        if (uid === undefined) throw unsupported(request);
+        return remove(ctx, request, access, uid);
+      default:
+        throw unsupported(request);
+    }
+  };
+}
