@@ -16,17 +16,10 @@
  * When none of these answers, the fact is reported as not known yet, with the reason.
  */
 import type { PolicyResource } from "@pulumi/policy";
+import { IRM_TYPES, isIrmType } from "./resource-types";
 import { readString, UNKNOWN } from "./values";
 
-/** Type tokens of the provider's dynamic resources (`pulumi-nodejs:dynamic/<module>:<type>`). */
-export const IRM_TYPES = {
-  group: "pulumi-nodejs:dynamic/irm:Group",
-  identity: "pulumi-nodejs:dynamic/irm:Identity",
-  roleBinding: "pulumi-nodejs:dynamic/irm:RoleBinding",
-} as const;
-
-/** Every IRM resource type token starts with this; other resources are ignored. */
-const IRM_TYPE_PREFIX = "pulumi-nodejs:dynamic/irm:";
+export { IRM_TYPES } from "./resource-types";
 
 /** A fact about a binding that is either known or, with the reason, not known yet. */
 export type Fact<T> = { known: true; value: T } | { known: false; reason: string };
@@ -64,7 +57,7 @@ export class IrmStack {
 
   constructor(readonly resources: readonly PolicyResource[]) {
     for (const resource of resources) {
-      if (!resource.type.startsWith(IRM_TYPE_PREFIX)) continue;
+      if (!isIrmType(resource.type)) continue;
       const uid = readString(resource.props, "uid");
       if (typeof uid === "string" && uid !== "") this.byUid.set(uid, resource);
     }
@@ -90,7 +83,7 @@ export class IrmStack {
     const rawUid = readString(binding.props, property);
     const uid = typeof rawUid === "string" && rawUid !== "" ? rawUid : undefined;
     const dependedOn = (binding.propertyDependencies?.[property] ?? []).filter((resource) =>
-      resource.type.startsWith(IRM_TYPE_PREFIX),
+      isIrmType(resource.type),
     );
     const declared =
       dependedOn.length === 1 ? dependedOn[0] : uid !== undefined ? this.byUid.get(uid) : undefined;
