@@ -1,5 +1,6 @@
 /** The `Group` resource: a group of the organisation's hierarchy. */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+import { IrmResource, resourceKind } from "./resource-class";
 import { groupProvider } from "./shim";
 
 /** Arguments of a {@link Group}. */
@@ -17,48 +18,39 @@ export interface GroupArgs {
   readonly adoptUid?: pulumi.Input<string>;
 }
 
-/** A group under the root organisation or under another group. */
-export class Group extends pulumi.dynamic.Resource {
-  /** Type token a policy pack matches on. */
-  static readonly __pulumiType = "pulumi-nodejs:dynamic/irm:Group";
+const GROUP = resourceKind("Group", groupProvider, [
+  "uid",
+  "parentUid",
+  "name",
+  "description",
+  "verified",
+  "resourceLimits",
+  "createTime",
+  "updateTime",
+]);
 
-  /** True when `obj` is a Group, even one created by another copy of this package. */
-  static override isInstance(obj: unknown): obj is Group {
-    return (
-      typeof obj === "object" &&
-      obj !== null &&
-      (obj as { __pulumiType?: unknown }).__pulumiType === Group.__pulumiType
-    );
-  }
+/** A group under the root organisation or under another group. */
+export class Group extends IrmResource {
+  static override readonly __pulumiType = GROUP.token;
 
   /** The group's uid (its parent's uid, `/`, 16 hex). */
   declare readonly uid: pulumi.Output<string>;
+  /** Uid of the parent: the root organisation or another group. */
   declare readonly parentUid: pulumi.Output<string>;
+  /** The group's name. */
   declare readonly name: pulumi.Output<string>;
+  /** Free text; `""` when none. */
   declare readonly description: pulumi.Output<string>;
   /** False on newly created groups. */
   declare readonly verified: pulumi.Output<boolean>;
-  /** Limits the service applies to the group; may be empty. */
+  /** Limits the service applies to the group (integer counters by name); may be empty. */
   declare readonly resourceLimits: pulumi.Output<Record<string, number>>;
+  /** When the group was created (RFC 3339, milliseconds, `Z`). */
   declare readonly createTime: pulumi.Output<string>;
+  /** When the group last changed. */
   declare readonly updateTime: pulumi.Output<string>;
 
   constructor(name: string, args: GroupArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      groupProvider,
-      name,
-      {
-        uid: undefined,
-        verified: undefined,
-        resourceLimits: undefined,
-        createTime: undefined,
-        updateTime: undefined,
-        ...args,
-        description: args.description ?? "",
-      },
-      opts,
-      "irm",
-      "Group",
-    );
+    super(GROUP, name, args && { ...args, description: args.description ?? "" }, opts);
   }
 }

@@ -1,5 +1,6 @@
 /** The `Identity` resource: a principal that authenticates by OIDC claims. */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+import { IrmResource, resourceKind } from "./resource-class";
 import { identityProvider } from "./shim";
 
 /** Which OIDC tokens may assume an {@link Identity}. */
@@ -27,19 +28,20 @@ export interface IdentityArgs {
   readonly adoptUid?: pulumi.Input<string>;
 }
 
-/** A workload or person identity, matched by the claims of an external OIDC token. */
-export class Identity extends pulumi.dynamic.Resource {
-  /** Type token a policy pack matches on. */
-  static readonly __pulumiType = "pulumi-nodejs:dynamic/irm:Identity";
+const IDENTITY = resourceKind("Identity", identityProvider, [
+  "uid",
+  "parentUid",
+  "name",
+  "description",
+  "claimMatch",
+  "lastSeenTime",
+  "createTime",
+  "updateTime",
+]);
 
-  /** True when `obj` is an Identity, even one created by another copy of this package. */
-  static override isInstance(obj: unknown): obj is Identity {
-    return (
-      typeof obj === "object" &&
-      obj !== null &&
-      (obj as { __pulumiType?: unknown }).__pulumiType === Identity.__pulumiType
-    );
-  }
+/** A workload or person identity, matched by the claims of an external OIDC token. */
+export class Identity extends IrmResource {
+  static override readonly __pulumiType = IDENTITY.token;
 
   /** The identity's uid (its group's uid, `/`, 16 hex). */
   declare readonly uid: pulumi.Output<string>;
@@ -53,20 +55,6 @@ export class Identity extends pulumi.dynamic.Resource {
   declare readonly updateTime: pulumi.Output<string>;
 
   constructor(name: string, args: IdentityArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      identityProvider,
-      name,
-      {
-        uid: undefined,
-        lastSeenTime: undefined,
-        createTime: undefined,
-        updateTime: undefined,
-        ...args,
-        description: args.description ?? "",
-      },
-      opts,
-      "irm",
-      "Identity",
-    );
+    super(IDENTITY, name, args && { ...args, description: args.description ?? "" }, opts);
   }
 }

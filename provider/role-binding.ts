@@ -1,5 +1,6 @@
 /** The `RoleBinding` resource: grants a role to an identity inside a group. */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+import { IrmResource, resourceKind } from "./resource-class";
 import { roleBindingProvider } from "./shim";
 
 /** Arguments of a {@link RoleBinding}. */
@@ -17,24 +18,26 @@ export interface RoleBindingArgs {
   readonly adoptUid?: pulumi.Input<string>;
 }
 
-/** A binding of an identity to a role in a group. */
-export class RoleBinding extends pulumi.dynamic.Resource {
-  /** Type token a policy pack matches on. */
-  static readonly __pulumiType = "pulumi-nodejs:dynamic/irm:RoleBinding";
+const ROLE_BINDING = resourceKind("RoleBinding", roleBindingProvider, [
+  "uid",
+  "groupUid",
+  "identityUid",
+  "roleUid",
+  "builtInRoleName",
+  "createTime",
+]);
 
-  /** True when `obj` is a RoleBinding, even one created by another copy of this package. */
-  static override isInstance(obj: unknown): obj is RoleBinding {
-    return (
-      typeof obj === "object" &&
-      obj !== null &&
-      (obj as { __pulumiType?: unknown }).__pulumiType === RoleBinding.__pulumiType
-    );
-  }
+/** A binding of an identity to a role in a group. */
+export class RoleBinding extends IrmResource {
+  static override readonly __pulumiType = ROLE_BINDING.token;
 
   /** The binding's uid (its group's uid, `/`, 16 hex). */
   declare readonly uid: pulumi.Output<string>;
+  /** Uid of the group the role applies to. */
   declare readonly groupUid: pulumi.Output<string>;
+  /** Uid of the identity that holds the role. */
   declare readonly identityUid: pulumi.Output<string>;
+  /** Uid of the role (40 hex). */
   declare readonly roleUid: pulumi.Output<string>;
   /**
    * The role's name when it is a built-in role (`owner`, `editor`, `viewer`, ...),
@@ -43,21 +46,10 @@ export class RoleBinding extends pulumi.dynamic.Resource {
    * without the binding changing. Use the `Group` / `Identity` resources, or lookups.
    */
   declare readonly builtInRoleName: pulumi.Output<string>;
+  /** When the binding was created (RFC 3339, milliseconds, `Z`). */
   declare readonly createTime: pulumi.Output<string>;
 
   constructor(name: string, args: RoleBindingArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      roleBindingProvider,
-      name,
-      {
-        uid: undefined,
-        builtInRoleName: undefined,
-        createTime: undefined,
-        ...args,
-      },
-      opts,
-      "irm",
-      "RoleBinding",
-    );
+    super(ROLE_BINDING, name, args, opts);
   }
 }

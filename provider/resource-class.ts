@@ -1,0 +1,126 @@
+/**
+ * What every resource class of this package shares, written once: the type token a
+ * policy pack matches on, `isInstance` that works across copies of the package, the
+ * static `get` that reads an existing object into a stack, and the registration of
+ * every output under its name.
+ *
+ * A resource class extends {@link IrmResource}, describes itself with
+ * {@link resourceKind}, and passes its kind and its resolved-at-registration inputs to
+ * the base constructor:
+ *
+ * ```ts
+ * const GROUP = resourceKind("Group", groupProvider, ["uid", "parentUid", "name", ...]);
+ * export class Group extends IrmResource {
+ *   static override readonly __pulumiType = GROUP.token;
+ *   constructor(name: string, args: GroupArgs, opts?: pulumi.CustomResourceOptions) {
+ *     super(GROUP, name, args && { ...args, description: args.description ?? "" }, opts);
+ *   }
+ * }
+ * ```
+ */
+import * as pulumi from "@pulumi/pulumi";
+import type * as dynamic from "@pulumi/pulumi/dynamic";
+
+/** The module every resource of this package registers under. */
+export const MODULE = "irm";
+
+/** The type token of one resource type: `pulumi-nodejs:dynamic/irm:<type>`. */
+export function typeToken(type: string): string {
+  return `pulumi-nodejs:dynamic/${MODULE}:${type}`;
+}
+
+/** One resource type: its name, its serialized provider and every output it has. */
+export interface ResourceKind {
+  /** The type's name, e.g. `Group`; the last part of the type token. */
+  readonly type: string;
+  /** The type token, `pulumi-nodejs:dynamic/irm:<type>`. */
+  readonly token: string;
+  /** The module-level provider object (one per type: serialization is cached per object). */
+  readonly provider: dynamic.ResourceProvider;
+  /**
+   * Every property the class declares as an output, inputs included. Each is registered
+   * (as "not known yet" until the engine answers), because the engine's answer only
+   * fills properties that were registered: one left out stays undefined forever, most
+   * visibly after `get`, which registers nothing else.
+   */
+  readonly outputs: readonly string[];
+}
+
+/** Describes a resource type for {@link IrmResource}. */
+export function resourceKind(
+  type: string,
+  provider: dynamic.ResourceProvider,
+  outputs: readonly string[],
+): ResourceKind {
+  return { type, token: typeToken(type), provider, outputs };
+}
+
+/**
+ * True when `obj` is a resource registered under `token`. It compares type tokens, not
+ * prototypes, so a resource made by another copy of this package (two versions in one
+ * program, or a policy pack's own copy) is recognised too.
+ */
+export function isResourceOfType(obj: unknown, token: string): boolean {
+  return (
+    typeof obj === "object" &&
+    obj !== null &&
+    (obj as { __pulumiType?: unknown }).__pulumiType === token
+  );
+}
+
+/** The static side `isInstance` and `get` need from a concrete class. */
+interface ConcreteClass<T, Args> {
+  readonly __pulumiType: string;
+  new (name: string, args: Args, opts?: pulumi.CustomResourceOptions): T;
+}
+
+/** Base of every resource class of this package. */
+export abstract class IrmResource extends pulumi.dynamic.Resource {
+  /** Type token a policy pack matches on; each class sets its own. */
+  static readonly __pulumiType: string = "";
+
+  /**
+   * True when `obj` is a resource of this class, even one created by another copy of
+   * this package (compared by type token). Call it on a class: `Group.isInstance(x)`.
+   */
+  static override isInstance<T>(
+    this: { readonly __pulumiType: string; readonly prototype: T },
+    obj: unknown,
+  ): obj is T {
+    return isResourceOfType(obj, this.__pulumiType);
+  }
+
+  /**
+   * Reads an existing object into the stack without managing it: its outputs come
+   * from the API (one GET, through the provider, in preview too), and `pulumi destroy`
+   * leaves it alone. `id` is the object's uid. Fails when no such object exists or the
+   * token may not read it. To manage an existing object instead, use `adoptUid` where
+   * the class offers it.
+   */
+  static get<T, Args>(
+    this: ConcreteClass<T, Args>,
+    name: string,
+    id: pulumi.Input<pulumi.ID>,
+    opts?: pulumi.CustomResourceOptions,
+  ): T {
+    // No arguments: with `opts.id` set, the base constructor registers only the outputs.
+    return new this(name, undefined as Args, { ...opts, id });
+  }
+
+  /**
+   * Registers the resource. `inputs` are the class's arguments with defaults applied;
+   * they are left out when `opts.id` is set (`get`), where the engine reads every output.
+   */
+  protected constructor(
+    kind: ResourceKind,
+    name: string,
+    inputs: object | undefined,
+    opts: pulumi.CustomResourceOptions | undefined,
+  ) {
+    const props: Record<string, unknown> = Object.fromEntries(
+      kind.outputs.map((key) => [key, undefined]),
+    );
+    if (opts?.id === undefined && inputs !== undefined) Object.assign(props, inputs);
+    super(kind.provider, name, props, opts, MODULE, kind.type);
+  }
+}
