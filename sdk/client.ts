@@ -23,7 +23,11 @@ import type { ApiCall, ApiRequester, QueryValue } from "./core/resource";
 import { type RetrySettings, withRetries } from "./core/retry";
 import { ServerClock } from "./core/server-clock";
 import { type HttpMethod, sendOnce } from "./core/transport";
-import { Groups, Identities, RoleBindings, Roles } from "./resources/iam";
+import { AccountAssociations } from "./resources/account-associations";
+import { GroupInvites } from "./resources/group-invites";
+import { Groups, RoleBindings, Roles } from "./resources/iam";
+import { Identities } from "./resources/identities";
+import { IdentityProviders } from "./resources/identity-providers";
 import { Advisories, Repos, Tags } from "./resources/registry";
 import { V1Groups, V1Repos } from "./resources/v1";
 import { DEFAULTS, ENV, envInteger, envString, pick } from "./settings";
@@ -193,6 +197,9 @@ export class IrmClient implements ApiRequester {
     identities: Identities;
     roles: Roles;
     roleBindings: RoleBindings;
+    identityProviders: IdentityProviders;
+    groupInvites: GroupInvites;
+    accountAssociations: AccountAssociations;
   };
   readonly registry: { repos: Repos; tags: Tags };
   readonly vulnerabilities: { advisories: Advisories };
@@ -233,6 +240,9 @@ export class IrmClient implements ApiRequester {
       identities: new Identities(this),
       roles: new Roles(this),
       roleBindings: new RoleBindings(this),
+      identityProviders: new IdentityProviders(this),
+      groupInvites: new GroupInvites(this),
+      accountAssociations: new AccountAssociations(this),
     };
     this.registry = { repos: new Repos(this), tags: new Tags(this) };
     this.vulnerabilities = { advisories: new Advisories(this) };

@@ -72,7 +72,17 @@ export { buildUpdateMask, encodeUid, InvalidPathError } from "./core/path";
 export { redact } from "./core/redact";
 export type { RetrySettings } from "./core/retry";
 export { ServerClock, type ServerTimeBounds } from "./core/server-clock";
-export { Groups, Identities, RoleBindings, Roles } from "./resources/iam";
+export { AccountAssociations } from "./resources/account-associations";
+export { encodeTtl, GroupInvites } from "./resources/group-invites";
+export { Groups, RoleBindings, Roles } from "./resources/iam";
+export {
+  Identities,
+  identityKind,
+  RELATIONSHIP_TYPES,
+  SERVICE_PRINCIPAL_NAMES,
+  SERVICE_PRINCIPALS,
+} from "./resources/identities";
+export { CORRELATION_RULES, IdentityProviders } from "./resources/identity-providers";
 export { Advisories, Repos, Tags } from "./resources/registry";
 export { V1Groups, V1Repos } from "./resources/v1";
 export * from "./types";

@@ -31,42 +31,182 @@ export interface GroupCreate {
 export type GroupUpdate = Partial<Pick<Group, "name" | "description">>;
 export type GroupMaskPath = "name" | "description" | "*";
 
+/**
+ * `claimMatch` of an identity: which OIDC tokens may assume it. Each pair has an
+ * exact member and an RE2 pattern (matched against the whole value): exactly one
+ * of `issuer` / `issuerPattern` and of `subject` / `subjectPattern`, at most one
+ * of `audience` / `audiencePattern`. Answers carry only the members that are set,
+ * so an exact match reads `{ issuer, subject }`.
+ */
 export interface ClaimMatch {
   /** URL of the OIDC token issuer. */
-  issuer: string;
+  issuer?: string;
+  /** RE2 pattern the token's `iss` must fully match. */
+  issuerPattern?: string;
   /** The token subject to match (`*` matches any subject of that issuer). */
-  subject: string;
+  subject?: string;
+  /** RE2 pattern the token's `sub` must fully match. */
+  subjectPattern?: string;
+  /** An element of the token's `aud` must equal it; with neither audience member, `{base_url}`. */
+  audience?: string;
+  /** RE2 pattern an element of the token's `aud` must fully match. */
+  audiencePattern?: string;
+  /** Claim name to exact value; left out of answers when empty. */
+  claims?: Record<string, string>;
+  /** Claim name to RE2 pattern; left out of answers when empty. */
+  claimPatterns?: Record<string, string>;
 }
 
+/** `staticKeys` of an identity: tokens of an issuer that cannot be reached, checked against keys registered here. */
+export interface StaticKeys {
+  /** Absolute http(s) URL; the token's `iss` must equal it. */
+  issuer: string;
+  /** The token's `sub` must equal it. */
+  subject: string;
+  /** A JWKS document (`{"keys":[...]}`) as a string: public keys only, at most 65,536 characters. */
+  issuerKeys: string;
+  /** After it, the exchange refuses the identity; the service defaults it to creation + 365 days. */
+  expirationTime: Timestamp;
+  /** Empty, or exactly one audience the token's `aud` must contain. */
+  audiences: string[];
+}
+
+/** `staticKeys` as sent: `expirationTime` and `audiences` may be left to the service. */
+export interface StaticKeysCreate {
+  issuer: string;
+  subject: string;
+  issuerKeys: string;
+  /** Later than now, at most now + 365 days; the service's default is creation + 365 days. */
+  expirationTime?: Timestamp;
+  audiences?: string[];
+}
+
+/** `awsIdentity` of an identity: an AWS role or user, by GetCallerIdentity's answer. */
+export interface AwsIdentity {
+  /** 12 digits. */
+  awsAccount: string;
+  /** Exactly one of `arn` / `arnPattern`. */
+  arn?: string;
+  arnPattern?: string;
+  /** Exactly one of `userId` / `userIdPattern`. */
+  userId?: string;
+  userIdPattern?: string;
+}
+
+/** Short names of the platform's services; account associations key `serviceBindings` by them. */
+export type ServicePrincipalName =
+  | "COSIGNED"
+  | "INGESTER"
+  | "CATALOG_SYNCER"
+  | "APKO_BUILDER"
+  | "ENTITLEMENT_SYNCER"
+  | "TENANT_SCANNER"
+  | "SEDIMENTOLOGY"
+  | "SKILLUP"
+  | "MATERIALIZER"
+  | "MICROFLOW"
+  | "GUARDENER"
+  | "MICROVM"
+  | "SKILLS";
+
+/** A platform service an identity stands for (assumed only by that service, never by token exchange). */
+export type ServicePrincipal = `SERVICE_PRINCIPAL_${ServicePrincipalName}`;
+
+/** The `relationship_type` filter of identity lists; `UNSPECIFIED` matches every kind. */
+export type RelationshipType =
+  | "RELATIONSHIP_TYPE_UNSPECIFIED"
+  | "RELATIONSHIP_TYPE_CLAIM_MATCH"
+  | "RELATIONSHIP_TYPE_STATIC"
+  | "RELATIONSHIP_TYPE_AWS_IDENTITY"
+  | "RELATIONSHIP_TYPE_SERVICE_PRINCIPAL";
+
+/**
+ * An identity carries exactly one kind of relationship: `claimMatch`,
+ * `staticKeys`, `awsIdentity` or `servicePrincipal` (the others are absent).
+ */
 export interface Identity {
   uid: string;
   name: string;
   description: string;
-  claimMatch: ClaimMatch;
+  claimMatch?: ClaimMatch;
+  staticKeys?: StaticKeys;
+  awsIdentity?: AwsIdentity;
+  servicePrincipal?: ServicePrincipal;
   /** Set by the service; absent until the identity is first used. */
   lastSeenTime?: Timestamp;
   createTime: Timestamp;
   updateTime: Timestamp;
 }
 
+/** Exactly one of `claimMatch`, `staticKeys`, `awsIdentity`, `servicePrincipal`; the kind never changes afterwards. */
 export interface IdentityCreate {
   name: string;
   description?: string;
-  claimMatch: ClaimMatch;
+  claimMatch?: ClaimMatch;
+  staticKeys?: StaticKeysCreate;
+  awsIdentity?: AwsIdentity;
+  servicePrincipal?: ServicePrincipal;
 }
 
+/**
+ * Members of the identity's own kind only (another kind is INVALID_ARGUMENT).
+ * Setting a pair member clears its partner; an empty string clears a member.
+ */
 export interface IdentityUpdate {
   name?: string;
   description?: string;
-  claimMatch?: Partial<ClaimMatch>;
+  claimMatch?: ClaimMatch;
+  staticKeys?: Partial<StaticKeysCreate>;
+  awsIdentity?: Partial<AwsIdentity>;
+  /** Only the identity's own value (restating it does nothing). */
+  servicePrincipal?: ServicePrincipal;
 }
+
 export type IdentityMaskPath =
   | "name"
   | "description"
   | "claimMatch"
   | "claimMatch.issuer"
+  | "claimMatch.issuerPattern"
   | "claimMatch.subject"
+  | "claimMatch.subjectPattern"
+  | "claimMatch.audience"
+  | "claimMatch.audiencePattern"
+  | "claimMatch.claims"
+  | "claimMatch.claimPatterns"
+  | "staticKeys"
+  | "staticKeys.issuer"
+  | "staticKeys.subject"
+  | "staticKeys.issuerKeys"
+  | "staticKeys.expirationTime"
+  | "staticKeys.audiences"
+  | "awsIdentity"
+  | "awsIdentity.awsAccount"
+  | "awsIdentity.arn"
+  | "awsIdentity.arnPattern"
+  | "awsIdentity.userId"
+  | "awsIdentity.userIdPattern"
+  | "servicePrincipal"
   | "*";
+
+export interface IdentityListParams extends ListParams {
+  /** `relationship_type`: only identities of this kind (`UNSPECIFIED`: every kind). */
+  relationshipType?: RelationshipType;
+}
+
+/** The 49 capabilities: `<collection>.<verb>` for ten collections and five verbs, less `groupInvites.update`. */
+export type Capability =
+  | `${
+      | "groups"
+      | "identities"
+      | "roles"
+      | "roleBindings"
+      | "identityProviders"
+      | "accountAssociations"
+      | "repos"
+      | "tags"
+      | "advisories"}.${"list" | "get" | "create" | "update" | "delete"}`
+  | `groupInvites.${"list" | "get" | "create" | "delete"}`;
 
 export interface Role {
   uid: string;
@@ -80,13 +220,28 @@ export interface Role {
   updateTime: Timestamp;
 }
 
+/** Names a capability: the 49 of `Capability`; any other string is the service's to refuse. */
+export type CapabilityName = Capability | (string & Record<never, never>);
+
+/**
+ * A custom role of a group, usable in that group and the groups below it. The
+ * name may not be a built-in role's (`owner`, `editor`, `viewer`,
+ * `registry.pull`); at least one capability is required, and only capabilities
+ * the caller holds on the group may be given.
+ */
 export interface RoleCreate {
   name: string;
   description?: string;
-  capabilities?: string[];
+  /** At least one; stored sorted, without duplicates. */
+  capabilities: readonly CapabilityName[];
 }
 
-export type RoleUpdate = Partial<Pick<Role, "name" | "description" | "capabilities">>;
+/** An update may not leave `capabilities` empty. */
+export interface RoleUpdate {
+  name?: string;
+  description?: string;
+  capabilities?: readonly CapabilityName[];
+}
 export type RoleMaskPath = "name" | "description" | "capabilities" | "*";
 
 /** The identity as hydrated inside a role binding. */
@@ -121,6 +276,256 @@ export interface RoleBindingCreate {
 
 export type RoleBindingUpdate = Partial<RoleBindingCreate>;
 export type RoleBindingMaskPath = "identityUid" | "roleUid" | "*";
+
+export interface RoleBindingListParams extends ListParams {
+  /** `identity_uid`: only bindings of this identity. */
+  identityUid?: string;
+  /** `role_uid`: only bindings of this role. */
+  roleUid?: string;
+}
+
+/** How a provider's identities are correlated with the tokens of its issuer; fixed at creation. */
+export type CorrelationRule =
+  | "CORRELATION_RULE_UNSPECIFIED"
+  | "CORRELATION_RULE_SUB_EQUALS_EXTERNAL_ID"
+  | "CORRELATION_RULE_OID_EQUALS_EXTERNAL_ID";
+
+/** The OIDC configuration of an identity provider, as answered: never its client secret. */
+export interface IdentityProviderOidc {
+  /** Absolute http(s) URL. */
+  issuer: string;
+  clientId: string;
+  /** Scopes requested besides `openid`, in order. */
+  additionalScopes: string[];
+  /** Name of the token claim carrying group memberships; `""` when unset. */
+  groupsClaim: string;
+  pkceEnabled: boolean;
+  /** `UNSPECIFIED` behaves as `SUB_EQUALS_EXTERNAL_ID`. */
+  correlationRule: CorrelationRule;
+}
+
+/** The OIDC configuration as sent. `clientSecret` is write-only: no answer ever carries it. */
+export interface IdentityProviderOidcInput {
+  issuer: string;
+  clientId: string;
+  /** Required at create unless `pkceEnabled` is true. The SDK never prints it. */
+  clientSecret?: string;
+  additionalScopes?: string[];
+  groupsClaim?: string;
+  pkceEnabled?: boolean;
+  /** Immutable: an update may only restate it. */
+  correlationRule?: CorrelationRule;
+}
+
+/** An external OIDC provider for sign-in (SSO) in a group; its uid is `<group uid>/<16 hex>`. */
+export interface IdentityProvider {
+  uid: string;
+  /** 3 to 63 characters of the name pattern; not unique. */
+  name: string;
+  description: string;
+  /** Uid of the role bound, in the provider's group, to a user on first sign-in. */
+  defaultRole: string;
+  oidc: IdentityProviderOidc;
+  createTime: Timestamp;
+  updateTime: Timestamp;
+}
+
+/**
+ * The caller must hold `identityProviders.create` and `roleBindings.create` on the
+ * group, and every capability of `defaultRole`.
+ */
+export interface IdentityProviderCreate {
+  name: string;
+  description?: string;
+  defaultRole: string;
+  oidc: IdentityProviderOidcInput;
+}
+
+/**
+ * Without a mask, the keys present change (`oidc` through the members it carries).
+ * A non-empty `oidc.clientSecret` replaces the stored one; an empty one clears it
+ * only when the path `oidc.clientSecret` is explicit, and only with PKCE.
+ */
+export interface IdentityProviderUpdate {
+  name?: string;
+  description?: string;
+  defaultRole?: string;
+  oidc?: Partial<IdentityProviderOidcInput>;
+}
+
+export type IdentityProviderMaskPath =
+  | "name"
+  | "description"
+  | "defaultRole"
+  | "oidc"
+  | "oidc.issuer"
+  | "oidc.clientId"
+  | "oidc.clientSecret"
+  | "oidc.additionalScopes"
+  | "oidc.groupsClaim"
+  | "oidc.pkceEnabled"
+  | "oidc.correlationRule"
+  | "*";
+
+/** Scope filters and `name`, as for every collection. */
+export type IdentityProviderListParams = ListParams;
+
+/** The role of an invite, hydrated: capabilities as project names, sorted. */
+export interface GroupInviteRole {
+  uid: string;
+  name: string;
+  description: string;
+  capabilities: string[];
+}
+
+/**
+ * An invite to a group: whoever presents its code (as `email`, when set) gets a
+ * binding to `roleUid` there. It never changes; after `expirationTime` it stays
+ * listed until deleted, but can no longer be redeemed.
+ */
+export interface GroupInvite {
+  /** `<group uid>/<16 hex>`. */
+  uid: string;
+  roleUid: string;
+  /** Absent once the role is deleted (the invite stays). */
+  role?: GroupInviteRole;
+  /** The only address allowed to redeem; `""` = anyone who has the code. */
+  email: string;
+  expirationTime: Timestamp;
+  singleUse: boolean;
+  /** 32 lowercase hex characters, unique per invite; `list({ keyId })` finds it. */
+  keyId: string;
+  createTime: Timestamp;
+}
+
+/**
+ * The answer of a create: the only time the secret `code` is readable. `code` is
+ * not enumerable: `JSON.stringify`, spreading and `console.log` leave it out (the
+ * last shows `[REDACTED]`); read it as `invite.code`.
+ */
+export interface CreatedGroupInvite extends GroupInvite {
+  readonly code: string;
+}
+
+/**
+ * The caller must hold `groupInvites.create` and `roleBindings.create` on the
+ * group, and every capability of the role.
+ */
+export interface GroupInviteCreate {
+  /** 40 hex: a built-in role, or a custom role of the group or one of its ancestors. */
+  roleUid: string;
+  /** Lifetime: seconds (sent as `"<n>s"`) or a duration string such as `"3600s"`; 1 ms to 365 days. */
+  ttl: string | number;
+  email?: string;
+  singleUse?: boolean;
+}
+
+export interface GroupInviteListParams extends ListParams {
+  /** `key_id`: exact match on the invite's `keyId`. (`name` does not apply to invites.) */
+  keyId?: string;
+}
+
+export interface AmazonAccount {
+  /** 12 digits. */
+  account: string;
+}
+
+export interface GoogleProject {
+  /** 6 to 30 characters: lowercase letter first, then letters, digits, `-`. */
+  projectId: string;
+  projectNumber: string;
+}
+
+export interface AzureTenant {
+  /** A GUID. */
+  tenantId: string;
+  /** Component name to client id (a GUID); at least one. */
+  clientIds: Record<string, string>;
+}
+
+export interface GitHubInstallation {
+  /** A positive int64; the SDK hands out numbers and refuses an answer beyond `Number.MAX_SAFE_INTEGER`. */
+  installationId: number;
+  /** Informational; `""` when unset. */
+  name: string;
+}
+
+export interface GitHubInstallations {
+  /** GitHub App id (a positive int64 in decimal, kept as a string key) to its installations. */
+  appInstallations: Record<string, { installations: GitHubInstallation[] }>;
+}
+
+/** A GitHub installation as sent: `installationId` a safe integer or its decimal string. */
+export interface GitHubInstallationInput {
+  installationId: number | string;
+  name?: string;
+}
+
+export interface GitHubInstallationsInput {
+  appInstallations: Record<string, { installations: GitHubInstallationInput[] }>;
+}
+
+export interface ChainguardBindings {
+  /** Service (short name, e.g. `INGESTER`) to the uid of an identity directly in the group with that `servicePrincipal`. */
+  serviceBindings: Partial<Record<ServicePrincipalName, string>>;
+}
+
+/**
+ * A group's outside accounts, and the identities the platform's services assume
+ * there. A group has at most one; its `uid` is the group's uid.
+ */
+export interface AccountAssociation {
+  uid: string;
+  name: string;
+  description: string;
+  amazon?: AmazonAccount;
+  google?: GoogleProject;
+  azure?: AzureTenant;
+  github?: GitHubInstallations;
+  chainguard?: ChainguardBindings;
+  createTime: Timestamp;
+  updateTime: Timestamp;
+}
+
+/** At least one of the five blocks. */
+export interface AccountAssociationCreate {
+  name: string;
+  description?: string;
+  amazon?: AmazonAccount;
+  google?: GoogleProject;
+  azure?: AzureTenant;
+  github?: GitHubInstallationsInput;
+  chainguard?: ChainguardBindings;
+}
+
+/**
+ * Blocks are replaced whole. Without a mask, a block sent as `null` is removed;
+ * with a mask, a named block absent from the body is removed (`*` removes every
+ * absent one). At least one block must remain.
+ */
+export interface AccountAssociationUpdate {
+  name?: string;
+  description?: string;
+  amazon?: AmazonAccount | null;
+  google?: GoogleProject | null;
+  azure?: AzureTenant | null;
+  github?: GitHubInstallationsInput | null;
+  chainguard?: ChainguardBindings | null;
+}
+
+/** Blocks only, no sub-paths (`google.projectId` is refused). */
+export type AccountAssociationMaskPath =
+  | "name"
+  | "description"
+  | "amazon"
+  | "google"
+  | "azure"
+  | "github"
+  | "chainguard"
+  | "*";
+
+/** Scope filters test the group's uid: `descendantsOf: X` lists the associations of groups strictly below X. */
+export type AccountAssociationListParams = ListParams;
 
 export interface Repo {
   uid: string;
@@ -195,6 +600,8 @@ export interface ListParams {
 export interface AdvisoryListParams extends ListParams {
   /** Only advisories about this package. */
   packageName?: string;
+  /** Only advisories of this severity (exact match). */
+  severity?: string;
 }
 
 /** One page of a v2 List. */

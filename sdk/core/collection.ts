@@ -20,7 +20,7 @@ import {
 } from "./errors";
 import { PagePromise } from "./pagination";
 import { buildUpdateMask, resourcePath } from "./path";
-import { type ApiRequester, ApiResource, decodePage, listQuery } from "./resource";
+import { type ApiRequester, ApiResource, decodePage, listQuery, type QueryValue } from "./resource";
 import { ShapeError } from "./shape";
 
 export interface CollectionSpec<T> {
@@ -39,6 +39,17 @@ export interface CollectionSpec<T> {
    * `parentUid` field for roles (whose uids are flat).
    */
   parentOf: (item: T) => string;
+  /**
+   * Reads the answer of a create, when it carries more than a Get (a group
+   * invite's one-time `code`); `decode` otherwise.
+   */
+  decodeCreated?: (raw: unknown, at: string) => T;
+}
+
+/** A listed item that does not match a filter of the request: the field (below the item) and why. */
+export interface FilterMismatch {
+  field: string;
+  problem: string;
 }
 
 /** The parent of a path-shaped uid (`a/b` → `a`); `""` for a root. */
@@ -64,9 +75,10 @@ export class ReadableCollection<T, P extends ListParams = ListParams> extends Ap
     body: unknown,
     request: RequestSummary,
     check?: (item: T) => string | undefined,
+    decode: (raw: unknown, at: string) => T = this.spec.decode,
   ): T {
     try {
-      const item = this.spec.decode(body, this.spec.noun);
+      const item = decode(body, this.spec.noun);
       const problem = check?.(item);
       if (problem !== undefined) throw new ShapeError(`${this.spec.noun}.uid`, problem);
       return item;
@@ -82,7 +94,7 @@ export class ReadableCollection<T, P extends ListParams = ListParams> extends Ap
         const body = await this.client.call({
           method: "GET",
           path: this.spec.path,
-          query: listQuery(pageParams),
+          query: this.listQueryOf(pageParams),
           options,
         });
         const request = { method: "GET", path: this.spec.path };
@@ -91,6 +103,13 @@ export class ReadableCollection<T, P extends ListParams = ListParams> extends Ap
           page.items.forEach((item, index) => {
             const problem = this.#outOfScope(item, pageParams);
             if (problem) throw new ShapeError(`${this.spec.listKey}[${index}].uid`, problem);
+            const mismatch = this.filterMismatch(item, pageParams);
+            if (mismatch) {
+              throw new ShapeError(
+                `${this.spec.listKey}[${index}].${mismatch.field}`,
+                mismatch.problem,
+              );
+            }
           });
           return page;
         } catch (error) {
@@ -99,6 +118,22 @@ export class ReadableCollection<T, P extends ListParams = ListParams> extends Ap
       },
       params ?? ({} as P),
     );
+  }
+
+  /**
+   * The query of one page: the common parameters, plus the collection's own
+   * filters in subclasses (`key_id`, `relationship_type`, ...).
+   */
+  protected listQueryOf(params: P): Record<string, QueryValue> {
+    return listQuery(params);
+  }
+
+  /**
+   * Why a listed item does not match the collection's own filters, if it does not
+   * (the scope filters are checked for every collection).
+   */
+  protected filterMismatch(_item: T, _params: P): FilterMismatch | undefined {
+    return undefined;
   }
 
   /** Why an item of a scoped listing does not belong in it, if it does not. */
@@ -155,13 +190,15 @@ function badShape(error: unknown, request: RequestSummary): unknown {
   });
 }
 
-/** List, Get, Create under a parent group, Update with a field mask, Delete. */
-export class WritableCollection<
+/**
+ * List, Get, Create under a parent group, Delete: collections whose objects never
+ * change (group invites) stop here.
+ */
+export class CreatableCollection<
   T,
   Create extends object,
-  Update extends object,
-  MaskPath extends string,
-> extends ReadableCollection<T> {
+  P extends ListParams = ListParams,
+> extends ReadableCollection<T, P> {
   /**
    * Creates the resource under `parentUid` (the parent is in the path only). An
    * answer that is not the object just created, directly under `parentUid`, is an
@@ -169,14 +206,19 @@ export class WritableCollection<
    */
   async create(parentUid: string, fields: Create, options?: RequestOptions): Promise<T> {
     const path = resourcePath(this.spec.path, parentUid, "parentUid");
-    const body = await this.client.call({ method: "POST", path, body: fields, options });
+    const body = await this.client.call({
+      method: "POST",
+      path,
+      body: this.createBody(fields),
+      options,
+    });
     try {
-      return this.decodeAnswer(body, { method: "POST", path }, (item) => {
-        const parent = this.spec.parentOf(item);
-        return parent === parentUid
-          ? undefined
-          : `${this.spec.uidOf(item)} is not directly under ${parentUid}, where it was created`;
-      });
+      return this.decodeAnswer(
+        body,
+        { method: "POST", path },
+        (item) => this.notCreatedUnder(item, parentUid),
+        this.spec.decodeCreated,
+      );
     } catch (error) {
       const bad = error as IrmError;
       throw new OutcomeUnknownError({
@@ -189,6 +231,41 @@ export class WritableCollection<
     }
   }
 
+  /**
+   * The body sent by `create`: the fields as given, or their wire form in
+   * subclasses (a duration in seconds as `"<n>s"`). Throws before any request
+   * when a field cannot be encoded.
+   */
+  protected createBody(fields: Create): unknown {
+    return fields;
+  }
+
+  /**
+   * Why a create's answer is not the object made under `parentUid`, if it is not:
+   * by default it must sit directly under it (an account association, addressed by
+   * its group's uid, must be that uid instead).
+   */
+  protected notCreatedUnder(item: T, parentUid: string): string | undefined {
+    const parent = this.spec.parentOf(item);
+    return parent === parentUid
+      ? undefined
+      : `${this.spec.uidOf(item)} is not directly under ${parentUid}, where it was created`;
+  }
+
+  /** Deletes the resource. A repeated delete fails with `NotFoundError` (not for account associations). */
+  async delete(uid: string, options?: RequestOptions): Promise<void> {
+    await this.client.call({ method: "DELETE", path: resourcePath(this.spec.path, uid), options });
+  }
+}
+
+/** List, Get, Create under a parent group, Update with a field mask, Delete. */
+export class WritableCollection<
+  T,
+  Create extends object,
+  Update extends object,
+  MaskPath extends string,
+  P extends ListParams = ListParams,
+> extends CreatableCollection<T, Create, P> {
   /**
    * Changes the fields present in `fields`, or with `updateMask` only the named
    * paths (other fields in the body are then ignored). Answers the full resource.
@@ -204,7 +281,7 @@ export class WritableCollection<
       method: "PATCH",
       path,
       query: { updateMask: update.updateMask && buildUpdateMask(update.updateMask) },
-      body: fields,
+      body: this.updateBody(fields),
       options,
     });
     return this.decodeAnswer(body, { method: "PATCH", path }, (item) =>
@@ -212,8 +289,8 @@ export class WritableCollection<
     );
   }
 
-  /** Deletes the resource. A repeated delete fails with `NotFoundError`. */
-  async delete(uid: string, options?: RequestOptions): Promise<void> {
-    await this.client.call({ method: "DELETE", path: resourcePath(this.spec.path, uid), options });
+  /** The body sent by `update`: the fields as given, or their wire form in subclasses. */
+  protected updateBody(fields: Update): unknown {
+    return fields;
   }
 }

@@ -1,23 +1,22 @@
 /**
- * IAM collections: groups, identities, roles, role bindings, each with the one
- * reader of its shape (required fields and their types; see `core/shape.ts`).
+ * IAM collections: groups, roles, role bindings, each with the one reader of its
+ * shape (required fields and their types; see `core/shape.ts`). Identities,
+ * identity providers, group invites and account associations have files of
+ * their own.
  */
 import { uidParent, WritableCollection } from "../core/collection";
-import type { ApiRequester } from "../core/resource";
+import { type ApiRequester, listQuery, type QueryValue } from "../core/resource";
 import { int64Field, ShapeError, ShapeReader } from "../core/shape";
 import type {
   Group,
   GroupCreate,
   GroupMaskPath,
   GroupUpdate,
-  Identity,
-  IdentityCreate,
-  IdentityMaskPath,
-  IdentityUpdate,
   Role,
   RoleBinding,
   RoleBindingCreate,
   RoleBindingIdentity,
+  RoleBindingListParams,
   RoleBindingMaskPath,
   RoleBindingRef,
   RoleBindingUpdate,
@@ -25,6 +24,7 @@ import type {
   RoleMaskPath,
   RoleUpdate,
 } from "../types";
+import { ROLE_UID } from "./decode";
 
 /** Resource limits are counters: int64 strings on the wire, numbers here. */
 export function decodeGroup(raw: unknown, at = "group"): Group {
@@ -44,24 +44,6 @@ export function decodeGroup(raw: unknown, at = "group"): Group {
     updateTime: r.timestamp("updateTime"),
   };
 }
-
-export function decodeIdentity(raw: unknown, at = "identity"): Identity {
-  const r = ShapeReader.of(raw, at);
-  const claimMatch = r.object("claimMatch");
-  const identity: Identity = {
-    uid: r.string("uid"),
-    name: r.string("name"),
-    description: r.optionalString("description", ""),
-    claimMatch: { issuer: claimMatch.string("issuer"), subject: claimMatch.string("subject") },
-    createTime: r.timestamp("createTime"),
-    updateTime: r.timestamp("updateTime"),
-  };
-  const lastSeenTime = r.optionalTimestamp("lastSeenTime");
-  if (lastSeenTime !== undefined) identity.lastSeenTime = lastSeenTime;
-  return identity;
-}
-
-const ROLE_UID = /^[0-9a-f]{40}$/;
 
 export function decodeRole(raw: unknown, at = "role"): Role {
   const r = ShapeReader.of(raw, at);
@@ -129,24 +111,6 @@ export class Groups extends WritableCollection<Group, GroupCreate, GroupUpdate, 
   }
 }
 
-/** `/iam/v2beta1/identities`: principals assumed by matching OIDC claims. */
-export class Identities extends WritableCollection<
-  Identity,
-  IdentityCreate,
-  IdentityUpdate,
-  IdentityMaskPath
-> {
-  constructor(client: ApiRequester) {
-    super(client, {
-      path: "/iam/v2beta1/identities",
-      listKey: "identities",
-      noun: "identity",
-      decode: decodeIdentity,
-      ...byUid,
-    });
-  }
-}
-
 /** `/iam/v2beta1/roles`: built-in roles (flat uids) and custom roles of a group. */
 export class Roles extends WritableCollection<Role, RoleCreate, RoleUpdate, RoleMaskPath> {
   constructor(client: ApiRequester) {
@@ -167,7 +131,8 @@ export class RoleBindings extends WritableCollection<
   RoleBinding,
   RoleBindingCreate,
   RoleBindingUpdate,
-  RoleBindingMaskPath
+  RoleBindingMaskPath,
+  RoleBindingListParams
 > {
   constructor(client: ApiRequester) {
     super(client, {
@@ -177,5 +142,22 @@ export class RoleBindings extends WritableCollection<
       decode: decodeRoleBinding,
       ...byUid,
     });
+  }
+
+  protected override listQueryOf(params: RoleBindingListParams): Record<string, QueryValue> {
+    return { ...listQuery(params), identity_uid: params.identityUid, role_uid: params.roleUid };
+  }
+
+  protected override filterMismatch(item: RoleBinding, params: RoleBindingListParams) {
+    if (params.identityUid && item.identity.uid !== params.identityUid) {
+      return {
+        field: "identity.uid",
+        problem: `is not ${params.identityUid}, the identity filtered on`,
+      };
+    }
+    if (params.roleUid && item.role.uid !== params.roleUid) {
+      return { field: "role.uid", problem: `is not ${params.roleUid}, the role filtered on` };
+    }
+    return undefined;
   }
 }

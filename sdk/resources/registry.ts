@@ -1,6 +1,6 @@
 /** Read-only registry and vulnerability collections. */
 import { ReadableCollection, uidParent } from "../core/collection";
-import type { ApiRequester } from "../core/resource";
+import { type ApiRequester, listQuery, type QueryValue } from "../core/resource";
 import { ShapeReader } from "../core/shape";
 import type { Advisory, AdvisoryListParams, Repo, Tag } from "../types";
 
@@ -50,7 +50,7 @@ export class Tags extends ReadableCollection<Tag> {
   }
 }
 
-/** `/vulnerabilities/v2beta1/advisories`: `name` filters on `advisoryId`; `packageName` filters too. */
+/** `/vulnerabilities/v2beta1/advisories`: `name` filters on `advisoryId`; `packageName` and `severity` filter too. */
 export class Advisories extends ReadableCollection<Advisory, AdvisoryListParams> {
   constructor(client: ApiRequester) {
     super(client, {
@@ -60,5 +60,14 @@ export class Advisories extends ReadableCollection<Advisory, AdvisoryListParams>
       decode: decodeNamed<Advisory>("advisoryId"),
       ...byUid,
     });
+  }
+
+  protected override listQueryOf(params: AdvisoryListParams): Record<string, QueryValue> {
+    return { ...listQuery(params), severity: params.severity };
+  }
+
+  protected override filterMismatch(item: Advisory, params: AdvisoryListParams) {
+    if (!params.severity || item.severity === params.severity) return undefined;
+    return { field: "severity", problem: `is not ${params.severity}, the severity filtered on` };
   }
 }

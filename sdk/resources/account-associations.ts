@@ -1,0 +1,223 @@
+/**
+ * `/iam/v2beta1/accountAssociations`: at most one per group, addressed by the
+ * group's uid (the association's `uid` is its group's). GitHub App ids stay string
+ * keys; installation ids are int64 on the wire and numbers here, so an id beyond
+ * `Number.MAX_SAFE_INTEGER` is refused rather than silently rounded, in answers
+ * and in requests alike.
+ */
+import { uidParent, WritableCollection } from "../core/collection";
+import type { ApiRequester } from "../core/resource";
+import { isRecord, ShapeError, ShapeReader } from "../core/shape";
+import type {
+  AccountAssociation,
+  AccountAssociationCreate,
+  AccountAssociationListParams,
+  AccountAssociationMaskPath,
+  AccountAssociationUpdate,
+  AzureTenant,
+  ChainguardBindings,
+  GitHubInstallation,
+  GitHubInstallations,
+  GitHubInstallationsInput,
+  RequestOptions,
+  ServicePrincipalName,
+} from "../types";
+import { checkEnum, stringMap } from "./decode";
+import { SERVICE_PRINCIPAL_NAMES } from "./identities";
+
+/** GitHub App ids: positive int64 in decimal. */
+const APP_ID = /^[1-9][0-9]{0,18}$/;
+
+/** A positive int64 that is also a safe JavaScript integer; `undefined` when it is not. */
+function safePositiveInteger(value: unknown): number | undefined {
+  if (typeof value === "number") {
+    return Number.isSafeInteger(value) && value > 0 ? value : undefined;
+  }
+  if (typeof value === "string" && /^[1-9][0-9]{0,15}$/.test(value)) {
+    const number = Number(value);
+    return Number.isSafeInteger(number) ? number : undefined;
+  }
+  return undefined;
+}
+
+function decodeInstallation(raw: unknown, at: string): GitHubInstallation {
+  const r = ShapeReader.of(raw, at);
+  const installationId = safePositiveInteger(r.raw.installationId);
+  if (installationId === undefined) {
+    throw new ShapeError(
+      `${at}.installationId`,
+      r.raw.installationId === undefined
+        ? "missing (expected a positive integer)"
+        : "not a positive integer within Number.MAX_SAFE_INTEGER",
+    );
+  }
+  return { installationId, name: r.optionalString("name", "") };
+}
+
+function decodeGitHub(r: ShapeReader): GitHubInstallations {
+  const apps = r.object("appInstallations");
+  const appInstallations: GitHubInstallations["appInstallations"] = {};
+  for (const [appId, value] of Object.entries(apps.raw)) {
+    const at = `${apps.at}.${appId}`;
+    if (!APP_ID.test(appId)) throw new ShapeError(at, "the key is not a GitHub App id (int64)");
+    const app = ShapeReader.of(value, at);
+    const list = app.raw.installations;
+    if (!Array.isArray(list)) throw new ShapeError(`${at}.installations`, "expected an array");
+    appInstallations[appId] = {
+      installations: list.map((item, index) =>
+        decodeInstallation(item, `${at}.installations[${index}]`),
+      ),
+    };
+  }
+  return { appInstallations };
+}
+
+function decodeAzure(r: ShapeReader): AzureTenant {
+  return { tenantId: r.string("tenantId"), clientIds: stringMap(r, "clientIds") };
+}
+
+function decodeChainguard(r: ShapeReader): ChainguardBindings {
+  const bindings = stringMap(r, "serviceBindings");
+  const serviceBindings: ChainguardBindings["serviceBindings"] = {};
+  for (const [service, uid] of Object.entries(bindings)) {
+    const name: ServicePrincipalName = checkEnum(
+      service,
+      `${r.at}.serviceBindings`,
+      SERVICE_PRINCIPAL_NAMES,
+    );
+    if (uid === "") throw new ShapeError(`${r.at}.serviceBindings.${service}`, "empty");
+    serviceBindings[name] = uid;
+  }
+  return { serviceBindings };
+}
+
+/** Reads one block when present (`null` counts as absent). */
+function block<B>(r: ShapeReader, field: string, read: (b: ShapeReader) => B): B | undefined {
+  const value = r.raw[field];
+  if (value === undefined || value === null) return undefined;
+  return read(r.object(field));
+}
+
+export function decodeAccountAssociation(
+  raw: unknown,
+  at = "accountAssociation",
+): AccountAssociation {
+  const r = ShapeReader.of(raw, at);
+  const association: AccountAssociation = {
+    uid: r.string("uid"),
+    name: r.string("name"),
+    description: r.optionalString("description", ""),
+    createTime: r.timestamp("createTime"),
+    updateTime: r.timestamp("updateTime"),
+  };
+  const amazon = block(r, "amazon", (b) => ({ account: b.string("account") }));
+  if (amazon) association.amazon = amazon;
+  const google = block(r, "google", (b) => ({
+    projectId: b.string("projectId"),
+    projectNumber: b.string("projectNumber"),
+  }));
+  if (google) association.google = google;
+  const azure = block(r, "azure", decodeAzure);
+  if (azure) association.azure = azure;
+  const github = block(r, "github", decodeGitHub);
+  if (github) association.github = github;
+  const chainguard = block(r, "chainguard", decodeChainguard);
+  if (chainguard) association.chainguard = chainguard;
+  return association;
+}
+
+/**
+ * Checks the installation ids of a body before it is sent: a number beyond
+ * `Number.MAX_SAFE_INTEGER` has already lost its value, so it is refused (send
+ * such an id as its decimal string).
+ */
+function checkInstallationIds(github: GitHubInstallationsInput | null | undefined): void {
+  if (!isRecord(github) || !isRecord(github.appInstallations)) return;
+  for (const [appId, app] of Object.entries(github.appInstallations)) {
+    const installations = isRecord(app) ? app.installations : undefined;
+    if (!Array.isArray(installations)) continue;
+    installations.forEach((installation, index) => {
+      const id = isRecord(installation) ? installation.installationId : undefined;
+      if (typeof id === "number" && !(Number.isSafeInteger(id) && id > 0)) {
+        throw new TypeError(
+          `github.appInstallations.${appId}.installations[${index}].installationId: must be a positive safe integer, or its decimal string, got ${id}`,
+        );
+      }
+    });
+  }
+}
+
+/**
+ * `/iam/v2beta1/accountAssociations`: every verb takes the group's uid. `delete`
+ * also resolves when the group has none (the service's delete is idempotent here);
+ * a group that does not exist is still `NotFoundError`.
+ */
+export class AccountAssociations extends WritableCollection<
+  AccountAssociation,
+  AccountAssociationCreate,
+  AccountAssociationUpdate,
+  AccountAssociationMaskPath,
+  AccountAssociationListParams
+> {
+  constructor(client: ApiRequester) {
+    super(client, {
+      path: "/iam/v2beta1/accountAssociations",
+      listKey: "accountAssociations",
+      noun: "accountAssociation",
+      decode: decodeAccountAssociation,
+      uidOf: (item) => item.uid,
+      // The uid is the group's: scope filters test the group's place in the tree.
+      parentOf: (item) => uidParent(item.uid),
+    });
+  }
+
+  /** The association of `groupUid`; `NotFoundError` when it has none. */
+  override get(groupUid: string, options?: RequestOptions): Promise<AccountAssociation> {
+    return super.get(groupUid, options);
+  }
+
+  /** Creates the association of `groupUid`; `AlreadyExistsError` when it has one (no upsert). */
+  override create(
+    groupUid: string,
+    fields: AccountAssociationCreate,
+    options?: RequestOptions,
+  ): Promise<AccountAssociation> {
+    return super.create(groupUid, fields, options);
+  }
+
+  /** Removes the association of `groupUid`; resolves also when there was none. */
+  override delete(groupUid: string, options?: RequestOptions): Promise<void> {
+    return super.delete(groupUid, options);
+  }
+
+  protected override createBody(fields: AccountAssociationCreate): unknown {
+    checkInstallationIds(fields.github);
+    return fields;
+  }
+
+  protected override updateBody(fields: AccountAssociationUpdate): unknown {
+    checkInstallationIds(fields.github);
+    return fields;
+  }
+
+  /** The answer of a create is the group's own association: its uid is the group's. */
+  protected override notCreatedUnder(
+    item: AccountAssociation,
+    groupUid: string,
+  ): string | undefined {
+    return item.uid === groupUid
+      ? undefined
+      : `${item.uid} is not the group the association was created for (${groupUid})`;
+  }
+
+  protected override filterMismatch(
+    item: AccountAssociation,
+    params: AccountAssociationListParams,
+  ) {
+    if (!params.name || item.name === params.name) return undefined;
+    return {
+      field: "name",
+      problem: `is not ${JSON.stringify(params.name)}, the name filtered on`,
+    };
+  }
+}

@@ -1,0 +1,97 @@
+/**
+ * Secrets of resources, kept out of errors: an identity provider's client secret
+ * and a group invite's code are credentials, like tokens. The transport already
+ * cleans token-shaped strings and the client's own tokens from whatever the server
+ * echoes; these values are not token-shaped, so each collection that carries them
+ * wraps its requester with `guardSecrets`, which cleans every error of its calls
+ * (message, stack, field and precondition violations, causes) of
+ *
+ * - the secret values the request itself carried (the client secret sent), and
+ * - the value of any JSON key named as secret (`"code": "..."`) in echoed text,
+ *   such as the excerpt of a garbled create answer.
+ */
+
+import { REDACTED, redact } from "../core/redact";
+import type { ApiCall, ApiRequester } from "../core/resource";
+
+export interface SecretRules {
+  /** JSON keys whose string values are secret wherever they appear in echoed text. */
+  keys: readonly string[];
+  /** The secret values carried by a request body. */
+  valuesIn?: (body: unknown) => string[];
+}
+
+/** Matches `"<key>": "<value>` also when the quotes are escaped (`\"`), as in a quoted excerpt. */
+function keyPattern(key: string): RegExp {
+  return new RegExp(`(\\\\?"${key}\\\\?"\\s*:\\s*\\\\?")[^"\\\\]*`, "g");
+}
+
+/** `text` without the given secret values and without the values of the secret keys. */
+export function redactSecrets(
+  text: string,
+  values: readonly string[],
+  keys: readonly string[],
+): string {
+  let result = redact(text, values);
+  for (const key of keys) result = result.replace(keyPattern(key), `$1${REDACTED}`);
+  return result;
+}
+
+interface Violation {
+  field?: unknown;
+  description?: unknown;
+  subject?: unknown;
+}
+
+/** Sets `target[key]` when `text` changed; an accessor without a setter (`DOMException.message`) gets an own value. */
+function replaceText(target: object, key: string, text: string, cleaned: string): void {
+  if (cleaned === text) return;
+  try {
+    (target as Record<string, unknown>)[key] = cleaned;
+  } catch {
+    try {
+      Object.defineProperty(target, key, { value: cleaned, configurable: true, writable: true });
+    } catch {
+      // A frozen object keeps its text; nothing else can be done without replacing it.
+    }
+  }
+}
+
+/** Cleans `error` in place (it keeps its class, code and fields), its causes too. */
+export function scrubError(
+  error: unknown,
+  values: readonly string[],
+  keys: readonly string[],
+  depth = 0,
+): unknown {
+  if (!(error instanceof Error) || depth > 5) return error;
+  const clean = (text: string) => redactSecrets(text, values, keys);
+  replaceText(error, "message", error.message, clean(error.message));
+  if (typeof error.stack === "string") replaceText(error, "stack", error.stack, clean(error.stack));
+  const fields = error as { fieldViolations?: unknown; preconditionViolations?: unknown };
+  for (const list of [fields.fieldViolations, fields.preconditionViolations]) {
+    if (!Array.isArray(list)) continue;
+    for (const violation of list as Violation[]) {
+      for (const key of ["field", "description", "subject"] as const) {
+        const text = violation[key];
+        if (typeof text === "string") replaceText(violation, key, text, clean(text));
+      }
+    }
+  }
+  if (error.cause !== undefined) scrubError(error.cause, values, keys, depth + 1);
+  return error;
+}
+
+/** A requester whose errors never show the secrets of `rules`. */
+export function guardSecrets(client: ApiRequester, rules: SecretRules): ApiRequester {
+  return {
+    async call(call: ApiCall): Promise<unknown> {
+      try {
+        return await client.call(call);
+      } catch (error) {
+        const values = rules.valuesIn?.(call.body) ?? [];
+        throw scrubError(error, values, rules.keys);
+      }
+    },
+  };
+}
