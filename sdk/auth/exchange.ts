@@ -7,6 +7,7 @@ import { request } from "undici";
 import {
   badResponseError,
   ConnectionError,
+  GrpcCode,
   IrmError,
   type IrmErrorInit,
   NotFoundError,
@@ -185,7 +186,7 @@ function exchangeFailure(error: unknown, identity: string): unknown {
   if (error instanceof NotFoundError) {
     return new UnauthenticatedError({
       ...init,
-      code: 16,
+      code: GrpcCode.UNAUTHENTICATED,
       message: `${message} (does identity ${identity} exist? check irm:identity / IRM_IDENTITY)`,
     });
   }

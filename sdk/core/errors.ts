@@ -8,28 +8,13 @@
  */
 import { redact } from "./redact";
 
-/** `google.rpc.Code` names by number. */
-export const GRPC_CODE_NAMES: Readonly<Record<number, string>> = {
-  0: "OK",
-  1: "CANCELLED",
-  2: "UNKNOWN",
-  3: "INVALID_ARGUMENT",
-  4: "DEADLINE_EXCEEDED",
-  5: "NOT_FOUND",
-  6: "ALREADY_EXISTS",
-  7: "PERMISSION_DENIED",
-  8: "RESOURCE_EXHAUSTED",
-  9: "FAILED_PRECONDITION",
-  10: "ABORTED",
-  11: "OUT_OF_RANGE",
-  12: "UNIMPLEMENTED",
-  13: "INTERNAL",
-  14: "UNAVAILABLE",
-  15: "DATA_LOSS",
-  16: "UNAUTHENTICATED",
-};
-
+/**
+ * `google.rpc.Code`: the one table of gRPC codes, by name. Names by number
+ * (`GRPC_CODE_NAMES`, `codeName`) are derived from it.
+ */
 export const GrpcCode = {
+  OK: 0,
+  CANCELLED: 1,
   UNKNOWN: 2,
   INVALID_ARGUMENT: 3,
   DEADLINE_EXCEEDED: 4,
@@ -38,10 +23,26 @@ export const GrpcCode = {
   PERMISSION_DENIED: 7,
   RESOURCE_EXHAUSTED: 8,
   FAILED_PRECONDITION: 9,
+  ABORTED: 10,
+  OUT_OF_RANGE: 11,
+  UNIMPLEMENTED: 12,
   INTERNAL: 13,
   UNAVAILABLE: 14,
+  DATA_LOSS: 15,
   UNAUTHENTICATED: 16,
 } as const;
+
+export type GrpcCodeName = keyof typeof GrpcCode;
+
+/** `google.rpc.Code` names by number, derived from `GrpcCode`. */
+export const GRPC_CODE_NAMES: Readonly<Record<number, GrpcCodeName>> = Object.freeze(
+  Object.fromEntries(Object.entries(GrpcCode).map(([name, code]) => [code, name])),
+);
+
+/** The name of a gRPC code (`5` → `NOT_FOUND`); `CODE_<n>` for a number outside the table. */
+export function codeName(code: number): string {
+  return GRPC_CODE_NAMES[code] ?? `CODE_${code}`;
+}
 
 export interface FieldViolation {
   field: string;
@@ -99,7 +100,7 @@ export class IrmError extends Error {
   constructor(init: IrmErrorInit) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
     this.code = init.code;
-    this.codeName = GRPC_CODE_NAMES[init.code] ?? `CODE_${init.code}`;
+    this.codeName = codeName(init.code);
     this.status = init.status ?? 0;
     this.reason = init.reason ?? "";
     this.domain = init.domain ?? "";
@@ -192,7 +193,11 @@ export class TimeoutError extends IrmError {
 
 type ErrorClass = new (init: IrmErrorInit) => IrmError;
 
-const CLASS_BY_CODE: Readonly<Record<number, ErrorClass>> = {
+/**
+ * The class of each code an AIP-193 body may carry; a code without its own class
+ * decodes to a plain `IrmError` (its `codeName` still says which).
+ */
+const CLASS_BY_CODE: Readonly<Partial<Record<number, ErrorClass>>> = {
   [GrpcCode.INVALID_ARGUMENT]: InvalidArgumentError,
   [GrpcCode.NOT_FOUND]: NotFoundError,
   [GrpcCode.ALREADY_EXISTS]: AlreadyExistsError,
@@ -218,9 +223,19 @@ function detailKind(detail: Record<string, unknown>): string {
   return type.slice(type.lastIndexOf(".") + 1);
 }
 
-/** True when `body` has the shape of an AIP-193 error (`code` number and `message` string). */
+/**
+ * True when `body` has the shape of an AIP-193 error: a `message` string and a
+ * `code` that names a failure (1 to 16). `OK` or a number outside `google.rpc.Code`
+ * is no error the API can send, so such a body is reported as a bad response.
+ */
 export function isStatusBody(body: unknown): body is Record<string, unknown> {
-  return isRecord(body) && Number.isInteger(body.code) && typeof body.message === "string";
+  return (
+    isRecord(body) &&
+    Number.isInteger(body.code) &&
+    (body.code as number) > GrpcCode.OK &&
+    (body.code as number) <= GrpcCode.UNAUTHENTICATED &&
+    typeof body.message === "string"
+  );
 }
 
 export interface DecodeContext {
@@ -350,30 +365,42 @@ export function badResponseError(
   });
 }
 
+// --- type guards -----------------------------------------------------------
+// Each guard is true exactly for the class it names. API errors get their class
+// from the decoded body's code (and reason), so a guard is true only for what the
+// API itself said: a proxy's 403 page or a 401 that is not an AIP-193 body is a
+// `BadResponseError`, for which every guard below is false.
+
 /**
  * True for a NOT_FOUND the API itself reported in an AIP-193 body (also after a
  * repeated delete). A 404 page from a proxy or a wrong URL is a `BadResponseError`,
- * never NOT_FOUND.
+ * never NOT_FOUND; a token exchange's NOT_FOUND is reported as UNAUTHENTICATED.
+ * Whether it means that a given object is gone is `ReadableCollection.isGone`'s call.
  */
 export function isNotFound(error: unknown): error is NotFoundError {
   return error instanceof NotFoundError;
 }
-export function isInvalidArgument(error: unknown): error is IrmError {
-  return error instanceof IrmError && error.code === GrpcCode.INVALID_ARGUMENT;
+/** True for the API's INVALID_ARGUMENT. */
+export function isInvalidArgument(error: unknown): error is InvalidArgumentError {
+  return error instanceof InvalidArgumentError;
 }
-export function isPermissionDenied(error: unknown): error is IrmError {
-  return error instanceof IrmError && error.code === GrpcCode.PERMISSION_DENIED;
+/** True for the API's PERMISSION_DENIED. */
+export function isPermissionDenied(error: unknown): error is PermissionDeniedError {
+  return error instanceof PermissionDeniedError;
 }
-export function isUnauthenticated(error: unknown): error is IrmError {
-  return error instanceof IrmError && error.code === GrpcCode.UNAUTHENTICATED;
+/** True for the API's UNAUTHENTICATED (also a token exchange's refusal). */
+export function isUnauthenticated(error: unknown): error is UnauthenticatedError {
+  return error instanceof UnauthenticatedError;
 }
+/** True for FAILED_PRECONDITION with a `RESOURCE_NOT_EMPTY` violation. */
 export function isResourceNotEmpty(error: unknown): error is ResourceNotEmptyError {
   return error instanceof ResourceNotEmptyError;
 }
-export function isRateLimited(error: unknown): error is IrmError {
-  return error instanceof IrmError && error.code === GrpcCode.RESOURCE_EXHAUSTED;
+/** True for the API's RESOURCE_EXHAUSTED (after the retries). */
+export function isRateLimited(error: unknown): error is RateLimitedError {
+  return error instanceof RateLimitedError;
 }
-/** True for UNAVAILABLE from the service and for connection failures. */
-export function isUnavailable(error: unknown): error is IrmError {
-  return error instanceof IrmError && error.code === GrpcCode.UNAVAILABLE;
+/** True for the API's UNAVAILABLE (after the retries) and for connection failures. */
+export function isUnavailable(error: unknown): error is UnavailableError | ConnectionError {
+  return error instanceof UnavailableError || error instanceof ConnectionError;
 }

@@ -2,17 +2,27 @@ import { describe, expect, it } from "vitest";
 import {
   BadResponseError,
   badResponseError,
+  ConnectionError,
+  codeName,
   errorFromStatusBody,
   FailedPreconditionError,
+  GRPC_CODE_NAMES,
+  GrpcCode,
   InvalidArgumentError,
   IrmError,
+  isInvalidArgument,
   isNotFound,
+  isPermissionDenied,
+  isRateLimited,
   isResourceNotEmpty,
+  isStatusBody,
+  isUnauthenticated,
   isUnavailable,
   NotFoundError,
   PermissionDeniedError,
   RateLimitedError,
   ResourceNotEmptyError,
+  TimeoutError,
   UnauthenticatedError,
   UnavailableError,
 } from "../../sdk/core/errors";
@@ -108,12 +118,81 @@ describe("AIP-193 decoding", () => {
     expect(JSON.stringify(error)).not.toContain(jwt);
   });
 
-  it("helpers branch on the code", () => {
-    expect(isNotFound(errorFromStatusBody({ code: 5, message: "" }, { status: 404 }))).toBe(true);
-    expect(isNotFound(new Error("x"))).toBe(false);
-    expect(isUnavailable(errorFromStatusBody({ code: 14, message: "" }, { status: 503 }))).toBe(
-      true,
+  it("refuses a body whose code is OK or outside google.rpc.Code", () => {
+    expect(isStatusBody({ code: 5, message: "m" })).toBe(true);
+    expect(isStatusBody({ code: 0, message: "m" })).toBe(false);
+    expect(isStatusBody({ code: 17, message: "m" })).toBe(false);
+    expect(isStatusBody({ code: 5.5, message: "m" })).toBe(false);
+    expect(isStatusBody({ code: 5 })).toBe(false);
+  });
+});
+
+describe("gRPC codes", () => {
+  it("names every code of google.rpc.Code from the one table", () => {
+    expect(Object.keys(GRPC_CODE_NAMES).map(Number)).toEqual(
+      Array.from({ length: 17 }, (_, i) => i),
     );
+    for (const [name, code] of Object.entries(GrpcCode)) expect(codeName(code)).toBe(name);
+    expect(codeName(99)).toBe("CODE_99");
+    expect(new IrmError({ code: GrpcCode.ABORTED, message: "m" }).codeName).toBe("ABORTED");
+  });
+});
+
+describe("type guards", () => {
+  const decoded = (code: number) => errorFromStatusBody({ code, message: "m" }, { status: 400 });
+  /** What a proxy's page with this HTTP status becomes: a bad response with the status's code. */
+  const proxyPage = (status: number) =>
+    badResponseError("not JSON", "<html></html>", "text/html", { status });
+
+  it.each([
+    ["isNotFound", isNotFound, GrpcCode.NOT_FOUND, 404],
+    ["isInvalidArgument", isInvalidArgument, GrpcCode.INVALID_ARGUMENT, 400],
+    ["isPermissionDenied", isPermissionDenied, GrpcCode.PERMISSION_DENIED, 403],
+    ["isUnauthenticated", isUnauthenticated, GrpcCode.UNAUTHENTICATED, 401],
+    ["isRateLimited", isRateLimited, GrpcCode.RESOURCE_EXHAUSTED, 429],
+    ["isUnavailable", isUnavailable, GrpcCode.UNAVAILABLE, 503],
+  ] as const)(
+    "%s is true for the API's own error only, never for a proxy's page",
+    (_, guard, code, status) => {
+      expect(guard(decoded(code))).toBe(true);
+      const page = proxyPage(status);
+      // The page's code may equal the guard's (403 → PERMISSION_DENIED): the class decides.
+      if (status !== 404) expect(page.code).toBe(code);
+      expect(guard(page)).toBe(false);
+      expect(guard(new IrmError({ code, message: "m" }))).toBe(false);
+      expect(guard(new Error("m"))).toBe(false);
+      expect(guard(undefined)).toBe(false);
+    },
+  );
+
+  it("each guard is true for its own class and for no other decoded code", () => {
+    const guards = [
+      [isNotFound, NotFoundError],
+      [isInvalidArgument, InvalidArgumentError],
+      [isPermissionDenied, PermissionDeniedError],
+      [isUnauthenticated, UnauthenticatedError],
+      [isRateLimited, RateLimitedError],
+      [isUnavailable, UnavailableError],
+      [isResourceNotEmpty, ResourceNotEmptyError],
+    ] as const;
+    for (let code = 1; code <= 16; code++) {
+      const error = decoded(code);
+      for (const [guard, ErrorClass] of guards) {
+        expect(guard(error), `${guard.name}(${error.codeName})`).toBe(error instanceof ErrorClass);
+      }
+    }
+  });
+
+  it("isUnavailable is also true for a connection failure, not for a timeout", () => {
+    const connection = new ConnectionError({
+      code: GrpcCode.UNAVAILABLE,
+      message: "refused",
+      beforeSend: true,
+    });
+    expect(isUnavailable(connection)).toBe(true);
+    expect(
+      isUnavailable(new TimeoutError({ code: GrpcCode.DEADLINE_EXCEEDED, message: "t" })),
+    ).toBe(false);
   });
 });
 
