@@ -87,6 +87,7 @@ export abstract class IrmResource extends pulumi.dynamic.Resource {
     this: { readonly __pulumiType: string; readonly prototype: T },
     obj: unknown,
   ): obj is T {
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the subclass it is called on, whose token counts.
     return isResourceOfType(obj, this.__pulumiType);
   }
 

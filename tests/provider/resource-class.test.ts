@@ -35,7 +35,7 @@ const LIVE: Record<string, Record<string, unknown>> = {
 };
 
 /** Resolves an output of a resource made under mocks. */
-function valueOf<T>(output: pulumi.Output<T>): Promise<T> {
+function resolved<T>(output: pulumi.Output<T>): Promise<T> {
   return new Promise((resolve) => output.apply((value) => resolve(value)));
 }
 
@@ -75,29 +75,29 @@ describe("resource classes", () => {
     expect(Group.isInstance(null)).toBe(false);
     expect(Group.isInstance("pulumi-nodejs:dynamic/irm:Group")).toBe(false);
     expect(isResourceOfType(group, Group.__pulumiType)).toBe(true);
-    await valueOf(group.uid);
+    await resolved(group.uid);
   });
 
   it("get reads the object by uid with nothing but the provider, and fills every output", async () => {
     const group = Group.get("existing", GROUP_UID);
     expect(Group.isInstance(group)).toBe(true);
-    const uid = await valueOf(group.uid);
+    const uid = await resolved(group.uid);
     const read = seen.find((s) => s.name === "existing");
     expect(read).toMatchObject({ type: Group.__pulumiType, id: GROUP_UID });
     // Only the serialized provider goes to the read: no inputs, no defaults.
     expect(Object.keys(read?.inputs ?? {})).toEqual(["__provider"]);
     expect(uid).toBe(GROUP_UID);
-    expect(await valueOf(group.parentUid)).toBe(ROOT);
-    expect(await valueOf(group.name)).toBe("platform");
-    expect(await valueOf(group.description)).toBe("read, not managed");
-    expect(await valueOf(group.verified)).toBe(true);
-    expect(await valueOf(group.resourceLimits)).toEqual({ repositories: 10 });
-    expect(await valueOf(group.updateTime)).toBe("2026-01-02T00:00:00.000Z");
+    expect(await resolved(group.parentUid)).toBe(ROOT);
+    expect(await resolved(group.name)).toBe("platform");
+    expect(await resolved(group.description)).toBe("read, not managed");
+    expect(await resolved(group.verified)).toBe(true);
+    expect(await resolved(group.resourceLimits)).toEqual({ repositories: 10 });
+    expect(await resolved(group.updateTime)).toBe("2026-01-02T00:00:00.000Z");
   });
 
   it("a created resource registers its inputs with defaults and every output", async () => {
     const group = new Group("defaults", { parentUid: ROOT, name: "defaults" });
-    await valueOf(group.uid);
+    await resolved(group.uid);
     const created = seen.find((s) => s.name === "defaults");
     expect(created?.id).toBeFalsy();
     expect(created?.inputs).toMatchObject({ parentUid: ROOT, name: "defaults", description: "" });
