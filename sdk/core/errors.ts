@@ -36,7 +36,9 @@ export type GrpcCodeName = keyof typeof GrpcCode;
 
 /** `google.rpc.Code` names by number, derived from `GrpcCode`. */
 export const GRPC_CODE_NAMES: Readonly<Record<number, GrpcCodeName>> = Object.freeze(
-  Object.fromEntries(Object.entries(GrpcCode).map(([name, code]) => [code, name])),
+  Object.fromEntries(
+    (Object.keys(GrpcCode) as GrpcCodeName[]).map((name) => [GrpcCode[name], name]),
+  ) as Record<number, GrpcCodeName>,
 );
 
 /** The name of a gRPC code (`5` → `NOT_FOUND`); `CODE_<n>` for a number outside the table. */
