@@ -6,8 +6,7 @@
  * exactly the objects whose create was acknowledged and whose delete was not: no lost
  * update, no orphan child, and every total agrees with the listing.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestEmulator, type TestEmulator } from "../../../harness/emulator";
+import { describe, expect, it } from "vitest";
 import {
   type Group,
   type Identity,
@@ -16,6 +15,7 @@ import {
   isResourceNotEmpty,
 } from "../../../sdk/index";
 import { countByStatus, recordFigures } from "../support/figures";
+import { useScenario } from "../support/scenario";
 
 const CLIENTS = 50;
 const OPERATIONS_PER_CLIENT = 100;
@@ -47,18 +47,7 @@ interface Ledger {
   outcomes: Record<string, number>;
 }
 
-let emu: TestEmulator;
-let owner: IrmClient;
-
-beforeAll(async () => {
-  emu = await startTestEmulator();
-  owner = new IrmClient({ baseUrl: emu.url, token: emu.token });
-});
-
-afterAll(async () => {
-  await owner?.close();
-  await emu?.close();
-});
+const ctx = useScenario();
 
 function pick<T>(items: T[], next: () => number): T | undefined {
   return items.length === 0 ? undefined : items[Math.floor(next() * items.length)];
@@ -90,7 +79,7 @@ async function runClient(
         const parent = pick(groupUids, next)!;
         const created = await client.iam.identities.create(parent, {
           name: `i-${index}-${op}`,
-          claimMatch: { issuer: emu.issuer, subject: `load-${index}-${op}` },
+          claimMatch: { issuer: ctx.emu.issuer, subject: `load-${index}-${op}` },
         });
         ledger.identities.set(created.uid, created);
         count(ledger, "identity created");
@@ -147,25 +136,27 @@ async function all<T>(items: AsyncIterable<T>): Promise<T[]> {
 describe(`the emulator under ${CLIENTS} concurrent clients`, () => {
   it("loses no update, leaves no orphan, and keeps totals consistent", async () => {
     const started = Date.now();
-    const tree = await owner.iam.groups.create(emu.rootGroupUid, { name: "load tree" });
-    const shared = await owner.iam.groups.create(emu.rootGroupUid, { name: "load shared" });
-    const editor = (await owner.iam.roles.list({ name: "editor" })).items[0];
+    const tree = await ctx.client.iam.groups.create(ctx.emu.rootGroupUid, { name: "load tree" });
+    const shared = await ctx.client.iam.groups.create(ctx.emu.rootGroupUid, {
+      name: "load shared",
+    });
+    const editor = (await ctx.client.iam.roles.list({ name: "editor" })).items[0];
 
     // Each client is its own identity, an editor of the tree and of the shared group.
     const clients: IrmClient[] = [];
     for (let i = 0; i < CLIENTS; i++) {
-      const identity = await owner.iam.identities.create(emu.rootGroupUid, {
+      const identity = await ctx.client.iam.identities.create(ctx.emu.rootGroupUid, {
         name: `load client ${i}`,
-        claimMatch: { issuer: emu.issuer, subject: `load-client-${i}` },
+        claimMatch: { issuer: ctx.emu.issuer, subject: `load-client-${i}` },
       });
       for (const group of [tree.uid, shared.uid]) {
-        await owner.iam.roleBindings.create(group, {
+        await ctx.client.iam.roleBindings.create(group, {
           identityUid: identity.uid,
           roleUid: editor.uid,
         });
       }
       clients.push(
-        new IrmClient({ baseUrl: emu.url, token: await emu.mintToken(identity.uid, 3600) }),
+        new IrmClient({ baseUrl: ctx.emu.url, token: await ctx.emu.mintToken(identity.uid, 3600) }),
       );
     }
 
@@ -176,11 +167,11 @@ describe(`the emulator under ${CLIENTS} concurrent clients`, () => {
       sharedUpdates: [],
       outcomes: {},
     };
-    await emu.clearRequests();
+    await ctx.emu.clearRequests();
     await Promise.all(
       clients.map((client, i) => runClient(i, client, tree.uid, shared.uid, ledger)),
     );
-    const entries = await emu.requests();
+    const entries = await ctx.emu.requests();
     await Promise.all(clients.map((client) => client.close()));
 
     // Never an internal error or an unexpected status under load.
@@ -192,9 +183,9 @@ describe(`the emulator under ${CLIENTS} concurrent clients`, () => {
     );
 
     // The service holds exactly what was acknowledged: nothing lost, nothing extra.
-    const groups = await all(owner.iam.groups.list({ descendantsOf: tree.uid }));
-    const identities = await all(owner.iam.identities.list({ descendantsOf: tree.uid }));
-    const bindings = await all(owner.iam.roleBindings.list({ descendantsOf: tree.uid }));
+    const groups = await all(ctx.client.iam.groups.list({ descendantsOf: tree.uid }));
+    const identities = await all(ctx.client.iam.identities.list({ descendantsOf: tree.uid }));
+    const bindings = await all(ctx.client.iam.roleBindings.list({ descendantsOf: tree.uid }));
     expect(groups.map((g) => g.uid).sort()).toEqual([...ledger.groups.keys()].sort());
     expect(identities.map((i) => i.uid).sort()).toEqual([...ledger.identities.keys()].sort());
     // The only bindings in the tree are the clients' own, made before the load.
@@ -218,7 +209,7 @@ describe(`the emulator under ${CLIENTS} concurrent clients`, () => {
         !latest.some((u) => u.description === byUid.get(uid)?.description),
     );
     expect(mismatched).toEqual([]);
-    const sharedNow = await owner.iam.groups.get(shared.uid);
+    const sharedNow = await ctx.client.iam.groups.get(shared.uid);
     const latestShared = ledger.sharedUpdates.reduce((a, b) =>
       a.updateTime >= b.updateTime ? a : b,
     );
@@ -227,12 +218,15 @@ describe(`the emulator under ${CLIENTS} concurrent clients`, () => {
     expect(sharedNow.updateTime).toBe(latestShared.updateTime);
 
     // Totals: totalCount agrees with the listing, at the top and for every parent.
-    const page = await owner.iam.groups.list({ descendantsOf: tree.uid, pageSize: 7 });
+    const page = await ctx.client.iam.groups.list({ descendantsOf: tree.uid, pageSize: 7 });
     expect(page.totalCount).toBe(groups.length);
-    const identityPage = await owner.iam.identities.list({ descendantsOf: tree.uid, pageSize: 7 });
+    const identityPage = await ctx.client.iam.identities.list({
+      descendantsOf: tree.uid,
+      pageSize: 7,
+    });
     expect(identityPage.totalCount).toBe(identities.length);
     for (const parent of existing) {
-      const children = await owner.iam.groups.list({ childrenOf: parent, pageSize: 1 });
+      const children = await ctx.client.iam.groups.list({ childrenOf: parent, pageSize: 1 });
       expect(children.totalCount).toBe(groups.filter((g) => parentOf(g.uid) === parent).length);
     }
     // The races really happened.

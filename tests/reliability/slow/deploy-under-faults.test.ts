@@ -5,10 +5,9 @@
  * others: every run completes, every object exists exactly once, and state equals the
  * service after each step.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type LogEntry, startTestEmulator, type TestEmulator } from "../../../harness/emulator";
-import { IrmClient } from "../../../sdk/index";
-import type { EngineStack, RunOutcome } from "../../support/engine-stack";
+import { describe, expect, it } from "vitest";
+import type { LogEntry } from "../../../harness/emulator";
+import type { RunOutcome } from "../../support/engine-stack";
 import { engineLabel } from "../support/engine-label";
 import { countByStatus, recordFigures } from "../support/figures";
 import {
@@ -22,6 +21,7 @@ import {
   reconcile,
   serviceSnapshot,
 } from "../support/org";
+import { useScenario } from "../support/scenario";
 
 const TEAMS = 40;
 const FAILURE_RATE = 0.2;
@@ -32,37 +32,27 @@ const RETRY_ENV = { IRM_MAX_RETRIES: "10" };
 const API_PATHS = "^/(iam|registry|vulnerabilities)/";
 const WRITES = new Set(["POST", "PATCH", "DELETE"]);
 
-let emu: TestEmulator;
-let client: IrmClient;
-let stack: EngineStack;
-
-beforeAll(async () => {
-  emu = await startTestEmulator();
-  client = new IrmClient({ baseUrl: emu.url, token: emu.token, retry: { retries: 10 } });
-  stack = await bigOrgStack({
-    name: "reliability-deploy-under-faults",
-    emulator: emu,
-    teams: TEAMS,
-    env: RETRY_ENV,
-  });
-});
-
-afterAll(async () => {
-  await stack?.dispose();
-  await client?.close();
-  await emu?.close();
+const ctx = useScenario({
+  client: { retry: { retries: 10 } },
+  stack: (emu) =>
+    bigOrgStack({
+      name: "reliability-deploy-under-faults",
+      emulator: emu,
+      teams: TEAMS,
+      env: RETRY_ENV,
+    }),
 });
 
 /** 503 on a fifth of API requests, then a latency spike on a twentieth of the others. */
 async function injectFaults(): Promise<void> {
-  await emu.clearFaults();
-  await emu.fault({
+  await ctx.emu.clearFaults();
+  await ctx.emu.fault({
     match: { pathRegex: API_PATHS },
     status: 503,
     probability: FAILURE_RATE,
     count: 0,
   });
-  await emu.fault({
+  await ctx.emu.fault({
     match: { pathRegex: API_PATHS },
     latencyMs: SPIKE_MS,
     // Applies to the requests the 503 fault passed over: 5% of all requests overall.
@@ -71,10 +61,13 @@ async function injectFaults(): Promise<void> {
   });
 }
 
-/** Compares the stack's state with the service, faults off for the reading. */
+/** Compares the ctx.stack's state with the service, faults off for the reading. */
 async function reconcileWithService() {
-  await emu.clearFaults();
-  return reconcile(await stack.resources(), await serviceSnapshot(client, emu.rootGroupUid));
+  await ctx.emu.clearFaults();
+  return reconcile(
+    await ctx.stack.resources(),
+    await serviceSnapshot(ctx.client, ctx.emu.rootGroupUid),
+  );
 }
 
 describe(`a ${TEAMS * RESOURCES_PER_TEAM}-resource organisation under ${FAILURE_RATE * 100}% 503s and latency spikes`, () => {
@@ -90,23 +83,23 @@ describe(`a ${TEAMS * RESOURCES_PER_TEAM}-resource organisation under ${FAILURE_
       const phaseStarted = Date.now();
       const outcome = await run();
       const ms = Date.now() - phaseStarted;
-      const entries = await emu.requests();
+      const entries = await ctx.emu.requests();
       phases.push({ phase: name, entries, steps: outcome.steps.length, ms });
       return { outcome, entries };
     }
 
     // 1. First deployment.
-    const { outcome: first, entries: upEntries } = await phase("up", () => stack.up());
+    const { outcome: first, entries: upEntries } = await phase("up", () => ctx.stack.up());
     expect(first.error, first.output).toBeUndefined();
     expect(opsCount(first.steps, "create")).toBe(TEAMS * RESOURCES_PER_TEAM);
-    expect(countsByType(await stack.resources())).toEqual(expectedCounts(TEAMS));
+    expect(countsByType(await ctx.stack.resources())).toEqual(expectedCounts(TEAMS));
     expect(await reconcileWithService()).toEqual(CLEAN);
     // The faults really were there: roughly a fifth of the requests failed.
     expect(countByStatus(upEntries)["503"]).toBeGreaterThan(0);
 
     // 2. The same program again: nothing to do, and no write even attempted.
     const { outcome: again, entries: againEntries } = await phase("up (no change)", () =>
-      stack.up(),
+      ctx.stack.up(),
     );
     expect(again.error, again.output).toBeUndefined();
     expect(again.changes).toEqual([]);
@@ -115,8 +108,8 @@ describe(`a ${TEAMS * RESOURCES_PER_TEAM}-resource organisation under ${FAILURE_
     expect(await reconcileWithService()).toEqual(CLEAN);
 
     // 3. Every description changes: 120 updates in place, no replacement.
-    await stack.setConfig("revision", "2");
-    const { outcome: updated } = await phase("up (update)", () => stack.up());
+    await ctx.stack.setConfig("revision", "2");
+    const { outcome: updated } = await phase("up (update)", () => ctx.stack.up());
     expect(updated.error, updated.output).toBeUndefined();
     expect(opsCount(updated.steps, "update")).toBe(3 * TEAMS);
     expect(updated.changes.filter((s) => s.op !== "update")).toEqual([]);
@@ -124,7 +117,7 @@ describe(`a ${TEAMS * RESOURCES_PER_TEAM}-resource organisation under ${FAILURE_
     // of the identity and groups whose description changed (counted, refreshed below).
     const afterUpdate = await reconcileWithService();
     expect({ ...afterUpdate, staleHydrated: [] }).toEqual(CLEAN);
-    const live = await serviceSnapshot(client, emu.rootGroupUid);
+    const live = await serviceSnapshot(ctx.client, ctx.emu.rootGroupUid);
     const teamGroups = live.groups.filter((g) => /^(team|svc)-\d+$/.test(g.name));
     expect(teamGroups).toHaveLength(2 * TEAMS);
     expect(teamGroups.every((g) => g.description.endsWith("revision 2"))).toBe(true);
@@ -134,20 +127,20 @@ describe(`a ${TEAMS * RESOURCES_PER_TEAM}-resource organisation under ${FAILURE_
 
     // 4. Refresh under faults brings exactly those stale bindings up to date (and finds
     // nothing else changed or gone), then state equals the service to the last field.
-    const { outcome: refreshed } = await phase("refresh", () => stack.refresh());
+    const { outcome: refreshed } = await phase("refresh", () => ctx.stack.refresh());
     expect(refreshed.error, refreshed.output).toBeUndefined();
     expect(refreshed.changes.map((s) => `${s.op} ${s.name}`).sort()).toEqual(
       afterUpdate.staleHydrated.map((urn) => `refresh-update ${nameOfUrn(urn)}`).sort(),
     );
     expect(await reconcileWithService()).toEqual(CLEAN);
 
-    // 5. Destroy under faults removes every object of the stack, children first.
-    const { outcome: destroyed } = await phase("destroy", () => stack.destroy());
+    // 5. Destroy under faults removes every object of the ctx.stack, children first.
+    const { outcome: destroyed } = await phase("destroy", () => ctx.stack.destroy());
     expect(destroyed.error, destroyed.output).toBeUndefined();
     expect(opsCount(destroyed.steps, "delete")).toBe(TEAMS * RESOURCES_PER_TEAM);
-    expect(await stack.resources()).toEqual([]);
-    await emu.clearFaults();
-    const after = await serviceSnapshot(client, emu.rootGroupUid);
+    expect(await ctx.stack.resources()).toEqual([]);
+    await ctx.emu.clearFaults();
+    const after = await serviceSnapshot(ctx.client, ctx.emu.rootGroupUid);
     expect(after.groups.filter((g) => /^(team|svc)-\d+$/.test(g.name))).toEqual([]);
     expect(after.identities.filter((i) => /^ci-\d+$/.test(i.name))).toEqual([]);
     expect(after.bindings.filter((b) => b.uid.includes("/team-"))).toEqual([]);
@@ -155,7 +148,7 @@ describe(`a ${TEAMS * RESOURCES_PER_TEAM}-resource organisation under ${FAILURE_
     const allEntries = phases.flatMap((p) => p.entries);
     recordFigures({
       id: "deploy-under-503s",
-      engine: engineLabel(stack),
+      engine: engineLabel(ctx.stack),
       title: `Deployment of a ${TEAMS * RESOURCES_PER_TEAM}-resource organisation (up, no-op up, update, refresh, destroy)`,
       injected: `503 on ${FAILURE_RATE * 100}% of API requests (random), ${SPIKE_MS} ms latency on another ${SPIKE_RATE * 100}%`,
       operations: phases.reduce((sum, p) => sum + p.steps, 0),

@@ -5,10 +5,7 @@
  * up before creating again, so the deployment (on the real Pulumi engine) ends with
  * each object exactly once.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestEmulator, type TestEmulator } from "../../../harness/emulator";
-import { IrmClient } from "../../../sdk/index";
-import type { EngineStack } from "../../support/engine-stack";
+import { describe, expect, it } from "vitest";
 import { engineLabel } from "../support/engine-label";
 import { countByStatus, recordFigures } from "../support/figures";
 import {
@@ -21,34 +18,27 @@ import {
   reconcile,
   serviceSnapshot,
 } from "../support/org";
+import { useScenario } from "../support/scenario";
 
 const TEAMS = 12;
 const DROP_RATE = 0.3;
 
-let emu: TestEmulator;
-let client: IrmClient;
-let stack: EngineStack;
-
-beforeAll(async () => {
-  emu = await startTestEmulator();
-  client = new IrmClient({ baseUrl: emu.url, token: emu.token });
-  stack = await bigOrgStack({
-    name: "reliability-dropped-connections",
-    emulator: emu,
-    teams: TEAMS,
-    env: { IRM_MAX_RETRIES: "10" },
-  });
-});
-
-afterAll(async () => {
-  await stack?.dispose();
-  await client?.close();
-  await emu?.close();
+const ctx = useScenario({
+  stack: (emu) =>
+    bigOrgStack({
+      name: "reliability-dropped-connections",
+      emulator: emu,
+      teams: TEAMS,
+      env: { IRM_MAX_RETRIES: "10" },
+    }),
 });
 
 async function reconcileWithService() {
-  await emu.clearFaults();
-  return reconcile(await stack.resources(), await serviceSnapshot(client, emu.rootGroupUid));
+  await ctx.emu.clearFaults();
+  return reconcile(
+    await ctx.stack.resources(),
+    await serviceSnapshot(ctx.client, ctx.emu.rootGroupUid),
+  );
 }
 
 describe("connections dropped after the service acted", () => {
@@ -56,13 +46,18 @@ describe("connections dropped after the service acted", () => {
     timeout: 600_000,
   }, async () => {
     const started = Date.now();
-    await emu.clearRequests();
-    await emu.fault({ match: { method: "POST" }, drop: "after", probability: DROP_RATE, count: 0 });
-    await emu.fault({ match: { method: "GET" }, drop: "before", probability: 0.1, count: 0 });
+    await ctx.emu.clearRequests();
+    await ctx.emu.fault({
+      match: { method: "POST" },
+      drop: "after",
+      probability: DROP_RATE,
+      count: 0,
+    });
+    await ctx.emu.fault({ match: { method: "GET" }, drop: "before", probability: 0.1, count: 0 });
 
-    const created = await stack.up();
+    const created = await ctx.stack.up();
     expect(created.error, created.output).toBeUndefined();
-    const createEntries = await emu.requests();
+    const createEntries = await ctx.emu.requests();
     const createdAt = Date.now();
     const droppedCreates = createEntries.filter((e) => e.method === "POST" && e.status === 0);
     // The faults really hit creates, and each of those was followed by a lookup, not a second create.
@@ -71,21 +66,21 @@ describe("connections dropped after the service acted", () => {
       TEAMS * RESOURCES_PER_TEAM - droppedCreates.length,
     );
     expect(created.changes.filter((s) => s.op !== "create")).toEqual([]);
-    expect(countsByType(await stack.resources())).toEqual(expectedCounts(TEAMS));
+    expect(countsByType(await ctx.stack.resources())).toEqual(expectedCounts(TEAMS));
     expect(await reconcileWithService()).toEqual(CLEAN);
 
     // Updates whose answers were lost are repeated (PATCH with a mask is idempotent).
-    await emu.clearRequests();
-    await emu.fault({
+    await ctx.emu.clearRequests();
+    await ctx.emu.fault({
       match: { method: "PATCH" },
       drop: "after",
       probability: DROP_RATE,
       count: 0,
     });
-    await stack.setConfig("revision", "2");
-    const updated = await stack.up();
+    await ctx.stack.setConfig("revision", "2");
+    const updated = await ctx.stack.up();
     expect(updated.error, updated.output).toBeUndefined();
-    const updateEntries = await emu.requests();
+    const updateEntries = await ctx.emu.requests();
     const droppedUpdates = updateEntries.filter((e) => e.method === "PATCH" && e.status === 0);
     expect(updated.steps.filter((s) => s.op === "update")).toHaveLength(3 * TEAMS);
     expect(updated.changes.filter((s) => s.op !== "update")).toEqual([]);
@@ -93,14 +88,14 @@ describe("connections dropped after the service acted", () => {
     expect(droppedUpdates.length).toBeGreaterThan(0);
     const afterUpdate = await reconcileWithService();
     expect({ ...afterUpdate, staleHydrated: [] }).toEqual(CLEAN);
-    const live = await serviceSnapshot(client, emu.rootGroupUid);
+    const live = await serviceSnapshot(ctx.client, ctx.emu.rootGroupUid);
     const declaredGroups = live.groups.filter((g) => /^(team|svc)-\d+$/.test(g.name));
     expect(declaredGroups).toHaveLength(2 * TEAMS);
     expect(declaredGroups.map((g) => g.description.endsWith("revision 2"))).toEqual(
       declaredGroups.map(() => true),
     );
     // A refresh brings any stale hydrated copies up to date; then state equals the service.
-    const refreshed = await stack.refresh();
+    const refreshed = await ctx.stack.refresh();
     expect(refreshed.error, refreshed.output).toBeUndefined();
     expect(refreshed.changes.map((s) => `${s.op} ${s.name}`).sort()).toEqual(
       afterUpdate.staleHydrated.map((urn) => `refresh-update ${nameOfUrn(urn)}`).sort(),
@@ -110,7 +105,7 @@ describe("connections dropped after the service acted", () => {
     const entries = [...createEntries, ...updateEntries];
     recordFigures({
       id: "dropped-after-create",
-      engine: engineLabel(stack),
+      engine: engineLabel(ctx.stack),
       title: `Deployment of ${TEAMS * RESOURCES_PER_TEAM} resources, then an update of ${3 * TEAMS}, with answers dropped`,
       injected: `connection closed after handling on ${DROP_RATE * 100}% of POSTs and PATCHes, before handling on 10% of GETs`,
       operations: created.steps.length + updated.steps.length,

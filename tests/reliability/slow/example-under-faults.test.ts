@@ -5,39 +5,27 @@
  * drops the answer of a fifth of creates after acting on them: the run completes, each
  * object exists once, state equals the service.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestEmulator, type TestEmulator } from "../../../harness/emulator";
-import { IrmClient } from "../../../sdk/index";
-import { createEngineStack, type EngineStack } from "../../support/engine-stack";
+import { describe, expect, it } from "vitest";
+import { createEngineStack } from "../../support/engine-stack";
 import { engineLabel } from "../support/engine-label";
 import { countByStatus, recordFigures } from "../support/figures";
 import { CLEAN, opsCount, reconcile, serviceSnapshot } from "../support/org";
+import { useScenario } from "../support/scenario";
 
-let emu: TestEmulator;
-let client: IrmClient;
-let stack: EngineStack;
-
-beforeAll(async () => {
-  emu = await startTestEmulator();
-  client = new IrmClient({ baseUrl: emu.url, token: emu.token });
-  stack = await createEngineStack({
-    name: "reliability-example-org-hierarchy",
-    program: "org-hierarchy",
-    emulator: emu,
-    projectConfig: { rootGroupUid: emu.rootGroupUid },
-    env: { IRM_MAX_RETRIES: "10" },
-  });
-});
-
-afterAll(async () => {
-  await stack?.dispose();
-  await client?.close();
-  await emu?.close();
+const ctx = useScenario({
+  stack: (emu) =>
+    createEngineStack({
+      name: "reliability-example-org-hierarchy",
+      program: "org-hierarchy",
+      emulator: emu,
+      projectConfig: { rootGroupUid: emu.rootGroupUid },
+      env: { IRM_MAX_RETRIES: "10" },
+    }),
 });
 
 /** 503 on a fifth of API requests. */
 function fail503(): Promise<string> {
-  return emu.fault({
+  return ctx.emu.fault({
     match: { pathRegex: "^/(iam|registry)/" },
     status: 503,
     probability: 0.2,
@@ -50,29 +38,29 @@ describe("examples/org-hierarchy under faults", () => {
     timeout: 600_000,
   }, async () => {
     const started = Date.now();
-    await emu.fault({ match: { method: "POST" }, drop: "after", probability: 0.2, count: 0 });
+    await ctx.emu.fault({ match: { method: "POST" }, drop: "after", probability: 0.2, count: 0 });
     await fail503();
 
-    const created = await stack.up();
+    const created = await ctx.stack.up();
     expect(created.error, created.output).toBeUndefined();
     expect(created.steps.length).toBeGreaterThan(0);
     expect(created.steps.every((s) => s.op === "create")).toBe(true);
-    const createEntries = await emu.requests();
+    const createEntries = await ctx.emu.requests();
     const createdAt = Date.now();
-    await emu.clearFaults();
-    const state = await stack.resources();
+    await ctx.emu.clearFaults();
+    const state = await ctx.stack.resources();
     expect(state).toHaveLength(created.steps.length);
-    const outcome = reconcile(state, await serviceSnapshot(client, emu.rootGroupUid));
+    const outcome = reconcile(state, await serviceSnapshot(ctx.client, ctx.emu.rootGroupUid));
     expect(outcome).toEqual(CLEAN);
 
     await fail503();
-    const destroyed = await stack.destroy();
-    const destroyEntries = await emu.requests();
-    await emu.clearFaults();
+    const destroyed = await ctx.stack.destroy();
+    const destroyEntries = await ctx.emu.requests();
+    await ctx.emu.clearFaults();
     expect(destroyed.error, destroyed.output).toBeUndefined();
     expect(opsCount(destroyed.steps, "delete")).toBe(state.length);
-    expect(await stack.resources()).toEqual([]);
-    const left = await serviceSnapshot(client, emu.rootGroupUid);
+    expect(await ctx.stack.resources()).toEqual([]);
+    const left = await serviceSnapshot(ctx.client, ctx.emu.rootGroupUid);
     const ids = new Set(state.map((r) => r.id));
     const remaining = [...left.groups, ...left.identities, ...left.bindings].filter((o) =>
       ids.has(o.uid),
@@ -82,7 +70,7 @@ describe("examples/org-hierarchy under faults", () => {
 
     recordFigures({
       id: "example-under-faults",
-      engine: engineLabel(stack),
+      engine: engineLabel(ctx.stack),
       title: `examples/org-hierarchy (${state.length} resources), deployed and destroyed`,
       injected:
         "503 on 20% of API requests; on deploy also the connection closed after handling on 20% of creates",

@@ -3,8 +3,7 @@
  * less), every request of the burst completes once, and a whole deployment through the
  * provider, on the real Pulumi engine, completes under a tight rate limit.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestEmulator, type TestEmulator } from "../../../harness/emulator";
+import { describe, expect, it } from "vitest";
 import { IrmClient, type SdkEvent } from "../../../sdk/index";
 import type { EngineStack, RunOutcome } from "../../support/engine-stack";
 import { engineLabel } from "../support/engine-label";
@@ -18,36 +17,28 @@ import {
   reconcile,
   serviceSnapshot,
 } from "../support/org";
+import { useScenario } from "../support/scenario";
 
 const BURST = 60;
 const REQUESTS_PER_SECOND = 10;
 const RETRY_AFTER_SECONDS = 1;
 
-let emu: TestEmulator;
-
-beforeAll(async () => {
-  emu = await startTestEmulator();
-});
-
-afterAll(async () => {
-  await emu?.rateLimit(0);
-  await emu?.close();
-});
+const ctx = useScenario({ cleanup: ({ emu }) => emu.rateLimit(0) });
 
 describe("429 with Retry-After", () => {
   it(`a burst of ${BURST} concurrent creates waits as told and creates each group once`, async () => {
     const started = Date.now();
     const events: SdkEvent[] = [];
     const client = new IrmClient({
-      baseUrl: emu.url,
-      token: emu.token,
+      baseUrl: ctx.emu.url,
+      token: ctx.emu.token,
       // Enough retries for the last of the burst: it waits through BURST / rate windows.
       retry: { retries: 12 },
       logger: (event) => events.push(event),
     });
-    const parent = await client.iam.groups.create(emu.rootGroupUid, { name: "burst" });
-    await emu.clearRequests();
-    await emu.rateLimit(REQUESTS_PER_SECOND, RETRY_AFTER_SECONDS);
+    const parent = await client.iam.groups.create(ctx.emu.rootGroupUid, { name: "burst" });
+    await ctx.emu.clearRequests();
+    await ctx.emu.rateLimit(REQUESTS_PER_SECOND, RETRY_AFTER_SECONDS);
     try {
       const names = Array.from({ length: BURST }, (_, i) => `burst-${i}`);
       const created = await Promise.all(
@@ -55,9 +46,9 @@ describe("429 with Retry-After", () => {
       );
       expect(created.map((g) => g.name)).toEqual(names);
     } finally {
-      await emu.rateLimit(0);
+      await ctx.emu.rateLimit(0);
     }
-    const entries = await emu.requests();
+    const entries = await ctx.emu.requests();
     const limited = entries.filter((e) => e.status === 429);
     const retries = events.filter((e) => e.type === "retry");
     // The limit really bit, and every 429 was followed by a wait of exactly Retry-After.
@@ -98,24 +89,24 @@ describe("429 with Retry-After", () => {
   }, async () => {
     const started = Date.now();
     const teams = 4;
-    const client = new IrmClient({ baseUrl: emu.url, token: emu.token });
+    const client = new IrmClient({ baseUrl: ctx.emu.url, token: ctx.emu.token });
     const stack: EngineStack = await bigOrgStack({
       name: "reliability-rate-limit",
-      emulator: emu,
+      emulator: ctx.emu,
       teams,
       env: { IRM_MAX_RETRIES: "10" },
     });
     try {
-      await emu.rateLimit(5, RETRY_AFTER_SECONDS);
+      await ctx.emu.rateLimit(5, RETRY_AFTER_SECONDS);
       let result: RunOutcome;
       try {
         result = await stack.up();
       } finally {
-        await emu.rateLimit(0);
+        await ctx.emu.rateLimit(0);
       }
       expect(result.error, result.output).toBeUndefined();
       expect(result.changes.filter((s) => s.op !== "create")).toHaveLength(0);
-      const entries = await emu.requests();
+      const entries = await ctx.emu.requests();
       expect(entries.filter((e) => e.status === 429).length).toBeGreaterThan(0);
       // Every request refused with 429 was sent again; each create succeeded once.
       expect(entries.filter((e) => e.method === "POST" && e.status === 200)).toHaveLength(
@@ -123,7 +114,7 @@ describe("429 with Retry-After", () => {
       );
       const state = await stack.resources();
       expect(countsByType(state)).toEqual(expectedCounts(teams));
-      const outcome = reconcile(state, await serviceSnapshot(client, emu.rootGroupUid));
+      const outcome = reconcile(state, await serviceSnapshot(client, ctx.emu.rootGroupUid));
       expect(outcome).toEqual(CLEAN);
 
       recordFigures({

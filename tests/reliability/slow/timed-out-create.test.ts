@@ -9,39 +9,27 @@
  * A dropped connection after the service acted is covered by
  * dropped-connections.test.ts: there the first look-up finds the object.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestEmulator, type TestEmulator } from "../../../harness/emulator";
-import { IrmClient } from "../../../sdk/index";
-import { createEngineStack, type EngineStack } from "../../support/engine-stack";
+import { describe, expect, it } from "vitest";
+import { createEngineStack } from "../../support/engine-stack";
 import { engineLabel } from "../support/engine-label";
 import { countByStatus, recordFigures } from "../support/figures";
 import { CLEAN, FIXTURES, reconcile, serviceSnapshot } from "../support/org";
+import { useScenario } from "../support/scenario";
 
 /** Client timeout of the provider host in this file; the spike is longer. */
 const TIMEOUT_MS = 1000;
 const SPIKE_MS = 2500;
 const NAME = "slow team";
 
-let emu: TestEmulator;
-let client: IrmClient;
-let stack: EngineStack;
-
-beforeAll(async () => {
-  emu = await startTestEmulator();
-  client = new IrmClient({ baseUrl: emu.url, token: emu.token });
-  stack = await createEngineStack({
-    name: "reliability-timed-out-create",
-    program: FIXTURES.oneGroup,
-    emulator: emu,
-    projectConfig: { parentUid: emu.rootGroupUid, name: NAME },
-    env: { IRM_TIMEOUT_MS: String(TIMEOUT_MS) },
-  });
-});
-
-afterAll(async () => {
-  await stack?.dispose();
-  await client?.close();
-  await emu?.close();
+const ctx = useScenario({
+  stack: (emu) =>
+    createEngineStack({
+      name: "reliability-timed-out-create",
+      program: FIXTURES.oneGroup,
+      emulator: emu,
+      projectConfig: { parentUid: emu.rootGroupUid, name: NAME },
+      env: { IRM_TIMEOUT_MS: String(TIMEOUT_MS) },
+    }),
 });
 
 describe("a create that times out while the service still works on it", () => {
@@ -49,15 +37,15 @@ describe("a create that times out while the service still works on it", () => {
     timeout: 300_000,
   }, async () => {
     const started = Date.now();
-    await emu.fault({ match: { method: "POST" }, latencyMs: SPIKE_MS, count: 1 });
-    const result = await stack.up();
+    await ctx.emu.fault({ match: { method: "POST" }, latencyMs: SPIKE_MS, count: 1 });
+    const result = await ctx.stack.up();
     expect(result.error, result.output).toBeUndefined();
     expect(result.changes.map((s) => `${s.op} ${s.name}`)).toEqual(["create slow-team"]);
     // Give a second create, had one been sent, time to land before counting.
     await new Promise((resolve) => setTimeout(resolve, SPIKE_MS + 500));
-    const log = await emu.requests();
-    const page = await client.iam.groups.list({ childrenOf: emu.rootGroupUid, name: NAME });
-    expect(page.items.map((g) => g.uid)).toEqual([stack.uidOf("slow-team")]);
+    const log = await ctx.emu.requests();
+    const page = await ctx.client.iam.groups.list({ childrenOf: ctx.emu.rootGroupUid, name: NAME });
+    expect(page.items.map((g) => g.uid)).toEqual([ctx.stack.uidOf("slow-team")]);
     const posts = log.filter((e) => e.method === "POST");
     const lookups = log.filter((e) => e.method === "GET" && e.query.includes("name="));
     expect(posts.map((e) => e.status)).toEqual([200]);
@@ -65,16 +53,16 @@ describe("a create that times out while the service still works on it", () => {
     // provider kept looking rather than creating again.
     expect(lookups.length).toBeGreaterThanOrEqual(2);
     const outcome = reconcile(
-      await stack.resources(),
-      await serviceSnapshot(client, emu.rootGroupUid),
+      await ctx.stack.resources(),
+      await serviceSnapshot(ctx.client, ctx.emu.rootGroupUid),
     );
     expect(outcome).toEqual(CLEAN);
 
     recordFigures({
       id: "timed-out-create",
-      engine: engineLabel(stack),
-      title: "One group created through the provider, its create outlasting the client timeout",
-      injected: `${SPIKE_MS} ms latency on the create, client timeout ${TIMEOUT_MS} ms`,
+      engine: engineLabel(ctx.stack),
+      title: "One group created through the provider, its create outlasting the ctx.client timeout",
+      injected: `${SPIKE_MS} ms latency on the create, ctx.client timeout ${TIMEOUT_MS} ms`,
       operations: result.steps.length,
       requests: log.length,
       byStatus: countByStatus(log),
