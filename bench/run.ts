@@ -1,6 +1,6 @@
 /**
  * `npm run bench [-- --quick] [-- --only a,b]`: measures what users pay for each
- * operation and how it grows (issue 8), writes `docs/benchmarks.md` and the JSON
+ * operation and how it grows, writes `docs/benchmarks.md` and the JSON
  * results (`bench/results/latest.json` and `bench/results/<short sha>.json`).
  *
  * Kept out of the test suite: timings on a shared machine are noisy, so figures are
@@ -38,7 +38,7 @@ const MEASURED_PATHS = [
   "package-lock.json",
 ];
 
-/** In the order of issue 8's list. */
+/** Operations first, then growth with size, listings, the emulator and the exporter. */
 const SUITES: Suite[] = [
   operationsSuite,
   lifecycleSuite,

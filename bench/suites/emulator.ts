@@ -1,5 +1,5 @@
 /**
- * Issue 8, item 6: the emulator. Median page latency of scoped lists in an
+ * The emulator. Median page latency of scoped lists in an
  * organisation of 1,000 groups, then of 100,000 (same process, same queries: the
  * ratio shows whether a page costs the page or the organisation), and requests per
  * second under 50 concurrent clients.
@@ -19,7 +19,7 @@ const SMALL_ORG = 1_000;
 const LARGE_ORG = 100_000;
 const TEAM_SIZE = 50;
 const CONCURRENT_CLIENTS = 50;
-/** Goal of issue 8: a page in the large organisation costs less than twice one in the small. */
+/** The project's goal: a page in the large organisation costs less than twice one in the small. */
 const LATENCY_RATIO_GOAL = 2;
 
 interface GroupPage {

@@ -1,5 +1,5 @@
 /**
- * Issue 8, item 4, re-measured on the real Pulumi engine (issue 15, point 6): the
+ * Growth with size, on the real Pulumi engine: the
  * lifecycle of an organisation of 100 to 1,000 resources (`up`, no-op `up`, an update of
  * a few, `refresh`, `destroy`): requests against the API's floor, wall time, how both
  * grow, the engine's default parallelism against `parallel: 1`, pulumi-irm's time over a

@@ -1,5 +1,5 @@
 /**
- * Issue 8, items 1 to 3, on one small stack (`bench/fixtures/operations`: a group,
+ * Operations on one small stack (`bench/fixtures/operations`: a group,
  * two identities, a binding) run by the mini engine through the real provider host:
  *
  * 1. requests per operation from the emulator's request log, beside the API's floor,
@@ -35,7 +35,7 @@ import type { Suite, SuiteContext } from "../lib/suite";
 const REPO_ROOT = path.resolve(__dirname, "..", "..");
 const REPOS_FOR_GET_REPOS = 10_000;
 const MAX_PAGE_SIZE = 200;
-/** Goal of issue 8 for the serialized provider stored with every resource. */
+/** The project's goal for the serialized provider stored with every resource. */
 const PROVIDER_SIZE_GOAL_BYTES = 2048;
 
 interface Role {
@@ -541,7 +541,7 @@ async function run(context: SuiteContext): Promise<Section[]> {
           "undici call to the emulator (the floor), the SDK alone, and a gRPC call to the real dynamic-provider host " +
           "(`@pulumi/pulumi/cmd/dynamic-provider`, started on the consumer project, holding the serialized provider " +
           "from state) which runs the provider and its SDK. The emulator runs in its own process. Medians; the ratio " +
-          "is each layer's median over the bare median. Issue 8 sets no number for this ratio.",
+          "is each layer's median over the bare median. The project sets no goal for this ratio.",
         measurements: overhead,
         notes: overheadNotes,
       },

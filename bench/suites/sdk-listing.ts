@@ -1,5 +1,5 @@
 /**
- * Issue 8, item 5: SDK listing throughput. Items per second of `for await` over
+ * SDK listing throughput. Items per second of `for await` over
  * `client.registry.repos.list(...)` across 10,000 and 100,000 repositories, beside
  * the same pages fetched with bare undici calls (the floor of the SDK's own cost),
  * and the sockets each listing opened (connection reuse: one is the floor).

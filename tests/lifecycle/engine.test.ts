@@ -2,8 +2,8 @@
  * The small engine itself, on a toy program whose provider keeps its objects in a JSON
  * file and refuses to delete a group that still has children. Every expectation here is
  * one the real Pulumi engine (v3.248) meets on the same program: each was checked by
- * running `tests/lifecycle/fixtures/toy-org` through the real CLI (see the report of
- * tracker issue 15). Where the real engine's order is not fixed (independent steps run
+ * running `tests/lifecycle/fixtures/toy-org` through the real CLI. Where the real
+ * engine's order is not fixed (independent steps run
  * in parallel), only the orders that are fixed are asserted.
  */
 import * as fs from "node:fs";
