@@ -65,8 +65,11 @@ export function decodeGroupInvite(raw: unknown, at = "groupInvite"): GroupInvite
 export function decodeCreatedGroupInvite(raw: unknown, at = "groupInvite"): CreatedGroupInvite {
   const invite = decodeGroupInvite(raw, at);
   const code = (raw as Record<string, unknown>).code;
-  if (typeof code !== "string" || code === "") {
+  if (code === undefined || code === null || code === "") {
     throw new ShapeError(`${at}.code`, "missing (the create answer must carry the code)");
+  }
+  if (typeof code !== "string") {
+    throw new ShapeError(`${at}.code`, `expected a string, got a ${typeof code}`);
   }
   if (!CODE.test(code)) {
     throw new ShapeError(`${at}.code`, "not 16 to 512 base64url characters");
