@@ -1,4 +1,5 @@
 /** Stored records of every collection and the capabilities roles grant. */
+import type { AwsIdentity, ClaimMatch, ServicePrincipal, StaticKeys } from "./identity-kinds";
 
 export interface Timestamps {
   createTime: string;
@@ -14,16 +15,21 @@ export interface GroupRecord extends Timestamps {
   verified: boolean;
 }
 
-export interface ClaimMatch {
-  issuer: string;
-  subject: string;
-}
+export type { AwsIdentity, ClaimMatch, ServicePrincipal, StaticKeys } from "./identity-kinds";
 
+/**
+ * An identity. Exactly one of the relationship members is set (addendum 6.1; the rules
+ * of each kind live in `identity-kinds.ts`). A record of an earlier version,
+ * `claimMatch: {issuer, subject}`, is a valid `claimMatch` identity as it is.
+ */
 export interface IdentityRecord extends Timestamps {
   uid: string;
   name: string;
   description: string;
-  claimMatch: ClaimMatch;
+  claimMatch?: ClaimMatch;
+  staticKeys?: StaticKeys;
+  awsIdentity?: AwsIdentity;
+  servicePrincipal?: ServicePrincipal;
   lastSeenTime?: string;
 }
 

@@ -1,7 +1,9 @@
 /**
  * Signing keys and JWTs: API tokens the emulator issues (as `{auth_url}`) and
- * OIDC id tokens of its own test issuer (`{origin}/oidc`). Every check runs on the
- * emulator clock, so `/emulator/clock` can expire tokens.
+ * OIDC id tokens of its own test issuer (`{origin}/oidc`), and the verification of
+ * presented OIDC tokens at the exchange: against the test issuer's keys, the keys an
+ * identity registered (`staticKeys.issuerKeys`), or those its issuer publishes. Every
+ * check runs on the emulator clock, so `/emulator/clock` can expire tokens.
  */
 import { hkdfSync } from "node:crypto";
 import {
@@ -14,13 +16,48 @@ import {
   importJWK,
   type JSONWebKeySet,
   type JWK,
+  type JWTPayload,
   type JWTVerifyGetKey,
   jwtVerify,
   SignJWT,
 } from "jose";
-import { unauthenticated } from "./errors";
+import { invalidArgument, unauthenticated } from "./errors";
 
 const ALGORITHM = "ES256";
+
+/** Algorithms a presented OIDC token may be signed with. */
+const OIDC_ALGORITHMS = ["ES256", "RS256", "PS256", "EdDSA", "ES384"];
+
+/** Claims the test issuer sets itself: a `claims` object may not name them (addendum 6.10). */
+export const TEST_ISSUER_RESERVED_CLAIMS: readonly string[] = [
+  "iss",
+  "sub",
+  "aud",
+  "exp",
+  "iat",
+  "nbf",
+];
+
+/**
+ * The optional `claims` object of `POST {issuer}/token`: extra claims merged into the id
+ * token (`aws` for an `awsIdentity`, `repository_owner`, ...). Any JSON value is kept as
+ * it is; a reserved name is INVALID_ARGUMENT on `claims.<name>`.
+ */
+export function requireExtraClaims(value: unknown): Record<string, unknown> | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "object" || Array.isArray(value)) {
+    throw invalidArgument("claims", "must be an object");
+  }
+  for (const name of Object.keys(value)) {
+    if (TEST_ISSUER_RESERVED_CLAIMS.includes(name)) {
+      throw invalidArgument(
+        `claims.${name}`,
+        `is set by the test issuer (${TEST_ISSUER_RESERVED_CLAIMS.join(", ")} cannot be given)`,
+      );
+    }
+  }
+  return value as Record<string, unknown>;
+}
 
 interface SigningKey {
   privateKey: CryptoKey;
@@ -51,6 +88,15 @@ export interface OidcTokenOptions {
   ttlSeconds?: number;
   /** Override the issuer claim (to test an issuer mismatch). */
   issuer?: string;
+  /** Extra claims (checked by {@link requireExtraClaims}: never a registered one). */
+  claims?: Record<string, unknown>;
+}
+
+/** What a verified OIDC token says: its subject, its audiences and every claim. */
+export interface VerifiedOidcToken {
+  subject: string;
+  audiences: string[];
+  claims: JWTPayload;
 }
 
 export class TokenService {
@@ -137,7 +183,7 @@ export class TokenService {
 
   async mintOidcToken(subject: string, options: OidcTokenOptions, now: Date): Promise<string> {
     const issuedAt = Math.floor(now.getTime() / 1000);
-    return new SignJWT({})
+    return new SignJWT({ ...options.claims })
       .setProtectedHeader({ alg: ALGORITHM, kid: this.oidcKey.publicJwk.kid, typ: "JWT" })
       .setIssuer(options.issuer ?? this.issuer)
       .setAudience(options.audience ?? this.origin)
@@ -162,26 +208,34 @@ export class TokenService {
 
   /**
    * Verifies an OIDC id token as a token of `issuer`, the issuer an identity accepts
-   * (never one the token names): against the emulator's test issuer keys locally, or
-   * the keys `issuer` publishes through its discovery document. Checks the signature,
-   * `iss`, `exp`, `nbf` and the algorithm allow-list; the caller matches the rest.
+   * (never one the token names): against `issuerKeys` when the identity registered its
+   * keys (`staticKeys`; no discovery document is fetched), the emulator's test issuer
+   * keys locally, or the keys `issuer` publishes through its discovery document. Checks
+   * the signature, `iss`, `exp`, `sub`, `nbf` and the algorithm allow-list; the caller
+   * matches the rest.
    */
   async verifyOidcToken(
     token: string,
     issuer: string,
     now: Date,
-  ): Promise<{ subject: string; audiences: string[] }> {
-    const keySet = issuer === this.issuer ? this.oidcKeySet : await this.remoteKeySet(issuer);
+    issuerKeys?: string,
+  ): Promise<VerifiedOidcToken> {
+    const keySet =
+      issuerKeys !== undefined
+        ? staticKeySet(issuerKeys)
+        : issuer === this.issuer
+          ? this.oidcKeySet
+          : await this.remoteKeySet(issuer);
     try {
       const { payload } = await jwtVerify(token, keySet, {
-        algorithms: ["ES256", "RS256", "PS256", "EdDSA", "ES384"],
+        algorithms: OIDC_ALGORITHMS,
         issuer,
         requiredClaims: ["exp", "sub"],
         currentDate: now,
       });
       const aud = payload.aud;
       const audiences = typeof aud === "string" ? [aud] : Array.isArray(aud) ? aud : [];
-      return { subject: payload.sub as string, audiences };
+      return { subject: payload.sub as string, audiences, claims: payload };
     } catch (error) {
       throw unauthenticated(`OIDC token rejected: ${describeJwtFailure(error)}`);
     }
@@ -214,6 +268,18 @@ export class TokenService {
     const keySet = createRemoteJWKSet(new URL(jwksUri), { timeoutDuration: 5000 });
     this.remoteKeySets.set(issuer, keySet);
     return keySet;
+  }
+}
+
+/**
+ * The key set of a `staticKeys` identity. `issuerKeys` was validated when it was
+ * stored (a JWKS of public keys); anything unusable verifies nothing.
+ */
+function staticKeySet(issuerKeys: string): JWTVerifyGetKey {
+  try {
+    return createLocalJWKSet(JSON.parse(issuerKeys) as JSONWebKeySet);
+  } catch {
+    throw unauthenticated("OIDC token rejected: the identity's registered keys are unusable");
   }
 }
 

@@ -1,19 +1,27 @@
 /**
  * Identities: `/iam/v2beta1/identities`, who may exchange an OIDC token for an API
- * token. The wire shape and validation of an identity live here.
+ * token. The wire shape of an identity lives here; the rules of its four kinds
+ * (`claimMatch`, `staticKeys`, `awsIdentity`, `servicePrincipal`) in
+ * `../identity-kinds.ts`, which the token exchange reads too.
  */
 import { type Access, isSameOrBelow } from "../access";
-import { ApiError, invalidArgument } from "../errors";
-import type { IdentityRecord } from "../model";
-import { type JsonObject, optionalObject, optionalString } from "../requests";
+import { ApiError } from "../errors";
 import {
-  type EmulatorContext,
-  existing,
-  newChildUid,
-  parentPath,
-  requireHttpUrl,
-  requireName,
-} from "./kit";
+  applyRelationshipUpdate,
+  IDENTITY_KINDS,
+  IDENTITY_MASK_PATHS,
+  identityUpdatePaths,
+  kindOf,
+  parseRelationship,
+  type Relationship,
+  relationshipOf,
+  relationshipOut,
+  relationshipTypeFilter,
+  STATIC_KEYS_MAX_LIFETIME_MS,
+} from "../identity-kinds";
+import type { IdentityRecord } from "../model";
+import { type JsonObject, optionalString } from "../requests";
+import { type EmulatorContext, existing, newChildUid, parentPath, requireName } from "./kit";
 import { refuseIdentityDelete } from "./references";
 import { writableCollection } from "./writable";
 
@@ -22,23 +30,18 @@ export function identityOut(identity: IdentityRecord): JsonObject {
     uid: identity.uid,
     name: identity.name,
     description: identity.description,
-    claimMatch: { ...identity.claimMatch },
+    ...relationshipOut(identity),
     ...(identity.lastSeenTime ? { lastSeenTime: identity.lastSeenTime } : {}),
     createTime: identity.createTime,
     updateTime: identity.updateTime,
   };
 }
 
-function requireSubject(value: unknown, field: string): string {
-  if (typeof value !== "string" && value !== undefined && value !== null) {
-    throw invalidArgument(field, "must be a string");
-  }
-  if (typeof value !== "string" || value === "") throw invalidArgument(field, "is required");
-  return value;
-}
-
-function sameClaimMatch(a: IdentityRecord["claimMatch"], b: IdentityRecord["claimMatch"]): boolean {
-  return a.issuer === b.issuer && a.subject === b.subject;
+/** `record` with `relationship` as its only relationship member. */
+function withRelationship(record: IdentityRecord, relationship: Relationship): IdentityRecord {
+  const next: IdentityRecord = { ...record };
+  for (const kind of IDENTITY_KINDS) delete next[kind];
+  return { ...next, ...relationship };
 }
 
 /**
@@ -68,88 +71,88 @@ function requireEveryGrantOf(ctx: EmulatorContext, access: Access, identityUid: 
 interface IdentityDraft {
   name: string;
   description: string;
-  claimMatch: IdentityRecord["claimMatch"];
+  relationship: Relationship;
+  /** No `staticKeys.expirationTime` was given: it becomes `createTime` + 365 days. */
+  defaultExpiration: boolean;
 }
+
+/** The list filter names of 6.9 (both spellings, so a page token is bound to either). */
+const RELATIONSHIP_FILTERS = ["relationship_type", "relationshipType"];
 
 export const identities = writableCollection<IdentityRecord, IdentityDraft>({
   name: "identities",
   store: (state) => state.identities,
   out: (_ctx, identity) => identityOut(identity),
-  list: { sortName: (_ctx, identity) => identity.name },
+  list: {
+    sortName: (_ctx, identity) => identity.name,
+    filters: RELATIONSHIP_FILTERS,
+    match: (_ctx, params) => {
+      const kind = relationshipTypeFilter(new URLSearchParams(params.filters));
+      return kind && ((identity) => kindOf(identity) === kind);
+    },
+  },
   create: {
     parentHint: "the owning group uid belongs in the path",
-    body: (_ctx, body) => {
+    body: (ctx, body) => {
       const name = requireName(body.name);
       const description = optionalString(body, "description") ?? "";
-      const claimMatch = optionalObject(body, "claimMatch") ?? {};
-      return {
-        name,
-        description,
-        claimMatch: {
-          issuer: requireHttpUrl(claimMatch.issuer, "claimMatch.issuer"),
-          subject: requireSubject(claimMatch.subject, "claimMatch.subject"),
-        },
-      };
+      const relationship = parseRelationship(body, ctx.clock.nowMs());
+      const given = body.staticKeys as JsonObject | undefined;
+      const defaultExpiration =
+        relationship.staticKeys !== undefined &&
+        (given?.expirationTime === undefined ||
+          given.expirationTime === null ||
+          given.expirationTime === "");
+      return { name, description, relationship, defaultExpiration };
     },
     references: ({ ctx, parentUid }) => {
       existing(ctx.state.groups, parentUid);
     },
-    build: (ctx, draft, parentUid, now) => ({
-      // A new identity never takes a uid that a role binding still names: it would
-      // inherit that binding's grants (re-creation must not restore access).
-      uid: newChildUid(
-        parentUid,
-        (candidate) =>
-          ctx.state.identities.has(candidate) ||
-          ctx.state.groups.has(candidate) ||
-          ctx.state.countBindingsOfIdentity(candidate) > 0,
-      ),
-      name: draft.name,
-      description: draft.description,
-      claimMatch: draft.claimMatch,
-      createTime: now,
-      updateTime: now,
-    }),
+    build: (ctx, draft, parentUid, now) => {
+      const relationship = draft.relationship;
+      if (relationship.staticKeys && draft.defaultExpiration) {
+        relationship.staticKeys.expirationTime = new Date(
+          Date.parse(now) + STATIC_KEYS_MAX_LIFETIME_MS,
+        ).toISOString();
+      }
+      return {
+        // A new identity never takes a uid that a role binding still names: it would
+        // inherit that binding's grants (re-creation must not restore access).
+        uid: newChildUid(
+          parentUid,
+          (candidate) =>
+            ctx.state.identities.has(candidate) ||
+            ctx.state.groups.has(candidate) ||
+            ctx.state.countBindingsOfIdentity(candidate) > 0,
+        ),
+        name: draft.name,
+        description: draft.description,
+        ...relationship,
+        createTime: now,
+        updateTime: now,
+      };
+    },
   },
   update: {
-    writable: ["name", "description", "claimMatch", "claimMatch.issuer", "claimMatch.subject"],
-    fields: ["name", "description", "claimMatch"],
-    apply: (_ctx, current, body, paths) => {
-      const next: IdentityRecord = { ...current, claimMatch: { ...current.claimMatch } };
-      for (const path of paths) {
-        switch (path) {
-          case "name":
-            next.name = requireName(body.name);
-            break;
-          case "description":
-            next.description = optionalString(body, "description") ?? "";
-            break;
-          case "claimMatch": {
-            const whole = optionalObject(body, "claimMatch") ?? {};
-            next.claimMatch = {
-              issuer: requireHttpUrl(whole.issuer, "claimMatch.issuer"),
-              subject: requireSubject(whole.subject, "claimMatch.subject"),
-            };
-            break;
-          }
-          case "claimMatch.issuer":
-            next.claimMatch.issuer = requireHttpUrl(
-              optionalObject(body, "claimMatch")?.issuer,
-              "claimMatch.issuer",
-            );
-            break;
-          case "claimMatch.subject":
-            next.claimMatch.subject = requireSubject(
-              optionalObject(body, "claimMatch")?.subject,
-              "claimMatch.subject",
-            );
-            break;
-        }
+    writable: IDENTITY_MASK_PATHS,
+    fields: ["name", "description", ...IDENTITY_KINDS],
+    apply: (ctx, current, body, _paths, _masked, request) => {
+      // The paths again, from the request: `*` stands for the object of the current
+      // kind, and a path of another kind is refused (addendum 6.8).
+      const paths = identityUpdatePaths(request, body, current);
+      let next: IdentityRecord = { ...current };
+      if (paths.includes("name")) next.name = requireName(body.name);
+      if (paths.includes("description")) {
+        next.description = optionalString(body, "description") ?? "";
       }
+      next = withRelationship(
+        next,
+        applyRelationshipUpdate(relationshipOf(current), body, paths, ctx.clock.nowMs()),
+      );
       return next;
     },
     grants: ({ ctx, access, current, next }) => {
-      if (!sameClaimMatch(current.claimMatch, next.claimMatch)) {
+      if (JSON.stringify(relationshipOut(current)) !== JSON.stringify(relationshipOut(next))) {
         requireEveryGrantOf(ctx, access, current.uid);
       }
     },

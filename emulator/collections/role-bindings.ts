@@ -4,6 +4,7 @@
  */
 import { type Access, isSameOrBelow } from "../access";
 import { alreadyExists, invalidArgument, notFound } from "../errors";
+import { bindingIssuerSubject } from "../identity-kinds";
 import type { RoleBindingRecord, RoleRecord } from "../model";
 import { type JsonObject, optionalString } from "../requests";
 import type { State } from "../state";
@@ -31,8 +32,8 @@ export function bindingOut(state: State, binding: RoleBindingRecord, reader: Acc
       uid: binding.identityUid,
       name: identity?.name ?? "",
       description: identity?.description ?? "",
-      subject: identity?.claimMatch.subject ?? "",
-      issuer: identity?.claimMatch.issuer ?? "",
+      // Exact claimMatch or staticKeys values; "" for patterns and other kinds (addendum 6.7).
+      ...(identity ? bindingIssuerSubject(identity) : { issuer: "", subject: "" }),
     },
     group: { uid: groupUid, name: group?.name ?? "", description: group?.description ?? "" },
     role: { uid: binding.roleUid, name: role?.name ?? "", description: role?.description ?? "" },

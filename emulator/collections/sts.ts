@@ -3,14 +3,17 @@
  * exchange (`/sts/exchange`) and the OIDC test issuer (`/oidc/...`).
  */
 import { ApiError, invalidArgument, notFound, unauthenticated } from "../errors";
+import { acceptIssuer, kindOf, mismatchOf } from "../identity-kinds";
 import {
   type ApiRequest,
   type ApiResponse,
   bodyObject,
+  type JsonObject,
   ok,
   optionalNumber,
   optionalString,
 } from "../requests";
+import { requireExtraClaims } from "../tokens";
 import { type EmulatorContext, markSeen, requirePathUid, unsupported } from "./kit";
 
 /** Lifetime of an exchanged API token (specification, "Limits"). */
@@ -56,14 +59,25 @@ async function exchange(ctx: EmulatorContext, request: ApiRequest): Promise<ApiR
       "PERMISSION_DENIED",
       `Permission denied: the OIDC token does not match identity ${identityUid} (${check})`,
     );
-  const { issuer, subject } = identity.claimMatch;
-  if (ctx.tokens.claimedIssuer(bearer[1]) !== issuer) throw mismatch("issuer");
-  const presented = await ctx.tokens.verifyOidcToken(bearer[1], issuer, ctx.clock.now());
-  if (subject !== "*" && subject !== presented.subject) throw mismatch("subject");
-  // No audience member on an identity here: `aud` must hold {base_url} (a trailing / ignored).
-  if (!presented.audiences.some((aud) => aud.replace(/\/+$/, "") === ctx.origin)) {
-    throw mismatch("audience");
-  }
+  // Only platform services assume a service principal; never through this endpoint.
+  if (kindOf(identity) === "servicePrincipal") throw mismatch("service principal");
+  // Step 2: the token's `iss`, read untrusted, must be an issuer this identity accepts
+  // before anything is fetched or verified for it.
+  const accepted = acceptIssuer(identity, ctx.tokens.claimedIssuer(bearer[1]), ctx.tokens.issuer);
+  if (!accepted) throw mismatch("issuer");
+  const now = ctx.clock.now();
+  const presented = await ctx.tokens.verifyOidcToken(
+    bearer[1],
+    accepted.issuer,
+    now,
+    accepted.issuerKeys,
+  );
+  // Step 3: the claims against the identity's kind; the check named, never a value.
+  const failed = mismatchOf(identity, presented.claims as JsonObject, {
+    origin: ctx.origin,
+    nowMs: now.getTime(),
+  });
+  if (failed !== undefined) throw mismatch(failed);
   markSeen(ctx, identity);
   const token = await ctx.tokens.mintApiToken(
     identityUid,
@@ -101,12 +115,14 @@ async function oidc(ctx: EmulatorContext, request: ApiRequest): Promise<ApiRespo
           `must be above 0 and at most ${MAX_OIDC_TOKEN_TTL_SECONDS}`,
         );
       }
+      const claims = requireExtraClaims(body.claims);
       const token = await tokens.mintOidcToken(
         subject,
         {
           audience: optionalString(body, "audience"),
           ttlSeconds,
           issuer: optionalString(body, "issuer"),
+          claims,
         },
         ctx.clock.now(),
       );

@@ -130,8 +130,19 @@ export interface UpdateSpec<T> extends WriteSteps<UpdateWrite<T>> {
   writable: readonly string[];
   /** Step 2 beyond `<name>.update` on the uid (e.g. a capability on the record's group). */
   authorize?(ctx: EmulatorContext, access: Access, current: T): void;
-  /** Step 3: `current` with the paths applied from the body, validated. */
-  apply(ctx: EmulatorContext, current: T, body: JsonObject, paths: string[], masked: boolean): T;
+  /**
+   * Step 3: `current` with the paths applied from the body, validated. `request` is
+   * there for a collection whose mask paths depend on the record (an identity's `*`
+   * stands for the object of its own kind).
+   */
+  apply(
+    ctx: EmulatorContext,
+    current: T,
+    body: JsonObject,
+    paths: string[],
+    masked: boolean,
+    request: ApiRequest,
+  ): T;
   /** The fields compared to tell a change from a no-op (no write, no new updateTime). */
   fields: ReadonlyArray<keyof T>;
   /** Stores the updated record; default: replace it in the store. */
@@ -232,7 +243,7 @@ export function writableCollection<T extends StoredRecord, D>(
     const { paths, masked } = updatePaths(request, body, updating.writable);
     const current = found ?? load(ctx, uid);
     updating.authorize?.(ctx, access, current);
-    const next = updating.apply(ctx, current, body, paths, masked);
+    const next = updating.apply(ctx, current, body, paths, masked, request);
     runSteps(updating, { ctx, access, current, next, paths });
     const stored = saveUpdate(ctx, current, next, updating.fields, (record) => {
       if (updating.store) updating.store(ctx, record);
