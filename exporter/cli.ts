@@ -13,8 +13,11 @@ import { ExportError, type ExportResult, exportOrganisation, requestFloor } from
 
 const USAGE = `usage: irm-export --out DIR [options]
 
-Writes a Pulumi TypeScript project declaring every group, identity and role binding
-below a group, each with adoptUid, so that the first \`pulumi up\` takes them over.
+Writes a Pulumi TypeScript project declaring every group, custom role, identity,
+identity provider, account association and role binding below a group, each with
+adoptUid, so that the first \`pulumi up\` takes them over. Group invites are
+skipped and counted (their codes cannot be read back); identity providers' client
+secrets are read from \`pulumi config --secret\` (the plan lists the keys).
 
   --group UID        group to export with everything below it (default: the
                      organisation the token sees)
@@ -97,8 +100,13 @@ export function describeResult(result: ExportResult, dryRun: boolean): string {
   }
   const c = result.counts;
   lines.push(
-    `declaring ${c.groups} groups, ${c.identities} identities, ${c.roleBindings} role bindings, ${c.customRoles} custom roles (each with adoptUid)`,
+    `declaring ${c.groups} groups, ${c.customRoles} custom roles, ${c.identities} identities, ${c.identityProviders} identity providers, ${c.accountAssociations} account associations, ${c.roleBindings} role bindings (each with adoptUid)`,
   );
+  if (result.skippedInvites > 0) {
+    lines.push(
+      `skipped ${result.skippedInvites} group invite${result.skippedInvites === 1 ? "" : "s"}: their codes cannot be read back, so an adopted invite would be useless`,
+    );
+  }
   const p = result.program;
   if (p.lookups.length > 0) {
     lines.push(
@@ -112,6 +120,11 @@ export function describeResult(result: ExportResult, dryRun: boolean): string {
   }
   for (const omission of result.omissions)
     lines.push(`not exported: ${omission.what}: ${omission.why}`);
+  for (const secret of result.clientSecrets) {
+    lines.push(
+      `client secret of identity provider ${secret.resourceName} (${secret.uid}): pulumi config set --secret ${secret.configKey} <secret>${secret.optional ? " (optional: PKCE)" : ""}`,
+    );
+  }
   for (const warning of result.warnings)
     lines.push(`warning: the provider would refuse ${warning}`);
   const floor = requestFloor(result.live);
@@ -127,6 +140,9 @@ export function describeResult(result: ExportResult, dryRun: boolean): string {
       "Next:",
       `  cd ${result.writtenTo} && npm install && pulumi stack init <stack>`,
       "  pulumi config set --secret irm:token <token>   # or export IRM_TOKEN",
+      ...(result.clientSecrets.length > 0
+        ? ["  pulumi config set --secret <key> <secret>   # each client secret above (README.md)"]
+        : []),
       "  pulumi up   # adopts everything: no object is created or changed",
     );
   }

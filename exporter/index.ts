@@ -9,7 +9,7 @@ import {
   checkRoleBindingInputs,
 } from "../provider/validation";
 import { IrmClient, type IrmClientOptions } from "../sdk/index";
-import { buildProgram, type ExportedProgram, type Omission } from "./program";
+import { buildProgram, type ClientSecret, type ExportedProgram, type Omission } from "./program";
 import {
   checkOutDir,
   checkProjectName,
@@ -20,7 +20,7 @@ import {
 } from "./project";
 import { ExportError, type LiveOrganisation, type ReadProgress, readOrganisation } from "./read";
 
-export type { ExportedProgram, Omission } from "./program";
+export type { ClientSecret, ExportedProgram, Omission } from "./program";
 export { defaultProjectName, type PackageFacts, packageFacts } from "./project";
 export { ExportError, type LiveOrganisation, type ReadProgress } from "./read";
 
@@ -57,7 +57,22 @@ export interface ExportResult {
   files: Record<string, string>;
   /** Where they were written; undefined on a dry run. */
   writtenTo?: string;
-  counts: { groups: number; identities: number; roleBindings: number; customRoles: number };
+  /** Objects declared, by kind. */
+  counts: {
+    groups: number;
+    identities: number;
+    roleBindings: number;
+    customRoles: number;
+    identityProviders: number;
+    accountAssociations: number;
+  };
+  /** Group invites that exist and are not declared (their codes cannot be read back). */
+  skippedInvites: number;
+  /**
+   * The `pulumi config --secret` keys the project reads identity providers' client
+   * secrets from, with the provider each belongs to (the API never answers a secret).
+   */
+  clientSecrets: ClientSecret[];
   /** What exists but is not declared, and why. */
   omissions: Omission[];
   /** Inputs the provider's `check` would refuse (the program then fails at preview). */
@@ -77,6 +92,23 @@ export function requestFloor(live: LiveOrganisation): Record<string, number> {
     roleBindings: pages(live.bindings.length),
     roles: pages(live.roles.length),
   };
+}
+
+/** The kind member of an identity's inputs, as the program writes it. */
+function identityKindInputs(
+  identity: ExportedProgram["identities"][number],
+): Record<string, unknown> {
+  const r = identity.relationship;
+  switch (r.kind) {
+    case "claimMatch":
+      return { claimMatch: r.claimMatch };
+    case "staticKeys":
+      return { staticKeys: r.staticKeys };
+    case "awsIdentity":
+      return { awsIdentity: r.awsIdentity };
+    case "servicePrincipal":
+      return { servicePrincipal: r.servicePrincipal };
+  }
 }
 
 /** Inputs of the program that the provider's own `check` would refuse. */
@@ -100,7 +132,7 @@ function checkProgram(program: ExportedProgram): string[] {
       parentUid: parentOf(i.uid),
       name: i.name,
       description: i.description,
-      claimMatch: { issuer: i.issuer, subject: i.subject },
+      ...identityKindInputs(i),
       adoptUid: i.uid,
     });
     report(`identity ${i.resourceName} (${i.uid})`, failures);
@@ -159,7 +191,11 @@ export async function exportOrganisation(options: ExportOptions): Promise<Export
         identities: program.identities.length,
         roleBindings: program.bindings.length,
         customRoles: program.roles.length,
+        identityProviders: program.identityProviders.length,
+        accountAssociations: program.accountAssociations.length,
       },
+      skippedInvites: program.skippedInvites,
+      clientSecrets: program.clientSecrets,
       omissions: program.omissions,
       warnings: checkProgram(program),
       requests: live.requests,

@@ -14,7 +14,7 @@ import {
   VariableNames,
   wordsOf,
 } from "./names";
-import type { LiveOrganisation } from "./read";
+import type { LiveIdentityProvider, LiveOrganisation } from "./read";
 
 /** A TypeScript expression that evaluates to a uid in the generated program. */
 export type UidExpression =
@@ -53,6 +53,45 @@ export interface GroupDeclaration {
   description: string;
 }
 
+/** `claimMatch` as the Identity resource takes it: only the members that are set (addendum 6.2). */
+export interface ClaimMatchInputs {
+  issuer?: string;
+  issuerPattern?: string;
+  subject?: string;
+  subjectPattern?: string;
+  audience?: string;
+  audiencePattern?: string;
+  /** Left out when empty. */
+  claims?: Record<string, string>;
+  /** Left out when empty. */
+  claimPatterns?: Record<string, string>;
+}
+
+/** `staticKeys` without `expirationTime`: left out, the provider keeps the server's and never diffs it. */
+export interface StaticKeysInputs {
+  issuer: string;
+  subject: string;
+  /** The JWKS document, exactly the string the API holds. */
+  issuerKeys: string;
+  /** Left out when empty (the provider's default). */
+  audiences?: string[];
+}
+
+export interface AwsIdentityInputs {
+  awsAccount: string;
+  arn?: string;
+  arnPattern?: string;
+  userId?: string;
+  userIdPattern?: string;
+}
+
+/** The one kind an identity is (addendum 6.1), with the inputs of that kind. */
+export type Relationship =
+  | { kind: "claimMatch"; claimMatch: ClaimMatchInputs }
+  | { kind: "staticKeys"; staticKeys: StaticKeysInputs; expirationTime?: string }
+  | { kind: "awsIdentity"; awsIdentity: AwsIdentityInputs }
+  | { kind: "servicePrincipal"; servicePrincipal: string };
+
 export interface IdentityDeclaration {
   variable?: string;
   resourceName: string;
@@ -60,11 +99,10 @@ export interface IdentityDeclaration {
   parent: UidExpression;
   name: string;
   description: string;
-  issuer: string;
-  subject: string;
+  relationship: Relationship;
 }
 
-/** A custom role: declared with `irm.Role` when the package has it (see `hasRoleResource`). */
+/** A custom role, declared with `irm.Role` (see `ProgramOptions.declareCustomRoles`). */
 export interface RoleDeclaration {
   variable?: string;
   resourceName: string;
@@ -73,6 +111,64 @@ export interface RoleDeclaration {
   name: string;
   description: string;
   capabilities: string[];
+}
+
+/**
+ * A client secret the program reads from `pulumi config --secret`: the API never
+ * answers it, so an export cannot write it.
+ */
+export interface ClientSecret {
+  /** Config key, from the provider's uid so that it survives renames and re-exports. */
+  configKey: string;
+  /** The identity provider's resource name and uid, for the notes. */
+  resourceName: string;
+  uid: string;
+  name: string;
+  /** PKCE providers may have no secret; the others need it. */
+  optional: boolean;
+}
+
+/** `oidc` of an identity provider: members at their default (`[]`, `""`, `false`, unspecified) left out. */
+export interface OidcInputs {
+  issuer: string;
+  clientId: string;
+  additionalScopes?: string[];
+  groupsClaim?: string;
+  pkceEnabled?: boolean;
+  correlationRule?: string;
+}
+
+export interface IdentityProviderDeclaration {
+  variable?: string;
+  resourceName: string;
+  uid: string;
+  parent: UidExpression;
+  name: string;
+  description: string;
+  defaultRole: UidExpression;
+  oidc: OidcInputs;
+  clientSecret: ClientSecret;
+}
+
+/** An account association; `chainguard` names identities, which the program refers to. */
+export interface AccountAssociationDeclaration {
+  resourceName: string;
+  /** The group's uid (an association has none of its own). */
+  uid: string;
+  group: UidExpression;
+  name: string;
+  description: string;
+  amazon?: { account: string };
+  google?: { projectId: string; projectNumber: string };
+  azure?: { tenantId: string; clientIds: Record<string, string> };
+  github?: {
+    appInstallations: Record<
+      string,
+      { installations: Array<{ installationId: number; name?: string }> }
+    >;
+  };
+  /** Service name to the identity, in key order. */
+  chainguard?: { serviceBindings: Array<[string, UidExpression]> };
 }
 
 export interface BindingDeclaration {
@@ -94,40 +190,31 @@ export interface ExportedProgram {
   outside: OutsideValue[];
   lookups: RoleLookup[];
   groups: GroupDeclaration[];
-  identities: IdentityDeclaration[];
-  /** Custom roles declared as resources (empty while the package has no `Role`). */
+  /** Custom roles declared as resources (empty with `declareCustomRoles: false`). */
   roles: RoleDeclaration[];
+  identities: IdentityDeclaration[];
+  identityProviders: IdentityProviderDeclaration[];
+  accountAssociations: AccountAssociationDeclaration[];
   bindings: BindingDeclaration[];
+  /** The config keys of the identity providers' client secrets, in declaration order. */
+  clientSecrets: ClientSecret[];
+  /** Group invites that exist and are not declared (see `omissions`). */
+  skippedInvites: number;
   omissions: Omission[];
 }
 
 export interface ProgramOptions {
   /**
-   * Declare custom roles as `irm.Role` resources. Extension point: true once the
-   * package exports a `Role` resource (inputs `parentUid`, `name`, `description`,
-   * `capabilities`, `adoptUid`, as /work/shared/docs/api-decisions-iam-extras.md
-   * section 7 specifies); until then custom roles are looked up by name.
+   * Declare custom roles as `irm.Role` resources (the default), referred to by
+   * variable. False looks them up by name instead, as versions of pulumi-irm without a
+   * `Role` resource had to.
    */
   declareCustomRoles: boolean;
 }
 
-/**
- * Collections the export does not cover yet, said in the program and the plan.
- * Extension point: when the SDK and the provider gain identity providers or account
- * associations, read them in read.ts (one listing with `descendantsOf`, like the
- * others), add a declaration type here with its references (`UidExpression`), render
- * it in render.ts after the identities, and drop its entry from this list.
- */
-export const NOT_EXPORTED: Omission[] = [
-  {
-    what: "group invites",
-    why: "skipped: an invite's code cannot be read back, so adopting one is useless; create new invites instead",
-  },
-  {
-    what: "identity providers and account associations",
-    why: "not exported yet: the SDK has no client for them (extension point: exporter/program.ts)",
-  },
-];
+/** Why group invites are never declared. */
+export const INVITES_SKIPPED =
+  "skipped: an invite's code is answered only when the invite is created and cannot be read back, so an adopted invite would be useless; create new invites (irm.GroupInvite) where they are still needed";
 
 const parentUidOf = (uid: string) => uid.slice(0, uid.lastIndexOf("/"));
 /** Code-unit order, the same on every machine (unlike `localeCompare`). */
@@ -135,21 +222,130 @@ const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const byNameThenUid = (a: { name: string; uid: string }, b: { name: string; uid: string }) =>
   compareText(a.name, b.name) || compareText(a.uid, b.uid);
 
-/** Can the provider's `Identity` express this identity (a plain `claimMatch`)? */
-function plainClaimMatch(identity: Identity): boolean {
-  const match = identity.claimMatch as unknown as Record<string, unknown> | undefined;
-  if (typeof match !== "object" || match === null) return false;
-  const keys = Object.keys(match).filter((key) => match[key] !== undefined && match[key] !== "");
-  return (
-    typeof match.issuer === "string" &&
-    typeof match.subject === "string" &&
-    keys.every((key) => key === "issuer" || key === "subject")
+type Raw = Record<string, unknown>;
+const isObject = (value: unknown): value is Raw =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+/** A non-empty string member, or undefined (an empty string counts as unset). */
+const text = (object: Raw, key: string): string | undefined => {
+  const value = object[key];
+  return typeof value === "string" && value !== "" ? value : undefined;
+};
+/** A non-empty map of strings, keys sorted, or undefined. */
+const textMap = (object: Raw, key: string): Record<string, string> | undefined => {
+  const value = object[key];
+  if (!isObject(value)) return undefined;
+  const keys = Object.keys(value).sort(compareText);
+  if (keys.length === 0) return undefined;
+  const out: Record<string, string> = {};
+  for (const k of keys) out[k] = String(value[k]);
+  return out;
+};
+/** Members whose value is defined, in the order given. */
+const defined = <T extends object>(object: T): T =>
+  Object.fromEntries(Object.entries(object).filter(([, v]) => v !== undefined)) as T;
+
+/**
+ * The kind of an identity and its inputs, read from the API's answer (addendum 6.1,
+ * 6.7: only the members that are set appear). Undefined when it has no kind this
+ * package knows, or lacks a member the kind requires.
+ */
+export function relationshipOf(identity: Identity): Relationship | undefined {
+  const raw = identity as unknown as Raw;
+  const kinds = ["claimMatch", "staticKeys", "awsIdentity", "servicePrincipal"].filter(
+    (key) => raw[key] !== undefined && raw[key] !== null && raw[key] !== "",
   );
+  if (kinds.length !== 1) return undefined;
+  if (typeof raw.servicePrincipal === "string") {
+    return { kind: "servicePrincipal", servicePrincipal: raw.servicePrincipal };
+  }
+  if (isObject(raw.claimMatch)) {
+    const m = raw.claimMatch;
+    const claimMatch: ClaimMatchInputs = defined({
+      issuer: text(m, "issuer"),
+      issuerPattern: text(m, "issuerPattern"),
+      subject: text(m, "subject"),
+      subjectPattern: text(m, "subjectPattern"),
+      audience: text(m, "audience"),
+      audiencePattern: text(m, "audiencePattern"),
+      claims: textMap(m, "claims"),
+      claimPatterns: textMap(m, "claimPatterns"),
+    });
+    const hasIssuer = (claimMatch.issuer ?? claimMatch.issuerPattern) !== undefined;
+    const hasSubject = (claimMatch.subject ?? claimMatch.subjectPattern) !== undefined;
+    return hasIssuer && hasSubject ? { kind: "claimMatch", claimMatch } : undefined;
+  }
+  if (isObject(raw.staticKeys)) {
+    const k = raw.staticKeys;
+    const [issuer, subject, issuerKeys] = [
+      text(k, "issuer"),
+      text(k, "subject"),
+      text(k, "issuerKeys"),
+    ];
+    if (issuer === undefined || subject === undefined || issuerKeys === undefined) return undefined;
+    const audiences = Array.isArray(k.audiences)
+      ? k.audiences.filter((a): a is string => typeof a === "string" && a !== "")
+      : [];
+    return {
+      kind: "staticKeys",
+      staticKeys: defined({
+        issuer,
+        subject,
+        issuerKeys,
+        audiences: audiences.length > 0 ? audiences : undefined,
+      }),
+      expirationTime: text(k, "expirationTime"),
+    };
+  }
+  if (isObject(raw.awsIdentity)) {
+    const a = raw.awsIdentity;
+    const awsAccount = text(a, "awsAccount");
+    if (awsAccount === undefined) return undefined;
+    return {
+      kind: "awsIdentity",
+      awsIdentity: defined({
+        awsAccount,
+        arn: text(a, "arn"),
+        arnPattern: text(a, "arnPattern"),
+        userId: text(a, "userId"),
+        userIdPattern: text(a, "userIdPattern"),
+      }),
+    };
+  }
+  return undefined;
 }
+
+/** The config key of an identity provider's client secret: stable for the provider's lifetime. */
+export function clientSecretKey(providerUid: string): string {
+  return `clientSecret-${providerUid.slice(providerUid.lastIndexOf("/") + 1)}`;
+}
+
+/** `oidc` with the members at their default left out, as the provider's defaults fill them in. */
+function oidcInputs(provider: LiveIdentityProvider): OidcInputs {
+  const o = provider.oidc;
+  return defined({
+    issuer: o.issuer,
+    clientId: o.clientId,
+    additionalScopes: o.additionalScopes.length > 0 ? [...o.additionalScopes] : undefined,
+    groupsClaim: o.groupsClaim !== "" ? o.groupsClaim : undefined,
+    pkceEnabled: o.pkceEnabled ? true : undefined,
+    correlationRule:
+      o.correlationRule !== "" && o.correlationRule !== "CORRELATION_RULE_UNSPECIFIED"
+        ? o.correlationRule
+        : undefined,
+  });
+}
+
+/** Sorted copy of a record's entries, so the text never depends on the API's key order. */
+const sortedRecord = <V>(record: Record<string, V>, map: (value: V) => V = (v) => v) =>
+  Object.fromEntries(
+    Object.keys(record)
+      .sort(compareText)
+      .map((k) => [k, map(record[k])]),
+  ) as Record<string, V>;
 
 export function buildProgram(live: LiveOrganisation, options: ProgramOptions): ExportedProgram {
   const { top } = live;
-  const omissions: Omission[] = [...NOT_EXPORTED];
+  const omissions: Omission[] = [];
   const variables = new VariableNames();
 
   // ---- groups: the chosen one (unless it is a root) and everything below, parents first
@@ -170,6 +366,11 @@ export function buildProgram(live: LiveOrganisation, options: ProgramOptions): E
   visit(top);
   const declaredGroups = live.topIsRoot ? ordered.slice(1) : ordered;
   const groupOrder = new Map(ordered.map((g, i) => [g.uid, i]));
+  /** Objects in a group come in the group order, then by name and uid. */
+  const inGroupOrder =
+    <T extends { name: string; uid: string }>(groupOf: (item: T) => string) =>
+    (a: T, b: T) =>
+      (groupOrder.get(groupOf(a)) ?? 0) - (groupOrder.get(groupOf(b)) ?? 0) || byNameThenUid(a, b);
 
   /** Names of a group and its ancestors, nearest first, as far up as the export reaches. */
   const containerWords = (groupUid: string): string[][] => {
@@ -191,21 +392,22 @@ export function buildProgram(live: LiveOrganisation, options: ProgramOptions): E
     return levels;
   };
 
-  // ---- identities the Identity resource can express
+  // ---- identities, each with its kind
+  const relationships = new Map<string, Relationship>();
   const identities = live.identities
     .filter((identity) => {
-      if (plainClaimMatch(identity)) return true;
+      const relationship = relationshipOf(identity);
+      if (relationship) {
+        relationships.set(identity.uid, relationship);
+        return true;
+      }
       omissions.push({
         what: `identity "${identity.name}" (${identity.uid})`,
-        why: "skipped: its kind (static keys, AWS, service principal or claim patterns) is not supported by the Identity resource yet",
+        why: "skipped: its answer carries no relationship this version of pulumi-irm knows (claimMatch, staticKeys, awsIdentity or servicePrincipal, with their required members)",
       });
       return false;
     })
-    .sort(
-      (a, b) =>
-        (groupOrder.get(parentUidOf(a.uid)) ?? 0) - (groupOrder.get(parentUidOf(b.uid)) ?? 0) ||
-        byNameThenUid(a, b),
-    );
+    .sort(inGroupOrder((i) => parentUidOf(i.uid)));
   const identitiesByUid = new Map(identities.map((i) => [i.uid, i]));
 
   // ---- roles
@@ -217,11 +419,16 @@ export function buildProgram(live: LiveOrganisation, options: ProgramOptions): E
     groupUid === top.uid || groupUid.startsWith(`${top.uid}/`);
   const customRoles = live.roles
     .filter((role) => role.parentUid !== "" && inSubtree(role.parentUid))
-    .sort(
-      (a, b) =>
-        (groupOrder.get(a.parentUid) ?? 0) - (groupOrder.get(b.parentUid) ?? 0) ||
-        byNameThenUid(a, b),
-    );
+    .sort(inGroupOrder((r) => r.parentUid));
+  const declaredRoles = options.declareCustomRoles ? customRoles : [];
+
+  // ---- identity providers and account associations
+  const identityProviders = [...live.identityProviders].sort(
+    inGroupOrder((p) => parentUidOf(p.uid)),
+  );
+  const associations = live.accountAssociations
+    .filter((a) => groupsByUid.has(a.uid))
+    .sort(inGroupOrder((a) => a.uid));
 
   // ---- names, per resource type
   /** Names from each object's own name, qualified by its groups' names where they repeat. */
@@ -242,7 +449,10 @@ export function buildProgram(live: LiveOrganisation, options: ProgramOptions): E
     );
   const groupNames = namesOf(declaredGroups, (g) => parentUidOf(g.uid), "group");
   const identityNames = namesOf(identities, (i) => parentUidOf(i.uid), "identity");
-  const roleNames = namesOf(customRoles, (r) => r.parentUid, "role");
+  const roleNames = namesOf(declaredRoles, (r) => r.parentUid, "role");
+  const providerNames = namesOf(identityProviders, (p) => parentUidOf(p.uid), "idp");
+  // An association's container is its own group: `payments-accounts` when names repeat.
+  const associationNames = namesOf(associations, (a) => a.uid, "accounts");
   const bindingNames = assignNames(
     live.bindings.map((b): NameCandidate<RoleBinding> => {
       // `platform-ci-editor`: the identity's resource name when it is declared, then the role.
@@ -264,7 +474,15 @@ export function buildProgram(live: LiveOrganisation, options: ProgramOptions): E
   const referenced = new Set<string>();
   for (const g of declaredGroups) referenced.add(parentUidOf(g.uid));
   for (const i of identities) referenced.add(parentUidOf(i.uid));
-  for (const r of customRoles) referenced.add(r.parentUid);
+  for (const r of declaredRoles) referenced.add(r.parentUid);
+  for (const p of identityProviders) {
+    referenced.add(parentUidOf(p.uid));
+    referenced.add(p.defaultRole);
+  }
+  for (const a of associations) {
+    referenced.add(a.uid);
+    for (const uid of Object.values(a.chainguard?.serviceBindings ?? {})) referenced.add(uid);
+  }
   for (const b of live.bindings) {
     referenced.add(parentUidOf(b.uid));
     referenced.add(b.identity.uid);
@@ -300,11 +518,15 @@ export function buildProgram(live: LiveOrganisation, options: ProgramOptions): E
   const groups: GroupDeclaration[] = declaredGroups.map((group) =>
     namedDeclaration(group, groupNames, "group", groupVariables),
   );
+  const roleVariables = new Map<string, string>();
+  const roleDeclarations: RoleDeclaration[] = declaredRoles.map((role) => ({
+    ...namedDeclaration(role, roleNames, "role", roleVariables),
+    capabilities: [...new Set(role.capabilities)].sort(compareText),
+  }));
   const identityVariables = new Map<string, string>();
   const identityDeclarations: IdentityDeclaration[] = identities.map((identity) => ({
     ...namedDeclaration(identity, identityNames, "identity", identityVariables),
-    issuer: identity.claimMatch.issuer,
-    subject: identity.claimMatch.subject,
+    relationship: relationships.get(identity.uid)!,
   }));
 
   // ---- outside values and lookups, claimed after the declared objects' names
@@ -327,15 +549,14 @@ export function buildProgram(live: LiveOrganisation, options: ProgramOptions): E
       return outsideValue(uid, ["root", "group"], `The root organisation "${top.name}".`);
     return outsideValue(uid, ["parent", "group"], `The parent group of "${top.name}".`);
   };
-  groups.forEach((declaration) => {
-    declaration.parent = groupExpression(parentUidOf(declaration.uid));
-  });
-  identityDeclarations.forEach((declaration) => {
-    declaration.parent = groupExpression(parentUidOf(declaration.uid));
-  });
+  for (const declaration of [...groups, ...roleDeclarations, ...identityDeclarations]) {
+    declaration.parent = groupExpression(
+      rolesByUid.has(declaration.uid)
+        ? rolesByUid.get(declaration.uid)!.parentUid
+        : parentUidOf(declaration.uid),
+    );
+  }
 
-  const roleDeclarations: RoleDeclaration[] = [];
-  const roleVariables = new Map<string, string>();
   const lookups: RoleLookup[] = [];
   const lookupByName = new Map<string, string>();
   const lookup = (name: string, uid: string, note?: string): UidExpression => {
@@ -351,29 +572,21 @@ export function buildProgram(live: LiveOrganisation, options: ProgramOptions): E
     const where = groupsByUid.get(role.parentUid)?.name ?? role.parentUid;
     return `custom role of "${where}": ${[...role.capabilities].sort().join(", ")}`;
   };
-  if (options.declareCustomRoles) {
-    for (const role of customRoles) {
-      roleDeclarations.push({
-        ...namedDeclaration(role, roleNames, "role", roleVariables),
-        parent: groupExpression(role.parentUid),
-        capabilities: [...role.capabilities].sort(),
-      });
-    }
-  } else {
+  if (!options.declareCustomRoles) {
     for (const role of customRoles) {
       omissions.push({
         what: `custom role "${role.name}" (${role.uid}, ${capabilitiesNote(role)})`,
-        why: "not declared: this version of pulumi-irm has no Role resource; bindings look it up instead",
+        why: "not declared (declareCustomRoles is off): bindings look it up instead",
       });
     }
   }
 
-  const roleExpression = (binding: RoleBinding): UidExpression => {
-    const uid = binding.role.uid;
+  /** A declared role by variable; else a lookup by name when unique; else a config value. */
+  const roleExpression = (uid: string, knownName: string): UidExpression => {
     const declared = roleVariables.get(uid);
     if (declared) return { kind: "resource", variable: declared };
     const role = rolesByUid.get(uid);
-    const name = role?.name ?? binding.role.name;
+    const name = role?.name ?? knownName;
     // A lookup by name finds exactly one role only when the name is unique.
     if (roleNameCount.get(name) === 1 && role !== undefined) {
       return lookup(name, uid, role.parentUid === "" ? undefined : capabilitiesNote(role));
@@ -381,18 +594,79 @@ export function buildProgram(live: LiveOrganisation, options: ProgramOptions): E
     return outsideValue(
       uid,
       wordsOf(name).concat("role"),
-      `The role "${name}" (its name is not unique, so it is not looked up).`,
+      role === undefined
+        ? `The role ${uid}${knownName ? ` ("${knownName}")` : ""}, which this token cannot list.`
+        : `The role "${name}" (its name is not unique, so it is not looked up).`,
     );
   };
-  const identityExpression = (binding: RoleBinding): UidExpression => {
-    const variable = identityVariables.get(binding.identity.uid);
+  const identityExpression = (uid: string, knownName: string): UidExpression => {
+    const variable = identityVariables.get(uid);
     if (variable) return { kind: "resource", variable };
+    const identity = live.identities.find((i) => i.uid === uid);
+    const name = identity?.name ?? knownName;
     return outsideValue(
-      binding.identity.uid,
-      wordsOf(binding.identity.name),
-      `The identity "${binding.identity.name}"${identitiesByUid.has(binding.identity.uid) ? " (not expressible as an Identity resource)" : ", outside the exported group"}.`,
+      uid,
+      wordsOf(name),
+      `The identity "${name}"${identity ? " (its kind is not known to this version of pulumi-irm)" : ", outside the exported group"}.`,
     );
   };
+
+  const clientSecrets: ClientSecret[] = [];
+  const providerDeclarations: IdentityProviderDeclaration[] = identityProviders.map((provider) => {
+    const base = namedDeclaration(provider, providerNames, "idp", new Map());
+    const clientSecret: ClientSecret = {
+      configKey: clientSecretKey(provider.uid),
+      resourceName: base.resourceName,
+      uid: provider.uid,
+      name: provider.name,
+      optional: provider.oidc.pkceEnabled,
+    };
+    clientSecrets.push(clientSecret);
+    return {
+      ...base,
+      parent: groupExpression(parentUidOf(provider.uid)),
+      defaultRole: roleExpression(provider.defaultRole, ""),
+      oidc: oidcInputs(provider),
+      clientSecret,
+    };
+  });
+
+  const associationDeclarations: AccountAssociationDeclaration[] = associations.map(
+    (association) => {
+      const services = association.chainguard?.serviceBindings;
+      return defined({
+        resourceName: associationNames.get(association)!.resourceName,
+        uid: association.uid,
+        group: groupExpression(association.uid),
+        name: association.name,
+        description: association.description ?? "",
+        amazon: association.amazon && { account: association.amazon.account },
+        google: association.google && {
+          projectId: association.google.projectId,
+          projectNumber: association.google.projectNumber,
+        },
+        azure: association.azure && {
+          tenantId: association.azure.tenantId,
+          clientIds: sortedRecord(association.azure.clientIds),
+        },
+        github: association.github && {
+          appInstallations: sortedRecord(association.github.appInstallations, (app) => ({
+            installations: app.installations.map((i) =>
+              defined({ installationId: i.installationId, name: i.name || undefined }),
+            ),
+          })),
+        },
+        chainguard: services && {
+          serviceBindings: Object.keys(services)
+            .sort(compareText)
+            .map((service): [string, UidExpression] => [
+              service,
+              identityExpression(services[service], ""),
+            ]),
+        },
+      });
+    },
+  );
 
   const bindings: BindingDeclaration[] = [...live.bindings]
     .sort(
@@ -405,18 +679,30 @@ export function buildProgram(live: LiveOrganisation, options: ProgramOptions): E
       resourceName: bindingNames.get(binding)!.resourceName,
       uid: binding.uid,
       group: groupExpression(parentUidOf(binding.uid)),
-      identity: identityExpression(binding),
-      role: roleExpression(binding),
+      identity: identityExpression(binding.identity.uid, binding.identity.name),
+      role: roleExpression(binding.role.uid, binding.role.name),
     }));
+
+  const invites = live.groupInvites.length;
+  if (invites > 0) {
+    omissions.push({
+      what: `${invites} group invite${invites === 1 ? "" : "s"}`,
+      why: INVITES_SKIPPED,
+    });
+  }
 
   return {
     top: { uid: top.uid, name: top.name, isRoot: live.topIsRoot },
     outside,
     lookups,
     groups,
-    identities: identityDeclarations,
     roles: roleDeclarations,
+    identities: identityDeclarations,
+    identityProviders: providerDeclarations,
+    accountAssociations: associationDeclarations,
     bindings,
+    clientSecrets,
+    skippedInvites: invites,
     omissions,
   };
 }

@@ -124,10 +124,13 @@ export function projectFiles(
   };
   const counts = [
     `${program.groups.length} groups`,
-    `${program.identities.length} identities`,
-    `${program.bindings.length} role bindings`,
     `${program.roles.length} custom roles`,
+    `${program.identities.length} identities`,
+    `${program.identityProviders.length} identity providers`,
+    `${program.accountAssociations.length} account associations`,
+    `${program.bindings.length} role bindings`,
   ].join(", ");
+  const secrets = program.clientSecrets;
   const readme = [
     `# ${settings.projectName}`,
     "",
@@ -138,10 +141,35 @@ export function projectFiles(
     "npm install",
     "pulumi stack init <stack>",
     "pulumi config set --secret irm:token <an API token>   # or export IRM_TOKEN",
+    ...secrets.map(
+      (s) =>
+        `pulumi config set --secret ${s.configKey} <client secret of ${s.resourceName}>${s.optional ? "   # optional (PKCE)" : ""}`,
+    ),
     "pulumi preview   # every resource shows as a create: that is the adoption, no request changes anything",
     "pulumi up",
     "```",
     "",
+    ...(secrets.length > 0
+      ? [
+          "## Client secrets",
+          "",
+          "The API never answers an identity provider's client secret, so the export cannot",
+          "write it: the program reads it from `pulumi config` under a key made from the",
+          "provider's uid, which stays the same across re-exports. Set each key with",
+          "`pulumi config set --secret <key> <secret>`. When it is set, the first `up` sends it",
+          "to the provider once (one `PATCH` with `updateMask=oidc.clientSecret`); after that it",
+          "is sent again only when the value in config changes. It is stored in the stack as a",
+          "Pulumi secret, never in clear.",
+          "",
+          "| config key | identity provider | uid | needed |",
+          "| --- | --- | --- | --- |",
+          ...secrets.map(
+            (s) =>
+              `| \`${s.configKey}\` | ${s.resourceName} ("${s.name}") | \`${s.uid}\` | ${s.optional ? "optional: it uses PKCE" : "yes"} |`,
+          ),
+          "",
+        ]
+      : []),
     `\`irm:apiUrl\` defaults to ${settings.apiUrl} (in Pulumi.yaml). The uids this program`,
     "refers to but does not declare are config keys (see the top of `index.ts`).",
     ...(program.omissions.length > 0

@@ -35,8 +35,59 @@ export interface LiveOrganisation {
   bindings: RoleBinding[];
   /** Every role the token can see: built-in ones and custom ones anywhere. */
   roles: Role[];
+  /** Every identity provider in `top` or below. */
+  identityProviders: LiveIdentityProvider[];
+  /** The account associations of `top` and of every group below it (at most one each). */
+  accountAssociations: LiveAccountAssociation[];
+  /** Every group invite in `top` or below: counted, never declared (codes cannot be read). */
+  groupInvites: LiveGroupInvite[];
   /** Requests sent, by collection (the floor is ceil(count / 200) each, at least 1). */
   requests: Record<string, number>;
+}
+
+/**
+ * What the export needs of an identity provider (addendum section 3.1). The client
+ * secret is write-only: it is never in an answer, so never here.
+ */
+export interface LiveIdentityProvider {
+  uid: string;
+  name: string;
+  description: string;
+  /** Uid of the role bound to a user on first sign-in. */
+  defaultRole: string;
+  oidc: {
+    issuer: string;
+    clientId: string;
+    additionalScopes: string[];
+    groupsClaim: string;
+    pkceEnabled: boolean;
+    correlationRule: string;
+  };
+}
+
+/** One GitHub App's installations in an account association. */
+export interface LiveGithubApp {
+  installations: Array<{ installationId: number; name?: string }>;
+}
+
+/** What the export needs of an account association (addendum section 5.1): uid = its group's. */
+export interface LiveAccountAssociation {
+  uid: string;
+  name: string;
+  description: string;
+  amazon?: { account: string };
+  google?: { projectId: string; projectNumber: string };
+  azure?: { tenantId: string; clientIds: Record<string, string> };
+  github?: { appInstallations: Record<string, LiveGithubApp> };
+  /** Service name (without `SERVICE_PRINCIPAL_`) to the uid of an identity of its group. */
+  chainguard?: { serviceBindings: Record<string, string> };
+}
+
+/** What the export needs of a group invite: enough to say what was skipped. */
+export interface LiveGroupInvite {
+  uid: string;
+  roleUid: string;
+  expirationTime: string;
 }
 
 /** One progress report: a page of a collection arrived. */
@@ -112,6 +163,9 @@ export async function readOrganisation(
     identities,
     bindings,
     roles,
+    identityProviders: [],
+    accountAssociations: [],
+    groupInvites: [],
     requests,
   };
 }

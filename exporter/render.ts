@@ -4,10 +4,12 @@
  * so running the formatter on a fresh export changes nothing.
  */
 import type {
+  AccountAssociationDeclaration,
   BindingDeclaration,
   ExportedProgram,
   GroupDeclaration,
   IdentityDeclaration,
+  IdentityProviderDeclaration,
   RoleDeclaration,
   UidExpression,
 } from "./program";
@@ -39,22 +41,74 @@ function property(indent: string, key: string, value: string, isString: boolean)
   return [`${indent}${key}:`, `${indent}  ${value},`];
 }
 
-/** `key: { a: x, b: y },` on one line if it fits, else one member per line. */
-function inlineObject(indent: string, key: string, members: Array<[string, string]>): string[] {
-  const line = `${indent}${key}: { ${members.map(([k, v]) => `${k}: ${v}`).join(", ")} },`;
-  if (fits(line)) return [line];
-  return [
-    `${indent}${key}: {`,
-    ...members.flatMap(([k, v]) => property(`${indent}  `, k, v, true)),
-    `${indent}},`,
-  ];
+/** Code written as it is: a reference or a call, never quoted. */
+export class Code {
+  constructor(readonly text: string) {}
 }
 
-/** `key: ["a", "b"],` on one line if it fits, else one element per line. */
-function inlineArray(indent: string, key: string, elements: string[]): string[] {
-  const line = `${indent}${key}: [${elements.join(", ")}],`;
-  if (fits(line)) return [line];
-  return [`${indent}${key}: [`, ...elements.map((e) => `${indent}  ${e},`), `${indent}],`];
+/** A value of the generated program: JSON-like data, with `Code` for references. */
+export type Value = string | number | boolean | Code | Value[] | { [key: string]: Value };
+
+/** A property key as Biome writes it: bare when it is an identifier, else quoted. */
+export function key(name: string): string {
+  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : literal(name);
+}
+
+const isRecord = (value: Value): value is { [key: string]: Value } =>
+  typeof value === "object" && !(value instanceof Code) && !Array.isArray(value);
+
+/** The value on one line: `{ a: 1, b: "x" }`, `["a", "b"]`. */
+function inline(value: Value): string {
+  if (typeof value === "string") return literal(value);
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  if (value instanceof Code) return value.text;
+  if (Array.isArray(value)) return `[${value.map(inline).join(", ")}]`;
+  const members = Object.entries(value).map(([k, v]) => `${key(k)}: ${inline(v)}`);
+  return members.length === 0 ? "{}" : `{ ${members.join(", ")} }`;
+}
+
+/**
+ * Biome always breaks an array of two or more objects that each have two or more
+ * members (one per line), however short.
+ */
+function mustBreak(elements: Value[]): boolean {
+  return elements.length > 1 && elements.every((e) => isRecord(e) && Object.keys(e).length > 1);
+}
+
+/**
+ * `<head><value><tail>` at an indentation, on one line when it fits (and Biome would
+ * not break it), else broken: an object or array one member per line, a string after
+ * the head on its own line. Objects broken here stay broken under Biome, which keeps
+ * an object broken when its source is.
+ */
+function lines(indent: string, head: string, value: Value, tail: string): string[] {
+  const one = `${indent}${head}${inline(value)}${tail}`;
+  if (Array.isArray(value)) {
+    if (fits(one) && !mustBreak(value)) return [one];
+    if (value.length === 0) return [one];
+    return [
+      `${indent}${head}[`,
+      ...value.flatMap((element) => lines(`${indent}  `, "", element, ",")),
+      `${indent}]${tail}`,
+    ];
+  }
+  if (isRecord(value)) {
+    const entries = Object.entries(value);
+    if (fits(one) || entries.length === 0) return [one];
+    return [
+      `${indent}${head}{`,
+      ...entries.flatMap(([k, v]) => lines(`${indent}  `, `${key(k)}: `, v, ",")),
+      `${indent}}${tail}`,
+    ];
+  }
+  // A long string after a key goes on its own line, as Biome breaks an assignment.
+  if (fits(one) || typeof value !== "string" || head === "") return [one];
+  return [`${indent}${head.trimEnd()}`, `${indent}  ${inline(value)}${tail}`];
+}
+
+/** `key: value,` at an indentation (see `lines`). */
+function member(indent: string, name: string, value: Value): string[] {
+  return lines(indent, `${key(name)}: `, value, ",");
 }
 
 /**
@@ -83,11 +137,13 @@ function declaration(
   ];
 }
 
-/** What groups, identities and custom roles share: a parent, a name, a description. */
+/** What groups, identities, custom roles and identity providers share: a parent, a name, a description. */
 type NamedObject = Pick<
   GroupDeclaration,
   "variable" | "resourceName" | "uid" | "parent" | "name" | "description"
 >;
+
+const ref = (uid: UidExpression) => new Code(expression(uid));
 
 /**
  * `new irm.<type>(...)` of a named object: `parentUid`, `name`, `description` (left
@@ -96,56 +152,124 @@ type NamedObject = Pick<
 function namedObjectLines(
   type: string,
   object: NamedObject,
-  extra: (indent: string) => string[],
+  extra: Array<[string, Value]>,
   withOptions: boolean,
 ): string[] {
+  const members: Array<[string, Value]> = [
+    ["parentUid", ref(object.parent)],
+    ["name", object.name],
+    ...(object.description === "" ? [] : [["description", object.description] as [string, Value]]),
+    ...extra,
+    ["adoptUid", object.uid],
+  ];
   return declaration(
     object.variable,
     type,
     object.resourceName,
-    (indent) => [
-      ...property(indent, "parentUid", expression(object.parent), false),
-      ...property(indent, "name", literal(object.name), true),
-      ...(object.description === ""
-        ? []
-        : property(indent, "description", literal(object.description), true)),
-      ...extra(indent),
-      ...property(indent, "adoptUid", literal(object.uid), true),
-    ],
+    (indent) => members.flatMap(([k, v]) => member(indent, k, v)),
     withOptions,
   );
 }
 
 function groupLines(group: GroupDeclaration, withOptions: boolean): string[] {
-  return namedObjectLines("Group", group, () => [], withOptions);
+  return namedObjectLines("Group", group, [], withOptions);
 }
 
+/** The kind member of an identity: `claimMatch`, `staticKeys`, `awsIdentity` or `servicePrincipal`. */
 function identityLines(identity: IdentityDeclaration, withOptions: boolean): string[] {
-  const claimMatch = (indent: string) =>
-    inlineObject(indent, "claimMatch", [
-      ["issuer", literal(identity.issuer)],
-      ["subject", literal(identity.subject)],
-    ]);
-  return namedObjectLines("Identity", identity, claimMatch, withOptions);
+  const r = identity.relationship;
+  const kind: [string, Value] =
+    r.kind === "claimMatch"
+      ? ["claimMatch", r.claimMatch as { [key: string]: Value }]
+      : r.kind === "staticKeys"
+        ? ["staticKeys", r.staticKeys as unknown as { [key: string]: Value }]
+        : r.kind === "awsIdentity"
+          ? ["awsIdentity", r.awsIdentity as unknown as { [key: string]: Value }]
+          : ["servicePrincipal", r.servicePrincipal];
+  const text = namedObjectLines("Identity", identity, [kind], withOptions);
+  if (r.kind === "staticKeys" && r.expirationTime) {
+    // Not an input: the provider keeps the service's expiry and never diffs it.
+    return [
+      ...comment(
+        `Its static keys expire at ${r.expirationTime}; set staticKeys.expirationTime (at most 365 days ahead) to extend them.`,
+      ),
+      ...text,
+    ];
+  }
+  return text;
 }
 
 function roleLines(role: RoleDeclaration, withOptions: boolean): string[] {
-  const capabilities = (indent: string) =>
-    inlineArray(indent, "capabilities", role.capabilities.map(literal));
-  return namedObjectLines("Role", role, capabilities, withOptions);
+  return namedObjectLines("Role", role, [["capabilities", role.capabilities]], withOptions);
+}
+
+function identityProviderLines(
+  provider: IdentityProviderDeclaration,
+  withOptions: boolean,
+): string[] {
+  const secret = provider.clientSecret;
+  return [
+    ...comment(
+      `Client secret: \`pulumi config set --secret ${secret.configKey} <secret>\`${secret.optional ? " (optional: this provider uses PKCE)" : ""}. The API never answers it, so it could not be exported; when set, adoption sends it once.`,
+    ),
+    ...namedObjectLines(
+      "IdentityProvider",
+      provider,
+      [
+        ["defaultRole", ref(provider.defaultRole)],
+        ["oidc", provider.oidc as unknown as { [key: string]: Value }],
+        ["clientSecret", new Code(`config.getSecret(${literal(secret.configKey)})`)],
+      ],
+      withOptions,
+    ),
+  ];
+}
+
+function accountAssociationLines(
+  association: AccountAssociationDeclaration,
+  withOptions: boolean,
+): string[] {
+  const members: Array<[string, Value]> = [
+    ["groupUid", ref(association.group)],
+    ["name", association.name],
+  ];
+  if (association.description !== "") members.push(["description", association.description]);
+  for (const block of ["amazon", "google", "azure", "github"] as const) {
+    const value = association[block];
+    if (value) members.push([block, value as unknown as { [key: string]: Value }]);
+  }
+  if (association.chainguard) {
+    members.push([
+      "chainguard",
+      {
+        serviceBindings: Object.fromEntries(
+          association.chainguard.serviceBindings.map(([service, uid]) => [service, ref(uid)]),
+        ),
+      },
+    ]);
+  }
+  members.push(["adoptUid", association.uid]);
+  return declaration(
+    undefined,
+    "AccountAssociation",
+    association.resourceName,
+    (indent) => members.flatMap(([k, v]) => member(indent, k, v)),
+    withOptions,
+  );
 }
 
 function bindingLines(binding: BindingDeclaration, withOptions: boolean): string[] {
+  const members: Array<[string, Value]> = [
+    ["groupUid", ref(binding.group)],
+    ["identityUid", ref(binding.identity)],
+    ["roleUid", ref(binding.role)],
+    ["adoptUid", binding.uid],
+  ];
   return declaration(
     undefined,
     "RoleBinding",
     binding.resourceName,
-    (indent) => [
-      ...property(indent, "groupUid", expression(binding.group), false),
-      ...property(indent, "identityUid", expression(binding.identity), false),
-      ...property(indent, "roleUid", expression(binding.role), false),
-      ...property(indent, "adoptUid", literal(binding.uid), true),
-    ],
+    (indent) => members.flatMap(([k, v]) => member(indent, k, v)),
     withOptions,
   );
 }
@@ -209,11 +333,15 @@ export function renderIndex(program: ExportedProgram, options: RenderOptions): s
     ...(program.omissions.length > 0 ? ["//", "// Not in this program:"] : []),
     ...program.omissions.flatMap((o) => comment(`- ${o.what}: ${o.why}`, "  ")),
   ]);
-  const usesPulumi = program.outside.length > 0 || withOptions;
+  const usesConfig = program.outside.length > 0 || program.clientSecrets.length > 0;
+  const usesPulumi = usesConfig || withOptions;
   sections.push([
     ...(usesPulumi ? ['import * as pulumi from "@pulumi/pulumi";'] : []),
     'import * as irm from "pulumi-irm";',
   ]);
+  if (usesConfig && program.outside.length === 0) {
+    sections.push(["const config = new pulumi.Config();"]);
+  }
   if (program.outside.length > 0) {
     const lines = [
       "const config = new pulumi.Config();",
@@ -274,6 +402,14 @@ export function renderIndex(program: ExportedProgram, options: RenderOptions): s
   block(
     "Identities.",
     program.identities.map((i) => identityLines(i, withOptions)),
+  );
+  block(
+    "Identity providers (single sign-on). Their client secrets come from `pulumi config --secret`.",
+    program.identityProviders.map((p) => identityProviderLines(p, withOptions)),
+  );
+  block(
+    "Account associations: the outside accounts of a group.",
+    program.accountAssociations.map((a) => accountAssociationLines(a, withOptions)),
   );
   block(
     "Role bindings.",

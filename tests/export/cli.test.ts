@@ -82,8 +82,9 @@ describe("irm-export command", () => {
       'Would write a Pulumi project for the organisation "example-org"',
     );
     expect(outcome.stdout).toMatch(/^ {2}index\.ts +\d+ lines$/m);
-    expect(outcome.stdout).toContain("declaring 2 groups, 3 identities, 3 role bindings");
-    expect(outcome.stdout).toContain("not exported: group invites");
+    expect(outcome.stdout).toContain(
+      "declaring 2 groups, 0 custom roles, 3 identities, 0 identity providers, 0 account associations, 3 role bindings",
+    );
     expect(outcome.stdout).toMatch(/requests: 6 \(listings groups 1\/1, identities 1\/1/);
     expect(fs.existsSync(out)).toBe(false);
     expectNoToken(outcome);

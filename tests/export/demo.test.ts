@@ -46,7 +46,14 @@ describe("irm-export on the demo organisation", () => {
       roles: 1,
     });
     // 4 groups; 3 CI identities and the emulator's 2 seeded ones; 6 + 1 + 2 seeded bindings.
-    expect(result.counts).toEqual({ groups: 4, identities: 5, roleBindings: 9, customRoles: 0 });
+    expect(result.counts).toEqual({
+      groups: 4,
+      identities: 5,
+      roleBindings: 9,
+      customRoles: 0,
+      identityProviders: 0,
+      accountAssociations: 0,
+    });
     const index = result.files["index.ts"];
     expect(index).toContain('const platform = new irm.Group("platform", {');
     expect(index).toContain("parentUid: engineering.uid,");
@@ -128,6 +135,8 @@ describe("irm-export on the demo organisation", () => {
         identities: 2,
         roleBindings: 2,
         customRoles: 0,
+        identityProviders: 0,
+        accountAssociations: 0,
       });
       const result = await subtree.up();
       expect(result.error).toBeUndefined();

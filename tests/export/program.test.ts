@@ -7,8 +7,12 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { buildProgram } from "../../exporter/program";
-import type { LiveOrganisation } from "../../exporter/read";
+import { buildProgram, INVITES_SKIPPED } from "../../exporter/program";
+import type {
+  LiveAccountAssociation,
+  LiveIdentityProvider,
+  LiveOrganisation,
+} from "../../exporter/read";
 import { literal, renderIndex } from "../../exporter/render";
 import { createConsumerProject } from "../../harness/installed-package";
 import type { Group, Identity, Role, RoleBinding } from "../../sdk/index";
@@ -95,6 +99,9 @@ function awkwardOrganisation(): LiveOrganisation {
       binding(longGroup.uid, deep, config, long),
     ],
     roles: [viewer, deployerA, deployerB, config],
+    identityProviders: [],
+    accountAssociations: [],
+    groupInvites: [],
     requests: {},
   };
 }
@@ -206,4 +213,275 @@ describe("the generated program", () => {
     const checked = await typeCheck(project.dir);
     expect(checked.output).toBe("");
   }, 60_000);
+});
+
+const ISSUER_KEYS = JSON.stringify({
+  keys: [
+    {
+      kty: "EC",
+      crv: "P-256",
+      x: "f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU",
+      y: "x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0",
+      kid: "k1",
+    },
+  ],
+});
+
+/** An organisation with every kind of object the API has (addendum sections 3 to 7). */
+function fullOrganisation(): LiveOrganisation {
+  const top: Group = { ...group(ROOT, "acme"), uid: ROOT };
+  const eu = group(ROOT, "eu", "Europe");
+  const us = group(ROOT, "us");
+  const patterns = {
+    ...identity(eu.uid, "deploys", ""),
+    claimMatch: {
+      issuer: "https://token.actions.githubusercontent.com",
+      subjectPattern: "repo:acme/infra:ref:refs/heads/(main|release-.*)",
+      audience: "https://api.example",
+      claims: { repository_owner: "acme", "https://acme.example/team": "eu" },
+      claimPatterns: { workflow: "deploy-.*" },
+    },
+  } as Identity;
+  const anyIssuer = {
+    ...identity(us.uid, "any issuer", ""),
+    claimMatch: { issuerPattern: "https://issuer\\.(a|b)\\.example", subject: "svc" },
+  } as Identity;
+  const airgapped = {
+    ...identity(eu.uid, "airgapped", ""),
+    claimMatch: undefined,
+    staticKeys: {
+      issuer: "https://issuer.internal.example",
+      subject: "builder",
+      issuerKeys: ISSUER_KEYS,
+      expirationTime: "2027-11-22T10:00:00.000Z",
+      audiences: ["https://api.example"],
+    },
+  } as unknown as Identity;
+  const lambda = {
+    ...identity(us.uid, "lambda", ""),
+    claimMatch: undefined,
+    awsIdentity: {
+      awsAccount: "123456789012",
+      arnPattern: "arn:aws:sts::123456789012:assumed-role/deployer/.*",
+      userId: "AROAEXAMPLE:deployer",
+    },
+  } as unknown as Identity;
+  const ingester = {
+    ...identity(eu.uid, "ingester", ""),
+    claimMatch: undefined,
+    servicePrincipal: "SERVICE_PRINCIPAL_INGESTER",
+  } as unknown as Identity;
+  const unknownKind = {
+    ...identity(us.uid, "future", ""),
+    claimMatch: undefined,
+    quantumLink: { entangled: true },
+  } as unknown as Identity;
+  const viewer = role("viewer");
+  const sso = role("sso users", eu.uid);
+  const okta: LiveIdentityProvider = {
+    uid: `${eu.uid}/${segment()}`,
+    name: "okta",
+    description: "Company sign-in",
+    defaultRole: sso.uid,
+    oidc: {
+      issuer: "https://acme.okta.example",
+      clientId: "0oa1b2c3",
+      additionalScopes: ["email", "groups"],
+      groupsClaim: "groups",
+      pkceEnabled: false,
+      correlationRule: "CORRELATION_RULE_OID_EQUALS_EXTERNAL_ID",
+    },
+  };
+  const pkce: LiveIdentityProvider = {
+    uid: `${us.uid}/${segment()}`,
+    name: "okta",
+    description: "",
+    defaultRole: viewer.uid,
+    oidc: {
+      issuer: "https://acme.okta.example",
+      clientId: "0oa9",
+      additionalScopes: [],
+      groupsClaim: "",
+      pkceEnabled: true,
+      correlationRule: "CORRELATION_RULE_UNSPECIFIED",
+    },
+  };
+  const euAccounts: LiveAccountAssociation = {
+    uid: eu.uid,
+    name: "eu accounts",
+    description: "",
+    amazon: { account: "123456789012" },
+    google: { projectId: "acme-eu-prod", projectNumber: "998877665544" },
+    azure: {
+      tenantId: "8f2c9e1a-1b2c-4d3e-8f9a-0b1c2d3e4f5a",
+      clientIds: { ui: "11111111-2222-3333-4444-555555555555" },
+    },
+    github: {
+      appInstallations: {
+        "123456": {
+          installations: [
+            { installationId: 7890123, name: "acme" },
+            { installationId: 7890124, name: "acme-labs" },
+          ],
+        },
+        "99": { installations: [{ installationId: 5 }] },
+      },
+    },
+    chainguard: { serviceBindings: { INGESTER: ingester.uid } },
+  };
+  const rootAccounts: LiveAccountAssociation = {
+    uid: ROOT,
+    name: "org accounts",
+    description: "The organisation's own",
+    amazon: { account: "000000000001" },
+  };
+  return {
+    top,
+    topIsRoot: true,
+    groups: [eu, us],
+    identities: [patterns, anyIssuer, airgapped, lambda, ingester, unknownKind],
+    bindings: [binding(eu.uid, patterns, sso, "eu"), binding(us.uid, lambda, viewer, "us")],
+    roles: [viewer, sso],
+    identityProviders: [okta, pkce],
+    accountAssociations: [euAccounts, rootAccounts],
+    groupInvites: [
+      { uid: `${eu.uid}/${segment()}`, roleUid: viewer.uid, expirationTime: TIME },
+      { uid: `${us.uid}/${segment()}`, roleUid: sso.uid, expirationTime: TIME },
+    ],
+    requests: {},
+  };
+}
+
+describe("the generated program for every kind of object", () => {
+  const live = fullOrganisation();
+  const program = buildProgram(live, { declareCustomRoles: true });
+  const index = renderIndex(program, { protect: false, retain: false });
+
+  it("declares custom roles, referred to by variable from bindings and default roles", () => {
+    expect(index).toMatch(
+      /const ssoUsers = new irm\.Role\("sso-users", \{\n {2}parentUid: eu\.uid,\n {2}name: "sso users",\n {2}capabilities: \["groups\.get", "repos\.list"\],\n {2}adoptUid: "[0-9a-f]{40}",\n\}\);/,
+    );
+    expect(index).toContain("roleUid: ssoUsers.uid,");
+    expect(index).toContain("defaultRole: ssoUsers.uid,");
+    expect(index).not.toContain('getRoleOutput({ name: "sso users" })');
+  });
+
+  it("writes each identity kind with exactly the members that are set", () => {
+    expect(index).toContain(
+      [
+        "  claimMatch: {",
+        '    issuer: "https://token.actions.githubusercontent.com",',
+        '    subjectPattern: "repo:acme/infra:ref:refs/heads/(main|release-.*)",',
+        '    audience: "https://api.example",',
+        '    claims: { "https://acme.example/team": "eu", repository_owner: "acme" },',
+        '    claimPatterns: { workflow: "deploy-.*" },',
+        "  },",
+      ].join("\n"),
+    );
+    expect(index).toContain(
+      '  claimMatch: { issuerPattern: "https://issuer\\\\.(a|b)\\\\.example", subject: "svc" },',
+    );
+    // The JWKS exactly as the API holds it (single-quoted: it is full of double quotes).
+    expect(index).toContain(`    issuerKeys:\n      ${literal(ISSUER_KEYS)},`);
+    expect(index).toContain('    audiences: ["https://api.example"],');
+    // The expiry is said, not declared: the provider keeps the service's and never diffs it.
+    expect(index).not.toContain("expirationTime:");
+    expect(index).toContain("// Its static keys expire at 2027-11-22T10:00:00.000Z;");
+    expect(index).toContain(
+      [
+        "  awsIdentity: {",
+        '    awsAccount: "123456789012",',
+        '    arnPattern: "arn:aws:sts::123456789012:assumed-role/deployer/.*",',
+        '    userId: "AROAEXAMPLE:deployer",',
+        "  },",
+      ].join("\n"),
+    );
+    expect(index).toContain('  servicePrincipal: "SERVICE_PRINCIPAL_INGESTER",');
+    // An identity of a kind this version does not know is left out and said so.
+    expect(program.identities.map((i) => i.name)).not.toContain("future");
+    expect(program.omissions.map((o) => o.what)).toContainEqual(
+      expect.stringContaining('identity "future"'),
+    );
+  });
+
+  it("declares identity providers with their client secret from config under a key per provider", () => {
+    const [okta, pkce] = program.clientSecrets;
+    expect(okta.configKey).toBe(`clientSecret-${live.identityProviders[0].uid.slice(-16)}`);
+    expect(okta.optional).toBe(false);
+    expect(pkce.optional).toBe(true);
+    expect(index).toContain(`  clientSecret: config.getSecret("${okta.configKey}"),`);
+    expect(index).toContain(`pulumi config set --secret ${okta.configKey} <secret>`);
+    expect(index).toContain("const config = new pulumi.Config();");
+    // Members at their default are left out; the others are written as the API holds them.
+    expect(index).toContain(
+      [
+        "  oidc: {",
+        '    issuer: "https://acme.okta.example",',
+        '    clientId: "0oa1b2c3",',
+        '    additionalScopes: ["email", "groups"],',
+        '    groupsClaim: "groups",',
+        '    correlationRule: "CORRELATION_RULE_OID_EQUALS_EXTERNAL_ID",',
+        "  },",
+      ].join("\n"),
+    );
+    expect(index).toContain(
+      '  oidc: { issuer: "https://acme.okta.example", clientId: "0oa9", pkceEnabled: true },',
+    );
+    expect(index).toContain('const viewerRole = irm.getRoleOutput({ name: "viewer" });');
+    expect(index).toContain("defaultRole: viewerRole.uid,");
+    // Two providers named "okta": qualified by their groups.
+    expect(index).toContain('new irm.IdentityProvider("eu-okta", {');
+    expect(index).toContain('new irm.IdentityProvider("us-okta", {');
+  });
+
+  it("declares account associations, referring to service-principal identities by variable", () => {
+    expect(index).toContain('new irm.AccountAssociation("eu-accounts", {\n  groupUid: eu.uid,');
+    expect(index).toContain("  chainguard: { serviceBindings: { INGESTER: ingester.uid } },");
+    expect(index).toMatch(/const ingester = new irm\.Identity\("ingester", \{/);
+    // Two installations of one app, each with two members: one per line, as Biome prints them.
+    // (Integer-like keys come first in ascending order, as JavaScript orders them.)
+    expect(index).toContain(
+      [
+        '      "99": { installations: [{ installationId: 5 }] },',
+        '      "123456": {',
+        "        installations: [",
+        '          { installationId: 7890123, name: "acme" },',
+        '          { installationId: 7890124, name: "acme-labs" },',
+        "        ],",
+        "      },",
+      ].join("\n"),
+    );
+    // The root's own association refers to the root by config, like everything in it.
+    expect(index).toMatch(
+      /new irm\.AccountAssociation\("org-accounts", \{\n {2}groupUid: rootGroupUid,\n {2}name: "org accounts",\n {2}description: "The organisation's own",\n {2}amazon: \{ account: "000000000001" \},\n {2}adoptUid: "a{40}",\n\}\);/,
+    );
+  });
+
+  it("counts the group invites it skips, and says why", () => {
+    expect(program.skippedInvites).toBe(2);
+    const note = program.omissions.find((o) => o.what === "2 group invites");
+    expect(note?.why).toBe(INVITES_SKIPPED);
+    expect(index).toContain("// - 2 group invites: skipped: an invite's code");
+  });
+
+  it("is the same text whatever order the API listed the objects in", () => {
+    const shuffled: LiveOrganisation = {
+      ...reversed(live),
+      identityProviders: [...live.identityProviders].reverse(),
+      accountAssociations: [...live.accountAssociations].reverse(),
+      groupInvites: [...live.groupInvites].reverse(),
+    };
+    expect(
+      renderIndex(buildProgram(shuffled, { declareCustomRoles: true }), {
+        protect: false,
+        retain: false,
+      }),
+    ).toBe(index);
+  });
+
+  it("is laid out as Biome lays it out, with and without resource options", async () => {
+    expect(await biomeFormat(index)).toBe(index);
+    const withOptions = renderIndex(program, { protect: true, retain: true });
+    expect(await biomeFormat(withOptions)).toBe(withOptions);
+  });
 });
