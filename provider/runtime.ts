@@ -10,9 +10,13 @@ import {
   redactSettings,
   resolveProviderSettings,
 } from "./config";
+import { accountAssociationHandler } from "./handlers/account-association";
 import type { HandlerContext } from "./handlers/common";
 import { groupHandler } from "./handlers/group";
+import { groupInviteHandler } from "./handlers/group-invite";
 import { identityHandler } from "./handlers/identity";
+import { identityProviderHandler } from "./handlers/identity-provider";
+import { roleHandler } from "./handlers/role";
 import { roleBindingHandler } from "./handlers/role-binding";
 
 let settings: ProviderSettings | undefined;
@@ -49,3 +53,11 @@ export const group = groupHandler(context);
 export const identity = identityHandler(context);
 /** Provider methods of `pulumi-nodejs:dynamic/irm:RoleBinding`. */
 export const binding = roleBindingHandler(context);
+/** Provider methods of `pulumi-nodejs:dynamic/irm:Role`. */
+export const role = roleHandler(context);
+/** Provider methods of `pulumi-nodejs:dynamic/irm:IdentityProvider`. */
+export const identityProvider = identityProviderHandler(context);
+/** Provider methods of `pulumi-nodejs:dynamic/irm:GroupInvite`. */
+export const groupInvite = groupInviteHandler(context);
+/** Provider methods of `pulumi-nodejs:dynamic/irm:AccountAssociation`. */
+export const accountAssociation = accountAssociationHandler(context);

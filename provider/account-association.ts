@@ -1,0 +1,160 @@
+/** The `AccountAssociation` resource: a group's outside accounts and service identities. */
+import type * as pulumi from "@pulumi/pulumi";
+import type * as dynamic from "@pulumi/pulumi/dynamic";
+import type {
+  AmazonAccount,
+  AzureTenant,
+  ChainguardBindings,
+  GitHubInstallations,
+  GoogleProject,
+  ServicePrincipalName,
+} from "../sdk/index";
+import { IrmResource, resourceKind } from "./resource-class";
+
+/** The runtime entry's shape, for typing the `require` below (erased at compile time). */
+type Runtime = typeof import("./runtime");
+
+/**
+ * Provider of `pulumi-nodejs:dynamic/irm:AccountAssociation`, serialized into state:
+ * each method only requires the runtime entry and delegates (see `shim.ts` for why).
+ */
+export const accountAssociationProvider: dynamic.ResourceProvider = {
+  configure: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).configure(...a),
+  check: (...a) =>
+    (require("pulumi-irm/provider/runtime") as Runtime).accountAssociation.check(...a),
+  diff: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).accountAssociation.diff(...a),
+  create: (...a) =>
+    (require("pulumi-irm/provider/runtime") as Runtime).accountAssociation.create(...a),
+  read: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).accountAssociation.read(...a),
+  update: (...a) =>
+    (require("pulumi-irm/provider/runtime") as Runtime).accountAssociation.update(...a),
+  delete: (...a) =>
+    (require("pulumi-irm/provider/runtime") as Runtime).accountAssociation.delete(...a),
+};
+
+/** An AWS account. */
+export interface AmazonAccountArgs {
+  /** 12 digits. */
+  readonly account: pulumi.Input<string>;
+}
+
+/** A GCP project. */
+export interface GoogleProjectArgs {
+  /** 6 to 30 characters: a lowercase letter, then lowercase letters, digits or `-`. */
+  readonly projectId: pulumi.Input<string>;
+  /** Non-empty, at most 64 characters. */
+  readonly projectNumber: pulumi.Input<string>;
+}
+
+/** An Azure tenant. */
+export interface AzureTenantArgs {
+  /** A GUID. */
+  readonly tenantId: pulumi.Input<string>;
+  /** Component name to client id (a GUID); at least one. */
+  readonly clientIds: pulumi.Input<Record<string, pulumi.Input<string>>>;
+}
+
+/** One installation of a GitHub App. */
+export interface GitHubInstallationArgs {
+  /** A positive integer (or its decimal string), once per app. */
+  readonly installationId: pulumi.Input<number | string>;
+  /** Informational; defaults to `""`. */
+  readonly name?: pulumi.Input<string>;
+}
+
+/** GitHub App installations. */
+export interface GitHubInstallationsArgs {
+  /** GitHub App id (a positive int64 in decimal) to at least one installation. */
+  readonly appInstallations: pulumi.Input<
+    Record<
+      string,
+      pulumi.Input<{ installations: pulumi.Input<pulumi.Input<GitHubInstallationArgs>[]> }>
+    >
+  >;
+}
+
+/** The identities the platform's services assume in the group. */
+export interface ChainguardBindingsArgs {
+  /**
+   * Service name without its prefix (`INGESTER`, `COSIGNED`, ...) to the uid of an
+   * identity directly in the group whose `servicePrincipal` is that service.
+   */
+  readonly serviceBindings: pulumi.Input<
+    Partial<Record<ServicePrincipalName, pulumi.Input<string>>>
+  >;
+}
+
+/**
+ * Arguments of an {@link AccountAssociation}. At least one of `amazon`, `google`,
+ * `azure`, `github`, `chainguard` is required; each is updated in place, replaced
+ * whole, and removed when dropped from the program.
+ */
+export interface AccountAssociationArgs {
+  /** Uid of the group (at most one association per group). Changing it replaces the association. */
+  readonly groupUid: pulumi.Input<string>;
+  /** Name, matching `^[a-z0-9 ._-]{1,}$`, at most 128 characters. Updated in place. */
+  readonly name: pulumi.Input<string>;
+  /** Free text, at most 1024 characters; defaults to `""`. Updated in place. */
+  readonly description?: pulumi.Input<string>;
+  readonly amazon?: pulumi.Input<AmazonAccountArgs>;
+  readonly google?: pulumi.Input<GoogleProjectArgs>;
+  readonly azure?: pulumi.Input<AzureTenantArgs>;
+  readonly github?: pulumi.Input<GitHubInstallationsArgs>;
+  readonly chainguard?: pulumi.Input<ChainguardBindingsArgs>;
+  /**
+   * `groupUid` again, to bring the group's existing association under management
+   * instead of creating one. Read only at creation.
+   */
+  readonly adoptUid?: pulumi.Input<string>;
+}
+
+const ACCOUNT_ASSOCIATION = resourceKind("AccountAssociation", accountAssociationProvider, [
+  "uid",
+  "groupUid",
+  "name",
+  "description",
+  "amazon",
+  "google",
+  "azure",
+  "github",
+  "chainguard",
+  "createTime",
+  "updateTime",
+]);
+
+/** The outside accounts of a group, and the identities the platform's services assume there. */
+export class AccountAssociation extends IrmResource {
+  static override readonly __pulumiType = ACCOUNT_ASSOCIATION.token;
+
+  /** Equals `groupUid`: an association is addressed by its group. */
+  declare readonly uid: pulumi.Output<string>;
+  /** Uid of the group. */
+  declare readonly groupUid: pulumi.Output<string>;
+  /** The association's name. */
+  declare readonly name: pulumi.Output<string>;
+  /** Free text; `""` when none. */
+  declare readonly description: pulumi.Output<string>;
+  /** The AWS account, when set. */
+  declare readonly amazon: pulumi.Output<AmazonAccount | undefined>;
+  /** The GCP project, when set. */
+  declare readonly google: pulumi.Output<GoogleProject | undefined>;
+  /** The Azure tenant, when set. */
+  declare readonly azure: pulumi.Output<AzureTenant | undefined>;
+  /** The GitHub App installations (ids as numbers), when set. */
+  declare readonly github: pulumi.Output<GitHubInstallations | undefined>;
+  /** The service bindings, when set. */
+  declare readonly chainguard: pulumi.Output<ChainguardBindings | undefined>;
+  /** When the association was created (RFC 3339, milliseconds, `Z`). */
+  declare readonly createTime: pulumi.Output<string>;
+  /** When the association last changed. */
+  declare readonly updateTime: pulumi.Output<string>;
+
+  constructor(name: string, args: AccountAssociationArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      ACCOUNT_ASSOCIATION,
+      name,
+      args && { ...args, description: args.description ?? "" },
+      opts,
+    );
+  }
+}

@@ -1,0 +1,422 @@
+/**
+ * Provider methods of `AccountAssociation`: a group's outside accounts (cloud
+ * accounts, GitHub App installations) and the identities the platform's services
+ * assume in it. A group has at most one, addressed by the group's uid, so the
+ * association's uid is its group's. Blocks are updated whole, and a block dropped
+ * from the program is named in the mask so that the API removes it.
+ */
+import type {
+  AccountAssociation,
+  AccountAssociationMaskPath,
+  AccountAssociationUpdate,
+  AmazonAccount,
+  AzureTenant,
+  ChainguardBindings,
+  GitHubInstallations,
+  GoogleProject,
+  IrmClient,
+  ServicePrincipalName,
+} from "../../sdk/index";
+import { AlreadyExistsError, SERVICE_PRINCIPAL_NAMES } from "../../sdk/index";
+import { Checker, givenAdoptUid, isRecord, withAdoptUid } from "../input-checks";
+import { CHILD_UID_PATTERN, GROUP_UID_PATTERN, isUnknown, parentOf, quoted } from "../validation";
+import {
+  type FieldSpec,
+  getOrUndefined,
+  type HandlerContext,
+  type ResourceHandler,
+  withoutUndefined,
+} from "./common";
+import { objectHandler } from "./object-handler";
+
+/** The five kinds of outside account an association may hold. */
+export const ASSOCIATION_BLOCKS = ["amazon", "google", "azure", "github", "chainguard"] as const;
+type BlockName = (typeof ASSOCIATION_BLOCKS)[number];
+
+/** The blocks of an association; at least one is present. */
+export interface AssociationBlocks {
+  amazon?: AmazonAccount;
+  google?: GoogleProject;
+  azure?: AzureTenant;
+  /** Installation ids as numbers, names `""` when unset. */
+  github?: GitHubInstallations;
+  chainguard?: ChainguardBindings;
+}
+
+/** Inputs of an AccountAssociation after `check`. */
+export interface AccountAssociationInputs extends AssociationBlocks {
+  groupUid: string;
+  name: string;
+  description: string;
+  /** Must equal `groupUid`: the group's existing association is managed from now on. */
+  adoptUid?: string;
+}
+
+/** Outputs of an AccountAssociation, as stored in state. */
+export interface AccountAssociationOutputs extends AssociationBlocks {
+  /** Equals `groupUid`. */
+  uid: string;
+  groupUid: string;
+  name: string;
+  description: string;
+  createTime: string;
+  updateTime: string;
+}
+
+const GROUP_SHAPE = "a group uid (40 lowercase hex, then zero or more '/' + 16 lowercase hex)";
+const CHILD_SHAPE = "an identity uid (its group's uid, then '/' + 16 lowercase hex)";
+const AWS_ACCOUNT = /^[0-9]{12}$/;
+const GCP_PROJECT_ID = /^[a-z][a-z0-9-]{4,28}[a-z0-9]$/;
+const GUID = /^[0-9a-fA-F]{8}(-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}$/;
+const APP_ID = /^[1-9][0-9]{0,18}$/;
+const INT64_MAX = 9_223_372_036_854_775_807n;
+const MAX_KEY = 256;
+
+/** A map input: an object whose values are checked by `each`; unknown passes as `{}`. */
+function checkMap<V>(
+  checker: Checker,
+  property: string,
+  value: unknown,
+  each: (key: string, value: unknown, at: string) => V | undefined,
+): Record<string, V> {
+  const result: Record<string, V> = {};
+  if (isUnknown(value)) return result;
+  if (!isRecord(value) || Object.keys(value).length === 0) {
+    checker.fail(property, "must be an object with at least one entry");
+    return result;
+  }
+  for (const [key, item] of Object.entries(value)) {
+    const at = `${property}.${key}`;
+    if (key === "" || key.length > MAX_KEY) {
+      checker.fail(property, `keys must be 1 to ${MAX_KEY} characters, got ${quoted(key)}`);
+      continue;
+    }
+    const checked = each(key, item, at);
+    if (checked !== undefined) result[key] = checked;
+  }
+  return result;
+}
+
+/** A string member of a block that must match `pattern` (when known). */
+function patterned(
+  checker: Checker,
+  property: string,
+  value: unknown,
+  pattern: RegExp,
+  shape: string,
+): string {
+  const text = checker.requiredString(property, value);
+  if (text === undefined) return "";
+  if (!isUnknown(text) && !pattern.test(text)) {
+    checker.fail(property, `must be ${shape}, got ${quoted(text)}`);
+  }
+  return text;
+}
+
+/** A positive int64 installation id that is also a safe JavaScript integer. */
+function installationId(checker: Checker, property: string, value: unknown): number | string {
+  if (isUnknown(value)) return value as string;
+  let id: number | undefined;
+  if (typeof value === "number" && Number.isInteger(value) && value > 0) id = value;
+  if (typeof value === "string" && /^[1-9][0-9]*$/.test(value)) id = Number(value);
+  if (id === undefined) {
+    checker.fail(property, "must be a positive integer (a number or its decimal string)");
+    return 0;
+  }
+  if (!Number.isSafeInteger(id)) {
+    checker.fail(
+      property,
+      "must be at most 9007199254740991 (beyond, JavaScript numbers lose digits)",
+    );
+    return 0;
+  }
+  return id;
+}
+
+function checkGitHub(checker: Checker, raw: Record<string, unknown>): GitHubInstallations {
+  const appInstallations = checkMap(
+    checker,
+    "github.appInstallations",
+    raw.appInstallations,
+    (appId, app, at) => {
+      if (!APP_ID.test(appId) || BigInt(appId) > INT64_MAX) {
+        checker.fail(at, "the key must be a GitHub App id (a positive int64 in decimal)");
+      }
+      if (isUnknown(app)) return { installations: [] };
+      const list = isRecord(app) ? app.installations : undefined;
+      if (isUnknown(list)) return { installations: [] };
+      if (!Array.isArray(list) || list.length === 0) {
+        checker.fail(`${at}.installations`, "must be a list of at least one installation");
+        return { installations: [] };
+      }
+      const seen = new Set<number | string>();
+      const installations = list.map((item, index) => {
+        const itemAt = `${at}.installations[${index}]`;
+        if (!isRecord(item)) {
+          checker.fail(itemAt, "must be an object with installationId and an optional name");
+          return { installationId: 0, name: "" };
+        }
+        const id = installationId(checker, `${itemAt}.installationId`, item.installationId);
+        if (id !== 0 && !isUnknown(id) && seen.has(id)) {
+          checker.fail(`${itemAt}.installationId`, `${id} is listed twice for app ${appId}`);
+        }
+        seen.add(id);
+        const name = checker.optionalString(`${itemAt}.name`, item.name, MAX_KEY);
+        return { installationId: id as number, name };
+      });
+      return { installations };
+    },
+  );
+  return { appInstallations };
+}
+
+function checkChainguard(
+  checker: Checker,
+  raw: Record<string, unknown>,
+  groupUid: string | undefined,
+): ChainguardBindings {
+  const names = SERVICE_PRINCIPAL_NAMES as readonly string[];
+  const serviceBindings = checkMap(
+    checker,
+    "chainguard.serviceBindings",
+    raw.serviceBindings,
+    (service, uid, at) => {
+      if (!names.includes(service)) {
+        checker.fail(
+          at,
+          `the key must be a service name without its SERVICE_PRINCIPAL_ prefix: one of ${names.join(", ")}`,
+        );
+      }
+      const identity = checker.uid(at, uid, CHILD_UID_PATTERN, CHILD_SHAPE);
+      if (
+        identity !== undefined &&
+        !isUnknown(identity) &&
+        groupUid !== undefined &&
+        !isUnknown(groupUid) &&
+        CHILD_UID_PATTERN.test(identity) &&
+        parentOf(identity) !== groupUid
+      ) {
+        checker.fail(at, `must be an identity directly in groupUid ${groupUid}, got ${identity}`);
+      }
+      return identity;
+    },
+  );
+  return { serviceBindings: serviceBindings as Partial<Record<ServicePrincipalName, string>> };
+}
+
+/** The blocks given, checked; absent ones left out. */
+function checkBlocks(
+  checker: Checker,
+  news: Record<string, unknown>,
+  groupUid: string | undefined,
+): AssociationBlocks {
+  const blocks: AssociationBlocks = {};
+  const amazon = checker.optionalObject("amazon", news.amazon);
+  if (amazon) {
+    blocks.amazon = {
+      account: patterned(checker, "amazon.account", amazon.account, AWS_ACCOUNT, "12 digits"),
+    };
+  }
+  const google = checker.optionalObject("google", news.google);
+  if (google) {
+    const projectNumber = checker.requiredString("google.projectNumber", google.projectNumber);
+    if (projectNumber !== undefined && !isUnknown(projectNumber)) {
+      checker.maxLength("google.projectNumber", projectNumber, 64);
+    }
+    blocks.google = {
+      projectId: patterned(
+        checker,
+        "google.projectId",
+        google.projectId,
+        GCP_PROJECT_ID,
+        "a GCP project id (6 to 30 characters: a lowercase letter, then lowercase letters, digits or '-', not ending in '-')",
+      ),
+      projectNumber: projectNumber ?? "",
+    };
+  }
+  const azure = checker.optionalObject("azure", news.azure);
+  if (azure) {
+    blocks.azure = {
+      tenantId: patterned(checker, "azure.tenantId", azure.tenantId, GUID, "a GUID"),
+      clientIds: checkMap(checker, "azure.clientIds", azure.clientIds, (_key, id, at) =>
+        patterned(checker, at, id, GUID, "a GUID"),
+      ),
+    };
+  }
+  const github = checker.optionalObject("github", news.github);
+  if (github) blocks.github = checkGitHub(checker, github);
+  const chainguard = checker.optionalObject("chainguard", news.chainguard);
+  if (chainguard) blocks.chainguard = checkChainguard(checker, chainguard, groupUid);
+  if (ASSOCIATION_BLOCKS.every((name) => news[name] === undefined || news[name] === null)) {
+    checker.fail("amazon", `at least one of ${ASSOCIATION_BLOCKS.join(", ")} is required`);
+  }
+  return blocks;
+}
+
+export function checkAccountAssociationInputs(news: Record<string, unknown>) {
+  const checker = new Checker();
+  const groupUid = checker.uid("groupUid", news.groupUid, GROUP_UID_PATTERN, GROUP_SHAPE);
+  const name = checker.name("name", news.name);
+  const description = checker.description("description", news.description);
+  const blocks = checkBlocks(checker, news, groupUid);
+  const adoptUid = givenAdoptUid(news.adoptUid);
+  let adopt: string | undefined;
+  if (adoptUid !== undefined) {
+    adopt = checker.uid("adoptUid", adoptUid, GROUP_UID_PATTERN, GROUP_SHAPE);
+    if (
+      adopt !== undefined &&
+      !isUnknown(adopt) &&
+      groupUid !== undefined &&
+      !isUnknown(groupUid) &&
+      adopt !== groupUid
+    ) {
+      checker.fail(
+        "adoptUid",
+        `must equal groupUid ${groupUid} (an association's uid is its group's), got ${adopt}`,
+      );
+    }
+  }
+  const inputs = withAdoptUid<AccountAssociationInputs>(
+    { groupUid: groupUid ?? "", name: name ?? "", description, ...blocks },
+    adopt,
+  );
+  return { inputs, failures: checker.failures };
+}
+
+/** JSON with object keys sorted, so two equal blocks always read the same. */
+function canonicalJson(value: unknown): string {
+  if (value === undefined || value === null) return "";
+  const sorted = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(sorted);
+    if (isRecord(v)) {
+      return Object.fromEntries(
+        Object.keys(v)
+          .sort()
+          .map((key) => [key, sorted(v[key])]),
+      );
+    }
+    return v;
+  };
+  return JSON.stringify(sorted(value));
+}
+
+type Field = FieldSpec<AccountAssociationInputs, AccountAssociationOutputs>;
+
+const blockField = (block: BlockName): Field => ({
+  path: block,
+  fromInputs: (i) => canonicalJson(i[block]),
+  fromOutputs: (o) => canonicalJson(o[block]),
+});
+
+const UPDATABLE: readonly Field[] = [
+  { path: "name", fromInputs: (i) => i.name, fromOutputs: (o) => o.name },
+  { path: "description", fromInputs: (i) => i.description, fromOutputs: (o) => o.description },
+  ...ASSOCIATION_BLOCKS.map(blockField),
+];
+
+/** State of an association as the API returns it. */
+export function accountAssociationOutputs(
+  association: AccountAssociation,
+): AccountAssociationOutputs {
+  return withoutUndefined({
+    uid: association.uid,
+    groupUid: association.uid,
+    name: association.name,
+    description: association.description ?? "",
+    amazon: association.amazon,
+    google: association.google,
+    azure: association.azure,
+    github: association.github,
+    chainguard: association.chainguard,
+    createTime: association.createTime,
+    updateTime: association.updateTime,
+  });
+}
+
+function inputsFrom(outputs: AccountAssociationOutputs): AccountAssociationInputs {
+  return withoutUndefined({
+    groupUid: outputs.groupUid,
+    name: outputs.name,
+    description: outputs.description,
+    amazon: outputs.amazon,
+    google: outputs.google,
+    azure: outputs.azure,
+    github: outputs.github,
+    chainguard: outputs.chainguard,
+  });
+}
+
+/** The blocks the inputs carry, as sent. */
+function blocksOf(inputs: AssociationBlocks): AssociationBlocks {
+  return withoutUndefined({
+    amazon: inputs.amazon,
+    google: inputs.google,
+    azure: inputs.azure,
+    github: inputs.github,
+    chainguard: inputs.chainguard,
+  });
+}
+
+function patchBody(
+  inputs: AccountAssociationInputs,
+  mask: readonly AccountAssociationMaskPath[],
+): AccountAssociationUpdate {
+  const body: AccountAssociationUpdate = {};
+  if (mask.includes("name")) body.name = inputs.name;
+  if (mask.includes("description")) body.description = inputs.description;
+  const blocks = blocksOf(inputs);
+  for (const block of ASSOCIATION_BLOCKS) {
+    // A named block absent from the body is removed: that is how a dropped one goes.
+    if (mask.includes(block) && blocks[block] !== undefined) {
+      Object.assign(body, { [block]: blocks[block] });
+    }
+  }
+  return body;
+}
+
+/** One create; an existing association is refused with how to adopt it. */
+async function createAssociation(
+  client: IrmClient,
+  inputs: AccountAssociationInputs,
+): Promise<AccountAssociation> {
+  try {
+    return await client.iam.accountAssociations.create(inputs.groupUid, {
+      name: inputs.name,
+      description: inputs.description,
+      ...blocksOf(inputs),
+    });
+  } catch (error) {
+    if (!(error instanceof AlreadyExistsError)) throw error;
+    throw new Error(
+      `Group ${inputs.groupUid} already has an account association (a group has at most one). ` +
+        `To manage it from this stack, set adoptUid to ${inputs.groupUid}; otherwise remove ` +
+        "this declaration or delete the existing association.",
+    );
+  }
+}
+
+export function accountAssociationHandler(
+  context: HandlerContext,
+): ResourceHandler<AccountAssociationInputs, AccountAssociationOutputs> {
+  return objectHandler(context, {
+    kind: "account association",
+    container: { path: "groupUid", fromInputs: (i) => i.groupUid, fromOutputs: (o) => o.groupUid },
+    updatable: UPDATABLE,
+    check: checkAccountAssociationInputs,
+    api: (client) => client.iam.accountAssociations,
+    outputs: accountAssociationOutputs,
+    inputsFrom,
+    patchBody,
+    create: createAssociation,
+    // The group's association, if any: a group has at most one.
+    candidates: async (client, inputs) => {
+      const existing = await getOrUndefined(
+        () => client.iam.accountAssociations.get(inputs.groupUid),
+        (error) => client.iam.accountAssociations.isGone(error, inputs.groupUid),
+      );
+      return existing ? [existing] : [];
+    },
+    nameOf: (outputs) => outputs?.name,
+    describe: (inputs) => `the account association of group ${inputs.groupUid}`,
+  });
+}

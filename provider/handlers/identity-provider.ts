@@ -1,0 +1,378 @@
+/**
+ * Provider methods of `IdentityProvider`: an external OIDC provider for sign-in in a
+ * group. The client secret is write-only in the API: it is sent, never answered, so
+ * its output is the input value (kept by refresh, which therefore cannot see a secret
+ * changed outside Pulumi), and the class marks it secret.
+ */
+import type {
+  IdentityProvider,
+  IdentityProviderMaskPath,
+  IdentityProviderUpdate,
+} from "../../sdk/index";
+import { Checker, givenAdoptUid, isRecord, withAdoptUid } from "../input-checks";
+import {
+  CHILD_UID_PATTERN,
+  GROUP_UID_PATTERN,
+  isUnknown,
+  parentOf,
+  ROLE_UID_PATTERN,
+  UNKNOWN_VALUE,
+} from "../validation";
+import { diffFields, type FieldSpec, type HandlerContext, type ResourceHandler } from "./common";
+import { objectHandler } from "./object-handler";
+
+/** How a signed-in user is matched to an existing identity; fixed at creation. */
+export type CorrelationRule =
+  | "CORRELATION_RULE_UNSPECIFIED"
+  | "CORRELATION_RULE_SUB_EQUALS_EXTERNAL_ID"
+  | "CORRELATION_RULE_OID_EQUALS_EXTERNAL_ID";
+
+const CORRELATION_RULES: readonly CorrelationRule[] = [
+  "CORRELATION_RULE_UNSPECIFIED",
+  "CORRELATION_RULE_SUB_EQUALS_EXTERNAL_ID",
+  "CORRELATION_RULE_OID_EQUALS_EXTERNAL_ID",
+];
+
+/** The OIDC configuration of an identity provider, without its client secret. */
+export interface IdentityProviderOidc {
+  /** The OIDC issuer: an `https` URL (`http` only on loopback). */
+  issuer: string;
+  clientId: string;
+  /** Scopes requested besides `openid`, in order. */
+  additionalScopes: string[];
+  /** Name of the token claim carrying group memberships; `""` for none. */
+  groupsClaim: string;
+  pkceEnabled: boolean;
+  correlationRule: CorrelationRule;
+}
+
+/** Inputs of an IdentityProvider after `check`. */
+export interface IdentityProviderInputs {
+  parentUid: string;
+  name: string;
+  description: string;
+  /** Uid of the role bound to a user on first sign-in. */
+  defaultRole: string;
+  oidc: IdentityProviderOidc;
+  /** Sent as `oidc.clientSecret`; `""` when PKCE stands in for it. */
+  clientSecret: string;
+  adoptUid?: string;
+}
+
+/** Outputs of an IdentityProvider, as stored in state (`clientSecret` as a secret). */
+export interface IdentityProviderOutputs {
+  uid: string;
+  parentUid: string;
+  name: string;
+  description: string;
+  defaultRole: string;
+  oidc: IdentityProviderOidc;
+  /** The last client secret sent (the API never answers it). */
+  clientSecret: string;
+  createTime: string;
+  updateTime: string;
+}
+
+const GROUP_SHAPE = "a group uid (40 lowercase hex, then zero or more '/' + 16 lowercase hex)";
+const CHILD_SHAPE = "a child uid (its group's uid, then '/' + 16 lowercase hex)";
+const ROLE_SHAPE = "a role uid (40 lowercase hex, no '/')";
+/** Longest client id and secret accepted: generous, yet catches pasted blobs. */
+const MAX_CLIENT_ID = 1024;
+const MAX_CLIENT_SECRET = 4096;
+const MAX_SCOPE = 256;
+
+/** `UNSPECIFIED` behaves as `SUB_EQUALS_EXTERNAL_ID`: the API counts them as one rule. */
+export function effectiveCorrelationRule(rule: string | undefined): string {
+  return rule === undefined || rule === "" || rule === "CORRELATION_RULE_UNSPECIFIED"
+    ? "CORRELATION_RULE_SUB_EQUALS_EXTERNAL_ID"
+    : rule;
+}
+
+function checkOidc(checker: Checker, value: unknown): IdentityProviderOidc {
+  const unknownOidc: IdentityProviderOidc = {
+    issuer: UNKNOWN_VALUE,
+    clientId: UNKNOWN_VALUE,
+    additionalScopes: [],
+    groupsClaim: "",
+    pkceEnabled: false,
+    correlationRule: "CORRELATION_RULE_UNSPECIFIED",
+  };
+  // The whole object may be unknown in a preview.
+  if (isUnknown(value)) return unknownOidc;
+  if (!isRecord(value)) {
+    checker.fail(
+      "oidc",
+      value === undefined || value === null
+        ? "is required (an object with issuer and clientId)"
+        : "must be an object with issuer and clientId",
+    );
+    return { ...unknownOidc, issuer: "", clientId: "" };
+  }
+  const issuer = checker.httpsUrl("oidc.issuer", value.issuer);
+  const clientId = checker.requiredString("oidc.clientId", value.clientId);
+  if (clientId !== undefined && !isUnknown(clientId)) {
+    checker.maxLength("oidc.clientId", clientId, MAX_CLIENT_ID);
+  }
+  const additionalScopes = checker.stringArray("oidc.additionalScopes", value.additionalScopes);
+  const seen = new Set<string>();
+  additionalScopes.forEach((scope, index) => {
+    if (isUnknown(scope)) return;
+    const property = `oidc.additionalScopes[${index}]`;
+    if (scope === "" || /\s/.test(scope)) {
+      checker.fail(
+        property,
+        `must be a non-empty scope without whitespace, got ${JSON.stringify(scope)}`,
+      );
+    } else if (scope.length > MAX_SCOPE) {
+      checker.maxLength(property, scope, MAX_SCOPE);
+    } else if (seen.has(scope)) {
+      checker.fail(property, `${JSON.stringify(scope)} is listed twice`);
+    }
+    seen.add(scope);
+  });
+  const groupsClaim = checker.optionalString("oidc.groupsClaim", value.groupsClaim, MAX_SCOPE);
+  const pkceEnabled = checker.optionalBoolean("oidc.pkceEnabled", value.pkceEnabled);
+  let correlationRule: CorrelationRule = "CORRELATION_RULE_UNSPECIFIED";
+  const rule = value.correlationRule;
+  if (rule !== undefined && rule !== null && rule !== "") {
+    if (isUnknown(rule) || CORRELATION_RULES.includes(rule as CorrelationRule)) {
+      correlationRule = rule as CorrelationRule;
+    } else {
+      checker.fail(
+        "oidc.correlationRule",
+        `must be one of ${CORRELATION_RULES.join(", ")}, got ${typeof rule === "string" ? JSON.stringify(rule) : typeof rule}`,
+      );
+    }
+  }
+  return {
+    issuer: issuer ?? "",
+    clientId: clientId ?? "",
+    additionalScopes,
+    groupsClaim,
+    pkceEnabled: pkceEnabled as boolean,
+    correlationRule,
+  };
+}
+
+export function checkIdentityProviderInputs(news: Record<string, unknown>) {
+  const checker = new Checker();
+  const parentUid = checker.uid("parentUid", news.parentUid, GROUP_UID_PATTERN, GROUP_SHAPE);
+  const name = checker.name("name", news.name, 3, 63);
+  const description = checker.description("description", news.description);
+  const defaultRole = checker.uid("defaultRole", news.defaultRole, ROLE_UID_PATTERN, ROLE_SHAPE);
+  const oidc = checkOidc(checker, news.oidc);
+  // Never quoted: the secret appears in no failure, only its length.
+  let clientSecret = "";
+  const secret = news.clientSecret;
+  if (secret !== undefined && secret !== null && secret !== "") {
+    if (typeof secret !== "string") {
+      checker.fail("clientSecret", `must be a string, got ${typeof secret}`);
+    } else {
+      clientSecret = secret;
+      if (!isUnknown(secret)) checker.maxLength("clientSecret", secret, MAX_CLIENT_SECRET);
+    }
+  } else if (oidc.pkceEnabled === false) {
+    checker.fail("clientSecret", "is required unless oidc.pkceEnabled is true");
+  }
+  const adoptUid = givenAdoptUid(news.adoptUid);
+  let adopt: string | undefined;
+  if (adoptUid !== undefined) {
+    adopt = checker.uid("adoptUid", adoptUid, CHILD_UID_PATTERN, CHILD_SHAPE);
+    if (
+      adopt !== undefined &&
+      !isUnknown(adopt) &&
+      parentUid !== undefined &&
+      !isUnknown(parentUid) &&
+      CHILD_UID_PATTERN.test(adopt) &&
+      parentOf(adopt) !== parentUid
+    ) {
+      checker.fail("adoptUid", `must be a direct child of parentUid ${parentUid}, got ${adopt}`);
+    }
+  }
+  const inputs = withAdoptUid<IdentityProviderInputs>(
+    {
+      parentUid: parentUid ?? "",
+      name: name ?? "",
+      description,
+      defaultRole: defaultRole ?? "",
+      oidc,
+      clientSecret,
+    },
+    adopt,
+  );
+  return { inputs, failures: checker.failures };
+}
+
+type Field = FieldSpec<IdentityProviderInputs, IdentityProviderOutputs>;
+
+/** One member of `oidc`, read from inputs and outputs as text. */
+function oidcField(
+  member: Exclude<keyof IdentityProviderOidc, "correlationRule">,
+  text: (value: unknown) => string = (value) => (value === undefined ? "" : String(value)),
+): Field {
+  return {
+    path: `oidc.${member}`,
+    fromInputs: (i) => text(i.oidc?.[member]),
+    fromOutputs: (o) => text(o.oidc?.[member]),
+  };
+}
+
+/** Scopes keep their order: a reordering is a change the API stores. */
+const scopesText = (value: unknown) => JSON.stringify(Array.isArray(value) ? value : []);
+const booleanText = (value: unknown) => String(value === true);
+
+const UPDATABLE: readonly Field[] = [
+  { path: "name", fromInputs: (i) => i.name, fromOutputs: (o) => o.name },
+  { path: "description", fromInputs: (i) => i.description, fromOutputs: (o) => o.description },
+  { path: "defaultRole", fromInputs: (i) => i.defaultRole, fromOutputs: (o) => o.defaultRole },
+  oidcField("issuer"),
+  oidcField("clientId"),
+  oidcField("additionalScopes", scopesText),
+  oidcField("groupsClaim"),
+  oidcField("pkceEnabled", booleanText),
+  {
+    path: "oidc.clientSecret",
+    fromInputs: (i) => i.clientSecret,
+    fromOutputs: (o) => o.clientSecret,
+  },
+];
+
+const CONTAINER: Field = {
+  path: "parentUid",
+  fromInputs: (i) => i.parentUid,
+  fromOutputs: (o) => o.parentUid,
+};
+
+/**
+ * The API cannot change the correlation rule: a change replaces the provider. Named
+ * `oidc` in the diff, the top-level input the engine knows.
+ */
+const CORRELATION_RULE: Field = {
+  path: "oidc",
+  fromInputs: (i) => effectiveCorrelationRule(i.oidc?.correlationRule),
+  fromOutputs: (o) => effectiveCorrelationRule(o.oidc?.correlationRule),
+};
+
+/**
+ * State of an identity provider as the API returns it; the client secret, which the
+ * API never answers, is carried over from the state it replaces.
+ */
+export function identityProviderOutputs(
+  idp: IdentityProvider,
+  previous?: Partial<IdentityProviderOutputs>,
+): IdentityProviderOutputs {
+  return {
+    uid: idp.uid,
+    parentUid: parentOf(idp.uid) ?? "",
+    name: idp.name,
+    description: idp.description ?? "",
+    defaultRole: idp.defaultRole,
+    oidc: {
+      issuer: idp.oidc.issuer,
+      clientId: idp.oidc.clientId,
+      additionalScopes: [...(idp.oidc.additionalScopes ?? [])],
+      groupsClaim: idp.oidc.groupsClaim ?? "",
+      pkceEnabled: idp.oidc.pkceEnabled ?? false,
+      correlationRule: (idp.oidc.correlationRule ??
+        "CORRELATION_RULE_UNSPECIFIED") as CorrelationRule,
+    },
+    clientSecret: typeof previous?.clientSecret === "string" ? previous.clientSecret : "",
+    createTime: idp.createTime,
+    updateTime: idp.updateTime,
+  };
+}
+
+function inputsFrom(outputs: IdentityProviderOutputs): IdentityProviderInputs {
+  return {
+    parentUid: outputs.parentUid,
+    name: outputs.name,
+    description: outputs.description,
+    defaultRole: outputs.defaultRole,
+    oidc: outputs.oidc,
+    clientSecret: outputs.clientSecret,
+  };
+}
+
+function patchBody(
+  inputs: IdentityProviderInputs,
+  mask: readonly IdentityProviderMaskPath[],
+): IdentityProviderUpdate {
+  const body: IdentityProviderUpdate = {};
+  if (mask.includes("name")) body.name = inputs.name;
+  if (mask.includes("description")) body.description = inputs.description;
+  if (mask.includes("defaultRole")) body.defaultRole = inputs.defaultRole;
+  const oidc: NonNullable<IdentityProviderUpdate["oidc"]> = {};
+  if (mask.includes("oidc.issuer")) oidc.issuer = inputs.oidc.issuer;
+  if (mask.includes("oidc.clientId")) oidc.clientId = inputs.oidc.clientId;
+  if (mask.includes("oidc.additionalScopes")) oidc.additionalScopes = inputs.oidc.additionalScopes;
+  if (mask.includes("oidc.groupsClaim")) oidc.groupsClaim = inputs.oidc.groupsClaim;
+  if (mask.includes("oidc.pkceEnabled")) oidc.pkceEnabled = inputs.oidc.pkceEnabled;
+  // An empty secret under its explicit path clears it (allowed with PKCE).
+  if (mask.includes("oidc.clientSecret")) oidc.clientSecret = inputs.clientSecret;
+  if (Object.keys(oidc).length > 0) body.oidc = oidc;
+  return body;
+}
+
+export function identityProviderHandler(
+  context: HandlerContext,
+): ResourceHandler<IdentityProviderInputs, IdentityProviderOutputs> {
+  const handler = objectHandler<
+    IdentityProviderInputs,
+    IdentityProviderOutputs,
+    IdentityProvider,
+    IdentityProviderUpdate,
+    IdentityProviderMaskPath
+  >(context, {
+    kind: "identity provider",
+    container: CONTAINER,
+    updatable: UPDATABLE,
+    check: checkIdentityProviderInputs,
+    api: (client) => client.iam.identityProviders,
+    outputs: identityProviderOutputs,
+    inputsFrom,
+    patchBody,
+    create: (client, inputs) =>
+      client.iam.identityProviders.create(inputs.parentUid, {
+        name: inputs.name,
+        description: inputs.description,
+        defaultRole: inputs.defaultRole,
+        oidc: {
+          issuer: inputs.oidc.issuer,
+          clientId: inputs.oidc.clientId,
+          additionalScopes: inputs.oidc.additionalScopes,
+          groupsClaim: inputs.oidc.groupsClaim,
+          pkceEnabled: inputs.oidc.pkceEnabled,
+          correlationRule: inputs.oidc.correlationRule,
+          ...(inputs.clientSecret === "" ? {} : { clientSecret: inputs.clientSecret }),
+        },
+      }),
+    // By name among the group's providers, with the same correlation rule (which the
+    // updatable fields compared for every candidate leave out).
+    candidates: async (client, inputs) =>
+      (
+        await client.iam.identityProviders.list({
+          childrenOf: inputs.parentUid,
+          name: inputs.name,
+          pageSize: 200,
+        })
+      ).items.filter(
+        (idp) =>
+          effectiveCorrelationRule(idp.oidc.correlationRule) ===
+          effectiveCorrelationRule(inputs.oidc.correlationRule),
+      ),
+    nameOf: (outputs) => outputs?.name,
+    describe: (inputs) =>
+      `identity provider ${JSON.stringify(inputs.name)} under ${inputs.parentUid}`,
+    withWriteOnly: (outputs, inputs) => ({ ...outputs, clientSecret: inputs.clientSecret }),
+    refuseAdoption: (current, inputs) =>
+      CORRELATION_RULE.fromOutputs(current) === CORRELATION_RULE.fromInputs(inputs)
+        ? undefined
+        : `has oidc.correlationRule ${current.oidc.correlationRule}, not ${inputs.oidc.correlationRule}, and the API cannot change it: declare its rule, or create a new identity provider`,
+  });
+  return {
+    ...handler,
+    async diff(_id, olds, news) {
+      return diffFields([CONTAINER, CORRELATION_RULE], UPDATABLE, olds, news);
+    },
+  };
+}

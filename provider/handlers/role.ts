@@ -1,0 +1,180 @@
+/** Provider methods of `Role`: a custom role of a group. */
+import type { Role, RoleMaskPath, RoleUpdate } from "../../sdk/index";
+import { Checker, givenAdoptUid, withAdoptUid } from "../input-checks";
+import { GROUP_UID_PATTERN, isUnknown, ROLE_UID_PATTERN } from "../validation";
+import type { FieldSpec, HandlerContext, ResourceHandler } from "./common";
+import { objectHandler } from "./object-handler";
+
+/** Inputs of a Role after `check`. */
+export interface RoleInputs {
+  parentUid: string;
+  name: string;
+  description: string;
+  /** Sorted, without duplicates: the set the role grants. */
+  capabilities: string[];
+  /** Uid of an existing custom role of `parentUid` to manage instead of creating one. */
+  adoptUid?: string;
+}
+
+/** Outputs of a Role, as stored in state. */
+export interface RoleOutputs {
+  uid: string;
+  parentUid: string;
+  name: string;
+  description: string;
+  /** Sorted, without duplicates. */
+  capabilities: string[];
+  createTime: string;
+  updateTime: string;
+}
+
+/** The collections capabilities are named after (`<collection>.<verb>`). */
+const COLLECTIONS = [
+  "groups",
+  "identities",
+  "roles",
+  "roleBindings",
+  "identityProviders",
+  "accountAssociations",
+  "groupInvites",
+  "repos",
+  "tags",
+  "advisories",
+] as const;
+const VERBS = ["list", "get", "create", "update", "delete"] as const;
+
+/** The 49 capability names the API accepts: every collection and verb, less `groupInvites.update` (invites never change). */
+export const CAPABILITIES: ReadonlySet<string> = new Set(
+  COLLECTIONS.flatMap((collection) => VERBS.map((verb) => `${collection}.${verb}`)).filter(
+    (capability) => capability !== "groupInvites.update",
+  ),
+);
+
+/** Names of the built-in roles, which a custom role may not take. */
+const BUILT_IN_NAMES = new Set(["owner", "editor", "viewer", "registry.pull"]);
+
+const GROUP_SHAPE = "a group uid (40 lowercase hex, then zero or more '/' + 16 lowercase hex)";
+const ROLE_SHAPE = "a role uid (40 lowercase hex, no '/')";
+
+/** The set as the API stores it: sorted, each once. */
+export function capabilitySet(capabilities: readonly string[]): string[] {
+  return [...new Set(capabilities)].sort();
+}
+
+export function checkRoleInputs(news: Record<string, unknown>) {
+  const checker = new Checker();
+  const parentUid = checker.uid("parentUid", news.parentUid, GROUP_UID_PATTERN, GROUP_SHAPE);
+  const name = checker.name("name", news.name);
+  if (name !== undefined && BUILT_IN_NAMES.has(name)) {
+    checker.fail("name", `is the name of a built-in role (${[...BUILT_IN_NAMES].join(", ")})`);
+  }
+  const description = checker.description("description", news.description);
+  const listed = checker.stringArray("capabilities", news.capabilities);
+  if (
+    (news.capabilities === undefined || news.capabilities === null || listed.length === 0) &&
+    checker.failures.every((f) => f.property !== "capabilities")
+  ) {
+    checker.fail("capabilities", "at least one capability is required");
+  }
+  listed.forEach((capability, index) => {
+    if (isUnknown(capability) || CAPABILITIES.has(capability)) return;
+    checker.fail(
+      `capabilities[${index}]`,
+      `unknown capability ${JSON.stringify(capability)}: must be <collection>.<verb> with a collection of ${COLLECTIONS.join(", ")} and a verb of ${VERBS.join(", ")} (there is no groupInvites.update)`,
+    );
+  });
+  const adoptUid = givenAdoptUid(news.adoptUid);
+  const adopt =
+    adoptUid === undefined
+      ? undefined
+      : checker.uid("adoptUid", adoptUid, ROLE_UID_PATTERN, ROLE_SHAPE);
+  const inputs = withAdoptUid<RoleInputs>(
+    {
+      parentUid: parentUid ?? "",
+      name: name ?? "",
+      description,
+      capabilities: capabilitySet(listed),
+    },
+    adopt,
+  );
+  return { inputs, failures: checker.failures };
+}
+
+const UPDATABLE: ReadonlyArray<FieldSpec<RoleInputs, RoleOutputs>> = [
+  { path: "name", fromInputs: (i) => i.name, fromOutputs: (o) => o.name },
+  { path: "description", fromInputs: (i) => i.description, fromOutputs: (o) => o.description },
+  // Compared as sets: order and duplicates never make a change.
+  {
+    path: "capabilities",
+    fromInputs: (i) => capabilitySet(i.capabilities ?? []).join(","),
+    fromOutputs: (o) => capabilitySet(o.capabilities ?? []).join(","),
+  },
+];
+
+/** State of a custom role as the API returns it. */
+export function roleOutputs(role: Role): RoleOutputs {
+  return {
+    uid: role.uid,
+    parentUid: role.parentUid,
+    name: role.name,
+    description: role.description ?? "",
+    capabilities: capabilitySet(role.capabilities),
+    createTime: role.createTime,
+    updateTime: role.updateTime,
+  };
+}
+
+function roleInputsFrom(outputs: RoleOutputs): RoleInputs {
+  return {
+    parentUid: outputs.parentUid,
+    name: outputs.name,
+    description: outputs.description,
+    capabilities: outputs.capabilities,
+  };
+}
+
+function patchBody(inputs: RoleInputs, mask: readonly RoleMaskPath[]): RoleUpdate {
+  const body: RoleUpdate = {};
+  if (mask.includes("name")) body.name = inputs.name;
+  if (mask.includes("description")) body.description = inputs.description;
+  if (mask.includes("capabilities")) body.capabilities = capabilitySet(inputs.capabilities);
+  return body;
+}
+
+export function roleHandler(context: HandlerContext): ResourceHandler<RoleInputs, RoleOutputs> {
+  return objectHandler(context, {
+    kind: "role",
+    container: {
+      path: "parentUid",
+      fromInputs: (i) => i.parentUid,
+      fromOutputs: (o) => o.parentUid,
+    },
+    updatable: UPDATABLE,
+    check: checkRoleInputs,
+    api: (client) => client.iam.roles,
+    outputs: roleOutputs,
+    inputsFrom: roleInputsFrom,
+    patchBody,
+    create: (client, inputs) =>
+      client.iam.roles.create(inputs.parentUid, {
+        name: inputs.name,
+        description: inputs.description,
+        capabilities: capabilitySet(inputs.capabilities),
+      }),
+    // By name among the group's own custom roles.
+    candidates: async (client, inputs) =>
+      (
+        await client.iam.roles.list({
+          childrenOf: inputs.parentUid,
+          name: inputs.name,
+          pageSize: 200,
+        })
+      ).items,
+    nameOf: (outputs) => outputs?.name,
+    describe: (inputs) => `role ${JSON.stringify(inputs.name)} of group ${inputs.parentUid}`,
+    inUseRemedy:
+      "Remove the role bindings that use this role and change the defaultRole of the " +
+      "identity providers that name it, from this program or out of band if this stack " +
+      "does not manage them (group invites never block it)",
+  });
+}

@@ -1,0 +1,138 @@
+/** The `IdentityProvider` resource: an external OIDC provider for sign-in (SSO) in a group. */
+import * as pulumi from "@pulumi/pulumi";
+import type * as dynamic from "@pulumi/pulumi/dynamic";
+import type { CorrelationRule } from "./handlers/identity-provider";
+import { IrmResource, resourceKind } from "./resource-class";
+
+/** The runtime entry's shape, for typing the `require` below (erased at compile time). */
+type Runtime = typeof import("./runtime");
+
+/**
+ * Provider of `pulumi-nodejs:dynamic/irm:IdentityProvider`, serialized into state: each
+ * method only requires the runtime entry and delegates (see `shim.ts` for why).
+ */
+export const identityProviderProvider: dynamic.ResourceProvider = {
+  configure: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).configure(...a),
+  check: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).identityProvider.check(...a),
+  diff: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).identityProvider.diff(...a),
+  create: (...a) =>
+    (require("pulumi-irm/provider/runtime") as Runtime).identityProvider.create(...a),
+  read: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).identityProvider.read(...a),
+  update: (...a) =>
+    (require("pulumi-irm/provider/runtime") as Runtime).identityProvider.update(...a),
+  delete: (...a) =>
+    (require("pulumi-irm/provider/runtime") as Runtime).identityProvider.delete(...a),
+};
+
+/** The OIDC configuration of an {@link IdentityProvider}. */
+export interface IdentityProviderOidcArgs {
+  /** The issuer: an `https` URL (`http` only on loopback, for the emulator). Updated in place. */
+  readonly issuer: pulumi.Input<string>;
+  /** The OAuth client id (not secret). Updated in place. */
+  readonly clientId: pulumi.Input<string>;
+  /**
+   * Scopes requested besides `openid` (which is always requested), in order; no
+   * whitespace, none twice. Defaults to `[]`. Updated in place.
+   */
+  readonly additionalScopes?: pulumi.Input<pulumi.Input<string>[]>;
+  /** Name of the token claim carrying group memberships; defaults to `""`. Updated in place. */
+  readonly groupsClaim?: pulumi.Input<string>;
+  /** Use PKCE; then `clientSecret` may be left out. Defaults to `false`. Updated in place. */
+  readonly pkceEnabled?: pulumi.Input<boolean>;
+  /**
+   * How a signed-in user is matched to an identity. The API cannot change it: a change
+   * **replaces** the provider. `UNSPECIFIED` (the default) behaves as, and counts the
+   * same as, `SUB_EQUALS_EXTERNAL_ID`.
+   */
+  readonly correlationRule?: pulumi.Input<CorrelationRule>;
+}
+
+/** Arguments of an {@link IdentityProvider}. */
+export interface IdentityProviderArgs {
+  /** Uid of the group users sign in to. Changing it replaces the provider. */
+  readonly parentUid: pulumi.Input<string>;
+  /** Name, matching `^[a-z0-9 ._-]{1,}$`, 3 to 63 characters. Updated in place. */
+  readonly name: pulumi.Input<string>;
+  /** Free text, at most 1024 characters; defaults to `""`. Updated in place. */
+  readonly description?: pulumi.Input<string>;
+  /**
+   * Uid of the role bound, in `parentUid`, to a user on first sign-in. The caller must
+   * hold each of its capabilities. Updated in place.
+   */
+  readonly defaultRole: pulumi.Input<string>;
+  /** The OIDC configuration. */
+  readonly oidc: pulumi.Input<IdentityProviderOidcArgs>;
+  /**
+   * The OAuth client secret, sent as `oidc.clientSecret`; required unless
+   * `oidc.pkceEnabled`. Stored only as a Pulumi secret; the API never returns it, so a
+   * refresh cannot see one changed outside Pulumi. Updated in place.
+   */
+  readonly clientSecret?: pulumi.Input<string>;
+  /**
+   * Uid of an existing provider (a direct child of `parentUid`) to bring under
+   * management instead of creating one; the client secret, when given, is sent once.
+   * Read only at creation.
+   */
+  readonly adoptUid?: pulumi.Input<string>;
+}
+
+const IDENTITY_PROVIDER = resourceKind("IdentityProvider", identityProviderProvider, [
+  "uid",
+  "parentUid",
+  "name",
+  "description",
+  "defaultRole",
+  "oidc",
+  "clientSecret",
+  "createTime",
+  "updateTime",
+]);
+
+/** An external OIDC provider users of a group sign in through. */
+export class IdentityProvider extends IrmResource {
+  static override readonly __pulumiType = IDENTITY_PROVIDER.token;
+
+  /** The provider's uid (its group's uid, `/`, 16 hex). */
+  declare readonly uid: pulumi.Output<string>;
+  /** Uid of the group users sign in to. */
+  declare readonly parentUid: pulumi.Output<string>;
+  /** The provider's name. */
+  declare readonly name: pulumi.Output<string>;
+  /** Free text; `""` when none. */
+  declare readonly description: pulumi.Output<string>;
+  /** Uid of the role bound to a user on first sign-in. */
+  declare readonly defaultRole: pulumi.Output<string>;
+  /** The OIDC configuration as the API answers it (never the secret). */
+  declare readonly oidc: pulumi.Output<{
+    issuer: string;
+    clientId: string;
+    additionalScopes: string[];
+    groupsClaim: string;
+    pkceEnabled: boolean;
+    correlationRule: CorrelationRule;
+  }>;
+  /** The client secret last sent (a secret; `""` with PKCE and no secret). */
+  declare readonly clientSecret: pulumi.Output<string>;
+  /** When the provider was created (RFC 3339, milliseconds, `Z`). */
+  declare readonly createTime: pulumi.Output<string>;
+  /** When the provider last changed. */
+  declare readonly updateTime: pulumi.Output<string>;
+
+  constructor(name: string, args: IdentityProviderArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      IDENTITY_PROVIDER,
+      name,
+      args && {
+        ...args,
+        description: args.description ?? "",
+        // A secret from the start, so the input in state is encrypted too.
+        clientSecret:
+          args.clientSecret === undefined ? undefined : pulumi.secret(args.clientSecret),
+      },
+      {
+        ...opts,
+        additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "clientSecret"],
+      },
+    );
+  }
+}

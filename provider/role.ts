@@ -1,0 +1,78 @@
+/** The `Role` resource: a custom role of a group, usable in its group and below it. */
+import type * as pulumi from "@pulumi/pulumi";
+import type * as dynamic from "@pulumi/pulumi/dynamic";
+import { IrmResource, resourceKind } from "./resource-class";
+
+/** The runtime entry's shape, for typing the `require` below (erased at compile time). */
+type Runtime = typeof import("./runtime");
+
+/**
+ * Provider of `pulumi-nodejs:dynamic/irm:Role`, serialized into state: each method only
+ * requires the runtime entry and delegates (see `shim.ts` for why).
+ */
+export const roleProvider: dynamic.ResourceProvider = {
+  configure: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).configure(...a),
+  check: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).role.check(...a),
+  diff: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).role.diff(...a),
+  create: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).role.create(...a),
+  read: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).role.read(...a),
+  update: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).role.update(...a),
+  delete: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).role.delete(...a),
+};
+
+/** Arguments of a {@link Role}. */
+export interface RoleArgs {
+  /** Uid of the group that owns the role. Changing it replaces the role. */
+  readonly parentUid: pulumi.Input<string>;
+  /**
+   * Name, matching `^[a-z0-9 ._-]{1,}$`, at most 128 characters, and not a built-in
+   * role's (`owner`, `editor`, `viewer`, `registry.pull`). Updated in place.
+   */
+  readonly name: pulumi.Input<string>;
+  /** Free text, at most 1024 characters; defaults to `""`. Updated in place. */
+  readonly description?: pulumi.Input<string>;
+  /**
+   * At least one `<collection>.<verb>` capability (e.g. `repos.list`). Compared as a
+   * set: order and duplicates make no change. Updated in place.
+   */
+  readonly capabilities: pulumi.Input<pulumi.Input<string>[]>;
+  /**
+   * Uid of an existing custom role of `parentUid` to bring under management instead of
+   * creating one. Read only at creation.
+   */
+  readonly adoptUid?: pulumi.Input<string>;
+}
+
+const ROLE = resourceKind("Role", roleProvider, [
+  "uid",
+  "parentUid",
+  "name",
+  "description",
+  "capabilities",
+  "createTime",
+  "updateTime",
+]);
+
+/** A custom role: a named set of capabilities, usable in its group and the groups below it. */
+export class Role extends IrmResource {
+  static override readonly __pulumiType = ROLE.token;
+
+  /** The role's uid (40 hex, no `/`), for role bindings, invites and default roles. */
+  declare readonly uid: pulumi.Output<string>;
+  /** Uid of the group that owns the role. */
+  declare readonly parentUid: pulumi.Output<string>;
+  /** The role's name. */
+  declare readonly name: pulumi.Output<string>;
+  /** Free text; `""` when none. */
+  declare readonly description: pulumi.Output<string>;
+  /** The capabilities, sorted, each once. */
+  declare readonly capabilities: pulumi.Output<string[]>;
+  /** When the role was created (RFC 3339, milliseconds, `Z`). */
+  declare readonly createTime: pulumi.Output<string>;
+  /** When the role last changed. */
+  declare readonly updateTime: pulumi.Output<string>;
+
+  constructor(name: string, args: RoleArgs, opts?: pulumi.CustomResourceOptions) {
+    super(ROLE, name, args && { ...args, description: args.description ?? "" }, opts);
+  }
+}

@@ -1,0 +1,248 @@
+/**
+ * `Role` (custom roles): provider methods called directly, as the host would after
+ * configure, against the emulator; request counts come from its request log.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { RoleInputs, RoleOutputs } from "../../provider/handlers/role";
+import * as runtime from "../../provider/runtime";
+import { UNKNOWN_VALUE } from "../../provider/validation";
+import { maskOf, type ProviderFixture, startProviderFixture } from "./fixture";
+
+let emu: ProviderFixture;
+let groupUid: string;
+
+beforeAll(async () => {
+  emu = await startProviderFixture();
+  [groupUid] = (
+    await emu.seed({ groups: [{ parentUid: emu.rootGroupUid, name: "role tests" }] })
+  ).groups;
+});
+
+afterAll(async () => {
+  await emu?.close();
+});
+
+beforeEach(async () => {
+  await emu.configureRuntime();
+  await emu.clearFaults();
+  await emu.clearRequests();
+});
+
+let counter = 0;
+/** A name no other test uses, so tests stay independent in one emulator. */
+function uniqueName(prefix: string): string {
+  counter += 1;
+  return `${prefix}-${counter}`;
+}
+
+async function checked(raw: Record<string, unknown>): Promise<RoleInputs> {
+  const result = await runtime.role.check({}, raw);
+  expect(result.failures).toEqual([]);
+  return result.inputs as RoleInputs;
+}
+
+async function created(raw: Record<string, unknown>) {
+  const result = await runtime.role.create(await checked(raw));
+  return { id: result.id, outs: result.outs as RoleOutputs };
+}
+
+describe("Role check", () => {
+  it("names each bad field and its rule, before any request", async () => {
+    const result = await runtime.role.check(
+      {},
+      {
+        parentUid: "not-a-group",
+        name: "viewer",
+        capabilities: ["repos.list", "repos.push", "groupInvites.update", 7],
+        adoptUid: `${emu.rootGroupUid}/0123456789abcdef`,
+      },
+    );
+    const byProperty = Object.fromEntries(
+      (result.failures ?? []).map((f) => [f.property, f.reason]),
+    );
+    expect(Object.keys(byProperty).sort()).toEqual([
+      "adoptUid",
+      "capabilities[1]",
+      "capabilities[2]",
+      "capabilities[3]",
+      "name",
+      "parentUid",
+    ]);
+    expect(byProperty.name).toMatch(/name of a built-in role/);
+    expect(byProperty["capabilities[1]"]).toMatch(/unknown capability "repos.push"/);
+    expect(byProperty["capabilities[2]"]).toMatch(/no groupInvites.update/);
+    expect(byProperty["capabilities[3]"]).toMatch(/must be a string/);
+    expect(byProperty.adoptUid).toMatch(/role uid/);
+    expect(await emu.requests()).toEqual([]);
+  });
+
+  it("requires at least one capability", async () => {
+    for (const capabilities of [[], undefined]) {
+      const result = await runtime.role.check(
+        {},
+        { parentUid: groupUid, name: "empty", capabilities },
+      );
+      expect(result.failures).toEqual([
+        { property: "capabilities", reason: "at least one capability is required" },
+      ]);
+    }
+  });
+
+  it("normalizes capabilities to the sorted set and passes unknown values in a preview", async () => {
+    const inputs = await checked({
+      parentUid: groupUid,
+      name: "deployers",
+      capabilities: ["tags.list", "repos.list", "tags.list"],
+    });
+    expect(inputs).toEqual({
+      parentUid: groupUid,
+      name: "deployers",
+      description: "",
+      capabilities: ["repos.list", "tags.list"],
+    });
+    const preview = await runtime.role.check(
+      {},
+      { parentUid: UNKNOWN_VALUE, name: UNKNOWN_VALUE, capabilities: UNKNOWN_VALUE },
+    );
+    expect(preview.failures).toEqual([]);
+  });
+});
+
+describe("Role lifecycle", () => {
+  it("create (1 POST), same set in another order (no change), update (1 PATCH, exact mask), refresh (1 GET), delete (1 DELETE)", async () => {
+    const name = uniqueName("pullers");
+    const role = await created({
+      parentUid: groupUid,
+      name,
+      capabilities: ["repos.list", "repos.get"],
+    });
+    expect(role.id).toMatch(/^[0-9a-f]{40}$/);
+    expect(role.outs).toMatchObject({
+      uid: role.id,
+      parentUid: groupUid,
+      name,
+      description: "",
+      capabilities: ["repos.get", "repos.list"],
+    });
+    expect((await emu.requests()).map((r) => `${r.method} ${r.path}`)).toEqual([
+      `POST /iam/v2beta1/roles/${groupUid}`,
+    ]);
+
+    await emu.clearRequests();
+    const reordered = await checked({
+      parentUid: groupUid,
+      name,
+      capabilities: ["repos.list", "repos.get", "repos.list"],
+    });
+    expect(await runtime.role.diff(role.id, role.outs, reordered)).toEqual({ changes: false });
+
+    const wider = await checked({ ...reordered, capabilities: ["repos.get", "tags.list"] });
+    expect(await runtime.role.diff(role.id, role.outs, wider)).toEqual({ changes: true });
+    expect(await emu.requests()).toEqual([]);
+    const updated = await runtime.role.update(role.id, role.outs, wider);
+    expect(updated.outs).toMatchObject({
+      uid: role.id,
+      capabilities: ["repos.get", "tags.list"],
+      createTime: role.outs.createTime,
+    });
+    let log = await emu.requests();
+    expect(log.map((r) => r.method)).toEqual(["PATCH"]);
+    expect(maskOf(log[0])).toEqual(["capabilities"]);
+
+    const moved = { ...wider, parentUid: emu.rootGroupUid };
+    expect(await runtime.role.diff(role.id, updated.outs!, moved)).toEqual({
+      changes: true,
+      replaces: ["parentUid"],
+    });
+
+    await emu.clearRequests();
+    const refreshed = await runtime.role.read(role.id, updated.outs);
+    expect(refreshed.inputs).toEqual({
+      parentUid: groupUid,
+      name,
+      description: "",
+      capabilities: ["repos.get", "tags.list"],
+    });
+    expect(await runtime.role.diff(role.id, refreshed.props!, wider)).toEqual({ changes: false });
+    expect(await emu.requests()).toHaveLength(1);
+
+    await emu.clearRequests();
+    await runtime.role.delete(role.id, refreshed.props!);
+    log = await emu.requests();
+    expect(log.map((r) => `${r.method} ${r.status}`)).toEqual(["DELETE 200"]);
+    expect(await runtime.role.read(role.id, refreshed.props)).toEqual({ id: "" });
+    // Already gone: the API's NOT_FOUND to the DELETE is success.
+    await runtime.role.delete(role.id, refreshed.props!);
+  });
+
+  it("adopts an existing custom role by uid, patching only what differs", async () => {
+    const name = uniqueName("legacy");
+    const existing = await emu.client.iam.roles.create(groupUid, {
+      name,
+      description: "made by hand",
+      capabilities: ["repos.list"],
+    });
+    await emu.clearRequests();
+    const adopted = await runtime.role.create(
+      await checked({
+        parentUid: groupUid,
+        name,
+        description: "made by hand",
+        capabilities: ["repos.list", "repos.get"],
+        adoptUid: existing.uid,
+      }),
+    );
+    expect(adopted.id).toBe(existing.uid);
+    const log = await emu.requests();
+    expect(log.map((r) => r.method)).toEqual(["GET", "PATCH"]);
+    expect(maskOf(log[1])).toEqual(["capabilities"]);
+
+    const elsewhere = runtime.role.create(
+      await checked({
+        parentUid: emu.rootGroupUid,
+        name,
+        capabilities: ["repos.list"],
+        adoptUid: existing.uid,
+      }),
+    );
+    await expect(elsewhere).rejects.toThrow(
+      `adoptUid: role ${existing.uid} sits under ${groupUid}, not under parentUid ${emu.rootGroupUid}`,
+    );
+  });
+
+  it("recovers a create whose answer was lost without making a second role", async () => {
+    const name = uniqueName("lost");
+    await emu.fault({
+      match: { method: "POST", path: `/iam/v2beta1/roles/${groupUid}` },
+      drop: "after",
+    });
+    const role = await created({ parentUid: groupUid, name, capabilities: ["tags.get"] });
+    const log = await emu.requests();
+    expect(log.map((r) => r.method)).toEqual(["POST", "GET"]);
+    const mine = (await emu.client.iam.roles.list({ childrenOf: groupUid, name })).items;
+    expect(mine.map((r) => r.uid)).toEqual([role.id]);
+  });
+
+  it("a role still bound: waits, then names the role, RESOURCE_IN_USE and what to remove", async () => {
+    await emu.configureRuntime({ "irm:deleteTimeoutMs": "0" });
+    const name = uniqueName("bound");
+    const role = await created({ parentUid: groupUid, name, capabilities: ["repos.list"] });
+    const identity = await emu.client.iam.identities.create(groupUid, {
+      name: uniqueName("robot"),
+      claimMatch: { issuer: emu.issuer, subject: "robot" },
+    });
+    const binding = await emu.client.iam.roleBindings.create(groupUid, {
+      identityUid: identity.uid,
+      roleUid: role.id,
+    });
+    await emu.clearRequests();
+    const failure = runtime.role.delete(role.id, role.outs);
+    await expect(failure).rejects.toThrow(new RegExp(`role "${name}" \\(${role.id}\\)`));
+    await expect(failure).rejects.toThrow(/RESOURCE_IN_USE/);
+    await expect(failure).rejects.toThrow(/defaultRole of the identity providers/);
+    expect((await emu.requests()).map((r) => `${r.method} ${r.status}`)).toEqual(["DELETE 400"]);
+    await emu.client.iam.roleBindings.delete(binding.uid);
+    await emu.client.iam.identities.delete(identity.uid);
+    await runtime.role.delete(role.id, role.outs);
+  });
+});
