@@ -545,7 +545,7 @@ export function identityUpdatePaths(
       );
     }
   }
-  const members = objectValue(body[kind], kind);
+  const members = PAIRS[kind].length > 0 ? objectValue(body[kind], kind) : {};
   for (const [exact, pattern] of PAIRS[kind]) {
     if (
       paths.includes(`${kind}.${exact}`) &&
