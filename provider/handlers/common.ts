@@ -49,6 +49,14 @@ export interface FieldSpec<Inputs, Outputs> {
   path: string;
   fromInputs(inputs: Inputs): string | undefined;
   fromOutputs(outputs: Outputs): string | undefined;
+  /**
+   * When the new inputs leave this field out (absent or `""`) and this answers true, the
+   * old value is no change to send: the service keeps a value it chose itself (a
+   * default, such as `staticKeys.expirationTime`), or clears the field by itself (the
+   * partner of a one-of pair member the inputs set: setting `claimMatch.subjectPattern`
+   * clears `claimMatch.subject`). Without it, a field left out is cleared.
+   */
+  absentIsNoChange?(inputs: Inputs): boolean;
 }
 
 /** Mask paths of the fields whose new input differs from the old output. */
@@ -58,8 +66,37 @@ export function changedPaths<Inputs, Outputs>(
   news: Inputs,
 ): string[] {
   return fields
-    .filter((field) => (field.fromOutputs(olds) ?? "") !== (field.fromInputs(news) ?? ""))
+    .filter((field) => {
+      const next = field.fromInputs(news) ?? "";
+      if (next === "" && field.absentIsNoChange?.(news)) return false;
+      return (field.fromOutputs(olds) ?? "") !== next;
+    })
     .map((field) => field.path);
+}
+
+/**
+ * A map or list as one comparable string: JSON with object keys sorted, so the order
+ * a program writes a map in and the order the service answers it in compare equal;
+ * `""` for an absent or empty one, which the service treats as unset.
+ */
+export function canonical(value: unknown): string {
+  if (value === undefined || value === null) return "";
+  if (Array.isArray(value) && value.length === 0) return "";
+  if (typeof value === "object" && !Array.isArray(value) && Object.keys(value).length === 0) {
+    return "";
+  }
+  const sorted = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(sorted);
+    if (typeof v === "object" && v !== null) {
+      return Object.fromEntries(
+        Object.keys(v)
+          .sort()
+          .map((key) => [key, sorted((v as Record<string, unknown>)[key])]),
+      );
+    }
+    return v;
+  };
+  return JSON.stringify(sorted(value));
 }
 
 /** Diff result from the replacing and updatable fields, ignoring everything else. */

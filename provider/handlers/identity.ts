@@ -1,8 +1,29 @@
-/** Provider methods of `Identity`. */
-import type { Identity, IdentityMaskPath, IdentityUpdate } from "../../sdk/index";
-import type { IdentityInputs, IdentityOutputs } from "../types";
+/**
+ * Provider methods of `Identity`. An identity has exactly one kind (`claimMatch`,
+ * `staticKeys`, `awsIdentity`, `servicePrincipal`) that the API cannot change: a new
+ * kind, or a new service principal, replaces the identity. Any other change is one
+ * PATCH whose mask names exactly the leaf paths that changed (maps whole), so the API
+ * never sees a member the program did not change.
+ */
+import type {
+  IdentityCreate,
+  IdentityMaskPath,
+  Identity as IdentityObject,
+  IdentityUpdate,
+  ServicePrincipal,
+} from "../../sdk/index";
+import {
+  type AwsIdentity,
+  type ClaimMatch,
+  IDENTITY_KINDS,
+  type IdentityInputs,
+  type IdentityKind,
+  type IdentityOutputs,
+  type StaticKeysOutputs,
+} from "../types";
 import { checkIdentityInputs, parentOf } from "../validation";
 import {
+  canonical,
   type FieldSpec,
   type HandlerContext,
   type ResourceHandler,
@@ -10,29 +31,115 @@ import {
 } from "./common";
 import { objectHandler } from "./object-handler";
 
-const UPDATABLE: ReadonlyArray<FieldSpec<IdentityInputs, IdentityOutputs>> = [
+type Field = FieldSpec<IdentityInputs, IdentityOutputs>;
+/** The object members of each kind that hold leaf paths. */
+type KindObjects = {
+  claimMatch: ClaimMatch;
+  staticKeys: { [K in keyof StaticKeysOutputs]?: StaticKeysOutputs[K] };
+  awsIdentity: AwsIdentity;
+};
+type ObjectKind = keyof KindObjects;
+
+/** The kind the inputs or outputs have, if any. */
+export function kindOf(value: IdentityInputs | IdentityOutputs): IdentityKind | undefined {
+  return IDENTITY_KINDS.find((kind) => value[kind] !== undefined);
+}
+
+/** A string member of a kind's object, `""` when unset. */
+function member<K extends ObjectKind>(
+  kind: K,
+  key: keyof KindObjects[K] & string,
+): (value: IdentityInputs | IdentityOutputs) => string | undefined {
+  return (value) => {
+    const object = value[kind] as Record<string, unknown> | undefined;
+    const found = object?.[key];
+    return typeof found === "string" ? found : canonical(found);
+  };
+}
+
+/** A leaf path `<kind>.<key>` compared as it is. */
+function leaf<K extends ObjectKind>(kind: K, key: keyof KindObjects[K] & string): Field {
+  const read = member(kind, key);
+  return { path: `${kind}.${key}`, fromInputs: read, fromOutputs: read };
+}
+
+/**
+ * One member of a one-of pair: left out while its partner is set, it is no change to
+ * send, since setting the partner clears it (`subject` → `subjectPattern` sends
+ * `claimMatch.subjectPattern` only). Left out with its partner also unset (only the
+ * optional audience pair), it is named with an empty value, which clears it.
+ */
+function pairLeaf<K extends ObjectKind>(
+  kind: K,
+  key: keyof KindObjects[K] & string,
+  partner: keyof KindObjects[K] & string,
+): Field {
+  const partnerOf = member(kind, partner);
+  return { ...leaf(kind, key), absentIsNoChange: (inputs) => (partnerOf(inputs) ?? "") !== "" };
+}
+
+const UPDATABLE: readonly Field[] = [
   { path: "name", fromInputs: (i) => i.name, fromOutputs: (o) => o.name },
   { path: "description", fromInputs: (i) => i.description, fromOutputs: (o) => o.description },
+  pairLeaf("claimMatch", "issuer", "issuerPattern"),
+  pairLeaf("claimMatch", "issuerPattern", "issuer"),
+  pairLeaf("claimMatch", "subject", "subjectPattern"),
+  pairLeaf("claimMatch", "subjectPattern", "subject"),
+  pairLeaf("claimMatch", "audience", "audiencePattern"),
+  pairLeaf("claimMatch", "audiencePattern", "audience"),
+  // Maps are compared and sent whole; an empty or absent map is the same (none).
+  leaf("claimMatch", "claims"),
+  leaf("claimMatch", "claimPatterns"),
+  leaf("staticKeys", "issuer"),
+  leaf("staticKeys", "subject"),
+  leaf("staticKeys", "issuerKeys"),
+  // Left out of the inputs, the service's default (creation + 365 days) stays and is
+  // never compared; set, it is normalised by check to the form the service answers.
+  { ...leaf("staticKeys", "expirationTime"), absentIsNoChange: () => true },
+  leaf("staticKeys", "audiences"),
+  leaf("awsIdentity", "awsAccount"),
+  pairLeaf("awsIdentity", "arn", "arnPattern"),
+  pairLeaf("awsIdentity", "arnPattern", "arn"),
+  pairLeaf("awsIdentity", "userId", "userIdPattern"),
+  pairLeaf("awsIdentity", "userIdPattern", "userId"),
+];
+
+/**
+ * What the API cannot change, so a change replaces the identity: which kind it is
+ * (each kind member present or not) and which service principal it stands for.
+ */
+const REPLACING: readonly Field[] = [
+  ...IDENTITY_KINDS.filter((kind) => kind !== "servicePrincipal").map(
+    (kind): Field => ({
+      path: kind,
+      fromInputs: (i) => (i[kind] === undefined ? undefined : kind),
+      fromOutputs: (o) => (o[kind] === undefined ? undefined : kind),
+    }),
+  ),
   {
-    path: "claimMatch.issuer",
-    fromInputs: (i) => i.claimMatch?.issuer,
-    fromOutputs: (o) => o.claimMatch?.issuer,
-  },
-  {
-    path: "claimMatch.subject",
-    fromInputs: (i) => i.claimMatch?.subject,
-    fromOutputs: (o) => o.claimMatch?.subject,
+    path: "servicePrincipal",
+    fromInputs: (i) => i.servicePrincipal,
+    fromOutputs: (o) => o.servicePrincipal,
   },
 ];
 
-/** State of an identity as the API returns it. */
-export function identityOutputs(identity: Identity): IdentityOutputs {
+/** State of an identity as the API returns it: the member of its kind, nothing else. */
+export function identityOutputs(identity: IdentityObject): IdentityOutputs {
   return withoutUndefined({
     uid: identity.uid,
     parentUid: parentOf(identity.uid) ?? "",
     name: identity.name,
     description: identity.description ?? "",
-    claimMatch: { issuer: identity.claimMatch.issuer, subject: identity.claimMatch.subject },
+    claimMatch: identity.claimMatch && withoutUndefined({ ...identity.claimMatch }),
+    staticKeys: identity.staticKeys && {
+      issuer: identity.staticKeys.issuer,
+      subject: identity.staticKeys.subject,
+      issuerKeys: identity.staticKeys.issuerKeys,
+      expirationTime: identity.staticKeys.expirationTime,
+      audiences: [...identity.staticKeys.audiences],
+    },
+    awsIdentity: identity.awsIdentity && withoutUndefined({ ...identity.awsIdentity }),
+    servicePrincipal: identity.servicePrincipal,
     lastSeenTime: identity.lastSeenTime,
     createTime: identity.createTime,
     updateTime: identity.updateTime,
@@ -40,24 +147,70 @@ export function identityOutputs(identity: Identity): IdentityOutputs {
 }
 
 function identityInputsFrom(outputs: IdentityOutputs): IdentityInputs {
-  return {
+  return withoutUndefined({
     parentUid: outputs.parentUid,
     name: outputs.name,
     description: outputs.description,
     claimMatch: outputs.claimMatch,
-  };
+    staticKeys: outputs.staticKeys,
+    awsIdentity: outputs.awsIdentity,
+    servicePrincipal: outputs.servicePrincipal,
+  });
 }
 
-function patchBody(inputs: IdentityInputs, mask: readonly IdentityMaskPath[]): IdentityUpdate {
-  const body: IdentityUpdate = {};
-  if (mask.includes("name")) body.name = inputs.name;
-  if (mask.includes("description")) body.description = inputs.description;
-  if (mask.includes("claimMatch.issuer") || mask.includes("claimMatch.subject")) {
-    body.claimMatch = {};
-    if (mask.includes("claimMatch.issuer")) body.claimMatch.issuer = inputs.claimMatch.issuer;
-    if (mask.includes("claimMatch.subject")) body.claimMatch.subject = inputs.claimMatch.subject;
+/** The value a cleared leaf is sent with: an empty map, list or string. */
+function emptyOf(key: string): unknown {
+  if (key === "claims" || key === "claimPatterns") return {};
+  if (key === "audiences") return [];
+  return "";
+}
+
+/**
+ * The PATCH body carrying exactly the paths of the mask, each with its new value (an
+ * empty one when the inputs clear it), and nothing else.
+ */
+export function identityPatchBody(
+  inputs: IdentityInputs,
+  mask: readonly IdentityMaskPath[],
+): IdentityUpdate {
+  const body: Record<string, unknown> = {};
+  for (const path of mask) {
+    if (path === "name") body.name = inputs.name;
+    else if (path === "description") body.description = inputs.description;
+    else {
+      const [kind, key] = path.split(".") as [ObjectKind, string];
+      const source = (inputs[kind] ?? {}) as Record<string, unknown>;
+      const object = (body[kind] ?? {}) as Record<string, unknown>;
+      object[key] = source[key] ?? emptyOf(key);
+      body[kind] = object;
+    }
   }
-  return body;
+  return body as IdentityUpdate;
+}
+
+/** The create body: name, description and the one kind member the inputs carry. */
+function createBody(inputs: IdentityInputs): IdentityCreate {
+  return withoutUndefined({
+    name: inputs.name,
+    description: inputs.description,
+    claimMatch: inputs.claimMatch,
+    staticKeys: inputs.staticKeys,
+    awsIdentity: inputs.awsIdentity,
+    servicePrincipal: inputs.servicePrincipal as ServicePrincipal | undefined,
+  });
+}
+
+/** Why an identity found by `adoptUid` cannot be managed as declared. */
+function refuseAdoption(current: IdentityOutputs, inputs: IdentityInputs): string | undefined {
+  const actual = kindOf(current);
+  const declared = kindOf(inputs);
+  if (actual !== declared) {
+    return `is of kind ${actual}, not ${declared}; the kind of an identity cannot change, so adopt one of kind ${declared} or declare ${actual}`;
+  }
+  if (current.servicePrincipal !== inputs.servicePrincipal) {
+    return `stands for ${current.servicePrincipal}, not ${inputs.servicePrincipal}, which cannot change`;
+  }
+  return undefined;
 }
 
 export function identityHandler(
@@ -70,18 +223,14 @@ export function identityHandler(
       fromInputs: (i) => i.parentUid,
       fromOutputs: (o) => o.parentUid,
     },
+    replacing: REPLACING,
     updatable: UPDATABLE,
     check: checkIdentityInputs,
     api: (client) => client.iam.identities,
     outputs: identityOutputs,
     inputsFrom: identityInputsFrom,
-    patchBody,
-    create: (client, inputs) =>
-      client.iam.identities.create(inputs.parentUid, {
-        name: inputs.name,
-        description: inputs.description,
-        claimMatch: { issuer: inputs.claimMatch.issuer, subject: inputs.claimMatch.subject },
-      }),
+    patchBody: identityPatchBody,
+    create: (client, inputs) => client.iam.identities.create(inputs.parentUid, createBody(inputs)),
     // By name among the group's identities.
     candidates: async (client, inputs) =>
       (
@@ -91,6 +240,7 @@ export function identityHandler(
           pageSize: 200,
         })
       ).items,
+    refuseAdoption,
     nameOf: (outputs) => outputs?.name,
     describe: (inputs) => `identity ${JSON.stringify(inputs.name)} under ${inputs.parentUid}`,
   });

@@ -46,6 +46,11 @@ export interface ObjectSpec<
     | "account association";
   /** The input naming where the object lives; a change replaces the object. */
   container: FieldSpec<Inputs, Outputs>;
+  /**
+   * Other inputs the API cannot change (an identity's kind): a change replaces the
+   * object, and an object found after a lost create must match them too.
+   */
+  replacing?: ReadonlyArray<FieldSpec<Inputs, Outputs>>;
   /** Inputs updated in place, each with its `updateMask` path. */
   updatable: ReadonlyArray<FieldSpec<Inputs, Outputs>>;
   check(news: Record<string, unknown>): CheckResult<Inputs>;
@@ -103,10 +108,11 @@ export function objectHandler<
   const isGone = (uid: string) => (error: unknown) => api().isGone(error, uid);
   const withWriteOnly = (outs: Outputs, inputs: Inputs) =>
     spec.withWriteOnly ? spec.withWriteOnly(outs, inputs) : outs;
-  /** The object sits where the inputs declare it and every updatable field equals them. */
+  /** Inputs whose change replaces the object: where it lives, and what cannot change. */
+  const replacing = [spec.container, ...(spec.replacing ?? [])];
+  /** The object sits where the inputs declare it and every other field equals them. */
   const matchesInputs = (outs: Outputs, inputs: Inputs) =>
-    spec.container.fromOutputs(outs) === spec.container.fromInputs(inputs) &&
-    maskOf(outs, inputs).length === 0;
+    changedPaths(replacing, outs, inputs).length === 0 && maskOf(outs, inputs).length === 0;
 
   /** One PATCH with exactly the fields that differ; no request when nothing does. */
   async function patchDifferences(current: Outputs, inputs: Inputs): Promise<Outputs> {
@@ -146,7 +152,7 @@ export function objectHandler<
     },
 
     async diff(_id, olds, news) {
-      return diffFields([spec.container], spec.updatable, olds, news);
+      return diffFields(replacing, spec.updatable, olds, news);
     },
 
     async create(inputs) {
