@@ -5,13 +5,10 @@
  * request for a single lookup, the fewest pages (200 each) for a listing.
  */
 import * as pulumi from "@pulumi/pulumi";
-import type { Group, IrmClient, ListParams, Repo, Role } from "../sdk/index";
+import { type Group, type IrmClient, MAX_PAGE_SIZE, type Repo, type Role } from "../sdk/index";
 import { CONFIG_NAMESPACE } from "../sdk/settings";
 import { clientFor, type ProviderSettings, resolveProviderSettings } from "./config";
 import { GROUP_UID_PATTERN, MAX_LENGTH, quoted } from "./validation";
-
-/** Largest page the API serves; listings use it to need the fewest requests. */
-const MAX_PAGE_SIZE = 200;
 
 /** Options of every lookup. */
 export interface LookupOptions {
@@ -140,16 +137,6 @@ function exactlyOne<T extends { uid: string }>(
   );
 }
 
-/** Every item of a listing, in pages of 200. */
-async function collect<T>(
-  list: (params: ListParams) => AsyncIterable<T>,
-  params: ListParams,
-): Promise<T[]> {
-  const items: T[] = [];
-  for await (const item of list({ ...params, pageSize: MAX_PAGE_SIZE })) items.push(item);
-  return items;
-}
-
 /**
  * The role with this exact name (e.g. `viewer`), optionally only among the custom roles
  * of group `parentUid`; fails unless exactly one exists, listing each match with its
@@ -192,8 +179,7 @@ export function getRoleOutput(
 /** Every role visible to the caller, optionally only those with this exact name. */
 export async function getRoles(args: GetRolesArgs = {}, opts?: LookupOptions): Promise<Role[]> {
   checkArguments("getRoles", args, { name: { kind: "name" } });
-  const roles = lookupClient(opts).iam.roles;
-  return collect((params) => roles.list(params, { signal: opts?.signal }), { name: args.name });
+  return lookupClient(opts).iam.roles.list({ name: args.name }, { signal: opts?.signal }).all();
 }
 
 /** The repository with this exact name, optionally below a group; fails unless exactly one. */
@@ -232,11 +218,12 @@ export async function getRepos(args: GetReposArgs = {}, opts?: LookupOptions): P
     { name: { kind: "name" }, groupUid: { kind: "groupUid" } },
     MAX_REPO_NAME_LENGTH,
   );
-  const repos = lookupClient(opts).registry.repos;
-  return collect((params) => repos.list(params, { signal: opts?.signal }), {
-    descendantsOf: args.groupUid,
-    name: args.name,
-  });
+  return lookupClient(opts)
+    .registry.repos.list(
+      { descendantsOf: args.groupUid, name: args.name },
+      { signal: opts?.signal },
+    )
+    .all();
 }
 
 /** The group with this exact name directly under `parentUid`; fails unless exactly one. */

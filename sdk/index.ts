@@ -67,7 +67,7 @@ export type {
   TokenRefreshEvent,
   TokenRefreshFailedEvent,
 } from "./core/events";
-export { MAX_PAGE_SIZE, PagePromise } from "./core/pagination";
+export { type AllOptions, ListPage, MAX_PAGE_SIZE, PagePromise } from "./core/pagination";
 export { buildUpdateMask, encodeUid, InvalidPathError } from "./core/path";
 export { redact } from "./core/redact";
 export type { RetrySettings } from "./core/retry";
