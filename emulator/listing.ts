@@ -16,9 +16,10 @@ export const MAX_PAGE_SIZE = 200;
 /** A page token older than this restarts the query (specification, "Limits"). */
 export const PAGE_TOKEN_LIFETIME_MS = 3 * 24 * 60 * 60 * 1000;
 
-export type OrderField = "uid" | "name" | "createTime" | "updateTime";
+export type OrderField = "uid" | "name" | "createTime" | "updateTime" | "expirationTime";
 
-const ORDER_FIELDS: Record<string, OrderField> = {
+/** The `order_by` fields of most collections, with their aliases. */
+export const ORDER_FIELDS: Readonly<Record<string, OrderField>> = {
   uid: "uid",
   name: "name",
   create_time: "createTime",
@@ -28,6 +29,24 @@ const ORDER_FIELDS: Record<string, OrderField> = {
   updateTime: "updateTime",
   updated_at: "updateTime",
 };
+
+const ORDER_FIELDS_TEXT = "uid, name, create_time, update_time";
+
+/**
+ * A collection-specific exact-match filter: its key in `ListParams.filters`, and the
+ * query names that carry it, the first present winning (snake_case first, then the
+ * camelCase alias). A plain string is a filter with one name, its key.
+ */
+export type ListFilter = string | { key: string; names: readonly string[] };
+
+export interface ListOptions {
+  /** The `order_by` fields this collection accepts, with aliases; default `ORDER_FIELDS`. */
+  orderFields?: Readonly<Record<string, OrderField>>;
+  /** How the refusal of another field lists them; default `uid, name, create_time, update_time`. */
+  orderFieldsText?: string;
+  /** False for a collection without names (invites): the `name` parameter is ignored. */
+  nameFilter?: boolean;
+}
 
 /** Uids in list filters: a 40-hex root, then 16-hex segments. */
 const UID_PATTERN = /^[0-9a-f]{40}(\/[0-9a-f]{16})*$/;
@@ -70,7 +89,12 @@ function scopeUid(field: string, raw: string | undefined): string | undefined {
 }
 
 /** Parses the common list parameters (snake_case as specified, camelCase accepted too). */
-export function parseListParams(query: URLSearchParams, filterNames: string[] = []): ListParams {
+export function parseListParams(
+  query: URLSearchParams,
+  filterNames: readonly ListFilter[] = [],
+  options: ListOptions = {},
+): ListParams {
+  const orderFields = options.orderFields ?? ORDER_FIELDS;
   const requestedSize = nonNegativeInteger("page_size", param(query, "page_size", "pageSize"));
   const skip = nonNegativeInteger("skip", param(query, "skip")) ?? 0;
   const orderBy = (param(query, "order_by", "orderBy") ?? "").trim();
@@ -78,7 +102,7 @@ export function parseListParams(query: URLSearchParams, filterNames: string[] = 
   let descending = false;
   if (orderBy !== "") {
     const [field, direction, ...rest] = orderBy.split(/\s+/);
-    const known = Object.hasOwn(ORDER_FIELDS, field) ? ORDER_FIELDS[field] : undefined;
+    const known = Object.hasOwn(orderFields, field) ? orderFields[field] : undefined;
     if (
       !known ||
       rest.length > 0 ||
@@ -86,18 +110,19 @@ export function parseListParams(query: URLSearchParams, filterNames: string[] = 
     ) {
       throw invalidArgument(
         "order_by",
-        "must be one of uid, name, create_time, update_time, optionally followed by asc or desc",
+        `must be one of ${options.orderFieldsText ?? ORDER_FIELDS_TEXT}, optionally followed by asc or desc`,
       );
     }
     orderField = known;
     descending = direction?.toLowerCase() === "desc";
   }
   const filters: Record<string, string> = {};
-  for (const name of filterNames) {
-    const value = param(query, name);
-    if (value !== undefined && value !== "") filters[name] = value;
+  for (const filter of filterNames) {
+    const { key, names } = typeof filter === "string" ? { key: filter, names: [filter] } : filter;
+    const value = param(query, ...names);
+    if (value !== undefined && value !== "") filters[key] = value;
   }
-  const name = param(query, "name");
+  const name = options.nameFilter === false ? undefined : param(query, "name");
   const pageToken = param(query, "page_token", "pageToken");
   return {
     pageSize: Math.min(requestedSize || DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE),

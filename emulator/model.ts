@@ -73,12 +73,71 @@ export interface AdvisoryRecord extends Timestamps {
   severity: string;
 }
 
+/**
+ * A custom identity provider: an outside OIDC provider users of a group sign in through.
+ * The client secret is kept only as its SHA-256 digest; the API never answers it.
+ */
+export interface IdentityProviderRecord extends Timestamps {
+  uid: string;
+  name: string;
+  description: string;
+  /** Uid of the role bound, in the provider's group, to a user on first sign-in. */
+  defaultRole: string;
+  oidc: {
+    issuer: string;
+    clientId: string;
+    /** SHA-256 of the client secret, hex; "" when none is stored (PKCE only). */
+    clientSecretDigest: string;
+    additionalScopes: string[];
+    groupsClaim: string;
+    pkceEnabled: boolean;
+    correlationRule: string;
+  };
+}
+
+/**
+ * An invite into a group. The code is answered once, by the create, and kept only as
+ * its SHA-256 digest. An invite never changes: `updateTime` equals `createTime` and is
+ * never answered.
+ */
+export interface GroupInviteRecord extends Timestamps {
+  uid: string;
+  roleUid: string;
+  email: string;
+  expirationTime: string;
+  singleUse: boolean;
+  /** SHA-256 of the code, hex. */
+  codeDigest: string;
+  /** 32 lowercase hex characters, unique per invite. */
+  keyId: string;
+}
+
+/** The outside accounts of a group; its uid is the group's uid (one per group). */
+export interface AccountAssociationRecord extends Timestamps {
+  uid: string;
+  name: string;
+  description: string;
+  amazon?: { account: string };
+  google?: { projectId: string; projectNumber: string };
+  azure?: { tenantId: string; clientIds: Record<string, string> };
+  github?: {
+    appInstallations: Record<
+      string,
+      { installations: Array<{ installationId: string; name: string }> }
+    >;
+  };
+  chainguard?: { serviceBindings: Record<string, string> };
+}
+
 /** Collections whose operations are guarded by `<collection>.<verb>` capabilities. */
 export const COLLECTIONS = [
   "groups",
   "identities",
   "roles",
   "roleBindings",
+  "identityProviders",
+  "accountAssociations",
+  "groupInvites",
   "repos",
   "tags",
   "advisories",
@@ -88,39 +147,55 @@ export type CollectionName = (typeof COLLECTIONS)[number];
 export const VERBS = ["list", "get", "create", "update", "delete"] as const;
 export type Verb = (typeof VERBS)[number];
 
+/**
+ * The 49 capabilities (addendum, 2.1): every collection with every verb, less
+ * `groupInvites.update` (an invite never changes).
+ */
 export const ALL_CAPABILITIES: readonly string[] = COLLECTIONS.flatMap((collection) =>
   VERBS.map((verb) => `${collection}.${verb}`),
-);
+).filter((capability) => capability !== "groupInvites.update");
 
 const READ_VERBS = new Set<string>(["list", "get"]);
 
+/** Collections whose writes grant access; only owners change them (addendum, 2.2). */
+const ACCESS_GRANTING = new Set<string>([
+  "roles",
+  "roleBindings",
+  "identityProviders",
+  "groupInvites",
+  "accountAssociations",
+]);
+
 /**
- * Built-in roles. `editor` can read everything and change everything but roles
- * and role bindings (so an editor can never grant access, only use it).
+ * Built-in roles. `editor` can read everything and change everything but what grants
+ * access (roles, role bindings, identity providers, group invites, account
+ * associations), so an editor can never grant access, only use it.
  */
 export const BUILT_IN_ROLES: ReadonlyArray<{
   name: string;
   description: string;
   capabilities: string[];
 }> = [
-  { name: "owner", description: "Every capability", capabilities: [...ALL_CAPABILITIES] },
+  { name: "owner", description: "Every capability", capabilities: [...ALL_CAPABILITIES].sort() },
   {
     name: "editor",
-    description: "Read everything; change everything but roles and role bindings",
+    description: "Read everything; change everything but access grants",
     capabilities: ALL_CAPABILITIES.filter((capability) => {
       const [collection, verb] = capability.split(".");
-      return READ_VERBS.has(verb) || (collection !== "roles" && collection !== "roleBindings");
-    }),
+      return READ_VERBS.has(verb) || !ACCESS_GRANTING.has(collection);
+    }).sort(),
   },
   {
     name: "viewer",
     description: "Read everything",
-    capabilities: ALL_CAPABILITIES.filter((capability) => READ_VERBS.has(capability.split(".")[1])),
+    capabilities: ALL_CAPABILITIES.filter((capability) =>
+      READ_VERBS.has(capability.split(".")[1]),
+    ).sort(),
   },
   {
     name: "registry.pull",
     description: "Read repositories and tags",
-    capabilities: ["repos.list", "repos.get", "tags.list", "tags.get"],
+    capabilities: ["repos.get", "repos.list", "tags.get", "tags.list"],
   },
 ];
 

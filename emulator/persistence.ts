@@ -139,7 +139,7 @@ export function foldJournal(saved: SavedState, records: readonly JournalRecord[]
   const folded: SavedState = { ...saved };
   const byCollection = new Map<string, Map<string, { uid: string }>>();
   for (const name of COLLECTION_NAMES) {
-    byCollection.set(name, new Map(saved[name].map((record) => [record.uid, record])));
+    byCollection.set(name, new Map((saved[name] ?? []).map((record) => [record.uid, record])));
   }
   for (const record of records) {
     for (const [op, name, value] of record.ops) {

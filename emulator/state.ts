@@ -5,9 +5,12 @@
 import { createHash, randomBytes } from "node:crypto";
 import { IndexedCollection } from "./indexed-collection";
 import {
+  type AccountAssociationRecord,
   type AdvisoryRecord,
   BUILT_IN_ROLES,
+  type GroupInviteRecord,
   type GroupRecord,
+  type IdentityProviderRecord,
   type IdentityRecord,
   type RepoRecord,
   type RoleBindingRecord,
@@ -36,6 +39,9 @@ export const COLLECTION_NAMES = [
   "identities",
   "roles",
   "roleBindings",
+  "identityProviders",
+  "groupInvites",
+  "accountAssociations",
   "repos",
   "tags",
   "advisories",
@@ -63,6 +69,10 @@ export interface SavedState {
   repos: RepoRecord[];
   tags: TagRecord[];
   advisories: AdvisoryRecord[];
+  /** Absent in files written before these collections existed: none. */
+  identityProviders?: IdentityProviderRecord[];
+  groupInvites?: GroupInviteRecord[];
+  accountAssociations?: AccountAssociationRecord[];
 }
 
 export class State {
@@ -76,6 +86,15 @@ export class State {
   readonly repos = new IndexedCollection<RepoRecord>((repo) => repo.name);
   readonly tags = new IndexedCollection<TagRecord>((tag) => tag.name);
   readonly advisories = new IndexedCollection<AdvisoryRecord>((advisory) => advisory.advisoryId);
+  readonly identityProviders = new IndexedCollection<IdentityProviderRecord>(
+    (provider) => provider.name,
+  );
+  /** Invites have no name; the name index holds `keyId`, which must stay unique. */
+  readonly groupInvites = new IndexedCollection<GroupInviteRecord>((invite) => invite.keyId);
+  /** An association's uid is its group's uid, so its scope parent is the group's parent. */
+  readonly accountAssociations = new IndexedCollection<AccountAssociationRecord>(
+    (association) => association.name,
+  );
 
   /** Binding uids per identity uid and per role uid, for access checks and in-use checks. */
   private readonly bindingsByIdentity = new Map<string, Set<string>>();
@@ -350,6 +369,9 @@ export class State {
       repos: [...this.repos.values()],
       tags: [...this.tags.values()],
       advisories: [...this.advisories.values()],
+      identityProviders: [...this.identityProviders.values()],
+      groupInvites: [...this.groupInvites.values()],
+      accountAssociations: [...this.accountAssociations.values()],
     };
   }
 
@@ -364,7 +386,34 @@ export class State {
     this.repos.insertMany(saved.repos);
     this.tags.insertMany(saved.tags);
     this.advisories.insertMany(saved.advisories);
+    this.identityProviders.insertMany(saved.identityProviders ?? []);
+    this.groupInvites.insertMany(saved.groupInvites ?? []);
+    this.accountAssociations.insertMany(saved.accountAssociations ?? []);
+    this.refreshBuiltInRoles();
     this.discardChanges();
+  }
+
+  /**
+   * Built-in roles are defined by the code, not by the data file: a file written by an
+   * earlier version keeps their uids and times but takes today's capabilities and
+   * description (the capability set grew with identity providers, invites and account
+   * associations).
+   */
+  private refreshBuiltInRoles(): void {
+    for (const definition of BUILT_IN_ROLES) {
+      const uid = builtInRoleUid(definition.name);
+      const stored = this.roles.get(uid);
+      if (!stored) continue;
+      const same =
+        stored.description === definition.description &&
+        JSON.stringify(stored.capabilities) === JSON.stringify(definition.capabilities);
+      if (same) continue;
+      this.roles.replace({
+        ...stored,
+        description: definition.description,
+        capabilities: [...definition.capabilities],
+      });
+    }
   }
 
   /** After a restart on another address, the built-in identities follow the new issuer. */

@@ -23,7 +23,10 @@ export function advisoryOut(advisory: AdvisoryRecord): JsonObject {
 export const advisories = readOnlyCollection(
   (ctx, request, access) => {
     if (!access.authenticated) throw unauthenticated("a bearer token is required");
-    const params = parseListParams(request.query, ["packageName", "severity"]);
+    const params = parseListParams(request.query, [
+      { key: "packageName", names: ["package_name", "packageName"] },
+      "severity",
+    ]);
     const { packageName, severity } = params.filters;
     const result = runList<AdvisoryRecord>({
       collectionKey: "advisories",

@@ -36,6 +36,10 @@ export function groupContents(state: State, uid: string): string[] {
     [state.roleBindings.countChildren(uid), "role binding", "role bindings"],
     [state.repos.countChildren(uid), "repo", "repos"],
     [state.roles.countChildren(uid), "custom role", "custom roles"],
+    [state.identityProviders.countChildren(uid), "identity provider", "identity providers"],
+    [state.groupInvites.countChildren(uid), "group invite", "group invites"],
+    // The association hangs on the group's own uid, not on a child uid.
+    [state.accountAssociations.has(uid) ? 1 : 0, "account association", "account associations"],
   ]);
 }
 

@@ -5,10 +5,13 @@
  */
 import { failedPrecondition } from "../errors";
 import type { State } from "../state";
+import { associationNaming } from "./account-associations";
+import { countsOfPresent } from "./kit";
 
 /**
  * Refuses (FAILED_PRECONDITION `RESOURCE_IN_USE`) the delete of identity `uid` while a
- * role binding names it: a later identity must never inherit its grants.
+ * role binding names it (a later identity must never inherit its grants), or while an
+ * account association's `serviceBindings` names it.
  */
 export function refuseIdentityDelete(state: State, uid: string): void {
   const bound = state.countBindingsOfIdentity(uid);
@@ -19,19 +22,38 @@ export function refuseIdentityDelete(state: State, uid: string): void {
       description: `identity ${uid} still has ${bound} role binding${bound === 1 ? "" : "s"}`,
     });
   }
+  const association = associationNaming(state, uid);
+  if (association) {
+    throw failedPrecondition({
+      type: "RESOURCE_IN_USE",
+      subject: uid,
+      description: `identity ${uid} is named in the serviceBindings of the account association of ${association.uid}`,
+    });
+  }
 }
 
 /**
  * Refuses (FAILED_PRECONDITION `RESOURCE_IN_USE`) the delete of custom role `uid` while
- * a role binding uses it.
+ * a role binding uses it or an identity provider has it as `defaultRole`. Group invites
+ * never block it: an invite whose role is gone simply stops showing `role`.
  */
 export function refuseRoleDelete(state: State, uid: string): void {
   const bound = state.countBindingsOfRole(uid);
-  if (bound > 0) {
+  let providers = 0;
+  for (const provider of state.identityProviders.values()) {
+    if (provider.defaultRole === uid) providers++;
+  }
+  const uses = [
+    ...countsOfPresent([[bound, "role binding", "role bindings"]]).map((n) => `bound by ${n}`),
+    ...countsOfPresent([[providers, "identity provider", "identity providers"]]).map(
+      (n) => `the default role of ${n}`,
+    ),
+  ];
+  if (uses.length > 0) {
     throw failedPrecondition({
       type: "RESOURCE_IN_USE",
       subject: uid,
-      description: `role ${uid} is still bound by ${bound} role binding${bound === 1 ? "" : "s"}`,
+      description: `role ${uid} is still ${uses.join(" and ")}`,
     });
   }
 }

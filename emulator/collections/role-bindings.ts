@@ -151,7 +151,12 @@ export const roleBindings = writableCollection<
   store: (state) => state.roleBindings,
   out: (ctx, binding, access) => bindingOut(ctx.state, binding, access),
   list: {
-    filters: ["identityUid", "roleUid"],
+    // A project decision beyond the specification (docs/emulator.md): exact-match filters
+    // on the binding's identity and role.
+    filters: [
+      { key: "identityUid", names: ["identity_uid", "identityUid"] },
+      { key: "roleUid", names: ["role_uid", "roleUid"] },
+    ],
     sortName: (ctx, binding) => ctx.state.identities.get(binding.identityUid)?.name ?? "",
     match: (_ctx, params) => {
       const { identityUid, roleUid } = params.filters;

@@ -16,7 +16,14 @@
 import type { Access } from "../access";
 import { invalidArgument } from "../errors";
 import type { IndexedCollection } from "../indexed-collection";
-import { type ListParams, parseListParams, runList } from "../listing";
+import {
+  type ListFilter,
+  type ListOptions,
+  type ListParams,
+  type OrderField,
+  parseListParams,
+  runList,
+} from "../listing";
 import {
   type ApiRequest,
   type ApiResponse,
@@ -97,10 +104,14 @@ export interface WritableSpec<T extends StoredRecord, D> {
 }
 
 export interface ListSpec<T> {
-  /** Collection-specific exact-match filter names, as `parseListParams` reads them. */
-  filters?: string[];
+  /** Collection-specific exact-match filters, as `parseListParams` reads them. */
+  filters?: readonly ListFilter[];
+  /** `order_by` fields and the `name` filter, when they differ from the common ones. */
+  options?: ListOptions;
   /** The `name` sort key of a record. */
   sortName(ctx: EmulatorContext, record: T): string;
+  /** The sort key of an order field beyond the common ones (e.g. `expirationTime`). */
+  sortValue?(record: T, field: OrderField): string | undefined;
   /**
    * Which records the caller sees; default: `<name>.list` on the record's uid (with no
    * per-item check when one grant covers the whole scope).
@@ -150,6 +161,11 @@ export interface UpdateSpec<T> extends WriteSteps<UpdateWrite<T>> {
 }
 
 export interface DeleteSpec<T> {
+  /**
+   * The record to delete once authorized; undefined makes the delete succeed with
+   * nothing removed (an idempotent delete). Default: the spec's `load`.
+   */
+  load?(ctx: EmulatorContext, uid: string): T | undefined;
   /** Refuses the delete (FAILED_PRECONDITION) while something still needs the record. */
   refuse?(ctx: EmulatorContext, record: T): void;
   /** Removes the record; default: delete it from the store. */
@@ -179,7 +195,7 @@ export function writableCollection<T extends StoredRecord, D>(
 
   function list(ctx: EmulatorContext, request: ApiRequest, access: Access): ApiResponse {
     const listing = spec.list;
-    const params = parseListParams(request.query, listing.filters);
+    const params = parseListParams(request.query, listing.filters, listing.options);
     let visible: ((record: T) => boolean) | undefined;
     if (listing.visible) {
       const see = listing.visible;
@@ -192,11 +208,12 @@ export function writableCollection<T extends StoredRecord, D>(
       visible = filter && ((record) => filter(record.uid));
     }
     const match = listing.match?.(ctx, params);
+    const common = sortValueOf<T>((record) => listing.sortName(ctx, record));
     const result = runList<T>({
       collectionKey: spec.name,
       collection: spec.store(ctx.state),
       params,
-      sortValue: sortValueOf<T>((record) => listing.sortName(ctx, record)),
+      sortValue: (record, field) => listing.sortValue?.(record, field) ?? common(record, field),
       predicate:
         visible && match
           ? (record) => visible(record) && match(record)
@@ -261,7 +278,8 @@ export function writableCollection<T extends StoredRecord, D>(
     const deleting = spec.delete;
     if (!deleting) throw unsupported(request);
     const found = authorize(ctx, access, uid, "delete");
-    const record = found ?? load(ctx, uid);
+    const record = found ?? (deleting.load ? deleting.load(ctx, uid) : load(ctx, uid));
+    if (record === undefined) return ok({});
     deleting.refuse?.(ctx, record);
     if (deleting.remove) deleting.remove(ctx, record);
     else spec.store(ctx.state).delete(record.uid);

@@ -1,0 +1,347 @@
+/**
+ * Identity providers: `/iam/v2beta1/identityProviders`, outside OIDC providers a group's
+ * users sign in through (addendum, 3). The emulator stores and serves them but never
+ * signs anyone in through one; `defaultRole` is checked, never acted on. The client
+ * secret is write-only: kept as a digest, never answered.
+ */
+import type { Access } from "../access";
+import { invalidArgument } from "../errors";
+import type { IdentityProviderRecord } from "../model";
+import {
+  type JsonObject,
+  optionalBoolean,
+  optionalObject,
+  optionalString,
+  optionalStringArray,
+} from "../requests";
+import {
+  type EmulatorContext,
+  existing,
+  FLAT_UID,
+  newChildUid,
+  parentPath,
+  requireHttpUrl,
+  requireName,
+  requirePathUid,
+} from "./kit";
+import { requireRoleGrantable, requireRoleUsableIn } from "./role-bindings";
+import { readableRole } from "./roles";
+import { secretDigest } from "./secrets";
+import { type UpdateWrite, writableCollection } from "./writable";
+
+const CORRELATION_RULES = [
+  "CORRELATION_RULE_UNSPECIFIED",
+  "CORRELATION_RULE_SUB_EQUALS_EXTERNAL_ID",
+  "CORRELATION_RULE_OID_EQUALS_EXTERNAL_ID",
+];
+
+/** The rule an unspecified correlation rule behaves as. */
+function effectiveRule(rule: string): string {
+  return rule === "CORRELATION_RULE_UNSPECIFIED" ? "CORRELATION_RULE_SUB_EQUALS_EXTERNAL_ID" : rule;
+}
+
+export const IDENTITY_PROVIDER_MASK_PATHS: readonly string[] = [
+  "name",
+  "description",
+  "defaultRole",
+  "oidc",
+  "oidc.issuer",
+  "oidc.clientId",
+  "oidc.clientSecret",
+  "oidc.additionalScopes",
+  "oidc.groupsClaim",
+  "oidc.pkceEnabled",
+  "oidc.correlationRule",
+];
+
+export function identityProviderOut(provider: IdentityProviderRecord): JsonObject {
+  const { oidc } = provider;
+  return {
+    uid: provider.uid,
+    name: provider.name,
+    description: provider.description,
+    defaultRole: provider.defaultRole,
+    oidc: {
+      issuer: oidc.issuer,
+      clientId: oidc.clientId,
+      additionalScopes: [...oidc.additionalScopes],
+      groupsClaim: oidc.groupsClaim,
+      pkceEnabled: oidc.pkceEnabled,
+      correlationRule: oidc.correlationRule,
+    },
+    createTime: provider.createTime,
+    updateTime: provider.updateTime,
+  };
+}
+
+// ---------------------------------------------------------------- validation
+
+function requireProviderName(value: unknown): string {
+  const name = requireName(value);
+  if (name.length < 3 || name.length > 63) {
+    throw invalidArgument("name", "must be 3 to 63 characters");
+  }
+  return name;
+}
+
+function requireDefaultRole(value: unknown): string {
+  if (value !== undefined && value !== null && typeof value !== "string") {
+    throw invalidArgument("defaultRole", "must be a string");
+  }
+  if (typeof value !== "string" || value === "")
+    throw invalidArgument("defaultRole", "is required");
+  if (!FLAT_UID.test(value)) {
+    throw invalidArgument("defaultRole", "must be a role uid (40 hex characters)");
+  }
+  return value;
+}
+
+function requireClientId(oidc: JsonObject): string {
+  const clientId = optionalString(oidc, "clientId", "oidc.clientId");
+  if (!clientId) throw invalidArgument("oidc.clientId", "is required");
+  return clientId;
+}
+
+function requireScopes(oidc: JsonObject): string[] {
+  const scopes = optionalStringArray(oidc, "additionalScopes", "oidc.additionalScopes") ?? [];
+  const seen = new Set<string>();
+  scopes.forEach((scope, index) => {
+    const field = `oidc.additionalScopes[${index}]`;
+    if (scope === "") throw invalidArgument(field, "must not be empty");
+    if (/\s/.test(scope)) throw invalidArgument(field, "must not contain whitespace");
+    if (seen.has(scope)) throw invalidArgument(field, "appears twice");
+    seen.add(scope);
+  });
+  return [...scopes];
+}
+
+/** A correlation rule from the body; absent answers undefined (the caller decides). */
+function optionalRule(oidc: JsonObject): string | undefined {
+  const rule = optionalString(oidc, "correlationRule", "oidc.correlationRule");
+  if (rule === undefined || rule === "") return undefined;
+  if (!CORRELATION_RULES.includes(rule)) {
+    throw invalidArgument("oidc.correlationRule", `must be one of ${CORRELATION_RULES.join(", ")}`);
+  }
+  return rule;
+}
+
+/** The client secret from the body: its digest, "" for an empty or absent one. */
+function secretOf(oidc: JsonObject): string {
+  const secret = optionalString(oidc, "clientSecret", "oidc.clientSecret");
+  return secret ? secretDigest(secret) : "";
+}
+
+/** A whole `oidc` object; `stored` supplies the secret and rule an update keeps. */
+function parseOidc(
+  value: JsonObject | undefined,
+  stored?: IdentityProviderRecord["oidc"],
+): IdentityProviderRecord["oidc"] {
+  if (value === undefined) throw invalidArgument("oidc", "is required");
+  const issuer = requireHttpUrl(value.issuer, "oidc.issuer");
+  const clientId = requireClientId(value);
+  const digest = secretOf(value);
+  const additionalScopes = requireScopes(value);
+  const groupsClaim = optionalString(value, "groupsClaim", "oidc.groupsClaim") ?? "";
+  const pkceEnabled = optionalBoolean(value, "pkceEnabled", "oidc.pkceEnabled") ?? false;
+  const rule = optionalRule(value);
+  return {
+    issuer,
+    clientId,
+    clientSecretDigest: digest || (stored?.clientSecretDigest ?? ""),
+    additionalScopes,
+    groupsClaim,
+    pkceEnabled,
+    correlationRule: rule ?? stored?.correlationRule ?? "CORRELATION_RULE_UNSPECIFIED",
+  };
+}
+
+/** A provider without a client secret must use PKCE (at create and after every update). */
+function requireSecretOrPkce(oidc: IdentityProviderRecord["oidc"]): void {
+  if (oidc.clientSecretDigest === "" && !oidc.pkceEnabled) {
+    throw invalidArgument("oidc.clientSecret", "is required unless oidc.pkceEnabled is true");
+  }
+}
+
+// ---------------------------------------------------------------- updates
+
+/**
+ * `current` with `paths` applied (addendum, 3.4): `oidc` (or `*`) replaces the object but
+ * keeps the stored secret when none is sent, and the stored rule when none (or
+ * UNSPECIFIED) is sent; the secret is cleared only under an explicit
+ * `oidc.clientSecret` with an empty value; the correlation rule never changes.
+ */
+function applyUpdate(
+  current: IdentityProviderRecord,
+  body: JsonObject,
+  paths: readonly string[],
+): IdentityProviderRecord {
+  const next: IdentityProviderRecord = {
+    ...current,
+    oidc: { ...current.oidc, additionalScopes: [...current.oidc.additionalScopes] },
+  };
+  const oidcBody = (): JsonObject => optionalObject(body, "oidc") ?? {};
+  for (const path of paths) {
+    switch (path) {
+      case "name":
+        next.name = requireProviderName(body.name);
+        break;
+      case "description":
+        next.description = optionalString(body, "description") ?? "";
+        break;
+      case "defaultRole":
+        next.defaultRole = requireDefaultRole(body.defaultRole);
+        break;
+      case "oidc": {
+        const requested = parseOidc(optionalObject(body, "oidc"), current.oidc);
+        requireSameRule(current.oidc.correlationRule, requested.correlationRule);
+        // Restating the effective rule keeps the stored spelling.
+        next.oidc = { ...requested, correlationRule: current.oidc.correlationRule };
+        break;
+      }
+      case "oidc.issuer":
+        next.oidc.issuer = requireHttpUrl(oidcBody().issuer, "oidc.issuer");
+        break;
+      case "oidc.clientId":
+        next.oidc.clientId = requireClientId(oidcBody());
+        break;
+      case "oidc.clientSecret":
+        // Explicit: an empty value clears the secret (refused below unless PKCE is on).
+        next.oidc.clientSecretDigest = secretOf(oidcBody());
+        break;
+      case "oidc.additionalScopes":
+        next.oidc.additionalScopes = requireScopes(oidcBody());
+        break;
+      case "oidc.groupsClaim":
+        next.oidc.groupsClaim = optionalString(oidcBody(), "groupsClaim", "oidc.groupsClaim") ?? "";
+        break;
+      case "oidc.pkceEnabled":
+        next.oidc.pkceEnabled =
+          optionalBoolean(oidcBody(), "pkceEnabled", "oidc.pkceEnabled") ?? false;
+        break;
+      case "oidc.correlationRule": {
+        const rule = optionalRule(oidcBody());
+        if (rule !== undefined) requireSameRule(current.oidc.correlationRule, rule);
+        break;
+      }
+    }
+  }
+  requireSecretOrPkce(next.oidc);
+  return next;
+}
+
+/** Restating the effective rule does nothing; changing it is refused. */
+function requireSameRule(stored: string, requested: string): void {
+  if (effectiveRule(stored) !== effectiveRule(requested)) {
+    throw invalidArgument("oidc.correlationRule", "cannot change; create a new identity provider");
+  }
+}
+
+/** Steps 4 to 6 for a default role in `groupUid`. */
+function defaultRoleSteps<W>(
+  target: (write: W) => { ctx: EmulatorContext; groupUid: string; roleUid: string } | undefined,
+  access: (write: W) => Access,
+) {
+  return {
+    references: (write: W) => {
+      const t = target(write);
+      if (!t) return;
+      readableRole(t.ctx.state, access(write), t.roleUid);
+    },
+    roleUsable: (write: W) => {
+      const t = target(write);
+      if (!t) return;
+      const role = existing(t.ctx.state.roles, t.roleUid);
+      requireRoleUsableIn(role, t.groupUid, "defaultRole");
+    },
+    grants: (write: W) => {
+      const t = target(write);
+      if (!t) return;
+      requireRoleGrantable(access(write), existing(t.ctx.state.roles, t.roleUid), t.groupUid);
+    },
+  };
+}
+
+/** An update checks the default role only when `defaultRole` is among the applied paths. */
+function updatedRole(write: UpdateWrite<IdentityProviderRecord>) {
+  if (!write.paths.includes("defaultRole")) return undefined;
+  return {
+    ctx: write.ctx,
+    groupUid: parentPath(write.current.uid),
+    roleUid: write.next.defaultRole,
+  };
+}
+
+interface ProviderDraft {
+  name: string;
+  description: string;
+  defaultRole: string;
+  oidc: IdentityProviderRecord["oidc"];
+}
+
+const createSteps = defaultRoleSteps<{
+  ctx: EmulatorContext;
+  access: Access;
+  parentUid: string;
+  draft: ProviderDraft;
+}>(
+  (write) => ({ ctx: write.ctx, groupUid: write.parentUid, roleUid: write.draft.defaultRole }),
+  (write) => write.access,
+);
+
+const updateSteps = defaultRoleSteps<UpdateWrite<IdentityProviderRecord>>(
+  updatedRole,
+  (write) => write.access,
+);
+
+export const identityProviders = writableCollection<IdentityProviderRecord, ProviderDraft>({
+  name: "identityProviders",
+  store: (state) => state.identityProviders,
+  out: (_ctx, provider) => identityProviderOut(provider),
+  // An update may change the default role, which promises a future role binding in the
+  // provider's group: it needs roleBindings.create there too, whatever the paths.
+  authorize: (_ctx, access, uid, verb) => {
+    requirePathUid(uid);
+    access.require(`identityProviders.${verb}`, uid);
+    if (verb === "update") access.require("roleBindings.create", parentPath(uid));
+    return undefined;
+  },
+  list: { sortName: (_ctx, provider) => provider.name },
+  create: {
+    parentHint: "the owning group uid belongs in the path",
+    // A default role promises a future role binding: the caller must be able to make it.
+    capabilities: ["identityProviders.create", "roleBindings.create"],
+    body: (_ctx, body) => {
+      const name = requireProviderName(body.name);
+      const description = optionalString(body, "description") ?? "";
+      const defaultRole = requireDefaultRole(body.defaultRole);
+      const oidc = parseOidc(optionalObject(body, "oidc"));
+      if (oidc.clientSecretDigest === "" && !oidc.pkceEnabled) {
+        throw invalidArgument("oidc.clientSecret", "is required unless oidc.pkceEnabled is true");
+      }
+      return { name, description, defaultRole, oidc };
+    },
+    references: (write) => {
+      existing(write.ctx.state.groups, write.parentUid);
+      createSteps.references(write);
+    },
+    roleUsable: createSteps.roleUsable,
+    grants: createSteps.grants,
+    build: (ctx, draft, parentUid, now) => ({
+      uid: newChildUid(
+        parentUid,
+        (candidate) =>
+          ctx.state.identityProviders.has(candidate) || ctx.state.groups.has(candidate),
+      ),
+      ...draft,
+      createTime: now,
+      updateTime: now,
+    }),
+  },
+  update: {
+    writable: IDENTITY_PROVIDER_MASK_PATHS,
+    fields: ["name", "description", "defaultRole", "oidc"],
+    apply: (_ctx, current, body, paths) => applyUpdate(current, body, paths),
+    ...updateSteps,
+  },
+  delete: {},
+});
