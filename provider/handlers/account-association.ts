@@ -211,13 +211,25 @@ function checkBlocks(
   groupUid: string | undefined,
 ): AssociationBlocks {
   const blocks: AssociationBlocks = {};
-  const amazon = checker.optionalObject("amazon", news.amazon);
+  const given = ASSOCIATION_BLOCKS.filter(
+    (name) => news[name] !== undefined && news[name] !== null,
+  );
+  if (given.length === 0) {
+    checker.fail("amazon", `at least one of ${ASSOCIATION_BLOCKS.join(", ")} is required`);
+  }
+  // A block not known yet in a preview is kept as it is; its members are checked once known.
+  for (const name of given) {
+    if (isUnknown(news[name])) Object.assign(blocks, { [name]: news[name] });
+  }
+  const block = (name: BlockName) =>
+    isUnknown(news[name]) ? undefined : checker.optionalObject(name, news[name]);
+  const amazon = block("amazon");
   if (amazon) {
     blocks.amazon = {
       account: patterned(checker, "amazon.account", amazon.account, AWS_ACCOUNT, "12 digits"),
     };
   }
-  const google = checker.optionalObject("google", news.google);
+  const google = block("google");
   if (google) {
     const projectNumber = checker.requiredString("google.projectNumber", google.projectNumber);
     if (projectNumber !== undefined && !isUnknown(projectNumber)) {
@@ -234,7 +246,7 @@ function checkBlocks(
       projectNumber: projectNumber ?? "",
     };
   }
-  const azure = checker.optionalObject("azure", news.azure);
+  const azure = block("azure");
   if (azure) {
     blocks.azure = {
       tenantId: patterned(checker, "azure.tenantId", azure.tenantId, GUID, "a GUID"),
@@ -243,13 +255,10 @@ function checkBlocks(
       ),
     };
   }
-  const github = checker.optionalObject("github", news.github);
+  const github = block("github");
   if (github) blocks.github = checkGitHub(checker, github);
-  const chainguard = checker.optionalObject("chainguard", news.chainguard);
+  const chainguard = block("chainguard");
   if (chainguard) blocks.chainguard = checkChainguard(checker, chainguard, groupUid);
-  if (ASSOCIATION_BLOCKS.every((name) => news[name] === undefined || news[name] === null)) {
-    checker.fail("amazon", `at least one of ${ASSOCIATION_BLOCKS.join(", ")} is required`);
-  }
   return blocks;
 }
 

@@ -1,0 +1,359 @@
+/**
+ * `IdentityProvider`: provider methods called directly against the emulator (request
+ * counts from its log). The client secret is write-only in the API: these tests prove
+ * it is sent when it changes (alone in the mask), kept by refresh, and never written
+ * into an error.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type {
+  IdentityProviderInputs,
+  IdentityProviderOutputs,
+} from "../../provider/handlers/identity-provider";
+import * as runtime from "../../provider/runtime";
+import { UNKNOWN_VALUE } from "../../provider/validation";
+import { maskOf, type ProviderFixture, startProviderFixture } from "./fixture";
+
+const SECRET = "idp-secret-5e1f0c-never-in-errors";
+
+let emu: ProviderFixture;
+let groupUid: string;
+let viewerRoleUid: string;
+let editorRoleUid: string;
+
+beforeAll(async () => {
+  emu = await startProviderFixture();
+  [groupUid] = (await emu.seed({ groups: [{ parentUid: emu.rootGroupUid, name: "sso" }] })).groups;
+  const roles = (await emu.client.iam.roles.list({ pageSize: 200 })).items;
+  viewerRoleUid = roles.find((r) => r.name === "viewer")!.uid;
+  editorRoleUid = roles.find((r) => r.name === "editor")!.uid;
+});
+
+afterAll(async () => {
+  await emu?.close();
+});
+
+beforeEach(async () => {
+  await emu.configureRuntime();
+  await emu.clearFaults();
+  await emu.clearRequests();
+});
+
+let counter = 0;
+function uniqueName(prefix: string): string {
+  counter += 1;
+  return `${prefix}-${counter}`;
+}
+
+function raw(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    parentUid: groupUid,
+    name: uniqueName("corp sso"),
+    defaultRole: viewerRoleUid,
+    oidc: { issuer: "https://login.example.com", clientId: "irm-client" },
+    clientSecret: SECRET,
+    ...overrides,
+  };
+}
+
+async function checked(news: Record<string, unknown>): Promise<IdentityProviderInputs> {
+  const result = await runtime.identityProvider.check({}, news);
+  expect(result.failures).toEqual([]);
+  return result.inputs as IdentityProviderInputs;
+}
+
+async function created(news: Record<string, unknown>) {
+  const result = await runtime.identityProvider.create(await checked(news));
+  return { id: result.id, outs: result.outs as IdentityProviderOutputs };
+}
+
+describe("IdentityProvider check", () => {
+  it("names each bad field and its rule before any request, never quoting the secret", async () => {
+    const result = await runtime.identityProvider.check(
+      {},
+      {
+        parentUid: groupUid,
+        name: "ab",
+        defaultRole: "viewer",
+        oidc: {
+          issuer: "http://login.example.com",
+          clientId: "",
+          additionalScopes: ["email", "two words", "email"],
+          pkceEnabled: "yes",
+          correlationRule: "BY_EMAIL",
+        },
+        clientSecret: 42,
+        adoptUid: `${emu.rootGroupUid}/0123456789abcdef`,
+      },
+    );
+    const byProperty = Object.fromEntries(
+      (result.failures ?? []).map((f) => [f.property, f.reason]),
+    );
+    expect(Object.keys(byProperty).sort()).toEqual([
+      "adoptUid",
+      "clientSecret",
+      "defaultRole",
+      "name",
+      "oidc.additionalScopes[1]",
+      "oidc.additionalScopes[2]",
+      "oidc.clientId",
+      "oidc.correlationRule",
+      "oidc.issuer",
+      "oidc.pkceEnabled",
+    ]);
+    expect(byProperty.name).toMatch(/3 to 63 characters/);
+    expect(byProperty["oidc.issuer"]).toMatch(/https URL/);
+    expect(byProperty["oidc.additionalScopes[2]"]).toMatch(/listed twice/);
+    expect(byProperty["oidc.correlationRule"]).toMatch(/CORRELATION_RULE_OID_EQUALS_EXTERNAL_ID/);
+    expect(byProperty.adoptUid).toMatch(/direct child of parentUid/);
+    expect(await emu.requests()).toEqual([]);
+  });
+
+  it("requires a client secret unless PKCE is on, and fills the defaults", async () => {
+    const missing = await runtime.identityProvider.check({}, raw({ clientSecret: undefined }));
+    expect(missing.failures).toEqual([
+      { property: "clientSecret", reason: "is required unless oidc.pkceEnabled is true" },
+    ]);
+    const pkce = await checked(
+      raw({
+        name: "pkce only",
+        clientSecret: undefined,
+        oidc: { issuer: "https://login.example.com", clientId: "c", pkceEnabled: true },
+      }),
+    );
+    expect(pkce).toMatchObject({
+      description: "",
+      clientSecret: "",
+      oidc: {
+        additionalScopes: [],
+        groupsClaim: "",
+        pkceEnabled: true,
+        correlationRule: "CORRELATION_RULE_UNSPECIFIED",
+      },
+    });
+    const tooLong = await runtime.identityProvider.check(
+      {},
+      raw({ clientSecret: "x".repeat(5000) }),
+    );
+    expect(tooLong.failures).toEqual([
+      { property: "clientSecret", reason: "must be at most 4096 characters, got 5000" },
+    ]);
+  });
+
+  it("passes values not known yet in a preview", async () => {
+    const preview = await runtime.identityProvider.check(
+      {},
+      {
+        parentUid: UNKNOWN_VALUE,
+        name: UNKNOWN_VALUE,
+        defaultRole: UNKNOWN_VALUE,
+        oidc: UNKNOWN_VALUE,
+        clientSecret: UNKNOWN_VALUE,
+      },
+    );
+    expect(preview.failures).toEqual([]);
+  });
+});
+
+describe("IdentityProvider lifecycle", () => {
+  it("create (1 POST), no-op diff, one-field updates with exact masks, refresh keeps the secret, delete", async () => {
+    const idp = await created(
+      raw({
+        oidc: { issuer: "https://login.example.com", clientId: "a", additionalScopes: ["email"] },
+      }),
+    );
+    expect(idp.id).toMatch(new RegExp(`^${groupUid}/[0-9a-f]{16}$`));
+    expect(idp.outs).toMatchObject({
+      uid: idp.id,
+      parentUid: groupUid,
+      defaultRole: viewerRoleUid,
+      clientSecret: SECRET,
+      oidc: {
+        issuer: "https://login.example.com",
+        clientId: "a",
+        additionalScopes: ["email"],
+        groupsClaim: "",
+        pkceEnabled: false,
+      },
+    });
+    expect((await emu.requests()).map((r) => `${r.method} ${r.path}`)).toEqual([
+      `POST /iam/v2beta1/identityProviders/${groupUid}`,
+    ]);
+    const inputs = await checked({
+      ...raw({ name: idp.outs.name }),
+      oidc: { issuer: "https://login.example.com", clientId: "a", additionalScopes: ["email"] },
+    });
+
+    await emu.clearRequests();
+    expect(await runtime.identityProvider.diff(idp.id, idp.outs, inputs)).toEqual({
+      changes: false,
+    });
+    // UNSPECIFIED and SUB_EQUALS_EXTERNAL_ID are one rule: restating it is no change.
+    const restated = {
+      ...inputs,
+      oidc: { ...inputs.oidc, correlationRule: "CORRELATION_RULE_SUB_EQUALS_EXTERNAL_ID" as const },
+    };
+    expect(await runtime.identityProvider.diff(idp.id, idp.outs, restated)).toEqual({
+      changes: false,
+    });
+    const oid = {
+      ...inputs,
+      oidc: { ...inputs.oidc, correlationRule: "CORRELATION_RULE_OID_EQUALS_EXTERNAL_ID" as const },
+    };
+    expect(await runtime.identityProvider.diff(idp.id, idp.outs, oid)).toEqual({
+      changes: true,
+      replaces: ["oidc"],
+    });
+    expect(await emu.requests()).toEqual([]);
+
+    // A new secret: one PATCH naming only oidc.clientSecret.
+    const rotated = { ...inputs, clientSecret: "rotated-secret" };
+    expect(await runtime.identityProvider.diff(idp.id, idp.outs, rotated)).toEqual({
+      changes: true,
+    });
+    const afterRotation = await runtime.identityProvider.update(idp.id, idp.outs, rotated);
+    expect(afterRotation.outs).toMatchObject({ clientSecret: "rotated-secret" });
+    let log = await emu.requests();
+    expect(log.map((r) => r.method)).toEqual(["PATCH"]);
+    expect(maskOf(log[0])).toEqual(["oidc.clientSecret"]);
+
+    // Scopes, role and groups claim: one PATCH with exactly those paths.
+    await emu.clearRequests();
+    const changed = {
+      ...rotated,
+      defaultRole: editorRoleUid,
+      oidc: { ...rotated.oidc, additionalScopes: ["email", "profile"], groupsClaim: "groups" },
+    };
+    const updated = await runtime.identityProvider.update(idp.id, afterRotation.outs!, changed);
+    log = await emu.requests();
+    expect(log.map((r) => r.method)).toEqual(["PATCH"]);
+    expect(maskOf(log[0]).sort()).toEqual([
+      "defaultRole",
+      "oidc.additionalScopes",
+      "oidc.groupsClaim",
+    ]);
+    expect(updated.outs).toMatchObject({
+      defaultRole: editorRoleUid,
+      clientSecret: "rotated-secret",
+      oidc: { additionalScopes: ["email", "profile"], groupsClaim: "groups" },
+    });
+
+    await emu.clearRequests();
+    const refreshed = await runtime.identityProvider.read(idp.id, updated.outs);
+    expect(refreshed.props?.clientSecret).toBe("rotated-secret");
+    expect(refreshed.inputs).toMatchObject({
+      clientSecret: "rotated-secret",
+      defaultRole: editorRoleUid,
+    });
+    expect(await runtime.identityProvider.diff(idp.id, refreshed.props!, changed)).toEqual({
+      changes: false,
+    });
+    expect(await emu.requests()).toHaveLength(1);
+
+    await emu.clearRequests();
+    await runtime.identityProvider.delete(idp.id, refreshed.props!);
+    await runtime.identityProvider.delete(idp.id, refreshed.props!);
+    expect((await emu.requests()).map((r) => `${r.method} ${r.status}`)).toEqual([
+      "DELETE 200",
+      "DELETE 404",
+    ]);
+    expect(await runtime.identityProvider.read(idp.id, refreshed.props)).toEqual({ id: "" });
+  });
+
+  it("switching to PKCE clears the secret with an explicit empty oidc.clientSecret", async () => {
+    const idp = await created(raw());
+    await emu.clearRequests();
+    const pkce = await checked(
+      raw({
+        name: idp.outs.name,
+        clientSecret: undefined,
+        oidc: { issuer: "https://login.example.com", clientId: "irm-client", pkceEnabled: true },
+      }),
+    );
+    const updated = await runtime.identityProvider.update(idp.id, idp.outs, pkce);
+    const log = await emu.requests();
+    expect(maskOf(log[0]).sort()).toEqual(["oidc.clientSecret", "oidc.pkceEnabled"]);
+    expect(updated.outs).toMatchObject({ clientSecret: "", oidc: { pkceEnabled: true } });
+    await runtime.identityProvider.delete(idp.id, updated.outs!);
+  });
+
+  it("adopts by uid, sending the client secret once, and refuses another correlation rule", async () => {
+    const name = uniqueName("legacy sso");
+    const existing = await emu.client.iam.identityProviders.create(groupUid, {
+      name,
+      defaultRole: viewerRoleUid,
+      oidc: { issuer: "https://login.example.com", clientId: "irm-client", clientSecret: "old" },
+    });
+    await emu.clearRequests();
+    const adopted = await runtime.identityProvider.create(
+      await checked(raw({ name, adoptUid: existing.uid })),
+    );
+    expect(adopted.id).toBe(existing.uid);
+    expect(adopted.outs).toMatchObject({ clientSecret: SECRET });
+    const log = await emu.requests();
+    expect(log.map((r) => r.method)).toEqual(["GET", "PATCH"]);
+    expect(maskOf(log[1])).toEqual(["oidc.clientSecret"]);
+
+    await emu.clearRequests();
+    const other = runtime.identityProvider.create(
+      await checked(
+        raw({
+          name,
+          adoptUid: existing.uid,
+          oidc: {
+            issuer: "https://login.example.com",
+            clientId: "irm-client",
+            correlationRule: "CORRELATION_RULE_OID_EQUALS_EXTERNAL_ID",
+          },
+        }),
+      ),
+    );
+    await expect(other).rejects.toThrow(/cannot change it/);
+    expect((await emu.requests()).map((r) => r.method)).toEqual(["GET"]);
+  });
+
+  it("recovers a create whose answer was lost without making a second provider", async () => {
+    const news = raw();
+    await emu.fault({
+      match: { method: "POST", path: `/iam/v2beta1/identityProviders/${groupUid}` },
+      drop: "after",
+    });
+    const idp = await created(news);
+    expect(idp.outs.clientSecret).toBe(SECRET);
+    expect((await emu.requests()).map((r) => r.method)).toEqual(["POST", "GET"]);
+    const mine = await emu.client.iam.identityProviders.list({
+      childrenOf: groupUid,
+      name: news.name as string,
+    });
+    expect(mine.items.map((i) => i.uid)).toEqual([idp.id]);
+  });
+
+  it("keeps the secret out of the error of a refused create", async () => {
+    const failure = runtime.identityProvider.create(
+      await checked(raw({ defaultRole: "f".repeat(40) })),
+    );
+    await expect(failure).rejects.toThrow(/f{40}/);
+    const message = await failure.then(
+      () => "",
+      (error: Error) => `${error.message}\n${error.stack ?? ""}`,
+    );
+    expect(message).not.toContain(SECRET);
+  });
+
+  it("a role that is some provider's defaultRole cannot be deleted: the message says so", async () => {
+    await emu.configureRuntime({ "irm:deleteTimeoutMs": "0" });
+    const role = await runtime.role.create(
+      (
+        await runtime.role.check(
+          {},
+          { parentUid: groupUid, name: uniqueName("sso users"), capabilities: ["repos.list"] },
+        )
+      ).inputs as never,
+    );
+    const idp = await created(raw({ defaultRole: role.id }));
+    const failure = runtime.role.delete(role.id, role.outs as never);
+    await expect(failure).rejects.toThrow(/RESOURCE_IN_USE/);
+    await expect(failure).rejects.toThrow(/identity providers/);
+    await runtime.identityProvider.delete(idp.id, idp.outs);
+    await runtime.role.delete(role.id, role.outs as never);
+  });
+});
