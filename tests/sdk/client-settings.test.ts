@@ -136,8 +136,11 @@ describe("IrmClient", () => {
   it("exposes every collection and does not reveal its token when printed", async () => {
     const client = new IrmClient({ token: "printed-secret-token", env: {} });
     expect(Object.keys(client.iam).sort()).toEqual([
+      "accountAssociations",
+      "groupInvites",
       "groups",
       "identities",
+      "identityProviders",
       "roleBindings",
       "roles",
     ]);
