@@ -18,7 +18,7 @@ import {
   ROLE_UID_PATTERN,
   UNKNOWN_VALUE,
 } from "../validation";
-import { diffFields, type FieldSpec, type HandlerContext, type ResourceHandler } from "./common";
+import type { FieldSpec, HandlerContext, ResourceHandler } from "./common";
 import { objectHandler } from "./object-handler";
 
 /** How a signed-in user is matched to an existing identity; fixed at creation. */
@@ -316,7 +316,7 @@ function patchBody(
 export function identityProviderHandler(
   context: HandlerContext,
 ): ResourceHandler<IdentityProviderInputs, IdentityProviderOutputs> {
-  const handler = objectHandler<
+  return objectHandler<
     IdentityProviderInputs,
     IdentityProviderOutputs,
     IdentityProvider,
@@ -325,6 +325,7 @@ export function identityProviderHandler(
   >(context, {
     kind: "identity provider",
     container: CONTAINER,
+    replacing: [CORRELATION_RULE],
     updatable: UPDATABLE,
     check: checkIdentityProviderInputs,
     api: (client) => client.iam.identityProviders,
@@ -346,8 +347,8 @@ export function identityProviderHandler(
           ...(inputs.clientSecret === "" ? {} : { clientSecret: inputs.clientSecret }),
         },
       }),
-    // By name among the group's providers, with the same correlation rule (which the
-    // updatable fields compared for every candidate leave out).
+    // By name among the group's providers (the correlation rule is compared too, as a
+    // replacing field).
     candidates: async (client, inputs) =>
       (
         await client.iam.identityProviders.list({
@@ -355,11 +356,7 @@ export function identityProviderHandler(
           name: inputs.name,
           pageSize: 200,
         })
-      ).items.filter(
-        (idp) =>
-          effectiveCorrelationRule(idp.oidc.correlationRule) ===
-          effectiveCorrelationRule(inputs.oidc.correlationRule),
-      ),
+      ).items,
     nameOf: (outputs) => outputs?.name,
     describe: (inputs) =>
       `identity provider ${JSON.stringify(inputs.name)} under ${inputs.parentUid}`,
@@ -369,10 +366,4 @@ export function identityProviderHandler(
         ? undefined
         : `has oidc.correlationRule ${current.oidc.correlationRule}, not ${inputs.oidc.correlationRule}, and the API cannot change it: declare its rule, or create a new identity provider`,
   });
-  return {
-    ...handler,
-    async diff(_id, olds, news) {
-      return diffFields([CONTAINER, CORRELATION_RULE], UPDATABLE, olds, news);
-    },
-  };
 }
