@@ -813,7 +813,46 @@ describe("role bindings show exact values only (6.7)", () => {
       });
       expect(binding.status, binding.text).toBe(200);
       expect(binding.body.identity).toMatchObject({ uid: identity.uid, ...shown });
+      // 6.11: a bound identity of any kind cannot be deleted.
+      const refused = await owner<Json>("DELETE", `/iam/v2beta1/identities/${identity.uid}`);
+      expect(refused.status).toBe(400);
+      expect(refused.body.code).toBe(9);
+      expect(refused.text).toContain("RESOURCE_IN_USE");
     }
+  });
+});
+
+describe("changing how an identity of a new kind authenticates", () => {
+  it("needs every capability its bindings grant; renaming it does not", async () => {
+    const roles = async (name: string) =>
+      (await owner<{ roles: Json[] }>("GET", `/iam/v2beta1/roles?name=${name}`)).body.roles[0]
+        .uid as string;
+    const [team] = (await emu.seed({ groups: [{ parentUid: group, name: "retarget" }] })).groups;
+    const editor = await owner<Json>("POST", `/iam/v2beta1/identities/${team}`, {
+      body: { name: "team editor", claimMatch: { issuer: emu.issuer, subject: "editor" } },
+    });
+    await owner("POST", `/iam/v2beta1/roleBindings/${team}`, {
+      body: { identityUid: editor.body.uid, roleUid: await roles("editor") },
+    });
+    const deployer = await owner<Json>("POST", `/iam/v2beta1/identities/${team}`, {
+      body: { name: "deployer", staticKeys: staticKeys() },
+    });
+    await owner("POST", `/iam/v2beta1/roleBindings/${emu.rootGroupUid}`, {
+      body: { identityUid: deployer.body.uid, roleUid: await roles("owner") },
+    });
+    const asEditor = caller(emu.url, await emu.mintToken(editor.body.uid as string));
+    const path = `/iam/v2beta1/identities/${deployer.body.uid}`;
+    const retarget = await asEditor<Json>("PATCH", `${path}?updateMask=staticKeys.subject`, {
+      body: { staticKeys: { subject: "attacker" } },
+    });
+    expect(retarget.status, retarget.text).toBe(403);
+    expect(String(retarget.body.message)).toMatch(
+      new RegExp(`^Permission denied: \\S+ on ${emu.rootGroupUid} `),
+    );
+    const read = await owner<Json>("GET", path);
+    expect((read.body.staticKeys as Json).subject).toBe("deployer");
+    const renamed = await asEditor<Json>("PATCH", path, { body: { name: "deployer renamed" } });
+    expect(renamed.status, renamed.text).toBe(200);
   });
 });
 
