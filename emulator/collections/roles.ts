@@ -54,8 +54,9 @@ function requireCustomRoleName(value: unknown): string {
   return name;
 }
 
+/** The capabilities of a custom role: known names, at least one, stored sorted without duplicates. */
 function requireCapabilities(value: unknown): string[] {
-  if (value === undefined || value === null) return [];
+  if (value === undefined || value === null) throw noCapability();
   if (!Array.isArray(value) || value.some((item) => typeof item !== "string")) {
     throw invalidArgument("capabilities", "must be an array of strings");
   }
@@ -67,7 +68,13 @@ function requireCapabilities(value: unknown): string[] {
       );
     }
   }
+  if (value.length === 0) throw noCapability();
   return [...new Set(value as string[])].sort();
+}
+
+/** A role without capabilities grants nothing: refused at create and after every update. */
+function noCapability() {
+  return invalidArgument("capabilities", "at least one capability is required");
 }
 
 interface RoleDraft {
