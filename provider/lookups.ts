@@ -1,14 +1,35 @@
 /**
  * Lookups (data sources). Dynamic providers have no invoke, so these are plain async
  * functions that run in the program's process, with settings from `irm:` config, then
- * the `IRM_*` variables, then defaults. Each uses the server-side `name` filter: one
- * request for a single lookup, the fewest pages (200 each) for a listing.
+ * the `IRM_*` variables, then defaults. Each has an Output form (`getXOutput`) for
+ * arguments that are Pulumi outputs.
+ *
+ * Requests: a lookup by uid is one GET; a single lookup by name is one List with the
+ * server-side filter; a listing is one request per page, in the largest pages the API
+ * serves. Arguments are checked before any request, so a typo fails with
+ * `<lookup>: <argument>: <reason>` instead of a filter that silently matches nothing.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { type Group, type IrmClient, MAX_PAGE_SIZE, type Repo, type Role } from "../sdk/index";
+import type {
+  Advisory,
+  Group,
+  Identity,
+  IdentityProvider,
+  IrmClient,
+  Repo,
+  Role,
+  Tag,
+} from "../sdk/index";
+import { MAX_PAGE_SIZE } from "../sdk/index";
 import { CONFIG_NAMESPACE } from "../sdk/settings";
 import { clientFor, type ProviderSettings, resolveProviderSettings } from "./config";
-import { GROUP_UID_PATTERN, MAX_LENGTH, quoted } from "./validation";
+import {
+  CHILD_UID_PATTERN,
+  GROUP_UID_PATTERN,
+  MAX_LENGTH,
+  quoted,
+  ROLE_UID_PATTERN,
+} from "./validation";
 
 /** Options of every lookup. */
 export interface LookupOptions {
@@ -18,9 +39,44 @@ export interface LookupOptions {
   readonly signal?: AbortSignal;
 }
 
-export type GetRoleResult = Role;
-export type GetRepoResult = Repo;
+/** Makes every member of a lookup's arguments a `pulumi.Input`, for its Output form. */
+export type OutputArgs<T> = { readonly [K in keyof T]: pulumi.Input<T[K]> };
+
 export type GetGroupResult = Group;
+export type GetIdentityResult = Identity;
+export type GetRoleResult = Role;
+export type GetIdentityProviderResult = IdentityProvider;
+export type GetRepoResult = Repo;
+export type GetTagResult = Tag;
+export type GetAdvisoryResult = Advisory;
+
+/** A group by its uid, or by its exact name under its parent. */
+export interface GetGroupArgs {
+  /** The group's uid. Give either this, or `name` and `parentUid`. */
+  readonly uid?: string;
+  /** Exact name of the group (with `parentUid`). */
+  readonly name?: string;
+  /** Uid of its parent: the root organisation or another group (with `name`). */
+  readonly parentUid?: string;
+}
+export type GetGroupOutputArgs = OutputArgs<GetGroupArgs>;
+
+/**
+ * An identity by its uid, or by the exact issuer and subject a token must carry (a
+ * `claimMatch` or `staticKeys` identity with exactly these values; pattern identities
+ * never match).
+ */
+export interface GetIdentityArgs {
+  /** The identity's uid. Give either this, or `issuer` and `subject`. */
+  readonly uid?: string;
+  /** The exact issuer URL (with `subject`). */
+  readonly issuer?: string;
+  /** The exact subject (with `issuer`); `*` matches only an identity whose subject is `*`. */
+  readonly subject?: string;
+  /** Only the identities of this group (its direct children); default: every visible one. */
+  readonly parentUid?: string;
+}
+export type GetIdentityOutputArgs = OutputArgs<GetIdentityArgs>;
 
 export interface GetRoleArgs {
   /** Exact name of the role, e.g. `viewer`. */
@@ -32,46 +88,94 @@ export interface GetRoleArgs {
    */
   readonly parentUid?: string;
 }
-export interface GetRoleOutputArgs {
-  readonly name: pulumi.Input<string>;
-  readonly parentUid?: pulumi.Input<string>;
-}
+export type GetRoleOutputArgs = OutputArgs<GetRoleArgs>;
+
 export interface GetRolesArgs {
   /** Only roles with exactly this name. */
   readonly name?: string;
+  /** Only the custom roles of this group; default: every visible role, built-in ones included. */
+  readonly parentUid?: string;
 }
+export type GetRolesOutputArgs = OutputArgs<GetRolesArgs>;
+
+/** An identity provider by its uid, or by its exact name in its group. */
+export interface GetIdentityProviderArgs {
+  /** The provider's uid. Give either this, or `name` and `parentUid`. */
+  readonly uid?: string;
+  /** Exact name of the provider (with `parentUid`). */
+  readonly name?: string;
+  /** Uid of the group the provider belongs to (with `name`). */
+  readonly parentUid?: string;
+}
+export type GetIdentityProviderOutputArgs = OutputArgs<GetIdentityProviderArgs>;
+
 export interface GetRepoArgs {
   /** Exact name of the repository. */
   readonly name: string;
   /** Only repositories below this group (at any depth). */
   readonly groupUid?: string;
 }
-export interface GetRepoOutputArgs {
-  readonly name: pulumi.Input<string>;
-  readonly groupUid?: pulumi.Input<string>;
-}
+export type GetRepoOutputArgs = OutputArgs<GetRepoArgs>;
+
 export interface GetReposArgs {
   /** Only repositories below this group (at any depth). */
   readonly groupUid?: string;
   /** Only repositories with exactly this name. */
   readonly name?: string;
 }
-export interface GetGroupArgs {
-  /** Exact name of the group. */
+export type GetReposOutputArgs = OutputArgs<GetReposArgs>;
+
+export interface GetTagArgs {
+  /** Uid of the repository (e.g. from `getRepo`). */
+  readonly repoUid: string;
+  /** Exact name of the tag, e.g. `latest`. */
   readonly name: string;
-  /** Uid of its parent: the root organisation or another group. */
-  readonly parentUid: string;
 }
+export type GetTagOutputArgs = OutputArgs<GetTagArgs>;
+
+export interface GetTagsArgs {
+  /** Uid of the repository (e.g. from `getRepo`). */
+  readonly repoUid: string;
+  /** Only the tag with exactly this name. */
+  readonly name?: string;
+}
+export type GetTagsOutputArgs = OutputArgs<GetTagsArgs>;
+
+/** Filters of {@link getAdvisories}; every one given must hold. */
+export interface GetAdvisoriesArgs {
+  /** Only the advisory with exactly this id, e.g. `CVE-2026-0001`. */
+  readonly advisoryId?: string;
+  /** Only advisories about this package, e.g. `openssl`. */
+  readonly packageName?: string;
+  /** Only advisories of exactly this severity, e.g. `CRITICAL`. */
+  readonly severity?: string;
+}
+export type GetAdvisoriesOutputArgs = OutputArgs<GetAdvisoriesArgs>;
 
 /** How one lookup argument is checked before any request is made. */
 interface ArgumentRule {
   required?: boolean;
-  /** `groupUid` arguments must have the shape of a group uid. */
-  kind: "name" | "groupUid";
+  /**
+   * `name`: a name of at most `maxNameLength` characters; `text`: any string of at most
+   * `MAX_LENGTH.value` (an issuer, a subject, a severity); the uids must have their shape.
+   */
+  kind: "name" | "text" | "groupUid" | "childUid" | "roleUid";
 }
 
 /** Longest repository name accepted (the registry convention); other names use MAX_LENGTH.name. */
 const MAX_REPO_NAME_LENGTH = 256;
+
+const UID_RULES = {
+  groupUid: {
+    pattern: GROUP_UID_PATTERN,
+    shape: "a group uid (40 lowercase hex, then zero or more '/' + 16 lowercase hex)",
+  },
+  childUid: {
+    pattern: CHILD_UID_PATTERN,
+    shape: "a child uid (its group's uid, then '/' + 16 lowercase hex)",
+  },
+  roleUid: { pattern: ROLE_UID_PATTERN, shape: "a role uid (40 lowercase hex, no '/')" },
+} as const;
 
 /**
  * Validates a lookup's arguments, so a wrong type, an empty required value, an oversized
@@ -97,15 +201,36 @@ function checkArguments(
     if (typeof value !== "string") {
       throw fail(`must be a string, got ${Array.isArray(value) ? "array" : typeof value}`);
     }
-    if (rule.kind === "groupUid" && !GROUP_UID_PATTERN.test(value)) {
-      throw fail(
-        `must be a group uid (40 lowercase hex, then zero or more '/' + 16 lowercase hex), got ${quoted(value)}`,
-      );
+    if (rule.kind === "name" || rule.kind === "text") {
+      const max = rule.kind === "name" ? maxNameLength : MAX_LENGTH.value;
+      if (value.length > max) throw fail(`must be at most ${max} characters, got ${value.length}`);
+      continue;
     }
-    if (rule.kind === "name" && value.length > maxNameLength) {
-      throw fail(`must be at most ${maxNameLength} characters, got ${value.length}`);
-    }
+    const { pattern, shape } = UID_RULES[rule.kind];
+    if (!pattern.test(value)) throw fail(`must be ${shape}, got ${quoted(value)}`);
   }
+}
+
+/** Set: neither absent, `null` nor `""`. */
+function given(value: unknown): boolean {
+  return value !== undefined && value !== null && value !== "";
+}
+
+/**
+ * Exactly one way of finding the object: by `uid` alone, or by every member of `by`
+ * (and not by both). Answers which.
+ */
+function chooseWay(lookup: string, args: object, by: readonly string[]): "uid" | "fields" {
+  const values = args as Record<string, unknown>;
+  const named = by.filter((field) => given(values[field]));
+  const either = `give either uid, or ${by.join(" and ")}`;
+  if (given(values.uid)) {
+    if (named.length > 0) throw new TypeError(`${lookup}: uid: ${either}, not both`);
+    return "uid";
+  }
+  const missing = by.filter((field) => !given(values[field]));
+  if (missing.length > 0) throw new TypeError(`${lookup}: ${missing[0]}: is required (${either})`);
+  return "fields";
 }
 
 function lookupSettings(overrides: Partial<ProviderSettings> | undefined): ProviderSettings {
@@ -137,10 +262,119 @@ function exactlyOne<T extends { uid: string }>(
   );
 }
 
+/** The verbs a lookup by uid needs from a collection. */
+interface Gettable<T> {
+  get(uid: string, options?: { signal?: AbortSignal }): Promise<T>;
+  isGone(error: unknown, uid: string): boolean;
+}
+
+/** One GET; the API's NOT_FOUND for this uid is "found none", as for the other lookups. */
+async function byUid<T>(
+  what: string,
+  collection: Gettable<T>,
+  uid: string,
+  opts: LookupOptions | undefined,
+): Promise<T> {
+  try {
+    return await collection.get(uid, { signal: opts?.signal });
+  } catch (error) {
+    if (!collection.isGone(error, uid)) throw error;
+    throw new Error(`${what} ${uid}: found none (or it is not visible to this token)`);
+  }
+}
+
+/** The Output form of a lookup: resolves the arguments, then looks up. */
+function outputForm<A, R>(
+  lookup: (args: A, opts?: LookupOptions) => Promise<R>,
+): (args: OutputArgs<A>, opts?: LookupOptions) => pulumi.Output<R> {
+  return (args, opts) =>
+    pulumi.output(args).apply((resolved) => lookup(resolved as unknown as A, opts));
+}
+
+// ------------------------------------------------------------------------ groups
+
+/**
+ * The group with this uid (one GET), or with this exact name directly under
+ * `parentUid` (one List); fails unless exactly one exists.
+ */
+export async function getGroup(args: GetGroupArgs, opts?: LookupOptions): Promise<GetGroupResult> {
+  checkArguments("getGroup", args, {
+    uid: { kind: "groupUid" },
+    name: { kind: "name" },
+    parentUid: { kind: "groupUid" },
+  });
+  const groups = lookupClient(opts).iam.groups;
+  if (chooseWay("getGroup", args, ["name", "parentUid"]) === "uid") {
+    return byUid("getGroup: group", groups, args.uid as string, opts);
+  }
+  const page = await groups.list(
+    { name: args.name, childrenOf: args.parentUid, pageSize: MAX_PAGE_SIZE },
+    { signal: opts?.signal },
+  );
+  return exactlyOne(
+    `getGroup: group named ${JSON.stringify(args.name)} under ${args.parentUid}`,
+    page.items,
+    page.totalCount,
+  );
+}
+
+/** {@link getGroup} for arguments that are Pulumi outputs. */
+export const getGroupOutput = outputForm(getGroup);
+
+// -------------------------------------------------------------------- identities
+
+/** The exact issuer and subject of an identity, for the kinds that have them. */
+function exactIssuerAndSubject(identity: Identity): { issuer?: string; subject?: string } {
+  if (identity.claimMatch) return identity.claimMatch;
+  if (identity.staticKeys) return identity.staticKeys;
+  return {};
+}
+
+/**
+ * The identity with this uid (one GET), or the one whose exact issuer and subject
+ * (`claimMatch` or `staticKeys`) are these, optionally among the identities of group
+ * `parentUid`. The API has no filter on issuer or subject, so this walks the
+ * identities, one request per page of 200. Fails unless exactly one matches.
+ */
+export async function getIdentity(
+  args: GetIdentityArgs,
+  opts?: LookupOptions,
+): Promise<GetIdentityResult> {
+  checkArguments("getIdentity", args, {
+    uid: { kind: "childUid" },
+    issuer: { kind: "text" },
+    subject: { kind: "text" },
+    parentUid: { kind: "groupUid" },
+  });
+  const identities = lookupClient(opts).iam.identities;
+  if (chooseWay("getIdentity", args, ["issuer", "subject"]) === "uid") {
+    return byUid("getIdentity: identity", identities, args.uid as string, opts);
+  }
+  const all = await identities
+    .list({ childrenOf: args.parentUid || undefined }, { signal: opts?.signal })
+    .all();
+  const matches = all.filter((identity) => {
+    const exact = exactIssuerAndSubject(identity);
+    return exact.issuer === args.issuer && exact.subject === args.subject;
+  });
+  const where = args.parentUid ? ` in group ${args.parentUid}` : "";
+  return exactlyOne(
+    `getIdentity: identity with issuer ${JSON.stringify(args.issuer)} and subject ${JSON.stringify(args.subject)}${where}`,
+    matches,
+    matches.length,
+    (identity) => `${identity.uid} (${JSON.stringify(identity.name)})`,
+  );
+}
+
+/** {@link getIdentity} for arguments that are Pulumi outputs. */
+export const getIdentityOutput = outputForm(getIdentity);
+
+// ------------------------------------------------------------------------- roles
+
 /**
  * The role with this exact name (e.g. `viewer`), optionally only among the custom roles
  * of group `parentUid`; fails unless exactly one exists, listing each match with its
- * group (or "built-in").
+ * group (or "built-in"). One request.
  */
 export async function getRole(args: GetRoleArgs, opts?: LookupOptions): Promise<GetRoleResult> {
   checkArguments("getRole", args, {
@@ -148,7 +382,7 @@ export async function getRole(args: GetRoleArgs, opts?: LookupOptions): Promise<
     parentUid: { kind: "groupUid" },
   });
   const page = await lookupClient(opts).iam.roles.list(
-    { name: args.name, childrenOf: args.parentUid, pageSize: MAX_PAGE_SIZE },
+    { name: args.name, childrenOf: args.parentUid || undefined, pageSize: MAX_PAGE_SIZE },
     { signal: opts?.signal },
   );
   const where = args.parentUid ? ` in group ${args.parentUid}` : "";
@@ -168,21 +402,63 @@ export async function getRole(args: GetRoleArgs, opts?: LookupOptions): Promise<
   }
 }
 
-/** {@link getRole} for inputs that are Pulumi outputs. */
-export function getRoleOutput(
-  args: GetRoleOutputArgs,
-  opts?: LookupOptions,
-): pulumi.Output<GetRoleResult> {
-  return pulumi.output(args).apply((resolved) => getRole(resolved, opts));
-}
+/** {@link getRole} for arguments that are Pulumi outputs. */
+export const getRoleOutput = outputForm(getRole);
 
-/** Every role visible to the caller, optionally only those with this exact name. */
+/**
+ * Every role visible to the caller, or only the custom roles of group `parentUid`,
+ * optionally only those with this exact name. One request per page of 200.
+ */
 export async function getRoles(args: GetRolesArgs = {}, opts?: LookupOptions): Promise<Role[]> {
-  checkArguments("getRoles", args, { name: { kind: "name" } });
-  return lookupClient(opts).iam.roles.list({ name: args.name }, { signal: opts?.signal }).all();
+  checkArguments("getRoles", args, { name: { kind: "name" }, parentUid: { kind: "groupUid" } });
+  return lookupClient(opts)
+    .iam.roles.list(
+      { name: args.name || undefined, childrenOf: args.parentUid || undefined },
+      { signal: opts?.signal },
+    )
+    .all();
 }
 
-/** The repository with this exact name, optionally below a group; fails unless exactly one. */
+/** {@link getRoles} for arguments that are Pulumi outputs. */
+export const getRolesOutput = outputForm(getRoles);
+
+// ------------------------------------------------------------ identity providers
+
+/**
+ * The identity provider with this uid (one GET), or with this exact name in group
+ * `parentUid` (one List); fails unless exactly one exists. Its client secret is never
+ * part of the answer.
+ */
+export async function getIdentityProvider(
+  args: GetIdentityProviderArgs,
+  opts?: LookupOptions,
+): Promise<GetIdentityProviderResult> {
+  checkArguments("getIdentityProvider", args, {
+    uid: { kind: "childUid" },
+    name: { kind: "name" },
+    parentUid: { kind: "groupUid" },
+  });
+  const providers = lookupClient(opts).iam.identityProviders;
+  if (chooseWay("getIdentityProvider", args, ["name", "parentUid"]) === "uid") {
+    return byUid("getIdentityProvider: identity provider", providers, args.uid as string, opts);
+  }
+  const page = await providers.list(
+    { name: args.name, childrenOf: args.parentUid, pageSize: MAX_PAGE_SIZE },
+    { signal: opts?.signal },
+  );
+  return exactlyOne(
+    `getIdentityProvider: identity provider named ${JSON.stringify(args.name)} in group ${args.parentUid}`,
+    page.items,
+    page.totalCount,
+  );
+}
+
+/** {@link getIdentityProvider} for arguments that are Pulumi outputs. */
+export const getIdentityProviderOutput = outputForm(getIdentityProvider);
+
+// ------------------------------------------------------------------ repositories
+
+/** The repository with this exact name, optionally below a group; fails unless exactly one. One request. */
 export async function getRepo(args: GetRepoArgs, opts?: LookupOptions): Promise<GetRepoResult> {
   checkArguments(
     "getRepo",
@@ -191,7 +467,7 @@ export async function getRepo(args: GetRepoArgs, opts?: LookupOptions): Promise<
     MAX_REPO_NAME_LENGTH,
   );
   const page = await lookupClient(opts).registry.repos.list(
-    { name: args.name, descendantsOf: args.groupUid, pageSize: MAX_PAGE_SIZE },
+    { name: args.name, descendantsOf: args.groupUid || undefined, pageSize: MAX_PAGE_SIZE },
     { signal: opts?.signal },
   );
   const where = args.groupUid ? ` under ${args.groupUid}` : "";
@@ -202,15 +478,13 @@ export async function getRepo(args: GetRepoArgs, opts?: LookupOptions): Promise<
   );
 }
 
-/** {@link getRepo} for inputs that are Pulumi outputs. */
-export function getRepoOutput(
-  args: GetRepoOutputArgs,
-  opts?: LookupOptions,
-): pulumi.Output<GetRepoResult> {
-  return pulumi.output(args).apply((resolved) => getRepo(resolved, opts));
-}
+/** {@link getRepo} for arguments that are Pulumi outputs. */
+export const getRepoOutput = outputForm(getRepo);
 
-/** Every repository visible to the caller, optionally below a group and/or by exact name. */
+/**
+ * Every repository visible to the caller, optionally below a group and/or by exact
+ * name. One request per page of 200.
+ */
 export async function getRepos(args: GetReposArgs = {}, opts?: LookupOptions): Promise<Repo[]> {
   checkArguments(
     "getRepos",
@@ -220,25 +494,85 @@ export async function getRepos(args: GetReposArgs = {}, opts?: LookupOptions): P
   );
   return lookupClient(opts)
     .registry.repos.list(
-      { descendantsOf: args.groupUid, name: args.name },
+      { descendantsOf: args.groupUid || undefined, name: args.name || undefined },
       { signal: opts?.signal },
     )
     .all();
 }
 
-/** The group with this exact name directly under `parentUid`; fails unless exactly one. */
-export async function getGroup(args: GetGroupArgs, opts?: LookupOptions): Promise<GetGroupResult> {
-  checkArguments("getGroup", args, {
-    name: { required: true, kind: "name" },
-    parentUid: { required: true, kind: "groupUid" },
-  });
-  const page = await lookupClient(opts).iam.groups.list(
-    { name: args.name, childrenOf: args.parentUid, pageSize: MAX_PAGE_SIZE },
+/** {@link getRepos} for arguments that are Pulumi outputs. */
+export const getReposOutput = outputForm(getRepos);
+
+// -------------------------------------------------------------------------- tags
+
+/** The tag of repository `repoUid` with this exact name (e.g. `latest`); fails unless exactly one. One request. */
+export async function getTag(args: GetTagArgs, opts?: LookupOptions): Promise<GetTagResult> {
+  checkArguments(
+    "getTag",
+    args,
+    { repoUid: { required: true, kind: "childUid" }, name: { required: true, kind: "name" } },
+    MAX_REPO_NAME_LENGTH,
+  );
+  const page = await lookupClient(opts).registry.tags.list(
+    { name: args.name, childrenOf: args.repoUid, pageSize: MAX_PAGE_SIZE },
     { signal: opts?.signal },
   );
   return exactlyOne(
-    `getGroup: group named ${JSON.stringify(args.name)} under ${args.parentUid}`,
+    `getTag: tag named ${JSON.stringify(args.name)} of repository ${args.repoUid}`,
     page.items,
     page.totalCount,
   );
 }
+
+/** {@link getTag} for arguments that are Pulumi outputs. */
+export const getTagOutput = outputForm(getTag);
+
+/** Every tag of repository `repoUid`, optionally only the one with this exact name. One request per page of 200. */
+export async function getTags(args: GetTagsArgs, opts?: LookupOptions): Promise<Tag[]> {
+  checkArguments(
+    "getTags",
+    args,
+    { repoUid: { required: true, kind: "childUid" }, name: { kind: "name" } },
+    MAX_REPO_NAME_LENGTH,
+  );
+  return lookupClient(opts)
+    .registry.tags.list(
+      { childrenOf: args.repoUid, name: args.name || undefined },
+      { signal: opts?.signal },
+    )
+    .all();
+}
+
+/** {@link getTags} for arguments that are Pulumi outputs. */
+export const getTagsOutput = outputForm(getTags);
+
+// -------------------------------------------------------------------- advisories
+
+/**
+ * Every advisory that passes all the filters given (by id, package, severity), all
+ * applied by the server. One request per page of 200.
+ */
+export async function getAdvisories(
+  args: GetAdvisoriesArgs = {},
+  opts?: LookupOptions,
+): Promise<Advisory[]> {
+  checkArguments("getAdvisories", args, {
+    advisoryId: { kind: "text" },
+    packageName: { kind: "text" },
+    severity: { kind: "text" },
+  });
+  return lookupClient(opts)
+    .vulnerabilities.advisories.list(
+      {
+        // The API's `name` filter of advisories is their advisoryId.
+        name: args.advisoryId || undefined,
+        packageName: args.packageName || undefined,
+        severity: args.severity || undefined,
+      },
+      { signal: opts?.signal },
+    )
+    .all();
+}
+
+/** {@link getAdvisories} for arguments that are Pulumi outputs. */
+export const getAdvisoriesOutput = outputForm(getAdvisories);

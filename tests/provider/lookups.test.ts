@@ -2,13 +2,24 @@
 import * as pulumi from "@pulumi/pulumi";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
+  getAdvisories,
+  getAdvisoriesOutput,
   getGroup,
+  getGroupOutput,
+  getIdentity,
+  getIdentityOutput,
+  getIdentityProvider,
+  getIdentityProviderOutput,
   getRepo,
   getRepoOutput,
   getRepos,
   getRole,
   getRoleOutput,
   getRoles,
+  getRolesOutput,
+  getTag,
+  getTagOutput,
+  getTags,
   type LookupOptions,
 } from "../../provider/lookups";
 import { type ProviderFixture, startProviderFixture } from "./fixture";
@@ -67,8 +78,9 @@ describe("getRole with parentUid", () => {
   it("a custom role named like another group's role is found within its group, in one request", async () => {
     const teamA = await emu.client.iam.groups.create(emu.rootGroupUid, { name: "role-scope-a" });
     const teamB = await emu.client.iam.groups.create(emu.rootGroupUid, { name: "role-scope-b" });
-    const inA = await emu.client.iam.roles.create(teamA.uid, { name: "deployer" });
-    const inB = await emu.client.iam.roles.create(teamB.uid, { name: "deployer" });
+    const capabilities = ["repos.list" as const];
+    const inA = await emu.client.iam.roles.create(teamA.uid, { name: "deployer", capabilities });
+    const inB = await emu.client.iam.roles.create(teamB.uid, { name: "deployer", capabilities });
     await emu.clearRequests();
 
     const error = await getRole({ name: "deployer" }, opts).then(
@@ -101,7 +113,38 @@ describe("getRole with parentUid", () => {
   });
 });
 
+/** The value an Output resolves to. */
+function resolved<T>(output: pulumi.Output<T>): Promise<T> {
+  return new Promise((resolve) => output.apply(resolve));
+}
+
+/** The error a lookup fails with. */
+function failureOf(lookup: Promise<unknown>): Promise<Error | undefined> {
+  return lookup.then(
+    () => undefined,
+    (e: unknown) => e as Error,
+  );
+}
+
 describe("getRoles", () => {
+  it("with parentUid lists only that group's custom roles, scoped on the server", async () => {
+    const team = await emu.client.iam.groups.create(emu.rootGroupUid, { name: "roles scope" });
+    const mine = await emu.client.iam.roles.create(team.uid, {
+      name: "auditor",
+      capabilities: ["repos.list"],
+    });
+    await emu.clearRequests();
+    const roles = await getRoles({ parentUid: team.uid }, opts);
+    expect(roles.map((r) => r.uid)).toEqual([mine.uid]);
+    const log = await emu.requests();
+    expect(log).toHaveLength(1);
+    expect(queryOf(0, log).get("uidp.children_of")).toBe(team.uid);
+    const viaOutput = await resolved(
+      getRolesOutput({ parentUid: Promise.resolve(team.uid) }, opts),
+    );
+    expect(viaOutput.map((r) => r.uid)).toEqual([mine.uid]);
+  });
+
   it("lists every role in one page of 200", async () => {
     const roles = await getRoles({}, opts);
     expect(roles.map((r) => r.name)).toEqual(expect.arrayContaining(["owner", "editor", "viewer"]));
@@ -134,6 +177,35 @@ describe("groups and repositories", () => {
         { parentUid: other.uid, name: "shared" },
       ],
     });
+  });
+
+  it("getGroup finds a group by uid in one GET, and says so when there is none", async () => {
+    const group = await getGroup({ uid: teamUid }, opts);
+    expect(group).toMatchObject({ uid: teamUid, name: "lookup team" });
+    expect((await emu.requests()).map((r) => `${r.method} ${r.path}`)).toEqual([
+      `GET /iam/v2beta1/groups/${teamUid}`,
+    ]);
+    const missing = `${emu.rootGroupUid}/${"f".repeat(16)}`;
+    await expect(getGroup({ uid: missing }, opts)).rejects.toThrow(
+      `getGroup: group ${missing}: found none`,
+    );
+    expect((await resolved(getGroupOutput({ uid: Promise.resolve(teamUid) }, opts))).uid).toBe(
+      teamUid,
+    );
+  });
+
+  it("getGroup takes either a uid or a name and parent, before any request", async () => {
+    await emu.clearRequests();
+    await expect(
+      getGroup({ uid: teamUid, name: "lookup team", parentUid: emu.rootGroupUid }, opts),
+    ).rejects.toThrow("getGroup: uid: give either uid, or name and parentUid, not both");
+    await expect(getGroup({ name: "lookup team" }, opts)).rejects.toThrow(
+      "getGroup: parentUid: is required (give either uid, or name and parentUid)",
+    );
+    await expect(getGroup({ uid: "nope" }, opts)).rejects.toThrow(
+      "getGroup: uid: must be a group uid",
+    );
+    expect(await emu.requests()).toEqual([]);
   });
 
   it("getGroup finds a group by name under its parent in one request", async () => {
@@ -176,5 +248,162 @@ describe("groups and repositories", () => {
     const log = await emu.requests();
     expect(log).toHaveLength(2);
     expect(log.every((r) => new URLSearchParams(r.query).get("page_size") === "200")).toBe(true);
+  });
+});
+
+describe("getIdentity", () => {
+  let teamA: string;
+  let teamB: string;
+  let deployer: string;
+  const subject = "repo:acme/app:ref:refs/heads/main";
+
+  beforeAll(async () => {
+    teamA = (await emu.client.iam.groups.create(emu.rootGroupUid, { name: "identities a" })).uid;
+    teamB = (await emu.client.iam.groups.create(emu.rootGroupUid, { name: "identities b" })).uid;
+    deployer = (
+      await emu.client.iam.identities.create(teamA, {
+        name: "deployer",
+        claimMatch: { issuer: emu.issuer, subject },
+      })
+    ).uid;
+    // Same issuer, a pattern that would match the subject: never a match for an exact lookup.
+    await emu.client.iam.identities.create(teamA, {
+      name: "any branch",
+      claimMatch: { issuer: emu.issuer, subjectPattern: "repo:acme/app:.*" },
+    });
+    // The same issuer and subject in another group.
+    await emu.client.iam.identities.create(teamB, {
+      name: "twin",
+      claimMatch: { issuer: emu.issuer, subject },
+    });
+  });
+
+  it("finds an identity by uid in one GET", async () => {
+    await emu.clearRequests();
+    const identity = await getIdentity({ uid: deployer }, opts);
+    expect(identity).toMatchObject({ uid: deployer, name: "deployer" });
+    expect((await emu.requests()).map((r) => r.method)).toEqual(["GET"]);
+    expect((await resolved(getIdentityOutput({ uid: Promise.resolve(deployer) }, opts))).uid).toBe(
+      deployer,
+    );
+  });
+
+  it("finds one by exact issuer and subject within a group, in one page", async () => {
+    await emu.clearRequests();
+    const identity = await getIdentity({ issuer: emu.issuer, subject, parentUid: teamA }, opts);
+    expect(identity.uid).toBe(deployer);
+    const log = await emu.requests();
+    expect(log).toHaveLength(1);
+    expect(queryOf(0, log).get("uidp.children_of")).toBe(teamA);
+    expect(queryOf(0, log).get("page_size")).toBe("200");
+  });
+
+  it("names every match when the issuer and subject are not unique, and says when none", async () => {
+    const error = await failureOf(getIdentity({ issuer: emu.issuer, subject }, opts));
+    expect(error?.message).toContain(
+      `getIdentity: identity with issuer ${JSON.stringify(emu.issuer)} and subject ${JSON.stringify(subject)}: expected exactly one, found 2`,
+    );
+    expect(error?.message).toContain(deployer);
+    await expect(
+      getIdentity(
+        { issuer: emu.issuer, subject: "repo:acme/app:ref:refs/heads/dev", parentUid: teamA },
+        opts,
+      ),
+    ).rejects.toThrow(/: found none$/);
+  });
+
+  it("requires both issuer and subject, or a uid", async () => {
+    await emu.clearRequests();
+    await expect(getIdentity({ issuer: emu.issuer }, opts)).rejects.toThrow(
+      "getIdentity: subject: is required (give either uid, or issuer and subject)",
+    );
+    await expect(getIdentity({ uid: emu.rootGroupUid }, opts)).rejects.toThrow(
+      "getIdentity: uid: must be a child uid",
+    );
+    expect(await emu.requests()).toEqual([]);
+  });
+});
+
+describe("getIdentityProvider", () => {
+  it("finds a provider by name in its group, or by uid, without its secret", async () => {
+    const team = await emu.client.iam.groups.create(emu.rootGroupUid, { name: "sso team" });
+    const viewer = await getRole({ name: "viewer" }, opts);
+    const created = await emu.client.iam.identityProviders.create(team.uid, {
+      name: "corporate sso",
+      defaultRole: viewer.uid,
+      oidc: {
+        issuer: "https://login.example.com",
+        clientId: "client-1",
+        clientSecret: "never-shown-4c1d",
+      },
+    });
+    await emu.clearRequests();
+    const byName = await getIdentityProvider({ name: "corporate sso", parentUid: team.uid }, opts);
+    expect(byName.uid).toBe(created.uid);
+    const log = await emu.requests();
+    expect(log).toHaveLength(1);
+    expect(queryOf(0, log).get("uidp.children_of")).toBe(team.uid);
+    expect(JSON.stringify(byName)).not.toContain("never-shown-4c1d");
+    const byUid = await resolved(
+      getIdentityProviderOutput({ uid: Promise.resolve(created.uid) }, opts),
+    );
+    expect(byUid).toEqual(byName);
+    await expect(
+      getIdentityProvider({ name: "no such sso", parentUid: team.uid }, opts),
+    ).rejects.toThrow(
+      `getIdentityProvider: identity provider named "no such sso" in group ${team.uid}: found none`,
+    );
+  });
+});
+
+describe("tags and advisories", () => {
+  let nginxUid: string;
+
+  beforeAll(async () => {
+    nginxUid = (await getRepo({ name: "nginx" }, opts)).uid;
+  });
+
+  it("getTags lists a repository's tags in one request, getTag finds one by name", async () => {
+    await emu.clearRequests();
+    const tags = await getTags({ repoUid: nginxUid }, opts);
+    expect(tags.map((t) => t.name).sort()).toEqual(["1.27", "1.27.3", "latest"]);
+    const log = await emu.requests();
+    expect(log).toHaveLength(1);
+    expect(queryOf(0, log).get("uidp.children_of")).toBe(nginxUid);
+
+    await emu.clearRequests();
+    const latest = await getTag({ repoUid: nginxUid, name: "latest" }, opts);
+    expect(latest).toEqual(tags.find((t) => t.name === "latest"));
+    expect(queryOf(0, await emu.requests()).get("name")).toBe("latest");
+    const viaOutput = await resolved(
+      getTagOutput({ repoUid: Promise.resolve(nginxUid), name: "1.27" }, opts),
+    );
+    expect(viaOutput.name).toBe("1.27");
+    await expect(getTag({ repoUid: nginxUid, name: "0.1" }, opts)).rejects.toThrow(
+      `getTag: tag named "0.1" of repository ${nginxUid}: found none`,
+    );
+    await expect(getTags({ repoUid: "" }, opts)).rejects.toThrow("getTags: repoUid: is required");
+  });
+
+  it("getAdvisories applies every filter on the server", async () => {
+    await emu.clearRequests();
+    const critical = await getAdvisories({ severity: "CRITICAL" }, opts);
+    expect(critical.length).toBeGreaterThan(0);
+    expect(critical.every((a) => a.severity === "CRITICAL")).toBe(true);
+    expect(queryOf(0, await emu.requests()).get("severity")).toBe("CRITICAL");
+
+    const all = await getAdvisories({}, opts);
+    const opensslMedium = all.filter((a) => a.packageName === "openssl" && a.severity === "MEDIUM");
+    await emu.clearRequests();
+    const filtered = await resolved(
+      getAdvisoriesOutput({ packageName: "openssl", severity: Promise.resolve("MEDIUM") }, opts),
+    );
+    expect(filtered).toEqual(opensslMedium);
+    const query = queryOf(0, await emu.requests());
+    expect(query.get("severity")).toBe("MEDIUM");
+    expect(query.get("package_name") ?? query.get("packageName")).toBe("openssl");
+
+    const one = await getAdvisories({ advisoryId: all[0].advisoryId }, opts);
+    expect(one.map((a) => a.uid)).toEqual([all[0].uid]);
   });
 });
