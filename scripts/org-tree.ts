@@ -37,6 +37,15 @@ export async function readOrganisation(
 
 const parentOf = (uid: string) => uid.slice(0, uid.lastIndexOf("/"));
 
+/** What tokens an identity accepts, in a few words, whatever its kind. */
+function accepts(identity: Identity): string {
+  const match = identity.claimMatch;
+  if (match) return match.subject ?? `subjects matching ${match.subjectPattern}`;
+  if (identity.staticKeys) return `${identity.staticKeys.subject}, by registered keys`;
+  if (identity.awsIdentity) return `AWS account ${identity.awsIdentity.awsAccount}`;
+  return identity.servicePrincipal ?? "nothing";
+}
+
 /** The tree as lines of text, groups first then identities at each level, by name. */
 export function renderOrganisation(org: Organisation): string[] {
   const lines = [`${org.root.name} (root organisation)`];
@@ -57,9 +66,7 @@ export function renderOrganisation(org: Organisation): string[] {
         visit(entry.group.uid, childIndent);
       } else {
         const { identity } = entry;
-        lines.push(
-          `${indent}${branch}[identity] ${identity.name} (accepts ${identity.claimMatch.subject})`,
-        );
+        lines.push(`${indent}${branch}[identity] ${identity.name} (accepts ${accepts(identity)})`);
         const roles = org.bindings
           .filter((b) => b.identity.uid === identity.uid)
           .map((b) => `${b.role.name} on ${b.group.name}`)

@@ -41,7 +41,7 @@ export async function readOrganisation(
   for await (const identity of client.iam.identities.list({ descendantsOf: rootGroupUid })) {
     if (SEEDED_IDENTITIES.has(identity.name)) continue;
     snapshot.identities.push(
-      `${identity.name} in ${names.get(parentOf(identity.uid))}: ${identity.claimMatch.subject}`,
+      `${identity.name} in ${names.get(parentOf(identity.uid))}: ${identity.claimMatch?.subject ?? identity.claimMatch?.subjectPattern ?? "(no claim match)"}`,
     );
     snapshot.uids.push(identity.uid);
   }
