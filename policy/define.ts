@@ -18,6 +18,7 @@ import type {
   StackValidationArgs,
   StackValidationPolicy,
 } from "@pulumi/policy";
+import type { PolicyConfigJSONSchemaType } from "@pulumi/policy/schema";
 import { type Fact, IrmStack } from "./stack";
 
 /** How a factory's policy may be adjusted when composing a pack. */
@@ -36,20 +37,42 @@ interface ConfigSource {
   getConfig<T extends object>(): T;
 }
 
-/** Defaults first, then the factory's overrides, then the pack's configuration. */
-function settingsOf<Config extends object>(
+/** The defaults with the factory's overrides applied (an `undefined` override keeps the default). */
+function withOverrides<Config extends object>(
   defaults: Config,
   overrides: Partial<Config> | undefined,
-  source: ConfigSource,
 ): Config {
-  const configured = source.getConfig<Partial<Config>>();
   const settings = { ...defaults };
-  for (const layer of [overrides ?? {}, configured]) {
-    for (const [key, value] of Object.entries(layer)) {
-      if (value !== undefined) (settings as Record<string, unknown>)[key] = value;
-    }
+  for (const [key, value] of Object.entries(overrides ?? {})) {
+    if (value !== undefined) (settings as Record<string, unknown>)[key] = value;
   }
   return settings;
+}
+
+/** The factory's settings, then the pack's configuration on top. */
+function settingsOf<Config extends object>(base: Config, source: ConfigSource): Config {
+  return withOverrides(base, source.getConfig<Partial<Config>>());
+}
+
+/**
+ * The configuration schema, each setting's `default` being the factory's value.
+ * `@pulumi/policy` fills every setting the pack's configuration leaves out with its
+ * schema default before `getConfig` answers, so a schema still carrying the policy's
+ * own defaults would silently undo the factory's `config`.
+ */
+function schemaOf<Config extends object>(
+  properties: PolicyConfigSchema["properties"],
+  base: Config,
+): PolicyConfigSchema {
+  const withDefaults = Object.fromEntries(
+    Object.entries(properties).map(([key, property]) => [
+      key,
+      key in base
+        ? { ...property, default: (base as Record<string, PolicyConfigJSONSchemaType>)[key] }
+        : property,
+    ]),
+  );
+  return { properties: withDefaults };
 }
 
 /** What every policy declares about itself. */
@@ -59,7 +82,7 @@ interface PolicySpec<Config extends object> {
   /** The level when the factory and the pack's configuration name none. */
   enforcementLevel: EnforcementLevel;
   severity: Severity;
-  /** Default settings; each key needs a matching `schema` entry. */
+  /** Default settings; each key needs a matching `schema` entry, whose `default` is set from it. */
   defaults: Config;
   /** JSON schema of each setting (never `enforcementLevel`: the engine handles it). */
   schema: PolicyConfigSchema["properties"];
@@ -86,33 +109,38 @@ export function resourcePolicy<Config extends object>(
   spec: ResourcePolicySpec<Config>,
 ): PolicyFactory<Config, ResourceValidationPolicy> {
   const types: ReadonlySet<string> = new Set(spec.types);
-  return (options = {}) => ({
-    name: spec.name,
-    description: spec.description,
-    enforcementLevel: options.enforcementLevel ?? spec.enforcementLevel,
-    severity: spec.severity,
-    configSchema: { properties: spec.schema },
-    validateResource: (args: ResourceValidationArgs, report: ReportViolation) => {
-      if (!types.has(args.type)) return;
-      spec.validate(args, settingsOf(spec.defaults, options.config, args), report);
-    },
-  });
+  return (options = {}) => {
+    const base = withOverrides(spec.defaults, options.config);
+    return {
+      name: spec.name,
+      description: spec.description,
+      enforcementLevel: options.enforcementLevel ?? spec.enforcementLevel,
+      severity: spec.severity,
+      configSchema: schemaOf(spec.schema, base),
+      validateResource: (args: ResourceValidationArgs, report: ReportViolation) => {
+        if (!types.has(args.type)) return;
+        spec.validate(args, settingsOf(base, args), report);
+      },
+    };
+  };
 }
 
 export function stackPolicy<Config extends object>(
   spec: StackPolicySpec<Config>,
 ): PolicyFactory<Config, StackValidationPolicy> {
-  return (options = {}) => ({
-    name: spec.name,
-    description: spec.description,
-    enforcementLevel: options.enforcementLevel ?? spec.enforcementLevel,
-    severity: spec.severity,
-    configSchema: { properties: spec.schema },
-    validateStack: (args: StackValidationArgs, report: ReportViolation) => {
-      const settings = settingsOf(spec.defaults, options.config, args);
-      spec.validate(new IrmStack(args.resources), settings, report, args);
-    },
-  });
+  return (options = {}) => {
+    const base = withOverrides(spec.defaults, options.config);
+    return {
+      name: spec.name,
+      description: spec.description,
+      enforcementLevel: options.enforcementLevel ?? spec.enforcementLevel,
+      severity: spec.severity,
+      configSchema: schemaOf(spec.schema, base),
+      validateStack: (args: StackValidationArgs, report: ReportViolation) => {
+        spec.validate(new IrmStack(args.resources), settingsOf(base, args), report, args);
+      },
+    };
+  };
 }
 
 /** Shape of the object form of `reportViolation` (see `reportNotKnownYet`). */
@@ -145,10 +173,9 @@ export const reasonsOf = (...facts: Fact<unknown>[]): string =>
     .filter((reason, index, all) => all.indexOf(reason) === index)
     .join("; ");
 
-/** Schema of a string-list setting. */
-export const stringList = (description: string, defaults: readonly string[]) => ({
+/** Schema of a string-list setting (its default comes from the policy's `defaults`). */
+export const stringList = (description: string) => ({
   type: "array" as const,
   items: { type: "string" as const },
-  default: [...defaults],
   description,
 });

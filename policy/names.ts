@@ -11,6 +11,9 @@ export const POLICY_NAMES = {
   noBroadIdentitySubject: "irm-no-broad-identity-subject",
   noDuplicateRoleBinding: "irm-no-duplicate-role-binding",
   groupDescriptionRequired: "irm-group-description-required",
+  noMatchAllIdentityPattern: "irm-no-match-all-identity-pattern",
+  noLongLivedOrReusableInvite: "irm-no-long-lived-or-reusable-invite",
+  noPrivilegedDefaultRole: "irm-no-privileged-default-role",
 } as const;
 
 /** Issuer of GitHub Actions OIDC tokens (github.com). */

@@ -29,6 +29,18 @@ import {
   noDuplicateRoleBinding,
 } from "./policies/no-duplicate-role-binding";
 import {
+  type NoLongLivedOrReusableInviteConfig,
+  noLongLivedOrReusableInvite,
+} from "./policies/no-long-lived-or-reusable-invite";
+import {
+  type NoMatchAllIdentityPatternConfig,
+  noMatchAllIdentityPattern,
+} from "./policies/no-match-all-identity-pattern";
+import {
+  type NoPrivilegedDefaultRoleConfig,
+  noPrivilegedDefaultRole,
+} from "./policies/no-privileged-default-role";
+import {
   type NoPrivilegedRoleForWorkloadIdentityConfig,
   noPrivilegedRoleForWorkloadIdentity,
 } from "./policies/no-privileged-role-for-workload-identity";
@@ -47,14 +59,18 @@ export {
   stackPolicy,
 } from "./define";
 export { GITHUB_ACTIONS_ISSUER, PACK_NAME, POLICY_NAMES } from "./names";
+export { FOREIGN_ISSUERS, type PatternBreadth, PROBES, probePattern } from "./patterns";
 export * from "./policies/group-description-required";
 export * from "./policies/identity-issuer-allow-list";
 export * from "./policies/no-broad-identity-subject";
 export * from "./policies/no-duplicate-role-binding";
+export * from "./policies/no-long-lived-or-reusable-invite";
+export * from "./policies/no-match-all-identity-pattern";
+export * from "./policies/no-privileged-default-role";
 export * from "./policies/no-privileged-role-for-workload-identity";
 export * from "./policies/root-group-binding-allow-list";
 export { IRM_TYPES, isIrmType } from "./resource-types";
-export { type Fact, IrmStack } from "./stack";
+export { type Fact, IrmStack, type RoleFacts } from "./stack";
 export { isUnknownSentinel, readPath, readString, UNKNOWN } from "./values";
 
 /** Options for each policy of `irmPolicies()`, by factory name. */
@@ -65,6 +81,9 @@ export interface IrmPoliciesOptions {
   noBroadIdentitySubject?: PolicyOptions<NoBroadIdentitySubjectConfig>;
   noDuplicateRoleBinding?: Omit<PolicyOptions<NoDuplicateRoleBindingConfig>, "config">;
   groupDescriptionRequired?: PolicyOptions<GroupDescriptionRequiredConfig>;
+  noMatchAllIdentityPattern?: Omit<PolicyOptions<NoMatchAllIdentityPatternConfig>, "config">;
+  noLongLivedOrReusableInvite?: PolicyOptions<NoLongLivedOrReusableInviteConfig>;
+  noPrivilegedDefaultRole?: PolicyOptions<NoPrivilegedDefaultRoleConfig>;
 }
 
 /** Every policy of the pack, as the shipped `irm-guardrails` pack uses them. */
@@ -76,5 +95,8 @@ export function irmPolicies(options: IrmPoliciesOptions = {}): Policies {
     noBroadIdentitySubject(options.noBroadIdentitySubject),
     noDuplicateRoleBinding(options.noDuplicateRoleBinding),
     groupDescriptionRequired(options.groupDescriptionRequired),
+    noMatchAllIdentityPattern(options.noMatchAllIdentityPattern),
+    noLongLivedOrReusableInvite(options.noLongLivedOrReusableInvite),
+    noPrivilegedDefaultRole(options.noPrivilegedDefaultRole),
   ];
 }

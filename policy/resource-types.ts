@@ -5,8 +5,12 @@
  * `@pulumi/pulumi`, not the provider's runtime: the pack still needs no IRM
  * credentials and makes no request.
  */
+import { AccountAssociation } from "../provider/account-association";
 import { Group } from "../provider/group";
+import { GroupInvite } from "../provider/group-invite";
 import { Identity } from "../provider/identity";
+import { IdentityProvider } from "../provider/identity-provider";
+import { Role } from "../provider/role";
 import { RoleBinding } from "../provider/role-binding";
 
 /** Type tokens of the provider's dynamic resources (`pulumi-nodejs:dynamic/irm:<Type>`). */
@@ -14,6 +18,10 @@ export const IRM_TYPES = {
   group: Group.__pulumiType,
   identity: Identity.__pulumiType,
   roleBinding: RoleBinding.__pulumiType,
+  role: Role.__pulumiType,
+  identityProvider: IdentityProvider.__pulumiType,
+  groupInvite: GroupInvite.__pulumiType,
+  accountAssociation: AccountAssociation.__pulumiType,
 } as const;
 
 const ALL_TYPES: ReadonlySet<string> = new Set(Object.values(IRM_TYPES));

@@ -14,10 +14,14 @@
  *    same `roleUid`: a new binding of a role some existing binding already uses is
  *    judged in preview.
  * When none of these answers, the fact is reported as not known yet, with the reason.
+ *
+ * `roleOf` answers the same question for a role another resource names by uid (an
+ * IdentityProvider's `defaultRole`), with the role's capabilities where the stack
+ * holds them.
  */
 import type { PolicyResource } from "@pulumi/policy";
 import { IRM_TYPES, isIrmType } from "./resource-types";
-import { readString, UNKNOWN } from "./values";
+import { readPath, readString, UNKNOWN } from "./values";
 
 export { IRM_TYPES } from "./resource-types";
 
@@ -46,18 +50,49 @@ interface EndSources {
   uidUnknown: boolean;
 }
 
+/** What the stack tells of a role. */
+export interface RoleFacts {
+  name: string;
+  /** Its capabilities, when the stack holds them (a declared or hydrated role). */
+  capabilities?: readonly string[];
+}
+
+interface HydratedRole {
+  uid: string;
+  name: string;
+  capabilities?: readonly string[];
+}
+
+/** A list of strings, or undefined when the value is not one (or not known yet). */
+function stringArray(value: unknown): readonly string[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const items = value.map((_, index) => readPath(value, String(index)));
+  return items.every((item): item is string => typeof item === "string") ? items : undefined;
+}
+
+/** A GroupInvite's hydrated `role`, when it is one. */
+function hydratedRole(value: unknown): HydratedRole | undefined {
+  const uid = readString(value, "uid");
+  const name = readString(value, "name");
+  if (typeof uid !== "string" || uid === "" || typeof name !== "string") return undefined;
+  return { uid, name, capabilities: stringArray(readPath(value, "capabilities")) };
+}
+
 /** The resources of a stack, indexed to answer questions about role bindings. */
 export class IrmStack {
   private readonly byUid = new Map<string, PolicyResource>();
   /** Role uid → the name of that built-in role, as a binding of the stack records it. */
   private readonly builtInRoleNames = new Map<string, string>();
+  /** Role uid → the role as a GroupInvite of the stack holds it (hydrated by the API). */
+  private readonly invitedRoles = new Map<string, HydratedRole>();
   /** Role uids that a binding of the stack records as custom roles. */
   private readonly customRoles = new Set<string>();
   readonly bindings: PolicyResource[];
 
   constructor(readonly resources: readonly PolicyResource[]) {
     for (const resource of resources) {
-      if (!isIrmType(resource.type)) continue;
+      // An account association's uid is its group's: indexing it would hide the group.
+      if (!isIrmType(resource.type) || resource.type === IRM_TYPES.accountAssociation) continue;
       const uid = readString(resource.props, "uid");
       if (typeof uid === "string" && uid !== "") this.byUid.set(uid, resource);
     }
@@ -69,6 +104,48 @@ export class IrmStack {
       if (name === "") this.customRoles.add(roleUid);
       else this.builtInRoleNames.set(roleUid, name);
     }
+    for (const invite of resources.filter((resource) => resource.type === IRM_TYPES.groupInvite)) {
+      const role = hydratedRole(readPath(invite.props, "role"));
+      if (role) this.invitedRoles.set(role.uid, role);
+    }
+  }
+
+  /**
+   * The role a resource names by uid in `property` (an IdentityProvider's
+   * `defaultRole`), found, in this order: the `Role` resource the property depends on;
+   * the `Role` resource of the stack with that uid; a GroupInvite of the stack whose
+   * state holds that role, hydrated by the API with its capabilities; a binding's
+   * recorded built-in role name (the name only: built-in roles never change).
+   */
+  roleOf(resource: PolicyResource, property: string): Fact<RoleFacts> {
+    const rawUid = readString(resource.props, property);
+    const uid = typeof rawUid === "string" && rawUid !== "" ? rawUid : undefined;
+    const dependedOn = (resource.propertyDependencies?.[property] ?? []).filter(
+      (other) => other.type === IRM_TYPES.role,
+    );
+    const byUid = uid === undefined ? undefined : this.byUid.get(uid);
+    const declared =
+      dependedOn.length === 1 ? dependedOn[0] : byUid?.type === IRM_TYPES.role ? byUid : undefined;
+    if (declared) {
+      const name = readString(declared.props, "name");
+      if (typeof name !== "string") {
+        return notKnown(`the role '${declared.name}' that it refers to has no known name yet`);
+      }
+      return known({ name, capabilities: stringArray(readPath(declared.props, "capabilities")) });
+    }
+    if (uid !== undefined) {
+      const invited = this.invitedRoles.get(uid);
+      if (invited) return known({ name: invited.name, capabilities: invited.capabilities });
+      const builtIn = this.builtInRoleNames.get(uid);
+      if (builtIn !== undefined) return known({ name: builtIn });
+      return notKnown(
+        `role ${uid} is not declared in this stack, and no role binding or group invite of the stack records its name`,
+      );
+    }
+    if (rawUid === UNKNOWN) {
+      return notKnown(`its ${property} is computed during the update and is not known in preview`);
+    }
+    return notKnown(`it has no ${property}`);
   }
 
   /** The built-in role name recorded for this role uid by this binding or another one. */

@@ -26,7 +26,6 @@ export const groupDescriptionRequired = resourcePolicy({
     minLength: {
       type: "integer",
       minimum: 1,
-      default: groupDescriptionRequiredDefaults.minLength,
       description: "Minimum length of a group's description.",
     },
   },

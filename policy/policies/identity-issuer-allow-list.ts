@@ -31,13 +31,9 @@ export const identityIssuerAllowList = resourcePolicy({
   types: [IRM_TYPES.identity],
   defaults: identityIssuerAllowListDefaults,
   schema: {
-    allowedIssuers: stringList(
-      "Exact OIDC issuer URLs that identities may trust.",
-      identityIssuerAllowListDefaults.allowedIssuers,
-    ),
+    allowedIssuers: stringList("Exact OIDC issuer URLs that identities may trust."),
     allowHttpLoopback: {
       type: "boolean",
-      default: false,
       description: "Accept http:// issuers on 127.0.0.1, localhost or [::1] (local emulator only).",
     },
   },

@@ -35,7 +35,6 @@ export const noBroadIdentitySubject = resourcePolicy({
   schema: {
     githubActionsIssuers: stringList(
       "Issuers of GitHub Actions tokens (github.com's, plus any GitHub Enterprise Server issuer).",
-      noBroadIdentitySubjectDefaults.githubActionsIssuers,
     ),
   },
   validate: (args, settings, report) => {

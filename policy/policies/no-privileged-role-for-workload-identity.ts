@@ -28,11 +28,9 @@ export const noPrivilegedRoleForWorkloadIdentity = stackPolicy({
   schema: {
     privilegedRoles: stringList(
       "Role names that must not be bound to an identity authenticating with an external OIDC issuer.",
-      noPrivilegedRoleForWorkloadIdentityDefaults.privilegedRoles,
     ),
     exemptIssuers: stringList(
       "OIDC issuers whose identities are not workloads and are exempt (exact issuer URLs).",
-      noPrivilegedRoleForWorkloadIdentityDefaults.exemptIssuers,
     ),
   },
   validate: (stack, settings, report) => {

@@ -41,7 +41,6 @@ export const rootGroupBindingAllowList = stackPolicy({
         required: ["identity"],
         additionalProperties: false,
       },
-      default: [],
     },
   },
   validate: (stack, settings, report) => {

@@ -110,7 +110,7 @@ afterAll(async () => {
 });
 
 describe("the irm-guardrails pack over gRPC, on examples/org-hierarchy", () => {
-  it("describes itself: name, version from policy/package.json, six policies with their levels", async () => {
+  it("describes itself: name, version from policy/package.json, nine policies with their levels", async () => {
     const info = await pack.info();
     expect(info.getName()).toBe(PACK_NAME);
     expect(info.getVersion()).toBe("0.1.0");
@@ -124,6 +124,9 @@ describe("the irm-guardrails pack over gRPC, on examples/org-hierarchy", () => {
       [POLICY_NAMES.noBroadIdentitySubject]: 1,
       [POLICY_NAMES.noDuplicateRoleBinding]: 1,
       [POLICY_NAMES.groupDescriptionRequired]: 0,
+      [POLICY_NAMES.noMatchAllIdentityPattern]: 1,
+      [POLICY_NAMES.noLongLivedOrReusableInvite]: 1,
+      [POLICY_NAMES.noPrivilegedDefaultRole]: 1,
     });
   });
 

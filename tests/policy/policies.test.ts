@@ -539,7 +539,7 @@ describe(POLICY_NAMES.groupDescriptionRequired, () => {
 });
 
 describe("irmPolicies", () => {
-  it("returns the six policies with distinct names and their default levels", () => {
+  it("returns the nine policies with distinct names and their default levels", () => {
     const policies = irmPolicies();
     expect(Object.fromEntries(policies.map((p) => [p.name, p.enforcementLevel]))).toEqual({
       [POLICY_NAMES.noPrivilegedRoleForWorkloadIdentity]: "mandatory",
@@ -548,7 +548,30 @@ describe("irmPolicies", () => {
       [POLICY_NAMES.noBroadIdentitySubject]: "mandatory",
       [POLICY_NAMES.noDuplicateRoleBinding]: "mandatory",
       [POLICY_NAMES.groupDescriptionRequired]: "advisory",
+      [POLICY_NAMES.noMatchAllIdentityPattern]: "mandatory",
+      [POLICY_NAMES.noLongLivedOrReusableInvite]: "mandatory",
+      [POLICY_NAMES.noPrivilegedDefaultRole]: "mandatory",
     });
+    expect(policies).toHaveLength(9);
+  });
+
+  it("makes a factory's config the schema default, which @pulumi/policy fills in for what the pack's configuration leaves out", () => {
+    const gitlab = "https://gitlab.acme.example";
+    const policy = identityIssuerAllowList({ config: { allowedIssuers: [gitlab] } });
+    const schema = policy.configSchema?.properties ?? {};
+    expect(schema.allowedIssuers.default).toEqual([gitlab]);
+    expect(schema.allowHttpLoopback.default).toBe(false);
+    expect(identityIssuerAllowList().configSchema?.properties.allowedIssuers.default).toEqual([
+      GITHUB_ACTIONS_ISSUER,
+    ]);
+    // The analyzer's getConfig answers every schema default, the pack's values on top.
+    const filled = Object.fromEntries(Object.entries(schema).map(([k, p]) => [k, p.default]));
+    const props = { claimMatch: { issuer: gitlab, subject: "project_path:acme/infra" } };
+    expect(runResource(policy, IRM_TYPES.identity, "gitlab-ci", props, filled)).toEqual([]);
+    const packOverride = { ...filled, allowedIssuers: [GITHUB_ACTIONS_ISSUER] };
+    expect(runResource(policy, IRM_TYPES.identity, "gitlab-ci", props, packOverride)).toHaveLength(
+      1,
+    );
   });
 
   it("lets a composed pack change levels, and never declares enforcementLevel in a schema", () => {

@@ -1,0 +1,98 @@
+/**
+ * Does an RE2 pattern of an Identity constrain anything? The API matches every
+ * `*Pattern` against the whole value with RE2, so the pack compiles it with `re2js`
+ * exactly as the emulator and the provider's `check` do (never with `RegExp`, whose
+ * syntax differs), and tries it on probe values.
+ *
+ * Whether a regular expression accepts every string is decidable, but only by
+ * building its automaton; probing is simpler, and what matters in practice is that
+ * every value a token could carry passes. The probes are values with no whitespace,
+ * as issuers, subjects, audiences, ARNs and user ids are: realistic shapes, one probe
+ * holding every printable ASCII character (so a pattern that shuts out one character
+ * is not "everything"), and pseudo-random strings from a fixed seed, so every run
+ * probes the same values. A pattern counts as matching everything when it accepts
+ * every probe; whether it also accepts the empty string is reported alongside, since
+ * `.*` and `.+` are equally open to any real token.
+ */
+import { RE2JS } from "re2js";
+
+/** Every printable ASCII character but the space: `!` to `~`. */
+const PRINTABLE = Array.from({ length: 94 }, (_, i) => String.fromCharCode(0x21 + i)).join("");
+
+/** A small deterministic generator (mulberry32), so the random probes never change. */
+function seeded(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function randomProbes(count: number, seed: number): string[] {
+  const next = seeded(seed);
+  return Array.from({ length: count }, () => {
+    const length = 1 + Math.floor(next() * 48);
+    return Array.from({ length }, () => PRINTABLE[Math.floor(next() * PRINTABLE.length)]).join("");
+  });
+}
+
+/** Values shaped like what a pattern is matched against, plus every character and noise. */
+export const PROBES: readonly string[] = [
+  "a",
+  "0",
+  "-",
+  "repo:acme/infra:ref:refs/heads/main",
+  "repo:someone-else/anything:pull_request",
+  "system:serviceaccount:kube-system:default",
+  "https://token.actions.githubusercontent.com",
+  "https://irm-policy-probe.invalid/oidc",
+  "arn:aws:iam::123456789012:role/any-role",
+  "AROAEXAMPLEEXAMPLE:session",
+  "user@example.invalid",
+  PRINTABLE,
+  ...randomProbes(32, 0x1a2b3c4d),
+];
+
+/**
+ * Issuers on a host no one vetted: a pattern that accepts one of them lets anyone who
+ * stands up an OIDC issuer there mint tokens it accepts.
+ */
+export const FOREIGN_ISSUERS: readonly string[] = [
+  "https://irm-policy-probe.invalid",
+  "https://irm-policy-probe.invalid/",
+  "https://irm-policy-probe.invalid/oidc",
+  "https://login.irm-policy-probe.invalid/tenant/v2.0",
+  "https://irm-policy-probe.invalid/realms/main",
+  "https://accounts.irm-policy-probe.invalid/o/oauth2",
+];
+
+/** What probing found. */
+export interface PatternBreadth {
+  /** True when the pattern accepts every probe. */
+  matchesEverything: boolean;
+  /** True when it also accepts the empty value. */
+  matchesEmpty: boolean;
+  /** The first foreign issuer it accepts, if any. */
+  foreignIssuer?: string;
+}
+
+/**
+ * Probes `pattern`; `undefined` when it is not valid RE2 (the provider's `check`
+ * refuses it, naming the field, so the pack need not).
+ */
+export function probePattern(pattern: string): PatternBreadth | undefined {
+  let compiled: RE2JS;
+  try {
+    compiled = RE2JS.compile(pattern);
+  } catch {
+    return undefined;
+  }
+  return {
+    matchesEverything: PROBES.every((probe) => compiled.matches(probe)),
+    matchesEmpty: compiled.matches(""),
+    foreignIssuer: FOREIGN_ISSUERS.find((issuer) => compiled.matches(issuer)),
+  };
+}

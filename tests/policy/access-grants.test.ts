@@ -1,0 +1,461 @@
+/**
+ * The policies for the addendum's resources, called directly as `@pulumi/policy` calls
+ * them, on plain property objects shaped as the provider's classes register them (and,
+ * for stack policies, as state holds them after an update): match-all identity
+ * patterns, long-lived or reusable invites, privileged default roles of identity
+ * providers. Also the probing those decisions rest on.
+ */
+import type {
+  PolicyResource,
+  ResourceValidationPolicy,
+  StackValidationPolicy,
+} from "@pulumi/policy";
+import { describe, expect, it } from "vitest";
+import {
+  IRM_TYPES,
+  IrmStack,
+  noLongLivedOrReusableInvite,
+  noMatchAllIdentityPattern,
+  noPrivilegedDefaultRole,
+  POLICY_NAMES,
+  PROBES,
+  probePattern,
+} from "../../policy/policies";
+import {
+  boundBinding,
+  childUid,
+  GITHUB,
+  group,
+  identity,
+  OWNER_ROLE_UID,
+  ROOT_UID,
+  recorder,
+  resourceArgs,
+  stackArgs,
+  stackResource,
+  UNKNOWN_STRING,
+  uidOf,
+  VIEWER_ROLE_UID,
+} from "./harness";
+
+function runResource(
+  policy: ResourceValidationPolicy,
+  type: string,
+  props: Record<string, unknown>,
+  config: object = {},
+) {
+  const { report, findings } = recorder();
+  const validate = policy.validateResource;
+  if (typeof validate !== "function") throw new Error("expected a single validateResource");
+  validate(resourceArgs(type, "subject-under-test", props, config), report);
+  return findings;
+}
+
+function runStack(policy: StackValidationPolicy, resources: PolicyResource[], config: object = {}) {
+  const { report, findings } = recorder();
+  policy.validateStack(stackArgs(resources, config), report);
+  return findings;
+}
+
+const K8S_ISSUER = "https://oidc.eks.eu-west-1.amazonaws.com/id/EXAMPLED539D4633E53DE1B71EXAMPLE";
+
+describe("probePattern", () => {
+  it("finds match-all patterns in their RE2 spellings, and says whether the empty value matches", () => {
+    const open = [".*", "(?s).*", ".{0,}", "^.*$", "(.*)|x", ".*?", "(?i).*", "[[:graph:]]*"];
+    for (const pattern of open) {
+      expect(probePattern(pattern), pattern).toMatchObject({
+        matchesEverything: true,
+        matchesEmpty: true,
+      });
+    }
+    for (const pattern of [".+", "\\S+", "[!-~]+", "(?:.)+"]) {
+      expect(probePattern(pattern), pattern).toMatchObject({
+        matchesEverything: true,
+        matchesEmpty: false,
+      });
+    }
+  });
+
+  it("does not call a pattern open when it pins a prefix, a value, or shuts out any one character", () => {
+    for (const pattern of [
+      "repo:acme/.*",
+      "system:serviceaccount:ci:deployer",
+      "system:serviceaccount:ci:[a-z-]+",
+      "x*",
+    ]) {
+      expect(probePattern(pattern)?.matchesEverything, pattern).toBe(false);
+    }
+    // One probe holds every printable character, so `[^c]*` is never everything.
+    for (let code = 0x21; code <= 0x7e; code++) {
+      const pattern = `[^\\x{${code.toString(16)}}]*`;
+      expect(probePattern(pattern)?.matchesEverything, pattern).toBe(false);
+    }
+  });
+
+  it("uses RE2 syntax, not JavaScript's: RE2-only forms compile, lookaround is no pattern", () => {
+    expect(probePattern("(?P<any>.*)")?.matchesEverything).toBe(true);
+    expect(probePattern("\\Qrepo:acme/infra\\E.*")?.matchesEverything).toBe(false);
+    expect(probePattern("(?=x).*")).toBeUndefined();
+    expect(probePattern("(")).toBeUndefined();
+  });
+
+  it("probes a fixed set: the same values on every run, non-empty and without whitespace", () => {
+    expect(PROBES.length).toBeGreaterThan(40);
+    for (const probe of PROBES) expect(probe).toMatch(/^\S+$/);
+    expect(new Set(PROBES).size).toBe(PROBES.length);
+  });
+
+  it("finds issuer patterns that leave the host open", () => {
+    expect(probePattern("https://.*")?.foreignIssuer).toBeDefined();
+    expect(probePattern("https://[^/]+/oidc")?.foreignIssuer).toBeDefined();
+    expect(probePattern("https://token\\.actions\\.githubusercontent\\.com")).toEqual({
+      matchesEverything: false,
+      matchesEmpty: false,
+      foreignIssuer: undefined,
+    });
+  });
+});
+
+describe(POLICY_NAMES.noMatchAllIdentityPattern, () => {
+  const policy = noMatchAllIdentityPattern();
+  const claimMatch = (members: Record<string, unknown>) =>
+    runResource(policy, IRM_TYPES.identity, {
+      parentUid: ROOT_UID,
+      name: "deployer",
+      claimMatch: members,
+    });
+
+  it("is mandatory", () => {
+    expect(policy.enforcementLevel).toBe("mandatory");
+  });
+
+  it("refuses a match-all subject pattern, naming the identity, the pattern, the issuer and the fix", () => {
+    const found = claimMatch({ issuer: K8S_ISSUER, subjectPattern: ".*" });
+    expect(found).toHaveLength(1);
+    expect(found[0].level).toBe("policy");
+    expect(found[0].message).toContain("Identity 'subject-under-test'");
+    expect(found[0].message).toContain("claimMatch.subjectPattern '.*'");
+    expect(found[0].message).toContain("every value, the empty one included");
+    expect(found[0].message).toContain(`every workload that gets a token of ${K8S_ISSUER}`);
+    expect(found[0].message).toContain("Fix:");
+    expect(claimMatch({ issuer: K8S_ISSUER, subjectPattern: ".+" })[0].message).toContain(
+      "every non-empty value",
+    );
+  });
+
+  it("accepts a subject pattern that pins the workload", () => {
+    expect(
+      claimMatch({
+        issuer: K8S_ISSUER,
+        subjectPattern: "system:serviceaccount:ci:deployer",
+        audience: "sts.example",
+      }),
+    ).toEqual([]);
+  });
+
+  it("accepts a match-all subject when claims pin the token, not when claim patterns match everything", () => {
+    expect(
+      claimMatch({ issuer: GITHUB, subjectPattern: ".*", claims: { repository: "acme/infra" } }),
+    ).toEqual([]);
+    expect(
+      claimMatch({
+        issuer: GITHUB,
+        subjectPattern: ".*",
+        claimPatterns: { repository: "acme/(infra|platform)" },
+      }),
+    ).toEqual([]);
+    expect(
+      claimMatch({ issuer: GITHUB, subjectPattern: ".*", claimPatterns: { repository: ".*" } }),
+    ).toHaveLength(1);
+  });
+
+  it("refuses a match-all issuer pattern and one that leaves the host open", () => {
+    const all = claimMatch({ issuerPattern: "(?s).*", subject: "x" });
+    expect(all.map((f) => f.message)).toEqual([
+      expect.stringContaining("a token from any OIDC issuer"),
+    ]);
+    const host = claimMatch({ issuerPattern: "https://.*/oidc", subject: "x" });
+    expect(host.map((f) => f.message)).toEqual([
+      expect.stringContaining("leaves the issuer's host open"),
+    ]);
+    expect(
+      claimMatch({ issuerPattern: "https://gitlab\\.acme\\.example(/.*)?", subject: "x" }),
+    ).toEqual([]);
+  });
+
+  it("refuses a match-all audience pattern even when the subject is exact", () => {
+    const found = claimMatch({
+      issuer: GITHUB,
+      subject: "repo:a/b:ref:refs/heads/main",
+      audiencePattern: ".+",
+    });
+    expect(found).toHaveLength(1);
+    expect(found[0].message).toContain("claimMatch.audiencePattern '.+'");
+    expect(found[0].message).toContain("replayed");
+  });
+
+  it("reports each open member of one identity", () => {
+    const found = claimMatch({ issuerPattern: ".*", subjectPattern: ".*", audiencePattern: ".*" });
+    expect(found.map((f) => f.message.match(/claimMatch\.\w+/)?.[0])).toEqual([
+      "claimMatch.issuerPattern",
+      "claimMatch.subjectPattern",
+      "claimMatch.audiencePattern",
+    ]);
+  });
+
+  it("refuses an AWS identity only when both its ARN and user id patterns match everything", () => {
+    const aws = (members: Record<string, unknown>) =>
+      runResource(policy, IRM_TYPES.identity, {
+        name: "lambda",
+        awsIdentity: { awsAccount: "123456789012", ...members },
+      });
+    const open = aws({ arnPattern: ".*", userIdPattern: ".+" });
+    expect(open).toHaveLength(1);
+    expect(open[0].message).toContain("any principal of AWS account 123456789012");
+    expect(aws({ arnPattern: ".*", userId: "AROAEXAMPLE:deploy" })).toEqual([]);
+    expect(
+      aws({ arnPattern: "arn:aws:sts::123456789012:assumed-role/deploy/.*", userIdPattern: ".*" }),
+    ).toEqual([]);
+  });
+
+  it("reports nothing for unknown, absent or invalid patterns, exact members and other types", () => {
+    expect(claimMatch({ issuer: GITHUB, subjectPattern: UNKNOWN_STRING })).toEqual([]);
+    expect(claimMatch({ issuer: GITHUB, subjectPattern: "(" })).toEqual([]);
+    expect(claimMatch({ issuer: GITHUB, subject: "*" })).toEqual([]); // irm-no-broad-identity-subject's
+    expect(
+      runResource(policy, IRM_TYPES.identity, {
+        name: "x",
+        servicePrincipal: "SERVICE_PRINCIPAL_INGESTER",
+      }),
+    ).toEqual([]);
+    expect(runResource(policy, IRM_TYPES.group, { claimMatch: { issuerPattern: ".*" } })).toEqual(
+      [],
+    );
+  });
+});
+
+describe(POLICY_NAMES.noLongLivedOrReusableInvite, () => {
+  const policy = noLongLivedOrReusableInvite();
+  const invite = (props: Record<string, unknown>, config: object = {}) =>
+    runResource(
+      policy,
+      IRM_TYPES.groupInvite,
+      { groupUid: ROOT_UID, roleUid: VIEWER_ROLE_UID, ...props },
+      config,
+    );
+
+  it("is mandatory and accepts a single-use invite of at most 7 days, as seconds or a duration", () => {
+    expect(policy.enforcementLevel).toBe("mandatory");
+    expect(invite({ ttl: 604_800, singleUse: true })).toEqual([]);
+    expect(invite({ ttl: "86400s", singleUse: true, email: "new.hire@acme.example" })).toEqual([]);
+  });
+
+  it("refuses a longer ttl, saying how long and what is allowed", () => {
+    const found = invite({ ttl: "2592000s", singleUse: true });
+    expect(found).toHaveLength(1);
+    expect(found[0].message).toContain("GroupInvite 'subject-under-test' lives 2592000s (30 days)");
+    expect(found[0].message).toContain("the 604800s (7 days) allowed");
+    expect(found[0].message).toContain("Fix:");
+    expect(invite({ ttl: 604_800.5, singleUse: true })).toHaveLength(1);
+  });
+
+  it("takes the limit from the pack's configuration", () => {
+    expect(invite({ ttl: 7200, singleUse: true }, { maxTtlSeconds: 3600 })).toHaveLength(1);
+    expect(invite({ ttl: 2_592_000, singleUse: true }, { maxTtlSeconds: 2_592_000 })).toEqual([]);
+  });
+
+  it("refuses a reusable invite, absent singleUse included (the provider's default is false)", () => {
+    const [absent] = invite({ ttl: 3600 });
+    expect(absent.message).toContain("reusable");
+    expect(absent.message).toContain("anyone who holds the code");
+    const [withEmail] = invite({ ttl: 3600, singleUse: false, email: "ops@acme.example" });
+    expect(withEmail.message).toContain("redeemed by ops@acme.example any number of times");
+    expect(invite({ ttl: 3600, singleUse: false }, { allowReusable: true })).toEqual([]);
+  });
+
+  it("reports both problems of one invite", () => {
+    expect(invite({ ttl: "31536000s", singleUse: false })).toHaveLength(2);
+  });
+
+  it("reads the lifetime from state without a ttl, and judges nothing not known yet", () => {
+    const state = {
+      singleUse: true,
+      createTime: "2026-11-21T10:00:00.000Z",
+      expirationTime: "2026-12-21T10:00:00.000Z",
+    };
+    expect(invite(state)[0].message).toContain("lives 2592000s (30 days)");
+    expect(invite({ ttl: UNKNOWN_STRING, singleUse: UNKNOWN_STRING })).toEqual([]);
+    expect(runResource(policy, IRM_TYPES.role, { ttl: 99_999_999 })).toEqual([]);
+  });
+});
+
+describe(POLICY_NAMES.noPrivilegedDefaultRole, () => {
+  const policy = noPrivilegedDefaultRole();
+  const platform = group("platform", ROOT_UID);
+  const ROLE_UID = "abcdefabcdefabcdefabcdefabcdefabcdef0001";
+
+  const role = (name: string, capabilities: string[], uid = ROLE_UID) =>
+    stackResource(IRM_TYPES.role, name, {
+      uid,
+      parentUid: uidOf(platform),
+      name,
+      description: "",
+      capabilities,
+    });
+  const sso = (defaultRole: string, dependsOn: Record<string, PolicyResource[]> = {}) =>
+    stackResource(
+      IRM_TYPES.identityProvider,
+      "sso",
+      {
+        parentUid: uidOf(platform),
+        name: "corporate sso",
+        defaultRole,
+        oidc: { issuer: "https://login.acme.example", clientId: "irm" },
+      },
+      dependsOn,
+    );
+
+  it("is mandatory", () => {
+    expect(policy.enforcementLevel).toBe("mandatory");
+  });
+
+  it("in preview, refuses a declared custom role that can write role bindings, naming the capabilities", () => {
+    const admin = role(
+      "team admin",
+      ["repos.list", "roleBindings.create", "roles.update"],
+      UNKNOWN_STRING,
+    );
+    const found = runStack(policy, [
+      platform,
+      admin,
+      sso(UNKNOWN_STRING, { defaultRole: [admin] }),
+    ]);
+    expect(found).toHaveLength(1);
+    expect(found[0].level).toBe("policy");
+    expect(found[0].urn).toContain("::sso");
+    expect(found[0].message).toContain(
+      "IdentityProvider 'sso' gives role 'team admin', which can grant access (roleBindings.create, roles.update)",
+    );
+    expect(found[0].message).toContain("Fix:");
+  });
+
+  it("accepts a custom role that only reads and uses the registry, found by uid after the update", () => {
+    const developer = role("developer", ["repos.get", "repos.list", "tags.list", "groups.list"]);
+    expect(runStack(policy, [platform, developer, sso(ROLE_UID)])).toEqual([]);
+  });
+
+  it("refuses owner, named by a binding's recorded built-in role name", () => {
+    const ci = identity("ci", uidOf(platform), GITHUB, "repo:acme/infra:ref:refs/heads/main");
+    const binding = boundBinding(
+      "ci-owner",
+      { group: platform, identity: ci },
+      {
+        uid: OWNER_ROLE_UID,
+        name: "owner",
+      },
+    );
+    const found = runStack(policy, [platform, ci, binding, sso(OWNER_ROLE_UID)]);
+    expect(found.map((f) => f.message)).toEqual([
+      expect.stringContaining("gives the privileged role 'owner' to every user"),
+    ]);
+  });
+
+  it("judges a role by the capabilities a group invite of the stack holds for it", () => {
+    const invite = (name: string, capabilities: string[]) =>
+      stackResource(IRM_TYPES.groupInvite, `invite-${name}`, {
+        uid: childUid(uidOf(platform)),
+        groupUid: uidOf(platform),
+        roleUid: ROLE_UID,
+        role: { uid: ROLE_UID, name, description: "", capabilities },
+        singleUse: true,
+      });
+    expect(
+      runStack(policy, [
+        platform,
+        invite("editor", ["groups.create", "repos.list"]),
+        sso(ROLE_UID),
+      ]),
+    ).toEqual([]);
+    expect(
+      runStack(policy, [platform, invite("inviter", ["groupInvites.create"]), sso(ROLE_UID)]),
+    ).toHaveLength(1);
+  });
+
+  it("takes privileged names and access-granting collections from config", () => {
+    const developer = role("developer", ["repos.list", "identities.create"]);
+    const resources = [platform, developer, sso(ROLE_UID)];
+    expect(runStack(policy, resources)).toEqual([]);
+    expect(runStack(policy, resources, { privilegedRoles: ["developer"] })).toHaveLength(1);
+    expect(
+      runStack(policy, resources, { accessGrantingCollections: ["identities"] })[0].message,
+    ).toContain("(identities.create)");
+  });
+
+  it("a role the stack cannot name is an advisory note saying why, not a refusal", () => {
+    const found = runStack(policy, [platform, sso(VIEWER_ROLE_UID)]);
+    expect(found).toHaveLength(1);
+    expect(found[0].level).toBe("advisory");
+    expect(found[0].message).toContain(
+      `cannot be checked for a privileged default role yet: role ${VIEWER_ROLE_UID} is not declared in this stack`,
+    );
+    const unknown = runStack(policy, [platform, sso(UNKNOWN_STRING)]);
+    expect(unknown[0].message).toContain("not known in preview");
+  });
+
+  it("ignores stacks without identity providers", () => {
+    expect(runStack(policy, [platform, role("admin", ["roles.create"])])).toEqual([]);
+  });
+});
+
+describe("IrmStack with the addendum's resources", () => {
+  it("an account association, whose uid is its group's, never stands in for the group", () => {
+    const platform = group("platform", ROOT_UID);
+    const ci = identity("ci", uidOf(platform), GITHUB, "repo:acme/infra:ref:refs/heads/main");
+    const binding = boundBinding(
+      "ci-viewer",
+      { group: platform, identity: ci },
+      {
+        uid: VIEWER_ROLE_UID,
+        name: "viewer",
+      },
+    );
+    const association = stackResource(IRM_TYPES.accountAssociation, "aws", {
+      uid: uidOf(platform),
+      groupUid: uidOf(platform),
+      name: "prod accounts",
+      amazon: { account: "123456789012" },
+    });
+    for (const order of [
+      [platform, ci, binding, association],
+      [association, platform, ci, binding],
+    ]) {
+      expect(new IrmStack(order).name(binding, "group")).toEqual({
+        known: true,
+        value: "platform",
+      });
+    }
+  });
+
+  it("a binding of a custom role declared in the stack knows the role's name", () => {
+    const platform = group("platform", ROOT_UID);
+    const ci = identity("ci", uidOf(platform), GITHUB, "repo:acme/infra:ref:refs/heads/main");
+    const custom = stackResource(IRM_TYPES.role, "deployer-role", {
+      uid: "abcdefabcdefabcdefabcdefabcdefabcdef0002",
+      name: "deployer",
+      capabilities: ["repos.list"],
+    });
+    const binding = boundBinding(
+      "ci-deployer",
+      { group: platform, identity: ci },
+      {
+        uid: "abcdefabcdefabcdefabcdefabcdefabcdef0002",
+        name: "",
+        custom: true,
+      },
+    );
+    expect(new IrmStack([platform, ci, custom, binding]).name(binding, "role")).toEqual({
+      known: true,
+      value: "deployer",
+    });
+  });
+});
