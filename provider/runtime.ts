@@ -52,7 +52,13 @@ export const group = groupHandler(context);
 /** Provider methods of `pulumi-nodejs:dynamic/irm:Identity`. */
 export const identity = identityHandler(context);
 /** Provider methods of `pulumi-nodejs:dynamic/irm:RoleBinding`. */
-export const binding = roleBindingHandler(context);
+export const roleBinding = roleBindingHandler(context);
+/**
+ * The same methods under the name the RoleBinding shims of earlier versions call: their
+ * serialized text is in existing state and must keep loading.
+ * @deprecated Use {@link roleBinding}.
+ */
+export const binding = roleBinding;
 /** Provider methods of `pulumi-nodejs:dynamic/irm:Role`. */
 export const role = roleHandler(context);
 /** Provider methods of `pulumi-nodejs:dynamic/irm:IdentityProvider`. */
