@@ -20,16 +20,12 @@ type Runtime = typeof import("./runtime");
  */
 export const accountAssociationProvider: dynamic.ResourceProvider = {
   configure: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).configure(...a),
-  check: (...a) =>
-    (require("pulumi-irm/provider/runtime") as Runtime).accountAssociation.check(...a),
-  diff: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).accountAssociation.diff(...a),
-  create: (...a) =>
-    (require("pulumi-irm/provider/runtime") as Runtime).accountAssociation.create(...a),
-  read: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).accountAssociation.read(...a),
-  update: (...a) =>
-    (require("pulumi-irm/provider/runtime") as Runtime).accountAssociation.update(...a),
-  delete: (...a) =>
-    (require("pulumi-irm/provider/runtime") as Runtime).accountAssociation.delete(...a),
+  check: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).assoc.check(...a),
+  diff: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).assoc.diff(...a),
+  create: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).assoc.create(...a),
+  read: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).assoc.read(...a),
+  update: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).assoc.update(...a),
+  delete: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).assoc.delete(...a),
 };
 
 /** An AWS account. */

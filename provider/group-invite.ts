@@ -13,12 +13,12 @@ type Runtime = typeof import("./runtime");
  */
 export const groupInviteProvider: dynamic.ResourceProvider = {
   configure: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).configure(...a),
-  check: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).groupInvite.check(...a),
-  diff: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).groupInvite.diff(...a),
-  create: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).groupInvite.create(...a),
-  read: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).groupInvite.read(...a),
-  update: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).groupInvite.update(...a),
-  delete: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).groupInvite.delete(...a),
+  check: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).invite.check(...a),
+  diff: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).invite.diff(...a),
+  create: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).invite.create(...a),
+  read: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).invite.read(...a),
+  update: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).invite.update(...a),
+  delete: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).invite.delete(...a),
 };
 
 /**

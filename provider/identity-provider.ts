@@ -13,15 +13,12 @@ type Runtime = typeof import("./runtime");
  */
 export const identityProviderProvider: dynamic.ResourceProvider = {
   configure: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).configure(...a),
-  check: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).identityProvider.check(...a),
-  diff: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).identityProvider.diff(...a),
-  create: (...a) =>
-    (require("pulumi-irm/provider/runtime") as Runtime).identityProvider.create(...a),
-  read: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).identityProvider.read(...a),
-  update: (...a) =>
-    (require("pulumi-irm/provider/runtime") as Runtime).identityProvider.update(...a),
-  delete: (...a) =>
-    (require("pulumi-irm/provider/runtime") as Runtime).identityProvider.delete(...a),
+  check: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).idp.check(...a),
+  diff: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).idp.diff(...a),
+  create: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).idp.create(...a),
+  read: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).idp.read(...a),
+  update: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).idp.update(...a),
+  delete: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).idp.delete(...a),
 };
 
 /** The OIDC configuration of an {@link IdentityProvider}. */

@@ -61,9 +61,12 @@ export const roleBinding = roleBindingHandler(context);
 export const binding = roleBinding;
 /** Provider methods of `pulumi-nodejs:dynamic/irm:Role`. */
 export const role = roleHandler(context);
-/** Provider methods of `pulumi-nodejs:dynamic/irm:IdentityProvider`. */
-export const identityProvider = identityProviderHandler(context);
+/**
+ * Provider methods of `pulumi-nodejs:dynamic/irm:IdentityProvider`. Like `binding`, the
+ * short names keep each serialized provider, which repeats them, under 2 KB.
+ */
+export const idp = identityProviderHandler(context);
 /** Provider methods of `pulumi-nodejs:dynamic/irm:GroupInvite`. */
-export const groupInvite = groupInviteHandler(context);
+export const invite = groupInviteHandler(context);
 /** Provider methods of `pulumi-nodejs:dynamic/irm:AccountAssociation`. */
-export const accountAssociation = accountAssociationHandler(context);
+export const assoc = accountAssociationHandler(context);

@@ -43,20 +43,20 @@ async function freshGroup(): Promise<string> {
 }
 
 async function checked(news: Record<string, unknown>): Promise<AccountAssociationInputs> {
-  const result = await runtime.accountAssociation.check({}, news);
+  const result = await runtime.assoc.check({}, news);
   expect(result.failures).toEqual([]);
   return result.inputs as AccountAssociationInputs;
 }
 
 async function created(news: Record<string, unknown>) {
-  const result = await runtime.accountAssociation.create(await checked(news));
+  const result = await runtime.assoc.create(await checked(news));
   return { id: result.id, outs: result.outs as AccountAssociationOutputs };
 }
 
 describe("AccountAssociation check", () => {
   it("names each bad field and its rule before any request", async () => {
     const groupUid = emu.rootGroupUid;
-    const result = await runtime.accountAssociation.check(
+    const result = await runtime.assoc.check(
       {},
       {
         groupUid,
@@ -104,17 +104,14 @@ describe("AccountAssociation check", () => {
   });
 
   it("requires at least one block; a service binding must name an identity of the group", async () => {
-    const none = await runtime.accountAssociation.check(
-      {},
-      { groupUid: emu.rootGroupUid, name: "empty" },
-    );
+    const none = await runtime.assoc.check({}, { groupUid: emu.rootGroupUid, name: "empty" });
     expect(none.failures).toEqual([
       {
         property: "amazon",
         reason: "at least one of amazon, google, azure, github, chainguard is required",
       },
     ]);
-    const elsewhere = await runtime.accountAssociation.check(
+    const elsewhere = await runtime.assoc.check(
       {},
       {
         groupUid: `${emu.rootGroupUid}/00000000000000aa`,
@@ -128,7 +125,7 @@ describe("AccountAssociation check", () => {
         reason: expect.stringMatching(/identity directly in groupUid/),
       },
     ]);
-    const preview = await runtime.accountAssociation.check(
+    const preview = await runtime.assoc.check(
       {},
       { groupUid: UNKNOWN_VALUE, name: UNKNOWN_VALUE, github: UNKNOWN_VALUE },
     );
@@ -182,7 +179,7 @@ describe("AccountAssociation lifecycle", () => {
         },
       },
     });
-    expect(await runtime.accountAssociation.diff(groupUid, association.outs, same)).toEqual({
+    expect(await runtime.assoc.diff(groupUid, association.outs, same)).toEqual({
       changes: false,
     });
 
@@ -191,11 +188,11 @@ describe("AccountAssociation lifecycle", () => {
       amazon: undefined,
       azure: { tenantId: TENANT, clientIds: { web: CLIENT } },
     });
-    expect(await runtime.accountAssociation.diff(groupUid, association.outs, swapped)).toEqual({
+    expect(await runtime.assoc.diff(groupUid, association.outs, swapped)).toEqual({
       changes: true,
     });
     expect(await emu.requests()).toEqual([]);
-    const updated = await runtime.accountAssociation.update(groupUid, association.outs, swapped);
+    const updated = await runtime.assoc.update(groupUid, association.outs, swapped);
     const log = await emu.requests();
     expect(log.map((r) => r.method)).toEqual(["PATCH"]);
     expect(maskOf(log[0]).sort()).toEqual(["amazon", "azure"]);
@@ -203,24 +200,24 @@ describe("AccountAssociation lifecycle", () => {
     expect(updated.outs).toMatchObject({ azure: { tenantId: TENANT, clientIds: { web: CLIENT } } });
 
     await emu.clearRequests();
-    const refreshed = await runtime.accountAssociation.read(groupUid, updated.outs);
-    expect(await runtime.accountAssociation.diff(groupUid, refreshed.props!, swapped)).toEqual({
+    const refreshed = await runtime.assoc.read(groupUid, updated.outs);
+    expect(await runtime.assoc.diff(groupUid, refreshed.props!, swapped)).toEqual({
       changes: false,
     });
     expect(refreshed.inputs).not.toHaveProperty("amazon");
     expect(await emu.requests()).toHaveLength(1);
 
     const moved = { ...swapped, groupUid: emu.rootGroupUid };
-    expect(await runtime.accountAssociation.diff(groupUid, refreshed.props!, moved)).toEqual({
+    expect(await runtime.assoc.diff(groupUid, refreshed.props!, moved)).toEqual({
       changes: true,
       replaces: ["groupUid"],
     });
 
     await emu.clearRequests();
-    await runtime.accountAssociation.delete(groupUid, refreshed.props!);
-    await runtime.accountAssociation.delete(groupUid, refreshed.props!);
+    await runtime.assoc.delete(groupUid, refreshed.props!);
+    await runtime.assoc.delete(groupUid, refreshed.props!);
     expect((await emu.requests()).map((r) => r.method)).toEqual(["DELETE", "DELETE"]);
-    expect(await runtime.accountAssociation.read(groupUid, refreshed.props)).toEqual({ id: "" });
+    expect(await runtime.assoc.read(groupUid, refreshed.props)).toEqual({ id: "" });
   });
 
   it("a group that already has one: the create fails suggesting adoptUid; adopting patches what differs", async () => {
@@ -235,13 +232,11 @@ describe("AccountAssociation lifecycle", () => {
       name: "by hand",
       google: { projectId: "acme-prod", projectNumber: "42" },
     };
-    const duplicate = runtime.accountAssociation.create(await checked(declared));
+    const duplicate = runtime.assoc.create(await checked(declared));
     await expect(duplicate).rejects.toThrow(`set adoptUid to ${groupUid}`);
 
     await emu.clearRequests();
-    const adopted = await runtime.accountAssociation.create(
-      await checked({ ...declared, adoptUid: groupUid }),
-    );
+    const adopted = await runtime.assoc.create(await checked({ ...declared, adoptUid: groupUid }));
     expect(adopted.id).toBe(groupUid);
     const log = await emu.requests();
     expect(log.map((r) => r.method)).toEqual(["GET", "PATCH"]);

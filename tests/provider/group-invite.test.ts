@@ -43,19 +43,19 @@ async function freshGroup(): Promise<string> {
 }
 
 async function checked(news: Record<string, unknown>): Promise<GroupInviteInputs> {
-  const result = await runtime.groupInvite.check({}, news);
+  const result = await runtime.invite.check({}, news);
   expect(result.failures).toEqual([]);
   return result.inputs as GroupInviteInputs;
 }
 
 async function created(news: Record<string, unknown>) {
-  const result = await runtime.groupInvite.create(await checked(news));
+  const result = await runtime.invite.create(await checked(news));
   return { id: result.id, outs: result.outs as GroupInviteOutputs };
 }
 
 describe("GroupInvite check", () => {
   it("names each bad field and its rule before any request; invites cannot be adopted", async () => {
-    const result = await runtime.groupInvite.check(
+    const result = await runtime.invite.check(
       {},
       {
         groupUid: "root",
@@ -84,7 +84,7 @@ describe("GroupInvite check", () => {
 
   it("ttl: seconds or a duration string, 1 ms to 365 days, kept in its shortest form", async () => {
     const ttlOf = async (ttl: unknown) =>
-      runtime.groupInvite.check({}, { groupUid: emu.rootGroupUid, roleUid: viewerRoleUid, ttl });
+      runtime.invite.check({}, { groupUid: emu.rootGroupUid, roleUid: viewerRoleUid, ttl });
     expect((await ttlOf(3600)).inputs).toMatchObject({ ttl: "3600s", email: "", singleUse: false });
     expect((await ttlOf("0090.500s")).inputs).toMatchObject({ ttl: "90.5s" });
     expect((await ttlOf(0.25)).inputs).toMatchObject({ ttl: "0.25s" });
@@ -136,35 +136,35 @@ describe("GroupInvite lifecycle", () => {
       ttl: "3600.0s",
       email: "dev@example.com",
     });
-    expect(await runtime.groupInvite.diff(invite.id, invite.outs, same)).toEqual({
+    expect(await runtime.invite.diff(invite.id, invite.outs, same)).toEqual({
       changes: false,
     });
     // Every change replaces: there is no update.
     const other = await checked({ ...same, roleUid: pullRoleUid, singleUse: true, ttl: 60 });
-    expect(await runtime.groupInvite.diff(invite.id, invite.outs, other)).toEqual({
+    expect(await runtime.invite.diff(invite.id, invite.outs, other)).toEqual({
       changes: true,
       replaces: ["roleUid", "ttl", "singleUse"],
     });
-    await expect(runtime.groupInvite.update(invite.id, invite.outs, other)).rejects.toThrow(
+    await expect(runtime.invite.update(invite.id, invite.outs, other)).rejects.toThrow(
       /cannot be changed/,
     );
     expect(await emu.requests()).toEqual([]);
 
     // Past its expiry the invite stays, and so does its state.
     await emu.advanceClock(7200);
-    const refreshed = await runtime.groupInvite.read(invite.id, invite.outs);
+    const refreshed = await runtime.invite.read(invite.id, invite.outs);
     expect(refreshed.props).toEqual(invite.outs);
     expect(refreshed.inputs).toEqual(same);
     expect((await emu.requests()).map((r) => r.method)).toEqual(["GET"]);
 
     await emu.clearRequests();
-    await runtime.groupInvite.delete(invite.id, refreshed.props!);
-    await runtime.groupInvite.delete(invite.id, refreshed.props!);
+    await runtime.invite.delete(invite.id, refreshed.props!);
+    await runtime.invite.delete(invite.id, refreshed.props!);
     expect((await emu.requests()).map((r) => `${r.method} ${r.status}`)).toEqual([
       "DELETE 200",
       "DELETE 404",
     ]);
-    expect(await runtime.groupInvite.read(invite.id, refreshed.props)).toEqual({ id: "" });
+    expect(await runtime.invite.read(invite.id, refreshed.props)).toEqual({ id: "" });
   });
 
   it("a lost create answer: the invite it made is deleted and one with a code is made", async () => {
@@ -218,9 +218,9 @@ describe("GroupInvite lifecycle", () => {
     const invite = await created({ groupUid, roleUid: role.uid, ttl: 600 });
     expect(invite.outs.role).toMatchObject({ uid: role.uid, capabilities: ["repos.list"] });
     await emu.client.iam.roles.delete(role.uid);
-    const refreshed = await runtime.groupInvite.read(invite.id, invite.outs);
+    const refreshed = await runtime.invite.read(invite.id, invite.outs);
     expect(refreshed.props).not.toHaveProperty("role");
     expect(refreshed.props).toMatchObject({ roleUid: role.uid, code: invite.outs.code });
-    await runtime.groupInvite.delete(invite.id, refreshed.props!);
+    await runtime.invite.delete(invite.id, refreshed.props!);
   });
 });

@@ -56,19 +56,19 @@ function raw(overrides: Record<string, unknown> = {}): Record<string, unknown> {
 }
 
 async function checked(news: Record<string, unknown>): Promise<IdentityProviderInputs> {
-  const result = await runtime.identityProvider.check({}, news);
+  const result = await runtime.idp.check({}, news);
   expect(result.failures).toEqual([]);
   return result.inputs as IdentityProviderInputs;
 }
 
 async function created(news: Record<string, unknown>) {
-  const result = await runtime.identityProvider.create(await checked(news));
+  const result = await runtime.idp.create(await checked(news));
   return { id: result.id, outs: result.outs as IdentityProviderOutputs };
 }
 
 describe("IdentityProvider check", () => {
   it("names each bad field and its rule before any request, never quoting the secret", async () => {
-    const result = await runtime.identityProvider.check(
+    const result = await runtime.idp.check(
       {},
       {
         parentUid: groupUid,
@@ -109,7 +109,7 @@ describe("IdentityProvider check", () => {
   });
 
   it("requires a client secret unless PKCE is on, and fills the defaults", async () => {
-    const missing = await runtime.identityProvider.check({}, raw({ clientSecret: undefined }));
+    const missing = await runtime.idp.check({}, raw({ clientSecret: undefined }));
     expect(missing.failures).toEqual([
       { property: "clientSecret", reason: "is required unless oidc.pkceEnabled is true" },
     ]);
@@ -130,17 +130,14 @@ describe("IdentityProvider check", () => {
         correlationRule: "CORRELATION_RULE_UNSPECIFIED",
       },
     });
-    const tooLong = await runtime.identityProvider.check(
-      {},
-      raw({ clientSecret: "x".repeat(5000) }),
-    );
+    const tooLong = await runtime.idp.check({}, raw({ clientSecret: "x".repeat(5000) }));
     expect(tooLong.failures).toEqual([
       { property: "clientSecret", reason: "must be at most 4096 characters, got 5000" },
     ]);
   });
 
   it("passes values not known yet in a preview", async () => {
-    const preview = await runtime.identityProvider.check(
+    const preview = await runtime.idp.check(
       {},
       {
         parentUid: UNKNOWN_VALUE,
@@ -184,7 +181,7 @@ describe("IdentityProvider lifecycle", () => {
     });
 
     await emu.clearRequests();
-    expect(await runtime.identityProvider.diff(idp.id, idp.outs, inputs)).toEqual({
+    expect(await runtime.idp.diff(idp.id, idp.outs, inputs)).toEqual({
       changes: false,
     });
     // UNSPECIFIED and SUB_EQUALS_EXTERNAL_ID are one rule: restating it is no change.
@@ -192,14 +189,14 @@ describe("IdentityProvider lifecycle", () => {
       ...inputs,
       oidc: { ...inputs.oidc, correlationRule: "CORRELATION_RULE_SUB_EQUALS_EXTERNAL_ID" as const },
     };
-    expect(await runtime.identityProvider.diff(idp.id, idp.outs, restated)).toEqual({
+    expect(await runtime.idp.diff(idp.id, idp.outs, restated)).toEqual({
       changes: false,
     });
     const oid = {
       ...inputs,
       oidc: { ...inputs.oidc, correlationRule: "CORRELATION_RULE_OID_EQUALS_EXTERNAL_ID" as const },
     };
-    expect(await runtime.identityProvider.diff(idp.id, idp.outs, oid)).toEqual({
+    expect(await runtime.idp.diff(idp.id, idp.outs, oid)).toEqual({
       changes: true,
       replaces: ["oidc"],
     });
@@ -207,10 +204,10 @@ describe("IdentityProvider lifecycle", () => {
 
     // A new secret: one PATCH naming only oidc.clientSecret.
     const rotated = { ...inputs, clientSecret: "rotated-secret" };
-    expect(await runtime.identityProvider.diff(idp.id, idp.outs, rotated)).toEqual({
+    expect(await runtime.idp.diff(idp.id, idp.outs, rotated)).toEqual({
       changes: true,
     });
-    const afterRotation = await runtime.identityProvider.update(idp.id, idp.outs, rotated);
+    const afterRotation = await runtime.idp.update(idp.id, idp.outs, rotated);
     expect(afterRotation.outs).toMatchObject({ clientSecret: "rotated-secret" });
     let log = await emu.requests();
     expect(log.map((r) => r.method)).toEqual(["PATCH"]);
@@ -223,7 +220,7 @@ describe("IdentityProvider lifecycle", () => {
       defaultRole: editorRoleUid,
       oidc: { ...rotated.oidc, additionalScopes: ["email", "profile"], groupsClaim: "groups" },
     };
-    const updated = await runtime.identityProvider.update(idp.id, afterRotation.outs!, changed);
+    const updated = await runtime.idp.update(idp.id, afterRotation.outs!, changed);
     log = await emu.requests();
     expect(log.map((r) => r.method)).toEqual(["PATCH"]);
     expect(maskOf(log[0]).sort()).toEqual([
@@ -238,25 +235,25 @@ describe("IdentityProvider lifecycle", () => {
     });
 
     await emu.clearRequests();
-    const refreshed = await runtime.identityProvider.read(idp.id, updated.outs);
+    const refreshed = await runtime.idp.read(idp.id, updated.outs);
     expect(refreshed.props?.clientSecret).toBe("rotated-secret");
     expect(refreshed.inputs).toMatchObject({
       clientSecret: "rotated-secret",
       defaultRole: editorRoleUid,
     });
-    expect(await runtime.identityProvider.diff(idp.id, refreshed.props!, changed)).toEqual({
+    expect(await runtime.idp.diff(idp.id, refreshed.props!, changed)).toEqual({
       changes: false,
     });
     expect(await emu.requests()).toHaveLength(1);
 
     await emu.clearRequests();
-    await runtime.identityProvider.delete(idp.id, refreshed.props!);
-    await runtime.identityProvider.delete(idp.id, refreshed.props!);
+    await runtime.idp.delete(idp.id, refreshed.props!);
+    await runtime.idp.delete(idp.id, refreshed.props!);
     expect((await emu.requests()).map((r) => `${r.method} ${r.status}`)).toEqual([
       "DELETE 200",
       "DELETE 404",
     ]);
-    expect(await runtime.identityProvider.read(idp.id, refreshed.props)).toEqual({ id: "" });
+    expect(await runtime.idp.read(idp.id, refreshed.props)).toEqual({ id: "" });
   });
 
   it("switching to PKCE clears the secret with an explicit empty oidc.clientSecret", async () => {
@@ -269,11 +266,11 @@ describe("IdentityProvider lifecycle", () => {
         oidc: { issuer: "https://login.example.com", clientId: "irm-client", pkceEnabled: true },
       }),
     );
-    const updated = await runtime.identityProvider.update(idp.id, idp.outs, pkce);
+    const updated = await runtime.idp.update(idp.id, idp.outs, pkce);
     const log = await emu.requests();
     expect(maskOf(log[0]).sort()).toEqual(["oidc.clientSecret", "oidc.pkceEnabled"]);
     expect(updated.outs).toMatchObject({ clientSecret: "", oidc: { pkceEnabled: true } });
-    await runtime.identityProvider.delete(idp.id, updated.outs!);
+    await runtime.idp.delete(idp.id, updated.outs!);
   });
 
   it("adopts by uid, sending the client secret once, and refuses another correlation rule", async () => {
@@ -284,9 +281,7 @@ describe("IdentityProvider lifecycle", () => {
       oidc: { issuer: "https://login.example.com", clientId: "irm-client", clientSecret: "old" },
     });
     await emu.clearRequests();
-    const adopted = await runtime.identityProvider.create(
-      await checked(raw({ name, adoptUid: existing.uid })),
-    );
+    const adopted = await runtime.idp.create(await checked(raw({ name, adoptUid: existing.uid })));
     expect(adopted.id).toBe(existing.uid);
     expect(adopted.outs).toMatchObject({ clientSecret: SECRET });
     const log = await emu.requests();
@@ -294,7 +289,7 @@ describe("IdentityProvider lifecycle", () => {
     expect(maskOf(log[1])).toEqual(["oidc.clientSecret"]);
 
     await emu.clearRequests();
-    const other = runtime.identityProvider.create(
+    const other = runtime.idp.create(
       await checked(
         raw({
           name,
@@ -328,9 +323,7 @@ describe("IdentityProvider lifecycle", () => {
   });
 
   it("keeps the secret out of the error of a refused create", async () => {
-    const failure = runtime.identityProvider.create(
-      await checked(raw({ defaultRole: "f".repeat(40) })),
-    );
+    const failure = runtime.idp.create(await checked(raw({ defaultRole: "f".repeat(40) })));
     await expect(failure).rejects.toThrow(/f{40}/);
     const message = await failure.then(
       () => "",
@@ -353,7 +346,7 @@ describe("IdentityProvider lifecycle", () => {
     const failure = runtime.role.delete(role.id, role.outs as never);
     await expect(failure).rejects.toThrow(/RESOURCE_IN_USE/);
     await expect(failure).rejects.toThrow(/identity providers/);
-    await runtime.identityProvider.delete(idp.id, idp.outs);
+    await runtime.idp.delete(idp.id, idp.outs);
     await runtime.role.delete(role.id, role.outs as never);
   });
 });
