@@ -249,7 +249,9 @@ export interface RoleBindingIdentity {
   uid: string;
   name: string;
   description: string;
+  /** The exact `claimMatch.subject` or `staticKeys.subject`; `""` for a pattern and the other kinds. */
   subject: string;
+  /** The exact `claimMatch.issuer` or `staticKeys.issuer`; `""` for a pattern and the other kinds. */
   issuer: string;
 }
 
