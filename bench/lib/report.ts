@@ -26,6 +26,13 @@ export interface Measurement {
 export interface Section {
   id: string;
   title: string;
+  /**
+   * The run that measured this section. A full run stamps every section with itself;
+   * `--only <suites> --record` puts sections of a later run beside those of an earlier
+   * one, and the page then says per section when it was measured. Absent in older
+   * results (their sections were all measured by the run the file describes).
+   */
+  run?: SectionRun;
   /** How the figures were measured. */
   method: string;
   measurements: Measurement[];
@@ -33,7 +40,17 @@ export interface Section {
   notes: string[];
 }
 
-export interface BenchResults {
+/** The machine a run was measured on. */
+export interface Machine {
+  node: string;
+  platform: string;
+  cpus: number;
+  cpuModel: string;
+  memoryGiB: number;
+}
+
+/** What identifies a run and the conditions it was measured in. */
+export interface RunInfo {
   commit: string;
   shortCommit: string;
   /** Tracked files the figures depend on that had uncommitted changes (empty: none). */
@@ -41,12 +58,27 @@ export interface BenchResults {
   startedAt: string;
   durationSeconds: number;
   quick: boolean;
-  machine: { node: string; platform: string; cpus: number; cpuModel: string; memoryGiB: number };
+  machine: Machine;
   /**
    * The machine's load averages (1, 5 and 15 minutes) when the run started and when it
    * ended: how busy the shared machine was besides the benchmark. Absent in older results.
    */
   load?: { start: number[]; end: number[] };
+  /** The suites the run was limited to (`--only`); absent for a run of every suite. */
+  only?: string[];
+}
+
+/** The run a section comes from, and the suite that wrote it (unknown for some older results). */
+export interface SectionRun extends RunInfo {
+  suite?: string;
+}
+
+/**
+ * A run's figures. The top-level fields describe the run the file was written by; a file
+ * that recorded a later partial run (`--record`) keeps its earlier run's fields there,
+ * and each section's `run` says where its own figures come from.
+ */
+export interface BenchResults extends RunInfo {
   sections: Section[];
 }
 
@@ -78,38 +110,108 @@ function escapeCell(text: string): string {
   return text.replace(/\|/g, "\\|").replace(/\n/g, " ");
 }
 
+function formatWhen(startedAt: string): string {
+  return startedAt.replace("T", " ").replace(/\.\d+Z$/, " UTC");
+}
+
+function formatLoad(values: number[]): string {
+  return values.map((v) => v.toFixed(2)).join(", ");
+}
+
+/** `commit \`abc1234\`` plus the uncommitted files the figures depend on, if any. */
+function formatCommit(run: RunInfo): string {
+  return (
+    `commit \`${run.shortCommit}\`` +
+    (run.uncommitted.length > 0
+      ? ` plus uncommitted changes to ${run.uncommitted.map((file) => `\`${file}\``).join(", ")}`
+      : "")
+  );
+}
+
+/** `full run`, `quick run`, or the suites an `--only` run was limited to. */
+function formatScope(run: RunInfo): string {
+  if (run.quick) return "**quick run** (fewer repetitions and sizes)";
+  if (run.only)
+    return `run of ${run.only.map((name) => `\`${name}\``).join(", ")} only (\`--only\`)`;
+  return "full run";
+}
+
+function formatMachine(machine: Machine): string {
+  return (
+    `Node ${machine.node}, ${machine.platform}, ${machine.cpus} CPU (${machine.cpuModel}), ` +
+    `${machine.memoryGiB} GiB`
+  );
+}
+
+/**
+ * Whether a section's figures come from another run than the one the file describes
+ * (a later `--only ... --record`). Sections without a run came from the file's own run.
+ */
+export function measuredApart(results: RunInfo, section: Section): boolean {
+  const run = section.run;
+  return (
+    run !== undefined && (run.commit !== results.commit || run.startedAt !== results.startedAt)
+  );
+}
+
+/** The line under a section's title that says which run measured it, when not the page's. */
+export function sectionRunLine(results: RunInfo, section: Section): string | undefined {
+  const run = section.run;
+  if (!run || !measuredApart(results, section)) return undefined;
+  const machine =
+    formatMachine(run.machine) === formatMachine(results.machine)
+      ? ""
+      : `; machine: ${formatMachine(run.machine)}`;
+  const load = run.load
+    ? `; load average (1, 5, 15 min; ${run.machine.cpus} CPU) ${formatLoad(run.load.start)} when it started, ` +
+      `${formatLoad(run.load.end)} when it ended`
+    : "; load average not recorded";
+  return (
+    `_Measured by another run than the one above: ${formatWhen(run.startedAt)}, ${formatCommit(run)}, ` +
+    `${formatScope(run)}, ${Math.round(run.durationSeconds)} s${load}${machine}._`
+  );
+}
+
 export function renderMarkdown(results: BenchResults): string {
   const lines: string[] = [];
-  const when = results.startedAt.replace("T", " ").replace(/\.\d+Z$/, " UTC");
+  const apart = results.sections.filter((section) => measuredApart(results, section));
+  const files = results.quick
+    ? "`bench/results/quick.json`"
+    : results.only
+      ? "`bench/results/partial.json`"
+      : apart.length > 0
+        ? `\`bench/results/latest.json\` (\`bench/results/${results.shortCommit}.json\` keeps the run described ` +
+          "below as it measured every section)"
+        : `\`bench/results/latest.json\` and \`bench/results/${results.shortCommit}.json\``;
   lines.push("# Benchmarks");
   lines.push("");
   lines.push(
     "What users pay for each operation of `pulumi-irm`, and how it grows, each figure beside",
     "the floor the API allows or the project's goal for it. Generated by `npm run bench`",
     "(`bench/run.ts`); do not edit by hand. The same figures are in",
-    `\`bench/results/latest.json\` and \`bench/results/${results.shortCommit}.json\`.`,
+    `${files}.`,
   );
   lines.push("");
   lines.push(
-    `- Run: ${when}, commit \`${results.shortCommit}\`${
-      results.uncommitted.length > 0
-        ? ` plus uncommitted changes to ${results.uncommitted.map((file) => `\`${file}\``).join(", ")}`
-        : ""
-    }, ` +
-      `${results.quick ? "**quick run** (fewer repetitions and sizes)" : "full run"}, ` +
+    `- Run: ${formatWhen(results.startedAt)}, ${formatCommit(results)}, ${formatScope(results)}, ` +
       `${Math.round(results.durationSeconds)} s.`,
   );
   lines.push(
-    `- Machine: Node ${results.machine.node}, ${results.machine.platform}, ` +
-      `${results.machine.cpus} CPU (${results.machine.cpuModel}), ${results.machine.memoryGiB} GiB; ` +
+    `- Machine: ${formatMachine(results.machine)}; ` +
       "shared with other work, so timings carry noise: medians of several runs, and every ratio " +
       "compares figures measured in the same run.",
   );
   if (results.load) {
-    const format = (values: number[]) => values.map((v) => v.toFixed(2)).join(", ");
     lines.push(
-      `- Load average (1, 5, 15 min; ${results.machine.cpus} CPU): ${format(results.load.start)} when the run ` +
-        `started, ${format(results.load.end)} when it ended (the benchmark's own processes included).`,
+      `- Load average (1, 5, 15 min; ${results.machine.cpus} CPU): ${formatLoad(results.load.start)} when the run ` +
+        `started, ${formatLoad(results.load.end)} when it ended (the benchmark's own processes included).`,
+    );
+  }
+  if (apart.length > 0) {
+    lines.push(
+      `- Recorded later by \`--only ... --record\`: ${apart.map((section) => section.title).join("; ")}. ` +
+        "Each says under its title which run measured it (time, commit, load); its figures are from that " +
+        "run, not the one above, and ratios compare figures of one run only.",
     );
   }
   lines.push("");
@@ -143,6 +245,8 @@ export function renderMarkdown(results: BenchResults): string {
   for (const section of results.sections) {
     lines.push(`## ${section.title}`);
     lines.push("");
+    const runLine = sectionRunLine(results, section);
+    if (runLine) lines.push(runLine, "");
     lines.push(section.method);
     lines.push("");
     lines.push("| measurement | measured | floor | ratio | goal | met | detail |");
@@ -172,8 +276,12 @@ export function renderMarkdown(results: BenchResults): string {
     "  `IRM_BENCH_SERIAL_MAX` the largest size run with `parallel: 1`, `IRM_BENCH_LIFECYCLE_BUDGET_S` a time after",
     "  which it starts no new cycle (the page lists what it skipped).",
     "- `npm run bench -- --quick` is a smoke run (fewer repetitions and sizes): it prints the page and",
-    "  writes `bench/results/quick.json` only. `--only operations,lifecycle,sdk-listing,emulator` runs some",
-    "  suites and writes `bench/results/partial.json` only. Neither replaces the figures of record.",
+    "  writes `bench/results/quick.json` only. `--only operations,lifecycle,sdk-listing,emulator,export` runs",
+    "  some suites and writes `bench/results/partial.json` only. Neither replaces the figures of record.",
+    "- `npm run bench -- --only <suites> --record` also puts those suites' sections, as this run measured them,",
+    "  in place of theirs in `bench/results/latest.json` and rewrites this page from it: the other sections",
+    "  keep the run that measured them. Every section carries its run (commit, time, machine, load), and the",
+    "  page names the run under the title of each section not measured by the run at the top.",
     "- `node --import tsx bench/compare.ts bench/results/<old sha>.json` compares a commit's figures with",
     "  the latest ones.",
     "- Benchmarks are not tests: they never run under `npm test`, and nothing here is asserted in CI.",

@@ -13,5 +13,11 @@ export interface SuiteContext {
 export interface Suite {
   /** Short name for `--only`. */
   name: string;
+  /**
+   * Ids of the sections the suite writes. Results written before sections named their
+   * suite are matched to it by these (or by an id equal to the suite's name) when a
+   * later `--record` replaces the suite's sections.
+   */
+  sectionIds?: readonly string[];
   run(context: SuiteContext): Promise<Section[]>;
 }

@@ -329,4 +329,8 @@ async function run(context: SuiteContext): Promise<Section[]> {
   }
 }
 
-export const emulatorSuite: Suite = { name: "emulator", run };
+export const emulatorSuite: Suite = {
+  name: "emulator",
+  sectionIds: ["emulator-latency", "emulator-load"],
+  run,
+};

@@ -1090,4 +1090,13 @@ export function againstSmallEngine(
   };
 }
 
-export const lifecycleSuite: Suite = { name: "lifecycle", run };
+export const lifecycleSuite: Suite = {
+  name: "lifecycle",
+  sectionIds: [
+    "lifecycle",
+    "lifecycle-provider-share",
+    "provider-cold-start",
+    "lifecycle-against-small-engine",
+  ],
+  run,
+};

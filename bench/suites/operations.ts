@@ -561,4 +561,8 @@ async function run(context: SuiteContext): Promise<Section[]> {
   }
 }
 
-export const operationsSuite: Suite = { name: "operations", run };
+export const operationsSuite: Suite = {
+  name: "operations",
+  sectionIds: ["requests-per-operation", "provider-overhead", "state-size"],
+  run,
+};

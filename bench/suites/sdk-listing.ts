@@ -221,4 +221,4 @@ async function run(context: SuiteContext): Promise<Section[]> {
   ];
 }
 
-export const sdkListingSuite: Suite = { name: "sdk-listing", run };
+export const sdkListingSuite: Suite = { name: "sdk-listing", sectionIds: ["sdk-listing"], run };
