@@ -132,7 +132,9 @@ export function describeResult(result: ExportResult, dryRun: boolean): string {
   lines.push(
     `requests: ${sent} (listings ${Object.entries(floor)
       .map(([k, v]) => `${k} ${result.requests[k] ?? 0}/${v}`)
-      .join(", ")}, plus ${result.requests.group ?? 0} to find the group)`,
+      .join(
+        ", ",
+      )}, plus ${result.requests.group ?? 0} to find the group and ${result.requests.accountAssociation ?? 0} for its own account association)`,
   );
   if (!dryRun) {
     lines.push(

@@ -3,6 +3,9 @@
  * existing organisation (or one group's subtree) as it is. The `irm-export` command
  * (cli.ts) is a thin layer over `exportOrganisation`. See docs/export.md.
  */
+import { checkAccountAssociationInputs } from "../provider/handlers/account-association";
+import { checkIdentityProviderInputs } from "../provider/handlers/identity-provider";
+import { checkRoleInputs } from "../provider/handlers/role";
 import {
   checkGroupInputs,
   checkIdentityInputs,
@@ -40,8 +43,8 @@ export interface ExportOptions {
   /** Read and generate, write nothing. */
   dryRun?: boolean;
   /**
-   * Declare custom roles as `irm.Role` resources. Extension point for when the package
-   * gains a `Role` resource; until then (default false) bindings look custom roles up.
+   * Declare the custom roles of the subtree as `irm.Role` resources, referred to by
+   * variable (default true). False looks them up by name instead (`getRoleOutput`).
    */
   declareCustomRoles?: boolean;
   /** A client to read with (the caller closes it); else one from `settings`. */
@@ -83,14 +86,22 @@ export interface ExportResult {
   live: LiveOrganisation;
 }
 
-/** The fewest list requests an export can make: ceil(n / 200) per collection, at least one. */
+/**
+ * The fewest list requests an export can make: ceil(n / 200) per collection, at
+ * least one. (Besides the listings, an export finds the group, and reads the group's
+ * own account association: `requests.group` and `requests.accountAssociation`.)
+ */
 export function requestFloor(live: LiveOrganisation): Record<string, number> {
   const pages = (n: number) => Math.max(1, Math.ceil(n / 200));
+  const ownAssociation = live.accountAssociations.some((a) => a.uid === live.top.uid) ? 1 : 0;
   return {
     groups: pages(live.groups.length),
     identities: pages(live.identities.length),
     roleBindings: pages(live.bindings.length),
     roles: pages(live.roles.length),
+    identityProviders: pages(live.identityProviders.length),
+    accountAssociations: pages(live.accountAssociations.length - ownAssociation),
+    groupInvites: pages(live.groupInvites.length),
   };
 }
 
@@ -110,6 +121,9 @@ function identityKindInputs(
       return { servicePrincipal: r.servicePrincipal };
   }
 }
+
+/** A root group uid (and a role uid) of the right shape, for inputs that only need one. */
+const ROOT_STAND_IN = "0".repeat(40);
 
 /** Inputs of the program that the provider's own `check` would refuse. */
 function checkProgram(program: ExportedProgram): string[] {
@@ -136,6 +150,50 @@ function checkProgram(program: ExportedProgram): string[] {
       adoptUid: i.uid,
     });
     report(`identity ${i.resourceName} (${i.uid})`, failures);
+  }
+  // Uids the program takes from references are checked by shape only: stand-ins of the
+  // right shape, since any live uid has it.
+  const someRole = ROOT_STAND_IN;
+  for (const r of program.roles) {
+    const { failures } = checkRoleInputs({
+      parentUid: ROOT_STAND_IN,
+      name: r.name,
+      description: r.description,
+      capabilities: r.capabilities,
+      adoptUid: r.uid,
+    });
+    report(`custom role ${r.resourceName} (${r.uid})`, failures);
+  }
+  for (const p of program.identityProviders) {
+    const { failures } = checkIdentityProviderInputs({
+      parentUid: parentOf(p.uid),
+      name: p.name,
+      description: p.description,
+      defaultRole: someRole,
+      oidc: p.oidc,
+      // The secret is the user's to set; its absence is said in the notes, not here.
+      clientSecret: "stand-in",
+      adoptUid: p.uid,
+    });
+    report(`identity provider ${p.resourceName} (${p.uid})`, failures);
+  }
+  for (const a of program.accountAssociations) {
+    const { failures } = checkAccountAssociationInputs({
+      groupUid: a.uid,
+      name: a.name,
+      description: a.description,
+      amazon: a.amazon,
+      google: a.google,
+      azure: a.azure,
+      github: a.github,
+      chainguard: a.chainguard && {
+        serviceBindings: Object.fromEntries(
+          a.chainguard.serviceBindings.map(([service]) => [service, `${a.uid}/0000000000000000`]),
+        ),
+      },
+      adoptUid: a.uid,
+    });
+    report(`account association ${a.resourceName} (${a.uid})`, failures);
   }
   for (const b of program.bindings) {
     // Identity and role uids are checked by shape only; any live uid has the right one.
@@ -171,7 +229,7 @@ export async function exportOrganisation(options: ExportOptions): Promise<Export
       groupUid: options.groupUid,
       onProgress: options.onProgress,
     });
-    const program = buildProgram(live, { declareCustomRoles: options.declareCustomRoles ?? false });
+    const program = buildProgram(live, { declareCustomRoles: options.declareCustomRoles ?? true });
     const files = projectFiles(
       program,
       {

@@ -122,13 +122,14 @@ export function projectFiles(
     },
     files: ["index.ts"],
   };
+  const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
   const counts = [
-    `${program.groups.length} groups`,
-    `${program.roles.length} custom roles`,
-    `${program.identities.length} identities`,
-    `${program.identityProviders.length} identity providers`,
-    `${program.accountAssociations.length} account associations`,
-    `${program.bindings.length} role bindings`,
+    count(program.groups.length, "group", "groups"),
+    count(program.roles.length, "custom role", "custom roles"),
+    count(program.identities.length, "identity", "identities"),
+    count(program.identityProviders.length, "identity provider", "identity providers"),
+    count(program.accountAssociations.length, "account association", "account associations"),
+    count(program.bindings.length, "role binding", "role bindings"),
   ].join(", ");
   const secrets = program.clientSecrets;
   const readme = [

@@ -1,11 +1,14 @@
 /**
  * Reads what an export needs in one listing per collection and page: the chosen group,
- * then every group, identity and role binding below it (`uidp.descendants_of`, pages
- * of 200) and every role the token can see. No per-object GET.
+ * then every group, identity, role binding, identity provider, account association and
+ * group invite below it (`uidp.descendants_of`, pages of 200) and every role the token
+ * can see. No per-object GET, but one: the chosen group's own account association,
+ * which has the group's uid and so is not below it.
  */
 
 import { GROUP_UID_PATTERN, quoted } from "../provider/validation";
 import {
+  type AccountAssociation,
   type Group,
   type Identity,
   type IrmClient,
@@ -14,8 +17,6 @@ import {
   isPermissionDenied,
   isUnauthenticated,
   type ListParams,
-  MAX_PAGE_SIZE,
-  type Page,
   type PagePromise,
   type Role,
   type RoleBinding,
@@ -90,9 +91,20 @@ export interface LiveGroupInvite {
   expirationTime: string;
 }
 
+/** The collections an export lists, in the order they are reported. */
+export const LISTED_COLLECTIONS = [
+  "groups",
+  "identities",
+  "roleBindings",
+  "roles",
+  "identityProviders",
+  "accountAssociations",
+  "groupInvites",
+] as const;
+
 /** One progress report: a page of a collection arrived. */
 export interface ReadProgress {
-  collection: "groups" | "identities" | "roleBindings" | "roles";
+  collection: (typeof LISTED_COLLECTIONS)[number];
   /** Items read so far in this collection. */
   read: number;
   /** Items the listing reports in all (`totalCount`). */
@@ -130,32 +142,38 @@ export async function readOrganisation(
     requests[collection] = (requests[collection] ?? 0) + 1;
   };
   const top = await findTop(client, options.groupUid, count);
+  /** Every item of one collection, through the SDK's one walk across pages (`all`). */
   const everything = async <T>(
     collection: ReadProgress["collection"],
-    list: (params: ListParams) => PagePromise<T>,
-    params: ListParams,
+    list: () => PagePromise<T, ListParams>,
   ): Promise<T[]> => {
-    const items: T[] = [];
     try {
-      for await (const page of list({ ...params, pageSize: MAX_PAGE_SIZE }).pages()) {
-        count(collection);
-        items.push(...(page as Page<T>).items);
-        options.onProgress?.({ collection, read: items.length, total: page.totalCount });
-      }
+      return await list().all({
+        onPage: (page, read) => {
+          count(collection);
+          options.onProgress?.({ collection, read, total: page.totalCount });
+        },
+      });
     } catch (error) {
       throw new ExportError(
         `listing ${collection} below group ${top.uid} failed: ${apiSaid(error)}`,
       );
     }
-    return items;
   };
   const below = { descendantsOf: top.uid };
-  const [groups, identities, bindings, roles] = await Promise.all([
-    everything("groups", (p) => client.iam.groups.list(p), below),
-    everything("identities", (p) => client.iam.identities.list(p), below),
-    everything("roleBindings", (p) => client.iam.roleBindings.list(p), below),
-    everything("roles", (p) => client.iam.roles.list(p), {}),
-  ]);
+  const [groups, identities, bindings, roles, identityProviders, associations, invites, own] =
+    await Promise.all([
+      // Pages of MAX_PAGE_SIZE (200), the largest the service answers: `all` asks for
+      // them when no size is given.
+      everything("groups", () => client.iam.groups.list(below)),
+      everything("identities", () => client.iam.identities.list(below)),
+      everything("roleBindings", () => client.iam.roleBindings.list(below)),
+      everything("roles", () => client.iam.roles.list()),
+      everything("identityProviders", () => client.iam.identityProviders.list(below)),
+      everything("accountAssociations", () => client.iam.accountAssociations.list(below)),
+      everything("groupInvites", () => client.iam.groupInvites.list(below)),
+      ownAssociation(client, top.uid, count),
+    ]);
   return {
     top,
     topIsRoot: !top.uid.includes("/"),
@@ -163,11 +181,31 @@ export async function readOrganisation(
     identities,
     bindings,
     roles,
-    identityProviders: [],
-    accountAssociations: [],
-    groupInvites: [],
+    identityProviders,
+    accountAssociations: own ? [own, ...associations] : associations,
+    groupInvites: invites,
     requests,
   };
+}
+
+/**
+ * The chosen group's own account association: its uid is the group's, which the
+ * `descendants_of` listing leaves out. NOT_FOUND means it has none.
+ */
+async function ownAssociation(
+  client: IrmClient,
+  groupUid: string,
+  count: (collection: string) => void,
+): Promise<AccountAssociation | undefined> {
+  try {
+    count("accountAssociation");
+    return await client.iam.accountAssociations.get(groupUid);
+  } catch (error) {
+    if (isNotFound(error)) return undefined;
+    throw new ExportError(
+      `reading the account association of group ${groupUid} failed: ${apiSaid(error)}`,
+    );
+  }
 }
 
 /** The chosen group: read by uid, or the topmost group the token sees. */

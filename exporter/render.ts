@@ -208,9 +208,13 @@ function identityProviderLines(
   withOptions: boolean,
 ): string[] {
   const secret = provider.clientSecret;
+  // Required unless PKCE: `requireSecret` stops the run naming the key to set.
+  const read = secret.optional ? "getSecret" : "requireSecret";
   return [
     ...comment(
-      `Client secret: \`pulumi config set --secret ${secret.configKey} <secret>\`${secret.optional ? " (optional: this provider uses PKCE)" : ""}. The API never answers it, so it could not be exported; when set, adoption sends it once.`,
+      secret.optional
+        ? `Client secret (optional: this provider uses PKCE): \`pulumi config set --secret ${secret.configKey} <secret>\`. The API never answers it; when set, adoption sends it once.`
+        : `Client secret: \`pulumi config set --secret ${secret.configKey} <secret>\` before the first run. The API never answers it, so it could not be exported; adoption sends it once.`,
     ),
     ...namedObjectLines(
       "IdentityProvider",
@@ -218,7 +222,7 @@ function identityProviderLines(
       [
         ["defaultRole", ref(provider.defaultRole)],
         ["oidc", provider.oidc as unknown as { [key: string]: Value }],
-        ["clientSecret", new Code(`config.getSecret(${literal(secret.configKey)})`)],
+        ["clientSecret", new Code(`config.${read}(${literal(secret.configKey)})`)],
       ],
       withOptions,
     ),

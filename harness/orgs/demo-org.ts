@@ -1,10 +1,25 @@
 /**
  * The demo organisation, made through the SDK: the objects `examples/org-hierarchy`
  * declares (what `npm run demo` deploys), with the same names, descriptions, subjects
- * and roles, plus a custom role in `engineering` bound to platform's CI identity.
+ * and roles, plus a custom role in `engineering` bound to platform's CI identity, and
+ * one object of each kind the IAM addendum adds: a custom role that is an identity
+ * provider's default role, two identity providers (one with a client secret, one with
+ * PKCE), an identity of every kind (claim patterns with audience and claims, static
+ * keys, AWS, a service principal), an account association naming the service
+ * principal, and a group invite (which the export skips).
  * Made directly, so the export tests do not depend on deploying the example.
  */
+import { generateKeyPairSync } from "node:crypto";
 import { IrmClient } from "../../sdk/index";
+
+/** The client secret the demo's identity provider `acme sso` was created with. */
+export const DEMO_CLIENT_SECRET = "demo-client-secret-not-for-production";
+
+/** A JWKS of one fresh public EC key, as `staticKeys.issuerKeys` takes it. */
+function publicJwks(): string {
+  const { publicKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
+  return JSON.stringify({ keys: [{ ...publicKey.export({ format: "jwk" }), kid: "demo" }] });
+}
 
 const TEAMS = [
   { name: "platform", description: "Build and runtime infrastructure", role: "editor" },
@@ -76,6 +91,92 @@ export async function createDemoOrganisation(emulator: {
       roleUid: deployer.uid,
     });
     uids["platform-ci-deployer"] = bound.uid;
+
+    // ---- the addendum's kinds
+    const ssoUser = await client.iam.roles.create(uids.engineering, {
+      name: "sso user",
+      description: "What a colleague signing in may do",
+      capabilities: ["groups.get", "groups.list", "repos.get", "repos.list"],
+    });
+    uids["sso-user"] = ssoUser.uid;
+    const sso = await client.iam.identityProviders.create(uids.engineering, {
+      name: "acme sso",
+      description: "Company sign-in",
+      defaultRole: ssoUser.uid,
+      oidc: {
+        issuer: "https://login.acme.example",
+        clientId: "irm-engineering",
+        clientSecret: DEMO_CLIENT_SECRET,
+        additionalScopes: ["email", "groups"],
+        groupsClaim: "groups",
+      },
+    });
+    uids["acme-sso"] = sso.uid;
+    const pkce = await client.iam.identityProviders.create(uids.payments, {
+      name: "payments sso",
+      defaultRole: roles.get("viewer")!,
+      oidc: { issuer: "https://login.acme.example", clientId: "irm-payments", pkceEnabled: true },
+    });
+    uids["payments-sso"] = pkce.uid;
+    const deploys = await client.iam.identities.create(uids.platform, {
+      name: "platform-deploys",
+      description: "Deploy workflows of acme/platform on main and release branches",
+      claimMatch: {
+        issuer: "https://token.actions.githubusercontent.com",
+        subjectPattern: "repo:acme/platform:ref:refs/heads/(main|release-.*)",
+        audience: "https://irm.acme.example",
+        claims: { repository_owner: "acme" },
+        claimPatterns: { workflow: "deploy-.*" },
+      },
+    });
+    uids["platform-deploys"] = deploys.uid;
+    const deploysBound = await client.iam.roleBindings.create(uids.platform, {
+      identityUid: deploys.uid,
+      roleUid: deployer.uid,
+    });
+    uids["platform-deploys-deployer"] = deploysBound.uid;
+    const builder = await client.iam.identities.create(uids.payments, {
+      name: "airgapped-builder",
+      staticKeys: {
+        issuer: "https://builder.internal.acme.example",
+        subject: "builder",
+        issuerKeys: publicJwks(),
+        audiences: ["https://irm.acme.example"],
+      },
+    });
+    uids["airgapped-builder"] = builder.uid;
+    const lambda = await client.iam.identities.create(uids.payments, {
+      name: "ledger-lambda",
+      awsIdentity: {
+        awsAccount: "123456789012",
+        arnPattern: "arn:aws:sts::123456789012:assumed-role/ledger/.*",
+        userId: "AROAEXAMPLEID:ledger",
+      },
+    });
+    uids["ledger-lambda"] = lambda.uid;
+    const ingester = await client.iam.identities.create(uids.platform, {
+      name: "ingester",
+      description: "The platform's ingester",
+      servicePrincipal: "SERVICE_PRINCIPAL_INGESTER",
+    });
+    uids.ingester = ingester.uid;
+    await client.iam.accountAssociations.create(uids.platform, {
+      name: "platform accounts",
+      amazon: { account: "123456789012" },
+      github: {
+        appInstallations: {
+          "123456": { installations: [{ installationId: 7890123, name: "acme" }] },
+        },
+      },
+      chainguard: { serviceBindings: { INGESTER: ingester.uid } },
+    });
+    uids["platform-accounts"] = uids.platform;
+    const invite = await client.iam.groupInvites.create(uids.payments, {
+      roleUid: roles.get("viewer")!,
+      ttl: 7 * 24 * 3600,
+      email: "new.colleague@acme.example",
+    });
+    uids.invite = invite.uid;
     return uids;
   } finally {
     await client.close();

@@ -1,13 +1,21 @@
 /**
- * Issue 13 on the demo organisation: the objects `examples/org-hierarchy` declares
- * (what `npm run demo` deploys), made through the SDK, plus a custom role and a binding
- * that uses it; exported with irm-export, and the generated project deployed by a new
- * stack. The scenarios run in order on one stack, as successive pipeline runs would.
+ * irm-export on the demo organisation: the objects `examples/org-hierarchy` declares
+ * (what `npm run demo` deploys), made through the SDK, plus custom roles, identity
+ * providers, an identity of every kind, an account association and a group invite
+ * (harness/orgs/demo-org.ts); exported and type-checked. The small engine deploys the
+ * `platform` subtree (a custom role looked up, claim patterns, a service principal, the
+ * group's own account association): it cannot honour an identity provider's secret
+ * outputs, so the whole organisation is deployed by real-engine.test.ts. The deploy
+ * scenarios run in order on one stack, as successive pipeline runs would.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { exportOrganisation } from "../../exporter/index";
 import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
-import { createDemoOrganisation, type DemoUids } from "../../harness/orgs/demo-org";
+import {
+  createDemoOrganisation,
+  DEMO_CLIENT_SECRET,
+  type DemoUids,
+} from "../../harness/orgs/demo-org";
 import {
   biomeFormat,
   changes,
@@ -23,36 +31,48 @@ describe("irm-export on the demo organisation", () => {
   let emulator: TestEmulator;
   let demo: DemoUids;
   let exported: ExportedStack;
+  let platform: ExportedStack;
 
   beforeAll(async () => {
     emulator = await startTestEmulator();
     demo = await createDemoOrganisation(emulator);
     exported = await createExportedStack(emulator, "export-demo");
+    platform = await createExportedStack(emulator, "export-demo-platform", {
+      groupUid: demo.platform,
+    });
   }, 120_000);
 
   afterAll(async () => {
     await emulator?.close();
     exported?.project.remove();
+    platform?.project.remove();
   });
 
   it("reads each collection in one page, and declares every object with readable references", async () => {
     const { result } = exported;
-    // One page per collection, plus the two single-item listings that find the organisation.
+    // One page per collection, plus the two single-item listings that find the
+    // organisation and the GET of its own account association (it has none).
     expect(result.requests).toEqual({
       group: 2,
+      accountAssociation: 1,
       groups: 1,
       identities: 1,
       roleBindings: 1,
       roles: 1,
+      identityProviders: 1,
+      accountAssociations: 1,
+      groupInvites: 1,
     });
-    // 4 groups; 3 CI identities and the emulator's 2 seeded ones; 6 + 1 + 2 seeded bindings.
+    // 4 groups; 3 CI identities, 4 of the addendum's kinds and the emulator's 2 seeded
+    // ones; 6 + 1 + 1 + 2 seeded bindings; deployer and sso user; two providers; one
+    // association.
     expect(result.counts).toEqual({
       groups: 4,
-      identities: 5,
-      roleBindings: 9,
-      customRoles: 0,
-      identityProviders: 0,
-      accountAssociations: 0,
+      identities: 9,
+      roleBindings: 10,
+      customRoles: 2,
+      identityProviders: 2,
+      accountAssociations: 1,
     });
     const index = result.files["index.ts"];
     expect(index).toContain('const platform = new irm.Group("platform", {');
@@ -60,10 +80,25 @@ describe("irm-export on the demo organisation", () => {
     expect(index).toContain('const editorRole = irm.getRoleOutput({ name: "editor" });');
     expect(index).toContain('new irm.RoleBinding("platform-ci-editor", {');
     expect(index).toContain("identityUid: platformCi.uid,");
-    // The custom role is looked up (no Role resource yet), with its definition in a comment.
-    expect(index).toContain('const deployerRole = irm.getRoleOutput({ name: "deployer" });');
-    expect(index).toContain(`custom role "deployer" (${demo.deployer}`);
-    expect(index).toContain("groups.get, repos.list");
+    // Custom roles are declared and referred to by variable, from bindings and providers.
+    expect(index).toContain('const deployer = new irm.Role("deployer", {');
+    expect(index).toContain("roleUid: deployer.uid,");
+    expect(index).toContain("defaultRole: ssoUser.uid,");
+    expect(index).not.toContain('getRoleOutput({ name: "deployer" })');
+    // Every identity kind, and the association naming the service principal by variable.
+    expect(index).toContain(
+      'subjectPattern: "repo:acme/platform:ref:refs/heads/(main|release-.*)",',
+    );
+    expect(index).toContain("staticKeys: {");
+    expect(index).toContain("awsIdentity: {");
+    expect(index).toContain('servicePrincipal: "SERVICE_PRINCIPAL_INGESTER",');
+    expect(index).toContain("chainguard: { serviceBindings: { INGESTER: ingester.uid } },");
+    // The client secret comes from config; the invite is counted and skipped.
+    const [sso] = result.clientSecrets.filter((s) => s.uid === demo["acme-sso"]);
+    expect(index).toContain(`clientSecret: config.requireSecret("${sso.configKey}"),`);
+    expect(result.files["README.md"]).toContain(`pulumi config set --secret ${sso.configKey}`);
+    expect(result.skippedInvites).toBe(1);
+    expect(index).toContain("// - 1 group invite: skipped:");
     // Only the root organisation is a uid literal outside `adoptUid`.
     const literals = index
       .split("\n")
@@ -71,7 +106,11 @@ describe("irm-export on the demo organisation", () => {
     expect(
       literals.filter((line) => !line.trim().startsWith('"') && !line.startsWith("//")),
     ).toEqual([`const rootGroupUid = config.get("rootGroupUid") ?? "${emulator.rootGroupUid}";`]);
-    for (const text of Object.values(result.files)) expect(text).not.toContain(emulator.token);
+    for (const text of Object.values(result.files)) {
+      expect(text).not.toContain(emulator.token);
+      expect(text).not.toContain(DEMO_CLIENT_SECRET);
+    }
+    expect(result.warnings).toEqual([]);
   });
 
   it("exports the same text again from the same organisation", async () => {
@@ -83,67 +122,82 @@ describe("irm-export on the demo organisation", () => {
   });
 
   it("type-checks against the installed package and is formatted as Biome formats it", async () => {
-    const checked = await typeCheck(exported.project.dir);
-    expect(checked.output).toBe("");
-    expect(checked.ok).toBe(true);
-    const index = exported.result.files["index.ts"];
-    expect(await biomeFormat(index)).toBe(index);
-  }, 60_000);
+    for (const stack of [exported, platform]) {
+      const checked = await typeCheck(stack.project.dir);
+      expect(checked.output).toBe("");
+      expect(checked.ok).toBe(true);
+      const index = stack.result.files["index.ts"];
+      expect(await biomeFormat(index)).toBe(index);
+    }
+  }, 120_000);
 
-  it("first up adopts every object: no request writes anything, and state holds them all", async () => {
-    const result = await exported.up();
+  it("a group's subtree: its parent and outside roles by config and lookup, its own association by one GET", () => {
+    const { result } = platform;
+    const index = result.files["index.ts"];
+    // The parent, outside the program, is a config key defaulting to its uid.
+    expect(index).toMatch(
+      new RegExp(
+        `const parentGroupUid =\\s+config\\.get\\("parentGroupUid"\\) \\?\\? "${demo.engineering}";`,
+      ),
+    );
+    expect(index).toContain("parentUid: parentGroupUid,");
+    // deployer lives in engineering, outside the subtree: looked up by its unique name.
+    expect(index).toContain('const deployerRole = irm.getRoleOutput({ name: "deployer" });');
+    expect(index).toContain("roleUid: deployerRole.uid,");
+    // platform's own association has platform's uid: read by one GET, not the listing.
+    expect(index).toContain('new irm.AccountAssociation("platform-accounts", {');
+    expect(result.requests).toEqual({
+      group: 1,
+      accountAssociation: 1,
+      groups: 1,
+      identities: 1,
+      roleBindings: 1,
+      roles: 1,
+      identityProviders: 1,
+      accountAssociations: 1,
+      groupInvites: 1,
+    });
+    expect(result.counts).toEqual({
+      groups: 1,
+      identities: 3,
+      roleBindings: 3,
+      customRoles: 0,
+      identityProviders: 0,
+      accountAssociations: 1,
+    });
+    expect(result.skippedInvites).toBe(0);
+  });
+
+  it("first up of the subtree adopts every object: no request writes anything", async () => {
+    const result = await platform.up();
     expect(result.error).toBeUndefined();
     expect(writes(await emulator.requests())).toEqual([]);
-    // Every group, identity and binding below the root is now in the new stack's state.
-    expect(stateIds(exported.state)).toEqual(await liveUids(emulator));
-    expect(JSON.stringify(exported.state)).not.toContain(emulator.token);
+    // The group, its identities, bindings and association (whose uid is the group's).
+    const ids = stateIds(platform.state);
+    expect(ids).toHaveLength(8);
+    expect(new Set(ids)).toEqual(
+      new Set((await liveUids(emulator)).filter((uid) => uid.startsWith(demo.platform))),
+    );
+    expect(JSON.stringify(platform.state)).not.toContain(emulator.token);
   }, 120_000);
 
   it("second up shows no changes and sends no write", async () => {
-    const result = await exported.up();
+    const result = await platform.up();
     expect(result.error).toBeUndefined();
     expect(changes(result)).toEqual([]);
     expect(writes(await emulator.requests())).toEqual([]);
   }, 120_000);
 
   it("a description changed in the generated code is exactly one PATCH", async () => {
-    exported.editProgram('description: "Card and ledger services",', 'description: "Cards",');
-    const result = await exported.up();
+    platform.editProgram(
+      'description: "Build and runtime infrastructure",',
+      'description: "Builds and runtimes",',
+    );
+    const result = await platform.up();
     expect(result.error).toBeUndefined();
-    expect(changes(result)).toEqual(["update payments"]);
-    const uid = exported.state.resources.find((r) => r.urn.endsWith("::payments"))!.id;
+    expect(changes(result)).toEqual(["update platform"]);
     expect(writes(await emulator.requests())).toEqual([
-      `PATCH /iam/v2beta1/groups/${uid}?updateMask=description`,
+      `PATCH /iam/v2beta1/groups/${demo.platform}?updateMask=description`,
     ]);
-  }, 120_000);
-
-  it("a group's subtree exports with its parent as config and adopts with no write", async () => {
-    const subtree = await createExportedStack(emulator, "export-demo-subtree", {
-      groupUid: demo.payments,
-    });
-    try {
-      const index = subtree.result.files["index.ts"];
-      // The parent, outside the program, is a config key defaulting to its uid.
-      expect(index).toMatch(
-        new RegExp(
-          `const parentGroupUid =\\s+config\\.get\\("parentGroupUid"\\) \\?\\? "${demo.engineering}";`,
-        ),
-      );
-      expect(index).toContain("parentUid: parentGroupUid,");
-      expect(subtree.result.counts).toEqual({
-        groups: 2,
-        identities: 2,
-        roleBindings: 2,
-        customRoles: 0,
-        identityProviders: 0,
-        accountAssociations: 0,
-      });
-      const result = await subtree.up();
-      expect(result.error).toBeUndefined();
-      expect(writes(await emulator.requests())).toEqual([]);
-      expect(stateIds(subtree.state)).toHaveLength(6);
-    } finally {
-      subtree.project.remove();
-    }
   }, 120_000);
 });

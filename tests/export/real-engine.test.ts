@@ -1,52 +1,44 @@
 /**
  * The generated project on the real Pulumi engine (the CLI through the Automation API,
- * tests/support/engine-stack.ts), where the CLI is available: an organisation like the
- * demo's, made through the SDK, exported with `--protect`, then previewed and deployed.
- * Skipped, with the global setup's one-line notice, on machines without the CLI; the
- * mini-engine tests (demo.test.ts, seeded.test.ts) hold the same expectations.
+ * tests/support/engine-stack.ts), where the CLI is available: the demo organisation
+ * (harness/orgs/demo-org.ts: groups, custom roles, an identity of every kind, identity
+ * providers, an account association, role bindings, a group invite), exported with
+ * `--protect`, then previewed and deployed with the one client secret set as the
+ * generated README says. Skipped, with the global setup's one-line notice, on machines
+ * without the CLI; demo.test.ts holds the same expectations on the small engine for a
+ * subtree it can run (the small engine cannot honour an identity provider's secret
+ * outputs).
  */
 import * as fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ExportResult } from "../../exporter/index";
 import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
 import { scratchDir } from "../../harness/installed-package";
+import {
+  createDemoOrganisation,
+  DEMO_CLIENT_SECRET,
+  type DemoUids,
+} from "../../harness/orgs/demo-org";
 import { writesOf } from "../../harness/request-names";
-import { IrmClient } from "../../sdk/index";
 import { createEngineStack, type EngineStack, hasRealEngine } from "../support/engine-stack";
 import { generateProject, liveUids } from "./support";
 
 describe.skipIf(!hasRealEngine())("irm-export's project on the real Pulumi engine", () => {
   let emulator: TestEmulator;
+  let demo: DemoUids;
+  let exported: ExportResult;
   let stack: EngineStack;
   const generated = scratchDir("export-real-generated");
 
   beforeAll(async () => {
     emulator = await startTestEmulator();
-    const client = new IrmClient({ baseUrl: emulator.url, token: emulator.token });
-    const root = emulator.rootGroupUid;
-    const engineering = await client.iam.groups.create(root, {
-      name: "engineering",
-      description: "All engineering teams",
-    });
-    const platform = await client.iam.groups.create(engineering.uid, {
-      name: "platform",
-      description: "Build and runtime infrastructure",
-    });
-    const ci = await client.iam.identities.create(platform.uid, {
-      name: "platform-ci",
-      claimMatch: {
-        issuer: "https://token.actions.githubusercontent.com",
-        subject: "repo:acme/platform:ref:refs/heads/main",
-      },
-    });
-    const editor = (await client.iam.roles.list({ name: "editor" })).items[0];
-    await client.iam.roleBindings.create(platform.uid, {
-      identityUid: ci.uid,
-      roleUid: editor.uid,
-    });
-    await client.close();
+    demo = await createDemoOrganisation(emulator);
     fs.rmSync(generated, { recursive: true, force: true });
-    await generateProject(emulator, generated, { protect: true });
+    exported = await generateProject(emulator, generated, { protect: true });
     stack = await createEngineStack({ name: "export-real", program: generated, emulator });
+    // What the generated README asks for: the secret the API cannot answer.
+    const [sso] = exported.clientSecrets.filter((s) => s.uid === demo["acme-sso"]);
+    await stack.setConfig(sso.configKey, DEMO_CLIENT_SECRET, true);
   }, 180_000);
 
   afterAll(async () => {
@@ -58,19 +50,33 @@ describe.skipIf(!hasRealEngine())("irm-export's project on the real Pulumi engin
   it("preview shows every object as a create (the adoption) and writes nothing", async () => {
     const preview = await stack.preview();
     expect(preview.error).toBeUndefined();
-    // 2 groups, 3 identities and 3 bindings (the emulator seeds 2 identities and their bindings).
-    expect(preview.changes).toHaveLength(8);
+    const { counts } = exported;
+    const declared =
+      counts.groups +
+      counts.customRoles +
+      counts.identities +
+      counts.identityProviders +
+      counts.accountAssociations +
+      counts.roleBindings;
+    expect(declared).toBe((await liveUids(emulator)).length);
+    expect(preview.changes).toHaveLength(declared);
     expect(preview.changes.every((s) => s.op === "create")).toBe(true);
     expect(writesOf(await stack.takeRequests())).toEqual([]);
   }, 180_000);
 
-  it("up adopts every object with no write; every one is in state, protected", async () => {
+  it("up adopts every object, protected; the only write sends the client secret once", async () => {
     const result = await stack.up();
     expect(result.error).toBeUndefined();
-    expect(writesOf(await stack.takeRequests())).toEqual([]);
+    // The API never answers a client secret: the one set in config is sent once. The PKCE
+    // provider's is unset, and nothing else differs from what the export read.
+    expect(writesOf(await stack.takeRequests())).toEqual([
+      "PATCH /iam/v2beta1/identityProviders/<acme-sso>?updateMask=oidc.clientSecret 200",
+    ]);
     const resources = await stack.resources();
     expect(resources.map((r) => r.id).sort()).toEqual(await liveUids(emulator));
     expect(resources.every((r) => r.protect)).toBe(true);
+    // The secret is in the stack only encrypted.
+    expect(stack.persistedText?.() ?? "").not.toContain(DEMO_CLIENT_SECRET);
   }, 180_000);
 
   it("then nothing changes: preview and up with expectNoChanges, no write", async () => {
@@ -90,8 +96,11 @@ describe.skipIf(!hasRealEngine())("irm-export's project on the real Pulumi engin
     const result = await stack.up();
     expect(result.error).toBeUndefined();
     expect(result.changes.map((s) => `${s.op} ${s.name}`)).toEqual(["update platform"]);
-    expect(writesOf(await stack.takeRequests())).toEqual([
-      "PATCH /iam/v2beta1/groups/<platform>?updateMask=description 200",
-    ]);
+    // The log names uids by resource, and platform's account association has its uid.
+    const writes = writesOf(await stack.takeRequests());
+    expect(writes).toHaveLength(1);
+    expect(writes[0]).toMatch(
+      /^PATCH \/iam\/v2beta1\/groups\/<platform(-accounts)?>\?updateMask=description 200$/,
+    );
   }, 180_000);
 });

@@ -24,7 +24,7 @@ import {
   type UpResult,
   up,
 } from "../../harness/lifecycle/engine";
-import { IrmClient } from "../../sdk/index";
+import { IrmClient, isNotFound } from "../../sdk/index";
 
 const run = promisify(execFile);
 const repoRequire = createRequire(path.join(REPO_ROOT, "package.json"));
@@ -55,26 +55,39 @@ export interface ExportedStack {
   editProgram(before: string, after: string): void;
 }
 
-/** Exports into a scratch consumer project with the installed package, ready for `up`. */
+/**
+ * Exports into a scratch consumer project with the installed package, ready for `up`.
+ * `clientSecrets` (identity provider uid → secret) are set as the user would set them,
+ * `pulumi config set --secret <key>` under the key the export names.
+ */
 export async function createExportedStack(
   emulator: TestEmulator,
   name: string,
-  options: Omit<ExportOptions, "outDir" | "settings" | "client"> = {},
+  options: Omit<ExportOptions, "outDir" | "settings" | "client"> & {
+    clientSecrets?: Record<string, string>;
+  } = {},
 ): Promise<ExportedStack> {
   const generated = scratchDir(`${name}-generated`);
   fs.rmSync(generated, { recursive: true, force: true });
-  const result = await generateProject(emulator, generated, options);
+  const { clientSecrets = {}, ...exportOptions } = options;
+  const result = await generateProject(emulator, generated, exportOptions);
   const project = createConsumerProject({ name, programDir: generated });
   fs.rmSync(generated, { recursive: true, force: true });
+  const state = newStack(project.dir);
+  const secrets: Record<string, string> = {};
+  for (const secret of result.clientSecrets) {
+    const value = clientSecrets[secret.uid];
+    if (value !== undefined) secrets[`${state.project}:${secret.configKey}`] = value;
+  }
   const runOptions: RunOptions = {
-    config: { "irm:apiUrl": emulator.url, "irm:token": emulator.token },
-    secretKeys: ["irm:token"],
+    config: { "irm:apiUrl": emulator.url, "irm:token": emulator.token, ...secrets },
+    secretKeys: ["irm:token", ...Object.keys(secrets)],
     timeoutMs: 300_000,
   };
   const stack: ExportedStack = {
     project,
     result,
-    state: newStack(project.dir),
+    state,
     async up() {
       await emulator.clearRequests();
       const outcome = await up(project.dir, stack.state, runOptions);
@@ -121,17 +134,40 @@ export async function biomeFormat(source: string): Promise<string> {
   });
 }
 
-/** Every group, identity and role binding below the root, by uid. */
+/**
+ * Every object an export declares below the root, by uid: groups, identities, role
+ * bindings, identity providers, the root's and every group's account association (uid
+ * = the group's), and the custom roles of the root and below. Not group invites.
+ */
 export async function liveUids(emulator: TestEmulator): Promise<string[]> {
   const client = new IrmClient({ baseUrl: emulator.url, token: emulator.token });
   try {
-    const below = { descendantsOf: emulator.rootGroupUid };
-    const [groups, identities, bindings] = await Promise.all([
+    const root = emulator.rootGroupUid;
+    const below = { descendantsOf: root };
+    const [groups, identities, bindings, providers, associations, roles] = await Promise.all([
       client.iam.groups.list(below).all(),
       client.iam.identities.list(below).all(),
       client.iam.roleBindings.list(below).all(),
+      client.iam.identityProviders.list(below).all(),
+      client.iam.accountAssociations.list(below).all(),
+      client.iam.roles.list().all(),
     ]);
-    return [...groups, ...identities, ...bindings].map((o) => o.uid).sort();
+    const own = await client.iam.accountAssociations.get(root).catch((error: unknown) => {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    });
+    const custom = roles.filter((r) => r.parentUid === root || r.parentUid.startsWith(`${root}/`));
+    return [
+      ...groups,
+      ...identities,
+      ...bindings,
+      ...providers,
+      ...associations,
+      ...(own ? [own] : []),
+      ...custom,
+    ]
+      .map((o) => o.uid)
+      .sort();
   } finally {
     await client.close();
   }
