@@ -12,10 +12,9 @@ import type { GroupInviteRecord } from "../model";
 import { type JsonObject, optionalBoolean, optionalString } from "../requests";
 import type { State } from "../state";
 import { type EmulatorContext, existing, FLAT_UID, newChildUid } from "./kit";
-import { requireRoleGrantable, requireRoleUsableIn } from "./role-bindings";
-import { readableRole, roleReadable } from "./roles";
+import { promisedRoleSteps, roleReadable } from "./roles";
 import { newInviteCode, secretDigest } from "./secrets";
-import { writableCollection } from "./writable";
+import { type CreateWrite, writableCollection } from "./writable";
 
 /** `ttl`: seconds with up to 9 fractional digits and an `s` suffix. */
 const DURATION = /^([0-9]+)(?:\.([0-9]{1,9}))?s$/;
@@ -129,6 +128,15 @@ const INVITE_ORDER_FIELDS: Readonly<Record<string, OrderField>> = {
   expirationTime: "expirationTime",
 };
 
+/** An invite promises its role in its group, as a binding would. */
+const inviteRole = promisedRoleSteps<CreateWrite<InviteDraft>>((write) => ({
+  ctx: write.ctx,
+  access: write.access,
+  groupUid: write.parentUid,
+  roleUid: write.draft.roleUid,
+  field: "roleUid",
+}));
+
 export const groupInvites = writableCollection<GroupInviteRecord, InviteDraft>({
   name: "groupInvites",
   store: (state) => state.groupInvites,
@@ -159,14 +167,12 @@ export const groupInvites = writableCollection<GroupInviteRecord, InviteDraft>({
       const singleUse = optionalBoolean(body, "singleUse") ?? false;
       return { roleUid, ttlMs, email, singleUse };
     },
-    references: ({ ctx, access, parentUid, draft }) => {
-      existing(ctx.state.groups, parentUid);
-      readableRole(ctx.state, access, draft.roleUid);
+    references: (write) => {
+      existing(write.ctx.state.groups, write.parentUid);
+      inviteRole.references(write);
     },
-    roleUsable: ({ ctx, parentUid, draft }) =>
-      requireRoleUsableIn(existing(ctx.state.roles, draft.roleUid), parentUid, "roleUid"),
-    grants: ({ ctx, access, parentUid, draft }) =>
-      requireRoleGrantable(access, existing(ctx.state.roles, draft.roleUid), parentUid),
+    roleUsable: inviteRole.roleUsable,
+    grants: inviteRole.grants,
     build: (ctx, draft, parentUid, now) => {
       const code = newInviteCode();
       const invite: GroupInviteRecord = {

@@ -4,7 +4,6 @@
  * signs anyone in through one; `defaultRole` is checked, never acted on. The client
  * secret is write-only: kept as a digest, never answered.
  */
-import type { Access } from "../access";
 import { invalidArgument } from "../errors";
 import type { IdentityProviderRecord } from "../model";
 import {
@@ -15,7 +14,6 @@ import {
   optionalStringArray,
 } from "../requests";
 import {
-  type EmulatorContext,
   existing,
   FLAT_UID,
   newChildUid,
@@ -24,10 +22,9 @@ import {
   requireName,
   requirePathUid,
 } from "./kit";
-import { requireRoleGrantable, requireRoleUsableIn } from "./role-bindings";
-import { readableRole } from "./roles";
+import { promisedRoleSteps } from "./roles";
 import { secretDigest } from "./secrets";
-import { type UpdateWrite, writableCollection } from "./writable";
+import { type CreateWrite, type UpdateWrite, writableCollection } from "./writable";
 
 const CORRELATION_RULES = [
   "CORRELATION_RULE_UNSPECIFIED",
@@ -236,40 +233,18 @@ function requireSameRule(stored: string, requested: string): void {
   }
 }
 
-/** Steps 4 to 6 for a default role in `groupUid`. */
-function defaultRoleSteps<W>(
-  target: (write: W) => { ctx: EmulatorContext; groupUid: string; roleUid: string } | undefined,
-  access: (write: W) => Access,
-) {
-  return {
-    references: (write: W) => {
-      const t = target(write);
-      if (!t) return;
-      readableRole(t.ctx.state, access(write), t.roleUid);
-    },
-    roleUsable: (write: W) => {
-      const t = target(write);
-      if (!t) return;
-      const role = existing(t.ctx.state.roles, t.roleUid);
-      requireRoleUsableIn(role, t.groupUid, "defaultRole");
-    },
-    grants: (write: W) => {
-      const t = target(write);
-      if (!t) return;
-      requireRoleGrantable(access(write), existing(t.ctx.state.roles, t.roleUid), t.groupUid);
-    },
-  };
-}
-
-/** An update checks the default role only when `defaultRole` is among the applied paths. */
-function updatedRole(write: UpdateWrite<IdentityProviderRecord>) {
-  if (!write.paths.includes("defaultRole")) return undefined;
-  return {
-    ctx: write.ctx,
-    groupUid: parentPath(write.current.uid),
-    roleUid: write.next.defaultRole,
-  };
-}
+/** An update promises its default role only when `defaultRole` is among the applied paths. */
+const updateSteps = promisedRoleSteps<UpdateWrite<IdentityProviderRecord>>((write) =>
+  write.paths.includes("defaultRole")
+    ? {
+        ctx: write.ctx,
+        access: write.access,
+        groupUid: parentPath(write.current.uid),
+        roleUid: write.next.defaultRole,
+        field: "defaultRole",
+      }
+    : undefined,
+);
 
 interface ProviderDraft {
   name: string;
@@ -278,20 +253,13 @@ interface ProviderDraft {
   oidc: IdentityProviderRecord["oidc"];
 }
 
-const createSteps = defaultRoleSteps<{
-  ctx: EmulatorContext;
-  access: Access;
-  parentUid: string;
-  draft: ProviderDraft;
-}>(
-  (write) => ({ ctx: write.ctx, groupUid: write.parentUid, roleUid: write.draft.defaultRole }),
-  (write) => write.access,
-);
-
-const updateSteps = defaultRoleSteps<UpdateWrite<IdentityProviderRecord>>(
-  updatedRole,
-  (write) => write.access,
-);
+const createSteps = promisedRoleSteps<CreateWrite<ProviderDraft>>((write) => ({
+  ctx: write.ctx,
+  access: write.access,
+  groupUid: write.parentUid,
+  roleUid: write.draft.defaultRole,
+  field: "defaultRole",
+}));
 
 export const identityProviders = writableCollection<IdentityProviderRecord, ProviderDraft>({
   name: "identityProviders",

@@ -2,14 +2,14 @@
  * Role bindings: `/iam/v2beta1/roleBindings`, an identity bound to a role in a group.
  * A binding's uid is a child of its group's uid.
  */
-import { type Access, isSameOrBelow } from "../access";
+import type { Access } from "../access";
 import { alreadyExists, invalidArgument, notFound } from "../errors";
 import { bindingIssuerSubject } from "../identity-kinds";
 import type { RoleBindingRecord, RoleRecord } from "../model";
 import { type JsonObject, optionalString } from "../requests";
 import type { State } from "../state";
 import { type EmulatorContext, existing, FLAT_UID, newChildUid, PATH_UID, parentPath } from "./kit";
-import { readableRole, roleReadable } from "./roles";
+import { readableRole, requireRoleGrantable, requireRoleUsableIn, roleReadable } from "./roles";
 import { writableCollection } from "./writable";
 
 /**
@@ -40,29 +40,6 @@ export function bindingOut(state: State, binding: RoleBindingRecord, reader: Acc
     createTime: binding.createTime,
     updateTime: binding.updateTime,
   };
-}
-
-/**
- * Step 5 for anything that promises a role in `groupUid` (a binding, an invite, an
- * identity provider's default role): a custom role must belong to the group or one of
- * its ancestors. `field` names the body field that carries the role uid.
- */
-export function requireRoleUsableIn(role: RoleRecord, groupUid: string, field: string): void {
-  if (role.parentUid !== "" && !isSameOrBelow(groupUid, role.parentUid)) {
-    throw invalidArgument(
-      field,
-      "the role belongs to a group that is not this group or an ancestor",
-    );
-  }
-}
-
-/**
- * Step 6 for anything that promises a role in `groupUid`: the caller holds every
- * capability of the role there (no one grants more than they hold). Capabilities are
- * stored sorted, so the refusal names the first missing one in sorted order.
- */
-export function requireRoleGrantable(access: Access, role: RoleRecord, groupUid: string): void {
-  for (const capability of role.capabilities) access.require(capability, groupUid);
 }
 
 function requireIdentityUid(value: string): string {

@@ -3,14 +3,14 @@
  * roles of a group. Role uids are flat (40 hex characters); `parentUid` records a custom
  * role's group, "" a built-in role.
  */
-import type { Access } from "../access";
+import { type Access, isSameOrBelow } from "../access";
 import { ApiError, invalidArgument, notFound } from "../errors";
 import { ALL_CAPABILITIES, BUILT_IN_ROLES, type RoleRecord } from "../model";
 import { type JsonObject, optionalString } from "../requests";
 import { flatUid, type State } from "../state";
-import { existing, requireName, requireRoleUid } from "./kit";
+import { type EmulatorContext, existing, requireName, requireRoleUid } from "./kit";
 import { refuseRoleDelete } from "./references";
-import { writableCollection } from "./writable";
+import { type WriteSteps, writableCollection } from "./writable";
 
 export function roleOut(role: RoleRecord): JsonObject {
   return {
@@ -42,6 +42,65 @@ export function readableRole(state: State, access: Access, uid: string): RoleRec
   const role = state.roles.get(uid);
   if (!role || !roleReadable(access, role)) throw notFound(uid);
   return role;
+}
+
+/**
+ * Step 5 for anything that promises a role in `groupUid` (a binding, an invite, an
+ * identity provider's default role): a custom role must belong to the group or one of
+ * its ancestors. `field` names the body field that carries the role uid.
+ */
+export function requireRoleUsableIn(role: RoleRecord, groupUid: string, field: string): void {
+  if (role.parentUid !== "" && !isSameOrBelow(groupUid, role.parentUid)) {
+    throw invalidArgument(
+      field,
+      "the role belongs to a group that is not this group or an ancestor",
+    );
+  }
+}
+
+/**
+ * Step 6 for anything that promises a role in `groupUid`: the caller holds every
+ * capability of the role there (no one grants more than they hold). Capabilities are
+ * stored sorted, so the refusal names the first missing one in sorted order.
+ */
+export function requireRoleGrantable(access: Access, role: RoleRecord, groupUid: string): void {
+  for (const capability of role.capabilities) access.require(capability, groupUid);
+}
+
+/** A role a write promises to bind in a group: a binding, an invite, a default role. */
+export interface PromisedRole {
+  ctx: EmulatorContext;
+  access: Access;
+  groupUid: string;
+  roleUid: string;
+  /** The body field that carries the role uid (`roleUid`, `defaultRole`). */
+  field: string;
+}
+
+/**
+ * Steps 4 to 6 of a write that promises a role: the role is readable by the caller and
+ * exists (`NOT_FOUND` alike, role uids being flat), may be used in the group, and the
+ * caller holds every capability of it there. `promise` answers undefined when the write
+ * promises no role (an update that leaves the role alone).
+ */
+export function promisedRoleSteps<W>(
+  promise: (write: W) => PromisedRole | undefined,
+): Required<Pick<WriteSteps<W>, "references" | "roleUsable" | "grants">> {
+  const role = (p: PromisedRole) => existing(p.ctx.state.roles, p.roleUid);
+  return {
+    references: (write) => {
+      const p = promise(write);
+      if (p) readableRole(p.ctx.state, p.access, p.roleUid);
+    },
+    roleUsable: (write) => {
+      const p = promise(write);
+      if (p) requireRoleUsableIn(role(p), p.groupUid, p.field);
+    },
+    grants: (write) => {
+      const p = promise(write);
+      if (p) requireRoleGrantable(p.access, role(p), p.groupUid);
+    },
+  };
 }
 
 const BUILT_IN_ROLE_NAMES = new Set(BUILT_IN_ROLES.map((role) => role.name));
