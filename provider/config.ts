@@ -1,80 +1,64 @@
 /**
- * Provider settings: `irm:` Pulumi config first, then the `IRM_*` environment variables
- * (named in `sdk/settings.ts`), then the defaults. Used by the runtime's `configure`
- * (in the provider host) and by the lookups (in the program).
+ * Provider settings: `irm:` Pulumi config first, then the `IRM_*` environment variables,
+ * then the defaults, read in one pass from one table (`PROVIDER_SETTINGS`). Used by the
+ * runtime's `configure` (in the provider host) and by the lookups (in the program).
  */
 import { IrmClient } from "../sdk/index";
-import { CONFIG_NAMESPACE, DEFAULTS, ENV, envInteger, envString, pick } from "../sdk/settings";
+import {
+  CONFIG_NAMESPACE,
+  nonNegativeInteger,
+  readSettings,
+  SETTINGS,
+  type SettingTable,
+  type SettingValues,
+} from "../sdk/settings";
 
-/** Settings the provider and the lookups run with. */
-export interface ProviderSettings {
-  /** Base URL of the API (`irm:apiUrl`, `IRM_API_URL`, default the local emulator). */
-  readonly apiUrl: string;
-  /** Base URL of the token issuer (`irm:authUrl`, `IRM_AUTH_URL`, default the API URL). */
-  readonly authUrl?: string;
-  /** Static API token (`irm:token`, secret; `IRM_TOKEN`). */
-  readonly token?: string;
-  /** Identity a workload assumes by token exchange (`irm:identity`, `IRM_IDENTITY`). */
-  readonly identity?: string;
-  /** File holding the workload's OIDC token (`irm:identityTokenFile`, `IRM_IDENTITY_TOKEN_FILE`). */
-  readonly identityTokenFile?: string;
-  /** How long a delete waits out RESOURCE_NOT_EMPTY (`irm:deleteTimeoutMs`, `IRM_DELETE_TIMEOUT_MS`). */
-  readonly deleteTimeoutMs: number;
-}
+/**
+ * What the provider reads: the SDK's connection settings under their `irm:` names,
+ * and the provider's own.
+ */
+export const PROVIDER_SETTINGS = {
+  /** `{base_url}` of the API. */
+  apiUrl: { ...SETTINGS.apiUrl, config: `${CONFIG_NAMESPACE}:apiUrl` },
+  /** `{auth_url}`; unset means the API URL. */
+  authUrl: { ...SETTINGS.authUrl, config: `${CONFIG_NAMESPACE}:authUrl` },
+  /** Static API token (set `irm:token` as a secret). */
+  token: { ...SETTINGS.token, config: `${CONFIG_NAMESPACE}:token` },
+  /** Identity a workload assumes by token exchange. */
+  identity: { ...SETTINGS.identity, config: `${CONFIG_NAMESPACE}:identity` },
+  /** File holding the workload's OIDC token. */
+  identityTokenFile: {
+    ...SETTINGS.identityTokenFile,
+    config: `${CONFIG_NAMESPACE}:identityTokenFile`,
+  },
+  /** How long, in milliseconds, a delete waits out RESOURCE_NOT_EMPTY. */
+  deleteTimeoutMs: {
+    config: `${CONFIG_NAMESPACE}:deleteTimeoutMs`,
+    env: "IRM_DELETE_TIMEOUT_MS",
+    parse: nonNegativeInteger,
+    default: 120_000,
+  },
+} satisfies SettingTable;
+
+/** Settings the provider and the lookups run with; `apiUrl` and `deleteTimeoutMs` always have a value. */
+export type ProviderSettings = SettingValues<typeof PROVIDER_SETTINGS>;
+
+type ProviderSettingKey = keyof typeof PROVIDER_SETTINGS;
 
 /** The `irm:` configuration keys the provider reads, by setting. */
-export const CONFIG_KEYS = {
-  apiUrl: `${CONFIG_NAMESPACE}:apiUrl`,
-  authUrl: `${CONFIG_NAMESPACE}:authUrl`,
-  token: `${CONFIG_NAMESPACE}:token`,
-  identity: `${CONFIG_NAMESPACE}:identity`,
-  identityTokenFile: `${CONFIG_NAMESPACE}:identityTokenFile`,
-  deleteTimeoutMs: `${CONFIG_NAMESPACE}:deleteTimeoutMs`,
-} as const;
+export const CONFIG_KEYS = Object.fromEntries(
+  Object.entries(PROVIDER_SETTINGS).map(([key, spec]) => [key, spec.config]),
+) as { readonly [K in ProviderSettingKey]: string };
 
 /** Reads one fully qualified config key (`irm:apiUrl`); undefined when unset. */
 export type ConfigReader = (key: string) => string | undefined;
 
-type Env = Record<string, string | undefined>;
-
-function configString(read: ConfigReader, key: string): string | undefined {
-  const value = read(key);
-  return value === undefined || value === "" ? undefined : value;
-}
-
-function configInteger(read: ConfigReader, key: string): number | undefined {
-  const raw = configString(read, key);
-  if (raw === undefined) return undefined;
-  if (!/^\d+$/.test(raw.trim())) {
-    throw new TypeError(`${key}: must be a non-negative integer, got ${JSON.stringify(raw)}`);
-  }
-  return Number(raw.trim());
-}
-
 /** Resolves every setting: config, then environment, then default. */
 export function resolveProviderSettings(
   read: ConfigReader,
-  env: Env = process.env,
+  env: Readonly<Record<string, string | undefined>> = process.env,
 ): ProviderSettings {
-  return {
-    apiUrl: pick(
-      configString(read, CONFIG_KEYS.apiUrl),
-      envString("apiUrl", env),
-      DEFAULTS.apiUrl,
-    ) as string,
-    authUrl: pick(configString(read, CONFIG_KEYS.authUrl), envString("authUrl", env)),
-    token: pick(configString(read, CONFIG_KEYS.token), envString("token", env)),
-    identity: pick(configString(read, CONFIG_KEYS.identity), envString("identity", env)),
-    identityTokenFile: pick(
-      configString(read, CONFIG_KEYS.identityTokenFile),
-      envString("identityTokenFile", env),
-    ),
-    deleteTimeoutMs: pick(
-      configInteger(read, CONFIG_KEYS.deleteTimeoutMs),
-      envInteger("deleteTimeoutMs", env),
-      DEFAULTS.deleteTimeoutMs,
-    ) as number,
-  };
+  return readSettings(PROVIDER_SETTINGS, { config: read, env });
 }
 
 /** The settings with the token replaced, safe to print. */
@@ -82,23 +66,17 @@ export function redactSettings(settings: ProviderSettings): Record<string, unkno
   return { ...settings, token: settings.token === undefined ? undefined : "[redacted]" };
 }
 
-/** Environment variable of each setting, for messages and docs. */
-export const SETTING_ENV = {
-  apiUrl: ENV.apiUrl,
-  authUrl: ENV.authUrl,
-  token: ENV.token,
-  identity: ENV.identity,
-  identityTokenFile: ENV.identityTokenFile,
-  deleteTimeoutMs: ENV.deleteTimeoutMs,
-} as const;
-
-/** One SDK client per distinct connection settings, shared by the resources and the lookups. */
-const clients = new Map<string, IrmClient>();
+/** The client of the settings in force, with the connection settings it was built for. */
+let current: { key: string; client: IrmClient } | undefined;
 
 /**
- * The client for these settings, built once: repeated calls share its keep-alive
- * connections and its cached token. Only the settings the client uses pick it, so
- * a change of `deleteTimeoutMs` does not open a second connection pool.
+ * The client for these settings, shared by the resources and the lookups: repeated
+ * calls share its keep-alive connections and its cached token. Only the settings the
+ * client uses pick it, so a change of `deleteTimeoutMs` keeps it. A change of any other
+ * setting builds a new client and closes the one it replaces, so that no stale
+ * connection pool or token stays behind: requests already sent on the old client
+ * finish, new ones go to the new client. Get the client per operation (as the
+ * runtime and the lookups do), not once for good.
  */
 export function clientFor(settings: ProviderSettings): IrmClient {
   const options = {
@@ -109,10 +87,11 @@ export function clientFor(settings: ProviderSettings): IrmClient {
     identityTokenFile: settings.identityTokenFile,
   };
   const key = JSON.stringify(options);
-  let client = clients.get(key);
-  if (client === undefined) {
-    client = new IrmClient(options);
-    clients.set(key, client);
-  }
-  return client;
+  if (current?.key === key) return current.client;
+  const replaced = current?.client;
+  current = { key, client: new IrmClient(options) };
+  replaced?.close().catch(() => {
+    // Closing only releases idle connections; there is nothing to report.
+  });
+  return current.client;
 }

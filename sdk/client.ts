@@ -30,7 +30,7 @@ import { Identities } from "./resources/identities";
 import { IdentityProviders } from "./resources/identity-providers";
 import { Advisories, Repos, Tags } from "./resources/registry";
 import { V1Groups, V1Repos } from "./resources/v1";
-import { DEFAULTS, ENV, envInteger, envString, pick } from "./settings";
+import { readSettings, SETTINGS } from "./settings";
 import type { RequestOptions } from "./types";
 
 export interface RetryOptions {
@@ -109,42 +109,41 @@ function positive(value: number, name: string): number {
   return value;
 }
 
-/** Applies options, then `IRM_*` variables, then defaults. */
+/** Applies options, then `IRM_*` variables, then defaults (one pass over `SETTINGS`). */
 export function resolveSettings(
   options: IrmClientOptions = {},
   env: Record<string, string | undefined> = options.env ?? process.env,
 ): ResolvedSettings {
-  const baseUrl = normalizeUrl(
-    pick(options.baseUrl, envString("apiUrl", env), DEFAULTS.apiUrl)!,
-    `baseUrl (${ENV.apiUrl})`,
-  );
-  const authUrl = normalizeUrl(
-    pick(options.authUrl, envString("authUrl", env), baseUrl)!,
-    `authUrl (${ENV.authUrl})`,
-  );
   const retry = options.retry ?? {};
+  const values = readSettings(SETTINGS, {
+    env,
+    explicit: {
+      apiUrl: options.baseUrl,
+      authUrl: options.authUrl,
+      timeoutMs: options.timeoutMs,
+      maxResponseBytes: options.maxResponseBytes,
+      maxRetries: retry.retries,
+      maxRetryTimeMs: retry.maxRetryTimeMs,
+      retryMinDelayMs: retry.minDelayMs,
+      retryMaxDelayMs: retry.maxDelayMs,
+      maxRetryAfterMs: retry.maxRetryAfterMs,
+    },
+  });
+  const baseUrl = normalizeUrl(values.apiUrl, `baseUrl (${SETTINGS.apiUrl.env})`);
   return {
     baseUrl,
-    authUrl,
-    timeoutMs: pick(options.timeoutMs, envInteger("timeoutMs", env), DEFAULTS.timeoutMs)!,
+    authUrl: normalizeUrl(values.authUrl ?? baseUrl, `authUrl (${SETTINGS.authUrl.env})`),
+    timeoutMs: values.timeoutMs,
     maxResponseBytes: positive(
-      pick(
-        options.maxResponseBytes,
-        envInteger("maxResponseBytes", env),
-        DEFAULTS.maxResponseBytes,
-      )!,
-      `maxResponseBytes (${ENV.maxResponseBytes})`,
+      values.maxResponseBytes,
+      `maxResponseBytes (${SETTINGS.maxResponseBytes.env})`,
     ),
     retry: {
-      retries: pick(retry.retries, envInteger("maxRetries", env), DEFAULTS.maxRetries)!,
-      minDelayMs: retry.minDelayMs ?? DEFAULTS.retryMinDelayMs,
-      maxDelayMs: retry.maxDelayMs ?? DEFAULTS.retryMaxDelayMs,
-      maxRetryTimeMs: pick(
-        retry.maxRetryTimeMs,
-        envInteger("maxRetryTimeMs", env),
-        DEFAULTS.maxRetryTimeMs,
-      )!,
-      maxRetryAfterMs: retry.maxRetryAfterMs ?? DEFAULTS.maxRetryAfterMs,
+      retries: values.maxRetries,
+      minDelayMs: values.retryMinDelayMs,
+      maxDelayMs: values.retryMaxDelayMs,
+      maxRetryTimeMs: values.maxRetryTimeMs,
+      maxRetryAfterMs: values.maxRetryAfterMs,
     },
   };
 }
@@ -162,8 +161,9 @@ export function resolveTokenSource(
   if (options.tokenSource) return options.tokenSource;
   // An empty string counts as unset, as for the environment variables.
   if (options.token) return staticToken(options.token);
+  const fromEnv = readSettings(SETTINGS, { env });
   const exchange = (identity: string): TokenSource => {
-    const file = options.identityTokenFile ?? envString("identityTokenFile", env);
+    const file = options.identityTokenFile ?? fromEnv.identityTokenFile;
     let oidcToken: OidcTokenProvider;
     if (options.oidcToken) oidcToken = options.oidcToken;
     else if (file) oidcToken = oidcTokenFromFile(file);
@@ -172,16 +172,14 @@ export function resolveTokenSource(
       oidcToken = oidcTokenFromGitHubActions({ env, audience, timeoutMs, maxResponseBytes });
     } else {
       throw new TypeError(
-        `identity ${identity} is set but no OIDC token: pass oidcToken, identityTokenFile or ${ENV.identityTokenFile}, or run in GitHub Actions with id-token: write`,
+        `identity ${identity} is set but no OIDC token: pass oidcToken, identityTokenFile or ${SETTINGS.identityTokenFile.env}, or run in GitHub Actions with id-token: write`,
       );
     }
     return exchangeTokenSource({ identity, oidcToken });
   };
   if (options.identity) return exchange(options.identity);
-  const envToken = envString("token", env);
-  if (envToken) return staticToken(envToken);
-  const envIdentity = envString("identity", env);
-  if (envIdentity) return exchange(envIdentity);
+  if (fromEnv.token) return staticToken(fromEnv.token);
+  if (fromEnv.identity) return exchange(fromEnv.identity);
   return anonymous();
 }
 
@@ -226,8 +224,7 @@ export class IrmClient implements ApiRequester {
     this.#tokenSource = resolveTokenSource(options, env);
     this.#ownsDispatcher = options.dispatcher === undefined;
     this.#dispatcher = options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000 });
-    const debug = envString("debug", env) === "1";
-    this.#log = options.logger ?? (debug ? stderrLogger : () => {});
+    this.#log = options.logger ?? (readSettings(SETTINGS, { env }).debug ? stderrLogger : () => {});
     this.#tokenContext = {
       authUrl: this.authUrl,
       audience: this.baseUrl,

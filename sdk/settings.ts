@@ -1,57 +1,14 @@
 /**
- * Every setting the package reads from the environment, in one place.
+ * The SDK's settings, in one declarative table: for each key, its `IRM_*`
+ * environment variable, its parser and its default. `readSettings` reads a table in
+ * one pass: an explicit value (an SDK option; in the provider, the `irm:` Pulumi
+ * config named by the provider's own table) first, then the environment variable,
+ * then the default. A key with a default always has a value in the result's type.
  *
- * Precedence everywhere: an explicit option (or, in the provider, `irm:` Pulumi
- * config) first, then the `IRM_*` environment variable named here, then the default.
+ * The provider's table (`provider/config.ts`) reuses these entries with their
+ * `irm:` names and adds its own settings (`deleteTimeoutMs`). README.md lists every
+ * key; a test holds the tables to it.
  */
-
-/** Environment variables understood by the SDK, the provider and the tools. */
-export const ENV = {
-  /** Base URL of the API (`{base_url}`); also the audience of API tokens. */
-  apiUrl: "IRM_API_URL",
-  /** Base URL of the token issuer (`{auth_url}`); defaults to the API URL. */
-  authUrl: "IRM_AUTH_URL",
-  /** A static API token. Never logged, never stored in Pulumi state. */
-  token: "IRM_TOKEN",
-  /** Uid of the identity a workload assumes by token exchange. */
-  identity: "IRM_IDENTITY",
-  /** Path of a file holding the workload's OIDC token (re-read on every exchange). */
-  identityTokenFile: "IRM_IDENTITY_TOKEN_FILE",
-  /** Per-request timeout in milliseconds. */
-  timeoutMs: "IRM_TIMEOUT_MS",
-  /** Maximum number of retries of a retryable request. */
-  maxRetries: "IRM_MAX_RETRIES",
-  /** Upper bound, in milliseconds, on the time spent retrying one request. */
-  maxRetryTimeMs: "IRM_MAX_RETRY_TIME_MS",
-  /** Largest response body read, in bytes; a longer one is abandoned. */
-  maxResponseBytes: "IRM_MAX_RESPONSE_BYTES",
-  /** Provider: how long, in milliseconds, a delete waits out RESOURCE_NOT_EMPTY. */
-  deleteTimeoutMs: "IRM_DELETE_TIMEOUT_MS",
-  /** Set to `1` to log each retry and token refresh to stderr (never with a token). */
-  debug: "IRM_DEBUG",
-} as const;
-
-export type SettingName = keyof typeof ENV;
-
-/** Defaults used when neither an option nor an environment variable is set. */
-export const DEFAULTS = {
-  /** The local emulator's default address (`npm run emulator` without `--port`). */
-  apiUrl: "http://127.0.0.1:8787",
-  timeoutMs: 30_000,
-  maxRetries: 5,
-  maxRetryTimeMs: 60_000,
-  /** 4 MiB: a page of 200 of the largest objects is far below it. */
-  maxResponseBytes: 4 * 1024 * 1024,
-  deleteTimeoutMs: 120_000,
-  /** SDK: first backoff delay between retries, in milliseconds (doubles up to `retryMaxDelayMs`). */
-  retryMinDelayMs: 200,
-  /** SDK: largest backoff delay between two retries, in milliseconds. */
-  retryMaxDelayMs: 10_000,
-  /** SDK: largest `Retry-After` the SDK waits for, in milliseconds. */
-  maxRetryAfterMs: 30_000,
-  /** SDK: a cached token is refreshed this long before its `exp`, in milliseconds. */
-  tokenRefreshAheadMs: 300_000,
-} as const;
 
 /** Default port of the local emulator; the default `apiUrl` points at it. */
 export const EMULATOR_DEFAULT_PORT = 8787;
@@ -59,29 +16,133 @@ export const EMULATOR_DEFAULT_PORT = 8787;
 /** Pulumi configuration namespace of the provider (`irm:apiUrl`, `irm:token`, ...). */
 export const CONFIG_NAMESPACE = "irm";
 
-type Env = Record<string, string | undefined>;
-
-/** Reads a string setting from the environment; empty strings count as unset. */
-export function envString(name: SettingName, env: Env = process.env): string | undefined {
-  const value = env[ENV[name]];
-  return value === undefined || value === "" ? undefined : value;
-}
-
 /**
- * Reads a non-negative integer setting from the environment.
- * A value that is not a non-negative integer is an error naming the variable.
+ * Turns the text of an environment variable or a config value into the setting's
+ * value; a bad text is a `TypeError` naming `source` (the variable or config key).
  */
-export function envInteger(name: SettingName, env: Env = process.env): number | undefined {
-  const raw = envString(name, env);
-  if (raw === undefined) return undefined;
-  if (!/^\d+$/.test(raw.trim())) {
-    throw new TypeError(`${ENV[name]}: must be a non-negative integer, got ${JSON.stringify(raw)}`);
-  }
-  return Number(raw.trim());
+export type SettingParser<T> = (raw: string, source: string) => T;
+
+/** One row of a settings table. */
+export interface SettingSpec<T = unknown> {
+  /** The environment variable; absent for settings only an option sets. */
+  readonly env?: string;
+  /** The Pulumi config key (`irm:apiUrl`); only rows of the provider's table have one. */
+  readonly config?: string;
+  readonly parse: SettingParser<T>;
+  /** The value when nothing else sets it; without one the setting may stay unset. */
+  readonly default?: T;
 }
 
-/** First defined value of an explicit option, then the environment, then the default. */
-export function pick<T>(...values: Array<T | undefined>): T | undefined {
-  for (const v of values) if (v !== undefined) return v;
-  return undefined;
+export type SettingTable = Readonly<Record<string, SettingSpec>>;
+
+/** The type a row's parser produces. */
+export type SettingValue<S> = S extends SettingSpec<infer T> ? T : never;
+
+type KeysWithDefault<T extends SettingTable> = {
+  [K in keyof T]: T[K] extends { readonly default: unknown } ? K : never;
+}[keyof T];
+
+/** What `readSettings` answers: every key with a default has a value; the others may be unset. */
+export type SettingValues<T extends SettingTable> = {
+  readonly [K in KeysWithDefault<T>]: SettingValue<T[K]>;
+} & {
+  readonly [K in Exclude<keyof T, KeysWithDefault<T>>]?: SettingValue<T[K]>;
+};
+
+/** Where `readSettings` looks, in this order. */
+export interface SettingSources<T extends SettingTable> {
+  /** Values given in code (SDK options); `undefined` counts as unset. */
+  readonly explicit?: { readonly [K in keyof T]?: SettingValue<T[K]> | undefined };
+  /** Reads a fully qualified Pulumi config key (`irm:apiUrl`); an empty value counts as unset. */
+  readonly config?: (key: string) => string | undefined;
+  /** The environment (`process.env` or a stand-in); an empty variable counts as unset. */
+  readonly env: Readonly<Record<string, string | undefined>>;
 }
+
+/** The text as given. */
+export const text: SettingParser<string> = (raw) => raw;
+
+/** A non-negative integer written in decimal digits (blanks around it are ignored). */
+export const nonNegativeInteger: SettingParser<number> = (raw, source) => {
+  const digits = raw.trim();
+  if (!/^\d+$/.test(digits) || !Number.isSafeInteger(Number(digits))) {
+    throw new TypeError(`${source}: must be a non-negative integer, got ${JSON.stringify(raw)}`);
+  }
+  return Number(digits);
+};
+
+/** `1` turns the flag on; any other text leaves it off. */
+export const flag: SettingParser<boolean> = (raw) => raw.trim() === "1";
+
+function given(raw: string | undefined): raw is string {
+  return raw !== undefined && raw !== "";
+}
+
+/** Reads every row of `table` from `sources` in one pass. */
+export function readSettings<T extends SettingTable>(
+  table: T,
+  sources: SettingSources<T>,
+): SettingValues<T> {
+  const values: Record<string, unknown> = {};
+  for (const [key, spec] of Object.entries(table)) {
+    const explicit = (sources.explicit as Record<string, unknown> | undefined)?.[key];
+    const fromConfig = spec.config === undefined ? undefined : sources.config?.(spec.config);
+    const fromEnv = spec.env === undefined ? undefined : sources.env[spec.env];
+    if (explicit !== undefined) values[key] = explicit;
+    else if (spec.config !== undefined && given(fromConfig)) {
+      values[key] = spec.parse(fromConfig, spec.config);
+    } else if (spec.env !== undefined && given(fromEnv))
+      values[key] = spec.parse(fromEnv, spec.env);
+    else values[key] = spec.default;
+  }
+  // Each row was read with its own parser or default, which the result's type follows.
+  return values as SettingValues<T>;
+}
+
+/** The SDK's settings. SDK option names are in `IrmClientOptions` (`sdk/client.ts`). */
+export const SETTINGS = {
+  /** `{base_url}` of the API; also the audience of API tokens (option `baseUrl`). */
+  apiUrl: {
+    env: "IRM_API_URL",
+    parse: text,
+    default: `http://127.0.0.1:${EMULATOR_DEFAULT_PORT}`,
+  },
+  /** `{auth_url}`, where `/sts/exchange` lives; unset means the API URL. */
+  authUrl: { env: "IRM_AUTH_URL", parse: text },
+  /** A static API token. Never logged, never stored in Pulumi state. */
+  token: { env: "IRM_TOKEN", parse: text },
+  /** Uid of the identity a workload assumes by token exchange. */
+  identity: { env: "IRM_IDENTITY", parse: text },
+  /** File holding the workload's OIDC token, re-read at every exchange. */
+  identityTokenFile: { env: "IRM_IDENTITY_TOKEN_FILE", parse: text },
+  /** Timeout of one attempt of a request, in milliseconds. */
+  timeoutMs: { env: "IRM_TIMEOUT_MS", parse: nonNegativeInteger, default: 30_000 },
+  /** Largest response body read, in bytes; a longer one is abandoned. 4 MiB: a page of 200 of the largest objects is far below it. */
+  maxResponseBytes: {
+    env: "IRM_MAX_RESPONSE_BYTES",
+    parse: nonNegativeInteger,
+    default: 4 * 1024 * 1024,
+  },
+  /** Retries of a retryable request after the first attempt (option `retry.retries`). */
+  maxRetries: { env: "IRM_MAX_RETRIES", parse: nonNegativeInteger, default: 5 },
+  /** Bound on the whole time of one call, waits included, in milliseconds. */
+  maxRetryTimeMs: { env: "IRM_MAX_RETRY_TIME_MS", parse: nonNegativeInteger, default: 60_000 },
+  /** First backoff delay between retries, in milliseconds; doubles up to `retryMaxDelayMs`. */
+  retryMinDelayMs: { parse: nonNegativeInteger, default: 200 },
+  /** Largest backoff delay between two retries, in milliseconds. */
+  retryMaxDelayMs: { parse: nonNegativeInteger, default: 10_000 },
+  /** Largest `Retry-After` the SDK waits for, in milliseconds. */
+  maxRetryAfterMs: { parse: nonNegativeInteger, default: 30_000 },
+  /** A cached token is refreshed this long before its `exp`, in milliseconds. */
+  tokenRefreshAheadMs: { parse: nonNegativeInteger, default: 300_000 },
+  /** `IRM_DEBUG=1` logs each retry and token refresh to stderr (never a token). */
+  debug: { env: "IRM_DEBUG", parse: flag, default: false },
+} satisfies SettingTable;
+
+/** The defaults of `table`, by key. */
+export function defaultsOf<T extends SettingTable>(table: T): SettingValues<T> {
+  return readSettings(table, { env: {} });
+}
+
+/** The SDK's defaults (what `readSettings(SETTINGS, ...)` gives when nothing is set). */
+export const DEFAULTS = defaultsOf(SETTINGS);

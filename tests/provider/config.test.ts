@@ -1,5 +1,11 @@
-import { describe, expect, it } from "vitest";
-import { CONFIG_KEYS, redactSettings, resolveProviderSettings } from "../../provider/config";
+import { describe, expect, it, vi } from "vitest";
+import {
+  CONFIG_KEYS,
+  clientFor,
+  PROVIDER_SETTINGS,
+  redactSettings,
+  resolveProviderSettings,
+} from "../../provider/config";
 import { DEFAULTS } from "../../sdk/settings";
 
 const fromMap =
@@ -23,7 +29,7 @@ describe("provider settings", () => {
 
     const defaults = resolveProviderSettings(fromMap({}), {});
     expect(defaults.apiUrl).toBe(DEFAULTS.apiUrl);
-    expect(defaults.deleteTimeoutMs).toBe(DEFAULTS.deleteTimeoutMs);
+    expect(defaults.deleteTimeoutMs).toBe(PROVIDER_SETTINGS.deleteTimeoutMs.default);
     expect(defaults.token).toBeUndefined();
   });
 
@@ -61,5 +67,49 @@ describe("provider settings", () => {
     const settings = resolveProviderSettings(fromMap({ "irm:token": "secret-value" }), {});
     expect(JSON.stringify(redactSettings(settings))).not.toContain("secret-value");
     expect(redactSettings(settings).token).toBe("[redacted]");
+  });
+
+  it("reads each config key once, in one pass", () => {
+    const asked: string[] = [];
+    resolveProviderSettings((key) => {
+      asked.push(key);
+      return undefined;
+    }, {});
+    expect(asked.sort()).toEqual(Object.values(CONFIG_KEYS).sort());
+  });
+});
+
+describe("clientFor", () => {
+  const settings = resolveProviderSettings(
+    fromMap({ "irm:apiUrl": "http://127.0.0.1:1", "irm:token": "first-token" }),
+    {},
+  );
+
+  it("shares one client while the connection settings stay, whatever deleteTimeoutMs says", () => {
+    const client = clientFor(settings);
+    expect(clientFor({ ...settings })).toBe(client);
+    expect(clientFor({ ...settings, deleteTimeoutMs: 1 })).toBe(client);
+  });
+
+  it("closes and evicts the client a change of settings replaces", async () => {
+    const first = clientFor(settings);
+    const closeFirst = vi.spyOn(first, "close");
+    const second = clientFor({ ...settings, token: "second-token" });
+    expect(second).not.toBe(first);
+    expect(closeFirst).toHaveBeenCalledTimes(1);
+    // Evicted: going back to the first settings builds a new client (and closes the second).
+    const closeSecond = vi.spyOn(second, "close");
+    const third = clientFor(settings);
+    expect(third).not.toBe(first);
+    expect(closeSecond).toHaveBeenCalledTimes(1);
+    await third.close();
+  });
+
+  it("keeps the client in force when the new settings cannot build one", () => {
+    const client = clientFor(settings);
+    const close = vi.spyOn(client, "close");
+    expect(() => clientFor({ ...settings, apiUrl: "not a url" })).toThrow(/baseUrl/);
+    expect(close).not.toHaveBeenCalled();
+    expect(clientFor(settings)).toBe(client);
   });
 });

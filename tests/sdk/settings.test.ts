@@ -1,0 +1,244 @@
+/**
+ * The settings tables (`sdk/settings.ts`, `provider/config.ts`) and the reader, and
+ * README.md's configuration table held to them: it is the users' contract, so every
+ * key, variable and default it lists must be what the code reads and applies.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import {
+  CONFIG_KEYS,
+  PROVIDER_SETTINGS,
+  type ProviderSettings,
+  resolveProviderSettings,
+} from "../../provider/config";
+import { type ResolvedSettings, resolveSettings } from "../../sdk/client";
+import {
+  DEFAULTS,
+  flag,
+  nonNegativeInteger,
+  readSettings,
+  SETTINGS,
+  type SettingTable,
+  text,
+} from "../../sdk/settings";
+
+describe("readSettings", () => {
+  const table = {
+    url: { env: "T_URL", config: "t:url", parse: text, default: "http://default" },
+    count: { env: "T_COUNT", config: "t:count", parse: nonNegativeInteger, default: 7 },
+    name: { env: "T_NAME", parse: text },
+    on: { env: "T_ON", parse: flag, default: false },
+  } satisfies SettingTable;
+
+  it("takes the explicit value, then config, then the variable, then the default", () => {
+    const env = { T_URL: "http://env", T_COUNT: "3", T_NAME: "env-name" };
+    const config = (key: string) => ({ "t:url": "http://config" })[key];
+    expect(readSettings(table, { env, config, explicit: { url: "http://explicit" } })).toEqual({
+      url: "http://explicit",
+      count: 3,
+      name: "env-name",
+      on: false,
+    });
+    expect(readSettings(table, { env, config }).url).toBe("http://config");
+    expect(readSettings(table, { env }).url).toBe("http://env");
+    expect(readSettings(table, { env: {} })).toEqual({
+      url: "http://default",
+      count: 7,
+      on: false,
+    });
+  });
+
+  it("counts empty config values and variables as unset, but an explicit empty string as given", () => {
+    const values = readSettings(table, {
+      env: { T_URL: "", T_NAME: "" },
+      config: () => "",
+      explicit: { name: "" },
+    });
+    expect(values.url).toBe("http://default");
+    expect(values.count).toBe(7);
+    expect(values.name).toBe("");
+  });
+
+  it("names the variable or config key whose text is not a non-negative integer", () => {
+    expect(() => readSettings(table, { env: { T_COUNT: "ten" } })).toThrow(
+      'T_COUNT: must be a non-negative integer, got "ten"',
+    );
+    expect(() => readSettings(table, { env: {}, config: () => "-1" })).toThrow(
+      't:count: must be a non-negative integer, got "-1"',
+    );
+    expect(() => readSettings(table, { env: { T_COUNT: "99999999999999999999" } })).toThrow(
+      /T_COUNT/,
+    );
+    expect(readSettings(table, { env: { T_COUNT: " 250 " } }).count).toBe(250);
+  });
+
+  it("reads a flag as on only for 1", () => {
+    expect(readSettings(table, { env: { T_ON: "1" } }).on).toBe(true);
+    expect(readSettings(table, { env: { T_ON: "true" } }).on).toBe(false);
+  });
+
+  it("types a key with a default as always set", () => {
+    const values = readSettings(SETTINGS, { env: {} });
+    // Assignments that compile only because the type guarantees a value.
+    const timeoutMs: number = values.timeoutMs;
+    const apiUrl: string = values.apiUrl;
+    const deleteTimeoutMs: number = resolveProviderSettings(() => undefined, {}).deleteTimeoutMs;
+    expect([timeoutMs, apiUrl, deleteTimeoutMs]).toEqual([
+      DEFAULTS.timeoutMs,
+      DEFAULTS.apiUrl,
+      PROVIDER_SETTINGS.deleteTimeoutMs.default,
+    ]);
+    expect(values.token).toBeUndefined();
+  });
+
+  it("the provider's table names its config keys and reuses the SDK's rows", () => {
+    expect(CONFIG_KEYS).toEqual({
+      apiUrl: "irm:apiUrl",
+      authUrl: "irm:authUrl",
+      token: "irm:token",
+      identity: "irm:identity",
+      identityTokenFile: "irm:identityTokenFile",
+      deleteTimeoutMs: "irm:deleteTimeoutMs",
+    });
+    expect(PROVIDER_SETTINGS.apiUrl.env).toBe(SETTINGS.apiUrl.env);
+    expect(PROVIDER_SETTINGS.apiUrl.default).toBe(SETTINGS.apiUrl.default);
+    expect(Object.keys(SETTINGS)).not.toContain("deleteTimeoutMs");
+  });
+});
+
+// --- README.md -----------------------------------------------------------------
+
+interface ReadmeRow {
+  /** `irm:apiUrl`, or undefined for "—". */
+  configKey?: string;
+  /** `retry.retries`, or undefined for "—". */
+  option?: string;
+  variable: string;
+  /** The default cell as written. */
+  defaultCell: string;
+}
+
+/** The rows of the table under "## Configuration" in README.md. */
+function readmeRows(): ReadmeRow[] {
+  const readme = readFileSync(join(__dirname, "../../README.md"), "utf8");
+  const section = readme.slice(readme.indexOf("\n## Configuration"));
+  // The first table of the section: its lines run from the first `|` to the first other line.
+  const all = section.split("\n");
+  const start = all.findIndex((line) => line.startsWith("|"));
+  const end = all.findIndex((line, index) => index > start && !line.startsWith("|"));
+  const lines = all.slice(start, end);
+  const cells = (line: string) =>
+    line
+      .split("|")
+      .slice(1, -1)
+      .map((cell) => cell.trim());
+  const header = cells(lines[0]);
+  expect(header.slice(0, 4)).toEqual(["`irm:` key", "SDK option", "variable", "default"]);
+  const code = (cell: string) => /`([^`]+)`/.exec(cell)?.[1];
+  return lines
+    .slice(2)
+    .map(cells)
+    .map(([configCell, optionCell, variableCell, defaultCell]) => ({
+      configKey: code(configCell),
+      option: code(optionCell),
+      // `IRM_DEBUG=1` names the variable and the value that turns it on.
+      variable: (code(variableCell) ?? "").replace(/=.*$/, ""),
+      defaultCell,
+    }));
+}
+
+/** The value a README default cell states; `the API URL` is a rule, checked on its own. */
+function stated(cell: string): unknown {
+  if (cell === "none") return undefined;
+  if (cell === "silent") return false;
+  const value = /^`([^`]+)`/.exec(cell)?.[1];
+  if (value === undefined) throw new Error(`README default ${JSON.stringify(cell)} is not a value`);
+  return /^\d+$/.test(value) ? Number(value) : value;
+}
+
+function at(settings: ResolvedSettings, path: string): unknown {
+  return path
+    .split(".")
+    .reduce<unknown>((value, key) => (value as Record<string, unknown>)[key], settings);
+}
+
+/** A value a variable or key could hold, of the setting's type, that is no default. */
+function sampleFor(parse: unknown): { raw: string; value: unknown } {
+  if (parse === nonNegativeInteger) return { raw: "4321", value: 4321 };
+  if (parse === flag) return { raw: "1", value: true };
+  return { raw: "http://readme-sample.example", value: "http://readme-sample.example" };
+}
+
+describe("README.md's configuration table", () => {
+  const rows = readmeRows();
+  const sdkDefaults = resolveSettings({}, {});
+  const providerDefaults = resolveProviderSettings(() => undefined, {});
+  const sdkRows = Object.values(SETTINGS as SettingTable);
+  const providerRows = Object.values(PROVIDER_SETTINGS as SettingTable);
+
+  it("lists every variable and every irm: key the code reads, and no other", () => {
+    const variables = new Set([...sdkRows, ...providerRows].flatMap((row) => row.env ?? []));
+    expect(new Set(rows.map((row) => row.variable))).toEqual(variables);
+    const configKeys = new Set(providerRows.map((row) => row.config));
+    expect(new Set(rows.flatMap((row) => row.configKey ?? []))).toEqual(configKeys);
+    expect(rows.length).toBe(variables.size);
+  });
+
+  it.each(rows.map((row) => [row.variable, row] as const))(
+    "%s: the key, the variable and the default are the code's",
+    (_, row) => {
+      const sdkRow = sdkRows.find((spec) => spec.env === row.variable);
+      const providerRow = providerRows.find((spec) => spec.env === row.variable);
+      expect(sdkRow ?? providerRow, `${row.variable} is in no table`).toBeDefined();
+      if (row.configKey !== undefined) {
+        expect(providerRow?.config).toBe(row.configKey);
+      } else {
+        expect(providerRow).toBeUndefined();
+      }
+      const key = row.configKey?.replace(/^irm:/, "") as keyof ProviderSettings | undefined;
+      // The SDK option, when `resolveSettings` answers it (credentials and the logger it does not).
+      const option =
+        row.option !== undefined && row.option.split(".")[0] in sdkDefaults
+          ? row.option
+          : undefined;
+
+      if (row.defaultCell === "the API URL") {
+        // No value of its own: the client uses the API URL.
+        expect(key === undefined ? undefined : providerDefaults[key]).toBeUndefined();
+        expect(resolveSettings({ baseUrl: "http://api.example" }, {}).authUrl).toBe(
+          "http://api.example",
+        );
+      } else {
+        const value = stated(row.defaultCell);
+        expect((sdkRow ?? providerRow)?.default).toBe(value);
+        if (key !== undefined) expect(providerDefaults[key]).toBe(value);
+        if (option !== undefined) expect(at(sdkDefaults, option)).toBe(value);
+      }
+
+      // The variable and the key are really read.
+      const spec = (sdkRow ?? providerRow) as SettingTable[string];
+      const sample = sampleFor(spec.parse);
+      if (key !== undefined) {
+        expect(resolveProviderSettings(() => undefined, { [row.variable]: sample.raw })[key]).toBe(
+          sample.value,
+        );
+        const fromConfig = resolveProviderSettings((name) =>
+          name === row.configKey ? sample.raw : undefined,
+        );
+        expect(fromConfig[key]).toBe(sample.value);
+      }
+      if (option !== undefined) {
+        expect(at(resolveSettings({}, { [row.variable]: sample.raw }), option)).toBe(sample.value);
+      }
+      if (sdkRow !== undefined) {
+        const sdkKey = Object.keys(SETTINGS).find(
+          (name) => (SETTINGS as SettingTable)[name] === sdkRow,
+        ) as keyof typeof SETTINGS;
+        expect(readSettings(SETTINGS, { env: { [row.variable]: sample.raw } })[sdkKey]).toBe(
+          sample.value,
+        );
+      }
+    },
+  );
+});
