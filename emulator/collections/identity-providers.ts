@@ -189,7 +189,8 @@ function applyUpdate(
         next.defaultRole = requireDefaultRole(body.defaultRole);
         break;
       case "oidc": {
-        const requested = parseOidc(optionalObject(body, "oidc"), current.oidc);
+        // `next`, not `current`: an explicit clear of the secret earlier in the mask holds.
+        const requested = parseOidc(optionalObject(body, "oidc"), next.oidc);
         requireSameRule(current.oidc.correlationRule, requested.correlationRule);
         // Restating the effective rule keeps the stored spelling.
         next.oidc = { ...requested, correlationRule: current.oidc.correlationRule };

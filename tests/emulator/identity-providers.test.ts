@@ -477,6 +477,30 @@ describe("update (3.4)", () => {
     ).toBe(200);
   });
 
+  it("an explicit clear holds whatever the order of the mask's paths", async () => {
+    for (const mask of ["oidc.clientSecret,oidc", "oidc,oidc.clientSecret"]) {
+      const uid = (await create(await o.group(emu.rootGroupUid))).uid as string;
+      const cleared = await o.call("PATCH", path(`/${uid}?updateMask=${mask}`), {
+        body: {
+          oidc: {
+            issuer: "https://idp.example/realm",
+            clientId: "c",
+            clientSecret: "",
+            pkceEnabled: true,
+          },
+        },
+      });
+      expect(cleared.status, mask).toBe(200);
+      const off = await o.call("PATCH", path(`/${uid}`), {
+        body: { oidc: { pkceEnabled: false } },
+      });
+      expect(failure(off), mask).toEqual([
+        400,
+        "Invalid argument: oidc.clientSecret: is required unless oidc.pkceEnabled is true",
+      ]);
+    }
+  });
+
   it("the correlation rule cannot change; restating the effective rule does nothing", async () => {
     const uid = (await create(await o.group(emu.rootGroupUid))).uid as string;
     const before = (await o.call<Json>("GET", path(`/${uid}`))).body;
