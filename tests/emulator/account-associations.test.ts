@@ -127,6 +127,43 @@ describe("create and read", () => {
   });
 });
 
+describe("the order of checks", () => {
+  it("path, capability, body, references, uniqueness: the first failure answers", async () => {
+    const group = await o.group(emu.rootGroupUid);
+    const other = await o.group(emu.rootGroupUid);
+    const good = { name: "acct", amazon: { account: "123456789012" } };
+    expect((await o.call("POST", path(`/${group}`), { body: good })).status).toBe(200);
+    const creator = await o.actor(group, [
+      [group, await o.role(group, ["accountAssociations.create"])],
+    ]);
+    const bad = { name: "acct", amazon: { account: "1" } };
+    expect(failure(await creator.call("POST", path("/not-a-uid"), { body: bad }))).toEqual([
+      400,
+      "Invalid argument: parent: must be a uid (hex segments separated by /)",
+    ]);
+    expect(failure(await creator.call("POST", path(`/${other}`), { body: bad }))).toEqual([
+      403,
+      `Permission denied: accountAssociations.create on ${other}`,
+    ]);
+    expect(failure(await creator.call("POST", path(`/${group}`), { body: bad }))).toEqual([
+      400,
+      "Invalid argument: amazon.account: must be 12 digits",
+    ]);
+    const missing = `${group}/${"0".repeat(16)}`;
+    expect(
+      failure(
+        await creator.call("POST", path(`/${group}`), {
+          body: { name: "acct", chainguard: { serviceBindings: { INGESTER: missing } } },
+        }),
+      ),
+    ).toEqual([404, `Not found: ${missing}`]);
+    expect(failure(await creator.call("POST", path(`/${group}`), { body: good }))).toEqual([
+      409,
+      `Already exists: account association of ${group}`,
+    ]);
+  });
+});
+
 describe("validation (5.3)", () => {
   const base = { name: "acct" };
   const rows: Array<[string, Json, string]> = [
