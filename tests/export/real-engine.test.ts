@@ -76,7 +76,7 @@ describe.skipIf(!hasRealEngine())("irm-export's project on the real Pulumi engin
     expect(resources.map((r) => r.id).sort()).toEqual(await liveUids(emulator));
     expect(resources.every((r) => r.protect)).toBe(true);
     // The secret is in the stack only encrypted.
-    expect(stack.persistedText?.() ?? "").not.toContain(DEMO_CLIENT_SECRET);
+    expect(stack.persistedText!()).not.toContain(DEMO_CLIENT_SECRET);
   }, 180_000);
 
   it("then nothing changes: preview and up with expectNoChanges, no write", async () => {
@@ -102,5 +102,17 @@ describe.skipIf(!hasRealEngine())("irm-export's project on the real Pulumi engin
     expect(writes[0]).toMatch(
       /^PATCH \/iam\/v2beta1\/groups\/<platform(-accounts)?>\?updateMask=description 200$/,
     );
+  }, 180_000);
+
+  it("a client secret changed in config is exactly one PATCH of oidc.clientSecret", async () => {
+    const [sso] = exported.clientSecrets.filter((s) => s.uid === demo["acme-sso"]);
+    await stack.setConfig(sso.configKey, `${DEMO_CLIENT_SECRET}-rotated`, true);
+    const result = await stack.up();
+    expect(result.error).toBeUndefined();
+    expect(result.changes.map((s) => `${s.op} ${s.name}`)).toEqual(["update acme-sso"]);
+    expect(writesOf(await stack.takeRequests())).toEqual([
+      "PATCH /iam/v2beta1/identityProviders/<acme-sso>?updateMask=oidc.clientSecret 200",
+    ]);
+    expect(stack.persistedText!()).not.toContain(`${DEMO_CLIENT_SECRET}-rotated`);
   }, 180_000);
 });
