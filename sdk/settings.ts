@@ -140,7 +140,7 @@ export const SETTINGS = {
 } satisfies SettingTable;
 
 /** The defaults of `table`, by key. */
-export function defaultsOf<T extends SettingTable>(table: T): SettingValues<T> {
+function defaultsOf<T extends SettingTable>(table: T): SettingValues<T> {
   return readSettings(table, { env: {} });
 }
 

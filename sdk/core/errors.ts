@@ -321,7 +321,7 @@ function durationMs(value: unknown): number | undefined {
 const EXCERPT_LENGTH = 120;
 
 /** gRPC code a client reports for an HTTP status it cannot decode (as gRPC-HTTP gateways map them). */
-export function codeForHttpStatus(status: number): number {
+function codeForHttpStatus(status: number): number {
   if (status === 400) return GrpcCode.INVALID_ARGUMENT;
   if (status === 401) return GrpcCode.UNAUTHENTICATED;
   if (status === 403) return GrpcCode.PERMISSION_DENIED;
