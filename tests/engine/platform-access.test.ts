@@ -1,0 +1,312 @@
+/**
+ * `examples/platform-access`, unmodified, with the package installed from its packed
+ * tarball, on the real Pulumi engine (or the small engine held to the same
+ * expectations): up creates the seven objects with one POST each, a preview and a
+ * refresh then change nothing and send no write, the SSO client secret (set with
+ * `pulumi config set --secret`) and the invite's code appear in nothing the engine
+ * keeps or prints except encrypted, the policy pack passes the example and refuses a
+ * bad variant of it in preview, before any request, and destroy removes everything.
+ *
+ * The pack is composed from `pulumi-irm/policy` the way docs/policy.md describes,
+ * allowing the example's cluster issuer (the shipped pack allows only GitHub Actions).
+ */
+import { randomBytes } from "node:crypto";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
+import { writesOf } from "../../harness/request-names";
+import { POLICY_NAMES } from "../../policy/policies";
+import { IrmClient } from "../../sdk/index";
+import { createEngineStack, type EngineStack, type Step } from "../support/engine-stack";
+
+/** Each engine run takes 10 to 30 seconds on a shared machine; a test makes up to three. */
+const RUN_TIMEOUT_MS = 240_000;
+
+const describeSteps = (steps: Step[]) => steps.map((s) => `${s.op} ${s.name}`);
+const sorted = (list: string[]) => [...list].sort();
+
+const RESOURCES = [
+  "platform",
+  "developer",
+  "corporate-sso",
+  "new-hire",
+  "platform-accounts",
+  "cluster-deployer",
+  "cluster-deployer-editor",
+];
+const CLUSTER_ISSUER =
+  "https://oidc.eks.eu-west-1.amazonaws.com/id/EXAMPLED539D4633E53DE1B71EXAMPLE";
+const NEW_POLICIES = [
+  POLICY_NAMES.noMatchAllIdentityPattern,
+  POLICY_NAMES.noLongLivedOrReusableInvite,
+  POLICY_NAMES.noPrivilegedDefaultRole,
+];
+
+/** A pack composed from the package's policies, with the example's issuer allowed. */
+const COMPOSED_PACK = {
+  "PulumiPolicy.yaml":
+    "runtime: nodejs\ndescription: irm-guardrails with the platform cluster's issuer allowed.\n",
+  "package.json": JSON.stringify({
+    name: "platform-guardrails",
+    version: "0.1.0",
+    main: "index.js",
+  }),
+  "index.js": `const { PolicyPack } = require("@pulumi/policy");
+const { irmPolicies } = require("pulumi-irm/policy");
+new PolicyPack("platform-guardrails", {
+  policies: irmPolicies({
+    identityIssuerAllowList: { config: { allowedIssuers: [${JSON.stringify(CLUSTER_ISSUER)}] } },
+  }),
+});
+`,
+};
+
+/** Pulumi's marker of a secret value in an exported state. */
+const SECRET_SIGNATURE = "4dabf18193072939515e22adb298388d";
+const isSecret = (value: unknown): boolean =>
+  typeof value === "object" && value !== null && SECRET_SIGNATURE in value;
+
+/** The engine's policy reports in a run's output: `<policy> <level> <resource name>`. */
+function violations(output: string): string[] {
+  const found = new Set<string>();
+  for (const line of output.split("\n")) {
+    if (!line.startsWith("{")) continue;
+    const event = JSON.parse(line) as {
+      policyEvent?: { policyName: string; enforcementLevel: string; resourceUrn?: string };
+    };
+    const policy = event.policyEvent;
+    if (!policy) continue;
+    const name = policy.resourceUrn?.split("::").pop() ?? "(stack)";
+    found.add(`${policy.policyName} ${policy.enforcementLevel} ${name}`);
+  }
+  return sorted([...found]);
+}
+
+describe("platform-access example on the engine", () => {
+  let emulator: TestEmulator;
+  let stack: EngineStack;
+  let client: IrmClient;
+  let packDir: string;
+  const clientSecret = `sso-${randomBytes(18).toString("base64url")}`;
+
+  /** Preview and refresh both say "no changes" and send no write request. */
+  async function expectConverged(): Promise<void> {
+    const preview = await stack.preview({ expectNoChanges: true });
+    expect(preview.error).toBeUndefined();
+    expect(describeSteps(preview.changes)).toEqual([]);
+    expect(writesOf(await stack.takeRequests())).toEqual([]);
+    const before = await stack.resources();
+    const refresh = await stack.refresh({ expectNoChanges: true });
+    expect(refresh.error).toBeUndefined();
+    expect(describeSteps(refresh.changes)).toEqual([]);
+    expect(writesOf(await stack.takeRequests())).toEqual([]);
+    expect(await stack.resources()).toEqual(before);
+  }
+
+  beforeAll(async () => {
+    emulator = await startTestEmulator();
+    client = new IrmClient({ baseUrl: emulator.url, token: emulator.token });
+    stack = await createEngineStack({
+      name: "platform-access",
+      program: "platform-access",
+      emulator,
+      projectConfig: { rootGroupUid: emulator.rootGroupUid },
+      env: { IRM_DELETE_TIMEOUT_MS: "300" },
+    });
+    await stack.setConfig("ssoClientSecret", clientSecret, true);
+    packDir = path.join(stack.dir, "guardrails");
+    fs.mkdirSync(packDir);
+    for (const [file, text] of Object.entries(COMPOSED_PACK)) {
+      fs.writeFileSync(path.join(packDir, file), text);
+    }
+  }, 120_000);
+
+  afterAll(async () => {
+    await stack?.dispose();
+    await emulator?.close();
+  });
+
+  it(
+    "up creates the seven objects with one POST each, and the stack has converged",
+    async () => {
+      const result = await stack.up();
+      expect(result.error).toBeUndefined();
+      expect(sorted(describeSteps(result.changes))).toEqual(
+        sorted(RESOURCES.map((name) => `create ${name}`)),
+      );
+      // The association's id is its group's uid, so the log may name that uid after either.
+      const writes = writesOf(await stack.takeRequests()).map((w) =>
+        w.replace("<platform-accounts>", "<platform>"),
+      );
+      expect(sorted(writes)).toEqual(
+        sorted([
+          "POST /iam/v2beta1/groups/ROOT 200",
+          "POST /iam/v2beta1/roles/<platform> 200",
+          "POST /iam/v2beta1/identityProviders/<platform> 200",
+          "POST /iam/v2beta1/groupInvites/<platform> 200",
+          "POST /iam/v2beta1/accountAssociations/<platform> 200",
+          "POST /iam/v2beta1/identities/<platform> 200",
+          "POST /iam/v2beta1/roleBindings/<platform> 200",
+        ]),
+      );
+      await expectConverged();
+    },
+    RUN_TIMEOUT_MS,
+  );
+
+  it("the service holds what the program declares", async () => {
+    const platform = stack.uidOf("platform");
+    const developer = stack.uidOf("developer");
+    const role = await client.iam.roles.get(developer);
+    expect(role).toMatchObject({ name: "developer", parentUid: platform });
+    expect(role.capabilities).toContain("repos.list");
+    expect(role.capabilities.some((c) => /^(roles|roleBindings)\./.test(c))).toBe(false);
+
+    const sso = await client.iam.identityProviders.get(stack.uidOf("corporate-sso"));
+    expect(sso).toMatchObject({
+      name: "corporate sso",
+      defaultRole: developer,
+      oidc: {
+        issuer: "https://sso.acme.example",
+        clientId: "irm-platform",
+        additionalScopes: ["email", "profile"],
+        groupsClaim: "groups",
+      },
+    });
+    expect(JSON.stringify(sso)).not.toContain(clientSecret);
+
+    const invite = await client.iam.groupInvites.get(stack.uidOf("new-hire"));
+    expect(invite).toMatchObject({
+      roleUid: developer,
+      email: "new.hire@acme.example",
+      singleUse: true,
+    });
+    const lifetime = Date.parse(invite.expirationTime) - Date.parse(invite.createTime);
+    expect(lifetime).toBe(3 * 24 * 3600 * 1000);
+
+    const association = await client.iam.accountAssociations.get(platform);
+    expect(association).toMatchObject({
+      name: "platform accounts",
+      amazon: { account: "123456789012" },
+    });
+
+    const deployer = await client.iam.identities.get(stack.uidOf("cluster-deployer"));
+    expect(deployer.claimMatch).toEqual({
+      issuer: CLUSTER_ISSUER,
+      subjectPattern: "system:serviceaccount:platform-deploy:(pulumi|argo-cd)",
+      audience: "irm.acme.example",
+    });
+
+    const outputs = await stack.outputs();
+    expect(outputs).toMatchObject({
+      platformGroupUid: platform,
+      developerRoleUid: developer,
+      ssoProviderUid: stack.uidOf("corporate-sso"),
+      inviteExpires: invite.expirationTime,
+      awsAccountId: "123456789012",
+      deployerIdentityUid: stack.uidOf("cluster-deployer"),
+    });
+    expect(outputs.inviteCode).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  });
+
+  it(
+    "keeps the client secret and the invite code out of state, events and logs, but encrypted",
+    async () => {
+      const refreshed = await stack.refresh({ expectNoChanges: true });
+      expect(refreshed.error).toBeUndefined();
+      const code = String((await stack.outputs()).inviteCode);
+      const resources = await stack.resources();
+      const outputOf = (name: string, key: string) =>
+        resources.find((r) => r.name === name)?.outputs[key];
+      // In state both are Pulumi secrets (the export shows them under the secret signature).
+      expect(isSecret(outputOf("corporate-sso", "clientSecret"))).toBe(true);
+      expect(isSecret(outputOf("new-hire", "code"))).toBe(true);
+      // On disk (state, backups, history, logs, config) and in what the run printed: never
+      // the plain values. Compared as booleans, so a failure cannot print them either.
+      for (const text of [refreshed.output, stack.persistedText?.() ?? ""]) {
+        expect(text.includes(clientSecret)).toBe(false);
+        expect(text.includes(code)).toBe(false);
+      }
+      if (stack.engine === "real") expect(stack.persistedText?.()).not.toBe("");
+      expect(writesOf(await stack.takeRequests())).toEqual([]);
+    },
+    RUN_TIMEOUT_MS,
+  );
+
+  it(
+    "the policy pack passes the example: no mandatory finding, nothing from the new policies",
+    async () => {
+      const preview = await stack.preview({ policyPacks: [packDir] });
+      expect(preview.error).toBeUndefined();
+      const found = violations(preview.output);
+      expect(found.filter((v) => v.includes(" mandatory "))).toEqual([]);
+      expect(found.filter((v) => NEW_POLICIES.some((p) => v.startsWith(`${p} `)))).toEqual([]);
+      expect(writesOf(await stack.takeRequests())).toEqual([]);
+    },
+    RUN_TIMEOUT_MS,
+  );
+
+  it(
+    "refuses a bad variant in preview: match-all subject, long-lived reusable invite, granting default role",
+    async () => {
+      const edits: Array<[string, string]> = [
+        [
+          'subjectPattern: "system:serviceaccount:platform-deploy:(pulumi|argo-cd)"',
+          'subjectPattern: ".*"',
+        ],
+        ["ttl: 3 * 24 * 3600,", "ttl: 30 * 24 * 3600,"],
+        ["singleUse: true,", "singleUse: false,"],
+        ['"advisories.list",\n  ],', '"advisories.list",\n    "roleBindings.create",\n  ],'],
+      ];
+      for (const [before, after] of edits) stack.editProgram(before, after);
+      try {
+        const refused = await stack.preview({ policyPacks: [packDir] });
+        expect(refused.error).toBeDefined();
+        const found = violations(refused.output).filter((v) =>
+          NEW_POLICIES.some((p) => v.startsWith(`${p} `)),
+        );
+        expect(found).toEqual(
+          sorted([
+            `${POLICY_NAMES.noMatchAllIdentityPattern} mandatory cluster-deployer`,
+            `${POLICY_NAMES.noLongLivedOrReusableInvite} mandatory new-hire`,
+            `${POLICY_NAMES.noPrivilegedDefaultRole} mandatory corporate-sso`,
+          ]),
+        );
+        expect(refused.output).toContain("claimMatch.subjectPattern '.*'");
+        expect(refused.output).toContain("lives 2592000s (30 days)");
+        expect(refused.output).toContain("is reusable");
+        expect(refused.output).toContain("which can grant access (roleBindings.create)");
+        expect(writesOf(await stack.takeRequests())).toEqual([]);
+      } finally {
+        for (const [before, after] of edits) stack.editProgram(after, before);
+      }
+      await expectConverged();
+    },
+    RUN_TIMEOUT_MS,
+  );
+
+  it(
+    "destroy deletes every object, one DELETE each, and leaves nothing behind",
+    async () => {
+      const platform = stack.uidOf("platform");
+      const result = await stack.destroy();
+      expect(result.error).toBeUndefined();
+      expect(sorted(describeSteps(result.changes))).toEqual(
+        sorted(RESOURCES.map((name) => `delete ${name}`)),
+      );
+      const deletes = writesOf(await stack.takeRequests());
+      expect(deletes).toHaveLength(RESOURCES.length);
+      expect(deletes.every((w) => w.startsWith("DELETE ") && w.endsWith(" 200"))).toBe(true);
+      expect(await stack.resources()).toEqual([]);
+      // A group with a custom role, identity provider, invite or account association left
+      // cannot be deleted (RESOURCE_NOT_EMPTY): its absence shows those went first.
+      const left: string[] = [];
+      for await (const group of client.iam.groups.list({ childrenOf: emulator.rootGroupUid })) {
+        left.push(group.uid);
+      }
+      expect(left).not.toContain(platform);
+    },
+    RUN_TIMEOUT_MS,
+  );
+});
