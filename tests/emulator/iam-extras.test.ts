@@ -269,6 +269,12 @@ describe("list filters the project adds (docs/emulator.md)", () => {
       );
     }
     expect((await list(`severity=${severities[0].toLowerCase()}`)).advisories).toEqual([]);
+    const packageName = all[0].packageName as string;
+    const byPackage = all.filter((a) => a.packageName === packageName).map((a) => a.uid);
+    for (const name of ["package_name", "packageName"]) {
+      const matched = (await list(`${name}=${packageName}`)).advisories as Json[];
+      expect(matched.map((a) => a.uid)).toEqual(byPackage);
+    }
     const first = await list("page_size=1");
     const moved = await o.call(
       "GET",
