@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 import { createConsumerProject, REPO_ROOT } from "../../harness/installed-package";
 import { readProjectFile } from "../../harness/lifecycle/state";
 
-const EXAMPLES = ["org-hierarchy", "github-actions"];
+const EXAMPLES = ["org-hierarchy", "github-actions", "platform-access"];
 
 describe("example projects", () => {
   it.each(EXAMPLES)(
