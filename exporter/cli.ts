@@ -10,6 +10,7 @@
 import * as fs from "node:fs";
 import { parseArgs } from "node:util";
 import { ExportError, type ExportResult, exportOrganisation, requestFloor } from "./index";
+import { countOf } from "./project";
 
 const USAGE = `usage: irm-export --out DIR [options]
 
@@ -99,14 +100,15 @@ export function describeResult(result: ExportResult, dryRun: boolean): string {
     lines.push(`  ${file.padEnd(14)} ${content.split("\n").length - 1} lines`);
   }
   const c = result.counts;
-  lines.push(
-    `declaring ${c.groups} groups, ${c.customRoles} custom roles, ${c.identities} identities, ${c.identityProviders} identity providers, ${c.accountAssociations} account associations, ${c.roleBindings} role bindings (each with adoptUid)`,
-  );
-  if (result.skippedInvites > 0) {
-    lines.push(
-      `skipped ${result.skippedInvites} group invite${result.skippedInvites === 1 ? "" : "s"}: their codes cannot be read back, so an adopted invite would be useless`,
-    );
-  }
+  const declared = [
+    countOf(c.groups, "group", "groups"),
+    countOf(c.customRoles, "custom role", "custom roles"),
+    countOf(c.identities, "identity", "identities"),
+    countOf(c.identityProviders, "identity provider", "identity providers"),
+    countOf(c.accountAssociations, "account association", "account associations"),
+    countOf(c.roleBindings, "role binding", "role bindings"),
+  ];
+  lines.push(`declaring ${declared.join(", ")} (each with adoptUid)`);
   const p = result.program;
   if (p.lookups.length > 0) {
     lines.push(

@@ -126,7 +126,7 @@ function identityKindInputs(
 const ROOT_STAND_IN = "0".repeat(40);
 
 /** Inputs of the program that the provider's own `check` would refuse. */
-function checkProgram(program: ExportedProgram): string[] {
+export function checkProgram(program: ExportedProgram): string[] {
   const warnings: string[] = [];
   const report = (what: string, failures: Array<{ property: string; reason: string }>) => {
     for (const f of failures) warnings.push(`${what}: ${f.property}: ${f.reason}`);

@@ -75,6 +75,11 @@ export interface ProjectSettings extends RenderOptions {
   apiUrl: string;
 }
 
+/** `1 group`, `2 groups`. */
+export function countOf(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
 /** Every file of the project, by relative path. Contains no token. */
 export function projectFiles(
   program: ExportedProgram,
@@ -122,7 +127,7 @@ export function projectFiles(
     },
     files: ["index.ts"],
   };
-  const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+  const count = countOf;
   const counts = [
     count(program.groups.length, "group", "groups"),
     count(program.roles.length, "custom role", "custom roles"),

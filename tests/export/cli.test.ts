@@ -38,6 +38,8 @@ describe("irm-export command", () => {
   let env: Record<string, string>;
   let teamUid: string;
   let outsiderToken: string;
+  let providerKey: string;
+  const CLIENT_SECRET = "cli-test-client-secret";
   const scratch = scratchDir("export-cli");
 
   beforeAll(async () => {
@@ -58,6 +60,14 @@ describe("irm-export command", () => {
       roleUid: viewer.uid,
     });
     outsiderToken = await emulator.mintToken(outsider.uid);
+    // An identity provider (its secret cannot be read) and an invite (skipped) in team.
+    const provider = await client.iam.identityProviders.create(team.uid, {
+      name: "team sso",
+      defaultRole: viewer.uid,
+      oidc: { issuer: "https://login.example", clientId: "team", clientSecret: CLIENT_SECRET },
+    });
+    providerKey = `clientSecret-${provider.uid.slice(-16)}`;
+    await client.iam.groupInvites.create(team.uid, { roleUid: viewer.uid, ttl: 3600 });
     await client.close();
     fs.rmSync(scratch, { recursive: true, force: true });
     fs.mkdirSync(scratch, { recursive: true });
@@ -71,6 +81,7 @@ describe("irm-export command", () => {
   const expectNoToken = (outcome: Outcome, token = emulator.token) => {
     expect(outcome.stdout).not.toContain(token);
     expect(outcome.stderr).not.toContain(token);
+    expect(outcome.stdout).not.toContain(CLIENT_SECRET);
   };
 
   it("--dry-run prints the plan and progress, and writes nothing", async () => {
@@ -83,9 +94,17 @@ describe("irm-export command", () => {
     );
     expect(outcome.stdout).toMatch(/^ {2}index\.ts +\d+ lines$/m);
     expect(outcome.stdout).toContain(
-      "declaring 2 groups, 0 custom roles, 3 identities, 0 identity providers, 0 account associations, 3 role bindings",
+      "declaring 2 groups, 0 custom roles, 3 identities, 1 identity provider, 0 account associations, 3 role bindings (each with adoptUid)",
     );
-    expect(outcome.stdout).toMatch(/requests: 6 \(listings groups 1\/1, identities 1\/1/);
+    expect(outcome.stdout).toContain("not exported: 1 group invite: skipped: an invite's code");
+    expect(outcome.stdout).toContain(
+      `client secret of identity provider team-sso (${teamUid}/${providerKey.slice(-16)}): pulumi config set --secret ${providerKey} <secret>`,
+    );
+    // Seven listings of one page, two to find the organisation, one for its association.
+    expect(outcome.stdout).toMatch(/requests: 10 \(listings groups 1\/1, identities 1\/1/);
+    expect(outcome.stdout).toContain(
+      "plus 2 to find the group and 1 for its own account association",
+    );
     expect(fs.existsSync(out)).toBe(false);
     expectNoToken(outcome);
   });
@@ -106,8 +125,8 @@ describe("irm-export command", () => {
     expect(index).toContain(
       "const options: pulumi.CustomResourceOptions = { protect: true, retainOnDelete: true };",
     );
-    // 2 groups, 3 identities (two seeded by the emulator), 3 bindings.
-    expect(index.match(/^ {2}options,$/gm)).toHaveLength(8);
+    // 2 groups, 3 identities (two seeded by the emulator), 1 identity provider, 3 bindings.
+    expect(index.match(/^ {2}options,$/gm)).toHaveLength(9);
     const manifest = JSON.parse(fs.readFileSync(path.join(out, "package.json"), "utf8"));
     const own = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8"));
     expect(manifest.dependencies).toEqual({

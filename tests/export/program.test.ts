@@ -7,6 +7,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { checkProgram } from "../../exporter/index";
 import { buildProgram, INVITES_SKIPPED } from "../../exporter/program";
 import type {
   LiveAccountAssociation,
@@ -19,6 +20,18 @@ import type { Group, Identity, Role, RoleBinding } from "../../sdk/index";
 import { biomeFormat, typeCheck } from "./support";
 
 const ROOT = "a".repeat(40);
+const TSCONFIG = JSON.stringify({
+  compilerOptions: {
+    strict: true,
+    module: "commonjs",
+    moduleResolution: "node",
+    target: "ES2022",
+    esModuleInterop: true,
+    skipLibCheck: true,
+    types: ["node"],
+  },
+  files: ["index.ts"],
+});
 const TIME = "2026-11-22T10:00:00.000Z";
 let counter = 0;
 const segment = () => (++counter).toString(16).padStart(16, "0");
@@ -175,7 +188,7 @@ describe("the generated program", () => {
     expect(await biomeFormat(protectedIndex)).toBe(protectedIndex);
   });
 
-  it("declares custom roles as irm.Role when asked (the extension point for a Role resource)", async () => {
+  it("declares custom roles as irm.Role when asked", async () => {
     const withRoles = renderIndex(buildProgram(live, { declareCustomRoles: true }), {
       protect: false,
       retain: false,
@@ -194,18 +207,7 @@ describe("the generated program", () => {
       name: "export-awkward",
       files: {
         "index.ts": index,
-        "tsconfig.json": JSON.stringify({
-          compilerOptions: {
-            strict: true,
-            module: "commonjs",
-            moduleResolution: "node",
-            target: "ES2022",
-            esModuleInterop: true,
-            skipLibCheck: true,
-            types: ["node"],
-          },
-          files: ["index.ts"],
-        }),
+        "tsconfig.json": TSCONFIG,
       },
     });
     cleanup = project.remove;
@@ -486,4 +488,33 @@ describe("the generated program for every kind of object", () => {
     const withOptions = renderIndex(program, { protect: true, retain: true });
     expect(await biomeFormat(withOptions)).toBe(withOptions);
   });
+
+  it("passes the provider's own checks, which name what they would refuse", () => {
+    expect(checkProgram(program)).toEqual([]);
+    const plainHttp = buildProgram(
+      {
+        ...live,
+        identityProviders: live.identityProviders.map((p) => ({
+          ...p,
+          oidc: { ...p.oidc, issuer: "http://login.acme.example" },
+        })),
+      },
+      { declareCustomRoles: true },
+    );
+    const warnings = checkProgram(plainHttp);
+    expect(warnings).toHaveLength(2);
+    expect(warnings[0]).toMatch(/^identity provider eu-okta \(.+\): oidc\.issuer: /);
+  });
+
+  it("type-checks against the installed package", async () => {
+    const project = createConsumerProject({
+      name: "export-every-kind",
+      files: { "index.ts": index, "tsconfig.json": TSCONFIG },
+    });
+    try {
+      expect((await typeCheck(project.dir)).output).toBe("");
+    } finally {
+      project.remove();
+    }
+  }, 60_000);
 });
