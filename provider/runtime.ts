@@ -17,7 +17,7 @@ import { groupInviteHandler } from "./handlers/group-invite";
 import { identityHandler } from "./handlers/identity";
 import { identityProviderHandler } from "./handlers/identity-provider";
 import { roleHandler } from "./handlers/role";
-import { roleBindingHandler } from "./handlers/role-binding";
+import { bindingHandler } from "./handlers/role-binding";
 
 let settings: ProviderSettings | undefined;
 
@@ -47,18 +47,19 @@ const context: HandlerContext = {
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 };
 
+/*
+ * One export per resource type, named as its serialized shims call it: that text is in
+ * every resource's state, so a name never changes once released, and names are short
+ * because each is repeated in every resource's `__provider` (kept under 2 KB). Each is
+ * made by the handler factory of the same name, `<name>Handler(context)`.
+ */
+
 /** Provider methods of `pulumi-nodejs:dynamic/irm:Group`. */
 export const group = groupHandler(context);
 /** Provider methods of `pulumi-nodejs:dynamic/irm:Identity`. */
 export const identity = identityHandler(context);
 /** Provider methods of `pulumi-nodejs:dynamic/irm:RoleBinding`. */
-export const roleBinding = roleBindingHandler(context);
-/**
- * The same methods under the name the RoleBinding shims of earlier versions call: their
- * serialized text is in existing state and must keep loading.
- * @deprecated Use {@link roleBinding}.
- */
-export const binding = roleBinding;
+export const binding = bindingHandler(context);
 /** Provider methods of `pulumi-nodejs:dynamic/irm:Role`. */
 export const role = roleHandler(context);
 /**

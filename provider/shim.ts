@@ -38,10 +38,10 @@ export const identityProvider: dynamic.ResourceProvider = {
 /** Provider of `pulumi-nodejs:dynamic/irm:RoleBinding`. */
 export const roleBindingProvider: dynamic.ResourceProvider = {
   configure: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).configure(...a),
-  check: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).roleBinding.check(...a),
-  diff: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).roleBinding.diff(...a),
-  create: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).roleBinding.create(...a),
-  read: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).roleBinding.read(...a),
-  update: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).roleBinding.update(...a),
-  delete: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).roleBinding.delete(...a),
+  check: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).binding.check(...a),
+  diff: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).binding.diff(...a),
+  create: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).binding.create(...a),
+  read: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).binding.read(...a),
+  update: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).binding.update(...a),
+  delete: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).binding.delete(...a),
 };

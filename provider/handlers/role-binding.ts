@@ -151,7 +151,7 @@ async function createBinding(client: IrmClient, inputs: RoleBindingInputs): Prom
   }
 }
 
-export function roleBindingHandler(
+export function bindingHandler(
   context: HandlerContext,
 ): ResourceHandler<RoleBindingInputs, RoleBindingOutputs> {
   return objectHandler(context, {

@@ -39,12 +39,12 @@ async function boundSetup(roleUid?: string, parentUid?: string) {
     description: "first words",
     claimMatch: { issuer: emu.issuer, subject: "main" },
   });
-  const checked = await runtime.roleBinding.check(
+  const checked = await runtime.binding.check(
     {},
     { groupUid: group.uid, identityUid: identity.uid, roleUid: roleUid ?? viewerRoleUid },
   );
   expect(checked.failures).toEqual([]);
-  const created = await runtime.roleBinding.create(checked.inputs as RoleBindingInputs);
+  const created = await runtime.binding.create(checked.inputs as RoleBindingInputs);
   return { group, identity, created, inputs: checked.inputs as RoleBindingInputs };
 }
 
@@ -68,9 +68,9 @@ describe("RoleBinding state after what it refers to changes", () => {
     });
 
     await emu.clearRequests();
-    const refreshed = await runtime.roleBinding.read(created.id, state);
+    const refreshed = await runtime.binding.read(created.id, state);
     expect(refreshed).toEqual({ id: created.id, props: state, inputs });
-    expect(await runtime.roleBinding.diff(created.id, refreshed.props!, inputs)).toEqual({
+    expect(await runtime.binding.diff(created.id, refreshed.props!, inputs)).toEqual({
       changes: false,
     });
     // One request: the binding's own GET (the role's name is carried over, it cannot change).
@@ -90,7 +90,7 @@ describe("RoleBinding state after what it refers to changes", () => {
     const state = created.outs as RoleBindingOutputs;
     expect(state.builtInRoleName).toBe("");
     await emu.client.iam.roles.update(role.uid, { name: unique("renamed-role") });
-    const refreshed = await runtime.roleBinding.read(created.id, state);
+    const refreshed = await runtime.binding.read(created.id, state);
     expect(refreshed.props).toEqual(state);
   });
 
@@ -104,7 +104,7 @@ describe("RoleBinding state after what it refers to changes", () => {
       group: { uid: state.groupUid, name: "old", description: "" },
       role: { uid: state.roleUid, name: "viewer", description: "" },
     } as unknown as RoleBindingOutputs;
-    const refreshed = await runtime.roleBinding.read(created.id, legacy);
+    const refreshed = await runtime.binding.read(created.id, legacy);
     expect(refreshed.props).toEqual(state);
   });
 });
@@ -126,7 +126,7 @@ describe("RoleBinding role look-ups", () => {
     await emu.clearRequests();
     const created = await Promise.all(
       identities.map((identity) =>
-        runtime.roleBinding.create({
+        runtime.binding.create({
           groupUid: group.uid,
           identityUid: identity.uid,
           roleUid: editor,

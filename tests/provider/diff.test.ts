@@ -104,20 +104,12 @@ describe("diff: RoleBinding", () => {
 
   it("updates in place on identity or role and replaces on group", async () => {
     const news = { groupUid: GROUP, identityUid: IDENTITY, roleUid: ROLE };
-    expect(await runtime.roleBinding.diff(state.uid, state, news)).toEqual({ changes: false });
-    expect(
-      await runtime.roleBinding.diff(state.uid, state, { ...news, roleUid: OTHER_ROLE }),
-    ).toEqual({
+    expect(await runtime.binding.diff(state.uid, state, news)).toEqual({ changes: false });
+    expect(await runtime.binding.diff(state.uid, state, { ...news, roleUid: OTHER_ROLE })).toEqual({
       changes: true,
     });
     expect(
-      await runtime.roleBinding.diff(state.uid, state, { ...news, groupUid: OTHER_GROUP }),
+      await runtime.binding.diff(state.uid, state, { ...news, groupUid: OTHER_GROUP }),
     ).toEqual({ changes: true, replaces: ["groupUid"] });
-  });
-});
-
-describe("runtime names", () => {
-  it("keeps the name the RoleBinding shims of earlier versions call, for state that holds them", () => {
-    expect(runtime.binding).toBe(runtime.roleBinding);
   });
 });

@@ -377,7 +377,7 @@ describe("RoleBinding lifecycle", () => {
   it("creates with only what the binding owns, updates roleUid alone, refreshes and deletes", async () => {
     const group = await emu.client.iam.groups.create(emu.rootGroupUid, { name: uniqueName("rb") });
     const identityUid = await identityIn(group.uid);
-    const checked = await runtime.roleBinding.check(
+    const checked = await runtime.binding.check(
       {},
       { groupUid: group.uid, identityUid, roleUid: viewerRoleUid },
     );
@@ -385,7 +385,7 @@ describe("RoleBinding lifecycle", () => {
     const inputs = checked.inputs as RoleBindingInputs;
     await emu.clearRequests();
 
-    const created = await runtime.roleBinding.create(inputs);
+    const created = await runtime.binding.create(inputs);
     expect(created.outs).toEqual({
       uid: created.id,
       groupUid: group.uid,
@@ -400,19 +400,19 @@ describe("RoleBinding lifecycle", () => {
 
     await emu.clearRequests();
     const asEditor = { ...inputs, roleUid: editorRoleUid };
-    expect(await runtime.roleBinding.diff(created.id, created.outs!, asEditor)).toEqual({
+    expect(await runtime.binding.diff(created.id, created.outs!, asEditor)).toEqual({
       changes: true,
     });
-    const updated = await runtime.roleBinding.update(created.id, created.outs!, asEditor);
+    const updated = await runtime.binding.update(created.id, created.outs!, asEditor);
     expect(updated.outs).toMatchObject({ roleUid: editorRoleUid, builtInRoleName: "editor" });
     const log = (await emu.requests()).filter((r) => r.method === "PATCH");
     expect(log).toHaveLength(1);
     expect(maskOf(log[0])).toEqual(["roleUid"]);
 
     await emu.clearRequests();
-    const refreshed = await runtime.roleBinding.read(created.id, updated.outs);
+    const refreshed = await runtime.binding.read(created.id, updated.outs);
     expect(refreshed.inputs).toEqual(asEditor);
-    await runtime.roleBinding.delete(created.id, refreshed.props!);
+    await runtime.binding.delete(created.id, refreshed.props!);
     expect((await emu.requests()).map((r) => r.method)).toEqual(["GET", "DELETE"]);
   });
 
@@ -424,7 +424,7 @@ describe("RoleBinding lifecycle", () => {
       drop: "after",
     });
     await emu.clearRequests();
-    const created = await runtime.roleBinding.create({
+    const created = await runtime.binding.create({
       groupUid: group.uid,
       identityUid,
       roleUid: viewerRoleUid,
@@ -442,10 +442,10 @@ describe("RoleBinding lifecycle", () => {
       roleUid: viewerRoleUid,
     });
     const inputs = { groupUid: group.uid, identityUid, roleUid: viewerRoleUid };
-    await expect(runtime.roleBinding.create(inputs)).rejects.toThrow(
+    await expect(runtime.binding.create(inputs)).rejects.toThrow(
       `already exists as ${existing.uid}. To manage it from this stack, set adoptUid to ${existing.uid}`,
     );
-    const adopted = await runtime.roleBinding.create({ ...inputs, adoptUid: existing.uid });
+    const adopted = await runtime.binding.create({ ...inputs, adoptUid: existing.uid });
     expect(adopted.id).toBe(existing.uid);
   });
 });

@@ -177,6 +177,87 @@ describe("the real provider host", () => {
     expect(host.stderr()).not.toContain(emu.token);
   });
 
+  it("loads state of the previous version: its exact-match identity diffs clean", async () => {
+    const host = await startConfiguredHost(emu.token);
+    const { pkg } = run;
+    const group = await emu.client.iam.groups.create(emu.rootGroupUid, { name: "older state" });
+    const identityType = pkg.Identity.__pulumiType;
+    const identityUrn = urn(identityType, "older");
+    const identityProvider = run.providerOf(identityType);
+    const declared = {
+      parentUid: group.uid,
+      name: "older",
+      claimMatch: { issuer: emu.issuer, subject: "main" },
+      __provider: identityProvider,
+    };
+    const identity = await host.create(
+      identityUrn,
+      (await host.check(identityUrn, {}, declared)).inputs,
+    );
+    // What the previous version stored for an exact-match identity: these keys only.
+    const olderOutputs = {
+      uid: identity.id,
+      parentUid: group.uid,
+      name: "older",
+      description: "",
+      claimMatch: { issuer: emu.issuer, subject: "main" },
+      createTime: identity.properties.createTime,
+      updateTime: identity.properties.updateTime,
+      __provider: identityProvider,
+    };
+    const checked = await host.check(identityUrn, olderOutputs, declared);
+    expect(checked.failures).toEqual([]);
+    expect((await host.diff(identity.id, identityUrn, olderOutputs, checked.inputs)).changes).toBe(
+      "none",
+    );
+
+    await host.delete(identity.id, identityUrn, identity.properties);
+  });
+
+  it("reads an object from its uid and the provider alone, as get does", async () => {
+    const host = await startConfiguredHost(emu.token);
+    const type = run.pkg.Group.__pulumiType;
+    const group = await emu.client.iam.groups.create(emu.rootGroupUid, {
+      name: "read by get",
+      description: "outside the stack",
+    });
+    await emu.clearRequests();
+    const read = await host.read(group.uid, urn(type, "existing"), {
+      __provider: run.providerOf(type),
+    });
+    expect(read.id).toBe(group.uid);
+    expect(read.properties).toMatchObject({
+      uid: group.uid,
+      parentUid: emu.rootGroupUid,
+      name: "read by get",
+      description: "outside the stack",
+      verified: false,
+      resourceLimits: {},
+    });
+    expect((await emu.requests()).map((r) => r.method)).toEqual(["GET"]);
+  });
+
+  it("fails a pattern that RE2 refuses in check, naming the field", async () => {
+    const host = await startConfiguredHost(emu.token);
+    const type = run.pkg.Identity.__pulumiType;
+    const result = await host.check(
+      urn(type, "lookahead"),
+      {},
+      {
+        parentUid: emu.rootGroupUid,
+        name: "lookahead",
+        claimMatch: { issuer: emu.issuer, subjectPattern: "repo:(?=acme)" },
+        __provider: run.providerOf(type),
+      },
+    );
+    expect(result.failures).toEqual([
+      {
+        property: "claimMatch.subjectPattern",
+        reason: expect.stringMatching(/^not a valid RE2 pattern: /),
+      },
+    ]);
+  });
+
   it("returns check failures that name the property and the rule", async () => {
     const host = await startConfiguredHost(emu.token);
     const type = run.pkg.Identity.__pulumiType;
