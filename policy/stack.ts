@@ -50,6 +50,14 @@ interface EndSources {
   uidUnknown: boolean;
 }
 
+/** How an identity authenticates, as far as a policy needs to know. */
+export interface IdentityAuthentication {
+  /** The exact OIDC issuer; `""` for none; absent for an issuer pattern or AWS. */
+  issuer?: string;
+  /** In words, for messages: `the external OIDC issuer https://...`, `AWS (account ...)`. */
+  description: string;
+}
+
 /** What the stack tells of a role. */
 export interface RoleFacts {
   name: string;
@@ -196,6 +204,43 @@ export class IrmStack {
       ? readString(sources.declared.props, "claimMatch", "issuer")
       : undefined;
     if (typeof declaredIssuer === "string") return known(declaredIssuer);
+    return notKnown(this.whyUnknown(sources, "identity"));
+  }
+
+  /**
+   * How the bound identity authenticates, by its kind: an exact OIDC issuer
+   * (`claimMatch.issuer`, `staticKeys.issuer`), an issuer pattern, an AWS account, or a
+   * service principal (only platform services assume those: reported as issuer `""`,
+   * like an identity with no outside issuer).
+   */
+  identityAuthentication(binding: PolicyResource): Fact<IdentityAuthentication> {
+    const sources = this.sources(binding, "identity");
+    const props = sources.declared?.props;
+    if (props !== undefined) {
+      for (const path of [
+        ["claimMatch", "issuer"],
+        ["staticKeys", "issuer"],
+      ]) {
+        const issuer = readString(props, ...path);
+        if (typeof issuer === "string" && issuer !== "") {
+          const keys = path[0] === "staticKeys" ? " (with registered static keys)" : "";
+          return known({ issuer, description: `the external OIDC issuer ${issuer}${keys}` });
+        }
+      }
+      const pattern = readString(props, "claimMatch", "issuerPattern");
+      if (typeof pattern === "string" && pattern !== "") {
+        return known({ description: `any external OIDC issuer matching '${pattern}'` });
+      }
+      const account = readString(props, "awsIdentity", "awsAccount");
+      if (typeof account === "string" && account !== "") {
+        return known({ description: `AWS (account ${account})` });
+      }
+      if (typeof readString(props, "servicePrincipal") === "string") {
+        return known({ issuer: "", description: "a platform service principal" });
+      }
+      const claimIssuer = readString(props, "claimMatch", "issuer");
+      if (claimIssuer === "") return known({ issuer: "", description: "no external issuer" });
+    }
     return notKnown(this.whyUnknown(sources, "identity"));
   }
 

@@ -1,8 +1,10 @@
 /**
  * `irm-no-privileged-role-for-workload-identity`: a RoleBinding must not give a
  * privileged role to a workload identity, one that authenticates with an external
- * OIDC issuer. A leaked or mis-issued workload token would otherwise control the
- * group and everything below it.
+ * OIDC issuer (exact, by pattern, or with static keys) or as an AWS principal. A
+ * leaked or mis-issued workload token would otherwise control the group and
+ * everything below it. Service principals, which only platform services assume, are
+ * not judged.
  */
 import { quoted, reasonsOf, reportNotKnownYet, stackPolicy, stringList } from "../define";
 import { POLICY_NAMES } from "../names";
@@ -37,15 +39,16 @@ export const noPrivilegedRoleForWorkloadIdentity = stackPolicy({
     const privileged = new Set(settings.privilegedRoles);
     const exempt = new Set(settings.exemptIssuers);
     for (const binding of stack.bindings) {
-      const issuer = stack.identityIssuer(binding);
-      if (issuer.known && (issuer.value === "" || exempt.has(issuer.value))) continue;
+      const auth = stack.identityAuthentication(binding);
+      const issuer = auth.known ? auth.value.issuer : undefined;
+      if (issuer !== undefined && (issuer === "" || exempt.has(issuer))) continue;
       const role = stack.name(binding, "role");
       if (role.known && !privileged.has(role.value)) continue;
       const identity = stack.name(binding, "identity");
-      if (!issuer.known || !role.known) {
+      if (!auth.known || !role.known) {
         reportNotKnownYet(
           report,
-          `RoleBinding '${binding.name}' cannot be checked for privileged roles yet: ${reasonsOf(role, issuer)}. ` +
+          `RoleBinding '${binding.name}' cannot be checked for privileged roles yet: ${reasonsOf(role, auth)}. ` +
             `It is checked again once the value is known (the next preview or update shows it).`,
           binding.urn,
         );
@@ -53,7 +56,7 @@ export const noPrivilegedRoleForWorkloadIdentity = stackPolicy({
       }
       report(
         `RoleBinding '${binding.name}' gives the privileged role '${role.value}' to identity ${quoted(identity, "(name not known yet)")}, ` +
-          `which authenticates with the external OIDC issuer ${issuer.value}. ` +
+          `which authenticates with ${auth.value.description}. ` +
           `Fix: bind a narrower role (a built-in role such as 'editor' or 'viewer', or a custom role with only the capabilities the workload needs).`,
         binding.urn,
       );

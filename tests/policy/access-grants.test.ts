@@ -17,6 +17,7 @@ import {
   noLongLivedOrReusableInvite,
   noMatchAllIdentityPattern,
   noPrivilegedDefaultRole,
+  noPrivilegedRoleForWorkloadIdentity,
   POLICY_NAMES,
   PROBES,
   probePattern,
@@ -404,6 +405,59 @@ describe(POLICY_NAMES.noPrivilegedDefaultRole, () => {
 
   it("ignores stacks without identity providers", () => {
     expect(runStack(policy, [platform, role("admin", ["roles.create"])])).toEqual([]);
+  });
+});
+
+describe(`${POLICY_NAMES.noPrivilegedRoleForWorkloadIdentity} with the identity kinds`, () => {
+  const policy = noPrivilegedRoleForWorkloadIdentity();
+  const platform = group("platform", ROOT_UID);
+  const ownerOf = (kind: Record<string, unknown>, config: object = {}) => {
+    const workload = stackResource(IRM_TYPES.identity, "workload", {
+      uid: childUid(uidOf(platform)),
+      parentUid: uidOf(platform),
+      name: "workload",
+      ...kind,
+    });
+    const binding = boundBinding(
+      "workload-owner",
+      { group: platform, identity: workload },
+      {
+        uid: OWNER_ROLE_UID,
+        name: "owner",
+      },
+    );
+    return runStack(policy, [platform, workload, binding], config);
+  };
+
+  it("refuses owner for AWS, static-keys and issuer-pattern identities, saying how each authenticates", () => {
+    const aws = ownerOf({
+      awsIdentity: {
+        awsAccount: "123456789012",
+        arn: "arn:aws:iam::123456789012:role/ci",
+        userIdPattern: ".*",
+      },
+    });
+    expect(aws.map((f) => [f.level, f.message])).toEqual([
+      ["policy", expect.stringContaining("which authenticates with AWS (account 123456789012)")],
+    ]);
+    const keys = ownerOf({
+      staticKeys: { issuer: "https://ci.acme.example", subject: "deploy", issuerKeys: "{}" },
+    });
+    expect(keys[0].message).toContain(
+      "the external OIDC issuer https://ci.acme.example (with registered static keys)",
+    );
+    const pattern = ownerOf({
+      claimMatch: { issuerPattern: "https://gitlab\\.acme\\.example", subject: "x" },
+    });
+    expect(pattern[0].message).toContain("any external OIDC issuer matching");
+  });
+
+  it("exempts a configured static-keys issuer, and never judges a service principal", () => {
+    const keys = {
+      staticKeys: { issuer: "https://ci.acme.example", subject: "deploy", issuerKeys: "{}" },
+    };
+    expect(ownerOf(keys, { exemptIssuers: ["https://ci.acme.example"] })).toEqual([]);
+    expect(ownerOf({ servicePrincipal: "SERVICE_PRINCIPAL_INGESTER" })).toEqual([]);
   });
 });
 
