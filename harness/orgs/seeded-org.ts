@@ -3,8 +3,12 @@
  * of generated groups (`POST /emulator/seed` with `generate`), one identity per group
  * and one binding per identity made through the SDK, so that groups + identities +
  * bindings = `size` (plus the emulator's own two identities and their bindings).
- * Generated names repeat across departments (`team-01` in each), so the export has to
- * qualify them.
+ * Besides those, each department has a custom role `deployer` and an account
+ * association; every other identity matches its subject by pattern and is bound to its
+ * department's `deployer`, the others are exact and bound to `viewer`. Optionally,
+ * identity providers (PKCE, so no secret is needed), spread over the departments.
+ * Generated names repeat across departments (`team-01`, `deployer` in each), so the
+ * export has to qualify them.
  */
 import { IrmClient } from "../../sdk/index";
 import type { SeedRequest, SeedResult } from "../emulator";
@@ -21,6 +25,19 @@ export interface SeededOrganisation {
   groups: number;
   identities: number;
   bindings: number;
+  /** One `deployer` per department. */
+  customRoles: number;
+  /** One per department. */
+  accountAssociations: number;
+  identityProviders: number;
+}
+
+export interface SeedOptions {
+  /**
+   * Identity providers to make (PKCE), round-robin over the departments; default 0.
+   * The small engine cannot deploy them (it refuses their secret outputs).
+   */
+  identityProviders?: number;
 }
 
 /** Runs `work` over `items` with at most `limit` at a time. */
@@ -33,6 +50,7 @@ async function inBatches<T>(items: T[], limit: number, work: (item: T) => Promis
 export async function seedOrganisation(
   emulator: SeedableEmulator,
   size: number,
+  options: SeedOptions = {},
 ): Promise<SeededOrganisation> {
   const perKind = Math.floor(size / 3);
   const groupCount = size - 2 * perKind;
@@ -62,22 +80,69 @@ export async function seedOrganisation(
   try {
     const roles = await client.iam.roles.list({ pageSize: 200 });
     const viewer = roles.items.find((role) => role.name === "viewer")!;
-    const owners = groups.slice(0, perKind);
-    await inBatches(owners, 16, async (groupUid) => {
-      const identity = await client.iam.identities.create(groupUid, {
-        name: "ci",
-        description: "CI of this team",
-        claimMatch: {
-          issuer: "https://token.actions.githubusercontent.com",
-          subject: `repo:acme/${groupUid.slice(-16)}:ref:refs/heads/main`,
-        },
+    const deployers = new Map<string, string>();
+    await inBatches(departmentUids, 16, async (department) => {
+      const role = await client.iam.roles.create(department, {
+        name: "deployer",
+        description: "Deploys the department's services",
+        capabilities: ["groups.get", "repos.get", "repos.list"],
       });
-      await client.iam.roleBindings.create(groupUid, {
-        identityUid: identity.uid,
-        roleUid: viewer.uid,
+      deployers.set(department, role.uid);
+      await client.iam.accountAssociations.create(department, {
+        name: "department accounts",
+        amazon: { account: department.slice(-12).replace(/[a-f]/g, "7") },
       });
     });
-    return { groups: groups.length, identities: perKind, bindings: perKind };
+    const departmentOf = (groupUid: string) =>
+      departmentUids.find((d) => groupUid === d || groupUid.startsWith(`${d}/`))!;
+    const owners = groups.slice(0, perKind);
+    await inBatches(
+      owners.map((uid, index) => ({ uid, index })),
+      16,
+      async ({ uid, index }) => {
+        const repository = `acme/${uid.slice(-16)}`;
+        const byPattern = index % 2 === 1;
+        const identity = await client.iam.identities.create(uid, {
+          name: "ci",
+          description: "CI of this team",
+          claimMatch: byPattern
+            ? {
+                issuer: "https://token.actions.githubusercontent.com",
+                subjectPattern: `repo:${repository}:ref:refs/heads/(main|release-.*)`,
+                claims: { repository_owner: "acme" },
+              }
+            : {
+                issuer: "https://token.actions.githubusercontent.com",
+                subject: `repo:${repository}:ref:refs/heads/main`,
+              },
+        });
+        await client.iam.roleBindings.create(uid, {
+          identityUid: identity.uid,
+          roleUid: byPattern ? deployers.get(departmentOf(uid))! : viewer.uid,
+        });
+      },
+    );
+    const providers = options.identityProviders ?? 0;
+    await inBatches(
+      Array.from({ length: providers }, (_, i) => i),
+      16,
+      async (i) => {
+        const department = departmentUids[i % departmentUids.length];
+        await client.iam.identityProviders.create(department, {
+          name: `sso ${String(i + 1).padStart(3, "0")}`,
+          defaultRole: deployers.get(department)!,
+          oidc: { issuer: "https://login.acme.example", clientId: `irm-${i}`, pkceEnabled: true },
+        });
+      },
+    );
+    return {
+      groups: groups.length,
+      identities: perKind,
+      bindings: perKind,
+      customRoles: departmentUids.length,
+      accountAssociations: departmentUids.length,
+      identityProviders: providers,
+    };
   } finally {
     await client.close();
   }

@@ -1,12 +1,14 @@
 /**
- * Issue 13 on a seeded organisation: 200 objects here (IRM_EXPORT_TEST_SIZE to change
+ * irm-export on a seeded organisation: 200 objects here (IRM_EXPORT_TEST_SIZE to change
  * it; the 1,000-object case runs in `npm run bench -- --only export`, which keeps
- * `npm test` light). Requests are at their floor: one listing per collection and page.
+ * `npm test` light), with a custom role and an account association per department and
+ * identities matched by pattern (harness/orgs/seeded-org.ts). Requests are at their
+ * floor: one listing per collection and page, the new collections included.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { requestFloor } from "../../exporter/index";
+import { exportOrganisation, requestFloor } from "../../exporter/index";
 import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
-import { seedOrganisation } from "../../harness/orgs/seeded-org";
+import { type SeededOrganisation, seedOrganisation } from "../../harness/orgs/seeded-org";
 import {
   changes,
   createExportedStack,
@@ -22,10 +24,11 @@ const SIZE = Number(process.env.IRM_EXPORT_TEST_SIZE ?? 200);
 describe(`irm-export on a seeded organisation of ${SIZE} objects`, () => {
   let emulator: TestEmulator;
   let exported: ExportedStack;
+  let seeded: SeededOrganisation;
 
   beforeAll(async () => {
     emulator = await startTestEmulator();
-    await seedOrganisation(emulator, SIZE);
+    seeded = await seedOrganisation(emulator, SIZE);
     exported = await createExportedStack(emulator, "export-seeded");
   }, 300_000);
 
@@ -36,12 +39,19 @@ describe(`irm-export on a seeded organisation of ${SIZE} objects`, () => {
 
   it("reads with one listing per collection and page, the floor", () => {
     const { result } = exported;
-    const declared = result.counts.groups + result.counts.identities + result.counts.roleBindings;
+    const { counts } = result;
+    const declared = counts.groups + counts.identities + counts.roleBindings;
     // The seeded objects and the emulator's two identities with their bindings.
     expect(declared).toBe(SIZE + 4);
-    const { group, ...listings } = result.requests;
+    expect(counts.customRoles).toBe(seeded.customRoles);
+    expect(counts.accountAssociations).toBe(seeded.accountAssociations);
+    expect(counts.identityProviders).toBe(0);
+    const { group, accountAssociation, ...listings } = result.requests;
     expect(listings).toEqual(requestFloor(result.live));
+    expect(Object.keys(listings)).toHaveLength(7);
     expect(group).toBe(2);
+    // The root's own association (it has none): one GET.
+    expect(accountAssociation).toBe(1);
   });
 
   it("gives names that repeat across departments unique, qualified resource names", () => {
@@ -51,7 +61,15 @@ describe(`irm-export on a seeded organisation of ${SIZE} objects`, () => {
     // `team-01` exists in every department: each is qualified by its department.
     expect(index).toMatch(/new irm\.Group\("department-\d+-team-0*1", \{/);
     expect(index).toMatch(/new irm\.Identity\("department-\d+-team-0*1-ci", \{/);
-    expect(index).toMatch(/new irm\.RoleBinding\("department-\d+-team-0*1-ci-viewer", \{/);
+    expect(index).toMatch(
+      /new irm\.RoleBinding\("department-\d+-team-0*1-ci-(viewer|deployer)", \{/,
+    );
+    // Each department's `deployer` is declared, qualified, and bound by variable.
+    expect(index).toMatch(
+      /const department0*1Deployer = new irm\.Role\("department-0*1-deployer", \{/,
+    );
+    expect(index).toMatch(/roleUid: department0*1Deployer\.uid,/);
+    expect(index).toContain('subjectPattern: "repo:acme/');
   });
 
   it("type-checks, adopts everything with no write, then shows no changes", async () => {
@@ -90,4 +108,36 @@ describe(`irm-export on a seeded organisation of ${SIZE} objects`, () => {
       `PATCH /iam/v2beta1/identities/${uid}?updateMask=description`,
     ]);
   }, 300_000);
+});
+
+describe("irm-export of identity providers over more than one page", () => {
+  let emulator: TestEmulator;
+
+  beforeAll(async () => {
+    emulator = await startTestEmulator();
+    await seedOrganisation(emulator, 30, { identityProviders: 210 });
+  }, 300_000);
+
+  afterAll(async () => {
+    await emulator?.close();
+  });
+
+  it("lists them in two pages, the floor, and declares each with an optional secret (PKCE)", async () => {
+    const result = await exportOrganisation({
+      dryRun: true,
+      settings: { baseUrl: emulator.url, token: emulator.token },
+    });
+    expect(result.counts.identityProviders).toBe(210);
+    expect(result.requests.identityProviders).toBe(2);
+    const { group, accountAssociation, ...listings } = result.requests;
+    expect(listings).toEqual(requestFloor(result.live));
+    expect(result.clientSecrets.every((s) => s.optional)).toBe(true);
+    expect(new Set(result.clientSecrets.map((s) => s.configKey)).size).toBe(210);
+    const index = result.files["index.ts"];
+    expect(index).not.toContain("requireSecret");
+    expect(
+      index.match(/clientSecret: config\.getSecret\("clientSecret-[0-9a-f]{16}"\),/g),
+    ).toHaveLength(210);
+    expect(result.warnings).toEqual([]);
+  });
 });
