@@ -6,6 +6,7 @@
 import { IrmClient } from "../sdk/index";
 import {
   CONFIG_NAMESPACE,
+  DEFAULTS,
   nonNegativeInteger,
   readSettings,
   SETTINGS,
@@ -70,13 +71,19 @@ export function redactSettings(settings: ProviderSettings): Record<string, unkno
 let current: { key: string; client: IrmClient } | undefined;
 
 /**
+ * How long a replaced client stays open: by default one call, retries included, ends
+ * within `maxRetryTimeMs`, so an operation that got the client just before the change
+ * (a lookup walking pages, a retry) finishes on it instead of failing on a closed pool.
+ */
+export const REPLACED_CLIENT_GRACE_MS = DEFAULTS.maxRetryTimeMs;
+
+/**
  * The client for these settings, shared by the resources and the lookups: repeated
  * calls share its keep-alive connections and its cached token. Only the settings the
  * client uses pick it, so a change of `deleteTimeoutMs` keeps it. A change of any other
- * setting builds a new client and closes the one it replaces, so that no stale
- * connection pool or token stays behind: requests already sent on the old client
- * finish, new ones go to the new client. Get the client per operation (as the
- * runtime and the lookups do), not once for good.
+ * setting builds a new client and evicts the one it replaces, which is closed after
+ * `REPLACED_CLIENT_GRACE_MS`, so that no stale connection pool or token stays behind.
+ * Get the client per operation (as the runtime and the lookups do), not once for good.
  */
 export function clientFor(settings: ProviderSettings): IrmClient {
   const options = {
@@ -90,8 +97,13 @@ export function clientFor(settings: ProviderSettings): IrmClient {
   if (current?.key === key) return current.client;
   const replaced = current?.client;
   current = { key, client: new IrmClient(options) };
-  replaced?.close().catch(() => {
-    // Closing only releases idle connections; there is nothing to report.
-  });
+  if (replaced !== undefined) {
+    // Unref'd: a pending close never keeps the process alive (exit closes the sockets anyway).
+    setTimeout(() => {
+      replaced.close().catch(() => {
+        // Closing only releases connections; there is nothing to report.
+      });
+    }, REPLACED_CLIENT_GRACE_MS).unref();
+  }
   return current.client;
 }

@@ -1,8 +1,10 @@
 import { describe, expect, it, vi } from "vitest";
+import { startTestEmulator } from "../../harness/emulator";
 import {
   CONFIG_KEYS,
   clientFor,
   PROVIDER_SETTINGS,
+  REPLACED_CLIENT_GRACE_MS,
   redactSettings,
   resolveProviderSettings,
 } from "../../provider/config";
@@ -91,18 +93,27 @@ describe("clientFor", () => {
     expect(clientFor({ ...settings, deleteTimeoutMs: 1 })).toBe(client);
   });
 
-  it("closes and evicts the client a change of settings replaces", async () => {
-    const first = clientFor(settings);
-    const closeFirst = vi.spyOn(first, "close");
-    const second = clientFor({ ...settings, token: "second-token" });
-    expect(second).not.toBe(first);
-    expect(closeFirst).toHaveBeenCalledTimes(1);
-    // Evicted: going back to the first settings builds a new client (and closes the second).
-    const closeSecond = vi.spyOn(second, "close");
-    const third = clientFor(settings);
-    expect(third).not.toBe(first);
-    expect(closeSecond).toHaveBeenCalledTimes(1);
-    await third.close();
+  it("evicts the client a change of settings replaces, and closes it after the grace", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout"] });
+    try {
+      const first = clientFor(settings);
+      const closeFirst = vi.spyOn(first, "close");
+      const second = clientFor({ ...settings, token: "second-token" });
+      expect(second).not.toBe(first);
+      expect(closeFirst).not.toHaveBeenCalled();
+      vi.advanceTimersByTime(REPLACED_CLIENT_GRACE_MS - 1);
+      expect(closeFirst).not.toHaveBeenCalled();
+      vi.advanceTimersByTime(1);
+      expect(closeFirst).toHaveBeenCalledTimes(1);
+      // Evicted: going back to the first settings builds a new client (and retires the second).
+      const closeSecond = vi.spyOn(second, "close");
+      const third = clientFor(settings);
+      expect(third).not.toBe(first);
+      vi.advanceTimersByTime(REPLACED_CLIENT_GRACE_MS);
+      expect(closeSecond).toHaveBeenCalledTimes(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("keeps the client in force when the new settings cannot build one", () => {
@@ -111,5 +122,31 @@ describe("clientFor", () => {
     expect(() => clientFor({ ...settings, apiUrl: "not a url" })).toThrow(/baseUrl/);
     expect(close).not.toHaveBeenCalled();
     expect(clientFor(settings)).toBe(client);
+  });
+
+  it("lets an operation that got the replaced client finish on it: a request in flight, then the next page", async () => {
+    const emu = await startTestEmulator();
+    try {
+      const before = resolveProviderSettings(
+        fromMap({ "irm:apiUrl": emu.url, "irm:token": emu.token }),
+        {},
+      );
+      await emu.fault({ match: { method: "GET", path: "/iam/v2beta1/roles" }, latencyMs: 300 });
+      // `then` sends the request now (a listing is fetched on first use).
+      const slow = clientFor(before)
+        .iam.roles.list({ pageSize: 1 })
+        .then((page) => page);
+      // Let the request reach the emulator before the settings change.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const after = clientFor({ ...before, authUrl: emu.url });
+      const first = await slow;
+      expect(first.items).toHaveLength(1);
+      const second = await first.getNextPage();
+      expect(second.items).toHaveLength(1);
+      expect(second.items[0].uid).not.toBe(first.items[0].uid);
+      await after.close();
+    } finally {
+      await emu.close();
+    }
   });
 });
