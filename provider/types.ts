@@ -2,6 +2,7 @@
  * Plain (already resolved) shapes of what the engine hands the provider and what it
  * stores in state. The resource classes wrap the input shapes in `pulumi.Input`.
  */
+import type { ServicePrincipal } from "../sdk/index";
 
 /**
  * `claimMatch` of an identity: which OIDC tokens may assume it. Only the members that
@@ -30,23 +31,29 @@ export interface ClaimMatch {
 
 /** `staticKeys` of an identity after `check`: `expirationTime` only when the program sets it. */
 export interface StaticKeysInputs {
+  /** The issuer URL the token's `iss` must equal. */
   issuer: string;
+  /** The subject the token's `sub` must equal. */
   subject: string;
   /** A JWKS document (`{"keys":[...]}`) as a string, public keys only. */
   issuerKeys: string;
   /** RFC 3339, normalised to milliseconds and `Z`; absent: the service's default. */
   expirationTime?: string;
-  /** Empty, or exactly one audience. */
+  /** Empty, or exactly one audience the token's `aud` must contain. */
   audiences: string[];
 }
 
 /** `staticKeys` of an identity as stored: every member, as the API answers it. */
 export interface StaticKeysOutputs {
+  /** The issuer URL the token's `iss` must equal. */
   issuer: string;
+  /** The subject the token's `sub` must equal. */
   subject: string;
+  /** A JWKS document (`{"keys":[...]}`) as a string: the issuer's public keys. */
   issuerKeys: string;
   /** When the exchange starts refusing the identity. */
   expirationTime: string;
+  /** Empty, or the one audience the token's `aud` must contain. */
   audiences: string[];
 }
 
@@ -54,9 +61,13 @@ export interface StaticKeysOutputs {
 export interface AwsIdentity {
   /** 12 digits. */
   awsAccount: string;
+  /** The caller's ARN, exactly. */
   arn?: string;
+  /** RE2 pattern the caller's ARN must fully match. */
   arnPattern?: string;
+  /** The caller's user id, exactly. */
   userId?: string;
+  /** RE2 pattern the caller's user id must fully match. */
   userIdPattern?: string;
 }
 
@@ -71,8 +82,11 @@ export type IdentityKind = (typeof IDENTITY_KINDS)[number];
 
 /** Inputs of a Group after `check`. */
 export interface GroupInputs {
+  /** Uid of the parent: the root organisation or another group. */
   parentUid: string;
+  /** The group's name. */
   name: string;
+  /** Free text; `""` when none. */
   description: string;
   /** Uid of an existing group to bring under management instead of creating one. */
   adoptUid?: string;
@@ -80,50 +94,77 @@ export interface GroupInputs {
 
 /** Outputs of a Group, as stored in state. */
 export interface GroupOutputs {
+  /** The group's uid (its parent's uid, `/`, 16 hex). */
   uid: string;
+  /** Uid of the parent: the root organisation or another group. */
   parentUid: string;
+  /** The group's name. */
   name: string;
+  /** Free text; `""` when none. */
   description: string;
+  /** False on newly created groups. */
   verified: boolean;
-  /** Integer counters by name (`repositories`, ...); may be empty. */
+  /** Limits the service applies to the group: integer counters by name; may be empty. */
   resourceLimits: Record<string, number>;
+  /** When the group was created (RFC 3339, milliseconds, `Z`). */
   createTime: string;
+  /** When the group last changed. */
   updateTime: string;
 }
 
 /** Inputs of an Identity after `check`: exactly one of the four kinds is set. */
 export interface IdentityInputs {
+  /** Uid of the group the identity belongs to. */
   parentUid: string;
+  /** The identity's name. */
   name: string;
+  /** Free text; `""` when none. */
   description: string;
+  /** Which OIDC tokens may assume it: only the members that are set. */
   claimMatch?: ClaimMatch;
+  /** Keys registered for an issuer that cannot be reached. */
   staticKeys?: StaticKeysInputs;
+  /** An AWS role or user. */
   awsIdentity?: AwsIdentity;
-  /** Full name, e.g. `SERVICE_PRINCIPAL_INGESTER`. */
+  /** The platform service, by its full name (`SERVICE_PRINCIPAL_INGESTER`). */
   servicePrincipal?: string;
+  /** Uid of an existing identity of the same kind to bring under management. */
   adoptUid?: string;
 }
 
 /** Outputs of an Identity, as stored in state: only the member of its kind is present. */
 export interface IdentityOutputs {
+  /** The identity's uid (its group's uid, `/`, 16 hex). */
   uid: string;
+  /** Uid of the group the identity belongs to. */
   parentUid: string;
+  /** The identity's name. */
   name: string;
+  /** Free text; `""` when none. */
   description: string;
+  /** Which OIDC tokens may assume it (the members that are set); absent for other kinds. */
   claimMatch?: ClaimMatch;
+  /** The registered keys and the service's `expirationTime`; absent for other kinds. */
   staticKeys?: StaticKeysOutputs;
+  /** The AWS role or user; absent for other kinds. */
   awsIdentity?: AwsIdentity;
-  servicePrincipal?: string;
+  /** The platform service, by its full name; absent for other kinds. */
+  servicePrincipal?: ServicePrincipal;
   /** Absent until a token has been exchanged for this identity. */
   lastSeenTime?: string;
+  /** When the identity was created (RFC 3339, milliseconds, `Z`). */
   createTime: string;
+  /** When the identity last changed. */
   updateTime: string;
 }
 
 /** Inputs of a RoleBinding after `check`. */
 export interface RoleBindingInputs {
+  /** Uid of the group the role applies to. */
   groupUid: string;
+  /** Uid of the identity that receives the role. */
   identityUid: string;
+  /** Uid of the role (40 hex). */
   roleUid: string;
   adoptUid?: string;
 }
@@ -134,14 +175,19 @@ export interface RoleBindingInputs {
  * role's names and descriptions), so a refresh of an unchanged binding shows no change.
  */
 export interface RoleBindingOutputs {
+  /** The binding's uid (its group's uid, `/`, 16 hex). */
   uid: string;
+  /** Uid of the group the role applies to. */
   groupUid: string;
+  /** Uid of the identity that holds the role. */
   identityUid: string;
+  /** Uid of the role (40 hex). */
   roleUid: string;
   /**
    * The role's name when it is a built-in role (`owner`, `editor`, `viewer`, ...), which
    * can never be renamed; `""` for a custom role, whose name may change.
    */
   builtInRoleName: string;
+  /** When the binding was created (RFC 3339, milliseconds, `Z`). */
   createTime: string;
 }

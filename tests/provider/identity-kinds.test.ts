@@ -234,7 +234,7 @@ describe("diff: identity kinds", () => {
       changes: true,
       replaces: ["claimMatch", "staticKeys"],
     });
-    const service = {
+    const service: IdentityOutputs = {
       ...state,
       claimMatch: undefined,
       servicePrincipal: "SERVICE_PRINCIPAL_INGESTER",
@@ -434,6 +434,21 @@ describe("identity kinds against the emulator", () => {
       "awsIdentity.arnPattern",
     ]);
     expect(updated.awsIdentity).toEqual(pattern.awsIdentity);
+  });
+
+  it("adopting an identity of another kind is refused, with nothing changed", async () => {
+    const service = await checked({ name: uniqueName("svc"), servicePrincipal: "COSIGNED" });
+    const existing = await createIdentity(service);
+    await emu.clearRequests();
+    const declared = await checked({
+      name: service.name,
+      claimMatch: { issuer: emu.issuer, subject: "main" },
+      adoptUid: existing.id,
+    });
+    await expect(runtime.identity.create(declared)).rejects.toThrow(
+      `adoptUid: identity ${existing.id} is of kind servicePrincipal, not claimMatch`,
+    );
+    expect((await emu.requests()).map((r) => r.method)).toEqual(["GET"]);
   });
 
   it("servicePrincipal: created by its full name; a description change is one PATCH", async () => {
