@@ -1,5 +1,5 @@
 /** Provider methods of `Group`. */
-import type { Group, GroupMaskPath, GroupUpdate } from "../../sdk/index";
+import { type Group, type GroupMaskPath, type GroupUpdate, MAX_PAGE_SIZE } from "../../sdk/index";
 import type { GroupInputs, GroupOutputs } from "../types";
 import { checkGroupInputs, parentOf } from "../validation";
 import type { FieldSpec, HandlerContext, ResourceHandler } from "./common";
@@ -60,7 +60,7 @@ export function groupHandler(context: HandlerContext): ResourceHandler<GroupInpu
         await client.iam.groups.list({
           childrenOf: inputs.parentUid,
           name: inputs.name,
-          pageSize: 200,
+          pageSize: MAX_PAGE_SIZE,
         })
       ).items,
     nameOf: (outputs) => outputs?.name,

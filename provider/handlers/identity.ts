@@ -237,7 +237,7 @@ export function identityHandler(
         await client.iam.identities.list({
           childrenOf: inputs.parentUid,
           name: inputs.name,
-          pageSize: 200,
+          pageSize: MAX_PAGE_SIZE,
         })
       ).items,
     refuseAdoption,

@@ -5,7 +5,7 @@ import type {
   RoleBindingMaskPath,
   RoleBindingUpdate,
 } from "../../sdk/index";
-import { AlreadyExistsError, PermissionDeniedError } from "../../sdk/index";
+import { AlreadyExistsError, MAX_PAGE_SIZE, PermissionDeniedError } from "../../sdk/index";
 import type { RoleBindingInputs, RoleBindingOutputs } from "../types";
 import { checkRoleBindingInputs } from "../validation";
 import type { FieldSpec, HandlerContext, ResourceHandler } from "./common";
@@ -122,7 +122,7 @@ async function findBinding(
   // The API offers no filter on identity or role, so walk the group's bindings.
   for await (const binding of client.iam.roleBindings.list({
     childrenOf: inputs.groupUid,
-    pageSize: 200,
+    pageSize: MAX_PAGE_SIZE,
   })) {
     if (binding.identity.uid === inputs.identityUid && binding.role.uid === inputs.roleUid) {
       return binding;
