@@ -26,13 +26,51 @@ function keyPattern(key: string): RegExp {
   return new RegExp(`(\\\\?"${key}\\\\?"\\s*:\\s*\\\\?")[^"\\\\]*`, "g");
 }
 
+/** Secret values at least this long are removed wherever they appear; see `withoutValue`. */
+const WHOLE_WORD_BELOW = 4;
+
+/**
+ * The forms a value takes in echoed text: as sent, JSON-escaped once (a body echoed in
+ * an error message) and twice (that message quoted in an excerpt), longest first. A
+ * value holding `"` or `\` shows only escaped once echoed.
+ */
+function formsOf(value: string): string[] {
+  const once = JSON.stringify(value).slice(1, -1);
+  const twice = JSON.stringify(once).slice(1, -1);
+  return [...new Set([twice, once, value])];
+}
+
+/**
+ * `text` without `value` in any of its forms. Unlike the transport's token redaction,
+ * which skips configured strings under 8 characters, a short client secret is removed
+ * too: it is a credential the request carried, however short. Only a form of 1 to 3
+ * characters (guessable anyway) is removed just where it stands as a word of its own
+ * (no letter or digit on either side), so that it does not mangle every word holding it.
+ */
+function withoutValue(text: string, value: string): string {
+  let result = text;
+  for (const form of formsOf(value)) {
+    if (form.length >= WHOLE_WORD_BELOW) {
+      result = result.split(form).join(REDACTED);
+    } else {
+      const escaped = form.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      result = result.replace(
+        new RegExp(`(?<![A-Za-z0-9])${escaped}(?![A-Za-z0-9])`, "g"),
+        REDACTED,
+      );
+    }
+  }
+  return result;
+}
+
 /** `text` without the given secret values and without the values of the secret keys. */
 export function redactSecrets(
   text: string,
   values: readonly string[],
   keys: readonly string[],
 ): string {
-  let result = redact(text, values);
+  let result = redact(text);
+  for (const value of values) if (value !== "") result = withoutValue(result, value);
   for (const key of keys) result = result.replace(keyPattern(key), `$1${REDACTED}`);
   return result;
 }
