@@ -1,7 +1,6 @@
 /** The `GroupInvite` resource: a code that grants a role in a group to whoever redeems it. */
 import type * as pulumi from "@pulumi/pulumi";
 import type * as dynamic from "@pulumi/pulumi/dynamic";
-import type { GroupInviteRole } from "./handlers/group-invite";
 import { IrmResource, resourceKind } from "./resource-class";
 
 /** The runtime entry's shape, for typing the `require` below (erased at compile time). */
@@ -45,7 +44,6 @@ const GROUP_INVITE = resourceKind("GroupInvite", groupInviteProvider, [
   "uid",
   "groupUid",
   "roleUid",
-  "role",
   "ttl",
   "email",
   "singleUse",
@@ -63,10 +61,11 @@ export class GroupInvite extends IrmResource {
   declare readonly uid: pulumi.Output<string>;
   /** Uid of the group the invite grants a role in. */
   declare readonly groupUid: pulumi.Output<string>;
-  /** Uid of the role bound on redemption. */
+  /**
+   * Uid of the role bound on redemption. The role's name and capabilities are not kept
+   * (they change without the invite changing): look them up with `getRole`.
+   */
   declare readonly roleUid: pulumi.Output<string>;
-  /** The role (name, description, capabilities); undefined once the role was deleted. */
-  declare readonly role: pulumi.Output<GroupInviteRole | undefined>;
   /** The lifetime, as a duration string (`"3600s"`). */
   declare readonly ttl: pulumi.Output<string>;
   /** The only address allowed to redeem it; `""` for anyone. */

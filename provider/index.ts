@@ -21,7 +21,7 @@ export type {
   AccountAssociationOutputs,
   AssociationBlocks,
 } from "./handlers/account-association";
-export type { GroupInviteOutputs, GroupInviteRole } from "./handlers/group-invite";
+export type { GroupInviteOutputs } from "./handlers/group-invite";
 export type {
   CorrelationRule,
   IdentityProviderOidc,

@@ -30,19 +30,14 @@ export interface GroupInviteInputs {
   singleUse: boolean;
 }
 
-/** The invite's role as the API hydrates it. */
-export interface GroupInviteRole {
-  uid: string;
-  name: string;
-  description: string;
-  capabilities: string[];
-}
-
-/** Outputs of a GroupInvite, as stored in state (`code` as a secret). */
+/**
+ * Outputs of a GroupInvite, as stored in state (`code` as a secret): only what the
+ * invite owns. The API's hydrated copy of the role is left out, as a RoleBinding leaves
+ * it out: a custom role's name, description and capabilities change without the invite
+ * changing, and a refresh would then report the invite changed.
+ */
 export interface GroupInviteOutputs extends GroupInviteInputs {
   uid: string;
-  /** Absent once the role was deleted (the invite stays). */
-  role?: GroupInviteRole;
   /** `createTime + ttl`; an expired invite stays until deleted. */
   expirationTime: string;
   /** 32 hex characters, unique per invite. */
@@ -172,12 +167,6 @@ export function groupInviteOutputs(
     uid: invite.uid,
     groupUid: parentOf(invite.uid) ?? "",
     roleUid: invite.roleUid,
-    role: invite.role && {
-      uid: invite.role.uid,
-      name: invite.role.name,
-      description: invite.role.description ?? "",
-      capabilities: [...invite.role.capabilities].sort(),
-    },
     ttl,
     email: invite.email ?? "",
     singleUse: invite.singleUse ?? false,
