@@ -12,6 +12,7 @@ import type {
   IdentityUpdate,
   ServicePrincipal,
 } from "../../sdk/index";
+import { MAX_PAGE_SIZE } from "../../sdk/index";
 import {
   type AwsIdentity,
   type ClaimMatch,
