@@ -173,21 +173,24 @@ describe("IAM extras on the engine: role, identity provider, invite, account ass
   it(
     "keeps the client secret and the invite code out of state, files and events in plain text",
     async () => {
-      // The state as the engine exports it (decrypted): each value sits in a secret's
-      // envelope; on disk it is encrypted (the files are checked below).
-      const resources = await stack.resources();
-      const sso = resources.find((r) => r.name === "sso");
-      const invite = resources.find((r) => r.name === "invite");
-      for (const value of [
-        sso?.inputs.clientSecret,
-        sso?.outputs.clientSecret,
-        invite?.outputs.code,
-      ]) {
-        expect(value).toMatchObject({ [SECRET_SIGNATURE_KEY]: SECRET_SIGNATURE_VALUE });
+      // The small engine keeps no state of its own: only the real one marks secrets.
+      if (stack.engine === "real") {
+        // The state as the engine exports it (decrypted): each value sits in a secret's
+        // envelope; on disk it is encrypted (the files are checked below).
+        const resources = await stack.resources();
+        const sso = resources.find((r) => r.name === "sso");
+        const invite = resources.find((r) => r.name === "invite");
+        for (const value of [
+          sso?.inputs.clientSecret,
+          sso?.outputs.clientSecret,
+          invite?.outputs.code,
+        ]) {
+          expect(value).toMatchObject({ [SECRET_SIGNATURE_KEY]: SECRET_SIGNATURE_VALUE });
+        }
+        expect(sso?.outputs.clientSecret).toMatchObject({
+          plaintext: JSON.stringify(ROTATED_SECRET),
+        });
       }
-      expect(sso?.outputs.clientSecret).toMatchObject({
-        plaintext: JSON.stringify(ROTATED_SECRET),
-      });
       const refreshed = await stack.refresh({ expectNoChanges: true });
       expect(refreshed.error).toBeUndefined();
       const texts = {

@@ -187,6 +187,16 @@ describe("the four IAM resources in the real provider host", () => {
     expect(invite.outs.code).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const inviteRead = await host.read(invite.id, urn(inviteType, "invite"), invite.outs);
     expect(inviteRead.properties.code).toBe(invite.outs.code);
+    // Read by uid alone, as the static get does: what the API never answers is empty,
+    // the lifetime comes from the invite's times.
+    const got = await host.read(invite.id, urn(inviteType, "got"), {
+      __provider: providers.get(inviteType),
+    });
+    expect(got.properties).toMatchObject({ uid: invite.id, groupUid, ttl: "3600s", code: "" });
+    const gotIdp = await host.read(idp.id, urn(idpType, "got"), {
+      __provider: providers.get(idpType),
+    });
+    expect(gotIdp.properties).toMatchObject({ uid: idp.id, name: "corp sso", clientSecret: "" });
     const emailed = { ...invite.inputs, email: "dev@example.com" };
     expect(
       (await host.diff(invite.id, urn(inviteType, "invite"), invite.outs, emailed)).replaces,
