@@ -3,11 +3,13 @@
  * accounts (cloud accounts, GitHub App installations) and the identities platform
  * services assume in it. A group has at most one, and its uid is the group's uid.
  */
+import type { Access } from "../access";
 import { alreadyExists, invalidArgument, notFound } from "../errors";
 import { SERVICE_PRINCIPALS } from "../identity-kinds";
 import type { AccountAssociationRecord } from "../model";
 import { type JsonObject, optionalObject, optionalString } from "../requests";
 import type { State } from "../state";
+import { requireEveryGrantOf } from "./identities";
 import { type EmulatorContext, existing, parentPath, requireName, requirePathUid } from "./kit";
 import { writableCollection } from "./writable";
 
@@ -257,6 +259,30 @@ function requireServiceIdentities(
   }
 }
 
+/**
+ * Step 6 for service bindings: naming an identity in `serviceBindings` lets that
+ * platform service act as the identity for the group's accounts, with every role
+ * binding the identity holds. So it needs what granting those bindings needs: every
+ * capability each one grants, on its group (no one grants more than they hold). Only
+ * bindings the write adds or changes are checked; restating one is free.
+ */
+function requireServiceBindingGrants(
+  ctx: EmulatorContext,
+  access: Access,
+  next: AccountAssociationRecord["chainguard"],
+  current?: AccountAssociationRecord["chainguard"],
+): void {
+  for (const [service, identityUid] of Object.entries(next?.serviceBindings ?? {})) {
+    if (current?.serviceBindings[service] === identityUid) continue;
+    requireEveryGrantOf(
+      ctx,
+      access,
+      identityUid,
+      `naming an identity in chainguard.serviceBindings requires every capability its bindings grant`,
+    );
+  }
+}
+
 /** The group's association; NOT_FOUND names the group when it is missing, else the association. */
 function loadAssociation(ctx: EmulatorContext, uid: string): AccountAssociationRecord | undefined {
   existing(ctx.state.groups, uid);
@@ -293,6 +319,7 @@ export const accountAssociations = writableCollection<AccountAssociationRecord, 
       existing(ctx.state.groups, parentUid);
       requireServiceIdentities(ctx.state, parentUid, draft.chainguard);
     },
+    grants: ({ ctx, access, draft }) => requireServiceBindingGrants(ctx, access, draft.chainguard),
     unique: ({ ctx, parentUid }) => {
       if (ctx.state.accountAssociations.has(parentUid)) {
         throw alreadyExists(associationOf(parentUid));
@@ -327,6 +354,8 @@ export const accountAssociations = writableCollection<AccountAssociationRecord, 
         requireServiceIdentities(ctx.state, current.uid, next.chainguard);
       }
     },
+    grants: ({ ctx, access, current, next }) =>
+      requireServiceBindingGrants(ctx, access, next.chainguard, current.chainguard),
   },
   // Idempotent: a group without an association answers `{}` (its group must exist).
   delete: { load: loadAssociation },

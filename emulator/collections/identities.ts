@@ -50,9 +50,15 @@ function withRelationship(record: IdentityRecord, relationship: Relationship): I
  * binding's role grants, on that binding's group (no one grants more than they hold).
  * The refusal names the group when it is the identity's own group or an ancestor (the
  * caller sees those uids in the identity's uid), otherwise the identity, so that it
- * never discloses a group the caller may not know.
+ * never discloses a group the caller may not know. `why` names the write that hands
+ * the bindings over (an account association's service bindings do too).
  */
-function requireEveryGrantOf(ctx: EmulatorContext, access: Access, identityUid: string): void {
+export function requireEveryGrantOf(
+  ctx: EmulatorContext,
+  access: Access,
+  identityUid: string,
+  why = "changing how an identity authenticates requires every capability its bindings grant",
+): void {
   for (const binding of ctx.state.bindingsOfIdentity(identityUid)) {
     const role = ctx.state.roles.get(binding.roleUid);
     if (!role) continue;
@@ -62,7 +68,7 @@ function requireEveryGrantOf(ctx: EmulatorContext, access: Access, identityUid: 
       const where = isSameOrBelow(identityUid, groupUid) ? groupUid : identityUid;
       throw new ApiError(
         "PERMISSION_DENIED",
-        `Permission denied: ${capability} on ${where} (identity ${identityUid} holds it through a role binding; changing how an identity authenticates requires every capability its bindings grant)`,
+        `Permission denied: ${capability} on ${where} (identity ${identityUid} holds it through a role binding; ${why})`,
       );
     }
   }
