@@ -1,7 +1,6 @@
 /**
- * Pieces shared by the Group, Identity and RoleBinding handlers: what a handler needs
- * from the runtime, field-by-field diffing, and the delete loop that waits out
- * RESOURCE_NOT_EMPTY.
+ * Pieces shared by the resource handlers: what a handler needs from the runtime,
+ * field-by-field diffing, and the delete loop that waits out RESOURCE_NOT_EMPTY.
  */
 import type { CheckResult, CreateResult, DiffResult, UpdateResult } from "@pulumi/pulumi/dynamic";
 import type { IrmClient, ServerTimeBounds } from "../../sdk/index";
