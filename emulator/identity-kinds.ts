@@ -217,6 +217,16 @@ export function parseClaimMatch(value: unknown): ClaimMatch {
 
 const PRIVATE_KEY_MEMBERS = ["d", "p", "q", "dp", "dq", "qi", "k"];
 const KEY_TYPES = ["EC", "RSA", "OKP"];
+/**
+ * The curves of EC and OKP keys the exchange's algorithm allow-list verifies with
+ * (ES256, ES384, ES512, EdDSA): a key of another curve (secp256k1, the key-agreement
+ * curve X25519, Ed448) would be stored and then refuse every token, so it is refused at
+ * create instead.
+ */
+const SIGNING_CURVES: Readonly<Record<string, readonly string[]>> = {
+  EC: ["P-256", "P-384", "P-521"],
+  OKP: ["Ed25519"],
+};
 
 /** `staticKeys.issuerKeys`: a JWKS document, as a string, of public EC, RSA or OKP keys. */
 function requireIssuerKeys(value: string | undefined): string {
@@ -250,6 +260,13 @@ function requireIssuerKeys(value: string | undefined): string {
       throw invalidArgument(
         field,
         `key ${index} holds private key members (${secret.join(", ")}); only public keys are accepted`,
+      );
+    }
+    const curves = SIGNING_CURVES[jwk.kty];
+    if (curves && !curves.includes(String(jwk.crv))) {
+      throw invalidArgument(
+        field,
+        `key ${index}: crv ${String(jwk.crv).slice(0, 20)} is not accepted for ${jwk.kty} keys (one of ${curves.join(", ")})`,
       );
     }
     try {

@@ -25,8 +25,12 @@ import { invalidArgument, unauthenticated } from "./errors";
 
 const ALGORITHM = "ES256";
 
-/** Algorithms a presented OIDC token may be signed with. */
-const OIDC_ALGORITHMS = ["ES256", "RS256", "PS256", "EdDSA", "ES384"];
+/**
+ * Algorithms a presented OIDC token may be signed with: one for each key a `staticKeys`
+ * identity may register (`identity-kinds.ts`, SIGNING_CURVES), so that every key
+ * accepted at create can verify a token (ES512 for P-521 keys).
+ */
+const OIDC_ALGORITHMS = ["ES256", "RS256", "PS256", "EdDSA", "ES384", "ES512"];
 
 /** Claims the test issuer sets itself: a `claims` object may not name them (addendum 6.10). */
 export const TEST_ISSUER_RESERVED_CLAIMS: readonly string[] = [
