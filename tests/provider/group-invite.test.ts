@@ -194,6 +194,29 @@ describe("GroupInvite lifecycle", () => {
     expect(left.map((i) => i.uid).sort()).toEqual([older.uid, invite.id].sort());
   });
 
+  it("a create that timed out and lands later: waited for, deleted, and made once more", async () => {
+    const groupUid = await freshGroup();
+    // The request timeout comes from the environment when the client is made: another
+    // (equivalent) auth URL makes the runtime make a new one.
+    process.env.IRM_TIMEOUT_MS = "400";
+    await emu.configureRuntime({ "irm:authUrl": emu.url });
+    // The service makes the invite 1.5 s after the client gave up waiting at 0.4 s.
+    await emu.fault({
+      match: { method: "POST", path: `/iam/v2beta1/groupInvites/${groupUid}` },
+      latencyMs: 1500,
+      count: 1,
+    });
+    const invite = await created({ groupUid, roleUid: viewerRoleUid, ttl: 600 }).finally(() => {
+      delete process.env.IRM_TIMEOUT_MS;
+    });
+    const log = (await emu.requests()).map((r) => `${r.method} ${r.status}`);
+    // The late invite is found by a later look-up, deleted, and one with a code made.
+    expect(log.filter((r) => r.startsWith("DELETE"))).toEqual(["DELETE 200"]);
+    expect(log[log.length - 1]).toBe("POST 200");
+    const left = (await emu.client.iam.groupInvites.list({ childrenOf: groupUid })).items;
+    expect(left.map((i) => i.uid)).toEqual([invite.id]);
+  });
+
   it("a create dropped before it reached the service: looked up, nothing deleted, made once", async () => {
     const groupUid = await freshGroup();
     await emu.fault({
