@@ -291,6 +291,14 @@ function outputForm<A, R>(
     pulumi.output(args).apply((resolved) => lookup(resolved as unknown as A, opts));
 }
 
+/** The Output form of a listing, whose arguments (filters) may all be left out. */
+function listingOutputForm<A extends object, R>(
+  lookup: (args: A, opts?: LookupOptions) => Promise<R>,
+): (args?: OutputArgs<A>, opts?: LookupOptions) => pulumi.Output<R> {
+  const form = outputForm(lookup);
+  return (args = {} as OutputArgs<A>, opts) => form(args, opts);
+}
+
 // ------------------------------------------------------------------------ groups
 
 /**
@@ -420,7 +428,7 @@ export async function getRoles(args: GetRolesArgs = {}, opts?: LookupOptions): P
 }
 
 /** {@link getRoles} for arguments that are Pulumi outputs. */
-export const getRolesOutput = outputForm(getRoles);
+export const getRolesOutput = listingOutputForm(getRoles);
 
 // ------------------------------------------------------------ identity providers
 
@@ -501,7 +509,7 @@ export async function getRepos(args: GetReposArgs = {}, opts?: LookupOptions): P
 }
 
 /** {@link getRepos} for arguments that are Pulumi outputs. */
-export const getReposOutput = outputForm(getRepos);
+export const getReposOutput = listingOutputForm(getRepos);
 
 // -------------------------------------------------------------------------- tags
 
@@ -575,4 +583,4 @@ export async function getAdvisories(
 }
 
 /** {@link getAdvisories} for arguments that are Pulumi outputs. */
-export const getAdvisoriesOutput = outputForm(getAdvisories);
+export const getAdvisoriesOutput = listingOutputForm(getAdvisories);

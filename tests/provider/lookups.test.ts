@@ -393,6 +393,7 @@ describe("tags and advisories", () => {
     expect(queryOf(0, await emu.requests()).get("severity")).toBe("CRITICAL");
 
     const all = await getAdvisories({}, opts);
+    expect(await resolved(getAdvisoriesOutput(undefined, opts))).toEqual(all);
     const opensslMedium = all.filter((a) => a.packageName === "openssl" && a.severity === "MEDIUM");
     await emu.clearRequests();
     const filtered = await resolved(
