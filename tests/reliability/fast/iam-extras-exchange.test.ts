@@ -7,6 +7,7 @@
  * the exchange can verify with: P-521 (ES512) is accepted by both; curves no accepted
  * algorithm signs with are refused at create.
  */
+import { generateKeyPairSync } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import {
@@ -189,12 +190,12 @@ describe("keys staticKeys accepts are keys the exchange verifies with", () => {
   ])(
     "a %s key, which no accepted algorithm verifies with: refused at create naming the key",
     async (_curve, shape) => {
-      const { generateKeyPairSync } = await import("node:crypto");
-      const kind = shape.crv === "secp256k1" ? "ec" : shape.crv === "X25519" ? "x25519" : "ed448";
-      const { publicKey } = generateKeyPairSync(
-        kind as "ec",
-        (kind === "ec" ? { namedCurve: "secp256k1" } : {}) as never,
-      );
+      const { publicKey } =
+        shape.crv === "secp256k1"
+          ? generateKeyPairSync("ec", { namedCurve: "secp256k1" })
+          : shape.crv === "X25519"
+            ? generateKeyPairSync("x25519")
+            : generateKeyPairSync("ed448");
       const jwk = publicKey.export({ format: "jwk" });
       expect(jwk.crv).toBe(shape.crv);
       const reply = await owner<Json>("POST", `/iam/v2beta1/identities/${emu.rootGroupUid}`, {
