@@ -122,7 +122,10 @@ export const groupUids = pulumi.output(
 /** For each CI pipeline: the identity to assume and the token subject it must present. */
 export const ciIdentities = pulumi.output(
   Object.fromEntries(
-    [...identities].map(([name, ci]) => [name, { uid: ci.uid, subject: ci.claimMatch.subject }]),
+    [...identities].map(([name, ci]) => [
+      name,
+      { uid: ci.uid, subject: ci.claimMatch.apply((match) => match?.subject) },
+    ]),
   ),
 );
 /** Who may do what where, in words (the declared names: they follow every rename). */
