@@ -1,0 +1,556 @@
+/**
+ * Servers that answer the IAM additions wrongly. Every new SDK decoder (identity
+ * providers, group invites, account associations, identities of every kind) refuses a
+ * wrong shape with a `BadResponseError` naming the field (an `OutcomeUnknownError` for
+ * a create), never quoting a secret; an endless answer is abandoned at
+ * `maxResponseBytes`. And the provider's refresh and delete of `IdentityProvider`,
+ * `GroupInvite` and `AccountAssociation` take only the API's own NOT_FOUND for the
+ * object as "gone": a proxy's 404 page fails instead, and the object stays in state.
+ */
+import { createServer, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import * as runtime from "../../../provider/runtime";
+import { BadResponseError, IrmClient, isNotFound, OutcomeUnknownError } from "../../../sdk/index";
+import { type ProviderFixture, startProviderFixture } from "../../provider/fixture";
+
+type Json = Record<string, unknown>;
+
+const GROUP = "0123456789abcdef0123456789abcdef01234567";
+const CHILD = `${GROUP}/0123456789abcdef`;
+const ROLE = "89abcdef0123456789abcdef0123456789abcdef";
+const TIME = "2026-01-01T00:00:00.000Z";
+const TOKEN = "hostile-iam-token-5e1f9a";
+
+// --- a server answering whatever the test says ------------------------------
+
+let server: Server | undefined;
+let answer: (res: ServerResponse) => void = (res) => res.end();
+
+async function fakeApi(): Promise<string> {
+  server = createServer((req, res) => {
+    req.resume();
+    req.on("end", () => answer(res));
+  });
+  await new Promise<void>((resolve) => server?.listen(0, "127.0.0.1", resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+afterEach(async () => {
+  const s = server;
+  server = undefined;
+  if (s) {
+    s.closeAllConnections();
+    await new Promise<void>((resolve) => s.close(() => resolve()));
+  }
+});
+
+function json(body: unknown, status = 200) {
+  return (res: ServerResponse) => {
+    res.writeHead(status, { "content-type": "application/json" });
+    res.end(typeof body === "string" ? body : JSON.stringify(body));
+  };
+}
+
+async function rejection(promise: Promise<unknown>): Promise<Error> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error("expected a failure");
+}
+
+async function client(options: Json = {}): Promise<IrmClient> {
+  const url = await fakeApi();
+  return new IrmClient({
+    baseUrl: url,
+    token: TOKEN,
+    env: {},
+    retry: { retries: 0 },
+    ...options,
+  });
+}
+
+// --- well-formed answers, to be broken one field at a time --------------------
+
+const idp = (): Json => ({
+  uid: CHILD,
+  name: "corp sso",
+  description: "",
+  defaultRole: ROLE,
+  oidc: {
+    issuer: "https://login.example.com",
+    clientId: "irm",
+    additionalScopes: [],
+    groupsClaim: "",
+    pkceEnabled: false,
+    correlationRule: "CORRELATION_RULE_UNSPECIFIED",
+  },
+  createTime: TIME,
+  updateTime: TIME,
+});
+
+const invite = (): Json => ({
+  uid: CHILD,
+  roleUid: ROLE,
+  role: { uid: ROLE, name: "viewer", description: "", capabilities: ["repos.list"] },
+  email: "",
+  expirationTime: TIME,
+  singleUse: false,
+  keyId: "0123456789abcdef0123456789abcdef",
+  createTime: TIME,
+});
+
+const association = (): Json => ({
+  uid: GROUP,
+  name: "prod",
+  description: "",
+  github: {
+    appInstallations: {
+      "123456": { installations: [{ installationId: "7890123", name: "acme" }] },
+    },
+  },
+  chainguard: { serviceBindings: { INGESTER: CHILD } },
+  createTime: TIME,
+  updateTime: TIME,
+});
+
+const identity = (): Json => ({
+  uid: CHILD,
+  name: "ci",
+  description: "",
+  claimMatch: { issuer: "https://token.example", subject: "repo:acme/x" },
+  createTime: TIME,
+  updateTime: TIME,
+});
+
+/** `base` with `path` (dotted) set to `value`, or removed when `value` is undefined. */
+function edited(base: Json, path: string, value: unknown): Json {
+  const copy = JSON.parse(JSON.stringify(base)) as Json;
+  const keys = path.split(".");
+  let at: Json = copy;
+  for (const key of keys.slice(0, -1)) at = at[key] as Json;
+  const last = keys[keys.length - 1];
+  if (value === undefined) delete at[last];
+  else at[last] = value;
+  return copy;
+}
+
+/** Asserts a refusal of the answer that names `field` and is not taken for NOT_FOUND. */
+function expectRefused(error: Error, field: string): void {
+  expect(
+    error instanceof BadResponseError || error instanceof OutcomeUnknownError,
+    String(error),
+  ).toBe(true);
+  expect(isNotFound(error)).toBe(false);
+  expect(error.message).toContain(field);
+  expect(error.message).not.toContain(TOKEN);
+}
+
+describe("identity providers: the decoder refuses wrong shapes", () => {
+  it.each([
+    ["oidc missing", "oidc", undefined, "oidc"],
+    ["oidc a string", "oidc", "https://login.example.com", "oidc"],
+    ["oidc.clientId a number", "oidc.clientId", 7, "oidc.clientId"],
+    ["oidc.additionalScopes a string", "oidc.additionalScopes", "openid", "oidc.additionalScopes"],
+    ["oidc.pkceEnabled a string", "oidc.pkceEnabled", "true", "oidc.pkceEnabled"],
+    [
+      "an unknown correlation rule",
+      "oidc.correlationRule",
+      "CORRELATION_RULE_ANYONE",
+      "oidc.correlationRule",
+    ],
+    ["defaultRole not a role uid", "defaultRole", "owner", "defaultRole"],
+    ["uid missing", "uid", undefined, "uid"],
+    ["createTime not a time", "createTime", "yesterday", "createTime"],
+  ])("%s → refused naming %s", async (_what, path, value, field) => {
+    const api = await client();
+    answer = json(edited(idp(), path, value));
+    expectRefused(
+      await rejection(api.iam.identityProviders.get(CHILD)),
+      `identityProvider.${field}`,
+    );
+    // Inside a list too.
+    answer = json({ identityProviders: [edited(idp(), path, value)] });
+    expectRefused(
+      await rejection(api.iam.identityProviders.list()),
+      `identityProviders[0].${field}`,
+    );
+    await api.close();
+  });
+
+  it("a clientSecret in an answer (none should carry one) is dropped, never kept or printed", async () => {
+    const api = await client();
+    answer = json(edited(idp(), "oidc.clientSecret", "leaked-by-server-0a1b2c"));
+    const got = await api.iam.identityProviders.get(CHILD);
+    expect(JSON.stringify(got)).not.toContain("leaked-by-server");
+    expect(got.oidc).not.toHaveProperty("clientSecret");
+    await api.close();
+  });
+});
+
+describe("group invites: the decoder refuses wrong shapes, and a code of the wrong type", () => {
+  it.each([
+    ["code a number", "code", 1234567890123, "groupInvite.code"],
+    ["code an object", "code", { value: "x" }, "groupInvite.code"],
+    ["code missing", "code", undefined, "groupInvite.code"],
+    ["code too short", "code", "abc", "groupInvite.code"],
+    ["code with spaces", "code", "a b c d e f g h i j k l m n o p", "groupInvite.code"],
+    ["keyId not 32 hex", "keyId", "zz", "groupInvite.keyId"],
+    ["role.uid not the roleUid", "role.uid", "f".repeat(40), "groupInvite.role.uid"],
+    ["roleUid missing", "roleUid", undefined, "groupInvite.roleUid"],
+  ])(
+    "create answered with %s → an unknown outcome naming %s",
+    async (_what, path, value, field) => {
+      const api = await client();
+      answer = json(edited({ ...invite(), code: "A".repeat(43) }, path, value));
+      const error = await rejection(api.iam.groupInvites.create(GROUP, { roleUid: ROLE, ttl: 60 }));
+      expect(error).toBeInstanceOf(OutcomeUnknownError);
+      expectRefused(error, field);
+      // A code of the wrong type is never quoted.
+      expect(error.message).not.toContain("1234567890123");
+      await api.close();
+    },
+  );
+
+  it("a code in a Get answer (none should carry one) is dropped", async () => {
+    const api = await client();
+    answer = json({ ...invite(), code: "B".repeat(43) });
+    const got = await api.iam.groupInvites.get(CHILD);
+    expect(JSON.stringify(got)).not.toContain("B".repeat(43));
+    expect((got as { code?: string }).code).toBeUndefined();
+    await api.close();
+  });
+});
+
+describe("account associations: installation ids beyond safe integers, and other wrong shapes", () => {
+  it.each([
+    ["an installationId of 2^53 + 1 as a string", "9007199254740993"],
+    ["an installationId beyond safe integer as a JSON number", "__RAW__9007199254740993"],
+    ["an int64 maximum", "9223372036854775807"],
+    ["zero", "0"],
+    ["a negative number", -5],
+    ["a fraction", 1.5],
+    ["missing", undefined],
+  ])("%s → refused naming the installation", async (_what, value) => {
+    const api = await client();
+    const body = edited(
+      association(),
+      "github.appInstallations.123456.installations",
+      value === undefined ? [{ name: "x" }] : [{ installationId: value, name: "x" }],
+    );
+    const text = JSON.stringify(body).replace(/"__RAW__(\d+)"/, "$1");
+    answer = json(text);
+    expectRefused(
+      await rejection(api.iam.accountAssociations.get(GROUP)),
+      "accountAssociation.github.appInstallations.123456.installations[0].installationId",
+    );
+    await api.close();
+  });
+
+  it.each([
+    [
+      "an app id that is not a number",
+      "github.appInstallations",
+      { acme: { installations: [] } },
+      "accountAssociation.github.appInstallations.acme",
+    ],
+    [
+      "installations not an array",
+      "github.appInstallations",
+      { "1": { installations: {} } },
+      "accountAssociation.github.appInstallations.1.installations",
+    ],
+    [
+      "an unknown service",
+      "chainguard.serviceBindings",
+      { ROOT: CHILD },
+      "accountAssociation.chainguard.serviceBindings",
+    ],
+    [
+      "a binding to a number",
+      "chainguard.serviceBindings",
+      { INGESTER: 7 },
+      "accountAssociation.chainguard.serviceBindings.INGESTER",
+    ],
+    [
+      "azure.clientIds an array",
+      "azure",
+      { tenantId: "t", clientIds: ["x"] },
+      "accountAssociation.azure.clientIds",
+    ],
+    ["amazon a string", "amazon", "123456789012", "accountAssociation.amazon"],
+  ])("%s → refused naming %s", async (_what, path, value, field) => {
+    const api = await client();
+    answer = json(edited(association(), path, value));
+    expectRefused(await rejection(api.iam.accountAssociations.get(GROUP)), field);
+    await api.close();
+  });
+
+  it("another group's association answered for this group → refused", async () => {
+    const api = await client();
+    answer = json({ ...association(), uid: "f".repeat(40) });
+    expectRefused(await rejection(api.iam.accountAssociations.get(GROUP)), "f".repeat(40));
+    await api.close();
+  });
+
+  it("a create refused locally: an installationId beyond safe integer is never sent", async () => {
+    const api = await client();
+    let requests = 0;
+    answer = (res) => {
+      requests += 1;
+      json(association())(res);
+    };
+    const error = await rejection(
+      api.iam.accountAssociations.create(GROUP, {
+        name: "prod",
+        github: { appInstallations: { "1": { installations: [{ installationId: 2 ** 53 + 2 }] } } },
+      }),
+    );
+    expect(error.message).toMatch(/installationId: must be a positive safe integer/);
+    expect(requests).toBe(0);
+    await api.close();
+  });
+});
+
+describe("identities: exactly one kind", () => {
+  it.each([
+    [
+      "claimMatch and staticKeys",
+      {
+        staticKeys: {
+          issuer: "https://x",
+          subject: "s",
+          issuerKeys: "{}",
+          expirationTime: TIME,
+          audiences: [],
+        },
+      },
+      "claimMatch and staticKeys",
+    ],
+    [
+      "claimMatch and a service principal",
+      { servicePrincipal: "SERVICE_PRINCIPAL_INGESTER" },
+      "claimMatch and servicePrincipal",
+    ],
+    ["no kind at all", { claimMatch: undefined }, "got none"],
+  ])("%s → refused", async (_what, extra, text) => {
+    const api = await client();
+    const body = { ...identity(), ...extra };
+    answer = json(body);
+    const error = await rejection(api.iam.identities.get(CHILD));
+    expectRefused(error, "identity");
+    expect(error.message).toContain(text);
+    await api.close();
+  });
+
+  it.each([
+    [
+      "both members of a pair",
+      "claimMatch.subjectPattern",
+      ".*",
+      "identity.claimMatch.subjectPattern",
+    ],
+    ["an unknown service principal", "claimMatch", undefined, "identity"],
+    [
+      "a claim value that is not a string",
+      "claimMatch.claims",
+      { owner: 7 },
+      "identity.claimMatch.claims.owner",
+    ],
+  ])("%s → refused naming %s", async (_what, path, value, field) => {
+    const api = await client();
+    const body = edited(identity(), path, value);
+    if (_what === "an unknown service principal") body.servicePrincipal = "SERVICE_PRINCIPAL_ROOT";
+    answer = json(body);
+    expectRefused(await rejection(api.iam.identities.get(CHILD)), field);
+    await api.close();
+  });
+
+  it("an issuerKeys document beyond its bound → refused, not kept", async () => {
+    const api = await client();
+    answer = json({
+      ...identity(),
+      claimMatch: undefined,
+      staticKeys: {
+        issuer: "https://x.example",
+        subject: "s",
+        issuerKeys: "k".repeat(70_000),
+        expirationTime: TIME,
+        audiences: [],
+      },
+    });
+    expectRefused(await rejection(api.iam.identities.get(CHILD)), "identity.staticKeys.issuerKeys");
+    await api.close();
+  });
+});
+
+describe("oversized answers are abandoned at maxResponseBytes", () => {
+  it.each([
+    [
+      "an identity provider",
+      (api: IrmClient) => api.iam.identityProviders.get(CHILD),
+      { ...idp(), description: "d".repeat(200_000) },
+    ],
+    [
+      "a group invite",
+      (api: IrmClient) => api.iam.groupInvites.get(CHILD),
+      { ...invite(), email: "e".repeat(200_000) },
+    ],
+    [
+      "an account association",
+      (api: IrmClient) => api.iam.accountAssociations.get(GROUP),
+      { ...association(), description: "d".repeat(200_000) },
+    ],
+  ])("%s of 200 KB against a 64 KiB limit", async (_what, call, body) => {
+    const api = await client({ maxResponseBytes: 65_536 });
+    answer = json(body);
+    const error = await rejection(call(api));
+    expect(error).toBeInstanceOf(BadResponseError);
+    expect(error.message).toContain("body larger than 65536 bytes");
+    await api.close();
+  });
+});
+
+describe("the provider: only the API's own NOT_FOUND for the object means gone", () => {
+  let emu: ProviderFixture;
+  let groupUid = "";
+  let viewerRole = "";
+
+  beforeAll(async () => {
+    emu = await startProviderFixture();
+    groupUid = (await emu.client.iam.groups.create(emu.rootGroupUid, { name: "hostile" })).uid;
+    viewerRole = (await emu.client.iam.roles.list({ name: "viewer" })).items[0].uid;
+  });
+  afterAll(async () => {
+    await emu?.close();
+  });
+
+  interface Kind {
+    name: string;
+    path: string;
+    make(): Promise<{ id: string; props: Json }>;
+    read(id: string, props: Json): Promise<{ id?: string }>;
+    remove(id: string, props: Json): Promise<void>;
+    exists(id: string): Promise<boolean>;
+  }
+
+  const kinds = (): Kind[] => [
+    {
+      name: "IdentityProvider",
+      path: "identityProviders",
+      make: async () => {
+        const created = await runtime.idp.create({
+          parentUid: groupUid,
+          name: "sso",
+          description: "",
+          defaultRole: viewerRole,
+          oidc: {
+            issuer: "https://login.example.com",
+            clientId: "irm",
+            additionalScopes: [],
+            groupsClaim: "",
+            pkceEnabled: false,
+            correlationRule: "CORRELATION_RULE_UNSPECIFIED",
+          },
+          clientSecret: "hostile-client-secret-1",
+        });
+        return { id: created.id, props: created.outs as unknown as Json };
+      },
+      read: (id, props) => runtime.idp.read(id, props as never),
+      remove: (id, props) => runtime.idp.delete(id, props as never),
+      exists: async (id) =>
+        emu.client.iam.identityProviders.get(id).then(
+          () => true,
+          (e: unknown) => (isNotFound(e) ? false : Promise.reject(e)),
+        ),
+    },
+    {
+      name: "GroupInvite",
+      path: "groupInvites",
+      make: async () => {
+        const created = await runtime.invite.create({
+          groupUid,
+          roleUid: viewerRole,
+          ttl: "600s",
+          email: "",
+          singleUse: false,
+        } as never);
+        return { id: created.id, props: created.outs as unknown as Json };
+      },
+      read: (id, props) => runtime.invite.read(id, props as never),
+      remove: (id, props) => runtime.invite.delete(id, props as never),
+      exists: async (id) =>
+        emu.client.iam.groupInvites.get(id).then(
+          () => true,
+          (e: unknown) => (isNotFound(e) ? false : Promise.reject(e)),
+        ),
+    },
+    {
+      name: "AccountAssociation",
+      path: "accountAssociations",
+      make: async () => {
+        const created = await runtime.assoc.create({
+          groupUid,
+          name: "prod",
+          description: "",
+          amazon: { account: "123456789012" },
+        } as never);
+        return { id: created.id, props: created.outs as unknown as Json };
+      },
+      read: (id, props) => runtime.assoc.read(id, props as never),
+      remove: (id, props) => runtime.assoc.delete(id, props as never),
+      exists: async (id) =>
+        emu.client.iam.accountAssociations.get(id).then(
+          () => true,
+          (e: unknown) => (isNotFound(e) ? false : Promise.reject(e)),
+        ),
+    },
+  ];
+
+  it.each(["IdentityProvider", "GroupInvite", "AccountAssociation"])(
+    "%s: a proxy's HTML 404 on refresh and on delete fails naming what answered; the object stays",
+    async (name) => {
+      const kind = kinds().find((k) => k.name === name) as Kind;
+      await emu.configureRuntime();
+      await emu.clearFaults();
+      const { id, props } = await kind.make();
+      for (const method of ["GET", "DELETE"]) {
+        await emu.fault({
+          match: { method, path: `/iam/v2beta1/${kind.path}/${id}` },
+          status: 404,
+          html: true,
+          count: 0,
+        });
+      }
+      const refreshed = await rejection(kind.read(id, props));
+      expect(refreshed).toBeInstanceOf(BadResponseError);
+      expect(refreshed.message).toContain("HTTP 404");
+      expect(refreshed.message).toContain("text/html");
+      const deleted = await rejection(kind.remove(id, props));
+      expect(deleted).toBeInstanceOf(BadResponseError);
+      await emu.clearFaults();
+      expect(await kind.exists(id)).toBe(true);
+      // The API's own NOT_FOUND, once really gone: refresh reports it gone, delete is done.
+      await kind.remove(id, props);
+      expect(await kind.exists(id)).toBe(false);
+      expect((await kind.read(id, props)).id ?? "").toBe("");
+      await kind.remove(id, props);
+    },
+  );
+
+  it("a JSON 404 without the API's ErrorInfo (a gateway's) is not NOT_FOUND either", async () => {
+    await emu.configureRuntime();
+    const kind = kinds()[0];
+    const { id, props } = await kind.make();
+    const url = await fakeApi();
+    answer = json({ error: "not found", status: 404 }, 404);
+    await emu.configureRuntime({ "irm:apiUrl": url });
+    const error = await rejection(kind.read(id, props));
+    expect(isNotFound(error)).toBe(false);
+    expect(error).toBeInstanceOf(BadResponseError);
+    await emu.configureRuntime();
+    expect(await kind.exists(id)).toBe(true);
+  });
+});
