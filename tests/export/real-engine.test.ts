@@ -36,9 +36,6 @@ describe.skipIf(!hasRealEngine())("irm-export's project on the real Pulumi engin
     fs.rmSync(generated, { recursive: true, force: true });
     exported = await generateProject(emulator, generated, { protect: true });
     stack = await createEngineStack({ name: "export-real", program: generated, emulator });
-    // What the generated README asks for: the secret the API cannot answer.
-    const [sso] = exported.clientSecrets.filter((s) => s.uid === demo["acme-sso"]);
-    await stack.setConfig(sso.configKey, DEMO_CLIENT_SECRET, true);
   }, 180_000);
 
   afterAll(async () => {
@@ -46,6 +43,15 @@ describe.skipIf(!hasRealEngine())("irm-export's project on the real Pulumi engin
     await emulator?.close();
     fs.rmSync(generated, { recursive: true, force: true });
   });
+
+  it("without the client secret in config, preview stops naming the key to set", async () => {
+    const [sso] = exported.clientSecrets.filter((s) => s.uid === demo["acme-sso"]);
+    const preview = await stack.preview();
+    expect(preview.error ?? "").toContain(sso.configKey);
+    expect(writesOf(await stack.takeRequests())).toEqual([]);
+    // What the generated README asks for: the secret the API cannot answer.
+    await stack.setConfig(sso.configKey, DEMO_CLIENT_SECRET, true);
+  }, 180_000);
 
   it("preview shows every object as a create (the adoption) and writes nothing", async () => {
     const preview = await stack.preview();
