@@ -12,6 +12,8 @@ import { createEngineStack, type EngineStack, type Step } from "../support/engin
 
 const describeSteps = (steps: Step[]) => steps.map((s) => `${s.op} ${s.name}`).sort();
 const MAIN = "repo:acme/infra:ref:refs/heads/main";
+/** Each test runs one to three engine operations; the machine may be shared and loaded. */
+const ENGINE_STEP_TIMEOUT_MS = 180_000;
 const MAIN_OR_RELEASE = "repo:acme/infra:ref:refs/heads/(main|release-.*)";
 
 describe("identity kinds on the engine", () => {
@@ -37,77 +39,100 @@ describe("identity kinds on the engine", () => {
     await emulator?.close();
   });
 
-  it("a pattern RE2 refuses fails the preview as a check failure, before any write", async () => {
-    const preview = await stack.preview();
-    expect(preview.error).toBeDefined();
-    expect(preview.output).toContain("claimMatch.subjectPattern");
-    expect(preview.output).toContain("not a valid RE2 pattern");
-    expect(writesOf(await stack.takeRequests())).toEqual([]);
-  });
+  it(
+    "a pattern RE2 refuses fails the preview as a check failure, before any write",
+    async () => {
+      const preview = await stack.preview();
+      expect(preview.error).toBeDefined();
+      expect(preview.output).toContain("claimMatch.subjectPattern");
+      expect(preview.output).toContain("not a valid RE2 pattern");
+      expect(writesOf(await stack.takeRequests())).toEqual([]);
+    },
+    ENGINE_STEP_TIMEOUT_MS,
+  );
 
-  it("creates the exact-match identity, reads the existing group, and converges", async () => {
-    await stack.setConfig("subjectPattern", "");
-    await stack.setConfig("subject", MAIN);
-    const result = await stack.up();
-    expect(result.error).toBeUndefined();
-    // The request log names the group by the stack's resource that read it.
-    expect(writesOf(await stack.takeRequests())).toEqual([
-      "POST /iam/v2beta1/identities/<existing> 200",
-    ]);
-    expect(await stack.outputs()).toMatchObject({
-      claimMatch: { issuer: "https://token.actions.githubusercontent.com", subject: MAIN },
-      kindIsService: false,
-      existingName: "infra",
-      lookedUpName: "infra",
-    });
-    const existing = (await stack.resources()).find((r) => r.name === "existing");
-    expect(existing?.id).toBe(groupUid);
-    expect(existing?.outputs).toMatchObject({ uid: groupUid, parentUid: emulator.rootGroupUid });
-    const preview = await stack.preview({ expectNoChanges: true });
-    expect(preview.error).toBeUndefined();
-    expect(writesOf(await stack.takeRequests())).toEqual([]);
-  });
+  it(
+    "creates the exact-match identity, reads the existing group, and converges",
+    async () => {
+      await stack.setConfig("subjectPattern", "");
+      await stack.setConfig("subject", MAIN);
+      const result = await stack.up();
+      expect(result.error).toBeUndefined();
+      // The request log names the group by the stack's resource that read it.
+      expect(writesOf(await stack.takeRequests())).toEqual([
+        "POST /iam/v2beta1/identities/<existing> 200",
+      ]);
+      expect(await stack.outputs()).toMatchObject({
+        claimMatch: { issuer: "https://token.actions.githubusercontent.com", subject: MAIN },
+        kindIsService: false,
+        existingName: "infra",
+        lookedUpName: "infra",
+      });
+      const existing = (await stack.resources()).find((r) => r.name === "existing");
+      expect(existing?.id).toBe(groupUid);
+      expect(existing?.outputs).toMatchObject({ uid: groupUid, parentUid: emulator.rootGroupUid });
+      const preview = await stack.preview({ expectNoChanges: true });
+      expect(preview.error).toBeUndefined();
+      expect(writesOf(await stack.takeRequests())).toEqual([]);
+    },
+    ENGINE_STEP_TIMEOUT_MS,
+  );
 
-  it("an exact subject switched for a pattern is one PATCH of claimMatch.subjectPattern", async () => {
-    await stack.setConfig("subject", "");
-    await stack.setConfig("subjectPattern", MAIN_OR_RELEASE);
-    const result = await stack.up();
-    expect(result.error).toBeUndefined();
-    expect(describeSteps(result.changes)).toEqual(["update deployer"]);
-    expect(writesOf(await stack.takeRequests())).toEqual([
-      "PATCH /iam/v2beta1/identities/<deployer>?updateMask=claimMatch.subjectPattern 200",
-    ]);
-    expect((await stack.outputs()).claimMatch).toEqual({
-      issuer: "https://token.actions.githubusercontent.com",
-      subjectPattern: MAIN_OR_RELEASE,
-    });
-    const preview = await stack.preview({ expectNoChanges: true });
-    expect(preview.error).toBeUndefined();
-  });
+  it(
+    "an exact subject switched for a pattern is one PATCH of claimMatch.subjectPattern",
+    async () => {
+      await stack.setConfig("subject", "");
+      await stack.setConfig("subjectPattern", MAIN_OR_RELEASE);
+      const result = await stack.up();
+      expect(result.error).toBeUndefined();
+      expect(describeSteps(result.changes)).toEqual(["update deployer"]);
+      expect(writesOf(await stack.takeRequests())).toEqual([
+        "PATCH /iam/v2beta1/identities/<deployer>?updateMask=claimMatch.subjectPattern 200",
+      ]);
+      expect((await stack.outputs()).claimMatch).toEqual({
+        issuer: "https://token.actions.githubusercontent.com",
+        subjectPattern: MAIN_OR_RELEASE,
+      });
+      const preview = await stack.preview({ expectNoChanges: true });
+      expect(preview.error).toBeUndefined();
+    },
+    ENGINE_STEP_TIMEOUT_MS,
+  );
 
-  it("another kind replaces the identity: the new one created, then the old one deleted", async () => {
-    const before = stack.uidOf("deployer");
-    await stack.setConfig("servicePrincipal", "SERVICE_PRINCIPAL_INGESTER");
-    const result = await stack.up();
-    expect(result.error).toBeUndefined();
-    expect(describeSteps(result.changes)).toEqual(["delete-replaced deployer", "replace deployer"]);
-    const writes = writesOf(await stack.takeRequests());
-    expect(writes).toHaveLength(2);
-    expect(writes[0]).toBe("POST /iam/v2beta1/identities/<existing> 200");
-    expect(writes[1]).toMatch(/^DELETE \/iam\/v2beta1\/identities\/\S+ 200$/);
-    expect(stack.uidOf("deployer")).not.toBe(before);
-    expect((await stack.outputs()).kindIsService).toBe(true);
-  });
+  it(
+    "another kind replaces the identity: the new one created, then the old one deleted",
+    async () => {
+      const before = stack.uidOf("deployer");
+      await stack.setConfig("servicePrincipal", "SERVICE_PRINCIPAL_INGESTER");
+      const result = await stack.up();
+      expect(result.error).toBeUndefined();
+      expect(describeSteps(result.changes)).toEqual([
+        "delete-replaced deployer",
+        "replace deployer",
+      ]);
+      const writes = writesOf(await stack.takeRequests());
+      expect(writes).toHaveLength(2);
+      expect(writes[0]).toBe("POST /iam/v2beta1/identities/<existing> 200");
+      expect(writes[1]).toMatch(/^DELETE \/iam\/v2beta1\/identities\/\S+ 200$/);
+      expect(stack.uidOf("deployer")).not.toBe(before);
+      expect((await stack.outputs()).kindIsService).toBe(true);
+    },
+    ENGINE_STEP_TIMEOUT_MS,
+  );
 
-  it("destroy deletes the identity and leaves the group it only read", async () => {
-    const destroyed = await stack.destroy();
-    expect(destroyed.error).toBeUndefined();
-    expect(writesOf(await stack.takeRequests())).toEqual([
-      "DELETE /iam/v2beta1/identities/<deployer> 200",
-    ]);
-    const group = await fetch(`${emulator.url}/iam/v2beta1/groups/${groupUid}`, {
-      headers: { authorization: `Bearer ${emulator.token}` },
-    });
-    expect(group.status).toBe(200);
-  });
+  it(
+    "destroy deletes the identity and leaves the group it only read",
+    async () => {
+      const destroyed = await stack.destroy();
+      expect(destroyed.error).toBeUndefined();
+      expect(writesOf(await stack.takeRequests())).toEqual([
+        "DELETE /iam/v2beta1/identities/<deployer> 200",
+      ]);
+      const group = await fetch(`${emulator.url}/iam/v2beta1/groups/${groupUid}`, {
+        headers: { authorization: `Bearer ${emulator.token}` },
+      });
+      expect(group.status).toBe(200);
+    },
+    ENGINE_STEP_TIMEOUT_MS,
+  );
 });
