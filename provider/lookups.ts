@@ -42,12 +42,19 @@ export interface LookupOptions {
 /** Makes every member of a lookup's arguments a `pulumi.Input`, for its Output form. */
 export type OutputArgs<T> = { readonly [K in keyof T]: pulumi.Input<T[K]> };
 
+/** A group as the API answers it (`uid`, `name`, `description`, `verified`, `resourceLimits`, times). */
 export type GetGroupResult = Group;
+/** An identity as the API answers it: the member of its kind, and no other. */
 export type GetIdentityResult = Identity;
+/** A role: built-in (`parentUid` `""`) or a group's custom role, with its capabilities. */
 export type GetRoleResult = Role;
+/** An identity provider as the API answers it, never with its client secret. */
 export type GetIdentityProviderResult = IdentityProvider;
+/** A registry repository. */
 export type GetRepoResult = Repo;
+/** A tag of a repository (`name`, `digest`, `deprecated`, times). */
 export type GetTagResult = Tag;
+/** A vulnerability advisory (`advisoryId`, `packageName`, `severity`, `aliases`, times). */
 export type GetAdvisoryResult = Advisory;
 
 /** A group by its uid, or by its exact name under its parent. */
