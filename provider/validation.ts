@@ -397,7 +397,7 @@ function kindObject(
   return undefined;
 }
 
-/** Checks one exact value of a pair; answers it (or the unknown marker). */
+/** Checks the exact member of a pair, once it is known (not the unknown marker). */
 type ExactCheck = (checker: InputChecker, property: string, value: string) => void;
 
 const boundedValue =
