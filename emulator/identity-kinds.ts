@@ -794,7 +794,11 @@ export function mismatchOf(
         aws.userId !== undefined
           ? userId === aws.userId
           : aws.userIdPattern !== undefined && fullMatch(aws.userIdPattern, userId);
-      return userIdOk ? undefined : "aws userId";
+      if (!userIdOk) return "aws userId";
+      // The default audience rule, as for the other kinds: a test-issuer token minted
+      // for another service is not replayable here (the real service binds its signed
+      // AWS request to an audience too).
+      return audiences.some((aud) => isBaseUrl(aud, context.origin)) ? undefined : "audience";
     }
     case "servicePrincipal":
       return "service principal";

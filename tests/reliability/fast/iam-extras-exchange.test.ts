@@ -235,6 +235,26 @@ describe("a token for the wrong audience, other kinds", () => {
       },
     });
     expectMismatch(await exchange(await emu.oidcToken("alice"), uid), uid, 'claim "aws"');
+    const aws = {
+      account: "123456789012",
+      arn: "arn:aws:iam::123456789012:role/ci",
+      userId: "AROA1234",
+    };
+    const mint = async (audience?: string) => {
+      const response = await fetch(`${emu.issuer}/token`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          subject: "aws",
+          claims: { aws },
+          ...(audience ? { audience } : {}),
+        }),
+      });
+      return ((await response.json()) as { token: string }).token;
+    };
+    // A matching aws claim minted for another service is not replayable here.
+    expectMismatch(await exchange(await mint("https://other.example"), uid), uid, "audience");
+    expect((await exchange(await mint(), uid)).status).toBe(200);
   });
 });
 
