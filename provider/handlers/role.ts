@@ -147,7 +147,8 @@ export function roleHandler(context: HandlerContext): ResourceHandler<RoleInputs
     container: {
       path: "parentUid",
       fromInputs: (i) => i.parentUid,
-      fromOutputs: (o) => o.parentUid,
+      // A built-in role has no group: say so where an adoption names where a role sits.
+      fromOutputs: (o) => o.parentUid || "no group (it is a built-in role)",
     },
     updatable: UPDATABLE,
     check: checkRoleInputs,

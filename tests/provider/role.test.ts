@@ -208,6 +208,16 @@ describe("Role lifecycle", () => {
     await expect(elsewhere).rejects.toThrow(
       `adoptUid: role ${existing.uid} sits under ${groupUid}, not under parentUid ${emu.rootGroupUid}`,
     );
+    const viewer = (await emu.client.iam.roles.list({ name: "viewer" })).items[0];
+    const builtIn = runtime.role.create(
+      await checked({
+        parentUid: groupUid,
+        name,
+        capabilities: ["repos.list"],
+        adoptUid: viewer.uid,
+      }),
+    );
+    await expect(builtIn).rejects.toThrow(/sits under no group \(it is a built-in role\)/);
   });
 
   it("recovers a create whose answer was lost without making a second role", async () => {
