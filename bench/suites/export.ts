@@ -12,6 +12,7 @@
  */
 import * as fs from "node:fs";
 import { type ExportResult, exportOrganisation, requestFloor } from "../../exporter/index";
+import { countOf } from "../../exporter/project";
 import type { LogEntry } from "../../harness/emulator";
 import { scratchDir } from "../../harness/installed-package";
 import { createDemoOrganisation, DEMO_CLIENT_SECRET } from "../../harness/orgs/demo-org";
