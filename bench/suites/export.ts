@@ -204,7 +204,7 @@ async function runCase(testCase: Case, context: SuiteContext): Promise<Measureme
           .reduce((n, f) => n + f.length, 0)
           .toLocaleString(
             "en-US",
-          )} characters generated; ${exported.skippedInvites} group invites skipped`,
+          )} characters generated; ${countOf(exported.skippedInvites, "group invite", "group invites")} skipped`,
       },
     );
 
