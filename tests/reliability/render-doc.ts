@@ -14,7 +14,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { REPO_ROOT } from "../../harness/installed-package";
-import { FIGURES_DIR, type ScenarioFigures } from "./support/figures";
+import { FIGURES_DIR, type ScenarioFigures } from "../support/reliability/figures";
 
 const RESULTS_FILE = path.join(__dirname, "results", "figures.json");
 const DOC_FILE = path.join(REPO_ROOT, "docs", "reliability.md");
@@ -188,6 +188,50 @@ const MORE_FINDINGS: Finding[] = [
   {
     text: "A custom role named like another group's role → `getRole({ name, parentUid })` picks it; a custom role may not take a built-in role's name",
     test: "tests/provider/lookups.test.ts",
+  },
+];
+
+/**
+ * The IAM additions (identity providers, group invites, account associations, identity
+ * kinds, custom roles), checked as an attacker, a careless user and a badly behaved
+ * server would: bugs found and fixed, then the cases that held.
+ */
+const IAM_EXTRAS_FINDINGS: Finding[] = [
+  {
+    text: "A client secret under 8 characters, echoed back by a server in an error, stayed in the SDK's error: the redaction skipped configured strings that short. So did one holding `\"` or `\\`, which shows only JSON-escaped in a quoted excerpt. The SDK now removes a request's client secret in every form and at any length (1 to 3 characters only where it stands alone)",
+    test: "fast/iam-extras-secrets.test.ts",
+  },
+  {
+    text: "An account association's `chainguard.serviceBindings` could name a service identity bound to owner of the root, by a caller holding only `accountAssociations.create` in the group: the platform service would act with powers the caller never held. Naming an identity there now needs every capability its role bindings grant, as retargeting an identity does",
+    test: "fast/iam-extras-escalation.test.ts",
+  },
+  {
+    text: "A `staticKeys` identity with a P-521 key was accepted but refused every token (ES512 was not on the exchange's algorithm allow-list). ES512 is accepted now, and keys of curves no accepted algorithm verifies with (secp256k1, X25519, Ed448) are refused at create, naming the key and the curves",
+    test: "fast/iam-extras-exchange.test.ts",
+  },
+  {
+    text: "The exchange accepted, for an `awsIdentity`, a test-issuer token with a matching `aws` claim minted for another audience. It now requires `{base_url}` in `aud`, as every other kind does",
+    test: "fast/iam-extras-exchange.test.ts",
+  },
+  {
+    text: "Client secret and invite code → only SHA-256 digests in the `--data` files, never in the request log, an answer after create, an emulator error (also for a refused write carrying them), the SDK's printout of an invite or provider, or the real provider host's check, create, read, update and diff results outside the `clientSecret` and `code` properties the classes mark secret",
+    test: "fast/iam-extras-secrets.test.ts",
+  },
+  {
+    text: "An invite to owner, editor or a wider custom role, a default role beyond the caller's (at create and by every update form), a custom role widened by its holder (every mask form) → `PERMISSION_DENIED` naming the first missing capability, nothing written; an editor writes no role, binding, provider, invite or association; a custom role is refused outside its group's subtree even for the root owner",
+    test: "fast/iam-extras-escalation.test.ts",
+  },
+  {
+    text: "Exchange: a `staticKeys` identity verifies only with its registered keys and never calls its issuer; a wrong audience is refused for every kind; patterns match the whole value (`a|b` included, `.*` never crossing a line break); a match-all subject or claim pattern still needs the pinned claims, and a claim that is missing, an object or an array never matches; a match-all issuer pattern admits no issuer that is not an http(s) URL and fetches nothing",
+    test: "fast/iam-extras-exchange.test.ts",
+  },
+  {
+    text: "Hostile answers to the new collections: wrong shapes, a `code` of the wrong type, an `installationId` beyond safe integer (as a string or a JSON number), an identity of two kinds or none, a 200 KB body → `BadResponseError` (an unknown outcome for a create) naming the field; a proxy's HTML 404 or a gateway's JSON 404 on the refresh or delete of an `IdentityProvider`, `GroupInvite` or `AccountAssociation` → an error, the object kept",
+    test: "fast/iam-extras-hostile.test.ts",
+  },
+  {
+    text: "Every input of `Role`, `IdentityProvider`, `GroupInvite`, `AccountAssociation` and identities of every kind, wrong → refused by `check` naming the field and the rule, before any request (the emulator's log stays empty), without echoing a blob or a private key",
+    test: "fast/iam-extras-bad-input.test.ts",
   },
 ];
 
@@ -412,7 +456,7 @@ file.
 
 | half | where | runs with | what |
 | --- | --- | --- | --- |
-| fast | \`tests/reliability/fast/\` | \`npm test\` (every run) | bad input to every resource, lookup and HTTP route; tokens; access control; secrets |
+| fast | \`tests/reliability/fast/\` | \`npm test\` (every run) | bad input to every resource, lookup and HTTP route; tokens; access control; secrets; the IAM additions |
 | slow | \`tests/reliability/slow/\` | \`npm run test:reliability\` (config \`vitest.reliability.config.ts\`); CI runs it after \`npm test\` | whole deployments under faults, rate limits, token expiry, emulator restarts, concurrent load |
 
 To refresh the figures: \`npm run test:reliability\`, then \`npx vitest run tests/reliability/fast\`,
@@ -522,6 +566,17 @@ ${fast}
   role bound in group A cannot read or change sibling group B through any verb or
   collection, v1 or the registry; escalation by binding oneself a stronger role, editing
   one's binding, or adding capabilities to one's own custom role is refused.
+- **The IAM additions** (\`fast/iam-extras-secrets.test.ts\`, \`fast/iam-extras-escalation.test.ts\`,
+  \`fast/iam-extras-exchange.test.ts\`, \`fast/iam-extras-hostile.test.ts\`,
+  \`fast/iam-extras-bad-input.test.ts\`): identity providers, group invites, account
+  associations, identity kinds and custom roles. Secrets: client secrets (long, short,
+  and holding characters JSON escapes) and invite codes through the emulator's log and
+  \`--data\` files, servers echoing them in JSON, HTML and garbled answers, the SDK's
+  printouts and the real provider host. Escalation: a caller holding every write on the
+  new collections, but not all of owner, tries each way of handing out more. Exchange:
+  fake issuers on loopback that count their requests, keys of every curve. Hostile
+  servers: one field wrong at a time in each new answer. Bad input: every input of every
+  new resource, with the emulator's request log checked after each case.
 - **Secrets** (\`fast/secrets.test.ts\`): a sentinel token as the Pulumi secret
   \`irm:token\` or as \`IRM_TOKEN\`, with \`IRM_DEBUG=1\` and injected retries, through up,
   refresh and destroy: absent from state, serialized providers, program and provider-host
@@ -539,6 +594,12 @@ shown, and fixed where it was not:
 
 ${findingLines(SECURITY_FINDINGS)}
 ${MORE_FINDINGS.length > 0 ? `\nMore findings of this session:\n\n${findingLines(MORE_FINDINGS)}\n` : ""}
+The IAM additions (identity providers, group invites, account associations, identity
+kinds, custom roles): the first four were bugs, fixed with the test that shows them;
+the rest held as shown:
+
+${findingLines(IAM_EXTRAS_FINDINGS)}
+
 Known limits, by design or left open:
 
 ${dataDependentLimits(run)}- A reference to an object that does not exist (\`roleUid\`, \`identityUid\`, \`parentUid\`

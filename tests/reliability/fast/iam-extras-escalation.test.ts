@@ -11,7 +11,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestEmulator, type TestEmulator } from "../../../harness/emulator";
-import { type Caller, caller, enc, reasonOf } from "../../emulator/http";
+import { type Caller, caller, enc, reasonOf } from "../../support/emulator-http";
 
 type Json = Record<string, unknown>;
 
@@ -409,5 +409,75 @@ describe("a custom role is usable only in its group's subtree", () => {
     expect(
       (await post(owner, `identityProviders/${groupA1}`, idpBody(gatekeeper, "below"))).status,
     ).toBe(200);
+  });
+});
+
+describe("an owner of A cannot see or touch B's providers, invites and association", () => {
+  let aOwner: Caller;
+  let bIdp = "";
+  let bInvite = "";
+
+  beforeAll(async () => {
+    const erin = await identityIn(groupA, "erin");
+    await bind(groupA, erin, ownerRole);
+    aOwner = caller(emu.url, await emu.mintToken(erin, 3600));
+    bIdp = (await made(`identityProviders/${groupB}`, idpBody(viewerRole, "b sso"))).uid as string;
+    bInvite = (await made(`groupInvites/${groupB}`, { roleUid: viewerRole, ttl: "600s" }))
+      .uid as string;
+    await made(`accountAssociations/${groupB}`, { name: "b", amazon: { account: "123456789012" } });
+  });
+
+  it("every read of B's objects is denied, and no listing shows them", async () => {
+    for (const path of [
+      `identityProviders/${bIdp}`,
+      `groupInvites/${bInvite}`,
+      `accountAssociations/${groupB}`,
+      // PERMISSION_DENIED before NOT_FOUND: probing B for uids reveals nothing.
+      `identityProviders/${groupB}/0000000000000000`,
+      `groupInvites/${groupB}/0000000000000000`,
+    ]) {
+      expectDenied(await aOwner<Json>("GET", `/iam/v2beta1/${path}`));
+    }
+    for (const collection of ["identityProviders", "groupInvites", "accountAssociations"]) {
+      for (const scope of [
+        `uidp.descendants_of=${emu.rootGroupUid}`,
+        `uidp.children_of=${groupB}`,
+        "",
+      ]) {
+        const reply = await aOwner<Json>(
+          "GET",
+          `/iam/v2beta1/${collection}?${scope}&page_size=200`,
+        );
+        const items = reply.status === 200 ? ((reply.body[collection] as Json[]) ?? []) : [];
+        expect([200, 403]).toContain(reply.status);
+        const fromB = items.filter(
+          (o) => o.uid === groupB || String(o.uid).startsWith(`${groupB}/`),
+        );
+        expect(fromB, `${collection}?${scope}`).toEqual([]);
+      }
+    }
+  });
+
+  it("every write to B's objects, or into B, is denied and changes nothing", async () => {
+    const attempts: Array<[string, string, Json | undefined]> = [
+      ["PATCH", `identityProviders/${bIdp}?updateMask=name`, { name: "taken" }],
+      ["DELETE", `identityProviders/${bIdp}`, undefined],
+      ["DELETE", `groupInvites/${bInvite}`, undefined],
+      ["PATCH", `accountAssociations/${groupB}?updateMask=name`, { name: "taken" }],
+      ["DELETE", `accountAssociations/${groupB}`, undefined],
+      ["POST", `identityProviders/${groupB}`, idpBody(viewerRole, "planted")],
+      ["POST", `groupInvites/${groupB}`, { roleUid: viewerRole, ttl: "60s" }],
+      ["POST", `roles/${groupB}`, { name: "planted", capabilities: ["repos.list"] }],
+    ];
+    for (const [method, path, body] of attempts) {
+      expectDenied(await aOwner<Json>(method, `/iam/v2beta1/${path}`, { body }));
+    }
+    expect((await owner<Json>("GET", `/iam/v2beta1/identityProviders/${bIdp}`)).body.name).toBe(
+      "b sso",
+    );
+    expect((await owner<Json>("GET", `/iam/v2beta1/groupInvites/${bInvite}`)).status).toBe(200);
+    expect((await owner<Json>("GET", `/iam/v2beta1/accountAssociations/${groupB}`)).body.name).toBe(
+      "b",
+    );
   });
 });
