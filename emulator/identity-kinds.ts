@@ -223,6 +223,8 @@ const KEY_TYPES = ["EC", "RSA", "OKP"];
  * curve X25519, Ed448) would be stored and then refuse every token, so it is refused at
  * create instead.
  */
+/** The smallest RSA modulus the exchange's verifier accepts. */
+const MIN_RSA_BITS = 2048;
 const SIGNING_CURVES: Readonly<Record<string, readonly string[]>> = {
   EC: ["P-256", "P-384", "P-521"],
   OKP: ["Ed25519"],
@@ -269,10 +271,19 @@ function requireIssuerKeys(value: string | undefined): string {
         `key ${index}: crv ${String(jwk.crv).slice(0, 20)} is not accepted for ${jwk.kty} keys (one of ${curves.join(", ")})`,
       );
     }
+    let publicKey: ReturnType<typeof createPublicKey>;
     try {
-      createPublicKey({ key: jwk as JsonWebKey, format: "jwk" });
+      publicKey = createPublicKey({ key: jwk as JsonWebKey, format: "jwk" });
     } catch {
       throw invalidArgument(field, `key ${index} is not a valid ${jwk.kty} public key`);
+    }
+    // The exchange's verifier refuses RSA keys under 2048 bits: such a key would refuse every token.
+    const bits = publicKey.asymmetricKeyDetails?.modulusLength;
+    if (jwk.kty === "RSA" && (bits === undefined || bits < MIN_RSA_BITS)) {
+      throw invalidArgument(
+        field,
+        `key ${index}: an RSA key must have at least ${MIN_RSA_BITS} bits (got ${bits ?? "unknown"})`,
+      );
     }
   });
   return value;

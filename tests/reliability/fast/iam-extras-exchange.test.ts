@@ -20,7 +20,7 @@ import {
 } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestEmulator, type TestEmulator } from "../../../harness/emulator";
-import { caller, enc, reasonOf } from "../../emulator/http";
+import { caller, enc, reasonOf } from "../../support/emulator-http";
 
 type Json = Record<string, unknown>;
 
@@ -181,6 +181,26 @@ describe("keys staticKeys accepts are keys the exchange verifies with", () => {
     const reply = await exchange(token, uid);
     expect(reply.status, reply.text).toBe(200);
     expect(seen).toEqual([]);
+  });
+
+  it("an RSA key under 2048 bits, which the verifier refuses: refused at create naming the key", async () => {
+    const jwk = generateKeyPairSync("rsa", { modulusLength: 1024 }).publicKey.export({
+      format: "jwk",
+    });
+    const reply = await owner<Json>("POST", `/iam/v2beta1/identities/${emu.rootGroupUid}`, {
+      body: {
+        name: "k",
+        staticKeys: {
+          issuer: issuerUrl,
+          subject: "ci",
+          issuerKeys: JSON.stringify({ keys: [jwk] }),
+        },
+      },
+    });
+    expect(reply.status).toBe(400);
+    expect(reply.body.message).toBe(
+      "Invalid argument: staticKeys.issuerKeys: key 0: an RSA key must have at least 2048 bits (got 1024)",
+    );
   });
 
   it.each([
