@@ -226,7 +226,7 @@ const IAM_EXTRAS_FINDINGS: Finding[] = [
     test: "fast/iam-extras-exchange.test.ts",
   },
   {
-    text: "Hostile answers to the new collections: wrong shapes, a `code` of the wrong type, an `installationId` beyond safe integer (as a string or a JSON number), an identity of two kinds or none, a 200 KB body → `BadResponseError` (an unknown outcome for a create) naming the field; a proxy's HTML 404 or a gateway's JSON 404 on the refresh or delete of an `IdentityProvider`, `GroupInvite` or `AccountAssociation` → an error, the object kept",
+    text: "Hostile answers to the new collections: wrong shapes, a `code` of the wrong type, an `installationId` beyond safe integer (as a string or a JSON number), an identity of two kinds or none, a 200 KB body → `BadResponseError` (an unknown outcome for a create) naming the field; a proxy's HTML 404 or a gateway's JSON 404 on the refresh or delete of a `Role`, `IdentityProvider`, `GroupInvite` or `AccountAssociation` → an error, the object kept",
     test: "fast/iam-extras-hostile.test.ts",
   },
   {

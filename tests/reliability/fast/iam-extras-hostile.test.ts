@@ -3,7 +3,7 @@
  * providers, group invites, account associations, identities of every kind) refuses a
  * wrong shape with a `BadResponseError` naming the field (an `OutcomeUnknownError` for
  * a create), never quoting a secret; an endless answer is abandoned at
- * `maxResponseBytes`. And the provider's refresh and delete of `IdentityProvider`,
+ * `maxResponseBytes`. And the provider's refresh and delete of `Role`, `IdentityProvider`,
  * `GroupInvite` and `AccountAssociation` take only the API's own NOT_FOUND for the
  * object as "gone": a proxy's 404 page fails instead, and the object stays in state.
  */
@@ -12,7 +12,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import * as runtime from "../../../provider/runtime";
 import { BadResponseError, IrmClient, isNotFound, OutcomeUnknownError } from "../../../sdk/index";
-import { type ProviderFixture, startProviderFixture } from "../../provider/fixture";
+import { type ProviderFixture, startProviderFixture } from "../../support/provider-fixture";
 
 type Json = Record<string, unknown>;
 
@@ -438,6 +438,26 @@ describe("the provider: only the API's own NOT_FOUND for the object means gone",
 
   const kinds = (): Kind[] => [
     {
+      name: "Role",
+      path: "roles",
+      make: async () => {
+        const created = await runtime.role.create({
+          parentUid: groupUid,
+          name: "readers",
+          description: "",
+          capabilities: ["repos.list"],
+        });
+        return { id: created.id, props: created.outs as unknown as Json };
+      },
+      read: (id, props) => runtime.role.read(id, props as never),
+      remove: (id, props) => runtime.role.delete(id, props as never),
+      exists: async (id) =>
+        emu.client.iam.roles.get(id).then(
+          () => true,
+          (e: unknown) => (isNotFound(e) ? false : Promise.reject(e)),
+        ),
+    },
+    {
       name: "IdentityProvider",
       path: "identityProviders",
       make: async () => {
@@ -509,7 +529,7 @@ describe("the provider: only the API's own NOT_FOUND for the object means gone",
     },
   ];
 
-  it.each(["IdentityProvider", "GroupInvite", "AccountAssociation"])(
+  it.each(["Role", "IdentityProvider", "GroupInvite", "AccountAssociation"])(
     "%s: a proxy's HTML 404 on refresh and on delete fails naming what answered; the object stays",
     async (name) => {
       const kind = kinds().find((k) => k.name === name) as Kind;
