@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
-import { failure, type Json, type Org, org, uniqueName } from "./org";
+import { failure, type Json, type Org, org, uniqueName } from "../support/emulator-org";
 
 let emu: TestEmulator;
 let o: Org;

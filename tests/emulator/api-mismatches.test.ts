@@ -8,7 +8,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
-import { type Caller, caller, enc, reasonOf } from "./http";
+import { type Caller, caller, enc, reasonOf } from "../support/emulator-http";
 
 type Json = Record<string, unknown>;
 

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { importJWK, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
-import { type Caller, caller, enc, reasonOf } from "./http";
+import { type Caller, caller, enc, reasonOf } from "../support/emulator-http";
 
 type Json = Record<string, unknown>;
 

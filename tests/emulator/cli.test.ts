@@ -8,7 +8,7 @@ import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { caller } from "./http";
+import { caller } from "../support/emulator-http";
 
 const CLI = resolve(__dirname, "../../dist/emulator/cli.js");
 

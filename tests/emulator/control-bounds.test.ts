@@ -9,8 +9,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator } from "../../emulator/index";
 import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
-import { startCli, stopCleanly } from "./cli-process";
-import { type Caller, caller, reasonOf } from "./http";
+import { startCli, stopCleanly } from "../support/emulator-cli";
+import { type Caller, caller, reasonOf } from "../support/emulator-http";
 
 type Json = Record<string, unknown>;
 

@@ -1,7 +1,7 @@
 /** Test controls: request log, faults, clock, rate limit, tokens and seed validation. */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
-import { type Caller, caller, reasonOf } from "./http";
+import { type Caller, caller, reasonOf } from "../support/emulator-http";
 
 type Json = Record<string, unknown>;
 

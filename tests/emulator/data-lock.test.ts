@@ -9,8 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator } from "../../emulator/index";
-import { killHard, runCliToExit, startCli, stopCleanly } from "./cli-process";
-import { caller } from "./http";
+import { killHard, runCliToExit, startCli, stopCleanly } from "../support/emulator-cli";
+import { caller } from "../support/emulator-http";
 
 let dir: string;
 beforeAll(async () => {

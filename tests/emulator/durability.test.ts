@@ -7,8 +7,8 @@ import { appendFile, mkdtemp, readFile, rm, stat, truncate } from "node:fs/promi
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { killHard, type RunningCli, startCli, stopCleanly } from "./cli-process";
-import { caller } from "./http";
+import { killHard, type RunningCli, startCli, stopCleanly } from "../support/emulator-cli";
+import { caller } from "../support/emulator-http";
 
 /** Bounded: this many creates at most, this many in flight, all to 127.0.0.1. */
 const TOTAL = 600;

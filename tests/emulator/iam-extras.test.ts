@@ -11,8 +11,8 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
-import { caller, reasonOf } from "./http";
-import { failure, type Json, type Org, org } from "./org";
+import { caller, reasonOf } from "../support/emulator-http";
+import { failure, type Json, type Org, org } from "../support/emulator-org";
 
 let emu: TestEmulator;
 let o: Org;

@@ -1,7 +1,7 @@
 /** IAM v2beta1 CRUD: groups, identities, roles, role bindings, their updates and errors. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
-import { type Caller, caller, enc, reasonOf } from "./http";
+import { type Caller, caller, enc, reasonOf } from "../support/emulator-http";
 
 type Json = Record<string, unknown>;
 

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { exportJWK, exportPKCS8, generateKeyPair } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
-import { type Caller, caller, enc, type Reply } from "./http";
+import { type Caller, caller, enc, type Reply } from "../support/emulator-http";
 
 type Json = Record<string, unknown>;
 

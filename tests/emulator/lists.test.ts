@@ -1,7 +1,7 @@
 /** List rules shared by every collection: scope filters, name, order, skip, page sizes, page tokens. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
-import { type Caller, caller, enc, reasonOf } from "./http";
+import { type Caller, caller, enc, reasonOf } from "../support/emulator-http";
 
 interface GroupList {
   groups: Array<{ uid: string; name: string; createTime: string }>;

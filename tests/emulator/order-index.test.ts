@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
-import { type Caller, caller, enc } from "./http";
+import { type Caller, caller, enc } from "../support/emulator-http";
 
 interface Group {
   uid: string;

@@ -9,7 +9,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
-import { caller, enc, reasonOf } from "./http";
+import { caller, enc, reasonOf } from "../support/emulator-http";
 
 interface Page {
   groups: Array<{ uid: string }>;

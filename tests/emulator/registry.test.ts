@@ -1,7 +1,7 @@
 /** Registry repos and tags, advisories, public reads without a token, and the v1 shapes. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
-import { type Caller, caller, enc } from "./http";
+import { type Caller, caller, enc } from "../support/emulator-http";
 
 type Json = Record<string, unknown>;
 

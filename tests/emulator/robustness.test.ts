@@ -2,7 +2,7 @@
 import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
-import { type Caller, caller, enc, reasonOf } from "./http";
+import { type Caller, caller, enc, reasonOf } from "../support/emulator-http";
 
 type Json = Record<string, unknown>;
 

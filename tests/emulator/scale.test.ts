@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
-import { type Caller, caller, enc } from "./http";
+import { type Caller, caller, enc } from "../support/emulator-http";
 
 interface GroupList {
   groups: Array<{ uid: string; name: string }>;

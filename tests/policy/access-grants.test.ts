@@ -37,7 +37,7 @@ import {
   UNKNOWN_STRING,
   uidOf,
   VIEWER_ROLE_UID,
-} from "./harness";
+} from "../support/policy-harness";
 
 function runResource(
   policy: ResourceValidationPolicy,

@@ -22,7 +22,7 @@ import {
   startPolicyPack,
 } from "../../harness/policy-pack-host";
 import { IRM_TYPES, PACK_NAME, POLICY_NAMES } from "../../policy/policies";
-import { UNKNOWN_STRING } from "./harness";
+import { UNKNOWN_STRING } from "../support/policy-harness";
 
 const PROJECT = "org-hierarchy";
 const BAD_BINDING = "payments-ci-owner";
@@ -69,7 +69,7 @@ interface Capture {
 }
 
 async function capture(projectDir: string, phase: "preview" | "up"): Promise<Capture> {
-  const script = path.join(REPO_ROOT, "tests", "policy", "capture-program.ts");
+  const script = path.join(REPO_ROOT, "tests", "support", "policy-capture-program.ts");
   const { stdout } = await promisify(execFile)(
     process.execPath,
     ["--import", "tsx", script, phase, path.join(projectDir, "with-bad-binding.ts"), PROJECT],

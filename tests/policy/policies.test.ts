@@ -36,7 +36,7 @@ import {
   UNKNOWN_STRING,
   uidOf,
   VIEWER_ROLE_UID,
-} from "./harness";
+} from "../support/policy-harness";
 
 const OWNER = { uid: OWNER_ROLE_UID, name: "owner" };
 const VIEWER = { uid: VIEWER_ROLE_UID, name: "viewer" };

@@ -10,7 +10,7 @@ import type {
 } from "../../provider/handlers/account-association";
 import * as runtime from "../../provider/runtime";
 import { UNKNOWN_VALUE } from "../../provider/validation";
-import { maskOf, type ProviderFixture, startProviderFixture } from "./fixture";
+import { maskOf, type ProviderFixture, startProviderFixture } from "../support/provider-fixture";
 
 const TENANT = "0f8fad5b-d9cb-469f-a165-70867728950e";
 const CLIENT = "7c9e6679-7425-40de-944b-e07fc1f90ae7";

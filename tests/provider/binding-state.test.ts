@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as runtime from "../../provider/runtime";
 import type { RoleBindingInputs, RoleBindingOutputs } from "../../provider/types";
-import { type ProviderFixture, startProviderFixture } from "./fixture";
+import { type ProviderFixture, startProviderFixture } from "../support/provider-fixture";
 
 let emu: ProviderFixture;
 let viewerRoleUid: string;

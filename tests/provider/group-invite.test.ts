@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { GroupInviteInputs, GroupInviteOutputs } from "../../provider/handlers/group-invite";
 import * as runtime from "../../provider/runtime";
 import { UNKNOWN_VALUE } from "../../provider/validation";
-import { type ProviderFixture, startProviderFixture } from "./fixture";
+import { type ProviderFixture, startProviderFixture } from "../support/provider-fixture";
 
 let emu: ProviderFixture;
 let viewerRoleUid: string;

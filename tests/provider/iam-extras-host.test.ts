@@ -14,7 +14,7 @@ import {
   UNKNOWN_VALUE,
 } from "../../harness/provider-host";
 import type * as Package from "../../provider/index";
-import { type ProviderFixture, startProviderFixture } from "./fixture";
+import { type ProviderFixture, startProviderFixture } from "../support/provider-fixture";
 
 type Pulumi = typeof import("@pulumi/pulumi");
 

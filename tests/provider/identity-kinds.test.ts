@@ -9,7 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as runtime from "../../provider/runtime";
 import type { IdentityInputs, IdentityOutputs } from "../../provider/types";
 import { checkIdentityInputs, UNKNOWN_VALUE } from "../../provider/validation";
-import { maskOf, type ProviderFixture, startProviderFixture } from "./fixture";
+import { maskOf, type ProviderFixture, startProviderFixture } from "../support/provider-fixture";
 
 const ROOT = "a".repeat(40);
 const GROUP = `${ROOT}/${"1".repeat(16)}`;

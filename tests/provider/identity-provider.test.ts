@@ -11,7 +11,7 @@ import type {
 } from "../../provider/handlers/identity-provider";
 import * as runtime from "../../provider/runtime";
 import { UNKNOWN_VALUE } from "../../provider/validation";
-import { maskOf, type ProviderFixture, startProviderFixture } from "./fixture";
+import { maskOf, type ProviderFixture, startProviderFixture } from "../support/provider-fixture";
 
 const SECRET = "idp-secret-5e1f0c-never-in-errors";
 

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as runtime from "../../provider/runtime";
 import type { GroupInputs, IdentityInputs, RoleBindingInputs } from "../../provider/types";
-import { maskOf, type ProviderFixture, startProviderFixture } from "./fixture";
+import { maskOf, type ProviderFixture, startProviderFixture } from "../support/provider-fixture";
 
 let emu: ProviderFixture;
 let viewerRoleUid: string;

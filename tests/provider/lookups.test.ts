@@ -22,7 +22,7 @@ import {
   getTags,
   type LookupOptions,
 } from "../../provider/lookups";
-import { type ProviderFixture, startProviderFixture } from "./fixture";
+import { type ProviderFixture, startProviderFixture } from "../support/provider-fixture";
 
 let emu: ProviderFixture;
 let opts: LookupOptions;

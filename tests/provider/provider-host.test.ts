@@ -13,8 +13,8 @@ import {
   ProviderHostError,
   startProviderHost,
 } from "../../harness/provider-host";
-import { type ProviderFixture, startProviderFixture } from "./fixture";
-import { type ProgramRun, runProgramUnderMocks } from "./program";
+import { type ProviderFixture, startProviderFixture } from "../support/provider-fixture";
+import { type ProgramRun, runProgramUnderMocks } from "../support/provider-program";
 
 const PROJECT = "provider-host";
 const SENTINEL_TOKEN = "sentinel-token-b4d1e0-never-in-state";

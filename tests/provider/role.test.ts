@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { RoleInputs, RoleOutputs } from "../../provider/handlers/role";
 import * as runtime from "../../provider/runtime";
 import { UNKNOWN_VALUE } from "../../provider/validation";
-import { maskOf, type ProviderFixture, startProviderFixture } from "./fixture";
+import { maskOf, type ProviderFixture, startProviderFixture } from "../support/provider-fixture";
 
 let emu: ProviderFixture;
 let groupUid: string;

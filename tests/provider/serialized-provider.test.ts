@@ -4,7 +4,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { createConsumerProject } from "../../harness/installed-package";
-import { type ProgramRun, runProgramUnderMocks } from "./program";
+import { type ProgramRun, runProgramUnderMocks } from "../support/provider-program";
 
 /** A token that must never be copied into a serialized provider. */
 const SENTINEL_TOKEN = "sentinel-token-7f3e9c1d-do-not-store";

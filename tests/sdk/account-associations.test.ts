@@ -5,8 +5,8 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { BadResponseError, OutcomeUnknownError } from "../../sdk";
-import { failure } from "./helpers";
-import { json, StandIn } from "./stand-in";
+import { failure } from "../support/sdk-helpers";
+import { json, StandIn } from "../support/sdk-stand-in";
 
 const ROOT = "a".repeat(40);
 const GROUP = `${ROOT}/0123456789abcdef`;

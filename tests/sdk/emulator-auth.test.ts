@@ -14,7 +14,12 @@ import {
   type SdkEvent,
   UnauthenticatedError,
 } from "../../sdk";
-import { requestLines as allRequestLines, clientFor, closeClients, failure } from "./helpers";
+import {
+  requestLines as allRequestLines,
+  clientFor,
+  closeClients,
+  failure,
+} from "../support/sdk-helpers";
 
 let emu: TestEmulator;
 let platformUser: Identity;

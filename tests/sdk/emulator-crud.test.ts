@@ -16,7 +16,7 @@ import {
   UnauthenticatedError,
   UnavailableError,
 } from "../../sdk";
-import { clientFor, closeClients, failure, requestLines } from "./helpers";
+import { clientFor, closeClients, failure, requestLines } from "../support/sdk-helpers";
 
 let emu: TestEmulator;
 beforeAll(async () => {

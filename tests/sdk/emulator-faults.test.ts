@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
 import { BadResponseError, OutcomeUnknownError, type RetryEvent } from "../../sdk";
-import { clientFor, closeClients, failure } from "./helpers";
+import { clientFor, closeClients, failure } from "../support/sdk-helpers";
 
 let emu: TestEmulator;
 let groupsPath: string;

@@ -15,7 +15,7 @@ import {
   NotFoundError,
   type RoleCreate,
 } from "../../sdk";
-import { clientFor, closeClients, failure, requestLines } from "./helpers";
+import { clientFor, closeClients, failure, requestLines } from "../support/sdk-helpers";
 
 let emu: TestEmulator;
 let client: IrmClient;

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
 import type { Group } from "../../sdk";
-import { clientFor, closeClients } from "./helpers";
+import { clientFor, closeClients } from "../support/sdk-helpers";
 
 let emu: TestEmulator;
 let parentUid: string;

@@ -6,8 +6,8 @@
 import { inspect } from "node:util";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { BadResponseError, encodeTtl, OutcomeUnknownError } from "../../sdk";
-import { failure } from "./helpers";
-import { apiError, json, StandIn } from "./stand-in";
+import { failure } from "../support/sdk-helpers";
+import { apiError, json, StandIn } from "../support/sdk-stand-in";
 
 const ROOT = "a".repeat(40);
 const ROLE = "b".repeat(40);

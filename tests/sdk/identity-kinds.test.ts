@@ -12,8 +12,8 @@ import {
   SERVICE_PRINCIPAL_NAMES,
   SERVICE_PRINCIPALS,
 } from "../../sdk";
-import { failure } from "./helpers";
-import { json, StandIn } from "./stand-in";
+import { failure } from "../support/sdk-helpers";
+import { json, StandIn } from "../support/sdk-stand-in";
 
 const ROOT = "a".repeat(40);
 const UID = `${ROOT}/0123456789abcdef`;

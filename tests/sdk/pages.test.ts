@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
 import { ListPage } from "../../sdk";
-import { clientFor, closeClients, requestLines } from "./helpers";
+import { clientFor, closeClients, requestLines } from "../support/sdk-helpers";
 
 let emu: TestEmulator;
 let parentUid: string;

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestEmulator, type TestEmulator } from "../../../harness/emulator";
-import { type Caller, caller, enc, type Reply, reasonOf } from "../../emulator/http";
+import { type Caller, caller, enc, type Reply, reasonOf } from "../../support/emulator-http";
 
 type Json = Record<string, unknown>;
 

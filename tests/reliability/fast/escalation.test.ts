@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestEmulator, type TestEmulator } from "../../../harness/emulator";
-import { type Caller, caller, enc, reasonOf } from "../../emulator/http";
+import { type Caller, caller, enc, reasonOf } from "../../support/emulator-http";
 
 type Json = Record<string, unknown>;
 

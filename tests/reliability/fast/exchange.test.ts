@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import { exportJWK, generateKeyPair, type JWK, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestEmulator, type TestEmulator } from "../../../harness/emulator";
-import { caller, enc, reasonOf } from "../../emulator/http";
+import { caller, enc, reasonOf } from "../../support/emulator-http";
 
 type Json = Record<string, unknown>;
 

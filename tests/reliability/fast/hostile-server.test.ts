@@ -27,7 +27,7 @@ import {
   oidcTokenFromGitHubActions,
   UnauthenticatedError,
 } from "../../../sdk/index";
-import { type ProviderFixture, startProviderFixture } from "../../provider/fixture";
+import { type ProviderFixture, startProviderFixture } from "../../support/provider-fixture";
 
 const ROOT = "0123456789abcdef0123456789abcdef01234567";
 const SECRET = "hostile-test-secret-token-1234567890";

@@ -8,7 +8,7 @@
 import { generateKeyPairSync } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as runtime from "../../../provider/runtime";
-import { type ProviderFixture, startProviderFixture } from "../../provider/fixture";
+import { type ProviderFixture, startProviderFixture } from "../../support/provider-fixture";
 
 type Inputs = Record<string, unknown>;
 type Check = (news: Inputs) => Promise<{ failures?: Array<{ property: string; reason: string }> }>;

@@ -14,8 +14,8 @@ import {
   isNotFound,
   isResourceNotEmpty,
 } from "../../../sdk/index";
-import { countByStatus, recordFigures } from "../support/figures";
-import { useScenario } from "../support/scenario";
+import { countByStatus, recordFigures } from "../../support/reliability/figures";
+import { useScenario } from "../../support/reliability/scenario";
 
 const CLIENTS = 50;
 const OPERATIONS_PER_CLIENT = 100;

@@ -8,8 +8,8 @@
 import { describe, expect, it } from "vitest";
 import type { LogEntry } from "../../../harness/emulator";
 import type { RunOutcome } from "../../support/engine-stack";
-import { engineLabel } from "../support/engine-label";
-import { countByStatus, recordFigures } from "../support/figures";
+import { engineLabel } from "../../support/reliability/engine-label";
+import { countByStatus, recordFigures } from "../../support/reliability/figures";
 import {
   bigOrgStack,
   CLEAN,
@@ -20,8 +20,8 @@ import {
   RESOURCES_PER_TEAM,
   reconcile,
   serviceSnapshot,
-} from "../support/org";
-import { useScenario } from "../support/scenario";
+} from "../../support/reliability/org";
+import { useScenario } from "../../support/reliability/scenario";
 
 const TEAMS = 40;
 const FAILURE_RATE = 0.2;

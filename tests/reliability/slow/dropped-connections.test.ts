@@ -6,8 +6,8 @@
  * each object exactly once.
  */
 import { describe, expect, it } from "vitest";
-import { engineLabel } from "../support/engine-label";
-import { countByStatus, recordFigures } from "../support/figures";
+import { engineLabel } from "../../support/reliability/engine-label";
+import { countByStatus, recordFigures } from "../../support/reliability/figures";
 import {
   bigOrgStack,
   CLEAN,
@@ -17,8 +17,8 @@ import {
   RESOURCES_PER_TEAM,
   reconcile,
   serviceSnapshot,
-} from "../support/org";
-import { useScenario } from "../support/scenario";
+} from "../../support/reliability/org";
+import { useScenario } from "../../support/reliability/scenario";
 
 const TEAMS = 12;
 const DROP_RATE = 0.3;

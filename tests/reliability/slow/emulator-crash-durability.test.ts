@@ -12,9 +12,9 @@ import * as net from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { killHard, type RunningCli, startCli, stopCleanly } from "../../emulator/cli-process";
-import { caller } from "../../emulator/http";
-import { recordFigures } from "../support/figures";
+import { killHard, type RunningCli, startCli, stopCleanly } from "../../support/emulator-cli";
+import { caller } from "../../support/emulator-http";
+import { recordFigures } from "../../support/reliability/figures";
 
 const ROUNDS = 3;
 const WORKERS = 24;

@@ -16,8 +16,8 @@ import { attachEmulator, type Bootstrap, type LogEntry } from "../../../harness/
 import { REPO_ROOT } from "../../../harness/installed-package";
 import { IrmClient } from "../../../sdk/index";
 import type { EngineStack, RunOutcome } from "../../support/engine-stack";
-import { engineLabel } from "../support/engine-label";
-import { recordFigures } from "../support/figures";
+import { engineLabel } from "../../support/reliability/engine-label";
+import { recordFigures } from "../../support/reliability/figures";
 import {
   bigOrgStack,
   CLEAN,
@@ -26,7 +26,7 @@ import {
   RESOURCES_PER_TEAM,
   reconcile,
   serviceSnapshot,
-} from "../support/org";
+} from "../../support/reliability/org";
 
 const CLI = path.join(REPO_ROOT, "dist", "emulator", "cli.js");
 const TEAMS = 12;

@@ -7,10 +7,10 @@
  */
 import { describe, expect, it } from "vitest";
 import { createEngineStack } from "../../support/engine-stack";
-import { engineLabel } from "../support/engine-label";
-import { countByStatus, recordFigures } from "../support/figures";
-import { CLEAN, opsCount, reconcile, serviceSnapshot } from "../support/org";
-import { useScenario } from "../support/scenario";
+import { engineLabel } from "../../support/reliability/engine-label";
+import { countByStatus, recordFigures } from "../../support/reliability/figures";
+import { CLEAN, opsCount, reconcile, serviceSnapshot } from "../../support/reliability/org";
+import { useScenario } from "../../support/reliability/scenario";
 
 const ctx = useScenario({
   stack: (emu) =>

@@ -6,8 +6,8 @@
 import { describe, expect, it } from "vitest";
 import { IrmClient, type SdkEvent } from "../../../sdk/index";
 import type { EngineStack, RunOutcome } from "../../support/engine-stack";
-import { engineLabel } from "../support/engine-label";
-import { countByStatus, recordFigures } from "../support/figures";
+import { engineLabel } from "../../support/reliability/engine-label";
+import { countByStatus, recordFigures } from "../../support/reliability/figures";
 import {
   bigOrgStack,
   CLEAN,
@@ -16,8 +16,8 @@ import {
   RESOURCES_PER_TEAM,
   reconcile,
   serviceSnapshot,
-} from "../support/org";
-import { useScenario } from "../support/scenario";
+} from "../../support/reliability/org";
+import { useScenario } from "../../support/reliability/scenario";
 
 const BURST = 60;
 const REQUESTS_PER_SECOND = 10;

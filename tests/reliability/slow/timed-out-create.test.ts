@@ -11,10 +11,10 @@
  */
 import { describe, expect, it } from "vitest";
 import { createEngineStack } from "../../support/engine-stack";
-import { engineLabel } from "../support/engine-label";
-import { countByStatus, recordFigures } from "../support/figures";
-import { CLEAN, FIXTURES, reconcile, serviceSnapshot } from "../support/org";
-import { useScenario } from "../support/scenario";
+import { engineLabel } from "../../support/reliability/engine-label";
+import { countByStatus, recordFigures } from "../../support/reliability/figures";
+import { CLEAN, FIXTURES, reconcile, serviceSnapshot } from "../../support/reliability/org";
+import { useScenario } from "../../support/reliability/scenario";
 
 /** Client timeout of the provider host in this file; the spike is longer. */
 const TIMEOUT_MS = 1000;

@@ -9,8 +9,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { LogEntry } from "../../../harness/emulator";
-import { engineLabel } from "../support/engine-label";
-import { countByStatus, recordFigures } from "../support/figures";
+import { engineLabel } from "../../support/reliability/engine-label";
+import { countByStatus, recordFigures } from "../../support/reliability/figures";
 import {
   bigOrgStack,
   CLEAN,
@@ -19,8 +19,8 @@ import {
   RESOURCES_PER_TEAM,
   reconcile,
   serviceSnapshot,
-} from "../support/org";
-import { useScenario } from "../support/scenario";
+} from "../../support/reliability/org";
+import { useScenario } from "../../support/reliability/scenario";
 
 const TEAMS = 10;
 /** Past the one-hour lifetime of an exchanged API token. */

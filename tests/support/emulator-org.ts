@@ -4,7 +4,7 @@
  */
 import { expect } from "vitest";
 import type { TestEmulator } from "../../harness/emulator";
-import { type Caller, caller, enc } from "./http";
+import { type Caller, caller, enc } from "./emulator-http";
 
 export type Json = Record<string, unknown>;
 

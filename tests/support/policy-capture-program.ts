@@ -4,7 +4,7 @@
  * type, name, URN, parent, inputs (unknowns kept as the engine's sentinels),
  * property dependencies, and the state `analyzeStack` would receive.
  *
- *   node --import tsx tests/policy/capture-program.ts <preview|up> <program file> <project>
+ *   node --import tsx tests/support/policy-capture-program.ts <preview|up> <program file> <project>
  *
  * Lookups in the program are plain HTTP calls, so a local (seeded) emulator is
  * started and the program reaches it through `irm:` config; the project's

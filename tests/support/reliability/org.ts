@@ -11,7 +11,7 @@ import { groupOutputs } from "../../../provider/handlers/group";
 import { identityOutputs } from "../../../provider/handlers/identity";
 import { roleBindingOutputs } from "../../../provider/handlers/role-binding";
 import type { Group, Identity, IrmClient, RoleBinding } from "../../../sdk/index";
-import { createEngineStack, type EngineStack } from "../../support/engine-stack";
+import { createEngineStack, type EngineStack } from "../engine-stack";
 
 /** Resources per team in the fixture program: two groups, an identity, two bindings. */
 export const RESOURCES_PER_TEAM = 5;
@@ -24,8 +24,8 @@ export const TYPE = {
 
 /** Program folders of the suite's fixtures. */
 export const FIXTURES = {
-  bigOrg: path.join(__dirname, "..", "fixtures", "big-org"),
-  oneGroup: path.join(__dirname, "..", "fixtures", "one-group"),
+  bigOrg: path.join(__dirname, "..", "..", "reliability", "fixtures", "big-org"),
+  oneGroup: path.join(__dirname, "..", "..", "reliability", "fixtures", "one-group"),
 } as const;
 
 export interface BigOrgOptions {

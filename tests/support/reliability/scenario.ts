@@ -7,7 +7,7 @@
 import { afterAll, beforeAll } from "vitest";
 import { startTestEmulator, type TestEmulator } from "../../../harness/emulator";
 import { IrmClient, type IrmClientOptions } from "../../../sdk/index";
-import type { EngineStack } from "../../support/engine-stack";
+import type { EngineStack } from "../engine-stack";
 
 export interface Scenario {
   emu: TestEmulator;
