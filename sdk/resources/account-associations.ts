@@ -128,8 +128,9 @@ export function decodeAccountAssociation(
 
 /**
  * Checks the installation ids of a body before it is sent: a number beyond
- * `Number.MAX_SAFE_INTEGER` has already lost its value, so it is refused (send
- * such an id as its decimal string).
+ * `Number.MAX_SAFE_INTEGER` has already lost its value, and a decimal string beyond it
+ * would be stored but could never be read back (answers are decoded to numbers and
+ * refused beyond it), leaving a create that succeeded looking failed. Both are refused.
  */
 function checkInstallationIds(github: GitHubInstallationsInput | null | undefined): void {
   if (!isRecord(github) || !isRecord(github.appInstallations)) return;
@@ -138,9 +139,13 @@ function checkInstallationIds(github: GitHubInstallationsInput | null | undefine
     if (!Array.isArray(installations)) continue;
     installations.forEach((installation, index) => {
       const id = isRecord(installation) ? installation.installationId : undefined;
-      if (typeof id === "number" && !(Number.isSafeInteger(id) && id > 0)) {
+      const unsafe =
+        typeof id === "number"
+          ? !(Number.isSafeInteger(id) && id > 0)
+          : typeof id === "string" && /^[0-9]+$/.test(id) && safePositiveInteger(id) === undefined;
+      if (unsafe) {
         throw new TypeError(
-          `github.appInstallations.${appId}.installations[${index}].installationId: must be a positive safe integer, or its decimal string, got ${id}`,
+          `github.appInstallations.${appId}.installations[${index}].installationId: must be a positive safe integer (at most 9007199254740991), or its decimal string, got ${String(id).slice(0, 40)}`,
         );
       }
     });

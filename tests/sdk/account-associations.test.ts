@@ -86,7 +86,7 @@ describe("account associations: requests", () => {
     const github = {
       appInstallations: {
         "123456": {
-          installations: [{ installationId: 7890123 }, { installationId: "9223372036854775807" }],
+          installations: [{ installationId: 7890123 }, { installationId: "9007199254740991" }],
         },
       },
     };
@@ -98,7 +98,7 @@ describe("account associations: requests", () => {
     const error = await failure(client.iam.accountAssociations.update(GROUP, { github: unsafe }));
     expect(error).toBeInstanceOf(TypeError);
     expect((error as Error).message).toBe(
-      "github.appInstallations.42.installations[0].installationId: must be a positive safe integer, or its decimal string, got 9007199254740994",
+      "github.appInstallations.42.installations[0].installationId: must be a positive safe integer (at most 9007199254740991), or its decimal string, got 9007199254740994",
     );
     expect(standIn.seen).toHaveLength(1);
   });

@@ -295,21 +295,39 @@ describe("account associations: installation ids beyond safe integers, and other
     await api.close();
   });
 
-  it("a create refused locally: an installationId beyond safe integer is never sent", async () => {
+  it("a create or update refused locally: an installationId beyond safe integer is never sent", async () => {
     const api = await client();
     let requests = 0;
     answer = (res) => {
       requests += 1;
       json(association())(res);
     };
-    const error = await rejection(
-      api.iam.accountAssociations.create(GROUP, {
+    // A number has lost its digits already; a decimal string would be stored, but its
+    // answer could never be decoded: a create that succeeded would look failed.
+    for (const installationId of [2 ** 53 + 2, "9007199254740993", "9223372036854775807"]) {
+      const body = {
         name: "prod",
-        github: { appInstallations: { "1": { installations: [{ installationId: 2 ** 53 + 2 }] } } },
-      }),
-    );
-    expect(error.message).toMatch(/installationId: must be a positive safe integer/);
+        github: { appInstallations: { "1": { installations: [{ installationId }] } } },
+      };
+      for (const call of [
+        () => api.iam.accountAssociations.create(GROUP, body),
+        () => api.iam.accountAssociations.update(GROUP, body, { updateMask: ["github"] }),
+      ]) {
+        const error = await rejection(call());
+        expect(error.message).toMatch(
+          /^github\.appInstallations\.1\.installations\[0\]\.installationId: must be a positive safe integer/,
+        );
+      }
+    }
     expect(requests).toBe(0);
+    // The largest safe id goes through, as a string.
+    await api.iam.accountAssociations.create(GROUP, {
+      name: "prod",
+      github: {
+        appInstallations: { "1": { installations: [{ installationId: "9007199254740991" }] } },
+      },
+    });
+    expect(requests).toBe(1);
     await api.close();
   });
 });
