@@ -214,6 +214,10 @@ const IAM_EXTRAS_FINDINGS: Finding[] = [
     test: "fast/iam-extras-exchange.test.ts",
   },
   {
+    text: "An `installationId` beyond `Number.MAX_SAFE_INTEGER` sent as a decimal string (as the SDK advised) was stored, but every answer carrying it was refused by the SDK's decoder: a create that succeeded looked failed, and the next try met `ALREADY_EXISTS`. The SDK now refuses such an id before sending, as a number or a string",
+    test: "fast/iam-extras-hostile.test.ts",
+  },
+  {
     text: "Client secret and invite code → only SHA-256 digests in the `--data` files, never in the request log, an answer after create, an emulator error (also for a refused write carrying them), the SDK's printout of an invite or provider, or the real provider host's check, create, read, update and diff results outside the `clientSecret` and `code` properties the classes mark secret",
     test: "fast/iam-extras-secrets.test.ts",
   },
@@ -595,7 +599,7 @@ shown, and fixed where it was not:
 ${findingLines(SECURITY_FINDINGS)}
 ${MORE_FINDINGS.length > 0 ? `\nMore findings of this session:\n\n${findingLines(MORE_FINDINGS)}\n` : ""}
 The IAM additions (identity providers, group invites, account associations, identity
-kinds, custom roles): the first four were bugs, fixed with the test that shows them;
+kinds, custom roles): the first five were bugs, fixed with the test that shows them;
 the rest held as shown:
 
 ${findingLines(IAM_EXTRAS_FINDINGS)}
