@@ -60,11 +60,6 @@ export interface ObjectSpec<
    * there is one (read, update).
    */
   outputs(object: T, previous?: Outputs): Outputs | Promise<Outputs>;
-  /**
-   * Reads what `outputs` will need besides the answer, before anything is written
-   * (create, adopt, update): a failure here leaves nothing half-made.
-   */
-  prepare?(client: IrmClient, inputs: Inputs): Promise<void>;
   /** The inputs that the live object implies, for refresh. */
   inputsFrom(outputs: Outputs): Inputs;
   /** The PATCH body carrying the fields the mask names. */
@@ -125,7 +120,6 @@ export function objectHandler<
   }
 
   async function adopt(inputs: Inputs, uid: string) {
-    await spec.prepare?.(context.client(), inputs);
     const existing = await getOrUndefined(() => api().get(uid), isGone(uid));
     if (existing === undefined) {
       throw new Error(
@@ -158,7 +152,6 @@ export function objectHandler<
     async create(inputs) {
       if (inputs.adoptUid) return adopt(inputs, inputs.adoptUid);
       const client = context.client();
-      await spec.prepare?.(client, inputs);
       let created: T;
       // Local time just before the create leaves; the service's clock at that moment is
       // bounded afterwards from the Date headers of its answers (before and after).
@@ -199,7 +192,6 @@ export function objectHandler<
     async update(id, olds, news) {
       const mask = maskOf(olds, news);
       if (mask.length === 0) return { outs: await spec.outputs(await api().get(id), olds) };
-      await spec.prepare?.(context.client(), news);
       const updated = await api().update(id, spec.patchBody(news, mask), { updateMask: mask });
       return { outs: withWriteOnly(await spec.outputs(updated, olds), news) };
     },

@@ -5,7 +5,7 @@ import type {
   RoleBindingMaskPath,
   RoleBindingUpdate,
 } from "../../sdk/index";
-import { AlreadyExistsError, MAX_PAGE_SIZE, PermissionDeniedError } from "../../sdk/index";
+import { AlreadyExistsError, MAX_PAGE_SIZE } from "../../sdk/index";
 import type { RoleBindingInputs, RoleBindingOutputs } from "../types";
 import { checkRoleBindingInputs } from "../validation";
 import type { FieldSpec, HandlerContext, ResourceHandler } from "./common";
@@ -17,48 +17,20 @@ const UPDATABLE: ReadonlyArray<FieldSpec<RoleBindingInputs, RoleBindingOutputs>>
 ];
 
 /**
- * Whether a role is built-in, and its name if so, per client: a role's kind never
- * changes and built-in roles can be neither renamed nor changed, so the answer stays
- * true for the life of the process and each role is asked about once.
+ * The built-in roles' names. No custom role may take one of them, so a binding's
+ * hydrated role (in every answer about the binding) tells by its name alone whether
+ * the role is built in: no request of its own.
  */
-const builtInNames = new WeakMap<IrmClient, Map<string, Promise<string | undefined>>>();
+const BUILT_IN_ROLE_NAMES: ReadonlySet<string> = new Set([
+  "owner",
+  "editor",
+  "viewer",
+  "registry.pull",
+]);
 
-/**
- * The role's name if it is a built-in role, `""` for a custom role. A custom role's
- * name can change under the binding, so it is never kept. Built-in roles are visible
- * to every caller, so a role the token may not read is a custom one. Bindings created
- * at the same time share one look-up per role; a failed or inconclusive one is not kept.
- */
-function builtInRoleName(client: IrmClient, roleUid: string): Promise<string | undefined> {
-  let names = builtInNames.get(client);
-  if (names === undefined) {
-    names = new Map();
-    builtInNames.set(client, names);
-  }
-  const known = names.get(roleUid);
-  if (known !== undefined) return known;
-  const lookup = lookUpBuiltInRoleName(client, roleUid);
-  names.set(roleUid, lookup);
-  const forget = () => names.delete(roleUid);
-  lookup.then((name) => {
-    if (name === undefined) forget();
-  }, forget);
-  return lookup;
-}
-
-async function lookUpBuiltInRoleName(
-  client: IrmClient,
-  roleUid: string,
-): Promise<string | undefined> {
-  try {
-    const role = await client.iam.roles.get(roleUid);
-    return role.parentUid === "" ? role.name : "";
-  } catch (error) {
-    // A missing role: the binding's own request will say so; nothing to remember.
-    if (client.iam.roles.isGone(error, roleUid)) return undefined;
-    if (!(error instanceof PermissionDeniedError)) throw error;
-    return "";
-  }
+/** The role's name if the binding's role is built in, `""` for a custom role. */
+function builtInRoleName(binding: RoleBinding): string {
+  return BUILT_IN_ROLE_NAMES.has(binding.role.name) ? binding.role.name : "";
 }
 
 /**
@@ -81,19 +53,14 @@ export function roleBindingOutputs(binding: RoleBinding, builtInRoleName = ""): 
 
 /**
  * The state of `binding`; the built-in role name is carried over from `previous` when
- * the role is the same (it cannot have changed), else read (once per role and process).
+ * the role is the same (a built-in role cannot be renamed), else taken from the answer.
  */
-async function currentOutputs(
-  client: IrmClient,
-  binding: RoleBinding,
-  previous?: RoleBindingOutputs,
-): Promise<RoleBindingOutputs> {
-  const roleUid = binding.role.uid;
+function currentOutputs(binding: RoleBinding, previous?: RoleBindingOutputs): RoleBindingOutputs {
   const kept =
-    previous?.roleUid === roleUid && typeof previous.builtInRoleName === "string"
+    previous?.roleUid === binding.role.uid && typeof previous.builtInRoleName === "string"
       ? previous.builtInRoleName
       : undefined;
-  return roleBindingOutputs(binding, kept ?? (await builtInRoleName(client, roleUid)) ?? "");
+  return roleBindingOutputs(binding, kept ?? builtInRoleName(binding));
 }
 
 function roleBindingInputsFrom(outputs: RoleBindingOutputs): RoleBindingInputs {
@@ -151,7 +118,7 @@ async function createBinding(client: IrmClient, inputs: RoleBindingInputs): Prom
   }
 }
 
-export function bindingHandler(
+export function roleBindingHandler(
   context: HandlerContext,
 ): ResourceHandler<RoleBindingInputs, RoleBindingOutputs> {
   return objectHandler(context, {
@@ -160,12 +127,7 @@ export function bindingHandler(
     updatable: UPDATABLE,
     check: checkRoleBindingInputs,
     api: (client) => client.iam.roleBindings,
-    outputs: (binding, previous) => currentOutputs(context.client(), binding, previous),
-    // Whether the role is built-in is read before the binding is written, so a failure
-    // to read it never leaves a binding made but not recorded.
-    prepare: async (client, inputs) => {
-      await builtInRoleName(client, inputs.roleUid);
-    },
+    outputs: async (binding, previous) => currentOutputs(binding, previous),
     inputsFrom: roleBindingInputsFrom,
     patchBody,
     create: createBinding,
