@@ -182,7 +182,7 @@ const MORE_FINDINGS: Finding[] = [
     test: "fast/hostile-server.test.ts",
   },
   {
-    text: "A renamed or redescribed group, identity or custom role → the binding's refresh reports no change, one GET (state keeps only what the binding owns); bindings created together share one role look-up",
+    text: "A renamed or redescribed group, identity or custom role → the binding's refresh reports no change, one GET (state keeps only what the binding owns); a binding's create is one POST, its built-in role's name taken from the answer",
     test: "tests/provider/binding-state.test.ts",
   },
   {
