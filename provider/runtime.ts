@@ -17,7 +17,7 @@ import { groupInviteHandler } from "./handlers/group-invite";
 import { identityHandler } from "./handlers/identity";
 import { identityProviderHandler } from "./handlers/identity-provider";
 import { roleHandler } from "./handlers/role";
-import { bindingHandler } from "./handlers/role-binding";
+import { roleBindingHandler } from "./handlers/role-binding";
 
 let settings: ProviderSettings | undefined;
 
@@ -50,24 +50,23 @@ const context: HandlerContext = {
 /*
  * One export per resource type, named as its serialized shims call it: that text is in
  * every resource's state, so a name never changes once released, and names are short
- * because each is repeated in every resource's `__provider` (kept under 2 KB). Each is
- * made by the handler factory of the same name, `<name>Handler(context)`.
+ * because each is repeated in every resource's `__provider` (kept under 2 KB). The rule:
+ * each export is made by the handler factory named after its resource type,
+ * `<resourceType>Handler(context)` from `handlers/<resource-type>.ts`; the export's own
+ * name is the short one state calls, given beside each below.
  */
 
-/** Provider methods of `pulumi-nodejs:dynamic/irm:Group`. */
+/** `group`: provider methods of `pulumi-nodejs:dynamic/irm:Group`. */
 export const group = groupHandler(context);
-/** Provider methods of `pulumi-nodejs:dynamic/irm:Identity`. */
+/** `identity`: provider methods of `pulumi-nodejs:dynamic/irm:Identity`. */
 export const identity = identityHandler(context);
-/** Provider methods of `pulumi-nodejs:dynamic/irm:RoleBinding`. */
-export const binding = bindingHandler(context);
-/** Provider methods of `pulumi-nodejs:dynamic/irm:Role`. */
+/** `binding`: provider methods of `pulumi-nodejs:dynamic/irm:RoleBinding`. */
+export const binding = roleBindingHandler(context);
+/** `role`: provider methods of `pulumi-nodejs:dynamic/irm:Role`. */
 export const role = roleHandler(context);
-/**
- * Provider methods of `pulumi-nodejs:dynamic/irm:IdentityProvider`. Like `binding`, the
- * short names keep each serialized provider, which repeats them, under 2 KB.
- */
+/** `idp`: provider methods of `pulumi-nodejs:dynamic/irm:IdentityProvider`. */
 export const idp = identityProviderHandler(context);
-/** Provider methods of `pulumi-nodejs:dynamic/irm:GroupInvite`. */
+/** `invite`: provider methods of `pulumi-nodejs:dynamic/irm:GroupInvite`. */
 export const invite = groupInviteHandler(context);
-/** Provider methods of `pulumi-nodejs:dynamic/irm:AccountAssociation`. */
+/** `assoc`: provider methods of `pulumi-nodejs:dynamic/irm:AccountAssociation`. */
 export const assoc = accountAssociationHandler(context);
