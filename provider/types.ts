@@ -2,83 +2,35 @@
  * Plain (already resolved) shapes of what the engine hands the provider and what it
  * stores in state. The resource classes wrap the input shapes in `pulumi.Input`.
  */
-import type { ServicePrincipal } from "../sdk/index";
+import type {
+  AwsIdentity,
+  ClaimMatch,
+  ServicePrincipal,
+  StaticKeys,
+  StaticKeysCreate,
+} from "../sdk/index";
+
+/*
+ * The members of an identity's kind have the SDK's shapes (the API's JSON form, only
+ * the members that are set), so the provider takes them from there rather than keeping
+ * copies that could drift apart.
+ */
+export {
+  type AwsIdentity,
+  type ClaimMatch,
+  IDENTITY_KINDS,
+  type IdentityKind,
+} from "../sdk/index";
 
 /**
- * `claimMatch` of an identity: which OIDC tokens may assume it. Only the members that
- * are set appear (as in the API's answers), so an exact match reads `{ issuer, subject }`.
- * Exactly one of `issuer` / `issuerPattern` and of `subject` / `subjectPattern`; at
- * most one of `audience` / `audiencePattern`. Patterns are RE2, matched whole.
+ * `staticKeys` of an identity after `check`: `audiences` always present (`[]` when
+ * none), `expirationTime` only when the program sets it (RFC 3339, normalised to
+ * milliseconds and `Z`; absent: the service's default).
  */
-export interface ClaimMatch {
-  /** URL of the OIDC token issuer. */
-  issuer?: string;
-  /** RE2 pattern the token's `iss` must fully match. */
-  issuerPattern?: string;
-  /** Token subject to match (`*` matches any subject of the issuer). */
-  subject?: string;
-  /** RE2 pattern the token's `sub` must fully match. */
-  subjectPattern?: string;
-  /** An element of the token's `aud` must equal it. */
-  audience?: string;
-  /** RE2 pattern an element of the token's `aud` must fully match. */
-  audiencePattern?: string;
-  /** Claim name to exact value; absent when empty. */
-  claims?: Record<string, string>;
-  /** Claim name to RE2 pattern; absent when empty. */
-  claimPatterns?: Record<string, string>;
-}
-
-/** `staticKeys` of an identity after `check`: `expirationTime` only when the program sets it. */
-export interface StaticKeysInputs {
-  /** The issuer URL the token's `iss` must equal. */
-  issuer: string;
-  /** The subject the token's `sub` must equal. */
-  subject: string;
-  /** A JWKS document (`{"keys":[...]}`) as a string, public keys only. */
-  issuerKeys: string;
-  /** RFC 3339, normalised to milliseconds and `Z`; absent: the service's default. */
-  expirationTime?: string;
-  /** Empty, or exactly one audience the token's `aud` must contain. */
-  audiences: string[];
-}
+export type StaticKeysInputs = StaticKeysCreate & { audiences: string[] };
 
 /** `staticKeys` of an identity as stored: every member, as the API answers it. */
-export interface StaticKeysOutputs {
-  /** The issuer URL the token's `iss` must equal. */
-  issuer: string;
-  /** The subject the token's `sub` must equal. */
-  subject: string;
-  /** A JWKS document (`{"keys":[...]}`) as a string: the issuer's public keys. */
-  issuerKeys: string;
-  /** When the exchange starts refusing the identity. */
-  expirationTime: string;
-  /** Empty, or the one audience the token's `aud` must contain. */
-  audiences: string[];
-}
-
-/** `awsIdentity` of an identity: one member of each pair set. */
-export interface AwsIdentity {
-  /** 12 digits. */
-  awsAccount: string;
-  /** The caller's ARN, exactly. */
-  arn?: string;
-  /** RE2 pattern the caller's ARN must fully match. */
-  arnPattern?: string;
-  /** The caller's user id, exactly. */
-  userId?: string;
-  /** RE2 pattern the caller's user id must fully match. */
-  userIdPattern?: string;
-}
-
-/** The kind members of an identity, exactly one of which is set. */
-export const IDENTITY_KINDS = [
-  "claimMatch",
-  "staticKeys",
-  "awsIdentity",
-  "servicePrincipal",
-] as const;
-export type IdentityKind = (typeof IDENTITY_KINDS)[number];
+export type StaticKeysOutputs = StaticKeys;
 
 /** Inputs of a Group after `check`. */
 export interface GroupInputs {

@@ -76,7 +76,9 @@ export { AccountAssociations } from "./resources/account-associations";
 export { encodeTtl, GroupInvites } from "./resources/group-invites";
 export { Groups, RoleBindings, Roles } from "./resources/iam";
 export {
+  IDENTITY_KINDS,
   Identities,
+  type IdentityKind,
   identityKind,
   RELATIONSHIP_TYPES,
   SERVICE_PRINCIPAL_NAMES,

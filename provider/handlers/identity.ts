@@ -12,13 +12,12 @@ import type {
   IdentityUpdate,
   ServicePrincipal,
 } from "../../sdk/index";
-import { MAX_PAGE_SIZE } from "../../sdk/index";
+import { identityKind, MAX_PAGE_SIZE } from "../../sdk/index";
 import {
   type AwsIdentity,
   type ClaimMatch,
   IDENTITY_KINDS,
   type IdentityInputs,
-  type IdentityKind,
   type IdentityOutputs,
   type StaticKeysOutputs,
 } from "../types";
@@ -40,11 +39,6 @@ type KindObjects = {
   awsIdentity: AwsIdentity;
 };
 type ObjectKind = keyof KindObjects;
-
-/** The kind the inputs or outputs have, if any. */
-export function kindOf(value: IdentityInputs | IdentityOutputs): IdentityKind | undefined {
-  return IDENTITY_KINDS.find((kind) => value[kind] !== undefined);
-}
 
 /** A string member of a kind's object, `""` when unset. */
 function member<K extends ObjectKind>(
@@ -203,8 +197,8 @@ function createBody(inputs: IdentityInputs): IdentityCreate {
 
 /** Why an identity found by `adoptUid` cannot be managed as declared. */
 function refuseAdoption(current: IdentityOutputs, inputs: IdentityInputs): string | undefined {
-  const actual = kindOf(current);
-  const declared = kindOf(inputs);
+  const actual = identityKind(current);
+  const declared = identityKind(inputs);
   if (actual !== declared) {
     return `is of kind ${actual}, not ${declared}; the kind of an identity cannot change, so adopt one of kind ${declared} or declare ${actual}`;
   }

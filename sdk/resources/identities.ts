@@ -53,13 +53,21 @@ export const RELATIONSHIP_TYPES: readonly RelationshipType[] = [
   "RELATIONSHIP_TYPE_SERVICE_PRINCIPAL",
 ];
 
-/** The member of each kind, in the order the service checks them. */
-const KIND_MEMBERS = ["claimMatch", "staticKeys", "awsIdentity", "servicePrincipal"] as const;
-type KindMember = (typeof KIND_MEMBERS)[number];
+/**
+ * The member of each kind of identity, exactly one of which an identity carries, in
+ * the order the service checks them. The provider's inputs and state use the same.
+ */
+export const IDENTITY_KINDS = [
+  "claimMatch",
+  "staticKeys",
+  "awsIdentity",
+  "servicePrincipal",
+] as const;
+export type IdentityKind = (typeof IDENTITY_KINDS)[number];
 
 const KIND_OF_TYPE: Record<
   Exclude<RelationshipType, "RELATIONSHIP_TYPE_UNSPECIFIED">,
-  KindMember
+  IdentityKind
 > = {
   RELATIONSHIP_TYPE_CLAIM_MATCH: "claimMatch",
   RELATIONSHIP_TYPE_STATIC: "staticKeys",
@@ -67,9 +75,14 @@ const KIND_OF_TYPE: Record<
   RELATIONSHIP_TYPE_SERVICE_PRINCIPAL: "servicePrincipal",
 };
 
-/** The kind member an identity carries (`claimMatch`, `staticKeys`, ...). */
-export function identityKind(identity: Identity): KindMember | undefined {
-  return KIND_MEMBERS.find((member) => identity[member] !== undefined);
+/**
+ * The kind member an identity carries (`claimMatch`, `staticKeys`, ...): of an answer,
+ * or of anything shaped like one (the provider's inputs and state).
+ */
+export function identityKind(
+  identity: Readonly<Partial<Record<IdentityKind, unknown>>>,
+): IdentityKind | undefined {
+  return IDENTITY_KINDS.find((kind) => identity[kind] !== undefined);
 }
 
 /** Largest `issuerKeys` document the service stores. */
@@ -113,7 +126,7 @@ function present(value: unknown): boolean {
 
 export function decodeIdentity(raw: unknown, at = "identity"): Identity {
   const r = ShapeReader.of(raw, at);
-  const kinds = KIND_MEMBERS.filter((member) => present(r.raw[member]));
+  const kinds = IDENTITY_KINDS.filter((kind) => present(r.raw[kind]));
   if (kinds.length !== 1) {
     const found = kinds.length === 0 ? "none" : kinds.join(" and ");
     throw new ShapeError(
