@@ -1,11 +1,73 @@
 /**
- * Input checks of the Role, IdentityProvider, GroupInvite and AccountAssociation
- * resources, run by `check` before any request reaches the API. Like `validation.ts`
- * (whose patterns and helpers they reuse), every failure names the property and the
- * rule it broke, and a value not known yet in a preview passes.
+ * The rules every resource's `check` is built from, before any request reaches the
+ * API: the API's patterns and this provider's bounds, and {@link Checker}, which
+ * collects failures. Every failure names the property and the rule it broke, so
+ * `pulumi preview` can point at the line, and a value not known yet in a preview
+ * passes. The checks of each resource's inputs are beside its handler (and, for
+ * groups, identities and role bindings, in `validation.ts`).
  */
 import type { CheckFailure } from "@pulumi/pulumi/dynamic";
-import { isUnknown, MAX_LENGTH, NAME_PATTERN, quoted } from "./validation";
+import { RE2JS } from "re2js";
+
+/** What the engine sends in place of a value that is not known yet (during preview). */
+export const UNKNOWN_VALUE = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+/** Names of groups, identities and roles (API rule). */
+export const NAME_PATTERN = /^[a-z0-9 ._-]{1,}$/;
+
+/**
+ * Upper bounds chosen by this provider (the API states none), generous enough for real
+ * use while catching pasted blobs before they reach the service.
+ */
+export const MAX_LENGTH = {
+  name: 128,
+  description: 1024,
+  issuer: 2048,
+  subject: 1024,
+  /** An audience, a claim's exact value, an AWS ARN or user id. */
+  value: 2048,
+  /** An RE2 pattern (the API's bound: the worst pattern still compiles quickly). */
+  pattern: 1024,
+  /** A claim name in `claims` / `claimPatterns`. */
+  claimName: 256,
+  /** `staticKeys.issuerKeys`, a JWKS document (the API's bound). */
+  issuerKeys: 65_536,
+} as const;
+
+/** A root organisation: 40 lowercase hex characters. */
+const ROOT_UID = "[0-9a-f]{40}";
+/** One child segment: 16 lowercase hex characters. */
+const CHILD_SEGMENT = "[0-9a-f]{16}";
+
+/** Any group: the root organisation or a group below it. */
+export const GROUP_UID_PATTERN = new RegExp(`^${ROOT_UID}(?:/${CHILD_SEGMENT})*$`);
+/** A child of some group (identity, child group, role binding): at least one child segment. */
+export const CHILD_UID_PATTERN = new RegExp(`^${ROOT_UID}(?:/${CHILD_SEGMENT})+$`);
+/** A role: 40 lowercase hex characters, no slash. */
+export const ROLE_UID_PATTERN = new RegExp(`^${ROOT_UID}$`);
+
+/** True when the engine does not know this value yet (preview). */
+export function isUnknown(value: unknown): boolean {
+  return value === UNKNOWN_VALUE;
+}
+
+/** A value quoted for a message, cut short so a pasted blob does not flood the output. */
+export function quoted(value: string, max = 80): string {
+  if (value.length <= max) return JSON.stringify(value);
+  return `${JSON.stringify(value.slice(0, max))}... (${value.length} characters)`;
+}
+
+/** The parent of a child uid (everything before the last `/`), or undefined for a root. */
+export function parentOf(uid: string): string | undefined {
+  const slash = uid.lastIndexOf("/");
+  return slash < 0 ? undefined : uid.slice(0, slash);
+}
+
+/** How each uid shape is named in a failure. */
+export const GROUP_SHAPE =
+  "a group uid (40 lowercase hex, then zero or more '/' + 16 lowercase hex)";
+export const CHILD_SHAPE = "a child uid (its group's uid, then '/' + 16 lowercase hex)";
+export const ROLE_SHAPE = "a role uid (40 lowercase hex, no '/')";
 
 /** True for an `http` host the emulator may run on: localhost, 127.0.0.0/8 or [::1]. */
 function isLoopbackHost(hostname: string): boolean {
@@ -20,6 +82,27 @@ function isLoopbackHost(hostname: string): boolean {
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
+
+/** Present: neither absent, `null` nor `""` (the API's rule for one-of members). */
+export function isSet(value: unknown): boolean {
+  return value !== undefined && value !== null && value !== "";
+}
+
+/** Result of validating one resource's inputs: normalized inputs and failures. */
+export interface Checked<T> {
+  inputs: T;
+  failures: CheckFailure[];
+}
+
+/** What the engine hands `check`: the program's inputs, any value at all. */
+export type RawInputs = Record<string, unknown>;
+
+/** An RFC 3339 time (what the API accepts). */
+const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
+
+/** JWK members that only a private key has (API rule: only public keys are accepted). */
+const PRIVATE_KEY_MEMBERS = ["d", "p", "q", "dp", "dq", "qi", "k"];
+const KEY_TYPES = ["EC", "RSA", "OKP"];
 
 /** Collects the failures of one resource's inputs. */
 export class Checker {
@@ -80,7 +163,8 @@ export class Checker {
         `must match ${NAME_PATTERN.source} (lowercase letters, digits, space, '.', '_', '-'), got ${quoted(name)}`,
       );
     }
-    if (name.length < min || name.length > max) {
+    if (min <= 1) this.maxLength(property, name, max);
+    else if (name.length < min || name.length > max) {
       this.fail(property, `must be ${min} to ${max} characters, got ${name.length}`);
     }
     return name;
@@ -100,25 +184,9 @@ export class Checker {
 
   /** An `https` URL; `http` only on loopback (the emulator). */
   httpsUrl(property: string, value: unknown): string | undefined {
-    const issuer = this.requiredString(property, value);
-    if (issuer === undefined || isUnknown(issuer)) return issuer;
-    this.maxLength(property, issuer, MAX_LENGTH.issuer);
-    let url: URL;
-    try {
-      url = new URL(issuer);
-    } catch {
-      this.fail(property, `must be an absolute https URL, got ${quoted(issuer)}`);
-      return issuer;
-    }
-    const allowed =
-      url.protocol === "https:" || (url.protocol === "http:" && isLoopbackHost(url.hostname));
-    if (!allowed) {
-      this.fail(
-        property,
-        `must be an https URL (http only on loopback: localhost, 127.0.0.0/8, [::1]), got ${quoted(issuer)}`,
-      );
-    }
-    return issuer;
+    const url = this.requiredString(property, value);
+    if (url !== undefined && !isUnknown(url)) this.issuerUrl(property, url);
+    return url;
   }
 
   /**
@@ -158,6 +226,155 @@ export class Checker {
       }
     });
     return strings;
+  }
+
+  /** An optional string where `""` counts as unset; undefined when unset or not a string. */
+  optionalSetString(property: string, value: unknown): string | undefined {
+    if (value === undefined || value === null || value === "") return undefined;
+    if (typeof value !== "string") {
+      this.fail(property, `must be a string, got ${typeof value}`);
+      return undefined;
+    }
+    return value;
+  }
+
+  /**
+   * `adoptUid` must be a child of the declared parent; checked here when both are known
+   * so a typo fails in preview rather than at create.
+   */
+  adoptUid(
+    value: unknown,
+    parentProperty: string,
+    parentUid: string | undefined,
+  ): string | undefined {
+    if (value === undefined || value === null || value === "") return undefined;
+    const uid = this.uid("adoptUid", value, CHILD_UID_PATTERN, CHILD_SHAPE);
+    if (uid === undefined || isUnknown(uid) || parentUid === undefined || isUnknown(parentUid)) {
+      return uid;
+    }
+    if (CHILD_UID_PATTERN.test(uid) && parentOf(uid) !== parentUid) {
+      this.fail("adoptUid", `must be a direct child of ${parentProperty} ${parentUid}, got ${uid}`);
+    }
+    return uid;
+  }
+
+  /** An issuer already known to be a string: the provider's issuer rule. */
+  issuerUrl(property: string, issuer: string): void {
+    this.maxLength(property, issuer, MAX_LENGTH.issuer);
+    let url: URL;
+    try {
+      url = new URL(issuer);
+    } catch {
+      this.fail(property, `must be an absolute https URL, got ${quoted(issuer)}`);
+      return;
+    }
+    const allowed =
+      url.protocol === "https:" || (url.protocol === "http:" && isLoopbackHost(url.hostname));
+    if (!allowed) {
+      this.fail(
+        property,
+        `must be an https URL (http only on loopback: localhost, 127.0.0.0/8, [::1]), got ${quoted(issuer)}`,
+      );
+    }
+  }
+
+  /**
+   * An RE2 pattern, compiled with re2js as the API compiles it (JavaScript's RegExp
+   * accepts lookaround and backreferences, which RE2 refuses, and refuses `(?P<name>`,
+   * which RE2 accepts), so a pattern the API would refuse fails in preview.
+   */
+  pattern(property: string, pattern: string): void {
+    if (isUnknown(pattern)) return;
+    if (pattern.length > MAX_LENGTH.pattern) {
+      this.maxLength(property, pattern, MAX_LENGTH.pattern);
+      return;
+    }
+    try {
+      RE2JS.compile(pattern);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      this.fail(property, `not a valid RE2 pattern: ${message}`);
+    }
+  }
+
+  /**
+   * A JWKS document as a string: at least one public key of `kty` EC, RSA or OKP, none
+   * with private members. A private key is refused here, before it is ever sent; its
+   * members are named, never their values.
+   */
+  issuerKeys(property: string, value: unknown): string | undefined {
+    const text = this.requiredString(property, value);
+    if (text === undefined || isUnknown(text)) return text;
+    if (text.length > MAX_LENGTH.issuerKeys) {
+      this.maxLength(property, text, MAX_LENGTH.issuerKeys);
+      return text;
+    }
+    let document: unknown;
+    try {
+      document = JSON.parse(text);
+    } catch {
+      document = undefined;
+    }
+    const keys = isRecord(document) ? document.keys : undefined;
+    if (!Array.isArray(keys)) {
+      this.fail(property, 'must be a JWKS document {"keys":[...]} as a string');
+      return text;
+    }
+    if (keys.length === 0) this.fail(property, "must hold at least one public key");
+    keys.forEach((key: unknown, index) => {
+      if (!isRecord(key)) {
+        this.fail(property, `key ${index} must be an object`);
+        return;
+      }
+      if (typeof key.kty !== "string" || !KEY_TYPES.includes(key.kty)) {
+        this.fail(property, `key ${index}: kty must be EC, RSA or OKP`);
+      }
+      const secret = PRIVATE_KEY_MEMBERS.filter((member) => key[member] !== undefined);
+      if (secret.length > 0) {
+        this.fail(
+          property,
+          `key ${index} holds private key members (${secret.join(", ")}); only public keys may be registered`,
+        );
+      }
+    });
+    return text;
+  }
+
+  /** `staticKeys.audiences`: empty, or exactly one non-empty string; absent means `[]`. */
+  audiences(property: string, value: unknown): string[] {
+    if (value === undefined || value === null) return [];
+    if (isUnknown(value)) return [UNKNOWN_VALUE];
+    if (!Array.isArray(value) || value.some((entry) => typeof entry !== "string")) {
+      this.fail(property, "must be a list of strings");
+      return [];
+    }
+    if (value.length > 1)
+      this.fail(property, `must hold at most one audience, got ${value.length}`);
+    value.forEach((entry: string, index) => {
+      if (entry === "") this.fail(`${property}[${index}]`, "must not be empty");
+      else if (!isUnknown(entry)) this.maxLength(`${property}[${index}]`, entry, MAX_LENGTH.value);
+    });
+    return [...value];
+  }
+
+  /**
+   * An optional RFC 3339 time, answered in the form the API answers it (milliseconds,
+   * `Z`), so a time written with an offset or without milliseconds compares equal to
+   * the stored one. Whether it lies in the allowed window is the API's to judge at the
+   * write: checked here, a time that has passed would fail every later preview.
+   */
+  timestamp(property: string, value: unknown): string | undefined {
+    const text = this.optionalSetString(property, value);
+    if (text === undefined || isUnknown(text)) return text;
+    const ms = RFC3339.test(text) ? Date.parse(text.toUpperCase()) : Number.NaN;
+    if (Number.isNaN(ms)) {
+      this.fail(
+        property,
+        `must be an RFC 3339 time such as "2027-01-31T00:00:00Z", got ${quoted(text)}`,
+      );
+      return undefined;
+    }
+    return new Date(ms).toISOString();
   }
 }
 

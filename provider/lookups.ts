@@ -29,7 +29,7 @@ import {
   MAX_LENGTH,
   quoted,
   ROLE_UID_PATTERN,
-} from "./validation";
+} from "./input-checks";
 
 /** Options of every lookup. */
 export interface LookupOptions {

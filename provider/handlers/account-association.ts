@@ -18,8 +18,18 @@ import type {
   ServicePrincipalName,
 } from "../../sdk/index";
 import { AlreadyExistsError, SERVICE_PRINCIPAL_NAMES } from "../../sdk/index";
-import { Checker, givenAdoptUid, isRecord, withAdoptUid } from "../input-checks";
-import { CHILD_UID_PATTERN, GROUP_UID_PATTERN, isUnknown, parentOf, quoted } from "../validation";
+import {
+  CHILD_UID_PATTERN,
+  Checker,
+  GROUP_SHAPE,
+  GROUP_UID_PATTERN,
+  givenAdoptUid,
+  isRecord,
+  isUnknown,
+  parentOf,
+  quoted,
+  withAdoptUid,
+} from "../input-checks";
 import {
   type FieldSpec,
   getOrUndefined,
@@ -63,7 +73,6 @@ export interface AccountAssociationOutputs extends AssociationBlocks {
   updateTime: string;
 }
 
-const GROUP_SHAPE = "a group uid (40 lowercase hex, then zero or more '/' + 16 lowercase hex)";
 const CHILD_SHAPE = "an identity uid (its group's uid, then '/' + 16 lowercase hex)";
 const AWS_ACCOUNT = /^[0-9]{12}$/;
 const GCP_PROJECT_ID = /^[a-z][a-z0-9-]{4,28}[a-z0-9]$/;

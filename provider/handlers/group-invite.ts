@@ -6,8 +6,16 @@
  */
 import type { CreatedGroupInvite, GroupInvite, IrmClient } from "../../sdk/index";
 import { OutcomeUnknownError } from "../../sdk/index";
-import { Checker } from "../input-checks";
-import { GROUP_UID_PATTERN, isUnknown, parentOf, quoted, ROLE_UID_PATTERN } from "../validation";
+import {
+  Checker,
+  GROUP_SHAPE,
+  GROUP_UID_PATTERN,
+  isUnknown,
+  parentOf,
+  quoted,
+  ROLE_SHAPE,
+  ROLE_UID_PATTERN,
+} from "../input-checks";
 import {
   deleteWaitingForChildren,
   diffFields,
@@ -47,8 +55,6 @@ export interface GroupInviteOutputs extends GroupInviteInputs {
   code: string;
 }
 
-const GROUP_SHAPE = "a group uid (40 lowercase hex, then zero or more '/' + 16 lowercase hex)";
-const ROLE_SHAPE = "a role uid (40 lowercase hex, no '/')";
 /** The API's duration syntax: seconds, up to nine fractional digits. */
 const DURATION = /^([0-9]+)(?:\.([0-9]{1,9}))?s$/;
 const MAX_TTL_SECONDS = 31_536_000;

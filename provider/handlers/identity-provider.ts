@@ -9,15 +9,18 @@ import type {
   IdentityProviderMaskPath,
   IdentityProviderUpdate,
 } from "../../sdk/index";
-import { Checker, givenAdoptUid, isRecord, withAdoptUid } from "../input-checks";
 import {
-  CHILD_UID_PATTERN,
+  Checker,
+  GROUP_SHAPE,
   GROUP_UID_PATTERN,
+  isRecord,
   isUnknown,
   parentOf,
+  ROLE_SHAPE,
   ROLE_UID_PATTERN,
   UNKNOWN_VALUE,
-} from "../validation";
+  withAdoptUid,
+} from "../input-checks";
 import type { FieldSpec, HandlerContext, ResourceHandler } from "./common";
 import { objectHandler } from "./object-handler";
 
@@ -73,9 +76,6 @@ export interface IdentityProviderOutputs {
   updateTime: string;
 }
 
-const GROUP_SHAPE = "a group uid (40 lowercase hex, then zero or more '/' + 16 lowercase hex)";
-const CHILD_SHAPE = "a child uid (its group's uid, then '/' + 16 lowercase hex)";
-const ROLE_SHAPE = "a role uid (40 lowercase hex, no '/')";
 /** Longest client id and secret accepted: generous, yet catches pasted blobs. */
 const MAX_CLIENT_ID = 1024;
 const MAX_CLIENT_SECRET = 4096;
@@ -174,21 +174,7 @@ export function checkIdentityProviderInputs(news: Record<string, unknown>) {
   } else if (oidc.pkceEnabled === false) {
     checker.fail("clientSecret", "is required unless oidc.pkceEnabled is true");
   }
-  const adoptUid = givenAdoptUid(news.adoptUid);
-  let adopt: string | undefined;
-  if (adoptUid !== undefined) {
-    adopt = checker.uid("adoptUid", adoptUid, CHILD_UID_PATTERN, CHILD_SHAPE);
-    if (
-      adopt !== undefined &&
-      !isUnknown(adopt) &&
-      parentUid !== undefined &&
-      !isUnknown(parentUid) &&
-      CHILD_UID_PATTERN.test(adopt) &&
-      parentOf(adopt) !== parentUid
-    ) {
-      checker.fail("adoptUid", `must be a direct child of parentUid ${parentUid}, got ${adopt}`);
-    }
-  }
+  const adopt = checker.adoptUid(news.adoptUid, "parentUid", parentUid);
   const inputs = withAdoptUid<IdentityProviderInputs>(
     {
       parentUid: parentUid ?? "",

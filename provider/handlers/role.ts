@@ -1,7 +1,15 @@
 /** Provider methods of `Role`: a custom role of a group. */
 import type { Role, RoleMaskPath, RoleUpdate } from "../../sdk/index";
-import { Checker, givenAdoptUid, withAdoptUid } from "../input-checks";
-import { GROUP_UID_PATTERN, isUnknown, ROLE_UID_PATTERN } from "../validation";
+import {
+  Checker,
+  GROUP_SHAPE,
+  GROUP_UID_PATTERN,
+  givenAdoptUid,
+  isUnknown,
+  ROLE_SHAPE,
+  ROLE_UID_PATTERN,
+  withAdoptUid,
+} from "../input-checks";
 import type { FieldSpec, HandlerContext, ResourceHandler } from "./common";
 import { objectHandler } from "./object-handler";
 
@@ -52,9 +60,6 @@ export const CAPABILITIES: ReadonlySet<string> = new Set(
 
 /** Names of the built-in roles, which a custom role may not take. */
 const BUILT_IN_NAMES = new Set(["owner", "editor", "viewer", "registry.pull"]);
-
-const GROUP_SHAPE = "a group uid (40 lowercase hex, then zero or more '/' + 16 lowercase hex)";
-const ROLE_SHAPE = "a role uid (40 lowercase hex, no '/')";
 
 /** The set as the API stores it: sorted, each once. */
 export function capabilitySet(capabilities: readonly string[]): string[] {
