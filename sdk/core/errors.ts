@@ -113,46 +113,38 @@ export class IrmError extends Error {
   }
 }
 
+/**
+ * The base of an error class that adds nothing but its `name`, spelled out (a bundler
+ * may rename classes, and `name` is what a log line shows).
+ */
+function named(name: string) {
+  return class extends IrmError {
+    override name = name;
+  };
+}
+
 /** 3: a field, mask path, page size, ordering or page token was rejected. */
-export class InvalidArgumentError extends IrmError {
-  override name = "InvalidArgumentError";
-}
+export class InvalidArgumentError extends named("InvalidArgumentError") {}
 /** 5: no resource with that uid. */
-export class NotFoundError extends IrmError {
-  override name = "NotFoundError";
-}
+export class NotFoundError extends named("NotFoundError") {}
 /** 6: e.g. the same role binding already exists. */
-export class AlreadyExistsError extends IrmError {
-  override name = "AlreadyExistsError";
-}
+export class AlreadyExistsError extends named("AlreadyExistsError") {}
 /** 7: the caller's roles lack the capability, or a built-in role was changed. */
-export class PermissionDeniedError extends IrmError {
-  override name = "PermissionDeniedError";
-}
+export class PermissionDeniedError extends named("PermissionDeniedError") {}
 /** 9: the resource is not in a state that allows the call. */
-export class FailedPreconditionError extends IrmError {
-  override name = "FailedPreconditionError";
-}
+export class FailedPreconditionError extends named("FailedPreconditionError") {}
 /** 9 with a `RESOURCE_NOT_EMPTY` violation: a group still has children. */
 export class ResourceNotEmptyError extends FailedPreconditionError {
   override name = "ResourceNotEmptyError";
 }
 /** 8: rate limited; `retryAfterMs` holds the server's hint when it gave one. */
-export class RateLimitedError extends IrmError {
-  override name = "RateLimitedError";
-}
+export class RateLimitedError extends named("RateLimitedError") {}
 /** 14: the service is overloaded or down. */
-export class UnavailableError extends IrmError {
-  override name = "UnavailableError";
-}
+export class UnavailableError extends named("UnavailableError") {}
 /** 16: missing, malformed, expired or wrongly addressed token. */
-export class UnauthenticatedError extends IrmError {
-  override name = "UnauthenticatedError";
-}
+export class UnauthenticatedError extends named("UnauthenticatedError") {}
 /** 13: a bug in the service. */
-export class InternalError extends IrmError {
-  override name = "InternalError";
-}
+export class InternalError extends named("InternalError") {}
 
 /**
  * A non-idempotent request (a create) may or may not have taken effect: the
@@ -183,13 +175,9 @@ export class ConnectionError extends IrmError {
   }
 }
 /** A response that is not a decodable API answer: HTML from a proxy, empty or truncated body. */
-export class BadResponseError extends IrmError {
-  override name = "BadResponseError";
-}
+export class BadResponseError extends named("BadResponseError") {}
 /** An attempt exceeded its timeout. */
-export class TimeoutError extends IrmError {
-  override name = "TimeoutError";
-}
+export class TimeoutError extends named("TimeoutError") {}
 
 // --- decoding --------------------------------------------------------------
 
@@ -368,6 +356,14 @@ export function badResponseError(
 }
 
 // --- type guards -----------------------------------------------------------
+
+/** A guard true exactly for instances of the classes given. */
+function guard<T extends IrmError>(
+  ...classes: ReadonlyArray<abstract new (init: never) => T>
+): (error: unknown) => error is T {
+  return (error): error is T => classes.some((errorClass) => error instanceof errorClass);
+}
+
 // Each guard is true exactly for the class it names. API errors get their class
 // from the decoded body's code (and reason), so a guard is true only for what the
 // API itself said: a proxy's 403 page or a 401 that is not an AIP-193 body is a
@@ -379,30 +375,19 @@ export function badResponseError(
  * never NOT_FOUND; a token exchange's NOT_FOUND is reported as UNAUTHENTICATED.
  * Whether it means that a given object is gone is `ReadableCollection.isGone`'s call.
  */
-export function isNotFound(error: unknown): error is NotFoundError {
-  return error instanceof NotFoundError;
-}
+export const isNotFound = guard(NotFoundError);
 /** True for the API's INVALID_ARGUMENT. */
-export function isInvalidArgument(error: unknown): error is InvalidArgumentError {
-  return error instanceof InvalidArgumentError;
-}
+export const isInvalidArgument = guard(InvalidArgumentError);
 /** True for the API's PERMISSION_DENIED. */
-export function isPermissionDenied(error: unknown): error is PermissionDeniedError {
-  return error instanceof PermissionDeniedError;
-}
+export const isPermissionDenied = guard(PermissionDeniedError);
 /** True for the API's UNAUTHENTICATED (also a token exchange's refusal). */
-export function isUnauthenticated(error: unknown): error is UnauthenticatedError {
-  return error instanceof UnauthenticatedError;
-}
+export const isUnauthenticated = guard(UnauthenticatedError);
 /** True for FAILED_PRECONDITION with a `RESOURCE_NOT_EMPTY` violation. */
-export function isResourceNotEmpty(error: unknown): error is ResourceNotEmptyError {
-  return error instanceof ResourceNotEmptyError;
-}
+export const isResourceNotEmpty = guard(ResourceNotEmptyError);
 /** True for the API's RESOURCE_EXHAUSTED (after the retries). */
-export function isRateLimited(error: unknown): error is RateLimitedError {
-  return error instanceof RateLimitedError;
-}
+export const isRateLimited = guard(RateLimitedError);
 /** True for the API's UNAVAILABLE (after the retries) and for connection failures. */
-export function isUnavailable(error: unknown): error is UnavailableError | ConnectionError {
-  return error instanceof UnavailableError || error instanceof ConnectionError;
-}
+export const isUnavailable = guard<UnavailableError | ConnectionError>(
+  UnavailableError,
+  ConnectionError,
+);
