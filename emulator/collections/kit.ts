@@ -7,7 +7,7 @@ import { Access } from "../access";
 import type { Clock } from "../clock";
 import { ApiError, invalidArgument, notFound, unauthenticated } from "../errors";
 import type { IndexedCollection } from "../indexed-collection";
-import type { OrderField } from "../listing";
+import { type OrderField, parseListParams, runList } from "../listing";
 import { type IdentityRecord, NAME_PATTERN, NAME_PATTERN_TEXT } from "../model";
 import { type ApiRequest, type ApiResponse, type JsonObject, ok } from "../requests";
 import { childSegment, type State } from "../state";
@@ -237,4 +237,48 @@ export function getReadable<T extends { uid: string }>(
   access.require(capability, uid);
   if (!record) throw notFound(uid);
   return record;
+}
+
+/**
+ * A registry collection (repos, tags): read only, `name` its order field, and each
+ * item readable by anyone when `isPublic` says so (a public repo, a tag of one), else
+ * with `<key>.list` / `<key>.get` on the item.
+ */
+export function registryCollection<
+  T extends { uid: string; name: string; createTime: string; updateTime: string },
+>(spec: {
+  key: "repos" | "tags";
+  records: (state: State) => IndexedCollection<T>;
+  out: (record: T) => JsonObject;
+  isPublic: (state: State, record: T) => boolean;
+}): CollectionHandler {
+  const { key, records, out, isPublic } = spec;
+  return readOnlyCollection(
+    (ctx, request, access) => {
+      const params = parseListParams(request.query);
+      const filter = access.listFilter(`${key}.list`, params.childrenOf ?? params.descendantsOf);
+      const result = runList<T>({
+        collectionKey: key,
+        collection: records(ctx.state),
+        params,
+        sortValue: sortValueOf<T>((record) => record.name),
+        predicate: filter && ((record) => isPublic(ctx.state, record) || filter(record.uid)),
+        nowMs: ctx.clock.nowMs(),
+        pageTokenKey: ctx.tokens.pageTokenKey,
+      });
+      return listEnvelope(key, result, out);
+    },
+    (ctx, access, uid) =>
+      ok(
+        out(
+          getReadable(
+            access,
+            records(ctx.state),
+            uid,
+            `${key}.get`,
+            (record) => isPublic(ctx.state, record) || access.can(`${key}.get`, record.uid),
+          ),
+        ),
+      ),
+  );
 }

@@ -1,10 +1,7 @@
 /** Registry tags: `/registry/v2beta1/tags`, read only; tags of public repos need no token. */
-import type { Access } from "../access";
-import { parseListParams, runList } from "../listing";
 import type { TagRecord } from "../model";
-import { type JsonObject, ok } from "../requests";
-import type { State } from "../state";
-import { getReadable, listEnvelope, parentPath, readOnlyCollection, sortValueOf } from "./kit";
+import type { JsonObject } from "../requests";
+import { parentPath, registryCollection } from "./kit";
 
 export function tagOut(tag: TagRecord): JsonObject {
   return {
@@ -17,32 +14,9 @@ export function tagOut(tag: TagRecord): JsonObject {
   };
 }
 
-function tagReadable(state: State, access: Access, tag: TagRecord, verb: "list" | "get"): boolean {
-  const repo = state.repos.get(parentPath(tag.uid));
-  return (repo?.public ?? false) || access.can(`tags.${verb}`, tag.uid);
-}
-
-export const tags = readOnlyCollection(
-  (ctx, request, access) => {
-    const params = parseListParams(request.query);
-    const filter = access.listFilter("tags.list", params.childrenOf ?? params.descendantsOf);
-    const result = runList<TagRecord>({
-      collectionKey: "tags",
-      collection: ctx.state.tags,
-      params,
-      sortValue: sortValueOf<TagRecord>((tag) => tag.name),
-      predicate: filter && ((tag) => tagReadable(ctx.state, access, tag, "list")),
-      nowMs: ctx.clock.nowMs(),
-      pageTokenKey: ctx.tokens.pageTokenKey,
-    });
-    return listEnvelope("tags", result, tagOut);
-  },
-  (ctx, access, uid) =>
-    ok(
-      tagOut(
-        getReadable(access, ctx.state.tags, uid, "tags.get", (tag) =>
-          tagReadable(ctx.state, access, tag, "get"),
-        ),
-      ),
-    ),
-);
+export const tags = registryCollection<TagRecord>({
+  key: "tags",
+  records: (state) => state.tags,
+  out: tagOut,
+  isPublic: (state, tag) => state.repos.get(parentPath(tag.uid))?.public ?? false,
+});
