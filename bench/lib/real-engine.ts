@@ -32,13 +32,18 @@ export interface RealRun {
   steps: Record<string, number>;
   /** The engine's summary of the run (resource changes by op, the stack included). */
   summary: Record<string, number>;
+  /** Every step in the order the engine started it, engine resources left out. */
+  order: Array<{ op: string; urn: string }>;
   requests: LogEntry[];
 }
 
 export interface RealBenchStack {
   dir: string;
   run(kind: RealRunKind, options?: { parallel?: number }): Promise<RealRun>;
-  setConfig(values: Record<string, string>): Promise<void>;
+  /** Sets project config (keys without a `:` get the project's prefix), as secrets if asked. */
+  setConfig(values: Record<string, string>, options?: { secret?: boolean }): Promise<void>;
+  /** The stack's outputs, secrets in plain text (`pulumi stack output --show-secrets`). */
+  outputs(): Promise<Record<string, unknown>>;
   /** The deployment's resources (`pulumi stack export`), engine resources left out. */
   exportResources(): Promise<Array<Record<string, unknown>>>;
   dispose(): void;
@@ -112,10 +117,16 @@ async function createStack(
     { pulumiCommand, envVars: env, pulumiHome: home },
   );
   const projectName = (await stack.workspace.projectSettings()).name;
-  const setConfig = async (values: Record<string, string>) => {
+  const setConfig = async (
+    values: Record<string, string>,
+    setOptions: { secret?: boolean } = {},
+  ) => {
     const config: Record<string, { value: string; secret?: boolean }> = {};
     for (const [key, value] of Object.entries(values)) {
-      config[key.includes(":") ? key : `${projectName}:${key}`] = { value };
+      config[key.includes(":") ? key : `${projectName}:${key}`] = {
+        value,
+        secret: setOptions.secret === true,
+      };
     }
     await stack.setAllConfig(config);
   };
@@ -176,9 +187,15 @@ async function createStack(
       const ms = now() - start;
       if (code !== 0) throw new Error(`pulumi ${kind} exited ${code}:\n${output}`);
       const requests = await options.emulator.requests();
-      const { steps, summary } = readEventLog(eventLog);
+      const { steps, summary, order } = readEventLog(eventLog);
       fs.rmSync(eventLog, { force: true });
-      return { ms, steps, summary, requests };
+      return { ms, steps, summary, order, requests };
+    },
+    async outputs() {
+      const outputs = await stack.outputs();
+      return Object.fromEntries(
+        Object.entries(outputs).map(([key, output]) => [key, output.value]),
+      );
     },
     async exportResources() {
       const deployment = (await stack.exportStack()).deployment as {
@@ -194,16 +211,18 @@ async function createStack(
 }
 
 interface EventLine {
-  resourcePreEvent?: { metadata?: { op?: string; type?: string } };
+  resourcePreEvent?: { metadata?: { op?: string; type?: string; urn?: string } };
   summaryEvent?: { resourceChanges?: Record<string, number> };
 }
 
-/** Steps by op from the engine's resource pre-events, and its summary of changes. */
+/** Steps by op and in order from the engine's resource pre-events, and its summary of changes. */
 function readEventLog(file: string): {
   steps: Record<string, number>;
   summary: Record<string, number>;
+  order: Array<{ op: string; urn: string }>;
 } {
   const steps: Record<string, number> = {};
+  const order: Array<{ op: string; urn: string }> = [];
   let summary: Record<string, number> = {};
   for (const line of fs.readFileSync(file, "utf8").split("\n")) {
     if (line.trim() === "") continue;
@@ -211,8 +230,9 @@ function readEventLog(file: string): {
     const meta = event.resourcePreEvent?.metadata;
     if (meta?.op && !ENGINE_TYPES.test(meta.type ?? "")) {
       steps[meta.op] = (steps[meta.op] ?? 0) + 1;
+      order.push({ op: meta.op, urn: meta.urn ?? "" });
     }
     if (event.summaryEvent) summary = event.summaryEvent.resourceChanges ?? {};
   }
-  return { steps, summary };
+  return { steps, summary, order };
 }
