@@ -268,7 +268,7 @@ function requireIssuerKeys(value: string | undefined): string {
     if (curves && !curves.includes(String(jwk.crv))) {
       throw invalidArgument(
         field,
-        `key ${index}: crv ${String(jwk.crv).slice(0, 20)} is not accepted for ${jwk.kty} keys (one of ${curves.join(", ")})`,
+        `key ${index}: crv ${JSON.stringify(String(jwk.crv).slice(0, 20))} is not accepted for ${jwk.kty} keys (one of ${curves.join(", ")})`,
       );
     }
     let publicKey: ReturnType<typeof createPublicKey>;
