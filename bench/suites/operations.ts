@@ -913,6 +913,6 @@ async function run(context: SuiteContext): Promise<Section[]> {
 
 export const operationsSuite: Suite = {
   name: "operations",
-  sectionIds: ["requests-per-operation", "provider-overhead", "state-size"],
+  sectionIds: ["requests-per-operation", PER_RESOURCE_ID, "provider-overhead", "state-size"],
   run,
 };
