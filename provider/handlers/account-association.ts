@@ -34,6 +34,8 @@ import {
   type FieldSpec,
   getOrUndefined,
   type HandlerContext,
+  maskedFields,
+  pick,
   type ResourceHandler,
   withoutUndefined,
 } from "./common";
@@ -352,36 +354,19 @@ export function accountAssociationOutputs(
 }
 
 function inputsFrom(outputs: AccountAssociationOutputs): AccountAssociationInputs {
-  return withoutUndefined({
-    groupUid: outputs.groupUid,
-    name: outputs.name,
-    description: outputs.description,
-    amazon: outputs.amazon,
-    google: outputs.google,
-    azure: outputs.azure,
-    github: outputs.github,
-    chainguard: outputs.chainguard,
-  });
+  return pick(outputs, ["groupUid", "name", "description", ...ASSOCIATION_BLOCKS]);
 }
 
 /** The blocks the inputs carry, as sent. */
 function blocksOf(inputs: AssociationBlocks): AssociationBlocks {
-  return withoutUndefined({
-    amazon: inputs.amazon,
-    google: inputs.google,
-    azure: inputs.azure,
-    github: inputs.github,
-    chainguard: inputs.chainguard,
-  });
+  return pick(inputs, ASSOCIATION_BLOCKS);
 }
 
 function patchBody(
   inputs: AccountAssociationInputs,
   mask: readonly AccountAssociationMaskPath[],
 ): AccountAssociationUpdate {
-  const body: AccountAssociationUpdate = {};
-  if (mask.includes("name")) body.name = inputs.name;
-  if (mask.includes("description")) body.description = inputs.description;
+  const body: AccountAssociationUpdate = maskedFields(inputs, mask, ["name", "description"]);
   const blocks = blocksOf(inputs);
   for (const block of ASSOCIATION_BLOCKS) {
     // A named block absent from the body is removed: that is how a dropped one goes.

@@ -117,6 +117,33 @@ export function withoutUndefined<T extends object>(value: T): T {
 }
 
 /**
+ * The members of `source` named in `keys`, undefined ones left out. Every handler's
+ * `inputsFrom` is this: the inputs a live object implies are its state's copy of each
+ * input.
+ */
+export function pick<T extends object, K extends keyof T>(
+  source: T,
+  keys: readonly K[],
+): Pick<T, K> {
+  return withoutUndefined(Object.fromEntries(keys.map((key) => [key, source[key]]))) as Pick<T, K>;
+}
+
+/**
+ * The members of `inputs` among `keys` that the update mask names: a PATCH body's
+ * top-level fields, each sent as the program declares it.
+ */
+export function maskedFields<T extends object, K extends keyof T & string>(
+  inputs: T,
+  mask: readonly string[],
+  keys: readonly K[],
+): Partial<Pick<T, K>> {
+  return pick(
+    inputs,
+    keys.filter((key) => mask.includes(key)),
+  );
+}
+
+/**
  * Runs the object's own GET; undefined when the object is gone. `isGone` decides,
  * and only the API's NOT_FOUND answering this very GET is "gone": a 404 page from a
  * proxy or a wrong `irm:apiUrl`, or a NOT_FOUND from the token exchange, is an error.

@@ -23,6 +23,7 @@ import {
   findAfterUnknownOutcome,
   getOrUndefined,
   type HandlerContext,
+  pick,
   type ResourceHandler,
   withoutUndefined,
 } from "./common";
@@ -184,13 +185,7 @@ export function groupInviteOutputs(
 }
 
 function inputsFrom(outputs: GroupInviteOutputs): GroupInviteInputs {
-  return {
-    groupUid: outputs.groupUid,
-    roleUid: outputs.roleUid,
-    ttl: outputs.ttl,
-    email: outputs.email,
-    singleUse: outputs.singleUse,
-  };
+  return pick(outputs, ["groupUid", "roleUid", "ttl", "email", "singleUse"]);
 }
 
 /**

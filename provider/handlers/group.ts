@@ -2,7 +2,13 @@
 import { type Group, type GroupMaskPath, type GroupUpdate, MAX_PAGE_SIZE } from "../../sdk/index";
 import type { GroupInputs, GroupOutputs } from "../types";
 import { checkGroupInputs, parentOf } from "../validation";
-import type { FieldSpec, HandlerContext, ResourceHandler } from "./common";
+import {
+  type FieldSpec,
+  type HandlerContext,
+  maskedFields,
+  pick,
+  type ResourceHandler,
+} from "./common";
 import { objectHandler } from "./object-handler";
 
 const UPDATABLE: ReadonlyArray<FieldSpec<GroupInputs, GroupOutputs>> = [
@@ -25,14 +31,11 @@ export function groupOutputs(group: Group): GroupOutputs {
 }
 
 function groupInputsFrom(outputs: GroupOutputs): GroupInputs {
-  return { parentUid: outputs.parentUid, name: outputs.name, description: outputs.description };
+  return pick(outputs, ["parentUid", "name", "description"]);
 }
 
 function patchBody(inputs: GroupInputs, mask: readonly GroupMaskPath[]): GroupUpdate {
-  const body: GroupUpdate = {};
-  if (mask.includes("name")) body.name = inputs.name;
-  if (mask.includes("description")) body.description = inputs.description;
-  return body;
+  return maskedFields(inputs, mask, ["name", "description"]);
 }
 
 export function groupHandler(context: HandlerContext): ResourceHandler<GroupInputs, GroupOutputs> {

@@ -21,7 +21,13 @@ import {
   UNKNOWN_VALUE,
   withAdoptUid,
 } from "../input-checks";
-import type { FieldSpec, HandlerContext, ResourceHandler } from "./common";
+import {
+  type FieldSpec,
+  type HandlerContext,
+  maskedFields,
+  pick,
+  type ResourceHandler,
+} from "./common";
 import { objectHandler } from "./object-handler";
 
 /** How a signed-in user is matched to an existing identity; fixed at creation. */
@@ -269,24 +275,18 @@ export function identityProviderOutputs(
 }
 
 function inputsFrom(outputs: IdentityProviderOutputs): IdentityProviderInputs {
-  return {
-    parentUid: outputs.parentUid,
-    name: outputs.name,
-    description: outputs.description,
-    defaultRole: outputs.defaultRole,
-    oidc: outputs.oidc,
-    clientSecret: outputs.clientSecret,
-  };
+  return pick(outputs, ["parentUid", "name", "description", "defaultRole", "oidc", "clientSecret"]);
 }
 
 function patchBody(
   inputs: IdentityProviderInputs,
   mask: readonly IdentityProviderMaskPath[],
 ): IdentityProviderUpdate {
-  const body: IdentityProviderUpdate = {};
-  if (mask.includes("name")) body.name = inputs.name;
-  if (mask.includes("description")) body.description = inputs.description;
-  if (mask.includes("defaultRole")) body.defaultRole = inputs.defaultRole;
+  const body: IdentityProviderUpdate = maskedFields(inputs, mask, [
+    "name",
+    "description",
+    "defaultRole",
+  ]);
   const oidc: NonNullable<IdentityProviderUpdate["oidc"]> = {};
   if (mask.includes("oidc.issuer")) oidc.issuer = inputs.oidc.issuer;
   if (mask.includes("oidc.clientId")) oidc.clientId = inputs.oidc.clientId;

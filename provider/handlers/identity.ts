@@ -26,6 +26,7 @@ import {
   canonical,
   type FieldSpec,
   type HandlerContext,
+  pick,
   type ResourceHandler,
   withoutUndefined,
 } from "./common";
@@ -142,15 +143,7 @@ export function identityOutputs(identity: IdentityObject): IdentityOutputs {
 }
 
 function identityInputsFrom(outputs: IdentityOutputs): IdentityInputs {
-  return withoutUndefined({
-    parentUid: outputs.parentUid,
-    name: outputs.name,
-    description: outputs.description,
-    claimMatch: outputs.claimMatch,
-    staticKeys: outputs.staticKeys,
-    awsIdentity: outputs.awsIdentity,
-    servicePrincipal: outputs.servicePrincipal,
-  });
+  return pick(outputs, ["parentUid", "name", "description", ...IDENTITY_KINDS]);
 }
 
 /** The value a cleared leaf is sent with: an empty map, list or string. */

@@ -8,7 +8,13 @@ import type {
 import { AlreadyExistsError, MAX_PAGE_SIZE } from "../../sdk/index";
 import type { RoleBindingInputs, RoleBindingOutputs } from "../types";
 import { checkRoleBindingInputs } from "../validation";
-import type { FieldSpec, HandlerContext, ResourceHandler } from "./common";
+import {
+  type FieldSpec,
+  type HandlerContext,
+  maskedFields,
+  pick,
+  type ResourceHandler,
+} from "./common";
 import { objectHandler } from "./object-handler";
 
 const UPDATABLE: ReadonlyArray<FieldSpec<RoleBindingInputs, RoleBindingOutputs>> = [
@@ -64,21 +70,14 @@ function currentOutputs(binding: RoleBinding, previous?: RoleBindingOutputs): Ro
 }
 
 function roleBindingInputsFrom(outputs: RoleBindingOutputs): RoleBindingInputs {
-  return {
-    groupUid: outputs.groupUid,
-    identityUid: outputs.identityUid,
-    roleUid: outputs.roleUid,
-  };
+  return pick(outputs, ["groupUid", "identityUid", "roleUid"]);
 }
 
 function patchBody(
   inputs: RoleBindingInputs,
   mask: readonly RoleBindingMaskPath[],
 ): RoleBindingUpdate {
-  const body: RoleBindingUpdate = {};
-  if (mask.includes("identityUid")) body.identityUid = inputs.identityUid;
-  if (mask.includes("roleUid")) body.roleUid = inputs.roleUid;
-  return body;
+  return maskedFields(inputs, mask, ["identityUid", "roleUid"]);
 }
 
 /** The binding of this identity to this role in the group, if one exists. */

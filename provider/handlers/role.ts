@@ -10,7 +10,13 @@ import {
   ROLE_UID_PATTERN,
   withAdoptUid,
 } from "../input-checks";
-import type { FieldSpec, HandlerContext, ResourceHandler } from "./common";
+import {
+  type FieldSpec,
+  type HandlerContext,
+  maskedFields,
+  pick,
+  type ResourceHandler,
+} from "./common";
 import { objectHandler } from "./object-handler";
 
 /** Inputs of a Role after `check`. */
@@ -130,18 +136,11 @@ export function roleOutputs(role: Role): RoleOutputs {
 }
 
 function roleInputsFrom(outputs: RoleOutputs): RoleInputs {
-  return {
-    parentUid: outputs.parentUid,
-    name: outputs.name,
-    description: outputs.description,
-    capabilities: outputs.capabilities,
-  };
+  return pick(outputs, ["parentUid", "name", "description", "capabilities"]);
 }
 
 function patchBody(inputs: RoleInputs, mask: readonly RoleMaskPath[]): RoleUpdate {
-  const body: RoleUpdate = {};
-  if (mask.includes("name")) body.name = inputs.name;
-  if (mask.includes("description")) body.description = inputs.description;
+  const body: RoleUpdate = maskedFields(inputs, mask, ["name", "description"]);
   if (mask.includes("capabilities")) body.capabilities = capabilitySet(inputs.capabilities);
   return body;
 }
