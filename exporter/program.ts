@@ -120,6 +120,8 @@ export interface RoleDeclaration {
 export interface ClientSecret {
   /** Config key, from the provider's uid so that it survives renames and re-exports. */
   configKey: string;
+  /** The program's variable holding it, read at the top before any resource. */
+  variable: string;
   /** The identity provider's resource name and uid, for the notes. */
   resourceName: string;
   uid: string;
@@ -616,6 +618,11 @@ export function buildProgram(live: LiveOrganisation, options: ProgramOptions): E
     const base = namedDeclaration(provider, providerNames, "idp", new Map());
     const clientSecret: ClientSecret = {
       configKey: clientSecretKey(provider.uid),
+      variable: variables.claim(
+        [...wordsOf(base.resourceName), "client", "secret"],
+        "secret",
+        provider.uid,
+      ),
       resourceName: base.resourceName,
       uid: provider.uid,
       name: provider.name,

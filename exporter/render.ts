@@ -207,26 +207,16 @@ function identityProviderLines(
   provider: IdentityProviderDeclaration,
   withOptions: boolean,
 ): string[] {
-  const secret = provider.clientSecret;
-  // Required unless PKCE: `requireSecret` stops the run naming the key to set.
-  const read = secret.optional ? "getSecret" : "requireSecret";
-  return [
-    ...comment(
-      secret.optional
-        ? `Client secret (optional: this provider uses PKCE): \`pulumi config set --secret ${secret.configKey} <secret>\`. The API never answers it; when set, adoption sends it once.`
-        : `Client secret: \`pulumi config set --secret ${secret.configKey} <secret>\` before the first run. The API never answers it, so it could not be exported; adoption sends it once.`,
-    ),
-    ...namedObjectLines(
-      "IdentityProvider",
-      provider,
-      [
-        ["defaultRole", ref(provider.defaultRole)],
-        ["oidc", provider.oidc as unknown as { [key: string]: Value }],
-        ["clientSecret", new Code(`config.${read}(${literal(secret.configKey)})`)],
-      ],
-      withOptions,
-    ),
-  ];
+  return namedObjectLines(
+    "IdentityProvider",
+    provider,
+    [
+      ["defaultRole", ref(provider.defaultRole)],
+      ["oidc", provider.oidc as unknown as { [key: string]: Value }],
+      ["clientSecret", new Code(provider.clientSecret.variable)],
+    ],
+    withOptions,
+  );
 }
 
 function accountAssociationLines(
@@ -287,6 +277,13 @@ function outsideLines(variable: string, configKey: string, uid: string): string[
   const two = `  ${left} ?? ${right};`;
   if (fits(two)) return [`const ${variable} =`, two];
   return [`const ${variable} =`, `  ${left} ??`, `  ${right};`];
+}
+
+/** `const x = config.requireSecret("key");`, broken after `=` when long. */
+function secretLines(variable: string, read: string, configKey: string): string[] {
+  const call = `config.${read}(${literal(configKey)});`;
+  const one = `const ${variable} = ${call}`;
+  return fits(one) ? [one] : [`const ${variable} =`, `  ${call}`];
 }
 
 /** `const x = irm.getRoleOutput({ name: "editor" });`, or its argument on its own lines. */
@@ -363,6 +360,27 @@ export function renderIndex(program: ExportedProgram, options: RenderOptions): s
     }
     sections.push(lines);
   }
+  if (program.clientSecrets.length > 0) {
+    // Read before any resource: a missing one stops the run at once, naming its key.
+    const lines = [
+      ...comment(
+        "Client secrets of the identity providers, which the API never answers, so the export " +
+          "could not write them: set each with `pulumi config set --secret <key> <secret>` " +
+          "(README.md lists them). The first `pulumi up` sends each one once.",
+      ),
+    ];
+    for (const secret of program.clientSecrets) {
+      lines.push(
+        `/** Of "${secret.name}"${secret.optional ? " (optional: it uses PKCE)" : ""}. */`,
+        ...secretLines(
+          secret.variable,
+          secret.optional ? "getSecret" : "requireSecret",
+          secret.configKey,
+        ),
+      );
+    }
+    sections.push(lines);
+  }
   if (withOptions) {
     const set = [
       ...(options.protect ? ["protect: true"] : []),
@@ -408,7 +426,7 @@ export function renderIndex(program: ExportedProgram, options: RenderOptions): s
     program.identities.map((i) => identityLines(i, withOptions)),
   );
   block(
-    "Identity providers (single sign-on). Their client secrets come from `pulumi config --secret`.",
+    "Identity providers (single sign-on).",
     program.identityProviders.map((p) => identityProviderLines(p, withOptions)),
   );
   block(

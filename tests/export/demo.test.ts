@@ -95,7 +95,10 @@ describe("irm-export on the demo organisation", () => {
     expect(index).toContain("chainguard: { serviceBindings: { INGESTER: ingester.uid } },");
     // The client secret comes from config; the invite is counted and skipped.
     const [sso] = result.clientSecrets.filter((s) => s.uid === demo["acme-sso"]);
-    expect(index).toContain(`clientSecret: config.requireSecret("${sso.configKey}"),`);
+    expect(index).toContain(
+      `const acmeSsoClientSecret = config.requireSecret("${sso.configKey}");`,
+    );
+    expect(index).toContain("clientSecret: acmeSsoClientSecret,");
     expect(result.files["README.md"]).toContain(`pulumi config set --secret ${sso.configKey}`);
     expect(result.skippedInvites).toBe(1);
     expect(index).toContain("// - 1 group invite: skipped:");

@@ -411,10 +411,18 @@ describe("the generated program for every kind of object", () => {
     expect(okta.configKey).toBe(`clientSecret-${live.identityProviders[0].uid.slice(-16)}`);
     expect(okta.optional).toBe(false);
     expect(pkce.optional).toBe(true);
-    // Required without PKCE: the run stops naming the key until it is set.
-    expect(index).toContain(`  clientSecret: config.requireSecret("${okta.configKey}"),`);
-    expect(index).toContain(`  clientSecret: config.getSecret("${pkce.configKey}"),`);
-    expect(index).toContain(`pulumi config set --secret ${okta.configKey} <secret>`);
+    // Read at the top, before any resource: without PKCE required, so a run without it
+    // stops at once naming the key; with PKCE optional.
+    expect(index).toContain(
+      `/** Of "okta". */\nconst euOktaClientSecret = config.requireSecret("${okta.configKey}");`,
+    );
+    expect(index).toContain(
+      `/** Of "okta" (optional: it uses PKCE). */\nconst usOktaClientSecret = config.getSecret("${pkce.configKey}");`,
+    );
+    expect(index.indexOf("config.requireSecret(")).toBeLessThan(index.indexOf("new irm."));
+    expect(index.indexOf("config.requireSecret(")).toBeLessThan(index.indexOf("getRoleOutput("));
+    expect(index).toContain("  clientSecret: euOktaClientSecret,");
+    expect(index).toContain("  clientSecret: usOktaClientSecret,");
     expect(index).toContain("const config = new pulumi.Config();");
     // Members at their default are left out; the others are written as the API holds them.
     expect(index).toContain(

@@ -51,7 +51,8 @@ describe.skipIf(!hasRealEngine())("irm-export's project on the real Pulumi engin
     expect(writesOf(await stack.takeRequests())).toEqual([]);
     // What the generated README asks for: the secret the API cannot answer.
     await stack.setConfig(sso.configKey, DEMO_CLIENT_SECRET, true);
-  }, 180_000);
+    // A failed run of the engine took 40 to 55 s here, and far longer under heavy load.
+  }, 400_000);
 
   it("preview shows every object as a create (the adoption) and writes nothing", async () => {
     const preview = await stack.preview();

@@ -135,9 +135,7 @@ describe("irm-export of identity providers over more than one page", () => {
     expect(new Set(result.clientSecrets.map((s) => s.configKey)).size).toBe(210);
     const index = result.files["index.ts"];
     expect(index).not.toContain("requireSecret");
-    expect(
-      index.match(/clientSecret: config\.getSecret\("clientSecret-[0-9a-f]{16}"\),/g),
-    ).toHaveLength(210);
+    expect(index.match(/ = config\.getSecret\("clientSecret-[0-9a-f]{16}"\);/g)).toHaveLength(210);
     expect(result.warnings).toEqual([]);
   });
 });
