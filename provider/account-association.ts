@@ -1,6 +1,5 @@
 /** The `AccountAssociation` resource: a group's outside accounts and service identities. */
 import type * as pulumi from "@pulumi/pulumi";
-import type * as dynamic from "@pulumi/pulumi/dynamic";
 import type {
   AmazonAccount,
   AzureTenant,
@@ -10,23 +9,7 @@ import type {
   ServicePrincipalName,
 } from "../sdk/index";
 import { IrmResource, resourceKind } from "./resource-class";
-
-/** The runtime entry's shape, for typing the `require` below (erased at compile time). */
-type Runtime = typeof import("./runtime");
-
-/**
- * Provider of `pulumi-nodejs:dynamic/irm:AccountAssociation`, serialized into state:
- * each method only requires the runtime entry and delegates (see `shim.ts` for why).
- */
-export const accountAssociationProvider: dynamic.ResourceProvider = {
-  configure: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).configure(...a),
-  check: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).assoc.check(...a),
-  diff: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).assoc.diff(...a),
-  create: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).assoc.create(...a),
-  read: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).assoc.read(...a),
-  update: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).assoc.update(...a),
-  delete: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).assoc.delete(...a),
-};
+import { accountAssociationProvider } from "./shim";
 
 /** An AWS account. */
 export interface AmazonAccountArgs {
@@ -104,19 +87,24 @@ export interface AccountAssociationArgs {
   readonly adoptUid?: pulumi.Input<string>;
 }
 
-const ACCOUNT_ASSOCIATION = resourceKind("AccountAssociation", accountAssociationProvider, [
-  "uid",
-  "groupUid",
-  "name",
-  "description",
-  "amazon",
-  "google",
-  "azure",
-  "github",
-  "chainguard",
-  "createTime",
-  "updateTime",
-]);
+const ACCOUNT_ASSOCIATION = resourceKind(
+  "AccountAssociation",
+  accountAssociationProvider,
+  [
+    "uid",
+    "groupUid",
+    "name",
+    "description",
+    "amazon",
+    "google",
+    "azure",
+    "github",
+    "chainguard",
+    "createTime",
+    "updateTime",
+  ],
+  { defaults: { description: "" } },
+);
 
 /** The outside accounts of a group, and the identities the platform's services assume there. */
 export class AccountAssociation extends IrmResource {
@@ -146,11 +134,6 @@ export class AccountAssociation extends IrmResource {
   declare readonly updateTime: pulumi.Output<string>;
 
   constructor(name: string, args: AccountAssociationArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      ACCOUNT_ASSOCIATION,
-      name,
-      args && { ...args, description: args.description ?? "" },
-      opts,
-    );
+    super(ACCOUNT_ASSOCIATION, name, args, opts);
   }
 }

@@ -1,24 +1,7 @@
 /** The `GroupInvite` resource: a code that grants a role in a group to whoever redeems it. */
 import type * as pulumi from "@pulumi/pulumi";
-import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { IrmResource, resourceKind } from "./resource-class";
-
-/** The runtime entry's shape, for typing the `require` below (erased at compile time). */
-type Runtime = typeof import("./runtime");
-
-/**
- * Provider of `pulumi-nodejs:dynamic/irm:GroupInvite`, serialized into state: each
- * method only requires the runtime entry and delegates (see `shim.ts` for why).
- */
-export const groupInviteProvider: dynamic.ResourceProvider = {
-  configure: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).configure(...a),
-  check: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).invite.check(...a),
-  diff: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).invite.diff(...a),
-  create: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).invite.create(...a),
-  read: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).invite.read(...a),
-  update: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).invite.update(...a),
-  delete: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).invite.delete(...a),
-};
+import { groupInviteProvider } from "./shim";
 
 /**
  * Arguments of a {@link GroupInvite}. An invite never changes: changing any argument
@@ -40,18 +23,23 @@ export interface GroupInviteArgs {
   readonly singleUse?: pulumi.Input<boolean>;
 }
 
-const GROUP_INVITE = resourceKind("GroupInvite", groupInviteProvider, [
-  "uid",
-  "groupUid",
-  "roleUid",
-  "ttl",
-  "email",
-  "singleUse",
-  "expirationTime",
-  "keyId",
-  "createTime",
-  "code",
-]);
+const GROUP_INVITE = resourceKind(
+  "GroupInvite",
+  groupInviteProvider,
+  [
+    "uid",
+    "groupUid",
+    "roleUid",
+    "ttl",
+    "email",
+    "singleUse",
+    "expirationTime",
+    "keyId",
+    "createTime",
+    "code",
+  ],
+  { defaults: { email: "", singleUse: false }, secretOutputs: ["code"] },
+);
 
 /** An invite to a group, whose secret code is readable from the stack (as a secret) only. */
 export class GroupInvite extends IrmResource {
@@ -88,11 +76,6 @@ export class GroupInvite extends IrmResource {
   declare readonly code: pulumi.Output<string>;
 
   constructor(name: string, args: GroupInviteArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      GROUP_INVITE,
-      name,
-      args && { ...args, email: args.email ?? "", singleUse: args.singleUse ?? false },
-      { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "code"] },
-    );
+    super(GROUP_INVITE, name, args, opts);
   }
 }

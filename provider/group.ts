@@ -18,16 +18,21 @@ export interface GroupArgs {
   readonly adoptUid?: pulumi.Input<string>;
 }
 
-const GROUP = resourceKind("Group", groupProvider, [
-  "uid",
-  "parentUid",
-  "name",
-  "description",
-  "verified",
-  "resourceLimits",
-  "createTime",
-  "updateTime",
-]);
+const GROUP = resourceKind(
+  "Group",
+  groupProvider,
+  [
+    "uid",
+    "parentUid",
+    "name",
+    "description",
+    "verified",
+    "resourceLimits",
+    "createTime",
+    "updateTime",
+  ],
+  { defaults: { description: "" } },
+);
 
 /** A group under the root organisation or under another group. */
 export class Group extends IrmResource {
@@ -51,6 +56,6 @@ export class Group extends IrmResource {
   declare readonly updateTime: pulumi.Output<string>;
 
   constructor(name: string, args: GroupArgs, opts?: pulumi.CustomResourceOptions) {
-    super(GROUP, name, args && { ...args, description: args.description ?? "" }, opts);
+    super(GROUP, name, args, opts);
   }
 }

@@ -1,25 +1,8 @@
 /** The `IdentityProvider` resource: an external OIDC provider for sign-in (SSO) in a group. */
 import * as pulumi from "@pulumi/pulumi";
-import type * as dynamic from "@pulumi/pulumi/dynamic";
 import type { CorrelationRule } from "./handlers/identity-provider";
 import { IrmResource, resourceKind } from "./resource-class";
-
-/** The runtime entry's shape, for typing the `require` below (erased at compile time). */
-type Runtime = typeof import("./runtime");
-
-/**
- * Provider of `pulumi-nodejs:dynamic/irm:IdentityProvider`, serialized into state: each
- * method only requires the runtime entry and delegates (see `shim.ts` for why).
- */
-export const identityProviderProvider: dynamic.ResourceProvider = {
-  configure: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).configure(...a),
-  check: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).idp.check(...a),
-  diff: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).idp.diff(...a),
-  create: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).idp.create(...a),
-  read: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).idp.read(...a),
-  update: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).idp.update(...a),
-  delete: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).idp.delete(...a),
-};
+import { identityProviderProvider } from "./shim";
 
 /** The OIDC configuration of an {@link IdentityProvider}. */
 export interface IdentityProviderOidcArgs {
@@ -73,17 +56,22 @@ export interface IdentityProviderArgs {
   readonly adoptUid?: pulumi.Input<string>;
 }
 
-const IDENTITY_PROVIDER = resourceKind("IdentityProvider", identityProviderProvider, [
-  "uid",
-  "parentUid",
-  "name",
-  "description",
-  "defaultRole",
-  "oidc",
-  "clientSecret",
-  "createTime",
-  "updateTime",
-]);
+const IDENTITY_PROVIDER = resourceKind(
+  "IdentityProvider",
+  identityProviderProvider,
+  [
+    "uid",
+    "parentUid",
+    "name",
+    "description",
+    "defaultRole",
+    "oidc",
+    "clientSecret",
+    "createTime",
+    "updateTime",
+  ],
+  { defaults: { description: "" }, secretOutputs: ["clientSecret"] },
+);
 
 /** An external OIDC provider users of a group sign in through. */
 export class IdentityProvider extends IrmResource {
@@ -121,15 +109,11 @@ export class IdentityProvider extends IrmResource {
       name,
       args && {
         ...args,
-        description: args.description ?? "",
         // A secret from the start, so the input in state is encrypted too.
         clientSecret:
           args.clientSecret === undefined ? undefined : pulumi.secret(args.clientSecret),
       },
-      {
-        ...opts,
-        additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "clientSecret"],
-      },
+      opts,
     );
   }
 }

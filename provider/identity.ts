@@ -116,19 +116,24 @@ export interface IdentityArgs {
   readonly adoptUid?: pulumi.Input<string>;
 }
 
-const IDENTITY = resourceKind("Identity", identityProvider, [
-  "uid",
-  "parentUid",
-  "name",
-  "description",
-  "claimMatch",
-  "staticKeys",
-  "awsIdentity",
-  "servicePrincipal",
-  "lastSeenTime",
-  "createTime",
-  "updateTime",
-]);
+const IDENTITY = resourceKind(
+  "Identity",
+  identityProvider,
+  [
+    "uid",
+    "parentUid",
+    "name",
+    "description",
+    "claimMatch",
+    "staticKeys",
+    "awsIdentity",
+    "servicePrincipal",
+    "lastSeenTime",
+    "createTime",
+    "updateTime",
+  ],
+  { defaults: { description: "" } },
+);
 
 /** A workload, person or service identity of a group. */
 export class Identity extends IrmResource {
@@ -158,6 +163,6 @@ export class Identity extends IrmResource {
   declare readonly updateTime: pulumi.Output<string>;
 
   constructor(name: string, args: IdentityArgs, opts?: pulumi.CustomResourceOptions) {
-    super(IDENTITY, name, args && { ...args, description: args.description ?? "" }, opts);
+    super(IDENTITY, name, args, opts);
   }
 }

@@ -9,11 +9,13 @@
  * the base constructor:
  *
  * ```ts
- * const GROUP = resourceKind("Group", groupProvider, ["uid", "parentUid", "name", ...]);
+ * const GROUP = resourceKind("Group", groupProvider, ["uid", "parentUid", "name", ...], {
+ *   defaults: { description: "" },
+ * });
  * export class Group extends IrmResource {
  *   static override readonly __pulumiType = GROUP.token;
  *   constructor(name: string, args: GroupArgs, opts?: pulumi.CustomResourceOptions) {
- *     super(GROUP, name, args && { ...args, description: args.description ?? "" }, opts);
+ *     super(GROUP, name, args, opts);
  *   }
  * }
  * ```
@@ -44,6 +46,16 @@ export interface ResourceKind {
    * visibly after `get`, which registers nothing else.
    */
   readonly outputs: readonly string[];
+  /** The value of each optional input the program leaves out (or sets to null). */
+  readonly defaults: Readonly<Record<string, unknown>>;
+  /** Outputs always stored as secrets (a client secret, an invite code). */
+  readonly secretOutputs: readonly string[];
+}
+
+/** What a resource type adds to its name, provider and outputs; both optional. */
+export interface ResourceKindOptions {
+  defaults?: Readonly<Record<string, unknown>>;
+  secretOutputs?: readonly string[];
 }
 
 /** Describes a resource type for {@link IrmResource}. */
@@ -51,8 +63,16 @@ export function resourceKind(
   type: string,
   provider: dynamic.ResourceProvider,
   outputs: readonly string[],
+  options: ResourceKindOptions = {},
 ): ResourceKind {
-  return { type, token: typeToken(type), provider, outputs };
+  return {
+    type,
+    token: typeToken(type),
+    provider,
+    outputs,
+    defaults: options.defaults ?? {},
+    secretOutputs: options.secretOutputs ?? [],
+  };
 }
 
 /**
@@ -109,8 +129,9 @@ export abstract class IrmResource extends pulumi.dynamic.Resource {
   }
 
   /**
-   * Registers the resource. `inputs` are the class's arguments with defaults applied;
-   * they are left out when `opts.id` is set (`get`), where the engine reads every output.
+   * Registers the resource. `inputs` are the class's arguments, to which the kind's
+   * defaults are applied; they are left out when `opts.id` is set (`get`), where the
+   * engine reads every output. The kind's secret outputs join `additionalSecretOutputs`.
    */
   protected constructor(
     kind: ResourceKind,
@@ -121,7 +142,18 @@ export abstract class IrmResource extends pulumi.dynamic.Resource {
     const props: Record<string, unknown> = Object.fromEntries(
       kind.outputs.map((key) => [key, undefined]),
     );
-    if (opts?.id === undefined && inputs !== undefined) Object.assign(props, inputs);
-    super(kind.provider, name, props, opts, MODULE, kind.type);
+    if (opts?.id === undefined && inputs !== undefined) {
+      Object.assign(props, inputs);
+      for (const [key, value] of Object.entries(kind.defaults)) props[key] ??= value;
+    }
+    const secret = kind.secretOutputs;
+    const options =
+      secret.length === 0
+        ? opts
+        : {
+            ...opts,
+            additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...secret],
+          };
+    super(kind.provider, name, props, options, MODULE, kind.type);
   }
 }

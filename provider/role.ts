@@ -1,24 +1,7 @@
 /** The `Role` resource: a custom role of a group, usable in its group and below it. */
 import type * as pulumi from "@pulumi/pulumi";
-import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { IrmResource, resourceKind } from "./resource-class";
-
-/** The runtime entry's shape, for typing the `require` below (erased at compile time). */
-type Runtime = typeof import("./runtime");
-
-/**
- * Provider of `pulumi-nodejs:dynamic/irm:Role`, serialized into state: each method only
- * requires the runtime entry and delegates (see `shim.ts` for why).
- */
-export const roleProvider: dynamic.ResourceProvider = {
-  configure: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).configure(...a),
-  check: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).role.check(...a),
-  diff: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).role.diff(...a),
-  create: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).role.create(...a),
-  read: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).role.read(...a),
-  update: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).role.update(...a),
-  delete: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).role.delete(...a),
-};
+import { roleProvider } from "./shim";
 
 /** Arguments of a {@link Role}. */
 export interface RoleArgs {
@@ -43,15 +26,12 @@ export interface RoleArgs {
   readonly adoptUid?: pulumi.Input<string>;
 }
 
-const ROLE = resourceKind("Role", roleProvider, [
-  "uid",
-  "parentUid",
-  "name",
-  "description",
-  "capabilities",
-  "createTime",
-  "updateTime",
-]);
+const ROLE = resourceKind(
+  "Role",
+  roleProvider,
+  ["uid", "parentUid", "name", "description", "capabilities", "createTime", "updateTime"],
+  { defaults: { description: "" } },
+);
 
 /** A custom role: a named set of capabilities, usable in its group and the groups below it. */
 export class Role extends IrmResource {
@@ -73,6 +53,6 @@ export class Role extends IrmResource {
   declare readonly updateTime: pulumi.Output<string>;
 
   constructor(name: string, args: RoleArgs, opts?: pulumi.CustomResourceOptions) {
-    super(ROLE, name, args && { ...args, description: args.description ?? "" }, opts);
+    super(ROLE, name, args, opts);
   }
 }
