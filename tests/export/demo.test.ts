@@ -25,7 +25,7 @@ import {
   stateIds,
   typeCheck,
   writes,
-} from "./support";
+} from "../support/export";
 
 describe("irm-export on the demo organisation", () => {
   let emulator: TestEmulator;

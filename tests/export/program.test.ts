@@ -17,7 +17,7 @@ import type {
 import { literal, renderIndex } from "../../exporter/render";
 import { createConsumerProject } from "../../harness/installed-package";
 import type { Group, Identity, Role, RoleBinding } from "../../sdk/index";
-import { biomeFormat, typeCheck } from "./support";
+import { biomeFormat, typeCheck } from "../support/export";
 
 const ROOT = "a".repeat(40);
 const TSCONFIG = JSON.stringify({

@@ -21,7 +21,7 @@ import {
 } from "../../harness/orgs/demo-org";
 import { writesOf } from "../../harness/request-names";
 import { createEngineStack, type EngineStack, hasRealEngine } from "../support/engine-stack";
-import { generateProject, liveUids } from "./support";
+import { generateProject, liveUids } from "../support/export";
 
 describe.skipIf(!hasRealEngine())("irm-export's project on the real Pulumi engine", () => {
   let emulator: TestEmulator;

@@ -17,7 +17,7 @@ import {
   stateIds,
   typeCheck,
   writes,
-} from "./support";
+} from "../support/export";
 
 const SIZE = Number(process.env.IRM_EXPORT_TEST_SIZE ?? 200);
 
