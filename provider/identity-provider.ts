@@ -1,6 +1,6 @@
 /** The `IdentityProvider` resource: an external OIDC provider for sign-in (SSO) in a group. */
 import * as pulumi from "@pulumi/pulumi";
-import type { CorrelationRule } from "./handlers/identity-provider";
+import type { CorrelationRule, IdentityProviderOidc } from "../sdk/index";
 import { IrmResource, resourceKind } from "./resource-class";
 import { identityProviderProvider } from "./shim";
 
@@ -88,14 +88,7 @@ export class IdentityProvider extends IrmResource {
   /** Uid of the role bound to a user on first sign-in. */
   declare readonly defaultRole: pulumi.Output<string>;
   /** The OIDC configuration as the API answers it (never the secret). */
-  declare readonly oidc: pulumi.Output<{
-    issuer: string;
-    clientId: string;
-    additionalScopes: string[];
-    groupsClaim: string;
-    pkceEnabled: boolean;
-    correlationRule: CorrelationRule;
-  }>;
+  declare readonly oidc: pulumi.Output<IdentityProviderOidc>;
   /** The client secret last sent (a secret; `""` with PKCE and no secret). */
   declare readonly clientSecret: pulumi.Output<string>;
   /** When the provider was created (RFC 3339, milliseconds, `Z`). */

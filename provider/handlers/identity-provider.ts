@@ -4,10 +4,13 @@
  * its output is the input value (kept by refresh, which therefore cannot see a secret
  * changed outside Pulumi), and the class marks it secret.
  */
-import type {
-  IdentityProvider,
-  IdentityProviderMaskPath,
-  IdentityProviderUpdate,
+import {
+  CORRELATION_RULES,
+  type CorrelationRule,
+  type IdentityProvider,
+  type IdentityProviderMaskPath,
+  type IdentityProviderOidc,
+  type IdentityProviderUpdate,
 } from "../../sdk/index";
 import {
   Checker,
@@ -30,30 +33,11 @@ import {
 } from "./common";
 import { objectHandler } from "./object-handler";
 
-/** How a signed-in user is matched to an existing identity; fixed at creation. */
-export type CorrelationRule =
-  | "CORRELATION_RULE_UNSPECIFIED"
-  | "CORRELATION_RULE_SUB_EQUALS_EXTERNAL_ID"
-  | "CORRELATION_RULE_OID_EQUALS_EXTERNAL_ID";
-
-const CORRELATION_RULES: readonly CorrelationRule[] = [
-  "CORRELATION_RULE_UNSPECIFIED",
-  "CORRELATION_RULE_SUB_EQUALS_EXTERNAL_ID",
-  "CORRELATION_RULE_OID_EQUALS_EXTERNAL_ID",
-];
-
-/** The OIDC configuration of an identity provider, without its client secret. */
-export interface IdentityProviderOidc {
-  /** The OIDC issuer: an `https` URL (`http` only on loopback). */
-  issuer: string;
-  clientId: string;
-  /** Scopes requested besides `openid`, in order. */
-  additionalScopes: string[];
-  /** Name of the token claim carrying group memberships; `""` for none. */
-  groupsClaim: string;
-  pkceEnabled: boolean;
-  correlationRule: CorrelationRule;
-}
+/*
+ * The OIDC configuration in inputs and state has the SDK's shape (as the API answers
+ * it, never the client secret), and its correlation rules are the SDK's.
+ */
+export type { CorrelationRule, IdentityProviderOidc } from "../../sdk/index";
 
 /** Inputs of an IdentityProvider after `check`. */
 export interface IdentityProviderInputs {
