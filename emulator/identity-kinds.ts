@@ -130,8 +130,15 @@ function objectValue(value: unknown, field: string): JsonObject {
   return value as JsonObject;
 }
 
-function requireHttpUrl(value: string | undefined, field: string): string {
-  if (value === undefined) throw invalidArgument(field, "is required");
+/**
+ * A required absolute http(s) URL: the issuer rule of identities and of identity
+ * providers (`collections/identity-providers.ts` uses it too).
+ */
+export function requireHttpUrl(value: unknown, field: string): string {
+  if (typeof value !== "string" && value !== undefined && value !== null) {
+    throw invalidArgument(field, "must be a string");
+  }
+  if (typeof value !== "string" || value === "") throw invalidArgument(field, "is required");
   let url: URL;
   try {
     url = new URL(value);

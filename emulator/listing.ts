@@ -294,7 +294,22 @@ function pageFromOrderIndex<T extends { uid: string }>(
     const record = collection.get(entries[at].uid);
     if (record && inRange(record)) picked.push(entries[at]);
   }
-  const page = picked.slice(params.skip, params.skip + params.pageSize);
+  return pageOf(request, picked, wanted, total, hash);
+}
+
+/**
+ * The page of `matches` (the first `wanted` in list order: the page, what it skips and
+ * one more) and, when there is that one more, the token of the next page.
+ */
+function pageOf<T extends { uid: string }>(
+  request: ListRequest<T>,
+  matches: ReadonlyArray<{ key: string; uid: string }>,
+  wanted: number,
+  total: number,
+  hash: string,
+): ListResult<T> {
+  const { collection, params } = request;
+  const page = matches.slice(params.skip, params.skip + params.pageSize);
   const items: T[] = [];
   for (const entry of page) {
     const record = collection.get(entry.uid);
@@ -302,7 +317,7 @@ function pageFromOrderIndex<T extends { uid: string }>(
   }
   const last = page[page.length - 1];
   const nextPageToken =
-    last && picked.length === wanted
+    last && matches.length === wanted
       ? encodeCursor({ q: hash, k: last.key, u: last.uid, t: request.nowMs }, request.pageTokenKey)
       : "";
   return { items, nextPageToken, totalCount: total, skipped: params.skip };
@@ -342,18 +357,7 @@ function selectPage<T extends { uid: string }>(
     best.splice(lo, 0, { key, uid: record.uid });
     if (best.length > wanted) best.pop();
   }
-  const page = best.slice(params.skip, params.skip + params.pageSize);
-  const items: T[] = [];
-  for (const entry of page) {
-    const record = collection.get(entry.uid);
-    if (record) items.push(record);
-  }
-  const last = page[page.length - 1];
-  const nextPageToken =
-    last && best.length === wanted
-      ? encodeCursor({ q: hash, k: last.key, u: last.uid, t: request.nowMs }, request.pageTokenKey)
-      : "";
-  return { items, nextPageToken, totalCount: total, skipped: params.skip };
+  return pageOf(request, best, wanted, total, hash);
 }
 
 export function runList<T extends { uid: string }>(request: ListRequest<T>): ListResult<T> {

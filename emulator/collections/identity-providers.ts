@@ -5,6 +5,7 @@
  * secret is write-only: kept as a digest, never answered.
  */
 import { invalidArgument } from "../errors";
+import { requireHttpUrl } from "../identity-kinds";
 import type { IdentityProviderRecord } from "../model";
 import {
   type JsonObject,
@@ -13,15 +14,7 @@ import {
   optionalString,
   optionalStringArray,
 } from "../requests";
-import {
-  existing,
-  FLAT_UID,
-  newChildUid,
-  parentPath,
-  requireHttpUrl,
-  requireName,
-  requirePathUid,
-} from "./kit";
+import { existing, FLAT_UID, newChildUid, parentPath, requireName, requirePathUid } from "./kit";
 import { promisedRoleSteps } from "./roles";
 import { secretDigest } from "./secrets";
 import { type CreateWrite, type UpdateWrite, writableCollection } from "./writable";

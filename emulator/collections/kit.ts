@@ -93,24 +93,6 @@ export function requireName(value: unknown, field = "name"): string {
   return value;
 }
 
-/** A required absolute http(s) URL (the identity-issuer rule). */
-export function requireHttpUrl(value: unknown, field: string): string {
-  if (typeof value !== "string" && value !== undefined && value !== null) {
-    throw invalidArgument(field, "must be a string");
-  }
-  if (typeof value !== "string" || value === "") throw invalidArgument(field, "is required");
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw invalidArgument(field, "must be an http(s) URL");
-  }
-  if (url.protocol !== "https:" && url.protocol !== "http:") {
-    throw invalidArgument(field, "must be an http(s) URL");
-  }
-  return value;
-}
-
 // ---------------------------------------------------------------- records
 
 export function parentPath(uid: string): string {
