@@ -37,6 +37,7 @@ import {
   maskedFields,
   pick,
   type ResourceHandler,
+  sameField,
   withoutUndefined,
 } from "./common";
 import { objectHandler } from "./object-handler";
@@ -329,8 +330,8 @@ const blockField = (block: BlockName): Field => ({
 });
 
 const UPDATABLE: readonly Field[] = [
-  { path: "name", fromInputs: (i) => i.name, fromOutputs: (o) => o.name },
-  { path: "description", fromInputs: (i) => i.description, fromOutputs: (o) => o.description },
+  sameField("name"),
+  sameField("description"),
   ...ASSOCIATION_BLOCKS.map(blockField),
 ];
 
@@ -403,7 +404,7 @@ export function accountAssociationHandler(
 ): ResourceHandler<AccountAssociationInputs, AccountAssociationOutputs> {
   return objectHandler(context, {
     kind: "account association",
-    container: { path: "groupUid", fromInputs: (i) => i.groupUid, fromOutputs: (o) => o.groupUid },
+    container: sameField("groupUid"),
     updatable: UPDATABLE,
     check: checkAccountAssociationInputs,
     api: (client) => client.iam.accountAssociations,

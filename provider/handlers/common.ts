@@ -111,6 +111,20 @@ export function diffFields<Inputs, Outputs>(
   return replaces.length > 0 ? { changes: true, replaces } : { changes: true };
 }
 
+/** The keys of `T` whose values are strings (or absent). */
+type StringKeys<T> = { [K in keyof T]-?: T[K] extends string | undefined ? K : never }[keyof T];
+
+/** A field kept under the same key, as a string, in the inputs and in state. */
+export function sameField<Inputs, Outputs>(
+  path: StringKeys<Inputs> & StringKeys<Outputs> & string,
+): FieldSpec<Inputs, Outputs> {
+  return {
+    path,
+    fromInputs: (inputs) => inputs[path] as string | undefined,
+    fromOutputs: (outputs) => outputs[path] as string | undefined,
+  };
+}
+
 /** Drops undefined members: the gRPC Struct encoding cannot carry them. */
 export function withoutUndefined<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;

@@ -25,6 +25,7 @@ import {
   type HandlerContext,
   pick,
   type ResourceHandler,
+  sameField,
   withoutUndefined,
 } from "./common";
 
@@ -140,10 +141,10 @@ export function checkGroupInviteInputs(news: Record<string, unknown>) {
 type Field = FieldSpec<GroupInviteInputs, GroupInviteOutputs>;
 /** Every input: the API cannot change an invite, so each one replaces it. */
 const REPLACING: readonly Field[] = [
-  { path: "groupUid", fromInputs: (i) => i.groupUid, fromOutputs: (o) => o.groupUid },
-  { path: "roleUid", fromInputs: (i) => i.roleUid, fromOutputs: (o) => o.roleUid },
-  { path: "ttl", fromInputs: (i) => i.ttl, fromOutputs: (o) => o.ttl },
-  { path: "email", fromInputs: (i) => i.email, fromOutputs: (o) => o.email },
+  sameField("groupUid"),
+  sameField("roleUid"),
+  sameField("ttl"),
+  sameField("email"),
   {
     path: "singleUse",
     fromInputs: (i) => String(i.singleUse === true),

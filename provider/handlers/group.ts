@@ -8,12 +8,13 @@ import {
   maskedFields,
   pick,
   type ResourceHandler,
+  sameField,
 } from "./common";
 import { objectHandler } from "./object-handler";
 
 const UPDATABLE: ReadonlyArray<FieldSpec<GroupInputs, GroupOutputs>> = [
-  { path: "name", fromInputs: (i) => i.name, fromOutputs: (o) => o.name },
-  { path: "description", fromInputs: (i) => i.description, fromOutputs: (o) => o.description },
+  sameField("name"),
+  sameField("description"),
 ];
 
 /** State of a group as the API returns it. */
@@ -41,11 +42,7 @@ function patchBody(inputs: GroupInputs, mask: readonly GroupMaskPath[]): GroupUp
 export function groupHandler(context: HandlerContext): ResourceHandler<GroupInputs, GroupOutputs> {
   return objectHandler(context, {
     kind: "group",
-    container: {
-      path: "parentUid",
-      fromInputs: (i) => i.parentUid,
-      fromOutputs: (o) => o.parentUid,
-    },
+    container: sameField("parentUid"),
     updatable: UPDATABLE,
     check: checkGroupInputs,
     api: (client) => client.iam.groups,

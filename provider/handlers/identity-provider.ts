@@ -30,6 +30,7 @@ import {
   maskedFields,
   pick,
   type ResourceHandler,
+  sameField,
 } from "./common";
 import { objectHandler } from "./object-handler";
 
@@ -198,9 +199,9 @@ const scopesText = (value: unknown) => JSON.stringify(Array.isArray(value) ? val
 const booleanText = (value: unknown) => String(value === true);
 
 const UPDATABLE: readonly Field[] = [
-  { path: "name", fromInputs: (i) => i.name, fromOutputs: (o) => o.name },
-  { path: "description", fromInputs: (i) => i.description, fromOutputs: (o) => o.description },
-  { path: "defaultRole", fromInputs: (i) => i.defaultRole, fromOutputs: (o) => o.defaultRole },
+  sameField("name"),
+  sameField("description"),
+  sameField("defaultRole"),
   oidcField("issuer"),
   oidcField("clientId"),
   oidcField("additionalScopes", scopesText),
@@ -213,11 +214,7 @@ const UPDATABLE: readonly Field[] = [
   },
 ];
 
-const CONTAINER: Field = {
-  path: "parentUid",
-  fromInputs: (i) => i.parentUid,
-  fromOutputs: (o) => o.parentUid,
-};
+const CONTAINER: Field = sameField("parentUid");
 
 /**
  * The API cannot change the correlation rule: a change replaces the provider. Named

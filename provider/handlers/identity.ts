@@ -28,6 +28,7 @@ import {
   type HandlerContext,
   pick,
   type ResourceHandler,
+  sameField,
   withoutUndefined,
 } from "./common";
 import { objectHandler } from "./object-handler";
@@ -75,8 +76,8 @@ function pairLeaf<K extends ObjectKind>(
 }
 
 const UPDATABLE: readonly Field[] = [
-  { path: "name", fromInputs: (i) => i.name, fromOutputs: (o) => o.name },
-  { path: "description", fromInputs: (i) => i.description, fromOutputs: (o) => o.description },
+  sameField("name"),
+  sameField("description"),
   pairLeaf("claimMatch", "issuer", "issuerPattern"),
   pairLeaf("claimMatch", "issuerPattern", "issuer"),
   pairLeaf("claimMatch", "subject", "subjectPattern"),
@@ -112,11 +113,7 @@ const REPLACING: readonly Field[] = [
       fromOutputs: (o) => (o[kind] === undefined ? undefined : kind),
     }),
   ),
-  {
-    path: "servicePrincipal",
-    fromInputs: (i) => i.servicePrincipal,
-    fromOutputs: (o) => o.servicePrincipal,
-  },
+  sameField("servicePrincipal"),
 ];
 
 /** State of an identity as the API returns it: the member of its kind, nothing else. */
@@ -206,11 +203,7 @@ export function identityHandler(
 ): ResourceHandler<IdentityInputs, IdentityOutputs> {
   return objectHandler(context, {
     kind: "identity",
-    container: {
-      path: "parentUid",
-      fromInputs: (i) => i.parentUid,
-      fromOutputs: (o) => o.parentUid,
-    },
+    container: sameField("parentUid"),
     replacing: REPLACING,
     updatable: UPDATABLE,
     check: checkIdentityInputs,

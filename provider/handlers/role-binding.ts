@@ -14,12 +14,13 @@ import {
   maskedFields,
   pick,
   type ResourceHandler,
+  sameField,
 } from "./common";
 import { objectHandler } from "./object-handler";
 
 const UPDATABLE: ReadonlyArray<FieldSpec<RoleBindingInputs, RoleBindingOutputs>> = [
-  { path: "identityUid", fromInputs: (i) => i.identityUid, fromOutputs: (o) => o.identityUid },
-  { path: "roleUid", fromInputs: (i) => i.roleUid, fromOutputs: (o) => o.roleUid },
+  sameField("identityUid"),
+  sameField("roleUid"),
 ];
 
 /**
@@ -122,7 +123,7 @@ export function roleBindingHandler(
 ): ResourceHandler<RoleBindingInputs, RoleBindingOutputs> {
   return objectHandler(context, {
     kind: "role binding",
-    container: { path: "groupUid", fromInputs: (i) => i.groupUid, fromOutputs: (o) => o.groupUid },
+    container: sameField("groupUid"),
     updatable: UPDATABLE,
     check: checkRoleBindingInputs,
     api: (client) => client.iam.roleBindings,

@@ -16,6 +16,7 @@ import {
   maskedFields,
   pick,
   type ResourceHandler,
+  sameField,
 } from "./common";
 import { objectHandler } from "./object-handler";
 
@@ -112,8 +113,8 @@ export function checkRoleInputs(news: Record<string, unknown>) {
 }
 
 const UPDATABLE: ReadonlyArray<FieldSpec<RoleInputs, RoleOutputs>> = [
-  { path: "name", fromInputs: (i) => i.name, fromOutputs: (o) => o.name },
-  { path: "description", fromInputs: (i) => i.description, fromOutputs: (o) => o.description },
+  sameField("name"),
+  sameField("description"),
   // Compared as sets: order and duplicates never make a change.
   {
     path: "capabilities",
