@@ -105,6 +105,25 @@ export interface StackPolicySpec<Config extends object> extends PolicySpec<Confi
   ): void;
 }
 
+/**
+ * What a policy of either kind says about itself: its spec's name, description and
+ * severity, the factory's level (else the spec's), and the schema with the factory's
+ * settings as defaults (`base`).
+ */
+function policyHeader<Config extends object>(
+  spec: PolicySpec<Config>,
+  options: PolicyOptions<Config>,
+  base: Config,
+) {
+  return {
+    name: spec.name,
+    description: spec.description,
+    enforcementLevel: options.enforcementLevel ?? spec.enforcementLevel,
+    severity: spec.severity,
+    configSchema: schemaOf(spec.schema, base),
+  };
+}
+
 export function resourcePolicy<Config extends object>(
   spec: ResourcePolicySpec<Config>,
 ): PolicyFactory<Config, ResourceValidationPolicy> {
@@ -112,11 +131,7 @@ export function resourcePolicy<Config extends object>(
   return (options = {}) => {
     const base = withOverrides(spec.defaults, options.config);
     return {
-      name: spec.name,
-      description: spec.description,
-      enforcementLevel: options.enforcementLevel ?? spec.enforcementLevel,
-      severity: spec.severity,
-      configSchema: schemaOf(spec.schema, base),
+      ...policyHeader(spec, options, base),
       validateResource: (args: ResourceValidationArgs, report: ReportViolation) => {
         if (!types.has(args.type)) return;
         spec.validate(args, settingsOf(base, args), report);
@@ -131,11 +146,7 @@ export function stackPolicy<Config extends object>(
   return (options = {}) => {
     const base = withOverrides(spec.defaults, options.config);
     return {
-      name: spec.name,
-      description: spec.description,
-      enforcementLevel: options.enforcementLevel ?? spec.enforcementLevel,
-      severity: spec.severity,
-      configSchema: schemaOf(spec.schema, base),
+      ...policyHeader(spec, options, base),
       validateStack: (args: StackValidationArgs, report: ReportViolation) => {
         spec.validate(new IrmStack(args.resources), settingsOf(base, args), report, args);
       },
