@@ -7,6 +7,7 @@
  * token can appear in a message, a log line or `toString()`.
  */
 import { redact } from "./redact";
+import { isRecord } from "./shape";
 
 /**
  * `google.rpc.Code`: the one table of gRPC codes, by name. Names by number
@@ -198,10 +199,6 @@ const CLASS_BY_CODE: Readonly<Partial<Record<number, ErrorClass>>> = {
   [GrpcCode.UNAVAILABLE]: UnavailableError,
   [GrpcCode.UNAUTHENTICATED]: UnauthenticatedError,
 };
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 function str(value: unknown): string {
   return typeof value === "string" ? value : "";

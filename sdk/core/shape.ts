@@ -16,7 +16,8 @@ export class ShapeError extends Error {
   }
 }
 
-function kindOf(value: unknown): string {
+/** Describes a JSON value's kind for messages, never its content. */
+export function kindOf(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
   return `a ${typeof value}`;

@@ -4,14 +4,7 @@
  * `core/shape.ts`, they name the field and the rule, and never quote a value
  * that could be a secret.
  */
-import { isRecord, ShapeError, type ShapeReader } from "../core/shape";
-
-/** Describes a JSON value's kind for messages, never its content. */
-function kindOf(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  return `a ${typeof value}`;
-}
+import { isRecord, kindOf, ShapeError, type ShapeReader } from "../core/shape";
 
 /** An optional string where `""` counts as unset (the addendum's presence rule). */
 export function setString(r: ShapeReader, field: string): string | undefined {
