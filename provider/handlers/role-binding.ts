@@ -17,6 +17,7 @@ import {
   sameField,
 } from "./common";
 import { objectHandler } from "./object-handler";
+import { BUILT_IN_ROLE_NAMES } from "./role";
 
 const UPDATABLE: ReadonlyArray<FieldSpec<RoleBindingInputs, RoleBindingOutputs>> = [
   sameField("identityUid"),
@@ -24,18 +25,10 @@ const UPDATABLE: ReadonlyArray<FieldSpec<RoleBindingInputs, RoleBindingOutputs>>
 ];
 
 /**
- * The built-in roles' names. No custom role may take one of them, so a binding's
- * hydrated role (in every answer about the binding) tells by its name alone whether
- * the role is built in: no request of its own.
+ * The role's name if the binding's role is built in, `""` for a custom role. No custom
+ * role may take a built-in name, so the binding's hydrated role (in every answer about
+ * the binding) tells by its name alone: no request of its own.
  */
-const BUILT_IN_ROLE_NAMES: ReadonlySet<string> = new Set([
-  "owner",
-  "editor",
-  "viewer",
-  "registry.pull",
-]);
-
-/** The role's name if the binding's role is built in, `""` for a custom role. */
 function builtInRoleName(binding: RoleBinding): string {
   return BUILT_IN_ROLE_NAMES.has(binding.role.name) ? binding.role.name : "";
 }

@@ -65,8 +65,16 @@ export const CAPABILITIES: ReadonlySet<string> = new Set(
   ),
 );
 
-/** Names of the built-in roles, which a custom role may not take. */
-const BUILT_IN_NAMES = new Set(["owner", "editor", "viewer", "registry.pull"]);
+/**
+ * Names of the built-in roles, which a custom role may not take (so a role binding's
+ * hydrated role tells by its name alone whether it is built in).
+ */
+export const BUILT_IN_ROLE_NAMES: ReadonlySet<string> = new Set([
+  "owner",
+  "editor",
+  "viewer",
+  "registry.pull",
+]);
 
 /** The set as the API stores it: sorted, each once. */
 export function capabilitySet(capabilities: readonly string[]): string[] {
@@ -77,8 +85,8 @@ export function checkRoleInputs(news: Record<string, unknown>) {
   const checker = new Checker();
   const parentUid = checker.uid("parentUid", news.parentUid, GROUP_UID_PATTERN, GROUP_SHAPE);
   const name = checker.name("name", news.name);
-  if (name !== undefined && BUILT_IN_NAMES.has(name)) {
-    checker.fail("name", `is the name of a built-in role (${[...BUILT_IN_NAMES].join(", ")})`);
+  if (name !== undefined && BUILT_IN_ROLE_NAMES.has(name)) {
+    checker.fail("name", `is the name of a built-in role (${[...BUILT_IN_ROLE_NAMES].join(", ")})`);
   }
   const description = checker.description("description", news.description);
   const listed = checker.stringArray("capabilities", news.capabilities);
