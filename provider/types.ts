@@ -44,16 +44,10 @@ export interface GroupInputs {
   adoptUid?: string;
 }
 
-/** Outputs of a Group, as stored in state. */
-export interface GroupOutputs {
+/** Outputs of a Group, as stored in state: its inputs and what the API adds. */
+export interface GroupOutputs extends Omit<GroupInputs, "adoptUid"> {
   /** The group's uid (its parent's uid, `/`, 16 hex). */
   uid: string;
-  /** Uid of the parent: the root organisation or another group. */
-  parentUid: string;
-  /** The group's name. */
-  name: string;
-  /** Free text; `""` when none. */
-  description: string;
   /** False on newly created groups. */
   verified: boolean;
   /** Limits the service applies to the group: integer counters by name; may be empty. */
@@ -126,15 +120,9 @@ export interface RoleBindingInputs {
  * nothing that can change under it (no copies of the group's, identity's or a custom
  * role's names and descriptions), so a refresh of an unchanged binding shows no change.
  */
-export interface RoleBindingOutputs {
+export interface RoleBindingOutputs extends Omit<RoleBindingInputs, "adoptUid"> {
   /** The binding's uid (its group's uid, `/`, 16 hex). */
   uid: string;
-  /** Uid of the group the role applies to. */
-  groupUid: string;
-  /** Uid of the identity that holds the role. */
-  identityUid: string;
-  /** Uid of the role (40 hex). */
-  roleUid: string;
   /**
    * The role's name when it is a built-in role (`owner`, `editor`, `viewer`, ...), which
    * can never be renamed; `""` for a custom role, whose name may change.

@@ -65,13 +65,10 @@ export interface AccountAssociationInputs extends AssociationBlocks {
   adoptUid?: string;
 }
 
-/** Outputs of an AccountAssociation, as stored in state. */
-export interface AccountAssociationOutputs extends AssociationBlocks {
+/** Outputs of an AccountAssociation, as stored in state: its inputs and what the API adds. */
+export interface AccountAssociationOutputs extends Omit<AccountAssociationInputs, "adoptUid"> {
   /** Equals `groupUid`. */
   uid: string;
-  groupUid: string;
-  name: string;
-  description: string;
   createTime: string;
   updateTime: string;
 }

@@ -48,21 +48,17 @@ export interface IdentityProviderInputs {
   /** Uid of the role bound to a user on first sign-in. */
   defaultRole: string;
   oidc: IdentityProviderOidc;
-  /** Sent as `oidc.clientSecret`; `""` when PKCE stands in for it. */
+  /**
+   * Sent as `oidc.clientSecret`; `""` when PKCE stands in for it. In state, the last
+   * client secret sent (the API never answers it), as a secret.
+   */
   clientSecret: string;
   adoptUid?: string;
 }
 
-/** Outputs of an IdentityProvider, as stored in state (`clientSecret` as a secret). */
-export interface IdentityProviderOutputs {
+/** Outputs of an IdentityProvider, as stored in state: its inputs and what the API adds. */
+export interface IdentityProviderOutputs extends Omit<IdentityProviderInputs, "adoptUid"> {
   uid: string;
-  parentUid: string;
-  name: string;
-  description: string;
-  defaultRole: string;
-  oidc: IdentityProviderOidc;
-  /** The last client secret sent (the API never answers it). */
-  clientSecret: string;
   createTime: string;
   updateTime: string;
 }

@@ -31,14 +31,9 @@ export interface RoleInputs {
   adoptUid?: string;
 }
 
-/** Outputs of a Role, as stored in state. */
-export interface RoleOutputs {
+/** Outputs of a Role, as stored in state: its inputs and what the API adds. */
+export interface RoleOutputs extends Omit<RoleInputs, "adoptUid"> {
   uid: string;
-  parentUid: string;
-  name: string;
-  description: string;
-  /** Sorted, without duplicates. */
-  capabilities: string[];
   createTime: string;
   updateTime: string;
 }
