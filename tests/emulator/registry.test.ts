@@ -18,10 +18,9 @@ afterAll(() => emu.close());
 
 describe("repos and tags", () => {
   it("seeded repos have the public shape; some are public", async () => {
-    const reply = await owner<{ repos: Json[]; totalCount: string }>(
-      "GET",
-      "/registry/v2beta1/repos",
-    );
+    // The repos seeded at start, directly under the root: other tests add their own below.
+    const seededAtStart = `/registry/v2beta1/repos?uidp.children_of=${enc(emu.rootGroupUid)}`;
+    const reply = await owner<{ repos: Json[]; totalCount: string }>("GET", seededAtStart);
     expect(reply.status).toBe(200);
     expect(reply.body.repos.length).toBeGreaterThanOrEqual(2);
     for (const repo of reply.body.repos) {
@@ -30,7 +29,7 @@ describe("repos and tags", () => {
       );
       expect(repo.uid).toMatch(new RegExp(`^${emu.rootGroupUid}/[0-9a-f]{16}$`));
     }
-    const publicOnly = await anonymous<{ repos: Json[] }>("GET", "/registry/v2beta1/repos");
+    const publicOnly = await anonymous<{ repos: Json[] }>("GET", seededAtStart);
     expect(publicOnly.status).toBe(200);
     expect(publicOnly.body.repos.length).toBeGreaterThan(0);
     expect(publicOnly.body.repos.length).toBeLessThan(reply.body.repos.length);

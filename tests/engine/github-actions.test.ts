@@ -9,7 +9,7 @@ import { createEngineStack, type EngineStack, type Step } from "../support/engin
 
 const describeSteps = (steps: Step[]) => steps.map((s) => `${s.op} ${s.name}`);
 
-describe("github-actions example on the engine", () => {
+describe("github-actions example on the engine", { shuffle: false }, () => {
   let emulator: TestEmulator;
   let stack: EngineStack;
   let groupUid: string;

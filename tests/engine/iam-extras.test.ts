@@ -30,6 +30,7 @@ const ENGINE_TIMEOUT_MS = 240_000;
 // the invite code need: without the Pulumi CLI this scenario is skipped, never weakened.
 describe.skipIf(!hasRealEngine())(
   "IAM extras on the engine: role, identity provider, invite, account association",
+  { shuffle: false },
   () => {
     let emulator: TestEmulator;
     let stack: EngineStack;

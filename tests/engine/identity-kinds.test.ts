@@ -16,7 +16,7 @@ const MAIN = "repo:acme/infra:ref:refs/heads/main";
 const ENGINE_STEP_TIMEOUT_MS = 180_000;
 const MAIN_OR_RELEASE = "repo:acme/infra:ref:refs/heads/(main|release-.*)";
 
-describe("identity kinds on the engine", () => {
+describe("identity kinds on the engine", { shuffle: false }, () => {
   let emulator: TestEmulator;
   let stack: EngineStack;
   let groupUid: string;

@@ -12,7 +12,7 @@ import { createEngineStack, type EngineStack, type Step } from "../support/engin
 const describeSteps = (steps: Step[]) => steps.map((s) => `${s.op} ${s.name}`).sort();
 const LATENCY_MS = 400;
 
-describe("engine options, parallelism, policies and secrets", () => {
+describe("engine options, parallelism, policies and secrets", { shuffle: false }, () => {
   let emulator: TestEmulator;
   let stack: EngineStack;
   let parentUid: string;

@@ -49,7 +49,7 @@ const FULL_ORGANISATION: Omit<OrgSnapshot, "uids"> = {
   ]),
 };
 
-describe("org-hierarchy example on the engine", () => {
+describe("org-hierarchy example on the engine", { shuffle: false }, () => {
   let emulator: TestEmulator;
   let stack: EngineStack;
   const organisation = () => readOrganisation(emulator.url, emulator.token, emulator.rootGroupUid);

@@ -11,7 +11,7 @@ import { readOrganisation } from "../../harness/lifecycle/org-snapshot";
 import { writesOf } from "../../harness/request-names";
 import { createEngineStack, type EngineStack } from "../support/engine-stack";
 
-describe("org-hierarchy example: a failure half-way", () => {
+describe("org-hierarchy example: a failure half-way", { shuffle: false }, () => {
   let emulator: TestEmulator;
   let stack: EngineStack;
   const organisation = () => readOrganisation(emulator.url, emulator.token, emulator.rootGroupUid);

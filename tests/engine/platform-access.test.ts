@@ -90,230 +90,234 @@ function violations(output: string): string[] {
 // Real engine only: the small engine refuses additionalSecretOutputs (it cannot honour
 // them), which IdentityProvider and GroupInvite use to keep the client secret and the
 // invite code secret. On a machine without the CLI these scenarios are skipped.
-describe.runIf(hasRealEngine())("platform-access example on the real engine", () => {
-  let emulator: TestEmulator;
-  let stack: EngineStack;
-  let client: IrmClient;
-  let packDir: string;
-  const clientSecret = `sso-${randomBytes(18).toString("base64url")}`;
+describe.runIf(hasRealEngine())(
+  "platform-access example on the real engine",
+  { shuffle: false },
+  () => {
+    let emulator: TestEmulator;
+    let stack: EngineStack;
+    let client: IrmClient;
+    let packDir: string;
+    const clientSecret = `sso-${randomBytes(18).toString("base64url")}`;
 
-  /** Preview and refresh both say "no changes" and send no write request. */
-  async function expectConverged(): Promise<void> {
-    const preview = await stack.preview({ expectNoChanges: true });
-    expect(preview.error).toBeUndefined();
-    expect(describeSteps(preview.changes)).toEqual([]);
-    expect(writesOf(await stack.takeRequests())).toEqual([]);
-    const before = await stack.resources();
-    const refresh = await stack.refresh({ expectNoChanges: true });
-    expect(refresh.error).toBeUndefined();
-    expect(describeSteps(refresh.changes)).toEqual([]);
-    expect(writesOf(await stack.takeRequests())).toEqual([]);
-    expect(await stack.resources()).toEqual(before);
-  }
-
-  beforeAll(async () => {
-    emulator = await startTestEmulator();
-    client = new IrmClient({ baseUrl: emulator.url, token: emulator.token });
-    stack = await createEngineStack({
-      name: "platform-access",
-      program: "platform-access",
-      emulator,
-      projectConfig: { rootGroupUid: emulator.rootGroupUid },
-      env: { IRM_DELETE_TIMEOUT_MS: "300" },
-    });
-    await stack.setConfig("ssoClientSecret", clientSecret, true);
-    packDir = path.join(stack.dir, "guardrails");
-    fs.mkdirSync(packDir);
-    for (const [file, text] of Object.entries(COMPOSED_PACK)) {
-      fs.writeFileSync(path.join(packDir, file), text);
-    }
-  }, 120_000);
-
-  afterAll(async () => {
-    await stack?.dispose();
-    await emulator?.close();
-  });
-
-  it(
-    "up creates the seven objects with one POST each, and the stack has converged",
-    async () => {
-      const result = await stack.up();
-      expect(result.error).toBeUndefined();
-      expect(sorted(describeSteps(result.changes))).toEqual(
-        sorted(RESOURCES.map((name) => `create ${name}`)),
-      );
-      // The association's id is its group's uid, so the log may name that uid after either.
-      const writes = writesOf(await stack.takeRequests()).map((w) =>
-        w.replace("<platform-accounts>", "<platform>"),
-      );
-      expect(sorted(writes)).toEqual(
-        sorted([
-          "POST /iam/v2beta1/groups/ROOT 200",
-          "POST /iam/v2beta1/roles/<platform> 200",
-          "POST /iam/v2beta1/identityProviders/<platform> 200",
-          "POST /iam/v2beta1/groupInvites/<platform> 200",
-          "POST /iam/v2beta1/accountAssociations/<platform> 200",
-          "POST /iam/v2beta1/identities/<platform> 200",
-          "POST /iam/v2beta1/roleBindings/<platform> 200",
-        ]),
-      );
-      await expectConverged();
-    },
-    RUN_TIMEOUT_MS,
-  );
-
-  it("the service holds what the program declares", async () => {
-    const platform = stack.uidOf("platform");
-    const developer = stack.uidOf("developer");
-    const role = await client.iam.roles.get(developer);
-    expect(role).toMatchObject({ name: "developer", parentUid: platform });
-    expect(role.capabilities).toContain("repos.list");
-    expect(role.capabilities.some((c) => /^(roles|roleBindings)\./.test(c))).toBe(false);
-
-    const sso = await client.iam.identityProviders.get(stack.uidOf("corporate-sso"));
-    expect(sso).toMatchObject({
-      name: "corporate sso",
-      defaultRole: developer,
-      oidc: {
-        issuer: "https://sso.acme.example",
-        clientId: "irm-platform",
-        additionalScopes: ["email", "profile"],
-        groupsClaim: "groups",
-      },
-    });
-    expect(JSON.stringify(sso)).not.toContain(clientSecret);
-
-    const invite = await client.iam.groupInvites.get(stack.uidOf("new-hire"));
-    expect(invite).toMatchObject({
-      roleUid: developer,
-      email: "new.hire@acme.example",
-      singleUse: true,
-    });
-    const lifetime = Date.parse(invite.expirationTime) - Date.parse(invite.createTime);
-    expect(lifetime).toBe(3 * 24 * 3600 * 1000);
-
-    const association = await client.iam.accountAssociations.get(platform);
-    expect(association).toMatchObject({
-      name: "platform accounts",
-      amazon: { account: "123456789012" },
-    });
-
-    const deployer = await client.iam.identities.get(stack.uidOf("cluster-deployer"));
-    expect(deployer.claimMatch).toEqual({
-      issuer: CLUSTER_ISSUER,
-      subjectPattern: "system:serviceaccount:platform-deploy:(pulumi|argo-cd)",
-      audience: "irm.acme.example",
-    });
-
-    const outputs = await stack.outputs();
-    expect(outputs).toMatchObject({
-      platformGroupUid: platform,
-      developerRoleUid: developer,
-      ssoProviderUid: stack.uidOf("corporate-sso"),
-      inviteExpires: invite.expirationTime,
-      awsAccountId: "123456789012",
-      deployerIdentityUid: stack.uidOf("cluster-deployer"),
-    });
-    expect(outputs.inviteCode).toMatch(/^[A-Za-z0-9_-]{43}$/);
-  });
-
-  it(
-    "keeps the client secret and the invite code out of state, events and logs, but encrypted",
-    async () => {
-      const refreshed = await stack.refresh({ expectNoChanges: true });
-      expect(refreshed.error).toBeUndefined();
-      const code = String((await stack.outputs()).inviteCode);
-      const resources = await stack.resources();
-      const outputOf = (name: string, key: string) =>
-        resources.find((r) => r.name === name)?.outputs[key];
-      // In state both are Pulumi secrets (the export shows them under the secret signature).
-      expect(isSecret(outputOf("corporate-sso", "clientSecret"))).toBe(true);
-      expect(isSecret(outputOf("new-hire", "code"))).toBe(true);
-      // On disk (state, backups, history, logs, config) and in what the run printed: never
-      // the plain values. Compared as booleans, so a failure cannot print them either.
-      for (const text of [refreshed.output, stack.persistedText?.() ?? ""]) {
-        expect(text.includes(clientSecret)).toBe(false);
-        expect(text.includes(code)).toBe(false);
-      }
-      if (stack.engine === "real") expect(stack.persistedText?.()).not.toBe("");
-      expect(writesOf(await stack.takeRequests())).toEqual([]);
-    },
-    RUN_TIMEOUT_MS,
-  );
-
-  it(
-    "the policy pack passes the example: no mandatory finding, nothing from the new policies",
-    async () => {
-      const preview = await stack.preview({ policyPacks: [packDir] });
+    /** Preview and refresh both say "no changes" and send no write request. */
+    async function expectConverged(): Promise<void> {
+      const preview = await stack.preview({ expectNoChanges: true });
       expect(preview.error).toBeUndefined();
-      const found = violations(preview.output);
-      expect(found.filter((v) => v.includes(" mandatory "))).toEqual([]);
-      expect(found.filter((v) => NEW_POLICIES.some((p) => v.startsWith(`${p} `)))).toEqual([]);
+      expect(describeSteps(preview.changes)).toEqual([]);
       expect(writesOf(await stack.takeRequests())).toEqual([]);
-    },
-    RUN_TIMEOUT_MS,
-  );
+      const before = await stack.resources();
+      const refresh = await stack.refresh({ expectNoChanges: true });
+      expect(refresh.error).toBeUndefined();
+      expect(describeSteps(refresh.changes)).toEqual([]);
+      expect(writesOf(await stack.takeRequests())).toEqual([]);
+      expect(await stack.resources()).toEqual(before);
+    }
 
-  it(
-    "refuses a bad variant in preview: match-all subject, long-lived reusable invite, granting default role",
-    async () => {
-      const edits: Array<[string, string]> = [
-        [
-          'subjectPattern: "system:serviceaccount:platform-deploy:(pulumi|argo-cd)"',
-          'subjectPattern: ".*"',
-        ],
-        ["ttl: 3 * 24 * 3600,", "ttl: 30 * 24 * 3600,"],
-        ["singleUse: true,", "singleUse: false,"],
-        ['"advisories.list",\n  ],', '"advisories.list",\n    "roleBindings.create",\n  ],'],
-      ];
-      for (const [before, after] of edits) stack.editProgram(before, after);
-      try {
-        const refused = await stack.preview({ policyPacks: [packDir] });
-        expect(refused.error).toBeDefined();
-        const found = violations(refused.output).filter((v) =>
-          NEW_POLICIES.some((p) => v.startsWith(`${p} `)),
+    beforeAll(async () => {
+      emulator = await startTestEmulator();
+      client = new IrmClient({ baseUrl: emulator.url, token: emulator.token });
+      stack = await createEngineStack({
+        name: "platform-access",
+        program: "platform-access",
+        emulator,
+        projectConfig: { rootGroupUid: emulator.rootGroupUid },
+        env: { IRM_DELETE_TIMEOUT_MS: "300" },
+      });
+      await stack.setConfig("ssoClientSecret", clientSecret, true);
+      packDir = path.join(stack.dir, "guardrails");
+      fs.mkdirSync(packDir);
+      for (const [file, text] of Object.entries(COMPOSED_PACK)) {
+        fs.writeFileSync(path.join(packDir, file), text);
+      }
+    }, 120_000);
+
+    afterAll(async () => {
+      await stack?.dispose();
+      await emulator?.close();
+    });
+
+    it(
+      "up creates the seven objects with one POST each, and the stack has converged",
+      async () => {
+        const result = await stack.up();
+        expect(result.error).toBeUndefined();
+        expect(sorted(describeSteps(result.changes))).toEqual(
+          sorted(RESOURCES.map((name) => `create ${name}`)),
         );
-        expect(found).toEqual(
+        // The association's id is its group's uid, so the log may name that uid after either.
+        const writes = writesOf(await stack.takeRequests()).map((w) =>
+          w.replace("<platform-accounts>", "<platform>"),
+        );
+        expect(sorted(writes)).toEqual(
           sorted([
-            `${POLICY_NAMES.noMatchAllIdentityPattern} mandatory cluster-deployer`,
-            `${POLICY_NAMES.noLongLivedOrReusableInvite} mandatory new-hire`,
-            `${POLICY_NAMES.noPrivilegedDefaultRole} mandatory corporate-sso`,
+            "POST /iam/v2beta1/groups/ROOT 200",
+            "POST /iam/v2beta1/roles/<platform> 200",
+            "POST /iam/v2beta1/identityProviders/<platform> 200",
+            "POST /iam/v2beta1/groupInvites/<platform> 200",
+            "POST /iam/v2beta1/accountAssociations/<platform> 200",
+            "POST /iam/v2beta1/identities/<platform> 200",
+            "POST /iam/v2beta1/roleBindings/<platform> 200",
           ]),
         );
-        expect(refused.output).toContain("claimMatch.subjectPattern '.*'");
-        expect(refused.output).toContain("lives 2592000s (30 days)");
-        expect(refused.output).toContain("is reusable");
-        expect(refused.output).toContain("which can grant access (roleBindings.create)");
-        expect(writesOf(await stack.takeRequests())).toEqual([]);
-      } finally {
-        for (const [before, after] of edits) stack.editProgram(after, before);
-      }
-      await expectConverged();
-    },
-    RUN_TIMEOUT_MS,
-  );
+        await expectConverged();
+      },
+      RUN_TIMEOUT_MS,
+    );
 
-  it(
-    "destroy deletes every object, one DELETE each, and leaves nothing behind",
-    async () => {
+    it("the service holds what the program declares", async () => {
       const platform = stack.uidOf("platform");
-      const result = await stack.destroy();
-      expect(result.error).toBeUndefined();
-      expect(sorted(describeSteps(result.changes))).toEqual(
-        sorted(RESOURCES.map((name) => `delete ${name}`)),
-      );
-      const deletes = writesOf(await stack.takeRequests());
-      expect(deletes).toHaveLength(RESOURCES.length);
-      expect(deletes.every((w) => w.startsWith("DELETE ") && w.endsWith(" 200"))).toBe(true);
-      expect(await stack.resources()).toEqual([]);
-      // A group with a custom role, identity provider, invite or account association left
-      // cannot be deleted (RESOURCE_NOT_EMPTY): its absence shows those went first.
-      const left: string[] = [];
-      for await (const group of client.iam.groups.list({ childrenOf: emulator.rootGroupUid })) {
-        left.push(group.uid);
-      }
-      expect(left).not.toContain(platform);
-    },
-    RUN_TIMEOUT_MS,
-  );
-});
+      const developer = stack.uidOf("developer");
+      const role = await client.iam.roles.get(developer);
+      expect(role).toMatchObject({ name: "developer", parentUid: platform });
+      expect(role.capabilities).toContain("repos.list");
+      expect(role.capabilities.some((c) => /^(roles|roleBindings)\./.test(c))).toBe(false);
+
+      const sso = await client.iam.identityProviders.get(stack.uidOf("corporate-sso"));
+      expect(sso).toMatchObject({
+        name: "corporate sso",
+        defaultRole: developer,
+        oidc: {
+          issuer: "https://sso.acme.example",
+          clientId: "irm-platform",
+          additionalScopes: ["email", "profile"],
+          groupsClaim: "groups",
+        },
+      });
+      expect(JSON.stringify(sso)).not.toContain(clientSecret);
+
+      const invite = await client.iam.groupInvites.get(stack.uidOf("new-hire"));
+      expect(invite).toMatchObject({
+        roleUid: developer,
+        email: "new.hire@acme.example",
+        singleUse: true,
+      });
+      const lifetime = Date.parse(invite.expirationTime) - Date.parse(invite.createTime);
+      expect(lifetime).toBe(3 * 24 * 3600 * 1000);
+
+      const association = await client.iam.accountAssociations.get(platform);
+      expect(association).toMatchObject({
+        name: "platform accounts",
+        amazon: { account: "123456789012" },
+      });
+
+      const deployer = await client.iam.identities.get(stack.uidOf("cluster-deployer"));
+      expect(deployer.claimMatch).toEqual({
+        issuer: CLUSTER_ISSUER,
+        subjectPattern: "system:serviceaccount:platform-deploy:(pulumi|argo-cd)",
+        audience: "irm.acme.example",
+      });
+
+      const outputs = await stack.outputs();
+      expect(outputs).toMatchObject({
+        platformGroupUid: platform,
+        developerRoleUid: developer,
+        ssoProviderUid: stack.uidOf("corporate-sso"),
+        inviteExpires: invite.expirationTime,
+        awsAccountId: "123456789012",
+        deployerIdentityUid: stack.uidOf("cluster-deployer"),
+      });
+      expect(outputs.inviteCode).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    });
+
+    it(
+      "keeps the client secret and the invite code out of state, events and logs, but encrypted",
+      async () => {
+        const refreshed = await stack.refresh({ expectNoChanges: true });
+        expect(refreshed.error).toBeUndefined();
+        const code = String((await stack.outputs()).inviteCode);
+        const resources = await stack.resources();
+        const outputOf = (name: string, key: string) =>
+          resources.find((r) => r.name === name)?.outputs[key];
+        // In state both are Pulumi secrets (the export shows them under the secret signature).
+        expect(isSecret(outputOf("corporate-sso", "clientSecret"))).toBe(true);
+        expect(isSecret(outputOf("new-hire", "code"))).toBe(true);
+        // On disk (state, backups, history, logs, config) and in what the run printed: never
+        // the plain values. Compared as booleans, so a failure cannot print them either.
+        for (const text of [refreshed.output, stack.persistedText?.() ?? ""]) {
+          expect(text.includes(clientSecret)).toBe(false);
+          expect(text.includes(code)).toBe(false);
+        }
+        if (stack.engine === "real") expect(stack.persistedText?.()).not.toBe("");
+        expect(writesOf(await stack.takeRequests())).toEqual([]);
+      },
+      RUN_TIMEOUT_MS,
+    );
+
+    it(
+      "the policy pack passes the example: no mandatory finding, nothing from the new policies",
+      async () => {
+        const preview = await stack.preview({ policyPacks: [packDir] });
+        expect(preview.error).toBeUndefined();
+        const found = violations(preview.output);
+        expect(found.filter((v) => v.includes(" mandatory "))).toEqual([]);
+        expect(found.filter((v) => NEW_POLICIES.some((p) => v.startsWith(`${p} `)))).toEqual([]);
+        expect(writesOf(await stack.takeRequests())).toEqual([]);
+      },
+      RUN_TIMEOUT_MS,
+    );
+
+    it(
+      "refuses a bad variant in preview: match-all subject, long-lived reusable invite, granting default role",
+      async () => {
+        const edits: Array<[string, string]> = [
+          [
+            'subjectPattern: "system:serviceaccount:platform-deploy:(pulumi|argo-cd)"',
+            'subjectPattern: ".*"',
+          ],
+          ["ttl: 3 * 24 * 3600,", "ttl: 30 * 24 * 3600,"],
+          ["singleUse: true,", "singleUse: false,"],
+          ['"advisories.list",\n  ],', '"advisories.list",\n    "roleBindings.create",\n  ],'],
+        ];
+        for (const [before, after] of edits) stack.editProgram(before, after);
+        try {
+          const refused = await stack.preview({ policyPacks: [packDir] });
+          expect(refused.error).toBeDefined();
+          const found = violations(refused.output).filter((v) =>
+            NEW_POLICIES.some((p) => v.startsWith(`${p} `)),
+          );
+          expect(found).toEqual(
+            sorted([
+              `${POLICY_NAMES.noMatchAllIdentityPattern} mandatory cluster-deployer`,
+              `${POLICY_NAMES.noLongLivedOrReusableInvite} mandatory new-hire`,
+              `${POLICY_NAMES.noPrivilegedDefaultRole} mandatory corporate-sso`,
+            ]),
+          );
+          expect(refused.output).toContain("claimMatch.subjectPattern '.*'");
+          expect(refused.output).toContain("lives 2592000s (30 days)");
+          expect(refused.output).toContain("is reusable");
+          expect(refused.output).toContain("which can grant access (roleBindings.create)");
+          expect(writesOf(await stack.takeRequests())).toEqual([]);
+        } finally {
+          for (const [before, after] of edits) stack.editProgram(after, before);
+        }
+        await expectConverged();
+      },
+      RUN_TIMEOUT_MS,
+    );
+
+    it(
+      "destroy deletes every object, one DELETE each, and leaves nothing behind",
+      async () => {
+        const platform = stack.uidOf("platform");
+        const result = await stack.destroy();
+        expect(result.error).toBeUndefined();
+        expect(sorted(describeSteps(result.changes))).toEqual(
+          sorted(RESOURCES.map((name) => `delete ${name}`)),
+        );
+        const deletes = writesOf(await stack.takeRequests());
+        expect(deletes).toHaveLength(RESOURCES.length);
+        expect(deletes.every((w) => w.startsWith("DELETE ") && w.endsWith(" 200"))).toBe(true);
+        expect(await stack.resources()).toEqual([]);
+        // A group with a custom role, identity provider, invite or account association left
+        // cannot be deleted (RESOURCE_NOT_EMPTY): its absence shows those went first.
+        const left: string[] = [];
+        for await (const group of client.iam.groups.list({ childrenOf: emulator.rootGroupUid })) {
+          left.push(group.uid);
+        }
+        expect(left).not.toContain(platform);
+      },
+      RUN_TIMEOUT_MS,
+    );
+  },
+);

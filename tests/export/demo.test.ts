@@ -27,7 +27,7 @@ import {
   writes,
 } from "../support/export";
 
-describe("irm-export on the demo organisation", () => {
+describe("irm-export on the demo organisation", { shuffle: false }, () => {
   let emulator: TestEmulator;
   let demo: DemoUids;
   let exported: ExportedStack;

@@ -23,103 +23,107 @@ import { writesOf } from "../../harness/request-names";
 import { createEngineStack, type EngineStack, hasRealEngine } from "../support/engine-stack";
 import { generateProject, liveUids } from "../support/export";
 
-describe.skipIf(!hasRealEngine())("irm-export's project on the real Pulumi engine", () => {
-  let emulator: TestEmulator;
-  let demo: DemoUids;
-  let exported: ExportResult;
-  let stack: EngineStack;
-  const generated = scratchDir("export-real-generated");
+describe.skipIf(!hasRealEngine())(
+  "irm-export's project on the real Pulumi engine",
+  { shuffle: false },
+  () => {
+    let emulator: TestEmulator;
+    let demo: DemoUids;
+    let exported: ExportResult;
+    let stack: EngineStack;
+    const generated = scratchDir("export-real-generated");
 
-  beforeAll(async () => {
-    emulator = await startTestEmulator();
-    demo = await createDemoOrganisation(emulator);
-    fs.rmSync(generated, { recursive: true, force: true });
-    exported = await generateProject(emulator, generated, { protect: true });
-    stack = await createEngineStack({ name: "export-real", program: generated, emulator });
-  }, 180_000);
+    beforeAll(async () => {
+      emulator = await startTestEmulator();
+      demo = await createDemoOrganisation(emulator);
+      fs.rmSync(generated, { recursive: true, force: true });
+      exported = await generateProject(emulator, generated, { protect: true });
+      stack = await createEngineStack({ name: "export-real", program: generated, emulator });
+    }, 180_000);
 
-  afterAll(async () => {
-    await stack?.dispose();
-    await emulator?.close();
-    fs.rmSync(generated, { recursive: true, force: true });
-  });
+    afterAll(async () => {
+      await stack?.dispose();
+      await emulator?.close();
+      fs.rmSync(generated, { recursive: true, force: true });
+    });
 
-  it("without the client secret in config, preview stops naming the key to set", async () => {
-    const [sso] = exported.clientSecrets.filter((s) => s.uid === demo["acme-sso"]);
-    const preview = await stack.preview();
-    expect(preview.error ?? "").toContain(sso.configKey);
-    expect(writesOf(await stack.takeRequests())).toEqual([]);
-    // What the generated README asks for: the secret the API cannot answer.
-    await stack.setConfig(sso.configKey, DEMO_CLIENT_SECRET, true);
-    // A failed run of the engine took 40 to 55 s here, and far longer under heavy load.
-  }, 400_000);
+    it("without the client secret in config, preview stops naming the key to set", async () => {
+      const [sso] = exported.clientSecrets.filter((s) => s.uid === demo["acme-sso"]);
+      const preview = await stack.preview();
+      expect(preview.error ?? "").toContain(sso.configKey);
+      expect(writesOf(await stack.takeRequests())).toEqual([]);
+      // What the generated README asks for: the secret the API cannot answer.
+      await stack.setConfig(sso.configKey, DEMO_CLIENT_SECRET, true);
+      // A failed run of the engine took 40 to 55 s here, and far longer under heavy load.
+    }, 400_000);
 
-  it("preview shows every object as a create (the adoption) and writes nothing", async () => {
-    const preview = await stack.preview();
-    expect(preview.error).toBeUndefined();
-    const { counts } = exported;
-    const declared =
-      counts.groups +
-      counts.customRoles +
-      counts.identities +
-      counts.identityProviders +
-      counts.accountAssociations +
-      counts.roleBindings;
-    expect(declared).toBe((await liveUids(emulator)).length);
-    expect(preview.changes).toHaveLength(declared);
-    expect(preview.changes.every((s) => s.op === "create")).toBe(true);
-    expect(writesOf(await stack.takeRequests())).toEqual([]);
-  }, 180_000);
+    it("preview shows every object as a create (the adoption) and writes nothing", async () => {
+      const preview = await stack.preview();
+      expect(preview.error).toBeUndefined();
+      const { counts } = exported;
+      const declared =
+        counts.groups +
+        counts.customRoles +
+        counts.identities +
+        counts.identityProviders +
+        counts.accountAssociations +
+        counts.roleBindings;
+      expect(declared).toBe((await liveUids(emulator)).length);
+      expect(preview.changes).toHaveLength(declared);
+      expect(preview.changes.every((s) => s.op === "create")).toBe(true);
+      expect(writesOf(await stack.takeRequests())).toEqual([]);
+    }, 180_000);
 
-  it("up adopts every object, protected; the only write sends the client secret once", async () => {
-    const result = await stack.up();
-    expect(result.error).toBeUndefined();
-    // The API never answers a client secret: the one set in config is sent once. The PKCE
-    // provider's is unset, and nothing else differs from what the export read.
-    expect(writesOf(await stack.takeRequests())).toEqual([
-      "PATCH /iam/v2beta1/identityProviders/<acme-sso>?updateMask=oidc.clientSecret 200",
-    ]);
-    const resources = await stack.resources();
-    expect(resources.map((r) => r.id).sort()).toEqual(await liveUids(emulator));
-    expect(resources.every((r) => r.protect)).toBe(true);
-    // The secret is in the stack only encrypted.
-    expect(stack.persistedText!()).not.toContain(DEMO_CLIENT_SECRET);
-  }, 180_000);
+    it("up adopts every object, protected; the only write sends the client secret once", async () => {
+      const result = await stack.up();
+      expect(result.error).toBeUndefined();
+      // The API never answers a client secret: the one set in config is sent once. The PKCE
+      // provider's is unset, and nothing else differs from what the export read.
+      expect(writesOf(await stack.takeRequests())).toEqual([
+        "PATCH /iam/v2beta1/identityProviders/<acme-sso>?updateMask=oidc.clientSecret 200",
+      ]);
+      const resources = await stack.resources();
+      expect(resources.map((r) => r.id).sort()).toEqual(await liveUids(emulator));
+      expect(resources.every((r) => r.protect)).toBe(true);
+      // The secret is in the stack only encrypted.
+      expect(stack.persistedText!()).not.toContain(DEMO_CLIENT_SECRET);
+    }, 180_000);
 
-  it("then nothing changes: preview and up with expectNoChanges, no write", async () => {
-    const preview = await stack.preview({ expectNoChanges: true });
-    expect(preview.error).toBeUndefined();
-    const result = await stack.up({ expectNoChanges: true });
-    expect(result.error).toBeUndefined();
-    expect(result.changes).toEqual([]);
-    expect(writesOf(await stack.takeRequests())).toEqual([]);
-  }, 180_000);
+    it("then nothing changes: preview and up with expectNoChanges, no write", async () => {
+      const preview = await stack.preview({ expectNoChanges: true });
+      expect(preview.error).toBeUndefined();
+      const result = await stack.up({ expectNoChanges: true });
+      expect(result.error).toBeUndefined();
+      expect(result.changes).toEqual([]);
+      expect(writesOf(await stack.takeRequests())).toEqual([]);
+    }, 180_000);
 
-  it("a description changed in the generated code is exactly one PATCH", async () => {
-    stack.editProgram(
-      'description: "Build and runtime infrastructure",',
-      'description: "Builds and runtimes",',
-    );
-    const result = await stack.up();
-    expect(result.error).toBeUndefined();
-    expect(result.changes.map((s) => `${s.op} ${s.name}`)).toEqual(["update platform"]);
-    // The log names uids by resource, and platform's account association has its uid.
-    const writes = writesOf(await stack.takeRequests());
-    expect(writes).toHaveLength(1);
-    expect(writes[0]).toMatch(
-      /^PATCH \/iam\/v2beta1\/groups\/<platform(-accounts)?>\?updateMask=description 200$/,
-    );
-  }, 180_000);
+    it("a description changed in the generated code is exactly one PATCH", async () => {
+      stack.editProgram(
+        'description: "Build and runtime infrastructure",',
+        'description: "Builds and runtimes",',
+      );
+      const result = await stack.up();
+      expect(result.error).toBeUndefined();
+      expect(result.changes.map((s) => `${s.op} ${s.name}`)).toEqual(["update platform"]);
+      // The log names uids by resource, and platform's account association has its uid.
+      const writes = writesOf(await stack.takeRequests());
+      expect(writes).toHaveLength(1);
+      expect(writes[0]).toMatch(
+        /^PATCH \/iam\/v2beta1\/groups\/<platform(-accounts)?>\?updateMask=description 200$/,
+      );
+    }, 180_000);
 
-  it("a client secret changed in config is exactly one PATCH of oidc.clientSecret", async () => {
-    const [sso] = exported.clientSecrets.filter((s) => s.uid === demo["acme-sso"]);
-    await stack.setConfig(sso.configKey, `${DEMO_CLIENT_SECRET}-rotated`, true);
-    const result = await stack.up();
-    expect(result.error).toBeUndefined();
-    expect(result.changes.map((s) => `${s.op} ${s.name}`)).toEqual(["update acme-sso"]);
-    expect(writesOf(await stack.takeRequests())).toEqual([
-      "PATCH /iam/v2beta1/identityProviders/<acme-sso>?updateMask=oidc.clientSecret 200",
-    ]);
-    expect(stack.persistedText!()).not.toContain(`${DEMO_CLIENT_SECRET}-rotated`);
-  }, 180_000);
-});
+    it("a client secret changed in config is exactly one PATCH of oidc.clientSecret", async () => {
+      const [sso] = exported.clientSecrets.filter((s) => s.uid === demo["acme-sso"]);
+      await stack.setConfig(sso.configKey, `${DEMO_CLIENT_SECRET}-rotated`, true);
+      const result = await stack.up();
+      expect(result.error).toBeUndefined();
+      expect(result.changes.map((s) => `${s.op} ${s.name}`)).toEqual(["update acme-sso"]);
+      expect(writesOf(await stack.takeRequests())).toEqual([
+        "PATCH /iam/v2beta1/identityProviders/<acme-sso>?updateMask=oidc.clientSecret 200",
+      ]);
+      expect(stack.persistedText!()).not.toContain(`${DEMO_CLIENT_SECRET}-rotated`);
+    }, 180_000);
+  },
+);

@@ -21,7 +21,7 @@ import {
 
 const SIZE = Number(process.env.IRM_EXPORT_TEST_SIZE ?? 200);
 
-describe(`irm-export on a seeded organisation of ${SIZE} objects`, () => {
+describe(`irm-export on a seeded organisation of ${SIZE} objects`, { shuffle: false }, () => {
   let emulator: TestEmulator;
   let exported: ExportedStack;
   let seeded: SeededOrganisation;
@@ -110,7 +110,7 @@ describe(`irm-export on a seeded organisation of ${SIZE} objects`, () => {
   }, 300_000);
 });
 
-describe("irm-export of identity providers over more than one page", () => {
+describe("irm-export of identity providers over more than one page", { shuffle: false }, () => {
   let emulator: TestEmulator;
 
   beforeAll(async () => {

@@ -109,7 +109,7 @@ afterAll(async () => {
   await pack?.close();
 });
 
-describe("the irm-guardrails pack over gRPC, on examples/org-hierarchy", () => {
+describe("the irm-guardrails pack over gRPC, on examples/org-hierarchy", { shuffle: false }, () => {
   it("describes itself: name, version from policy/package.json, nine policies with their levels", async () => {
     const info = await pack.info();
     expect(info.getName()).toBe(PACK_NAME);
