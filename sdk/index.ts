@@ -23,6 +23,7 @@ export {
   type TokenSourceContext,
   tokenExpiry,
 } from "./auth/token-source";
+export { CAPABILITIES, CAPABILITY_COLLECTIONS, CAPABILITY_VERBS } from "./capabilities";
 export {
   IrmClient,
   type IrmClientOptions,

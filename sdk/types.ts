@@ -7,6 +7,8 @@
  * whatever the service returns.
  */
 
+import type { Capability } from "./capabilities";
+
 /** ISO 8601 timestamp with milliseconds and a `Z` suffix. */
 export type Timestamp = string;
 
@@ -195,18 +197,7 @@ export interface IdentityListParams extends ListParams {
 }
 
 /** The 49 capabilities: `<collection>.<verb>` for ten collections and five verbs, less `groupInvites.update`. */
-export type Capability =
-  | `${
-      | "groups"
-      | "identities"
-      | "roles"
-      | "roleBindings"
-      | "identityProviders"
-      | "accountAssociations"
-      | "repos"
-      | "tags"
-      | "advisories"}.${"list" | "get" | "create" | "update" | "delete"}`
-  | `groupInvites.${"list" | "get" | "create" | "delete"}`;
+export type { Capability };
 
 export interface Role {
   uid: string;

@@ -1,5 +1,12 @@
 /** Provider methods of `Role`: a custom role of a group. */
-import type { Role, RoleMaskPath, RoleUpdate } from "../../sdk/index";
+import {
+  CAPABILITIES,
+  CAPABILITY_COLLECTIONS,
+  CAPABILITY_VERBS,
+  type Role,
+  type RoleMaskPath,
+  type RoleUpdate,
+} from "../../sdk/index";
 import {
   Checker,
   GROUP_SHAPE,
@@ -38,27 +45,8 @@ export interface RoleOutputs extends Omit<RoleInputs, "adoptUid"> {
   updateTime: string;
 }
 
-/** The collections capabilities are named after (`<collection>.<verb>`). */
-const COLLECTIONS = [
-  "groups",
-  "identities",
-  "roles",
-  "roleBindings",
-  "identityProviders",
-  "accountAssociations",
-  "groupInvites",
-  "repos",
-  "tags",
-  "advisories",
-] as const;
-const VERBS = ["list", "get", "create", "update", "delete"] as const;
-
-/** The 49 capability names the API accepts: every collection and verb, less `groupInvites.update` (invites never change). */
-export const CAPABILITIES: ReadonlySet<string> = new Set(
-  COLLECTIONS.flatMap((collection) => VERBS.map((verb) => `${collection}.${verb}`)).filter(
-    (capability) => capability !== "groupInvites.update",
-  ),
-);
+/** The capability names the API accepts (the SDK's list), for `check`. */
+const KNOWN_CAPABILITIES: ReadonlySet<string> = new Set(CAPABILITIES);
 
 /**
  * Names of the built-in roles, which a custom role may not take (so a role binding's
@@ -92,10 +80,10 @@ export function checkRoleInputs(news: Record<string, unknown>) {
     checker.fail("capabilities", "at least one capability is required");
   }
   listed.forEach((capability, index) => {
-    if (isUnknown(capability) || CAPABILITIES.has(capability)) return;
+    if (isUnknown(capability) || KNOWN_CAPABILITIES.has(capability)) return;
     checker.fail(
       `capabilities[${index}]`,
-      `unknown capability ${JSON.stringify(capability)}: must be <collection>.<verb> with a collection of ${COLLECTIONS.join(", ")} and a verb of ${VERBS.join(", ")} (there is no groupInvites.update)`,
+      `unknown capability ${JSON.stringify(capability)}: must be <collection>.<verb> with a collection of ${CAPABILITY_COLLECTIONS.join(", ")} and a verb of ${CAPABILITY_VERBS.join(", ")} (there is no groupInvites.update)`,
     );
   });
   const adoptUid = givenAdoptUid(news.adoptUid);
