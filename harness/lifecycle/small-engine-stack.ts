@@ -12,6 +12,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { createConsumerProject, REPO_ROOT, scratchDir } from "../installed-package";
 import { editProgram } from "../program-edit";
+import { describeRequest } from "../request-names";
 import type {
   EngineStack,
   EngineStackOptions,
@@ -31,7 +32,6 @@ import {
   type StackState,
   up,
 } from "./engine";
-import { describeRequest } from "./example-stack";
 
 export function createSmallEngineStack(options: EngineStackOptions): EngineStack {
   const { emulator } = options;
