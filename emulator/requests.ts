@@ -35,59 +35,41 @@ export function bodyObject(request: ApiRequest): JsonObject {
   return request.body as JsonObject;
 }
 
+/**
+ * An optional field of one JSON type: absent or null answers undefined, any other value
+ * that fails `is` is INVALID_ARGUMENT on `path`, saying it `must be <what>`.
+ */
+function optionalField<T>(
+  what: string,
+  is: (value: unknown) => boolean,
+): (body: JsonObject, field: string, path?: string) => T | undefined {
+  return (body, field, path = field) => {
+    const value = body[field];
+    if (value === undefined || value === null) return undefined;
+    if (!is(value)) throw invalidArgument(path, `must be ${what}`);
+    return value as T;
+  };
+}
+
 /** A string field; absent or null answers undefined, another type is an error naming the field. */
-export function optionalString(body: JsonObject, field: string, path = field): string | undefined {
-  const value = body[field];
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== "string") throw invalidArgument(path, "must be a string");
-  return value;
-}
+export const optionalString = optionalField<string>("a string", (v) => typeof v === "string");
 
-export function optionalBoolean(
-  body: JsonObject,
-  field: string,
-  path = field,
-): boolean | undefined {
-  const value = body[field];
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== "boolean") throw invalidArgument(path, "must be a boolean");
-  return value;
-}
+export const optionalBoolean = optionalField<boolean>("a boolean", (v) => typeof v === "boolean");
 
-export function optionalObject(
-  body: JsonObject,
-  field: string,
-  path = field,
-): JsonObject | undefined {
-  const value = body[field];
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== "object" || Array.isArray(value)) {
-    throw invalidArgument(path, "must be an object");
-  }
-  return value as JsonObject;
-}
+export const optionalObject = optionalField<JsonObject>(
+  "an object",
+  (v) => typeof v === "object" && !Array.isArray(v),
+);
 
-export function optionalStringArray(
-  body: JsonObject,
-  field: string,
-  path = field,
-): string[] | undefined {
-  const value = body[field];
-  if (value === undefined || value === null) return undefined;
-  if (!Array.isArray(value) || value.some((item) => typeof item !== "string")) {
-    throw invalidArgument(path, "must be an array of strings");
-  }
-  return value as string[];
-}
+export const optionalStringArray = optionalField<string[]>(
+  "an array of strings",
+  (v) => Array.isArray(v) && v.every((item) => typeof item === "string"),
+);
 
-export function optionalNumber(body: JsonObject, field: string, path = field): number | undefined {
-  const value = body[field];
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== "number" || !Number.isFinite(value)) {
-    throw invalidArgument(path, "must be a number");
-  }
-  return value;
-}
+export const optionalNumber = optionalField<number>(
+  "a number",
+  (v) => typeof v === "number" && Number.isFinite(v),
+);
 
 /**
  * The field paths a PATCH changes. With `updateMask`, exactly its paths (`*` = every
