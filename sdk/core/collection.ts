@@ -23,7 +23,7 @@ import { buildUpdateMask, resourcePath } from "./path";
 import { type ApiRequester, ApiResource, decodePage, listQuery, type QueryValue } from "./resource";
 import { ShapeError } from "./shape";
 
-export interface CollectionSpec<T> {
+export interface CollectionSpec<T extends Identified> {
   /** Path of the collection, e.g. `/iam/v2beta1/groups`. */
   path: string;
   /** Key of the array in the list envelope, e.g. `groups`. */
@@ -32,18 +32,21 @@ export interface CollectionSpec<T> {
   noun: string;
   /** Reads one object, throwing `ShapeError` (naming the field under `at`) when it is malformed. */
   decode: (raw: unknown, at: string) => T;
-  /** The object's uid. */
-  uidOf: (item: T) => string;
   /**
-   * The group an object belongs to: the uid's parent for path-shaped uids, the
+   * The group an object belongs to: by default the parent of its path-shaped uid; the
    * `parentUid` field for roles (whose uids are flat).
    */
-  parentOf: (item: T) => string;
+  parentOf?: (item: T) => string;
   /**
    * Reads the answer of a create, when it carries more than a Get (a group
    * invite's one-time `code`); `decode` otherwise.
    */
   decodeCreated?: (raw: unknown, at: string) => T;
+}
+
+/** What every object of a collection has: its uid. */
+export interface Identified {
+  uid: string;
 }
 
 /** A listed item that does not match a filter of the request: the field (below the item) and why. */
@@ -59,12 +62,15 @@ export function uidParent(uid: string): string {
 }
 
 /** List and Get. */
-export class ReadableCollection<T, P extends ListParams = ListParams> extends ApiResource {
-  protected readonly spec: CollectionSpec<T>;
+export class ReadableCollection<
+  T extends Identified,
+  P extends ListParams = ListParams,
+> extends ApiResource {
+  protected readonly spec: Required<Omit<CollectionSpec<T>, "decodeCreated">> & CollectionSpec<T>;
 
   constructor(client: ApiRequester, spec: CollectionSpec<T>) {
     super(client);
-    this.spec = spec;
+    this.spec = { parentOf: (item) => uidParent(item.uid), ...spec };
   }
 
   /**
@@ -138,7 +144,7 @@ export class ReadableCollection<T, P extends ListParams = ListParams> extends Ap
 
   /** Why an item of a scoped listing does not belong in it, if it does not. */
   #outOfScope(item: T, params: ListParams): string | undefined {
-    const uid = this.spec.uidOf(item);
+    const uid = item.uid;
     const parent = this.spec.parentOf(item);
     if (params.childrenOf !== undefined && parent !== params.childrenOf) {
       return `${uid} is not a child of ${params.childrenOf}, which the listing was scoped to`;
@@ -153,9 +159,7 @@ export class ReadableCollection<T, P extends ListParams = ListParams> extends Ap
   async get(uid: string, options?: RequestOptions): Promise<T> {
     const path = resourcePath(this.spec.path, uid);
     const body = await this.client.call({ method: "GET", path, options });
-    return this.decodeAnswer(body, { method: "GET", path }, (item) =>
-      sameUid(item, uid, this.spec),
-    );
+    return this.decodeAnswer(body, { method: "GET", path }, (item) => sameUid(item, uid));
   }
 
   /**
@@ -174,8 +178,8 @@ export class ReadableCollection<T, P extends ListParams = ListParams> extends Ap
   }
 }
 
-function sameUid<T>(item: T, uid: string, spec: CollectionSpec<T>): string | undefined {
-  const answered = spec.uidOf(item);
+function sameUid<T extends Identified>(item: T, uid: string): string | undefined {
+  const answered = item.uid;
   return answered === uid ? undefined : `${answered} is not the uid asked for (${uid})`;
 }
 
@@ -195,7 +199,7 @@ function badShape(error: unknown, request: RequestSummary): unknown {
  * change (group invites) stop here.
  */
 export class CreatableCollection<
-  T,
+  T extends Identified,
   Create extends object,
   P extends ListParams = ListParams,
 > extends ReadableCollection<T, P> {
@@ -249,7 +253,7 @@ export class CreatableCollection<
     const parent = this.spec.parentOf(item);
     return parent === parentUid
       ? undefined
-      : `${this.spec.uidOf(item)} is not directly under ${parentUid}, where it was created`;
+      : `${item.uid} is not directly under ${parentUid}, where it was created`;
   }
 
   /** Deletes the resource. A repeated delete fails with `NotFoundError` (not for account associations). */
@@ -260,7 +264,7 @@ export class CreatableCollection<
 
 /** List, Get, Create under a parent group, Update with a field mask, Delete. */
 export class WritableCollection<
-  T,
+  T extends Identified,
   Create extends object,
   Update extends object,
   MaskPath extends string,
@@ -284,9 +288,7 @@ export class WritableCollection<
       body: this.updateBody(fields),
       options,
     });
-    return this.decodeAnswer(body, { method: "PATCH", path }, (item) =>
-      sameUid(item, uid, this.spec),
-    );
+    return this.decodeAnswer(body, { method: "PATCH", path }, (item) => sameUid(item, uid));
   }
 
   /** The body sent by `update`: the fields as given, or their wire form in subclasses. */

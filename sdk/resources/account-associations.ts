@@ -5,7 +5,7 @@
  * `Number.MAX_SAFE_INTEGER` is refused rather than silently rounded, in answers
  * and in requests alike.
  */
-import { uidParent, WritableCollection } from "../core/collection";
+import { WritableCollection } from "../core/collection";
 import type { ApiRequester } from "../core/resource";
 import { isRecord, ShapeError, ShapeReader } from "../core/shape";
 import type {
@@ -170,9 +170,8 @@ export class AccountAssociations extends WritableCollection<
       listKey: "accountAssociations",
       noun: "accountAssociation",
       decode: decodeAccountAssociation,
-      uidOf: (item) => item.uid,
-      // The uid is the group's: scope filters test the group's place in the tree.
-      parentOf: (item) => uidParent(item.uid),
+      // The uid is the group's: scope filters test the group's place in the tree, as
+      // by default (the parent of the uid).
     });
   }
 

@@ -4,7 +4,7 @@
  * enumerable, so that printing, spreading or serialising an invite never shows
  * it; errors of every call are cleaned of any `"code": "..."` value.
  */
-import { CreatableCollection, uidParent } from "../core/collection";
+import { CreatableCollection } from "../core/collection";
 import { REDACTED } from "../core/redact";
 import type { ApiRequester, QueryValue } from "../core/resource";
 import { listQuery } from "../core/resource";
@@ -125,8 +125,6 @@ export class GroupInvites extends CreatableCollection<
       noun: "groupInvite",
       decode: decodeGroupInvite,
       decodeCreated: decodeCreatedGroupInvite,
-      uidOf: (item) => item.uid,
-      parentOf: (item) => uidParent(item.uid),
     });
   }
 

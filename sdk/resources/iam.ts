@@ -93,11 +93,6 @@ export function decodeRoleBinding(raw: unknown, at = "roleBinding"): RoleBinding
   return binding;
 }
 
-const byUid = {
-  uidOf: (item: { uid: string }) => item.uid,
-  parentOf: (item: { uid: string }) => uidParent(item.uid),
-};
-
 /** `/iam/v2beta1/groups`: the organisation hierarchy. Delete fails with `ResourceNotEmptyError` while children exist. */
 export class Groups extends WritableCollection<Group, GroupCreate, GroupUpdate, GroupMaskPath> {
   constructor(client: ApiRequester) {
@@ -106,7 +101,6 @@ export class Groups extends WritableCollection<Group, GroupCreate, GroupUpdate, 
       listKey: "groups",
       noun: "group",
       decode: decodeGroup,
-      ...byUid,
     });
   }
 }
@@ -119,7 +113,6 @@ export class Roles extends WritableCollection<Role, RoleCreate, RoleUpdate, Role
       listKey: "roles",
       noun: "role",
       decode: decodeRole,
-      uidOf: (role) => role.uid,
       // Role uids are flat: the group a custom role belongs to is a field ("" for built-ins).
       parentOf: (role) => role.parentUid,
     });
@@ -140,7 +133,6 @@ export class RoleBindings extends WritableCollection<
       listKey: "roleBindings",
       noun: "roleBinding",
       decode: decodeRoleBinding,
-      ...byUid,
     });
   }
 

@@ -4,7 +4,7 @@
  * that one kind is present and that its one-of pairs hold, so a caller can rely on
  * `issuer ?? issuerPattern` being set.
  */
-import { uidParent, WritableCollection } from "../core/collection";
+import { WritableCollection } from "../core/collection";
 import type { ApiRequester, QueryValue } from "../core/resource";
 import { listQuery } from "../core/resource";
 import { ShapeError, ShapeReader } from "../core/shape";
@@ -178,8 +178,6 @@ export class Identities extends WritableCollection<
       listKey: "identities",
       noun: "identity",
       decode: decodeIdentity,
-      uidOf: (item) => item.uid,
-      parentOf: (item) => uidParent(item.uid),
     });
   }
 

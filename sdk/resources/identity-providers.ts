@@ -3,7 +3,7 @@
  * group. `oidc.clientSecret` is write-only: the reader never copies it from an
  * answer, and the client secret a request carries never appears in its errors.
  */
-import { uidParent, WritableCollection } from "../core/collection";
+import { WritableCollection } from "../core/collection";
 import type { ApiRequester } from "../core/resource";
 import { ShapeReader } from "../core/shape";
 import type {
@@ -78,8 +78,6 @@ export class IdentityProviders extends WritableCollection<
       listKey: "identityProviders",
       noun: "identityProvider",
       decode: decodeIdentityProvider,
-      uidOf: (item) => item.uid,
-      parentOf: (item) => uidParent(item.uid),
     });
   }
 

@@ -1,5 +1,5 @@
 /** Read-only registry and vulnerability collections. */
-import { ReadableCollection, uidParent } from "../core/collection";
+import { ReadableCollection } from "../core/collection";
 import { type ApiRequester, listQuery, type QueryValue } from "../core/resource";
 import { ShapeReader } from "../core/shape";
 import type { Advisory, AdvisoryListParams, Repo, Tag } from "../types";
@@ -19,11 +19,6 @@ function decodeNamed<T>(key: "name" | "advisoryId") {
   };
 }
 
-const byUid = {
-  uidOf: (item: { uid: string }) => item.uid,
-  parentOf: (item: { uid: string }) => uidParent(item.uid),
-};
-
 /** `/registry/v2beta1/repos`: repositories; public ones are readable without a token. */
 export class Repos extends ReadableCollection<Repo> {
   constructor(client: ApiRequester) {
@@ -32,7 +27,6 @@ export class Repos extends ReadableCollection<Repo> {
       listKey: "repos",
       noun: "repo",
       decode: decodeNamed<Repo>("name"),
-      ...byUid,
     });
   }
 }
@@ -45,7 +39,6 @@ export class Tags extends ReadableCollection<Tag> {
       listKey: "tags",
       noun: "tag",
       decode: decodeNamed<Tag>("name"),
-      ...byUid,
     });
   }
 }
@@ -58,7 +51,6 @@ export class Advisories extends ReadableCollection<Advisory, AdvisoryListParams>
       listKey: "advisories",
       noun: "advisory",
       decode: decodeNamed<Advisory>("advisoryId"),
-      ...byUid,
     });
   }
 
