@@ -6,7 +6,15 @@
  * Inputs are the live objects' values exactly as the provider compares them (see
  * provider/handlers/*.ts and docs/provider.md "Adoption"), so adopting sends no PATCH.
  */
-import type { Group, Identity, Role, RoleBinding } from "../sdk/index";
+import type {
+  AwsIdentity,
+  ClaimMatch,
+  Group,
+  Identity,
+  Role,
+  RoleBinding,
+  StaticKeysCreate,
+} from "../sdk/index";
 import {
   type AssignedName,
   assignNames,
@@ -53,37 +61,13 @@ export interface GroupDeclaration {
   description: string;
 }
 
-/** `claimMatch` as the Identity resource takes it: only the members that are set (addendum 6.2). */
-export interface ClaimMatchInputs {
-  issuer?: string;
-  issuerPattern?: string;
-  subject?: string;
-  subjectPattern?: string;
-  audience?: string;
-  audiencePattern?: string;
-  /** Left out when empty. */
-  claims?: Record<string, string>;
-  /** Left out when empty. */
-  claimPatterns?: Record<string, string>;
-}
+/** `claimMatch` as the Identity resource takes it: only the members that are set. */
+export type ClaimMatchInputs = ClaimMatch;
 
 /** `staticKeys` without `expirationTime`: left out, the provider keeps the server's and never diffs it. */
-export interface StaticKeysInputs {
-  issuer: string;
-  subject: string;
-  /** The JWKS document, exactly the string the API holds. */
-  issuerKeys: string;
-  /** Left out when empty (the provider's default). */
-  audiences?: string[];
-}
+export type StaticKeysInputs = Omit<StaticKeysCreate, "expirationTime">;
 
-export interface AwsIdentityInputs {
-  awsAccount: string;
-  arn?: string;
-  arnPattern?: string;
-  userId?: string;
-  userIdPattern?: string;
-}
+export type AwsIdentityInputs = AwsIdentity;
 
 /** The one kind an identity is (addendum 6.1), with the inputs of that kind. */
 export type Relationship =
