@@ -47,8 +47,10 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 
 describe("npm run emulator", () => {
   it("prints listening on, writes the bootstrap file, serves, keeps --data across a restart, stops on signals", async () => {
-    const bootstrapFile = join(dir, "bootstrap.json");
-    const dataFile = join(dir, "state.json");
+    // A folder of its own: the listing below is of this run's files only.
+    const own = await mkdtemp(join(dir, "run-"));
+    const bootstrapFile = join(own, "bootstrap.json");
+    const dataFile = join(own, "state.json");
     const first = await startCli([
       "--port",
       "0",
@@ -88,7 +90,7 @@ describe("npm run emulator", () => {
     };
     expect(saved.groups.map((g) => g.uid)).toContain(created.body.uid);
     // Atomic writes leave no temporary files behind.
-    expect((await readdir(dir)).sort()).toEqual(["bootstrap.json", "state.json"]);
+    expect((await readdir(own)).sort()).toEqual(["bootstrap.json", "state.json"]);
 
     // Same port, same data: the old token is still valid and the group is still there.
     const port = new URL(first.url).port;
@@ -105,8 +107,9 @@ describe("npm run emulator", () => {
   });
 
   it("a crash in the middle of heavy writes leaves a readable data file", async () => {
-    const dataFile = join(dir, "crash.json");
-    const bootstrapFile = join(dir, "crash-bootstrap.json");
+    const own = await mkdtemp(join(dir, "crash-"));
+    const dataFile = join(own, "crash.json");
+    const bootstrapFile = join(own, "crash-bootstrap.json");
     const running = await startCli([
       "--port",
       "0",
@@ -139,7 +142,7 @@ describe("npm run emulator", () => {
     expect(saved.groups.length).toBeGreaterThan(0);
     // The next start loads it and clears any temporary file the crash left.
     const again = await startCli(["--port", "0", "--data", dataFile]);
-    expect((await readdir(dir)).filter((name) => name.endsWith(".tmp"))).toEqual([]);
+    expect((await readdir(own)).filter((name) => name.endsWith(".tmp"))).toEqual([]);
     again.child.kill("SIGTERM");
     expect(await again.exited).toBe(0);
   });
