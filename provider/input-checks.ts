@@ -103,6 +103,25 @@ const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d{1,9})?([Zz]|[+-]\d
 /** JWK members that only a private key has (API rule: only public keys are accepted). */
 const PRIVATE_KEY_MEMBERS = ["d", "p", "q", "dp", "dq", "qi", "k"];
 const KEY_TYPES = ["EC", "RSA", "OKP"];
+/**
+ * The curves of EC and OKP keys the token exchange verifies with (ES256, ES384, ES512,
+ * EdDSA), and its smallest RSA modulus: a key outside them would refuse every token.
+ */
+const SIGNING_CURVES: Readonly<Record<string, readonly string[]>> = {
+  EC: ["P-256", "P-384", "P-521"],
+  OKP: ["Ed25519"],
+};
+const MIN_RSA_BITS = 2048;
+
+/** Bits of an RSA modulus `n` (base64url); undefined when it is not one. */
+function modulusBits(n: unknown): number | undefined {
+  if (typeof n !== "string" || !/^[A-Za-z0-9_-]+$/.test(n)) return undefined;
+  const bytes = Buffer.from(n, "base64url");
+  let first = 0;
+  while (first < bytes.length && bytes[first] === 0) first++;
+  if (first === bytes.length) return 0;
+  return (bytes.length - first - 1) * 8 + (32 - Math.clz32(bytes[first]));
+}
 
 /** Collects the failures of one resource's inputs. */
 export class Checker {
@@ -334,6 +353,21 @@ export class Checker {
         this.fail(
           property,
           `key ${index} holds private key members (${secret.join(", ")}); only public keys may be registered`,
+        );
+      }
+      // A key no token could be verified with: the service refuses it at create.
+      const curves = SIGNING_CURVES[key.kty as string];
+      if (curves && !curves.includes(String(key.crv))) {
+        this.fail(
+          property,
+          `key ${index}: crv ${JSON.stringify(String(key.crv).slice(0, 20))} is not accepted for ${key.kty} keys (one of ${curves.join(", ")})`,
+        );
+      }
+      const bits = key.kty === "RSA" ? modulusBits(key.n) : undefined;
+      if (bits !== undefined && bits < MIN_RSA_BITS) {
+        this.fail(
+          property,
+          `key ${index}: an RSA key must have at least ${MIN_RSA_BITS} bits (got ${bits})`,
         );
       }
     });

@@ -549,3 +549,58 @@ describe("identities of the other kinds", () => {
     expect(JSON.stringify(failures)).not.toContain(d);
   });
 });
+
+describe("staticKeys keys the exchange could never verify with", () => {
+  const keysOf = (publicKey: { export(options: { format: "jwk" }): unknown }) =>
+    JSON.stringify({ keys: [publicKey.export({ format: "jwk" })] });
+  const cases: Array<[string, () => string, RegExp]> = [
+    [
+      "an EC key of secp256k1",
+      () => keysOf(generateKeyPairSync("ec", { namedCurve: "secp256k1" }).publicKey),
+      /key 0: crv "secp256k1" is not accepted for EC keys \(one of P-256, P-384, P-521\)/,
+    ],
+    [
+      "an OKP key of X25519 (key agreement)",
+      () => keysOf(generateKeyPairSync("x25519").publicKey),
+      /key 0: crv "X25519" is not accepted for OKP keys \(one of Ed25519\)/,
+    ],
+    [
+      "an RSA key of 1024 bits",
+      () => keysOf(generateKeyPairSync("rsa", { modulusLength: 1024 }).publicKey),
+      /key 0: an RSA key must have at least 2048 bits \(got 1024\)/,
+    ],
+  ];
+
+  it.each(cases)(
+    "%s: refused by check, as the service refuses it at create",
+    async (_l, keys, rule) => {
+      await expectRefused(
+        (news) => runtime.identity.check({}, news),
+        {
+          parentUid: ROOT,
+          name: "ci",
+          staticKeys: { issuer: "https://k.example", subject: "s", issuerKeys: keys() },
+        },
+        "staticKeys.issuerKeys",
+        rule,
+      );
+    },
+  );
+
+  it("a P-521 key and an RSA key of 2048 bits pass", async () => {
+    for (const publicKey of [
+      generateKeyPairSync("ec", { namedCurve: "P-521" }).publicKey,
+      generateKeyPairSync("rsa", { modulusLength: 2048 }).publicKey,
+    ]) {
+      const { failures = [] } = await runtime.identity.check(
+        {},
+        {
+          parentUid: ROOT,
+          name: "ci",
+          staticKeys: { issuer: "https://k.example", subject: "s", issuerKeys: keysOf(publicKey) },
+        },
+      );
+      expect(failures).toEqual([]);
+    }
+  });
+});
