@@ -206,7 +206,7 @@ const IAM_EXTRAS_FINDINGS: Finding[] = [
     test: "fast/iam-extras-escalation.test.ts",
   },
   {
-    text: "A `staticKeys` identity with a P-521 key was accepted but refused every token (ES512 was not on the exchange's algorithm allow-list). ES512 is accepted now, and keys the verifier cannot use (curves such as secp256k1, X25519 or Ed448, RSA keys under 2048 bits) are refused at create, naming the key and the rule",
+    text: "A `staticKeys` identity with a P-521 key was accepted but refused every token (ES512 was not on the exchange's algorithm allow-list). ES512 is accepted now, and keys the verifier cannot use (curves such as secp256k1, X25519 or Ed448, RSA keys under 2048 bits) are refused at create, naming the key and the rule, and by the provider's `check` before anything is sent",
     test: "fast/iam-extras-exchange.test.ts",
   },
   {
