@@ -61,7 +61,7 @@ async function injectFaults(): Promise<void> {
   });
 }
 
-/** Compares the ctx.stack's state with the service, faults off for the reading. */
+/** Compares the stack's state with the service, faults off for the reading. */
 async function reconcileWithService() {
   await ctx.emu.clearFaults();
   return reconcile(
@@ -134,7 +134,7 @@ describe(`a ${TEAMS * RESOURCES_PER_TEAM}-resource organisation under ${FAILURE_
     );
     expect(await reconcileWithService()).toEqual(CLEAN);
 
-    // 5. Destroy under faults removes every object of the ctx.stack, children first.
+    // 5. Destroy under faults removes every object of the stack, children first.
     const { outcome: destroyed } = await phase("destroy", () => ctx.stack.destroy());
     expect(destroyed.error, destroyed.output).toBeUndefined();
     expect(opsCount(destroyed.steps, "delete")).toBe(TEAMS * RESOURCES_PER_TEAM);

@@ -61,8 +61,8 @@ describe("a create that times out while the service still works on it", () => {
     recordFigures({
       id: "timed-out-create",
       engine: engineLabel(ctx.stack),
-      title: "One group created through the provider, its create outlasting the ctx.client timeout",
-      injected: `${SPIKE_MS} ms latency on the create, ctx.client timeout ${TIMEOUT_MS} ms`,
+      title: "One group created through the provider, its create outlasting the client timeout",
+      injected: `${SPIKE_MS} ms latency on the create, client timeout ${TIMEOUT_MS} ms`,
       operations: result.steps.length,
       requests: log.length,
       byStatus: countByStatus(log),
