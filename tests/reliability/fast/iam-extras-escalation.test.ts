@@ -132,14 +132,19 @@ describe("an invite's role", () => {
   ])(
     "mallory cannot invite to %s: PERMISSION_DENIED naming what she lacks, no invite made",
     async (_n, role, missing) => {
+      // Other tests make invites in A too: nothing new, whatever ran before.
+      const invitesOfA = async () =>
+        (
+          await owner<{ groupInvites?: Json[] }>(
+            "GET",
+            `/iam/v2beta1/groupInvites?uidp.children_of=${groupA}`,
+          )
+        ).body.groupInvites ?? [];
+      const before = await invitesOfA();
       const reply = await post(mallory, `groupInvites/${groupA}`, { roleUid: role(), ttl: "600s" });
       expectDenied(reply, missing);
       expect(reply.text).not.toMatch(/"keyId"|"code":"/);
-      const invites = await owner<{ groupInvites: Json[] }>(
-        "GET",
-        `/iam/v2beta1/groupInvites?uidp.children_of=${groupA}`,
-      );
-      expect(invites.body.groupInvites ?? []).toEqual([]);
+      expect(await invitesOfA()).toEqual(before);
     },
   );
 
@@ -160,14 +165,19 @@ describe("an invite's role", () => {
 
 describe("an identity provider's default role", () => {
   it("create with owner, editor or a wider custom role: PERMISSION_DENIED, nothing made", async () => {
+    // Other tests make providers in A too: nothing new, whatever ran before.
+    const providersOfA = async () =>
+      (
+        await owner<{ identityProviders?: Json[] }>(
+          "GET",
+          `/iam/v2beta1/identityProviders?uidp.children_of=${groupA}`,
+        )
+      ).body.identityProviders ?? [];
+    const before = await providersOfA();
     for (const role of [ownerRole, editorRole, wide]) {
       expectDenied(await post(mallory, `identityProviders/${groupA}`, idpBody(role)));
     }
-    const list = await owner<{ identityProviders: Json[] }>(
-      "GET",
-      `/iam/v2beta1/identityProviders?uidp.children_of=${groupA}`,
-    );
-    expect(list.body.identityProviders ?? []).toEqual([]);
+    expect(await providersOfA()).toEqual(before);
   });
 
   it.each([
@@ -249,6 +259,9 @@ describe("an account association's service bindings", () => {
   });
 
   it("naming an identity bound to owner of the root, at create: PERMISSION_DENIED, nothing made", async () => {
+    // A's association, or none, as it is before the attempt (the next test makes one).
+    const association = () => owner<Json>("GET", `/iam/v2beta1/accountAssociations/${groupA}`);
+    const before = await association();
     const reply = await post(mallory, `accountAssociations/${groupA}`, {
       name: "prod",
       amazon: { account: "123456789012" },
@@ -256,8 +269,8 @@ describe("an account association's service bindings", () => {
     });
     expectDenied(reply);
     expect(reply.body.message).toContain(`identity ${ingester}`);
-    const get = await owner<Json>("GET", `/iam/v2beta1/accountAssociations/${groupA}`);
-    expect(get.status).toBe(404);
+    const after = await association();
+    expect([after.status, after.body]).toEqual([before.status, before.body]);
   });
 
   it("naming it by an update, with or without a mask: refused, the association unchanged", async () => {
