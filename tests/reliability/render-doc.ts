@@ -28,7 +28,7 @@ const FAST_RESULTS =
  */
 const SMALL_ENGINE_RESULTS = path.join(__dirname, "results", "small-engine-figures.json");
 
-/** Scenario order in the document: the order of the issue's list. */
+/** Scenario order in the document: deployments under faults first, then the emulator's own failures, then load. */
 const ORDER = [
   "deploy-under-503s",
   "dropped-after-create",
@@ -79,7 +79,7 @@ const FINDINGS: Finding[] = [
   },
 ];
 
-/** The emulator's access model (issue 14): escalation, disclosure, exchange, page tokens. */
+/** The emulator's access model: escalation, disclosure, exchange, page tokens. */
 const SECURITY_FINDINGS: Finding[] = [
   {
     text: "Retargeting an identity bound to owner of the root, as an editor of its group, by every mask form → `PERMISSION_DENIED` naming capability and root; identity unchanged; the attacker's OIDC token is not exchanged",
@@ -344,7 +344,7 @@ function engineChanges(real: ScenarioFigures[], baseline: RecordedRun): string {
 
 Time: the real engine runs each \`up\`, \`refresh\` and \`destroy\` as users do: it starts the CLI, the Node.js language host with the program (TypeScript, transpiled) and the dynamic-provider host, registers every resource with the engine and sends it through check, diff and the provider over gRPC, and writes checkpoints to the file backend. The small engine also ran the program and a provider host in child processes, but kept the engine's part (steps, state, dependencies) in the test's own process, with no CLI and no checkpoints; the same requests now take longer.${noopText} Times are for the record (the machine is shared with other work), never asserted.
 
-Requests: the provider sends the same calls on either engine (create, a look-up after a lost answer, an update with a mask, reads, deletes). The counts move with the randomness of the injected faults, and with provider changes made since the small engine's run: a role binding now reads its role (\`GET roles/<uid>\`) to record a built-in role's name. The provider keeps the answer per role and process, but bindings created at the same time each send the read until the first answer is in, so a deployment makes a few more reads than it has roles; under the rate limit every one of those reads can be refused and repeated, which is most of that row's growth. A binding's state no longer holds hydrated copies of identity, group and role (so updates leave no binding stale for a refresh to fix).${sigkill}`;
+Requests: the provider sends the same calls on either engine (create, a look-up after a lost answer, an update with a mask, reads, deletes). The counts move with the randomness of the injected faults, and with provider changes made since the small engine's run: when the real-engine figures here were recorded, a role binding read its role (\`GET roles/<uid>\`) to record a built-in role's name, and bindings created at the same time each sent the read until the first answer was in, so a deployment made a few more reads than it had roles; under the rate limit every one of those reads could be refused and repeated, which is most of that row's growth. A binding now takes the name from its own answer and sends no such read. A binding's state no longer holds hydrated copies of identity, group and role (so updates leave no binding stale for a refresh to fix).${sigkill}`;
 }
 
 /** A note of one scenario, as a number (0 when absent). */
@@ -593,7 +593,7 @@ Bugs the suite found, each fixed in its own commit with the test that shows it:
 
 ${findingLines(FINDINGS)}
 
-Security cases of the emulator's access model (issue 14), each refused or answered as
+Security cases of the emulator's access model, each refused or answered as
 shown, and fixed where it was not:
 
 ${findingLines(SECURITY_FINDINGS)}
