@@ -597,7 +597,7 @@ Security cases of the emulator's access model, each refused or answered as
 shown, and fixed where it was not:
 
 ${findingLines(SECURITY_FINDINGS)}
-${MORE_FINDINGS.length > 0 ? `\nMore findings of this session:\n\n${findingLines(MORE_FINDINGS)}\n` : ""}
+${MORE_FINDINGS.length > 0 ? `\nMore findings:\n\n${findingLines(MORE_FINDINGS)}\n` : ""}
 The IAM additions (identity providers, group invites, account associations, identity
 kinds, custom roles): the first five were bugs, fixed with the test that shows them;
 the rest held as shown:
