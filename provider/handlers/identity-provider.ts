@@ -100,6 +100,14 @@ function checkOidc(checker: Checker, value: unknown): IdentityProviderOidc {
   if (clientId !== undefined && !isUnknown(clientId)) {
     checker.maxLength("oidc.clientId", clientId, MAX_CLIENT_ID);
   }
+  // The secret has its own input, which the class keeps secret; here it would be sent
+  // nowhere and stored in plain text, so it is refused (never quoted).
+  if (value.clientSecret !== undefined && value.clientSecret !== null) {
+    checker.fail(
+      "oidc.clientSecret",
+      "is not an input here: give the secret as clientSecret, which is kept as a Pulumi secret",
+    );
+  }
   const additionalScopes = checker.stringArray("oidc.additionalScopes", value.additionalScopes);
   const seen = new Set<string>();
   additionalScopes.forEach((scope, index) => {

@@ -136,6 +136,24 @@ describe("IdentityProvider check", () => {
     ]);
   });
 
+  it("refuses a secret written inside oidc, where it would be neither sent nor kept secret", async () => {
+    const secret = "inside-oidc-secret-5e1d";
+    const placed = await runtime.idp.check(
+      {},
+      raw({
+        oidc: { issuer: "https://login.example.com", clientId: "c", clientSecret: secret },
+      }),
+    );
+    expect(placed.failures).toEqual([
+      {
+        property: "oidc.clientSecret",
+        reason:
+          "is not an input here: give the secret as clientSecret, which is kept as a Pulumi secret",
+      },
+    ]);
+    expect(JSON.stringify(placed)).not.toContain(secret);
+  });
+
   it("passes values not known yet in a preview", async () => {
     const preview = await runtime.idp.check(
       {},
