@@ -123,12 +123,20 @@ describe("irm-export of identity providers over more than one page", { shuffle: 
   });
 
   it("lists them in two pages, the floor, and declares each with an optional secret (PKCE)", async () => {
+    await emulator.clearRequests();
     const result = await exportOrganisation({
       dryRun: true,
       settings: { baseUrl: emulator.url, token: emulator.token },
     });
     expect(result.counts.identityProviders).toBe(210);
     expect(result.requests.identityProviders).toBe(2);
+    // The exporter's tally comes from its own page callback; the emulator's log is the
+    // server's count, so a request sent outside that callback (a retry, a repeated
+    // page) would show here.
+    const served = (await emulator.requests()).filter((r) => r.method === "GET");
+    const tallied = Object.values(result.requests).reduce((sum, n) => sum + n, 0);
+    expect(served).toHaveLength(tallied);
+    expect(served.filter((r) => r.path.endsWith("/identityProviders"))).toHaveLength(2);
     const { group, accountAssociation, ...listings } = result.requests;
     expect(listings).toEqual(requestFloor(result.live));
     expect(result.clientSecrets.every((s) => s.optional)).toBe(true);
