@@ -261,7 +261,10 @@ export function errorFromStatusBody(
       case "BadRequest":
         for (const v of Array.isArray(detail.fieldViolations) ? detail.fieldViolations : []) {
           if (isRecord(v))
-            fieldViolations.push({ field: str(v.field), description: str(v.description) });
+            fieldViolations.push({
+              field: redact(str(v.field), context.secrets),
+              description: redact(str(v.description), context.secrets),
+            });
         }
         break;
       case "PreconditionFailure":
@@ -269,9 +272,9 @@ export function errorFromStatusBody(
           if (!isRecord(v)) continue;
           const violation: PreconditionViolation = {
             type: str(v.type),
-            description: str(v.description),
+            description: redact(str(v.description), context.secrets),
           };
-          if (typeof v.subject === "string") violation.subject = v.subject;
+          if (typeof v.subject === "string") violation.subject = redact(v.subject, context.secrets);
           preconditionViolations.push(violation);
         }
         break;

@@ -59,6 +59,35 @@ describe("AIP-193 decoding", () => {
     });
   });
 
+  it("redacts tokens and configured secrets from violations as from the message", () => {
+    const jwt = "eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl";
+    const secret = "configured-secret-value";
+    const body = {
+      code: 9,
+      message: "refused",
+      details: [
+        {
+          "@type": `${TYPE}BadRequest`,
+          fieldViolations: [{ field: `token ${jwt}`, description: `echoed ${secret}` }],
+        },
+        {
+          "@type": `${TYPE}PreconditionFailure`,
+          violations: [{ type: "T", subject: `Bearer ${secret}`, description: `was ${jwt}` }],
+        },
+      ],
+    };
+    const error = errorFromStatusBody(body, { status: 400, secrets: [secret] });
+    const printed = JSON.stringify([error.fieldViolations, error.preconditionViolations]);
+    expect(printed).not.toContain(jwt);
+    expect(printed).not.toContain(secret);
+    expect(error.fieldViolations).toEqual([
+      { field: "token [REDACTED]", description: "echoed [REDACTED]" },
+    ]);
+    expect(error.preconditionViolations).toEqual([
+      { type: "T", subject: "Bearer [REDACTED]", description: "was [REDACTED]" },
+    ]);
+  });
+
   it("chooses the class from the gRPC code, not the HTTP status (400 is also FAILED_PRECONDITION)", () => {
     const body = {
       code: 9,
