@@ -170,11 +170,17 @@ describe("GroupInvite lifecycle", () => {
 
   it("a lost create answer: the invite it made is deleted and one with a code is made", async () => {
     const groupUid = await freshGroup();
-    // Someone else's invite for the same role, made before the attempt: never touched.
-    const older = await emu.client.iam.groupInvites.create(groupUid, {
+    // Someone else's invites for the same role, made just before the attempt (inside the
+    // five-minute window): each differs from the lost create in one attribute (email,
+    // lifetime), and only that spares it.
+    const otherEmail = await emu.client.iam.groupInvites.create(groupUid, {
       roleUid: viewerRoleUid,
       ttl: "600s",
       email: "other@example.com",
+    });
+    const otherTtl = await emu.client.iam.groupInvites.create(groupUid, {
+      roleUid: viewerRoleUid,
+      ttl: "601s",
     });
     await emu.clearRequests();
     await emu.fault({
@@ -191,7 +197,7 @@ describe("GroupInvite lifecycle", () => {
       "POST 200",
     ]);
     const left = (await emu.client.iam.groupInvites.list({ childrenOf: groupUid })).items;
-    expect(left.map((i) => i.uid).sort()).toEqual([older.uid, invite.id].sort());
+    expect(left.map((i) => i.uid).sort()).toEqual([otherEmail.uid, otherTtl.uid, invite.id].sort());
   });
 
   it("a create that timed out and lands later: waited for, deleted, and made once more", async () => {
