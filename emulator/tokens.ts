@@ -248,7 +248,7 @@ export class TokenService {
   private async remoteKeySet(issuer: string): Promise<JWTVerifyGetKey> {
     const cached = this.remoteKeySets.get(issuer);
     if (cached) return cached;
-    let jwksUri: string;
+    let jwksUri: URL;
     try {
       const response = await fetch(
         `${issuer.replace(/\/$/, "")}/.well-known/openid-configuration`,
@@ -256,6 +256,7 @@ export class TokenService {
           signal: AbortSignal.timeout(5000),
         },
       );
+      if (!response.ok) throw new Error("not found");
       const discovery = (await response.json()) as { issuer?: unknown; jwks_uri?: unknown };
       if (typeof discovery.jwks_uri !== "string") throw new Error("no jwks_uri");
       // OpenID Connect Discovery: the document must name the issuer it was fetched for.
@@ -265,11 +266,16 @@ export class TokenService {
       ) {
         throw new Error("another issuer");
       }
-      jwksUri = discovery.jwks_uri;
+      // An answer, not trusted: a jwks_uri that is no http(s) URL is the issuer's fault,
+      // answered as such, never an internal failure of the exchange.
+      jwksUri = new URL(discovery.jwks_uri);
+      if (jwksUri.protocol !== "https:" && jwksUri.protocol !== "http:") {
+        throw new Error("not http(s)");
+      }
     } catch {
       throw unauthenticated("the OIDC token's issuer cannot be reached to check its signature");
     }
-    const keySet = createRemoteJWKSet(new URL(jwksUri), { timeoutDuration: 5000 });
+    const keySet = createRemoteJWKSet(jwksUri, { timeoutDuration: 5000 });
     this.remoteKeySets.set(issuer, keySet);
     return keySet;
   }

@@ -47,6 +47,15 @@ beforeAll(async () => {
     response.setHeader("content-type", "application/json");
     if (request.url === "/fake/.well-known/openid-configuration") {
       response.end(JSON.stringify({ issuer: outsideIssuer, jwks_uri: `${outsideIssuer}/jwks` }));
+    } else if (request.url === "/no-url/.well-known/openid-configuration") {
+      // A discovery document whose jwks_uri is no URL at all.
+      response.end(
+        JSON.stringify({ issuer: `${outsideIssuer}`.replace(/fake$/, "no-url"), jwks_uri: "::" }),
+      );
+    } else if (request.url === "/file-keys/.well-known/openid-configuration") {
+      // One whose jwks_uri is a URL the exchange must not fetch keys from.
+      const issuer = `${outsideIssuer}`.replace(/fake$/, "file-keys");
+      response.end(JSON.stringify({ issuer, jwks_uri: "file:///etc/passwd" }));
     } else if (request.url === "/fake/jwks") {
       response.end(JSON.stringify({ keys: [published.publicJwk] }));
     } else {
@@ -175,6 +184,18 @@ describe("order: the identity first, then only an issuer it accepts (6.10 steps 
     // Signed by a key the issuer does not publish: UNAUTHENTICATED.
     const forged = await signed(staticKey, { iss: outsideIssuer, sub: "svc", aud: emu.url });
     expect((await exchange(forged, uid)).status).toBe(401);
+  });
+
+  it("a discovery document whose jwks_uri is no http(s) URL is UNAUTHENTICATED, not an internal failure", async () => {
+    for (const path of ["no-url", "file-keys"]) {
+      const issuer = outsideIssuer.replace(/fake$/, path);
+      const uid = await identity({ claimMatch: { issuer, subject: "svc" } });
+      const token = await signed(outsideKey, { iss: issuer, sub: "svc", aud: emu.url });
+      const reply = await exchange(token, uid);
+      expect(reply.status, reply.text).toBe(401);
+      expect(reply.body.message).toContain("cannot be reached to check its signature");
+      expect(reply.text).not.toContain(token);
+    }
   });
 
   it("a pattern admits the whole issuer only: a partial match is PERMISSION_DENIED (issuer)", async () => {
