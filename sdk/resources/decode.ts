@@ -53,15 +53,6 @@ export function stringMap(r: ShapeReader, field: string): Record<string, string>
   return map;
 }
 
-/** A required string that must be one of `allowed`. */
-export function enumString<E extends string>(
-  r: ShapeReader,
-  field: string,
-  allowed: readonly E[],
-): E {
-  return checkEnum(r.string(field), `${r.at}.${field}`, allowed);
-}
-
 /** `value` if it is one of `allowed`; names at most the first 60 characters of anything else. */
 export function checkEnum<E extends string>(value: string, at: string, allowed: readonly E[]): E {
   if (!(allowed as readonly string[]).includes(value)) {

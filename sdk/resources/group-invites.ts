@@ -78,7 +78,7 @@ export function decodeCreatedGroupInvite(raw: unknown, at = "groupInvite"): Crea
 }
 
 /** Attaches `code` so that only reading `invite.code` shows it. */
-export function withHiddenCode(invite: GroupInvite, code: string): CreatedGroupInvite {
+function withHiddenCode(invite: GroupInvite, code: string): CreatedGroupInvite {
   Object.defineProperty(invite, "code", { value: code, enumerable: false });
   Object.defineProperty(invite, Symbol.for("nodejs.util.inspect.custom"), {
     value: () => ({ ...invite, code: REDACTED }),

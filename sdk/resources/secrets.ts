@@ -64,11 +64,7 @@ function withoutValue(text: string, value: string): string {
 }
 
 /** `text` without the given secret values and without the values of the secret keys. */
-export function redactSecrets(
-  text: string,
-  values: readonly string[],
-  keys: readonly string[],
-): string {
+function redactSecrets(text: string, values: readonly string[], keys: readonly string[]): string {
   let result = redact(text);
   for (const value of values) if (value !== "") result = withoutValue(result, value);
   for (const key of keys) result = result.replace(keyPattern(key), `$1${REDACTED}`);
@@ -96,7 +92,7 @@ function replaceText(target: object, key: string, text: string, cleaned: string)
 }
 
 /** Cleans `error` in place (it keeps its class, code and fields), its causes too. */
-export function scrubError(
+function scrubError(
   error: unknown,
   values: readonly string[],
   keys: readonly string[],
