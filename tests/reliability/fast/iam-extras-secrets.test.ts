@@ -196,6 +196,8 @@ describe("the emulator keeps digests only", () => {
 describe("the SDK, against a server that echoes what it was sent", () => {
   let echo: Server;
   let echoUrl: string;
+  /** The client secret of each request received, so a test can prove it was sent. */
+  const carried: string[] = [];
   /** The last body received, echoed back in the answer's shape of choice. */
   beforeAll(async () => {
     echo = createServer((req, res) => {
@@ -212,6 +214,7 @@ describe("the SDK, against a server that echoes what it was sent", () => {
             return "";
           }
         })();
+        carried.push(secret);
         const kind = new URL(req.url ?? "/", "http://x").pathname.split("/")[5] ?? "";
         if (kind.startsWith("html")) {
           res.writeHead(502, { "content-type": "text/html" });
@@ -264,6 +267,7 @@ describe("the SDK, against a server that echoes what it was sent", () => {
       env: {},
       retry: { retries: 0 },
     });
+    carried.length = 0;
     const failures: unknown[] = [];
     for (const kind of ["json", "html", "garbled"]) {
       const parent = `${GROUP}/${kind}`;
@@ -284,8 +288,9 @@ describe("the SDK, against a server that echoes what it was sent", () => {
         ),
       );
     }
-    // The echo really carried the secret: what is checked below is a real answer.
+    // The echo really received and answered the secret: what is checked below is a real answer.
     expect(failures).toHaveLength(6);
+    expect(carried).toEqual(Array(6).fill(secret));
     expect(shown(failures[0])).toMatch(/oidc\.clientSecret/);
     expectAbsent(secret, { "the errors": failures.map(shown).join("\n") });
     await client.close();
@@ -482,6 +487,8 @@ describe("the provider, through the real dynamic-provider host", () => {
 describe("the provider, against a server that echoes the secret", () => {
   let echo: Server;
   let url: string;
+  /** The bodies received, so a test can prove the secret was sent to be echoed. */
+  const received: string[] = [];
 
   beforeAll(async () => {
     echo = createServer((req, res) => {
@@ -489,6 +496,7 @@ describe("the provider, against a server that echoes the secret", () => {
       req.on("data", (chunk: Buffer) => chunks.push(chunk));
       req.on("end", () => {
         const body = Buffer.concat(chunks).toString("utf8");
+        received.push(body);
         res.writeHead(req.method === "GET" ? 404 : 400, { "content-type": "application/json" });
         res.end(
           JSON.stringify({
@@ -538,6 +546,7 @@ describe("the provider, against a server that echoes the secret", () => {
       },
       clientSecret: secret,
     };
+    received.length = 0;
     const created = await rejection(runtime.idp.create(inputs));
     const olds = {
       ...inputs,
@@ -549,6 +558,12 @@ describe("the provider, against a server that echoes the secret", () => {
     const updated = await rejection(runtime.idp.update(olds.uid, olds, inputs));
     expect(shown(created)).toMatch(/Invalid argument/);
     expect(shown(updated)).toMatch(/Invalid argument/);
+    // Both requests carried the secret, so the echoes below did quote it.
+    expect(
+      received.map(
+        (body) => (JSON.parse(body) as { oidc?: { clientSecret?: string } }).oidc?.clientSecret,
+      ),
+    ).toEqual([secret, secret]);
     expectAbsent(secret, {
       "the create's error": shown(created),
       "the update's error": shown(updated),
