@@ -544,28 +544,7 @@ export function identityUpdatePaths(
   current: Relationship,
 ): string[] {
   const kind = kindOf(current);
-  const rawMask = request.query.get("updateMask") ?? request.query.get("update_mask");
-  let paths: string[];
-  if (rawMask === null || rawMask.trim() === "") {
-    paths = updatePaths(request, body, IDENTITY_MASK_PATHS).paths;
-  } else {
-    paths = [];
-    for (const raw of rawMask.split(",")) {
-      const path = raw.trim();
-      if (path === "*") {
-        paths.push("name", "description", kind);
-        continue;
-      }
-      if (!IDENTITY_MASK_PATHS.includes(path)) {
-        throw invalidArgument(
-          "update_mask",
-          `"${path}" is not a writable field; writable fields: ${IDENTITY_MASK_PATHS.join(", ")}, *`,
-        );
-      }
-      paths.push(path);
-    }
-    paths = [...new Set(paths)];
-  }
+  const { paths } = updatePaths(request, body, IDENTITY_MASK_PATHS, ["name", "description", kind]);
   for (const path of paths) {
     const head = path.split(".")[0];
     if (!(IDENTITY_KINDS as readonly string[]).includes(head) || head === kind) continue;

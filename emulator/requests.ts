@@ -79,6 +79,8 @@ export function updatePaths(
   request: ApiRequest,
   body: JsonObject,
   writable: readonly string[],
+  /** What `*` stands for; by default every top-level writable field. */
+  star: readonly string[] = writable.filter((p) => !p.includes(".")),
 ): { paths: string[]; masked: boolean } {
   const rawMask = request.query.get("updateMask") ?? request.query.get("update_mask");
   if (rawMask === null || rawMask.trim() === "") {
@@ -108,7 +110,7 @@ export function updatePaths(
   for (const raw of rawMask.split(",")) {
     const path = raw.trim();
     if (path === "*") {
-      paths.push(...writable.filter((p) => !p.includes(".")));
+      paths.push(...star);
       continue;
     }
     if (!writable.includes(path)) {
