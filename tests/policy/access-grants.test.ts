@@ -5,11 +5,7 @@
  * patterns, long-lived or reusable invites, privileged default roles of identity
  * providers. Also the probing those decisions rest on.
  */
-import type {
-  PolicyResource,
-  ResourceValidationPolicy,
-  StackValidationPolicy,
-} from "@pulumi/policy";
+import type { PolicyResource, ResourceValidationPolicy } from "@pulumi/policy";
 import { describe, expect, it } from "vitest";
 import {
   IRM_TYPES,
@@ -30,33 +26,21 @@ import {
   identity,
   OWNER_ROLE_UID,
   ROOT_UID,
-  recorder,
-  resourceArgs,
-  stackArgs,
+  runResourcePolicy,
+  runStackPolicy,
   stackResource,
   UNKNOWN_STRING,
   uidOf,
   VIEWER_ROLE_UID,
 } from "../support/policy-harness";
 
-function runResource(
+const runResource = (
   policy: ResourceValidationPolicy,
   type: string,
   props: Record<string, unknown>,
   config: object = {},
-) {
-  const { report, findings } = recorder();
-  const validate = policy.validateResource;
-  if (typeof validate !== "function") throw new Error("expected a single validateResource");
-  validate(resourceArgs(type, "subject-under-test", props, config), report);
-  return findings;
-}
-
-function runStack(policy: StackValidationPolicy, resources: PolicyResource[], config: object = {}) {
-  const { report, findings } = recorder();
-  policy.validateStack(stackArgs(resources, config), report);
-  return findings;
-}
+) => runResourcePolicy(policy, type, "subject-under-test", props, config);
+const runStack = runStackPolicy;
 
 const K8S_ISSUER = "https://oidc.eks.eu-west-1.amazonaws.com/id/EXAMPLED539D4633E53DE1B71EXAMPLE";
 

@@ -3,11 +3,6 @@
  * resource shapes: after an update (outputs with uids and hydrated bindings) and in
  * preview (unknown uids traced through property dependencies).
  */
-import type {
-  PolicyResource,
-  ResourceValidationPolicy,
-  StackValidationPolicy,
-} from "@pulumi/policy";
 import { describe, expect, it } from "vitest";
 import {
   GITHUB_ACTIONS_ISSUER,
@@ -29,9 +24,8 @@ import {
   identity,
   OWNER_ROLE_UID,
   ROOT_UID,
-  recorder,
-  resourceArgs,
-  stackArgs,
+  runResourcePolicy,
+  runStackPolicy,
   stackResource,
   UNKNOWN_STRING,
   uidOf,
@@ -43,25 +37,8 @@ const VIEWER = { uid: VIEWER_ROLE_UID, name: "viewer" };
 const EDITOR = { uid: EDITOR_ROLE_UID, name: "editor" };
 const ROOT = { uid: ROOT_UID, name: "acme" };
 
-function runStack(policy: StackValidationPolicy, resources: PolicyResource[], config: object = {}) {
-  const { report, findings } = recorder();
-  policy.validateStack(stackArgs(resources, config), report);
-  return findings;
-}
-
-function runResource(
-  policy: ResourceValidationPolicy,
-  type: string,
-  name: string,
-  props: Record<string, unknown>,
-  config: object = {},
-) {
-  const { report, findings } = recorder();
-  const validate = policy.validateResource;
-  if (typeof validate !== "function") throw new Error("expected a single validateResource");
-  validate(resourceArgs(type, name, props, config), report);
-  return findings;
-}
+const runStack = runStackPolicy;
+const runResource = runResourcePolicy;
 
 /** A realistic org after `pulumi up`: platform and apps groups, a CI identity. */
 function deployedOrg() {

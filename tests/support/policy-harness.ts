@@ -8,7 +8,9 @@ import type {
   PolicyResourceOptions,
   ReportViolation,
   ResourceValidationArgs,
+  ResourceValidationPolicy,
   StackValidationArgs,
+  StackValidationPolicy,
 } from "@pulumi/policy";
 import * as policyRuntime from "@pulumi/policy";
 import { IRM_TYPES } from "../../policy/policies";
@@ -115,6 +117,32 @@ export function resourceArgs(
     asType: () => undefined,
     ...configSource(config),
   };
+}
+
+/** Calls a resource policy as `@pulumi/policy` does; what it reported. */
+export function runResourcePolicy(
+  policy: ResourceValidationPolicy,
+  type: string,
+  name: string,
+  props: Record<string, unknown>,
+  config: object = {},
+): Finding[] {
+  const { report, findings } = recorder();
+  const validate = policy.validateResource;
+  if (typeof validate !== "function") throw new Error("expected a single validateResource");
+  validate(resourceArgs(type, name, props, config), report);
+  return findings;
+}
+
+/** Calls a stack policy as `@pulumi/policy` does; what it reported. */
+export function runStackPolicy(
+  policy: StackValidationPolicy,
+  resources: PolicyResource[],
+  config: object = {},
+): Finding[] {
+  const { report, findings } = recorder();
+  policy.validateStack(stackArgs(resources, config), report);
+  return findings;
 }
 
 // Realistic shapes -------------------------------------------------------------
