@@ -147,7 +147,9 @@ const REPLACING: readonly Field[] = [
   sameField("email"),
   {
     path: "singleUse",
-    fromInputs: (i) => String(i.singleUse === true),
+    // An unknown value (preview) is kept as its marker, so it shows as a change.
+    fromInputs: (i) =>
+      isUnknown(i.singleUse) ? String(i.singleUse) : String(i.singleUse === true),
     fromOutputs: (o) => String(o.singleUse === true),
   },
 ];

@@ -200,7 +200,8 @@ function oidcField(
 
 /** Scopes keep their order: a reordering is a change the API stores. */
 const scopesText = (value: unknown) => JSON.stringify(Array.isArray(value) ? value : []);
-const booleanText = (value: unknown) => String(value === true);
+/** An unknown value (preview) is kept as its marker, so it shows as a change. */
+const booleanText = (value: unknown) => (isUnknown(value) ? String(value) : String(value === true));
 
 const UPDATABLE: readonly Field[] = [
   sameField("name"),

@@ -146,6 +146,12 @@ describe("GroupInvite lifecycle", () => {
       changes: true,
       replaces: ["roleUid", "ttl", "singleUse"],
     });
+    // A singleUse not yet known (preview) may differ: it replaces, not "no change".
+    const pending = await checked({ ...same, singleUse: UNKNOWN_VALUE });
+    expect(await runtime.invite.diff(invite.id, invite.outs, pending)).toEqual({
+      changes: true,
+      replaces: ["singleUse"],
+    });
     await expect(runtime.invite.update(invite.id, invite.outs, other)).rejects.toThrow(
       /cannot be changed/,
     );

@@ -218,6 +218,17 @@ describe("IdentityProvider lifecycle", () => {
       changes: true,
       replaces: ["oidc"],
     });
+    // A pkceEnabled not yet known (preview) may differ: a change, not "no change".
+    const pending = await checked({
+      ...raw({ name: idp.outs.name }),
+      oidc: {
+        issuer: "https://login.example.com",
+        clientId: "a",
+        additionalScopes: ["email"],
+        pkceEnabled: UNKNOWN_VALUE,
+      },
+    });
+    expect(await runtime.idp.diff(idp.id, idp.outs, pending)).toEqual({ changes: true });
     expect(await emu.requests()).toEqual([]);
 
     // A new secret: one PATCH naming only oidc.clientSecret.
