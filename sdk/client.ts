@@ -161,7 +161,15 @@ export function resolveTokenSource(
   if (options.tokenSource) return options.tokenSource;
   // An empty string counts as unset, as for the environment variables.
   if (options.token) return staticToken(options.token);
-  const fromEnv = readSettings(SETTINGS, { env });
+  // Only the rows read here: a malformed numeric variable is resolveSettings' to report.
+  const fromEnv = readSettings(
+    {
+      token: SETTINGS.token,
+      identity: SETTINGS.identity,
+      identityTokenFile: SETTINGS.identityTokenFile,
+    },
+    { env },
+  );
   const exchange = (identity: string): TokenSource => {
     const file = options.identityTokenFile ?? fromEnv.identityTokenFile;
     let oidcToken: OidcTokenProvider;
@@ -224,7 +232,8 @@ export class IrmClient implements ApiRequester {
     this.#tokenSource = resolveTokenSource(options, env);
     this.#ownsDispatcher = options.dispatcher === undefined;
     this.#dispatcher = options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000 });
-    this.#log = options.logger ?? (readSettings(SETTINGS, { env }).debug ? stderrLogger : () => {});
+    const { debug } = readSettings({ debug: SETTINGS.debug }, { env });
+    this.#log = options.logger ?? (debug ? stderrLogger : () => {});
     this.#tokenContext = {
       authUrl: this.authUrl,
       audience: this.baseUrl,

@@ -153,6 +153,13 @@ describe("IrmClient", () => {
     await client.close();
   });
 
+  it("lets an option win over a malformed variable of the same setting", async () => {
+    const env = { IRM_TIMEOUT_MS: "soon" };
+    expect(() => new IrmClient({ env })).toThrow(/IRM_TIMEOUT_MS: must be a non-negative integer/);
+    const client = new IrmClient({ env, timeoutMs: 1_000 });
+    await client.close();
+  });
+
   it("can be closed twice, as cleanup code often does", async () => {
     const client = new IrmClient({ env: {} });
     await client.close();
