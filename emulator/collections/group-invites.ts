@@ -11,7 +11,7 @@ import type { OrderField } from "../listing";
 import type { GroupInviteRecord } from "../model";
 import { type JsonObject, optionalBoolean, optionalString } from "../requests";
 import type { State } from "../state";
-import { type EmulatorContext, existing, FLAT_UID, newChildUid } from "./kit";
+import { type EmulatorContext, existing, newChildUid, requireRoleUid } from "./kit";
 import { promisedRoleSteps, roleReadable } from "./roles";
 import { newInviteCode, secretDigest } from "./secrets";
 import { type CreateWrite, writableCollection } from "./writable";
@@ -86,10 +86,7 @@ function requireEmail(body: JsonObject): string {
 function requireInviteRoleUid(body: JsonObject): string {
   const roleUid = optionalString(body, "roleUid");
   if (!roleUid) throw invalidArgument("roleUid", "is required");
-  if (!FLAT_UID.test(roleUid)) {
-    throw invalidArgument("roleUid", "must be a role uid (40 hex characters)");
-  }
-  return roleUid;
+  return requireRoleUid(roleUid, "roleUid");
 }
 
 /** A keyId no stored invite has (the name index of invites holds their keyIds). */

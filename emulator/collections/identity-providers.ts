@@ -14,7 +14,14 @@ import {
   optionalString,
   optionalStringArray,
 } from "../requests";
-import { existing, FLAT_UID, newChildUid, parentPath, requireName, requirePathUid } from "./kit";
+import {
+  existing,
+  newChildUid,
+  parentPath,
+  requireName,
+  requirePathUid,
+  requireRoleUid,
+} from "./kit";
 import { promisedRoleSteps } from "./roles";
 import { secretDigest } from "./secrets";
 import { type CreateWrite, type UpdateWrite, writableCollection } from "./writable";
@@ -80,10 +87,7 @@ function requireDefaultRole(value: unknown): string {
   }
   if (typeof value !== "string" || value === "")
     throw invalidArgument("defaultRole", "is required");
-  if (!FLAT_UID.test(value)) {
-    throw invalidArgument("defaultRole", "must be a role uid (40 hex characters)");
-  }
-  return value;
+  return requireRoleUid(value, "defaultRole");
 }
 
 function requireClientId(oidc: JsonObject): string {

@@ -8,7 +8,14 @@ import { bindingIssuerSubject } from "../identity-kinds";
 import type { RoleBindingRecord, RoleRecord } from "../model";
 import { type JsonObject, optionalString } from "../requests";
 import type { State } from "../state";
-import { type EmulatorContext, existing, FLAT_UID, newChildUid, PATH_UID, parentPath } from "./kit";
+import {
+  type EmulatorContext,
+  existing,
+  newChildUid,
+  PATH_UID,
+  parentPath,
+  requireRoleUid,
+} from "./kit";
 import { readableRole, requireRoleGrantable, requireRoleUsableIn, roleReadable } from "./roles";
 import { writableCollection } from "./writable";
 
@@ -45,13 +52,6 @@ export function bindingOut(state: State, binding: RoleBindingRecord, reader: Acc
 function requireIdentityUid(value: string): string {
   if (!PATH_UID.test(value)) {
     throw invalidArgument("identityUid", "must be an identity uid (hex segments separated by /)");
-  }
-  return value;
-}
-
-function requireBindingRoleUid(value: string): string {
-  if (!FLAT_UID.test(value)) {
-    throw invalidArgument("roleUid", "must be a role uid (40 hex characters)");
   }
   return value;
 }
@@ -153,7 +153,7 @@ export const roleBindings = writableCollection<
       if (!roleUid) throw invalidArgument("roleUid", "is required");
       return {
         identityUid: requireIdentityUid(identityUid),
-        roleUid: requireBindingRoleUid(roleUid),
+        roleUid: requireRoleUid(roleUid, "roleUid"),
       };
     },
     ...steps(({ ctx, access, parentUid, draft }) => ({
@@ -195,7 +195,7 @@ export const roleBindings = writableCollection<
         if (path === "roleUid") next.roleUid = value;
       }
       requireIdentityUid(next.identityUid);
-      requireBindingRoleUid(next.roleUid);
+      requireRoleUid(next.roleUid, "roleUid");
       return next;
     },
     ...steps(({ ctx, access, current, next }) => ({
