@@ -12,7 +12,7 @@
  * objects outside the stack) is left unattributed, and the stack's totals still count it.
  */
 import type { LogEntry } from "../../harness/emulator";
-import { collectionOf } from "./stack";
+import { API_PATH, collectionOf } from "./stack";
 
 /** What attribution needs of a resource in state (the mini engine's or a real checkpoint's). */
 export interface ResourceRef {
@@ -50,8 +50,8 @@ export function collectionOfType(type: string): string | undefined {
 
 /** The path after the collection (`<uid>` or `<parent uid>`), decoded; `""` for a listing. */
 export function addressOf(entry: LogEntry): string {
-  const match = entry.path.match(/^\/(?:iam|registry|vulnerabilities)\/v2beta1\/[A-Za-z]+\/?(.*)$/);
-  return match ? decodeURIComponent(match[1]) : "";
+  const match = entry.path.match(API_PATH);
+  return match ? decodeURIComponent(match[2]) : "";
 }
 
 /** The paths of an update mask (`updateMask=a,b` or repeated), sorted; empty without one. */

@@ -95,10 +95,12 @@ export function createBenchStack(options: BenchStackOptions): BenchStack {
   return stack;
 }
 
+/** An API path: the collection, then what follows it (a uid, a parent uid, or nothing). */
+export const API_PATH = /^\/(?:iam|registry|vulnerabilities)\/v2beta1\/([A-Za-z]+)\/?(.*)$/;
+
 /** The collection a logged request addresses (`groups`, `identities`, `roleBindings`, ...). */
 export function collectionOf(entry: LogEntry): string {
-  const match = entry.path.match(/^\/(?:iam|registry|vulnerabilities)\/v2beta1\/([A-Za-z]+)/);
-  return match ? match[1] : entry.path;
+  return entry.path.match(API_PATH)?.[1] ?? entry.path;
 }
 
 /** `METHOD /path?query status` lines, for details and diagnostics (uids shortened). */
