@@ -22,7 +22,7 @@ import {
   VariableNames,
   wordsOf,
 } from "./names";
-import type { LiveIdentityProvider, LiveOrganisation } from "./read";
+import type { LiveGithubApp, LiveIdentityProvider, LiveOrganisation } from "./read";
 
 /** A TypeScript expression that evaluates to a uid in the generated program. */
 export type UidExpression =
@@ -51,7 +51,8 @@ export interface RoleLookup {
   note?: string;
 }
 
-export interface GroupDeclaration {
+/** What every declared object with a parent has: its names, uid and where it lives. */
+interface DeclaredChild {
   /** Assigned only when another declaration refers to it. */
   variable?: string;
   resourceName: string;
@@ -60,6 +61,8 @@ export interface GroupDeclaration {
   name: string;
   description: string;
 }
+
+export interface GroupDeclaration extends DeclaredChild {}
 
 /** `claimMatch` as the Identity resource takes it: only the members that are set. */
 export type ClaimMatchInputs = ClaimMatch;
@@ -76,24 +79,12 @@ export type Relationship =
   | { kind: "awsIdentity"; awsIdentity: AwsIdentityInputs }
   | { kind: "servicePrincipal"; servicePrincipal: string };
 
-export interface IdentityDeclaration {
-  variable?: string;
-  resourceName: string;
-  uid: string;
-  parent: UidExpression;
-  name: string;
-  description: string;
+export interface IdentityDeclaration extends DeclaredChild {
   relationship: Relationship;
 }
 
 /** A custom role, declared with `irm.Role` (see `ProgramOptions.declareCustomRoles`). */
-export interface RoleDeclaration {
-  variable?: string;
-  resourceName: string;
-  uid: string;
-  parent: UidExpression;
-  name: string;
-  description: string;
+export interface RoleDeclaration extends DeclaredChild {
   capabilities: string[];
 }
 
@@ -124,13 +115,7 @@ export interface OidcInputs {
   correlationRule?: string;
 }
 
-export interface IdentityProviderDeclaration {
-  variable?: string;
-  resourceName: string;
-  uid: string;
-  parent: UidExpression;
-  name: string;
-  description: string;
+export interface IdentityProviderDeclaration extends DeclaredChild {
   defaultRole: UidExpression;
   oidc: OidcInputs;
   clientSecret: ClientSecret;
@@ -147,12 +132,7 @@ export interface AccountAssociationDeclaration {
   amazon?: { account: string };
   google?: { projectId: string; projectNumber: string };
   azure?: { tenantId: string; clientIds: Record<string, string> };
-  github?: {
-    appInstallations: Record<
-      string,
-      { installations: Array<{ installationId: number; name?: string }> }
-    >;
-  };
+  github?: { appInstallations: Record<string, LiveGithubApp> };
   /** Service name to the identity, in key order. */
   chainguard?: { serviceBindings: Array<[string, UidExpression]> };
 }
@@ -585,10 +565,12 @@ export function buildProgram(live: LiveOrganisation, options: ProgramOptions): E
         : `The role "${name}" (its name is not unique, so it is not looked up).`,
     );
   };
+  // Every identity read, declared or not: looked up once per binding and service binding.
+  const liveIdentitiesByUid = new Map(live.identities.map((i) => [i.uid, i]));
   const identityExpression = (uid: string, knownName: string): UidExpression => {
     const variable = identityVariables.get(uid);
     if (variable) return { kind: "resource", variable };
-    const identity = live.identities.find((i) => i.uid === uid);
+    const identity = liveIdentitiesByUid.get(uid);
     const name = identity?.name ?? knownName;
     return outsideValue(
       uid,
