@@ -293,6 +293,7 @@ describe("the SDK, against a server that echoes what it was sent", () => {
     expect(carried).toEqual(Array(6).fill(secret));
     expect(shown(failures[0])).toMatch(/oidc\.clientSecret/);
     expectAbsent(secret, { "the errors": failures.map(shown).join("\n") });
+    expectAbsent("sdk-token-not-shown-0b9d2c", { "the errors": failures.map(shown).join("\n") });
     await client.close();
   });
 
@@ -564,9 +565,11 @@ describe("the provider, against a server that echoes the secret", () => {
         (body) => (JSON.parse(body) as { oidc?: { clientSecret?: string } }).oidc?.clientSecret,
       ),
     ).toEqual([secret, secret]);
-    expectAbsent(secret, {
-      "the create's error": shown(created),
-      "the update's error": shown(updated),
-    });
+    for (const value of [secret, "old-secret-value-1", "provider-token-3c1d"]) {
+      expectAbsent(value, {
+        "the create's error": shown(created),
+        "the update's error": shown(updated),
+      });
+    }
   });
 });
