@@ -315,10 +315,8 @@ export const accountAssociations = writableCollection<AccountAssociationRecord, 
       requireSomeBlock(draft);
       return draft;
     },
-    references: ({ ctx, parentUid, draft }) => {
-      existing(ctx.state.groups, parentUid);
-      requireServiceIdentities(ctx.state, parentUid, draft.chainguard);
-    },
+    references: ({ ctx, parentUid, draft }) =>
+      requireServiceIdentities(ctx.state, parentUid, draft.chainguard),
     grants: ({ ctx, access, draft }) => requireServiceBindingGrants(ctx, access, draft.chainguard),
     unique: ({ ctx, parentUid }) => {
       if (ctx.state.accountAssociations.has(parentUid)) {

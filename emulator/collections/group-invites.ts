@@ -11,7 +11,7 @@ import type { OrderField } from "../listing";
 import type { GroupInviteRecord } from "../model";
 import { type JsonObject, optionalBoolean, optionalString } from "../requests";
 import type { State } from "../state";
-import { type EmulatorContext, existing, newChildUid, requireRoleUid } from "./kit";
+import { type EmulatorContext, newChildUid, requireRoleUid } from "./kit";
 import { promisedRoleSteps, roleReadable } from "./roles";
 import { newInviteCode, secretDigest } from "./secrets";
 import { type CreateWrite, writableCollection } from "./writable";
@@ -164,10 +164,7 @@ export const groupInvites = writableCollection<GroupInviteRecord, InviteDraft>({
       const singleUse = optionalBoolean(body, "singleUse") ?? false;
       return { roleUid, ttlMs, email, singleUse };
     },
-    references: (write) => {
-      existing(write.ctx.state.groups, write.parentUid);
-      inviteRole.references(write);
-    },
+    references: inviteRole.references,
     roleUsable: inviteRole.roleUsable,
     grants: inviteRole.grants,
     build: (ctx, draft, parentUid, now) => {

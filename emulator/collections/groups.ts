@@ -6,7 +6,6 @@ import type { State } from "../state";
 import {
   countsOfPresent,
   type EmulatorContext,
-  existing,
   int64Strings,
   newChildUid,
   requireName,
@@ -54,9 +53,6 @@ export const groups = writableCollection<GroupRecord, { name: string; descriptio
       name: requireName(body.name),
       description: optionalString(body, "description") ?? "",
     }),
-    references: ({ ctx, parentUid }) => {
-      existing(ctx.state.groups, parentUid);
-    },
     build: (ctx, draft, parentUid, now) => ({
       uid: newChildUid(parentUid, (candidate) => ctx.state.groups.has(candidate)),
       name: draft.name,

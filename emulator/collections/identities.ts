@@ -21,7 +21,7 @@ import {
 } from "../identity-kinds";
 import type { IdentityRecord } from "../model";
 import { type JsonObject, optionalString } from "../requests";
-import { type EmulatorContext, existing, newChildUid, parentPath, requireName } from "./kit";
+import { type EmulatorContext, newChildUid, parentPath, requireName } from "./kit";
 import { refuseIdentityDelete } from "./references";
 import { writableCollection } from "./writable";
 
@@ -110,9 +110,6 @@ export const identities = writableCollection<IdentityRecord, IdentityDraft>({
           given.expirationTime === null ||
           given.expirationTime === "");
       return { name, description, relationship, defaultExpiration };
-    },
-    references: ({ ctx, parentUid }) => {
-      existing(ctx.state.groups, parentUid);
     },
     build: (ctx, draft, parentUid, now) => {
       const relationship = draft.relationship;

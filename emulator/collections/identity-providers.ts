@@ -14,14 +14,7 @@ import {
   optionalString,
   optionalStringArray,
 } from "../requests";
-import {
-  existing,
-  newChildUid,
-  parentPath,
-  requireName,
-  requirePathUid,
-  requireRoleUid,
-} from "./kit";
+import { newChildUid, parentPath, requireName, requirePathUid, requireRoleUid } from "./kit";
 import { promisedRoleSteps } from "./roles";
 import { secretDigest } from "./secrets";
 import { type CreateWrite, type UpdateWrite, writableCollection } from "./writable";
@@ -286,10 +279,7 @@ export const identityProviders = writableCollection<IdentityProviderRecord, Prov
       }
       return { name, description, defaultRole, oidc };
     },
-    references: (write) => {
-      existing(write.ctx.state.groups, write.parentUid);
-      createSteps.references(write);
-    },
+    references: createSteps.references,
     roleUsable: createSteps.roleUsable,
     grants: createSteps.grants,
     build: (ctx, draft, parentUid, now) => ({

@@ -8,14 +8,7 @@ import { bindingIssuerSubject } from "../identity-kinds";
 import type { RoleBindingRecord, RoleRecord } from "../model";
 import { type JsonObject, optionalString } from "../requests";
 import type { State } from "../state";
-import {
-  type EmulatorContext,
-  existing,
-  newChildUid,
-  PATH_UID,
-  parentPath,
-  requireRoleUid,
-} from "./kit";
+import { type EmulatorContext, newChildUid, PATH_UID, parentPath, requireRoleUid } from "./kit";
 import { readableRole, requireRoleGrantable, requireRoleUsableIn, roleReadable } from "./roles";
 import { writableCollection } from "./writable";
 
@@ -163,7 +156,6 @@ export const roleBindings = writableCollection<
       ...draft,
     })),
     references: (write) => {
-      existing(write.ctx.state.groups, write.parentUid);
       targetReferences({
         ctx: write.ctx,
         access: write.access,

@@ -171,9 +171,6 @@ export const roles = writableCollection<RoleRecord, RoleDraft>({
       description: optionalString(body, "description") ?? "",
       capabilities: requireCapabilities(body.capabilities),
     }),
-    references: ({ ctx, parentUid }) => {
-      existing(ctx.state.groups, parentUid);
-    },
     build: (ctx, draft, parentUid, now) => {
       let uid = flatUid();
       while (ctx.state.roles.has(uid)) uid = flatUid();

@@ -128,7 +128,7 @@ export interface CreateSpec<T, D> extends WriteSteps<CreateWrite<D>> {
   parentHint: string;
   /** Step 2: the capabilities the caller needs on the parent; default `<name>.create`. */
   capabilities?: string[];
-  /** Step 3: the body, validated. */
+  /** Step 3: the body, validated. Step 4 then checks the parent group exists, then `references`. */
   body(ctx: EmulatorContext, body: JsonObject, parentUid: string): D;
   /** The new record; called after every check passed. */
   build(ctx: EmulatorContext, draft: D, parentUid: string, now: string): T;
@@ -239,6 +239,8 @@ export function writableCollection<T extends StoredRecord, D>(
       access.require(capability, parentUid);
     }
     const draft = creating.body(ctx, bodyObject(request), parentUid);
+    // Step 4 begins with the parent: every collection creates under an existing group.
+    existing(ctx.state.groups, parentUid);
     runSteps(creating, { ctx, access, parentUid, draft });
     const record = creating.build(ctx, draft, parentUid, ctx.clock.isoNow());
     if (creating.insert) creating.insert(ctx, record);
