@@ -50,13 +50,18 @@ export async function callerOf(
     if (required) throw unauthenticated("a bearer token is required");
     return new Access(ctx.state, undefined);
   }
-  const match = /^Bearer[ \t]+(\S+)\s*$/i.exec(header);
-  if (!match) throw unauthenticated("the Authorization header must be 'Bearer <token>'");
-  const identityUid = await ctx.tokens.verifyApiToken(match[1], ctx.clock.now());
+  const token = bearerTokenOf(header);
+  if (!token) throw unauthenticated("the Authorization header must be 'Bearer <token>'");
+  const identityUid = await ctx.tokens.verifyApiToken(token, ctx.clock.now());
   const identity = ctx.state.identities.get(identityUid);
   if (!identity) throw unauthenticated("the token's identity no longer exists");
   markSeen(ctx, identity);
   return new Access(ctx.state, identityUid);
+}
+
+/** The token of an `Authorization: Bearer <token>` header, or undefined for any other form. */
+export function bearerTokenOf(header: string | undefined): string | undefined {
+  return /^Bearer[ \t]+(\S+)\s*$/i.exec(header ?? "")?.[1];
 }
 
 /** Records that `identity` acted now (at most once per resolution step). */

@@ -14,7 +14,7 @@ import {
   optionalString,
 } from "../requests";
 import { requireExtraClaims } from "../tokens";
-import { type EmulatorContext, markSeen, requirePathUid, unsupported } from "./kit";
+import { bearerTokenOf, type EmulatorContext, markSeen, requirePathUid, unsupported } from "./kit";
 
 /** Lifetime of an exchanged API token (specification, "Limits"). */
 export const EXCHANGED_TOKEN_TTL_SECONDS = 3600;
@@ -38,9 +38,8 @@ export async function handleTokenRoute(
 }
 
 async function exchange(ctx: EmulatorContext, request: ApiRequest): Promise<ApiResponse> {
-  const header = request.authorization ?? "";
-  const bearer = /^Bearer[ \t]+(\S+)\s*$/i.exec(header);
-  if (!bearer)
+  const presentedToken = bearerTokenOf(request.authorization);
+  if (!presentedToken)
     throw unauthenticated("an OIDC token is required as 'Authorization: Bearer <token>'");
   const audience = request.query.get("aud");
   if (!audience) throw invalidArgument("aud", "is required");
@@ -63,11 +62,15 @@ async function exchange(ctx: EmulatorContext, request: ApiRequest): Promise<ApiR
   if (kindOf(identity) === "servicePrincipal") throw mismatch("service principal");
   // Step 2: the token's `iss`, read untrusted, must be an issuer this identity accepts
   // before anything is fetched or verified for it.
-  const accepted = acceptIssuer(identity, ctx.tokens.claimedIssuer(bearer[1]), ctx.tokens.issuer);
+  const accepted = acceptIssuer(
+    identity,
+    ctx.tokens.claimedIssuer(presentedToken),
+    ctx.tokens.issuer,
+  );
   if (!accepted) throw mismatch("issuer");
   const now = ctx.clock.now();
   const presented = await ctx.tokens.verifyOidcToken(
-    bearer[1],
+    presentedToken,
     accepted.issuer,
     now,
     accepted.issuerKeys,
