@@ -10,7 +10,7 @@
 import * as fs from "node:fs";
 import { parseArgs } from "node:util";
 import { ExportError, type ExportResult, exportOrganisation, requestFloor } from "./index";
-import { countOf } from "./project";
+import { describeCounts } from "./project";
 
 const USAGE = `usage: irm-export --out DIR [options]
 
@@ -99,16 +99,7 @@ export function describeResult(result: ExportResult, dryRun: boolean): string {
   for (const [file, content] of Object.entries(result.files)) {
     lines.push(`  ${file.padEnd(14)} ${content.split("\n").length - 1} lines`);
   }
-  const c = result.counts;
-  const declared = [
-    countOf(c.groups, "group", "groups"),
-    countOf(c.customRoles, "custom role", "custom roles"),
-    countOf(c.identities, "identity", "identities"),
-    countOf(c.identityProviders, "identity provider", "identity providers"),
-    countOf(c.accountAssociations, "account association", "account associations"),
-    countOf(c.roleBindings, "role binding", "role bindings"),
-  ];
-  lines.push(`declaring ${declared.join(", ")} (each with adoptUid)`);
+  lines.push(`declaring ${describeCounts(result.counts)} (each with adoptUid)`);
   const p = result.program;
   if (p.lookups.length > 0) {
     lines.push(

@@ -16,6 +16,7 @@ import { buildProgram, type ClientSecret, type ExportedProgram, type Omission } 
 import {
   checkOutDir,
   checkProjectName,
+  declaredCounts,
   defaultProjectName,
   packageFacts,
   projectFiles,
@@ -244,14 +245,7 @@ export async function exportOrganisation(options: ExportOptions): Promise<Export
     return {
       files,
       writtenTo: options.dryRun ? undefined : options.outDir,
-      counts: {
-        groups: program.groups.length,
-        identities: program.identities.length,
-        roleBindings: program.bindings.length,
-        customRoles: program.roles.length,
-        identityProviders: program.identityProviders.length,
-        accountAssociations: program.accountAssociations.length,
-      },
+      counts: declaredCounts(program),
       skippedInvites: program.skippedInvites,
       clientSecrets: program.clientSecrets,
       omissions: program.omissions,

@@ -80,6 +80,39 @@ export function countOf(n: number, one: string, many: string): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
+/** How many objects of each kind a program declares (`ExportResult.counts`). */
+export interface DeclaredCounts {
+  groups: number;
+  customRoles: number;
+  identities: number;
+  identityProviders: number;
+  accountAssociations: number;
+  roleBindings: number;
+}
+
+export function declaredCounts(program: ExportedProgram): DeclaredCounts {
+  return {
+    groups: program.groups.length,
+    customRoles: program.roles.length,
+    identities: program.identities.length,
+    identityProviders: program.identityProviders.length,
+    accountAssociations: program.accountAssociations.length,
+    roleBindings: program.bindings.length,
+  };
+}
+
+/** `4 groups, 1 custom role, ...`, in declaration order: the README's and the plan's words. */
+export function describeCounts(c: DeclaredCounts): string {
+  return [
+    countOf(c.groups, "group", "groups"),
+    countOf(c.customRoles, "custom role", "custom roles"),
+    countOf(c.identities, "identity", "identities"),
+    countOf(c.identityProviders, "identity provider", "identity providers"),
+    countOf(c.accountAssociations, "account association", "account associations"),
+    countOf(c.roleBindings, "role binding", "role bindings"),
+  ].join(", ");
+}
+
 /** Every file of the project, by relative path. Contains no token. */
 export function projectFiles(
   program: ExportedProgram,
@@ -127,15 +160,7 @@ export function projectFiles(
     },
     files: ["index.ts"],
   };
-  const count = countOf;
-  const counts = [
-    count(program.groups.length, "group", "groups"),
-    count(program.roles.length, "custom role", "custom roles"),
-    count(program.identities.length, "identity", "identities"),
-    count(program.identityProviders.length, "identity provider", "identity providers"),
-    count(program.accountAssociations.length, "account association", "account associations"),
-    count(program.bindings.length, "role binding", "role bindings"),
-  ].join(", ");
+  const counts = describeCounts(declaredCounts(program));
   const secrets = program.clientSecrets;
   const readme = [
     `# ${settings.projectName}`,
