@@ -224,14 +224,14 @@ export function parseClaimMatch(value: unknown): ClaimMatch {
 
 const PRIVATE_KEY_MEMBERS = ["d", "p", "q", "dp", "dq", "qi", "k"];
 const KEY_TYPES = ["EC", "RSA", "OKP"];
+/** The smallest RSA modulus the exchange's verifier accepts. */
+const MIN_RSA_BITS = 2048;
 /**
  * The curves of EC and OKP keys the exchange's algorithm allow-list verifies with
  * (ES256, ES384, ES512, EdDSA): a key of another curve (secp256k1, the key-agreement
  * curve X25519, Ed448) would be stored and then refuse every token, so it is refused at
  * create instead.
  */
-/** The smallest RSA modulus the exchange's verifier accepts. */
-const MIN_RSA_BITS = 2048;
 const SIGNING_CURVES: Readonly<Record<string, readonly string[]>> = {
   EC: ["P-256", "P-384", "P-521"],
   OKP: ["Ed25519"],
