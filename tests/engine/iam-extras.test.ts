@@ -208,6 +208,8 @@ describe.skipIf(!hasRealEngine())(
           events: refreshed.output,
           files: stack.persistedText?.() ?? "",
         };
+        // An engine that kept no files would make the search below pass on nothing.
+        expect(texts.files).not.toBe("");
         const secrets = {
           CLIENT_SECRET,
           ROTATED_SECRET,
