@@ -18,7 +18,7 @@ import {
   OutcomeUnknownError,
   type RequestSummary,
 } from "./errors";
-import { PagePromise } from "./pagination";
+import { MAX_PAGE_SIZE, PagePromise } from "./pagination";
 import { buildUpdateMask, resourcePath } from "./path";
 import { type ApiRequester, ApiResource, decodePage, listQuery, type QueryValue } from "./resource";
 import { ShapeError } from "./shape";
@@ -106,6 +106,13 @@ export class ReadableCollection<
         const request = { method: "GET", path: this.spec.path };
         try {
           const page = decodePage(body, this.spec.listKey, this.spec.decode);
+          const most = largestPage(pageParams.pageSize);
+          if (page.items.length > most) {
+            throw new ShapeError(
+              `list.${this.spec.listKey}`,
+              `${page.items.length} items, more than the ${most} a page asked for can hold`,
+            );
+          }
           page.items.forEach((item, index) => {
             const problem = this.#outOfScope(item, pageParams);
             if (problem) throw new ShapeError(`${this.spec.listKey}[${index}].uid`, problem);
@@ -176,6 +183,16 @@ export class ReadableCollection<
       (method === "GET" || method === "DELETE") && path.endsWith(resourcePath(this.spec.path, uid))
     );
   }
+}
+
+/** The service's page size when none is asked for (absent or 0). */
+const DEFAULT_PAGE_SIZE = 50;
+
+/** The most items a page asked with `pageSize` can hold: the size asked, at most `MAX_PAGE_SIZE`. */
+function largestPage(pageSize: number | undefined): number {
+  return pageSize !== undefined && pageSize > 0
+    ? Math.min(pageSize, MAX_PAGE_SIZE)
+    : DEFAULT_PAGE_SIZE;
 }
 
 function sameUid<T extends Identified>(item: T, uid: string): string | undefined {

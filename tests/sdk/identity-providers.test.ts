@@ -186,6 +186,35 @@ describe("identity providers: answers are checked", () => {
   });
 });
 
+describe("identity providers: a page longer than asked for", () => {
+  const items = (count: number) =>
+    Array.from({ length: count }, (_, index) =>
+      provider({ uid: `${ROOT}/${index.toString(16).padStart(16, "0")}` }),
+    );
+
+  it.each([
+    [{ pageSize: 2 }, 3, "3 items, more than the 2"],
+    [{}, 51, "51 items, more than the 50"],
+    [{ pageSize: 500 }, 201, "201 items, more than the 200"],
+  ])("is refused (%j, %i items)", async (params, count, problem) => {
+    standIn.answer(json({ identityProviders: items(count), totalCount: String(count) }));
+    const error = await failure(
+      standIn
+        .client()
+        .iam.identityProviders.list(params)
+        .then((p) => p),
+    );
+    expect(error).toBeInstanceOf(BadResponseError);
+    expect((error as Error).message).toContain(problem);
+  });
+
+  it("is not refused at exactly the size asked for", async () => {
+    standIn.answer(json({ identityProviders: items(2), totalCount: "2" }));
+    const page = await standIn.client().iam.identityProviders.list({ pageSize: 2 });
+    expect(page.items).toHaveLength(2);
+  });
+});
+
 describe("identity providers: the client secret never shows", () => {
   const create = () =>
     standIn.client().iam.identityProviders.create(ROOT, {
