@@ -15,6 +15,7 @@
  * `.*` and `.+` are equally open to any real token.
  */
 import { RE2JS } from "re2js";
+import { MAX_LENGTH } from "../provider/input-checks";
 
 /** Every printable ASCII character but the space: `!` to `~`. */
 const PRINTABLE = Array.from({ length: 94 }, (_, i) => String.fromCharCode(0x21 + i)).join("");
@@ -80,10 +81,12 @@ export interface PatternBreadth {
 }
 
 /**
- * Probes `pattern`; `undefined` when it is not valid RE2 (the provider's `check`
- * refuses it, naming the field, so the pack need not).
+ * Probes `pattern`; `undefined` when it is not valid RE2 or longer than the provider
+ * accepts (the provider's `check` refuses both, naming the field, so the pack need not).
  */
 export function probePattern(pattern: string): PatternBreadth | undefined {
+  // Bounded work whatever reaches the pack: longer ones are not probed.
+  if (pattern.length > MAX_LENGTH.pattern) return undefined;
   let compiled: RE2JS;
   try {
     compiled = RE2JS.compile(pattern);

@@ -45,6 +45,11 @@ const runStack = runStackPolicy;
 const K8S_ISSUER = "https://oidc.eks.eu-west-1.amazonaws.com/id/EXAMPLED539D4633E53DE1B71EXAMPLE";
 
 describe("probePattern", () => {
+  it("does not probe a pattern longer than the provider accepts", () => {
+    expect(probePattern(".*")).toBeDefined();
+    expect(probePattern(`.*${"x?".repeat(600)}`)).toBeUndefined();
+  });
+
   it("finds match-all patterns in their RE2 spellings, and says whether the empty value matches", () => {
     const open = [".*", "(?s).*", ".{0,}", "^.*$", "(.*)|x", ".*?", "(?i).*", "[[:graph:]]*"];
     for (const pattern of open) {
