@@ -3,7 +3,7 @@
  * exchange (`/sts/exchange`) and the OIDC test issuer (`/oidc/...`).
  */
 import { ApiError, invalidArgument, notFound, unauthenticated } from "../errors";
-import { acceptIssuer, kindOf, mismatchOf } from "../identity-kinds";
+import { acceptIssuer, kindOf, mismatchOf, withoutTrailingSlashes } from "../identity-kinds";
 import {
   type ApiRequest,
   type ApiResponse,
@@ -43,7 +43,7 @@ async function exchange(ctx: EmulatorContext, request: ApiRequest): Promise<ApiR
     throw unauthenticated("an OIDC token is required as 'Authorization: Bearer <token>'");
   const audience = request.query.get("aud");
   if (!audience) throw invalidArgument("aud", "is required");
-  if (audience.replace(/\/+$/, "") !== ctx.origin) {
+  if (withoutTrailingSlashes(audience) !== ctx.origin) {
     throw invalidArgument("aud", `must be the API audience ${ctx.origin}`);
   }
   const identityUid = request.query.get("identity");

@@ -9,6 +9,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type CryptoKey, exportJWK, generateKeyPair, type JWK, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { withoutTrailingSlashes } from "../../emulator/identity-kinds";
 import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
 import { type Caller, caller, enc, type Reply } from "../support/emulator-http";
 
@@ -185,6 +186,25 @@ describe("order: the identity first, then only an issuer it accepts (6.10 steps 
     const forged = await signed(staticKey, { iss: outsideIssuer, sub: "svc", aud: emu.url });
     expect((await exchange(forged, uid)).status).toBe(401);
   });
+
+  it("aud: trailing slashes are ignored, in linear time on a long run of them", async () => {
+    const uid = await identity({ claimMatch: { issuer: emu.issuer, subject: "slash" } });
+    const token = await testIssuerToken("slash");
+    const trailing = await caller(emu.url, token)<Json>(
+      "GET",
+      `/sts/exchange?aud=${enc(`${emu.url}///`)}&identity=${enc(uid)}`,
+    );
+    expect(trailing.status, trailing.text).toBe(200);
+    const inner = await caller(emu.url, token)<Json>(
+      "GET",
+      `/sts/exchange?aud=${enc(`${emu.url}${"/".repeat(2000)}x`)}&identity=${enc(uid)}`,
+    );
+    expect(inner.status, inner.text).toBe(400);
+    // The regex /\/+$/ is quadratic here (minutes for this value); the trim is not.
+    const long = `${"/".repeat(300_000)}x`;
+    expect(withoutTrailingSlashes(long)).toBe(long);
+    expect(withoutTrailingSlashes(`a${"/".repeat(300_000)}`)).toBe("a");
+  }, 5000);
 
   it("a discovery document whose jwks_uri is no http(s) URL is UNAUTHENTICATED, not an internal failure", async () => {
     for (const path of ["no-url", "file-keys"]) {
