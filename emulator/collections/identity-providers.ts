@@ -274,9 +274,7 @@ export const identityProviders = writableCollection<IdentityProviderRecord, Prov
       const description = optionalString(body, "description") ?? "";
       const defaultRole = requireDefaultRole(body.defaultRole);
       const oidc = parseOidc(optionalObject(body, "oidc"));
-      if (oidc.clientSecretDigest === "" && !oidc.pkceEnabled) {
-        throw invalidArgument("oidc.clientSecret", "is required unless oidc.pkceEnabled is true");
-      }
+      requireSecretOrPkce(oidc);
       return { name, description, defaultRole, oidc };
     },
     references: createSteps.references,
