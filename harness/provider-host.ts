@@ -10,12 +10,14 @@
  * The host never calls the engine address it is given (it only serves), so a dummy one
  * is enough. It caches providers per `__provider` text: start a fresh host per run.
  */
+
 import { type ChildProcess, spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import * as path from "node:path";
 import * as grpc from "@grpc/grpc-js";
 import * as providerService from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as providerMessages from "@pulumi/pulumi/proto/provider_pb";
+import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime/rpc";
 import type { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { REPO_ROOT } from "./installed-package";
@@ -27,8 +29,6 @@ export type PropertyMap = Record<string, unknown>;
 export const UNKNOWN_VALUE = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
 /** Marker the engine wraps secret values in; the host unwraps it in Configure. */
-const SECRET_SIGNATURE_KEY = "4dabf18193072939515e22adb298388d";
-const SECRET_SIGNATURE_VALUE = "1b47061264138c4ac30d75fd1eb44270";
 
 export interface CheckFailure {
   property: string;
@@ -147,9 +147,7 @@ export async function startProviderHost(options: StartProviderHostOptions): Prom
     async configure(config, secretKeys = []) {
       const args: PropertyMap = {};
       for (const [key, value] of Object.entries(config)) {
-        args[key] = secretKeys.includes(key)
-          ? { [SECRET_SIGNATURE_KEY]: SECRET_SIGNATURE_VALUE, value }
-          : value;
+        args[key] = secretKeys.includes(key) ? { [specialSigKey]: specialSecretSig, value } : value;
       }
       const req = new providerMessages.ConfigureRequest();
       req.setArgs(toStruct(args));

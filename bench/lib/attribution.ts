@@ -11,6 +11,7 @@
  * `parallel: 1`, which the benchmark stacks use). Anything else (listings, lookups of
  * objects outside the stack) is left unattributed, and the stack's totals still count it.
  */
+import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime/rpc";
 import type { LogEntry } from "../../harness/emulator";
 import { API_PATH, collectionOf } from "./stack";
 
@@ -198,7 +199,6 @@ export function leaksIn(
 }
 
 /** The key and value that mark a Pulumi secret in state and exports. */
-const SECRET_SIGNATURE = ["4dabf18193072939515e22adb298388d", "1b47061264138c4ac30d75fd1eb44270"];
 
 /**
  * `value` with every Pulumi secret envelope (`{"4dabf…": "1b47…", ciphertext | plaintext |
@@ -210,6 +210,6 @@ export function outsideSecrets(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(outsideSecrets);
   if (value === null || typeof value !== "object") return value;
   const record = value as Record<string, unknown>;
-  if (record[SECRET_SIGNATURE[0]] === SECRET_SIGNATURE[1]) return "[secret]";
+  if (record[specialSigKey] === specialSecretSig) return "[secret]";
   return Object.fromEntries(Object.entries(record).map(([k, v]) => [k, outsideSecrets(v)]));
 }

@@ -7,8 +7,10 @@
  * Pulumi CLI (`npm run pulumi:install`) the suite says so and is skipped: it never falls
  * back to the small in-repo engine.
  */
+
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime/rpc";
 import { Agent } from "undici";
 import type { LogEntry } from "../../harness/emulator";
 import { startProviderHost } from "../../harness/provider-host";
@@ -236,9 +238,6 @@ async function checkpointCycle(
   }
 }
 
-const SECRET_SIGNATURE_KEY = "4dabf18193072939515e22adb298388d";
-const SECRET_SIGNATURE_VALUE = "1b47061264138c4ac30d75fd1eb44270";
-
 interface ColdStartResults {
   /** `launcher-irm`, `node-irm`, `launcher-noop`, ...: marks of every sample. */
   samples: Record<string, ColdStartMarks[]>;
@@ -287,7 +286,7 @@ async function coldStarts(
         },
         config: {
           "irm:apiUrl": emu.url,
-          "irm:token": { [SECRET_SIGNATURE_KEY]: SECRET_SIGNATURE_VALUE, value: emu.token },
+          "irm:token": { [specialSigKey]: specialSecretSig, value: emu.token },
         },
         urn: String(group.urn),
         inputs,

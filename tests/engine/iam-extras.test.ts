@@ -6,7 +6,9 @@
  * secret nor the invite code in plain text in state, on disk or in the engine's events.
  * Real engine only: the small one refuses `additionalSecretOutputs`.
  */
+
 import * as path from "node:path";
+import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime/rpc";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
 import { writesOf } from "../../harness/request-names";
@@ -21,8 +23,6 @@ const describeSteps = (steps: Step[]) => steps.map((s) => `${s.op} ${s.name}`).s
 const CLIENT_SECRET = "engine-client-secret-4c2e8a-never-in-state";
 const ROTATED_SECRET = "engine-rotated-secret-91d0f3-never-in-state";
 /** Marks a secret value in the engine's state. */
-const SECRET_SIGNATURE_KEY = "4dabf18193072939515e22adb298388d";
-const SECRET_SIGNATURE_VALUE = "1b47061264138c4ac30d75fd1eb44270";
 /** Several engine runs per step (up, then preview and refresh to prove convergence). */
 const ENGINE_TIMEOUT_MS = 240_000;
 
@@ -197,7 +197,7 @@ describe.skipIf(!hasRealEngine())(
           sso?.outputs.clientSecret,
           invite?.outputs.code,
         ]) {
-          expect(value).toMatchObject({ [SECRET_SIGNATURE_KEY]: SECRET_SIGNATURE_VALUE });
+          expect(value).toMatchObject({ [specialSigKey]: specialSecretSig });
         }
         expect(sso?.outputs.clientSecret).toMatchObject({
           plaintext: JSON.stringify(ROTATED_SECRET),

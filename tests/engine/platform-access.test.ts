@@ -9,9 +9,11 @@
  * The pack is composed from `pulumi-irm/policy` the way docs/policy.md describes,
  * allowing the example's cluster issuer (the shipped pack allows only GitHub Actions).
  */
+
 import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime/rpc";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
 import { writesOf } from "../../harness/request-names";
@@ -67,9 +69,8 @@ new PolicyPack("platform-guardrails", {
 };
 
 /** Pulumi's marker of a secret value in an exported state. */
-const SECRET_SIGNATURE = "4dabf18193072939515e22adb298388d";
 const isSecret = (value: unknown): boolean =>
-  typeof value === "object" && value !== null && SECRET_SIGNATURE in value;
+  typeof value === "object" && value !== null && specialSigKey in value;
 
 /** The engine's policy events in a run's output, as `<policy> <level> <resource name>`. */
 function violations(output: string): string[] {
