@@ -251,7 +251,11 @@ export async function sendOnce(dispatcher: Dispatcher, req: HttpRequest): Promis
   }
   if (success || isStatusBody(parsed)) observeDate(req, dateHeader, sentAtMs, receivedAtMs);
   if (success) return parsed;
-  if (isStatusBody(parsed)) throw unknownOutcomeIfCreate(req, errorFromStatusBody(parsed, context));
+  // NOT_FOUND is what tells a caller an object is gone, so only the API's own (HTTP 404)
+  // counts: a proxy or gateway that wraps its failure in a status body is a bad response.
+  if (isStatusBody(parsed) && !(parsed.code === GrpcCode.NOT_FOUND && context.status !== 404)) {
+    throw unknownOutcomeIfCreate(req, errorFromStatusBody(parsed, context));
+  }
   throw unknownOutcomeIfCreate(
     req,
     badResponseError("unexpected shape", text, contentType, context),

@@ -233,6 +233,24 @@ describe("faults", () => {
     expect(seen).toHaveLength(2);
   });
 
+  it("takes a NOT_FOUND body as the API's only on HTTP 404: a gateway's 502 saying code 5 is not 'gone'", async () => {
+    const notFound = JSON.stringify({ code: 5, message: `Not found: ${GROUP.uid}` });
+    fallback = (_req, res) => {
+      res.writeHead(502, { "content-type": "application/json" });
+      res.end(notFound);
+    };
+    const c = client({ retry: { retries: 0 } });
+    const wrapped = await c.iam.groups.get(GROUP.uid).catch((e: unknown) => e);
+    expect(wrapped).toBeInstanceOf(BadResponseError);
+    expect(c.iam.groups.isGone(wrapped, GROUP.uid)).toBe(false);
+    fallback = (_req, res) => {
+      res.writeHead(404, { "content-type": "application/json" });
+      res.end(notFound);
+    };
+    const own = await c.iam.groups.get(GROUP.uid).catch((e: unknown) => e);
+    expect(c.iam.groups.isGone(own, GROUP.uid)).toBe(true);
+  });
+
   it("reports an empty error body and a truncated JSON body clearly", async () => {
     script = [
       (_req, res) => {
