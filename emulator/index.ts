@@ -18,6 +18,7 @@ import { FaultTable, RateLimiter } from "./faults";
 import { createFront } from "./front";
 import { loadGrpcDefinitions } from "./grpc/descriptors";
 import { GrpcFace, isGrpcRequest } from "./grpc/face";
+import { migrateSavedState } from "./migrate";
 import {
   DataStore,
   foldJournal,
@@ -182,7 +183,8 @@ async function startLocked(
     const tokens = await TokenService.create(origin, loaded?.keys);
     const state = new State();
     if (loaded) {
-      state.load(loaded);
+      // A file of an earlier version is brought to today's shapes (see migrate.ts).
+      state.load(migrateSavedState(dataFile ?? "", loaded));
       state.retargetIssuer(tokens.issuer);
     } else {
       state.seed(clock.isoNow(), tokens.issuer, options.seed ?? true);
