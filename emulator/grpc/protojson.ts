@@ -89,6 +89,16 @@ function durationFromJson(text: string, field: string): { seconds: number; nanos
   };
 }
 
+const LONG_KEYS = new Set(["int64", "uint64", "sint64", "fixed64", "sfixed64"]);
+
+/** A decoded map key: protobufjs keeps 64-bit keys as 8-character hashes. */
+function mapKeyToJson(field: protobuf.FieldBase, key: string): string {
+  const keyType = (field as protobuf.MapField).keyType;
+  if (!LONG_KEYS.has(keyType) || key.length !== 8) return key;
+  const unsigned = keyType === "uint64" || keyType === "fixed64";
+  return String(protobuf.util.LongBits.fromHash(key).toLong(unsigned));
+}
+
 export class ProtoJson {
   constructor(private readonly defs: GrpcDefinitions) {}
 
@@ -119,7 +129,10 @@ export class ProtoJson {
         const entries = Object.entries(value as Message);
         if (entries.length === 0) continue;
         out[name] = Object.fromEntries(
-          entries.map(([key, item]) => [key, this.fieldValueToJson(field, item)]),
+          entries.map(([key, item]) => [
+            mapKeyToJson(field, key),
+            this.fieldValueToJson(field, item),
+          ]),
         );
       } else if (field.repeated) {
         const items = value as unknown[];
@@ -218,7 +231,13 @@ export class ProtoJson {
         );
       } else if (field.repeated) {
         if (!Array.isArray(value)) throw new ProtoJsonError(`${at}: must be an array`);
-        out[field.name] = value.map((item, index) =>
+        const items =
+          field.resolvedType instanceof protobuf.Enum
+            ? value.filter(
+                (item) => !this.isUnnamedEnumValue(field.resolvedType as protobuf.Enum, item),
+              )
+            : value;
+        out[field.name] = items.map((item, index) =>
           this.fieldValueFromJson(field, item, `${at}[${index}]`),
         );
       } else {
@@ -226,6 +245,15 @@ export class ProtoJson {
       }
     }
     return out;
+  }
+
+  /**
+   * A value name the set's enum does not have: a value added to the platform after the
+   * module the set comes from (a newer capability). Its number is not known here, so
+   * a repeated field leaves it out, as a client of that module could not name it either.
+   */
+  private isUnnamedEnumValue(type: protobuf.Enum, item: unknown): boolean {
+    return typeof item === "string" && !(item in type.values) && /^[A-Z][A-Z0-9_]*$/.test(item);
   }
 
   private fieldValueFromJson(field: protobuf.Field, value: unknown, at: string): unknown {
