@@ -16,10 +16,10 @@ const FIRST_BYTES_TIMEOUT_MS = 60_000;
 export interface Front {
   server: Server;
   /**
-   * Ends every HTTP/2 session and every socket not yet handed over (the HTTP/1.1 server
-   * closes its own connections).
+   * Ends every connection: HTTP/2 sessions and every socket, handed over or not (the
+   * HTTP/1.1 server tracks connections only when it listens itself, which it does not).
    */
-  closeSessions(): void;
+  closeAll(): void;
 }
 
 export function createFront(
@@ -28,19 +28,19 @@ export function createFront(
   onConnection: (socket: Socket) => void,
 ): Front {
   const sessions = new Set<ServerHttp2Session>();
-  const pending = new Set<Socket>();
+  const sockets = new Set<Socket>();
   http2?.on("session", (session: ServerHttp2Session) => {
     sessions.add(session);
     session.once("close", () => sessions.delete(session));
   });
   const server = createServer((socket) => {
     onConnection(socket);
+    sockets.add(socket);
+    socket.once("close", () => sockets.delete(socket));
     if (!http2) {
       http1.emit("connection", socket);
       return;
     }
-    pending.add(socket);
-    socket.once("close", () => pending.delete(socket));
     let seen = Buffer.alloc(0);
     const onData = (chunk: Buffer) => {
       seen = Buffer.concat([seen, chunk]);
@@ -48,7 +48,6 @@ export function createFront(
       const isPrefix = seen.subarray(0, compared).equals(PREFACE.subarray(0, compared));
       if (isPrefix && seen.length < PREFACE.length) return;
       socket.off("data", onData);
-      pending.delete(socket);
       socket.setTimeout(0);
       socket.off("timeout", onTimeout);
       socket.pause();
@@ -69,9 +68,9 @@ export function createFront(
   });
   return {
     server,
-    closeSessions() {
+    closeAll() {
       for (const session of sessions) session.destroy();
-      for (const socket of pending) socket.destroy();
+      for (const socket of sockets) socket.destroy();
     },
   };
 }

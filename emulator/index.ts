@@ -233,8 +233,7 @@ async function startLocked(
       closing ??= (async () => {
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
-          httpServer.closeAllConnections();
-          front.closeSessions();
+          front.closeAll();
         });
         try {
           await durable?.close();
