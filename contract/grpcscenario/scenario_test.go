@@ -18,6 +18,18 @@ import (
 	common "chainguard.dev/sdk/proto/platform/common/v1"
 )
 
+// iamServices is the part of the official iam.Clients the scenario uses: the gRPC
+// clients, or the same client types over restConn.
+type iamServices interface {
+	GroupsService() iam.GroupsServiceClient
+	IdentitiesService() iam.IdentitiesServiceClient
+	RolesService() iam.RolesServiceClient
+	RoleBindingsService() iam.RoleBindingsServiceClient
+	IdentityProvidersService() iam.IdentityProvidersServiceClient
+	GroupInvitesService() iam.GroupInvitesServiceClient
+	AccountAssociationsService() iam.AccountAssociationsServiceClient
+}
+
 // world is what the scenario made, by name, for the checks and the state comparison.
 type world struct {
 	root, engineering, research, platform string
@@ -50,7 +62,7 @@ func children(uid string) *common.UIDPFilter { return &common.UIDPFilter{Childre
 
 // runScenario builds an organisation tree through the IAM clients and checks each
 // answer: the same steps run over gRPC and over HTTP.
-func runScenario(t *testing.T, ctx context.Context, c iam.Clients, rootUID, issuer string) world {
+func runScenario(t *testing.T, ctx context.Context, c iamServices, rootUID, issuer string) world {
 	w := world{root: rootUID}
 	groups := c.GroupsService()
 
