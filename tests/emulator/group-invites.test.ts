@@ -362,6 +362,34 @@ describe("lists (4.2)", () => {
     }
   });
 
+  it("without order_by, invites list newest first", async () => {
+    const group = await o.group(emu.rootGroupUid);
+    const made: string[] = [];
+    for (let index = 0; index < 4; index++) {
+      made.push((await create(group, { roleUid: viewer, ttl: "600s" })).uid as string);
+      await emu.advanceClock(1);
+    }
+    const listed = async (query: string) =>
+      (
+        (await o.call<Json>("GET", path(`?uidp.children_of=${group}${query}`))).body
+          .groupInvites as Json[]
+      ).map((invite) => invite.uid);
+    expect(await listed("")).toEqual([...made].reverse());
+    expect(await listed("&order_by=")).toEqual([...made].reverse());
+    expect(await listed("&order_by=uid")).toEqual([...made].sort());
+    // Paged, the default order holds across pages.
+    const first = await o.call<Json>("GET", path(`?uidp.children_of=${group}&page_size=2`));
+    const second = await o.call<Json>(
+      "GET",
+      path(`?uidp.children_of=${group}&page_size=2&page_token=${first.body.nextPageToken}`),
+    );
+    expect(
+      [...(first.body.groupInvites as Json[]), ...(second.body.groupInvites as Json[])].map(
+        (invite) => invite.uid,
+      ),
+    ).toEqual([...made].reverse());
+  });
+
   it("a page token is bound to key_id", async () => {
     const group = await o.group(emu.rootGroupUid);
     const a = await create(group, { roleUid: viewer, ttl: "60s" });
