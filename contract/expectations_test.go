@@ -279,4 +279,27 @@ var Expected = []Op{
 	op("provider assoc update amazon", assocUpdate(`{"amazon":{"account":"210987654321"}}`, "amazon")),
 	op("provider assoc update google", assocUpdate(`{"google":{"projectId":"my-project","projectNumber":"123456"}}`, "google")),
 	op("provider assoc update chainguard", assocUpdate(`{"chainguard":{"serviceBindings":{"INGESTER":"`+identityUID+`"}}}`, "chainguard")),
+
+	// Provider lookups: one request per page of 200.
+	op("provider lookup getGroup (uid)", get(svcGroups, "GetGroup", groupsPath, groupUID)),
+	op("provider lookup getGroup (name)", list(svcGroups, "ListGroups", groupsPath,
+		`{"uidp":{"childrenOf":"`+rootUID+`"},"name":"team","pageSize":200}`)),
+	// No official filter by issuer or subject: the group's identities, matched by the lookup.
+	op("provider lookup getIdentity (issuer, subject)", list(svcIdentities, "ListIdentities", identitiesPath,
+		`{"uidp":{"childrenOf":"`+groupUID+`"},"pageSize":200}`)),
+	op("provider lookup getRole (name)", list(svcRoles, "ListRoles", rolesPath, `{"name":"viewer","pageSize":200}`)),
+	op("provider lookup getRoles (parentUid)", list(svcRoles, "ListRoles", rolesPath,
+		`{"uidp":{"childrenOf":"`+groupUID+`"},"pageSize":200}`)),
+	op("provider lookup getIdentityProvider (name)", list(svcIdps, "ListIdentityProviders", idpsPath,
+		`{"uidp":{"childrenOf":"`+groupUID+`"},"name":"sso","pageSize":200}`)),
+	op("provider lookup getRepo (name)", list(svcRepos, "ListRepos", "/registry/v2beta1/repos",
+		`{"uidp":{"descendantsOf":"`+groupUID+`"},"name":"nginx","pageSize":200}`)),
+	op("provider lookup getRepos (groupUid)", list(svcRepos, "ListRepos", "/registry/v2beta1/repos",
+		`{"uidp":{"descendantsOf":"`+groupUID+`"},"pageSize":200}`)),
+	op("provider lookup getTag (name)", list(svcTags, "ListTags", "/registry/v2beta1/tags",
+		`{"uidp":{"childrenOf":"`+repoUID+`"},"name":"latest","pageSize":200}`)),
+	op("provider lookup getTags", list(svcTags, "ListTags", "/registry/v2beta1/tags",
+		`{"uidp":{"childrenOf":"`+repoUID+`"},"pageSize":200}`)),
+	op("provider lookup getAdvisories (official filters)", list(svcAdvisories, "ListAdvisories", "/vulnerabilities/v2beta1/advisories",
+		`{"artifactNames":["nginx"],"componentNames":["openssl"],"aliases":["CVE-2024-0001"],"query":"ssl","pageSize":200}`)),
 }

@@ -68,7 +68,8 @@ func runDriver(t *testing.T) *driverRun {
 		defer cancel()
 		cmd := exec.CommandContext(ctx, "node", "--import", "tsx", "contract/driver/front-door.ts", server.URL)
 		cmd.Dir = repoRoot(t)
-		cmd.Env = append(os.Environ(), "CONTRACT_UIDS="+string(uids), "IRM_DEBUG=")
+		cmd.Env = append(os.Environ(), "CONTRACT_UIDS="+string(uids), "IRM_DEBUG=",
+			"IRM_API_URL="+server.URL, "IRM_AUTH_URL=", "IRM_TOKEN=contract-token", "IRM_IDENTITY=", "IRM_MAX_RETRIES=0")
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
 		out, err := cmd.Output()
@@ -122,14 +123,18 @@ func TestFrontDoor(t *testing.T) {
 	for _, e := range Expected {
 		expected[e.Label] = e
 	}
-	for _, label := range run.order {
-		if _, ok := expected[label]; !ok {
-			t.Errorf("%s: the driver performs it but no expectation names it", label)
-		}
-	}
 	byLabel := map[string][]Recorded{}
 	for _, c := range run.door.calls {
 		byLabel[c.Label] = append(byLabel[c.Label], c)
+	}
+	for _, label := range run.order {
+		if _, ok := expected[label]; !ok {
+			t.Errorf("%s: the driver performs it but no expectation names it; it sent:", label)
+			for _, c := range byLabel[label] {
+				text, _ := protojson.Marshal(c.Request)
+				t.Errorf("  %s %s -> %s %s", c.HTTPMethod, c.Path, c.RPC, text)
+			}
+		}
 	}
 	seenBy := map[string][]HTTPSeen{}
 	for _, s := range run.door.seen {

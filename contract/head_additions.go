@@ -5,7 +5,8 @@ package contract
 // The service follows HEAD, so the package sends and accepts these; v0.1.57's messages
 // cannot hold them. The suite tolerates exactly these additions and nothing else: before a
 // strict decode it takes out each one it finds (recording it, checked against HEAD's type),
-// and anything not listed here is decoded strictly by v0.1.57's messages.
+// and anything not listed here is decoded strictly by v0.1.57's messages. SpecFields, below,
+// are the specification's timestamps the definitions lack, tolerated in answers the same way.
 
 import (
 	"encoding/json"
@@ -72,6 +73,24 @@ var HeadFields = []FieldAddition{
 	scanField("chainguard.platform.vulnerabilities.v2beta1.AdvisoryEvent.Fixed", "scanner_version", "scannerVersion"),
 	scanField("chainguard.platform.vulnerabilities.v2beta1.AdvisoryEvent.Fixed", "grype_db_built", "grypeDbBuilt"),
 	scanField("chainguard.platform.vulnerabilities.v2beta1.AdvisoryEvent.Fixed", "grype_db_checksum", "grypeDbChecksum"),
+}
+
+// SpecFields are not HEAD additions: the project's specification gives every v2 resource
+// `createTime` and `updateTime`, and stands where it speaks ("Checked and left as they
+// are" in the corrections: a tag keeps its createTime). Neither v0.1.57 nor HEAD declares
+// these five, so an answer may carry them; they are tolerated here, as timestamps, and
+// listed apart from HEAD's additions.
+var SpecFields = []FieldAddition{
+	specTime("chainguard.platform.registry.v2beta1.Repo", "create_time", "createTime"),
+	specTime("chainguard.platform.registry.v2beta1.Repo", "update_time", "updateTime"),
+	specTime("chainguard.platform.registry.v2beta1.Tag", "create_time", "createTime"),
+	specTime("chainguard.platform.iam.v2beta1.RoleBinding", "update_time", "updateTime"),
+	specTime("chainguard.platform.iam.v2beta1.GroupInvite", "update_time", "updateTime"),
+}
+
+func specTime(message, proto, jsonName string) FieldAddition {
+	return FieldAddition{Message: message, Proto: proto, JSON: jsonName, Check: isTimestamp,
+		Why: "the specification: every v2 resource has createTime and updateTime"}
 }
 
 // HeadMaskPaths are update-mask paths naming HEAD's fields (proto names, as the server matches them).
@@ -149,12 +168,14 @@ func headEnumValue(enum, value string) bool {
 	return false
 }
 
-// headField finds the HEAD field of message named key (JSON or proto name).
+// headField finds the HEAD (or specification) field of message named key (JSON or proto name).
 func headField(message, key string) *FieldAddition {
-	for i := range HeadFields {
-		f := &HeadFields[i]
-		if f.Message == message && (f.JSON == key || f.Proto == key) {
-			return f
+	for _, list := range [][]FieldAddition{HeadFields, SpecFields} {
+		for i := range list {
+			f := &list[i]
+			if f.Message == message && (f.JSON == key || f.Proto == key) {
+				return f
+			}
 		}
 	}
 	return nil

@@ -14,6 +14,7 @@
  * filters): they go through loosely typed handles so that the driver runs on any version
  * of the SDK, and the Go side judges what reaches the wire.
  */
+import * as lookups from "../../provider/lookups";
 import * as runtime from "../../provider/runtime";
 import * as sdk from "../../sdk/index";
 import * as identities from "../../sdk/resources/identities";
@@ -710,6 +711,35 @@ async function providerOperations(): Promise<void> {
   );
 }
 
+/** The provider's lookups (they read IRM_API_URL and IRM_TOKEN, which the Go side sets). */
+async function lookupOperations(): Promise<void> {
+  const l = lookups as unknown as Record<string, Loose>;
+  await op("provider lookup getGroup (uid)", () => l.getGroup({ uid: U.group }));
+  await op("provider lookup getGroup (name)", () =>
+    l.getGroup({ name: "team", parentUid: U.root }),
+  );
+  await op("provider lookup getIdentity (issuer, subject)", () =>
+    l.getIdentity({ issuer: "https://token.example", subject: "ci", parentUid: U.group }),
+  );
+  await op("provider lookup getRole (name)", () => l.getRole({ name: "viewer" }));
+  await op("provider lookup getRoles (parentUid)", () => l.getRoles({ parentUid: U.group }));
+  await op("provider lookup getIdentityProvider (name)", () =>
+    l.getIdentityProvider({ name: "sso", parentUid: U.group }),
+  );
+  await op("provider lookup getRepo (name)", () => l.getRepo({ name: "nginx", groupUid: U.group }));
+  await op("provider lookup getRepos (groupUid)", () => l.getRepos({ groupUid: U.group }));
+  await op("provider lookup getTag (name)", () => l.getTag({ repoUid: U.repo, name: "latest" }));
+  await op("provider lookup getTags", () => l.getTags({ repoUid: U.repo }));
+  await op("provider lookup getAdvisories (official filters)", () =>
+    l.getAdvisories({
+      artifactNames: ["nginx"],
+      componentNames: ["openssl"],
+      aliases: ["CVE-2024-0001"],
+      query: "ssl",
+    }),
+  );
+}
+
 /** The SDK's tables, for the Go side to compare with the module's. */
 function tables(): Record<string, unknown> {
   return {
@@ -723,6 +753,7 @@ function tables(): Record<string, unknown> {
 async function main(): Promise<void> {
   await sdkOperations();
   await providerOperations();
+  await lookupOperations();
   emit({ tables: tables() });
   await client.close();
 }
