@@ -219,6 +219,12 @@ var Expected = []Op{
 		Call{Method: "POST", Path: "/sts/exchange", RPC: svcSTS + "Exchange", Form: true,
 			Req: `{"aud":["$URL"],"identity":"` + identityUID + `"}`},
 		get(svcGroups, "GetGroup", groupsPath, groupUID)),
+	// In GitHub Actions the OIDC token is asked for the host of {auth_url} by default.
+	op("sdk token exchange (GitHub Actions OIDC)",
+		Call{Method: "GET", Path: "/_contract/github-oidc", RPC: githubOIDC, Req: "audience=$HOST"},
+		Call{Method: "POST", Path: "/sts/exchange", RPC: svcSTS + "Exchange", Form: true,
+			Req: `{"aud":["$URL"],"identity":"` + identityUID + `"}`},
+		get(svcGroups, "GetGroup", groupsPath, groupUID)),
 
 	// Provider creates.
 	op("provider group create", create(svcGroups, "CreateGroup", groupsPath, rootUID, "group",
@@ -278,7 +284,25 @@ var Expected = []Op{
 	op("provider assoc update description", assocUpdate(`{"description":"new"}`, "description")),
 	op("provider assoc update amazon", assocUpdate(`{"amazon":{"account":"210987654321"}}`, "amazon")),
 	op("provider assoc update google", assocUpdate(`{"google":{"projectId":"my-project","projectNumber":"123456"}}`, "google")),
+	op("provider assoc update azure", assocUpdate(`{"azure":{"tenantId":"00000000-0000-0000-0000-000000000001","clientIds":{"ingester":"00000000-0000-0000-0000-000000000002"}}}`, "azure")),
+	op("provider assoc update github", assocUpdate(`{"github":{"appInstallations":{"42":{"installations":[{"installationId":"7","name":"org"}]}}}}`, "github")),
 	op("provider assoc update chainguard", assocUpdate(`{"chainguard":{"serviceBindings":{"INGESTER":"`+identityUID+`"}}}`, "chainguard")),
+
+	// Provider read (refresh) and delete.
+	op("provider group read", get(svcGroups, "GetGroup", groupsPath, groupUID)),
+	op("provider group delete", del(svcGroups, "DeleteGroup", groupsPath, groupUID)),
+	op("provider identity read", get(svcIdentities, "GetIdentity", identitiesPath, identityUID)),
+	op("provider identity delete", del(svcIdentities, "DeleteIdentity", identitiesPath, identityUID)),
+	op("provider role read", get(svcRoles, "GetRole", rolesPath, customRoleUID)),
+	op("provider role delete", del(svcRoles, "DeleteRole", rolesPath, customRoleUID)),
+	op("provider binding read", get(svcBindings, "GetRoleBinding", bindingsPath, bindingUID)),
+	op("provider binding delete", del(svcBindings, "DeleteRoleBinding", bindingsPath, bindingUID)),
+	op("provider idp read", get(svcIdps, "GetIdentityProvider", idpsPath, idpUID)),
+	op("provider idp delete", del(svcIdps, "DeleteIdentityProvider", idpsPath, idpUID)),
+	op("provider invite read", get(svcInvites, "GetGroupInvite", invitesPath, inviteUID)),
+	op("provider invite delete", del(svcInvites, "DeleteGroupInvite", invitesPath, inviteUID)),
+	op("provider assoc read", get(svcAssocs, "GetAccountAssociation", assocsPath, groupUID)),
+	op("provider assoc delete", del(svcAssocs, "DeleteAccountAssociation", assocsPath, groupUID)),
 
 	// Provider lookups: one request per page of 200.
 	op("provider lookup getGroup (uid)", get(svcGroups, "GetGroup", groupsPath, groupUID)),

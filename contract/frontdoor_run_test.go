@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"net/http/httptest"
+	neturl "net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -191,6 +192,15 @@ func compareCall(want Call, got Recorded, url string) []string {
 		problems = append(problems, fmt.Sprintf("reached %s, want %s", got.RPC, want.RPC))
 		return problems
 	}
+	if want.RPC == githubOIDC {
+		wantQuery := strings.ReplaceAll(want.Req, "$HOST", strings.TrimPrefix(url, "http://"))
+		g, _ := neturl.ParseQuery(got.Query)
+		w, _ := neturl.ParseQuery(wantQuery)
+		if g.Encode() != w.Encode() {
+			problems = append(problems, fmt.Sprintf("GitHub Actions token asked with %q, want %q", got.Query, w.Encode()))
+		}
+		return problems
+	}
 	if want.Form && !strings.HasPrefix(got.ContentType, "application/x-www-form-urlencoded") {
 		problems = append(problems, fmt.Sprintf("body type %q, want application/x-www-form-urlencoded", got.ContentType))
 	}
@@ -270,6 +280,10 @@ func writeOrCheckDocs(t *testing.T) {
 			name := e.Label
 			if i > 0 {
 				name += " (then)"
+			}
+			if c.RPC == githubOIDC {
+				fmt.Fprintf(&b, "| %s | GET GitHub's `ACTIONS_ID_TOKEN_REQUEST_URL` | (GitHub Actions, not the API) | `%s` |  |\n", name, c.Req)
+				continue
 			}
 			md := methodOf(c.RPC)
 			request := "?"

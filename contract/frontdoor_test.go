@@ -47,7 +47,12 @@ type Recorded struct {
 	Request     proto.Message
 	Head        []Found
 	Problems    []string
+	// Query is the raw query of a request outside the API (the GitHub Actions token).
+	Query string
 }
+
+// githubOIDC is the RPC name the front door records a GitHub Actions token request under.
+const githubOIDC = "github-actions-oidc"
 
 // HTTPSeen is one HTTP request the front door answered.
 type HTTPSeen struct {
@@ -242,6 +247,14 @@ func (d *frontDoor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		b, _ := io.ReadAll(r.Body)
 		d.label = string(b)
 		w.WriteHeader(http.StatusNoContent)
+		return
+	}
+	if r.URL.Path == "/_contract/github-oidc" {
+		// Stands in for GitHub's OIDC token endpoint: records the audience asked for.
+		d.calls = append(d.calls, Recorded{Label: d.label, HTTPMethod: r.Method, Path: r.URL.Path,
+			RPC: githubOIDC, Query: r.URL.RawQuery})
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]string{"value": fakeJWT()})
 		return
 	}
 	d.curKeys, d.curHead, d.curProblems, d.curBody = nil, nil, nil, nil

@@ -21,6 +21,9 @@ func TestExpectationsReachable(t *testing.T) {
 	defer server.Close()
 	for _, e := range Expected {
 		for i, c := range e.Calls {
+			if c.RPC == githubOIDC {
+				continue // not an API request
+			}
 			md := methodOf(c.RPC)
 			if md == nil {
 				t.Errorf("%s: no official method %s", e.Label, c.RPC)

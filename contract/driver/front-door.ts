@@ -288,9 +288,27 @@ async function sdkOperations(): Promise<void> {
       await exchanging.close();
     }
   });
+  await op("sdk token exchange (GitHub Actions OIDC)", async () => {
+    const exchanging = new sdk.IrmClient({
+      baseUrl: url,
+      identity: U.identity,
+      retry,
+      env: {
+        ACTIONS_ID_TOKEN_REQUEST_URL: `${url}/_contract/github-oidc`,
+        ACTIONS_ID_TOKEN_REQUEST_TOKEN: "contract-github-request-token",
+      },
+    });
+    try {
+      await exchanging.iam.groups.get(U.group);
+    } finally {
+      await exchanging.close();
+    }
+  });
 }
 
 type Handler = {
+  read(id: string, props: unknown): Promise<unknown>;
+  delete(id: string, props: unknown): Promise<unknown>;
   create(inputs: unknown): Promise<unknown>;
   update(id: string, olds: unknown, news: unknown): Promise<unknown>;
 };
@@ -704,11 +722,65 @@ async function providerOperations(): Promise<void> {
   );
   await providerUpdate(
     "assoc",
+    "azure",
+    assoc,
+    {
+      azure: {
+        tenantId: "00000000-0000-0000-0000-000000000001",
+        clientIds: { ingester: "00000000-0000-0000-0000-000000000002" },
+      },
+    },
+    assocKeys,
+  );
+  await providerUpdate(
+    "assoc",
+    "github",
+    assoc,
+    {
+      github: {
+        appInstallations: { "42": { installations: [{ installationId: 7, name: "org" }] } },
+      },
+    },
+    assocKeys,
+  );
+  await providerUpdate(
+    "assoc",
     "chainguard",
     assoc,
     { chainguard: { serviceBindings: { INGESTER: U.identity } } },
     [...assocKeys, "chainguard"],
   );
+
+  // Read (refresh) and delete of each resource.
+  const invite = {
+    uid: U.invite,
+    groupUid: U.group,
+    roleUid: U.viewerRole,
+    ttl: "3600s",
+    email: "",
+    singleUse: false,
+    expirationTime: T,
+    keyId: "contract-key-1",
+    createTime: T,
+    code: "",
+  };
+  const states: Array<[string, Record<string, unknown>]> = [
+    ["group", group],
+    ["identity", exact],
+    ["role", role],
+    ["binding", binding],
+    ["idp", idp],
+    ["invite", invite],
+    ["assoc", assoc],
+  ];
+  for (const [resource, state] of states) {
+    await op(`provider ${resource} read`, () =>
+      handlers[resource].read(state.uid as string, state),
+    );
+    await op(`provider ${resource} delete`, () =>
+      handlers[resource].delete(state.uid as string, state),
+    );
+  }
 }
 
 /** The provider's lookups (they read IRM_API_URL and IRM_TOKEN, which the Go side sets). */
