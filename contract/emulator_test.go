@@ -377,6 +377,31 @@ func TestEmulator(t *testing.T) {
 	if len(filtered.GetGroups()) != 1 {
 		t.Errorf("ListGroups name=child-a: %d groups, want 1", len(filtered.GetGroups()))
 	}
+	// The other scope filters of every List (uidp).
+	ids := &iam.ListGroupsResponse{}
+	a = e.call(rpcGroups+"ListGroups", &iam.ListGroupsRequest{Uidp: &commonUIDP{Ids: []string{child.GetUid()}}}, ids, tok)
+	judge(t, "ListGroups (uidp.ids)", a, 200)
+	if len(ids.GetGroups()) != 1 || ids.GetGroups()[0].GetUid() != child.GetUid() {
+		t.Errorf("ListGroups uidp.ids=[%s]: %d groups, want exactly that one; %s", child.GetUid(), len(ids.GetGroups()), a)
+	}
+	ancestors := &iam.ListGroupsResponse{}
+	a = e.call(rpcGroups+"ListGroups", &iam.ListGroupsRequest{Uidp: &commonUIDP{AncestorsOf: child.GetUid()}}, ancestors, tok)
+	judge(t, "ListGroups (uidp.ancestors_of)", a, 200)
+	if got := uidsOf(ancestors.GetGroups()); !got[group.Uid] || !got[e.root] || got[child.GetUid()] {
+		t.Errorf("ListGroups uidp.ancestors_of=%s: %v, want its group and the root, not itself; %s", child.GetUid(), keys(got), a)
+	}
+	roots := &iam.ListGroupsResponse{}
+	a = e.call(rpcGroups+"ListGroups", &iam.ListGroupsRequest{Uidp: &commonUIDP{InRoot: true}}, roots, tok)
+	judge(t, "ListGroups (uidp.in_root)", a, 200)
+	if got := uidsOf(roots.GetGroups()); !got[e.root] || len(got) == 0 {
+		t.Errorf("ListGroups uidp.in_root=true: %v, want the root organisation; %s", keys(got), a)
+	} else {
+		for uid := range got {
+			if strings.Contains(uid, "/") {
+				t.Errorf("ListGroups uidp.in_root=true answered %s, which is not at the root", uid)
+			}
+		}
+	}
 	judge(t, "UpdateGroup (update_mask description)", e.call(rpcGroups+"UpdateGroup", &iam.UpdateGroupRequest{
 		Group: &iam.Group{Uid: group.Uid, Description: "changed"}, UpdateMask: mask("description")}, &iam.Group{}, tok), 200)
 	// A group update naming `verified` (sent unchanged) is accepted by the service.
@@ -457,7 +482,7 @@ func TestEmulator(t *testing.T) {
 		list := &iam.ListRoleBindingsResponse{}
 		a := e.call(rpcBindings+"ListRoleBindings", f.req, list, tok)
 		judge(t, "ListRoleBindings ("+f.name+")", a, 200)
-		if len(list.GetRoleBindings()) != 1 {
+		if a.err == nil && len(list.GetRoleBindings()) != 1 {
 			t.Errorf("ListRoleBindings filtered by %s: %d bindings, want 1 (the filter must be applied); %s", f.name, len(list.GetRoleBindings()), a)
 		}
 	}
@@ -528,7 +553,7 @@ func TestEmulator(t *testing.T) {
 	newest := &iam.ListGroupInvitesResponse{}
 	a = e.call(rpcInvites+"ListGroupInvites", &iam.ListGroupInvitesRequest{Uidp: uidpChildren(group.Uid)}, newest, tok)
 	judge(t, "ListGroupInvites (default order)", a, 200)
-	if len(newest.GetGroupInvites()) > 0 && newer.GetUid() != "" && newest.GetGroupInvites()[0].GetUid() != newer.GetUid() {
+	if a.err == nil && len(newest.GetGroupInvites()) > 0 && newer.GetUid() != "" && newest.GetGroupInvites()[0].GetUid() != newer.GetUid() {
 		t.Errorf("ListGroupInvites without order_by: first %s, want the newest %s (created_at desc)", newest.GetGroupInvites()[0].GetUid(), newer.GetUid())
 	}
 	judge(t, "GetGroupInvite", e.call(rpcInvites+"GetGroupInvite", &iam.GetGroupInviteRequest{Uid: invite.GetUid()}, &iam.GroupInvite{}, tok), 200)
@@ -556,6 +581,29 @@ func TestEmulator(t *testing.T) {
 		judge(t, "ListTags", e.call("/chainguard.platform.registry.v2beta1.TagsService/ListTags", &registry.ListTagsRequest{Uidp: uidpChildren(r.GetUid())}, tags, tok), 200)
 		for _, tag := range tags.GetTags()[:min(1, len(tags.GetTags()))] {
 			judge(t, "GetTag", e.call("/chainguard.platform.registry.v2beta1.TagsService/GetTag", &registry.GetTagRequest{Uid: tag.GetUid()}, &registry.Tag{}, tok), 200)
+		}
+	}
+	// A repository of our own with two tags: the name, digest and updated_since filters.
+	seeded := e.seedRepo(t, group.Uid)
+	if seeded != "" {
+		named := &registry.ListReposResponse{}
+		a := e.call("/chainguard.platform.registry.v2beta1.ReposService/ListRepos", &registry.ListReposRequest{Uidp: uidpChildren(group.Uid), Name: proto.String("contract-repo")}, named, tok)
+		judge(t, "ListRepos (name)", a, 200)
+		if a.err == nil && len(named.GetRepos()) != 1 {
+			t.Errorf("ListRepos name=contract-repo: %d repos, want 1; %s", len(named.GetRepos()), a)
+		}
+		byDigest := &registry.ListTagsResponse{}
+		a = e.call("/chainguard.platform.registry.v2beta1.TagsService/ListTags", &registry.ListTagsRequest{Uidp: uidpChildren(seeded), Digest: contractDigest}, byDigest, tok)
+		judge(t, "ListTags (digest)", a, 200)
+		if len(byDigest.GetTags()) != 1 || byDigest.GetTags()[0].GetName() != "v1" {
+			t.Errorf("ListTags digest=%s: %d tags, want the one tag v1; %s", contractDigest, len(byDigest.GetTags()), a)
+		}
+		later := &registry.ListTagsResponse{}
+		a = e.call("/chainguard.platform.registry.v2beta1.TagsService/ListTags", &registry.ListTagsRequest{Uidp: uidpChildren(seeded),
+			UpdatedSince: timestamppb.New(time.Now().Add(24 * time.Hour))}, later, tok)
+		judge(t, "ListTags (updated_since)", a, 200)
+		if len(later.GetTags()) != 0 {
+			t.Errorf("ListTags updated_since=tomorrow: %d tags, want none; %s", len(later.GetTags()), a)
 		}
 	}
 	advisories := &vulns.ListAdvisoriesResponse{}
@@ -591,6 +639,48 @@ func TestEmulator(t *testing.T) {
 	judge(t, "DeleteRoleBinding (second)", e.call(rpcBindings+"DeleteRoleBinding", &iam.DeleteRoleBindingRequest{Uid: second.GetUid()}, &emptypb.Empty{}, tok), 200)
 	judge(t, "DeleteIdentity", e.call(rpcIds+"DeleteIdentity", &iam.DeleteIdentityRequest{Uid: other.GetUid()}, &emptypb.Empty{}, tok), 200)
 	judge(t, "DeleteGroup (leaf)", e.call(rpcGroups+"DeleteGroup", &iam.DeleteGroupRequest{Uid: child.GetUid()}, &emptypb.Empty{}, tok), 200)
+}
+
+const contractDigest = "sha256:1111111111111111111111111111111111111111111111111111111111111111"
+
+// seedRepo makes a repository with tags v1 and v2 under parent (the emulator's test control).
+func (e *emulator) seedRepo(t *testing.T, parent string) string {
+	body, _ := json.Marshal(map[string]any{"repos": []any{map[string]any{
+		"parentUid": parent, "name": "contract-repo",
+		"tags": []any{
+			map[string]any{"name": "v1", "digest": contractDigest},
+			map[string]any{"name": "v2", "digest": "sha256:" + strings.Repeat("2", 64)},
+		},
+	}}})
+	res, err := http.Post(e.url+"/emulator/seed", "application/json", bytes.NewReader(body))
+	if err != nil {
+		t.Errorf("/emulator/seed: %v", err)
+		return ""
+	}
+	defer res.Body.Close()
+	var out struct{ Repos []string }
+	if err := json.NewDecoder(res.Body).Decode(&out); err != nil || len(out.Repos) != 1 {
+		t.Errorf("/emulator/seed answered %d without the repo", res.StatusCode)
+		return ""
+	}
+	return out.Repos[0]
+}
+
+func uidsOf(groups []*iam.Group) map[string]bool {
+	out := map[string]bool{}
+	for _, g := range groups {
+		out[g.GetUid()] = true
+	}
+	return out
+}
+
+func keys(m map[string]bool) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }
 
 func hasFound(found []Found, path, value string) bool {
