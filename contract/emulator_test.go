@@ -454,6 +454,12 @@ func TestEmulator(t *testing.T) {
 	if role.GetUid() != "" && !regexp.MustCompile(`^`+regexp.QuoteMeta(group.Uid)+`/[0-9a-f]{16}$`).MatchString(role.GetUid()) {
 		t.Errorf("CreateRole: uid %q is not <group uid>/<16 hex>", role.GetUid())
 	}
+	everything := &iam.Role{}
+	judge(t, "CreateRole (every capability of OwnerCaps)", e.call(rpcRoles+"CreateRole", &iam.CreateRoleRequest{Parent: group.Uid,
+		Role: &iam.Role{Name: "all-owner-caps", Capabilities: capabilities.OwnerCaps}}, everything, tok), 200)
+	if everything.GetUid() != "" {
+		judge(t, "DeleteRole (every capability of OwnerCaps)", e.call(rpcRoles+"DeleteRole", &iam.DeleteRoleRequest{Uid: everything.GetUid()}, &emptypb.Empty{}, tok), 200)
+	}
 	judge(t, "GetRole (custom)", e.call(rpcRoles+"GetRole", &iam.GetRoleRequest{Uid: role.GetUid()}, &iam.Role{}, tok), 200)
 	judge(t, "UpdateRole (update_mask capabilities)", e.call(rpcRoles+"UpdateRole", &iam.UpdateRoleRequest{
 		Role: &iam.Role{Uid: role.GetUid(), Capabilities: capsOf("CAP_REPO_LIST")}, UpdateMask: mask("capabilities")}, &iam.Role{}, tok), 200)
@@ -518,6 +524,12 @@ func TestEmulator(t *testing.T) {
 		req := &oidc.ExchangeRequest{Aud: []string{e.url}, Identity: exchanger.GetUid()}
 		judge(t, "Exchange (POST form)", e.callWire(rpcExchange, req, &oidc.RawToken{}, oidcToken, nil, true, 0), 200)
 		judge(t, "Exchange (GET query)", e.callWire(rpcExchange, req, &oidc.RawToken{}, oidcToken, nil, false, 1), 200)
+		// An identity without an audience accepts a token for the host of {auth_url}.
+		host := strings.TrimPrefix(strings.TrimPrefix(e.url, "http://"), "https://")
+		if hostToken := e.oidcTokenFor(t, "contract-subject", host); hostToken != "" {
+			judge(t, "Exchange (token for the host of the auth URL: the default audience)",
+				e.callWire(rpcExchange, req, &oidc.RawToken{}, hostToken, nil, false, 1), 200)
+		}
 	}
 
 	// Identity providers.
@@ -633,7 +645,11 @@ func TestEmulator(t *testing.T) {
 	errorCase("GetGroup (no token)", e.call(rpcGroups+"GetGroup", &iam.GetGroupRequest{Uid: group.Uid}, &iam.Group{}, ""), 401, 16)
 	viewerToken := e.tokenFor(t, identity.GetUid())
 	if viewerToken != "" {
-		errorCase("CreateGroup (viewer: PERMISSION_DENIED)", e.call(rpcGroups+"CreateGroup", &iam.CreateGroupRequest{Parent: group.Uid, Group: &iam.Group{Name: "nope"}}, &iam.Group{}, viewerToken), 403, 7)
+		a := e.call(rpcGroups+"CreateGroup", &iam.CreateGroupRequest{Parent: group.Uid, Group: &iam.Group{Name: "nope"}}, &iam.Group{}, viewerToken)
+		errorCase("CreateGroup (no grant: PERMISSION_DENIED)", a, 403, 7)
+		if a.rpcStatus != nil && !strings.Contains(a.rpcStatus.GetMessage(), "CAP_IAM_GROUPS_CREATE") {
+			t.Errorf("CreateGroup refused: the message %q does not name the capability CAP_IAM_GROUPS_CREATE", a.rpcStatus.GetMessage())
+		}
 	}
 	judge(t, "DeleteRole", e.call(rpcRoles+"DeleteRole", &iam.DeleteRoleRequest{Uid: role.GetUid()}, &emptypb.Empty{}, tok), 200)
 	judge(t, "DeleteRoleBinding (second)", e.call(rpcBindings+"DeleteRoleBinding", &iam.DeleteRoleBindingRequest{Uid: second.GetUid()}, &emptypb.Empty{}, tok), 200)
@@ -694,7 +710,16 @@ func hasFound(found []Found, path, value string) bool {
 
 // oidcToken asks the emulator's own issuer for an id token of subject.
 func (e *emulator) oidcToken(t *testing.T, subject string) string {
-	body, _ := json.Marshal(map[string]any{"subject": subject})
+	return e.oidcTokenFor(t, subject, "")
+}
+
+// oidcTokenFor asks for an id token of subject for audience ("" for the issuer's default).
+func (e *emulator) oidcTokenFor(t *testing.T, subject, audience string) string {
+	request := map[string]any{"subject": subject}
+	if audience != "" {
+		request["audience"] = audience
+	}
+	body, _ := json.Marshal(request)
 	res, err := http.Post(e.url+"/oidc/token", "application/json", bytes.NewReader(body))
 	if err != nil {
 		t.Errorf("/oidc/token: %v", err)
