@@ -222,7 +222,7 @@ func runScenario(t *testing.T, ctx context.Context, c iamServices, rootUID, issu
 	byRole := must[*iam.ListRoleBindingsResponse](t, "bindings of the custom role")(bindings.ListRoleBindings(ctx, &iam.ListRoleBindingsRequest{
 		Uidp: &common.UIDPFilter{DescendantsOf: rootUID}, Role: w.customRole,
 	}))
-	if len(byRole.GetRoleBindings()) != 1 || byRole.GetRoleBindings()[0].GetIdentityUid() != w.deployer {
+	if len(byRole.GetRoleBindings()) != 1 || byRole.GetRoleBindings()[0].GetIdentity().GetUid() != w.deployer {
 		t.Errorf("role filter: %d bindings", len(byRole.GetRoleBindings()))
 	}
 	_, err = ids.DeleteIdentity(ctx, &iam.DeleteIdentityRequest{Uid: w.ciBot})
