@@ -23,7 +23,7 @@ import { roleBindings } from "./collections/role-bindings";
 import { roles } from "./collections/roles";
 import { handleTokenRoute } from "./collections/sts";
 import { tags } from "./collections/tags";
-import { v1Groups, v1Repos } from "./collections/v1";
+import { v1Groups, v1Identities, v1Repos } from "./collections/v1";
 import { type ApiRequest, type ApiResponse, ok } from "./requests";
 
 export type { EmulatorContext } from "./collections/kit";
@@ -42,6 +42,7 @@ const ROUTES: Record<string, CollectionHandler> = {
   "registry/v2beta1/tags": tags,
   "vulnerabilities/v2beta1/advisories": advisories,
   "iam/v1/groups": v1Groups,
+  "iam/v1/identities": v1Identities,
   "registry/v1/repos": v1Repos,
 };
 

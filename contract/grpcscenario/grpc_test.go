@@ -16,6 +16,7 @@ import (
 	registry "chainguard.dev/sdk/proto/chainguard/platform/registry/v2beta1"
 	vuln "chainguard.dev/sdk/proto/chainguard/platform/vulnerabilities/v2beta1"
 	common "chainguard.dev/sdk/proto/platform/common/v1"
+	iamv1 "chainguard.dev/sdk/proto/platform/iam/v1"
 	"chainguard.dev/sdk/sts"
 	"google.golang.org/grpc/codes"
 )
@@ -122,5 +123,36 @@ func TestGRPCScenario(t *testing.T) {
 		wantCode(t, "an unknown method", err, codes.Unimplemented)
 		_, err = iam.NewClientsFromConnection(conn).GroupsService().LookupGroup(ctx, &iam.LookupGroupRequest{})
 		wantCode(t, "a colon action", err, codes.Unimplemented)
+	})
+
+	t.Run("v1 calls of the platform's tools", func(t *testing.T) {
+		// The v1 clients, as the platform's CLI builds them (the token as the whole value).
+		v1, err := iamv1.NewClients(ctx, b.GRPCURL, b.Token)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer v1.Close()
+		found := must[*iamv1.Identity](t, "lookup")(v1.Identities().Lookup(ctx, &iamv1.LookupRequest{Issuer: b.Issuer, Subject: "ci-bot"}))
+		if found.GetId() != w.ciBot || found.GetClaimMatch().GetSubject() != "ci-bot" {
+			t.Fatalf("lookup answered %v", found)
+		}
+		_, err = v1.Identities().Lookup(ctx, &iamv1.LookupRequest{Issuer: b.Issuer, Subject: "nobody"})
+		wantCode(t, "lookup of no identity", err, codes.NotFound)
+		one := must[*iamv1.IdentityList](t, "identities by id")(v1.Identities().List(ctx, &iamv1.IdentityFilter{Id: w.deployer}))
+		if len(one.GetItems()) != 1 || one.GetItems()[0].GetAwsIdentity().GetAwsAccount() != "123456789012" {
+			t.Fatalf("identities by id: %v", one.GetItems())
+		}
+		below := must[*iamv1.IdentityList](t, "identities below engineering")(v1.Identities().List(ctx, &iamv1.IdentityFilter{Uidp: &common.UIDPFilter{DescendantsOf: w.engineering}}))
+		if len(below.GetItems()) != 2 {
+			t.Fatalf("identities below engineering: %d", len(below.GetItems()))
+		}
+		groups := must[*iamv1.GroupList](t, "groups by id")(v1.Groups().List(ctx, &iamv1.GroupFilter{Id: w.platform}))
+		if len(groups.GetItems()) != 1 || groups.GetItems()[0].GetName() != "platform" {
+			t.Fatalf("groups by id: %v", groups.GetItems())
+		}
+		named := must[*iamv1.GroupList](t, "groups by name")(v1.Groups().List(ctx, &iamv1.GroupFilter{Name: "research"}))
+		if len(named.GetItems()) != 1 || named.GetItems()[0].GetId() != w.research {
+			t.Fatalf("groups by name: %v", named.GetItems())
+		}
 	})
 }
