@@ -123,6 +123,8 @@ func TestGRPCScenario(t *testing.T) {
 		wantCode(t, "an unknown method", err, codes.Unimplemented)
 		_, err = iam.NewClientsFromConnection(conn).GroupsService().LookupGroup(ctx, &iam.LookupGroupRequest{})
 		wantCode(t, "a colon action", err, codes.Unimplemented)
+		_, err = iamv1.NewClientsFromConnection(conn).Roles().List(ctx, &iamv1.RoleFilter{})
+		wantCode(t, "a v1 call the tools no longer make", err, codes.Unimplemented)
 	})
 
 	t.Run("v1 calls of the platform's tools", func(t *testing.T) {

@@ -136,7 +136,7 @@ export class GrpcFace {
     const stream = response.stream;
     let status: GrpcStatus;
     try {
-      const method = this.defs.methods.get(request.headers[":path"] ?? "");
+      const method = offered(this.defs.methods.get(request.headers[":path"] ?? ""));
       if (!method) {
         // Drain, then answer: the method is not one the emulator offers.
         await readAll(request, MAX_BODY_BYTES + 5);
@@ -337,6 +337,25 @@ export class GrpcFace {
     const encoded = Status.encode(Status.fromObject({ code, message, details })).finish();
     return { code, message, details: encoded };
   }
+}
+
+/**
+ * Of the v1 IAM services and the token service, only the calls the platform's tools
+ * still make are offered; their other methods have no route in the emulator.
+ */
+const OFFERED_LEGACY = new Set([
+  "/chainguard.platform.iam.Identities/List",
+  "/chainguard.platform.iam.Identities/Lookup",
+  "/chainguard.platform.iam.Groups/List",
+  "/chainguard.platform.oidc.SecurityTokenService/Exchange",
+]);
+
+function offered(method: GrpcMethod | undefined): GrpcMethod | undefined {
+  if (!method) return undefined;
+  const legacy =
+    method.path.startsWith("/chainguard.platform.iam.") && !method.path.includes(".v2beta1.");
+  const token = method.path.startsWith("/chainguard.platform.oidc.");
+  return (legacy || token) && !OFFERED_LEGACY.has(method.path) ? undefined : method;
 }
 
 /**
