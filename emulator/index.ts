@@ -16,7 +16,7 @@ import { Clock } from "./clock";
 import { acquireDataLock, type DataLock } from "./data-lock";
 import { FaultTable, RateLimiter } from "./faults";
 import { createFront } from "./front";
-import { loadGrpcDefinitions } from "./grpc/descriptors";
+import { type GrpcDefinitions, loadGrpcDefinitions } from "./grpc/descriptors";
 import { GrpcFace, isGrpcRequest } from "./grpc/face";
 import { migrateSavedState } from "./migrate";
 import {
@@ -100,6 +100,18 @@ function listen(server: Server, host: string, port: number): Promise<number> {
   });
 }
 
+/** The gRPC definitions; a damaged descriptor set turns gRPC off (said on stderr), not the emulator. */
+function grpcDefinitionsOrNone(): GrpcDefinitions | undefined {
+  try {
+    return loadGrpcDefinitions();
+  } catch (error) {
+    process.stderr.write(
+      `emulator: the gRPC descriptor set cannot be read (${error instanceof Error ? error.message : String(error)}); gRPC is off\n`,
+    );
+    return undefined;
+  }
+}
+
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const lock = options.dataFile ? await acquireDataLock(options.dataFile) : undefined;
   try {
@@ -153,7 +165,7 @@ async function startLocked(
   // Slow or idle clients must not keep the process alive or hold sockets forever.
   httpServer.keepAliveTimeout = 5000;
   httpServer.on("clientError", answerClientError);
-  const grpcDefinitions = options.grpc === false ? undefined : loadGrpcDefinitions();
+  const grpcDefinitions = options.grpc === false ? undefined : grpcDefinitionsOrNone();
   // HTTP/2 without TLS: gRPC calls go to the gRPC face, other requests to the same
   // handler as HTTP/1.1 (through Node's compatibility API).
   const http2Server = grpcDefinitions
