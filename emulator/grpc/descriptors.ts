@@ -37,6 +37,8 @@ export interface GrpcDefinitions {
   jsonNames: WeakMap<protobuf.FieldBase, string>;
   /** The members of real oneofs (not the synthetic one of a proto3 `optional` field). */
   oneofMembers: WeakSet<protobuf.FieldBase>;
+  /** Fields whose zero value is still a value: oneof members and proto3 `optional` fields. */
+  explicitPresence: WeakSet<protobuf.FieldBase>;
 }
 
 /** The built set: beside this module, or in `dist/` when running from the sources. */
@@ -87,6 +89,7 @@ export function buildDefinitions(bytes: Uint8Array): GrpcDefinitions {
   const root = new protobuf.Root();
   const jsonNames = new WeakMap<protobuf.FieldBase, string>();
   const oneofMembers = new WeakSet<protobuf.FieldBase>();
+  const explicitPresence = new WeakSet<protobuf.FieldBase>();
   // Map entry types, by full name: fields of these types are maps.
   const mapEntries = new Map<string, descriptor.IDescriptorProto>();
   const collectEntries = (prefix: string, messages: descriptor.IDescriptorProto[] = []) => {
@@ -147,7 +150,10 @@ export function buildDefinitions(bytes: Uint8Array): GrpcDefinitions {
         );
       }
       type.add(made);
-      if (typeof field.oneofIndex === "number") {
+      // Decoded descriptors default oneofIndex to 0: only an own value says "in a oneof".
+      const inOneof = Object.hasOwn(field, "oneofIndex");
+      if (inOneof || !proto3) explicitPresence.add(made);
+      if (inOneof && typeof field.oneofIndex === "number") {
         // protoc names the synthetic oneof of an `optional` field `_<field>`.
         const oneof = proto.oneofDecl?.[field.oneofIndex]?.name ?? "";
         if (oneof !== `_${name}`) oneofMembers.add(made);
@@ -180,7 +186,7 @@ export function buildDefinitions(bytes: Uint8Array): GrpcDefinitions {
       }
     }
   }
-  return { root, methods, jsonNames, oneofMembers };
+  return { root, methods, jsonNames, oneofMembers, explicitPresence };
 }
 
 /** The field number of the `google.api.http` extension of MethodOptions, as the set declares it. */

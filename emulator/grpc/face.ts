@@ -11,7 +11,7 @@ import type * as protobuf from "protobufjs";
 import type { ApiCall, ApiOutcome } from "../server";
 import { MAX_BODY_BYTES } from "../server";
 import type { GrpcDefinitions, GrpcMethod, HttpBinding } from "./descriptors";
-import { type JsonObject, ProtoJson, ProtoJsonError, timestampToJson } from "./protojson";
+import { isZero, type JsonObject, ProtoJson, ProtoJsonError, timestampToJson } from "./protojson";
 
 /** gRPC status codes by name (the numbers of `google.rpc.Code`). */
 const CODES: Record<string, number> = {
@@ -288,6 +288,7 @@ export class GrpcFace {
       if (!keep(field.name) || !Object.hasOwn(message, field.name)) continue;
       const value = message[field.name];
       if (value === undefined || value === null || field.map) continue;
+      if (!field.repeated && isZero(value) && !this.defs.explicitPresence.has(field)) continue;
       const key = `${prefix}${field.name}`;
       const resolved = field.resolvedType as protobuf.Type | protobuf.Enum | null;
       const values = field.repeated ? (value as unknown[]) : [value];

@@ -99,6 +99,13 @@ function mapKeyToJson(field: protobuf.FieldBase, key: string): string {
   return String(protobuf.util.LongBits.fromHash(key).toLong(unsigned));
 }
 
+/** A scalar or enum at its zero value (proto3 sends no such field). */
+export function isZero(value: unknown): boolean {
+  if (value === "" || value === 0 || value === false) return true;
+  if (value instanceof Uint8Array) return value.length === 0;
+  return isLong(value) && value.toString() === "0";
+}
+
 export class ProtoJson {
   constructor(private readonly defs: GrpcDefinitions) {}
 
@@ -124,6 +131,15 @@ export class ProtoJson {
       if (!Object.hasOwn(message, field.name)) continue;
       const value = message[field.name];
       if (value === null || value === undefined) continue;
+      if (
+        !field.repeated &&
+        !field.map &&
+        !(field.resolvedType instanceof protobuf.Type) &&
+        isZero(value)
+      ) {
+        // proto3: a zero scalar is unset, unless the field tracks presence.
+        if (!this.defs.explicitPresence.has(field)) continue;
+      }
       const name = this.jsonName(field);
       if (field.map) {
         const entries = Object.entries(value as Message);
