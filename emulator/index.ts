@@ -179,6 +179,8 @@ async function startLocked(
         }
       })
     : undefined;
+  // An idle HTTP/2 session is closed after a minute (a gRPC client reconnects at will).
+  http2Server?.setTimeout(60_000);
   const log = new RequestLog(options.requestLogLimit ?? DEFAULT_REQUEST_LOG_LIMIT);
   const front = createFront(httpServer, http2Server, (socket) => log.trackConnection(socket));
   const server = front.server;
