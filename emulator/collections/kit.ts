@@ -101,6 +101,18 @@ export function requireName(value: unknown, field = "name"): string {
   return value;
 }
 
+/**
+ * The name of a group, an identity or an identity provider: the common pattern, and 3
+ * to 63 characters, as the definitions state for those three.
+ */
+export function requireSizedName(value: unknown, field = "name"): string {
+  const name = requireName(value, field);
+  if (name.length < 3 || name.length > 63) {
+    throw invalidArgument(field, "must be 3 to 63 characters");
+  }
+  return name;
+}
+
 // ---------------------------------------------------------------- records
 
 export function parentPath(uid: string): string {
@@ -147,10 +159,6 @@ export function saveUpdate<T extends { updateTime: string }>(
 }
 
 // ---------------------------------------------------------------- answers
-
-export function int64Strings(values: Record<string, number>): Record<string, string> {
-  return Object.fromEntries(Object.entries(values).map(([key, value]) => [key, String(value)]));
-}
 
 /** The sort key of `field` for the common order fields; `nameOf` gives the `name` key. */
 export function sortValueOf<T extends { uid: string; createTime: string; updateTime: string }>(
