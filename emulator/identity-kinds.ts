@@ -675,13 +675,21 @@ export function withoutTrailingSlashes(value: string): string {
   return value.slice(0, end);
 }
 
-/** `{base_url}`, a trailing `/` ignored on both sides. */
-function isBaseUrl(value: string, origin: string): boolean {
-  return withoutTrailingSlashes(value) === withoutTrailingSlashes(origin);
+/**
+ * The default audience of a presented token, for an identity that names none: the host
+ * of `{auth_url}` (`127.0.0.1:8787`), as the definitions default it to the issuer's host
+ * name, or `{auth_url}` itself (a trailing `/` ignored), which earlier versions required
+ * and which names the same service.
+ */
+function isDefaultAudience(value: string, origin: string): boolean {
+  return (
+    value === new URL(origin).host ||
+    withoutTrailingSlashes(value) === withoutTrailingSlashes(origin)
+  );
 }
 
 export interface MatchContext {
-  /** `{base_url}`: the audience required when the identity names none. */
+  /** `{auth_url}`: its host (or itself) is the audience required when the identity names none. */
   origin: string;
   /** The service clock. */
   nowMs: number;
@@ -721,7 +729,7 @@ export function mismatchOf(
           ? audiences.includes(match.audience)
           : match.audiencePattern !== undefined
             ? audiences.some((aud) => fullMatch(match.audiencePattern as string, aud))
-            : audiences.some((aud) => isBaseUrl(aud, context.origin));
+            : audiences.some((aud) => isDefaultAudience(aud, context.origin));
       if (!audienceOk) return "audience";
       for (const [name, expected] of Object.entries(match.claims ?? {})) {
         if (claimText(payload[name]) !== expected) return `claim "${name}"`;
@@ -740,7 +748,7 @@ export function mismatchOf(
       const audience = keys.audiences?.[0];
       const audienceOk = audience
         ? audiences.includes(audience)
-        : audiences.some((aud) => isBaseUrl(aud, context.origin));
+        : audiences.some((aud) => isDefaultAudience(aud, context.origin));
       return audienceOk ? undefined : "audience";
     }
     case "awsIdentity": {
@@ -767,7 +775,9 @@ export function mismatchOf(
       // The default audience rule, as for the other kinds: a test-issuer token minted
       // for another service is not replayable here (the real service binds its signed
       // AWS request to an audience too).
-      return audiences.some((aud) => isBaseUrl(aud, context.origin)) ? undefined : "audience";
+      return audiences.some((aud) => isDefaultAudience(aud, context.origin))
+        ? undefined
+        : "audience";
     }
     case "servicePrincipal":
       return "service principal";

@@ -146,6 +146,28 @@ describe("groups", () => {
     });
   });
 
+  it("group and identity names are 3 to 63 characters", async () => {
+    for (const [collection, extra] of [
+      ["groups", {}],
+      ["identities", { claimMatch: { issuer: "https://i.example", subject: "s" } }],
+    ] as const) {
+      for (const name of ["ab", "a".repeat(64)]) {
+        const reply = await call<Json>("POST", `/iam/v2beta1/${collection}/${emu.rootGroupUid}`, {
+          body: { name, ...extra },
+        });
+        expect(reply.status, `${collection} ${name.length}`).toBe(400);
+        expect(reply.body.message).toBe("Invalid argument: name: must be 3 to 63 characters");
+      }
+      for (const name of ["abc", "a".repeat(63)]) {
+        const reply = await call<Json>("POST", `/iam/v2beta1/${collection}/${emu.rootGroupUid}`, {
+          body: { name, ...extra },
+        });
+        expect(reply.status, `${collection} ${name.length}`).toBe(200);
+        await call("DELETE", `/iam/v2beta1/${collection}/${reply.body.uid}`);
+      }
+    }
+  });
+
   it("a mask naming verified is accepted and leaves it unchanged (only the platform's staff set it)", async () => {
     const group = await createGroup(emu.rootGroupUid, "verified-echo");
     for (const mask of ["verified", "name,description,verified", "*"]) {
