@@ -249,6 +249,8 @@ export function registryCollection<
   records: (state: State) => IndexedCollection<T>;
   out: (record: T) => JsonObject;
   isPublic: (state: State, record: T) => boolean;
+  /** The collection's own list filters: a key binding them to page tokens, and a predicate. */
+  filters?: (query: URLSearchParams) => { key: string; match?: (record: T) => boolean };
 }): CollectionHandler {
   const { key, records, out, isPublic } = spec;
   return readOnlyCollection(
@@ -258,12 +260,17 @@ export function registryCollection<
         capabilityFor(key, "list"),
         params.childrenOf ?? params.descendantsOf,
       );
+      const own = spec.filters?.(request.query);
+      if (own) params.filters[key] = own.key;
+      const visible = filter && ((record: T) => isPublic(ctx.state, record) || filter(record.uid));
+      const match = own?.match;
       const result = runList<T>({
         collectionKey: key,
         collection: records(ctx.state),
         params,
         sortValue: sortValueOf<T>((record) => record.name),
-        predicate: filter && ((record) => isPublic(ctx.state, record) || filter(record.uid)),
+        predicate:
+          visible && match ? (record) => visible(record) && match(record) : (visible ?? match),
         nowMs: ctx.clock.nowMs(),
         pageTokenKey: ctx.tokens.pageTokenKey,
       });
