@@ -23,7 +23,16 @@ import { roleBindings } from "./collections/role-bindings";
 import { roles } from "./collections/roles";
 import { handleTokenRoute } from "./collections/sts";
 import { tags } from "./collections/tags";
-import { v1Groups, v1Identities, v1Repos } from "./collections/v1";
+import {
+  v1AccountAssociations,
+  v1GroupInvites,
+  v1Groups,
+  v1Identities,
+  v1IdentityProviders,
+  v1Repos,
+  v1RoleBindings,
+  v1Roles,
+} from "./collections/v1";
 import { type ApiRequest, type ApiResponse, ok } from "./requests";
 
 export type { EmulatorContext } from "./collections/kit";
@@ -43,6 +52,11 @@ const ROUTES: Record<string, CollectionHandler> = {
   "vulnerabilities/v2beta1/advisories": advisories,
   "iam/v1/groups": v1Groups,
   "iam/v1/identities": v1Identities,
+  "iam/v1/roles": v1Roles,
+  "iam/v1/rolebindings": v1RoleBindings,
+  "iam/v1/identityProviders": v1IdentityProviders,
+  "iam/v1/group_invites": v1GroupInvites,
+  "iam/v1/account_associations": v1AccountAssociations,
   "registry/v1/repos": v1Repos,
 };
 
@@ -64,7 +78,7 @@ export class Api {
       const last = request.path.slice(request.path.lastIndexOf("/") + 1);
       if (last.includes(":")) throw unsupported(request);
     }
-    const match = /^\/(iam|registry|vulnerabilities)\/(v1|v2beta1)\/([A-Za-z]+)(?:\/(.*))?$/.exec(
+    const match = /^\/(iam|registry|vulnerabilities)\/(v1|v2beta1)\/([A-Za-z_]+)(?:\/(.*))?$/.exec(
       request.path,
     );
     if (!match) return undefined;

@@ -123,8 +123,13 @@ func TestGRPCScenario(t *testing.T) {
 		wantCode(t, "an unknown method", err, codes.Unimplemented)
 		_, err = iam.NewClientsFromConnection(conn).GroupsService().LookupGroup(ctx, &iam.LookupGroupRequest{})
 		wantCode(t, "a colon action", err, codes.Unimplemented)
-		_, err = iamv1.NewClientsFromConnection(conn).Roles().List(ctx, &iamv1.RoleFilter{})
+		_, err = iamv1.NewClientsFromConnection(conn).Roles().Create(ctx, &iamv1.CreateRoleRequest{})
 		wantCode(t, "a v1 call the tools no longer make", err, codes.Unimplemented)
+		// External group role mappings and terms are not served by the emulator at all.
+		_, err = iamv1.NewExternalGroupRoleMappingsClient(conn).List(ctx, &iamv1.ExternalGroupRoleMappingFilter{})
+		wantCode(t, "v1 external group role mappings", err, codes.Unimplemented)
+		_, err = iamv1.NewTermsClient(conn).ListAccepted(ctx, &iamv1.TermsFilter{Group: b.RootGroupUID})
+		wantCode(t, "v1 terms", err, codes.Unimplemented)
 	})
 
 	t.Run("v1 calls of the platform's tools", func(t *testing.T) {

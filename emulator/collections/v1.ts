@@ -1,24 +1,33 @@
 /**
  * The v1 paths still served, the calls the platform's own tools still make:
  * `GET /iam/v1/groups` and `GET /iam/v1/identities` (lists, with their `id`, `name` and
- * `uidp.*` filters), `GET /iam/v1/identities/lookup` (`issuer`, `subject`), and
- * `GET /registry/v1/repos`.
+ * `uidp.*` filters), `GET /iam/v1/identities/lookup` (`issuer`, `subject`), the v1 lists
+ * of roles, role bindings, identity providers, group invites and account associations
+ * (answered by the v2beta1 lists, reshaped), and `GET /registry/v1/repos`.
  */
 
+import { isSameOrBelow } from "../access";
 import { notFound } from "../errors";
 import { relationshipOut } from "../identity-kinds";
 import type { UidRange } from "../indexed-collection";
+import { MAX_PAGE_SIZE } from "../listing";
 import { capabilityFor, type IdentityRecord } from "../model";
 import type { ApiRequest, JsonObject } from "../requests";
 import { ok } from "../requests";
+import { accountAssociations } from "./account-associations";
+import { groupInvites } from "./group-invites";
+import { identityProviders } from "./identity-providers";
 import {
   type CollectionHandler,
   callerOf,
   type EmulatorContext,
+  parentPath,
   requirePathUid,
   unsupported,
 } from "./kit";
 import { repoReadable } from "./repos";
+import { roleBindings } from "./role-bindings";
+import { roleReadable, roles } from "./roles";
 
 /**
  * The uids a v1 filter names: `id` (one uid), else `uidp.children_of` /
@@ -152,3 +161,216 @@ export const v1Identities: CollectionHandler = async (ctx, request, rest) => {
   }
   return ok({ items });
 };
+
+// ---------------------------------------------------------------- lists by the v2 lists
+
+/** The `uidp.*` keys of a v1 filter, each with the camelCase form the gateway also reads. */
+const UIDP_KEYS: ReadonlyArray<readonly [string, string]> = [
+  ["uidp.ancestors_of", "uidp.ancestorsOf"],
+  ["uidp.descendants_of", "uidp.descendantsOf"],
+  ["uidp.children_of", "uidp.childrenOf"],
+  ["uidp.in_root", "uidp.inRoot"],
+  ["uidp.ids", "uidp.ids"],
+];
+
+interface V1List {
+  /** The v2beta1 collection that answers, and the key of its list answer. */
+  handler: CollectionHandler;
+  path: string;
+  key: string;
+  /** The v1 filter's fields the v2 list reads as they are (`name`, the `uidp.*` keys). */
+  passes: { name?: boolean; uidp?: boolean; keyId?: boolean };
+  /** The v1 filter's own conditions on a v2 item (`parent`, `group`); undefined = none. */
+  own?(request: ApiRequest): ((item: JsonObject) => boolean) | undefined;
+  /** A v2 item in the v1 shape. */
+  shape(ctx: EmulatorContext, item: JsonObject, access: CallerAccess): JsonObject;
+}
+
+type CallerAccess = Awaited<ReturnType<typeof callerOf>>;
+
+function firstOf(query: URLSearchParams, ...names: string[]): string | undefined {
+  for (const name of names) {
+    const value = query.get(name);
+    if (value !== null && value !== "") return value;
+  }
+  return undefined;
+}
+
+/**
+ * A v1 List answered by its v2beta1 List: the v1 filter becomes the v2 query (`id` an
+ * exact uid, `name` and `uidp.*` as they are), every page of the v2 answer is read with
+ * the caller's own token (so the caller sees exactly what the v2 list shows it), and
+ * each item is reshaped into the v1 message (`id`, `items`). v1 lists have no pages.
+ */
+function v1List(spec: V1List): CollectionHandler {
+  return async (ctx, request, rest) => {
+    if (request.method !== "GET" || rest !== undefined) throw unsupported(request);
+    const access = await callerOf(ctx, request, true);
+    const query = new URLSearchParams();
+    const id = firstOf(request.query, "id");
+    if (id !== undefined) requirePathUid(id, "id");
+    if (spec.passes.uidp) {
+      for (const [snake, camel] of UIDP_KEYS) {
+        const values = request.query.getAll(snake);
+        for (const value of values.length > 0 ? values : request.query.getAll(camel)) {
+          if (value !== "") query.append(snake, value);
+        }
+      }
+    }
+    // `id` narrows the v2 list to one uid (and is checked on each item, so that it also
+    // narrows a `uidp.ids` given beside it).
+    if (id !== undefined && !query.has("uidp.ids")) query.set("uidp.ids", id);
+    const name = firstOf(request.query, "name");
+    if (spec.passes.name && name !== undefined) query.set("name", name);
+    const keyId = firstOf(request.query, "key_id", "keyId");
+    if (spec.passes.keyId && keyId !== undefined) query.set("key_id", keyId);
+    const own = spec.own?.(request);
+    query.set("page_size", String(MAX_PAGE_SIZE));
+    const items: JsonObject[] = [];
+    for (;;) {
+      const answer = await spec.handler(
+        ctx,
+        {
+          method: "GET",
+          path: spec.path,
+          query,
+          body: undefined,
+          authorization: request.authorization,
+        },
+        undefined,
+      );
+      const body = answer.body as JsonObject;
+      for (const item of (body[spec.key] ?? []) as JsonObject[]) {
+        if (id !== undefined && item.uid !== id) continue;
+        if (own && !own(item)) continue;
+        items.push(spec.shape(ctx, item, access));
+      }
+      const next = typeof body.nextPageToken === "string" ? body.nextPageToken : "";
+      if (next === "") break;
+      query.set("page_token", next);
+    }
+    return ok({ items });
+  };
+}
+
+/** A v1 `Role`: the stored role's capabilities when the caller may read the role. */
+function v1Role(
+  ctx: EmulatorContext,
+  access: CallerAccess,
+  role: JsonObject | undefined,
+): JsonObject | undefined {
+  if (!role || typeof role.uid !== "string") return undefined;
+  const stored = ctx.state.roles.get(role.uid);
+  const readable = stored && roleReadable(access, stored) ? stored : undefined;
+  return {
+    id: role.uid,
+    name: role.name ?? "",
+    description: role.description ?? "",
+    capabilities: readable ? [...readable.capabilities] : [],
+  };
+}
+
+export const v1Roles = v1List({
+  handler: roles,
+  path: "/iam/v2beta1/roles",
+  key: "roles",
+  passes: { name: true, uidp: true },
+  // `parent`: the exact group of a custom role, or `/` for the root (the built-in roles).
+  own: (request) => {
+    const parent = firstOf(request.query, "parent");
+    if (parent === undefined) return undefined;
+    if (parent === "/") return (role) => !String(role.uid).includes("/");
+    requirePathUid(parent, "parent");
+    return (role) => String(role.uid).includes("/") && parentPath(String(role.uid)) === parent;
+  },
+  shape: (_ctx, role) => ({
+    id: role.uid,
+    name: role.name,
+    description: role.description,
+    capabilities: role.capabilities,
+  }),
+});
+
+export const v1RoleBindings = v1List({
+  handler: roleBindings,
+  path: "/iam/v2beta1/roleBindings",
+  key: "roleBindings",
+  passes: { uidp: true },
+  shape: (ctx, binding, access) => {
+    const identity = binding.identity as JsonObject;
+    const group = binding.group as JsonObject;
+    return {
+      id: binding.uid,
+      group: { id: group.uid, name: group.name, description: group.description },
+      identity: identity.uid,
+      role: v1Role(ctx, access, binding.role as JsonObject),
+      claimMatchIssuer: identity.issuer ?? "",
+      claimMatchSubject: identity.subject ?? "",
+      createdAt: binding.createTime,
+    };
+  },
+});
+
+export const v1IdentityProviders = v1List({
+  handler: identityProviders,
+  path: "/iam/v2beta1/identityProviders",
+  key: "identityProviders",
+  passes: { name: true, uidp: true },
+  // The client secret is never answered (v2 leaves it out too).
+  shape: (_ctx, provider) => {
+    const oidc = provider.oidc as JsonObject;
+    return {
+      id: provider.uid,
+      name: provider.name,
+      description: provider.description,
+      defaultRole: provider.defaultRole,
+      oidc: {
+        issuer: oidc.issuer,
+        clientId: oidc.clientId,
+        additionalScopes: oidc.additionalScopes,
+        groupsClaim: oidc.groupsClaim,
+      },
+    };
+  },
+});
+
+export const v1GroupInvites = v1List({
+  handler: groupInvites,
+  path: "/iam/v2beta1/groupInvites",
+  key: "groupInvites",
+  passes: { keyId: true },
+  // `group`: the invites rooted under that group (its own and its descendants').
+  own: (request) => {
+    const group = firstOf(request.query, "group");
+    if (group === undefined) return undefined;
+    requirePathUid(group, "group");
+    return (invite) => isSameOrBelow(parentPath(String(invite.uid)), group);
+  },
+  shape: (ctx, invite, access) => ({
+    id: invite.uid,
+    expiration: invite.expirationTime,
+    keyId: invite.keyId,
+    role: v1Role(ctx, access, (invite.role as JsonObject | undefined) ?? { uid: invite.roleUid }),
+    email: invite.email,
+    createdAt: invite.createTime,
+    singleUse: invite.singleUse,
+  }),
+});
+
+export const v1AccountAssociations = v1List({
+  handler: accountAssociations,
+  path: "/iam/v2beta1/accountAssociations",
+  key: "accountAssociations",
+  passes: { name: true },
+  // `group`: the exact group whose association it is (an association's uid is its group's).
+  own: (request) => {
+    const group = firstOf(request.query, "group");
+    if (group === undefined) return undefined;
+    requirePathUid(group, "group");
+    return (association) => association.uid === group;
+  },
+  shape: (_ctx, association) => {
+    const { uid, createTime: _created, updateTime: _updated, ...rest } = association;
+    return { group: uid, ...rest };
+  },
+});

@@ -348,6 +348,11 @@ const OFFERED_LEGACY = new Set([
   "/chainguard.platform.iam.Identities/List",
   "/chainguard.platform.iam.Identities/Lookup",
   "/chainguard.platform.iam.Groups/List",
+  "/chainguard.platform.iam.Roles/List",
+  "/chainguard.platform.iam.RoleBindings/List",
+  "/chainguard.platform.iam.IdentityProviders/List",
+  "/chainguard.platform.iam.GroupInvites/List",
+  "/chainguard.platform.iam.GroupAccountAssociations/List",
   "/chainguard.platform.oidc.SecurityTokenService/Exchange",
 ]);
 

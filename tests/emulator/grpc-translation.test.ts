@@ -68,6 +68,36 @@ describe.runIf(built)("gRPC translation", () => {
     );
   });
 
+  it("v1 lists: the v1 path of the rule, the v1 filter's fields by proto name", () => {
+    const root = "d".repeat(40);
+    const invites = "/chainguard.platform.iam.GroupInvites/List";
+    const call = face.callOf(
+      method(invites),
+      decoded(invites, { group: root, key_id: "k1" }),
+      undefined,
+    );
+    expect([call.method, call.rawPath]).toEqual(["GET", "/iam/v1/group_invites"]);
+    expect(Object.fromEntries(new URLSearchParams(call.query))).toEqual({
+      group: root,
+      key_id: "k1",
+    });
+    const roles = "/chainguard.platform.iam.Roles/List";
+    const byParent = face.callOf(
+      method(roles),
+      decoded(roles, { parent: "/", uidp: { children_of: root, in_root: false } }),
+      undefined,
+    );
+    expect(byParent.rawPath).toBe("/iam/v1/roles");
+    expect(Object.fromEntries(new URLSearchParams(byParent.query))).toEqual({
+      parent: "/",
+      "uidp.children_of": root,
+    });
+    const associations = "/chainguard.platform.iam.GroupAccountAssociations/List";
+    expect(
+      face.callOf(method(associations), decoded(associations, { group: root }), undefined).rawPath,
+    ).toBe("/iam/v1/account_associations");
+  });
+
   it("the token exchange takes its GET binding", () => {
     const path = "/chainguard.platform.oidc.SecurityTokenService/Exchange";
     const call = face.callOf(method(path), decoded(path, { aud: ["x"], identity: "i" }), undefined);
