@@ -5,11 +5,13 @@ import { exportSuite } from "./export";
 import { lifecycleSuite } from "./lifecycle";
 import { operationsSuite } from "./operations";
 import { sdkListingSuite } from "./sdk-listing";
+import { stateSuite } from "./state";
 
 /** Operations first, then growth with size, listings, the emulator and the exporter. */
 export const SUITES: Suite[] = [
   operationsSuite,
   lifecycleSuite,
+  stateSuite,
   sdkListingSuite,
   emulatorSuite,
   exportSuite,
