@@ -1,7 +1,7 @@
 /** The `IdentityProvider` resource: an external OIDC provider for sign-in (SSO) in a group. */
 import * as pulumi from "@pulumi/pulumi";
 import type { CorrelationRule, IdentityProviderOidc } from "../sdk/index";
-import { IrmResource, registration, resourceKind } from "./resource-class";
+import { IrmResource, resourceKind } from "./resource-class";
 import { identityProviderProvider } from "./shim";
 
 /** The OIDC configuration of an {@link IdentityProvider}. */
@@ -98,17 +98,15 @@ export class IdentityProvider extends IrmResource {
 
   constructor(name: string, args: IdentityProviderArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      ...registration(
-        IDENTITY_PROVIDER,
-        name,
-        args && {
-          ...args,
-          // A secret from the start, so the input in state is encrypted too.
-          clientSecret:
-            args.clientSecret === undefined ? undefined : pulumi.secret(args.clientSecret),
-        },
-        opts,
-      ),
+      IDENTITY_PROVIDER,
+      name,
+      args && {
+        ...args,
+        // A secret from the start, so the input in state is encrypted too.
+        clientSecret:
+          args.clientSecret === undefined ? undefined : pulumi.secret(args.clientSecret),
+      },
+      opts,
     );
   }
 }

@@ -5,8 +5,8 @@
  * every output under its name.
  *
  * A resource class extends {@link IrmResource}, describes itself with
- * {@link resourceKind}, and passes what {@link registration} makes of its kind and its
- * arguments to `pulumi.CustomResource`'s constructor:
+ * {@link resourceKind}, and passes its kind and its resolved-at-registration inputs to
+ * the base constructor:
  *
  * ```ts
  * const GROUP = resourceKind("Group", groupProvider, ["uid", "parentUid", "name", ...], {
@@ -15,7 +15,7 @@
  * export class Group extends IrmResource {
  *   static override readonly __pulumiType = GROUP.token;
  *   constructor(name: string, args: GroupArgs, opts?: pulumi.CustomResourceOptions) {
- *     super(...registration(GROUP, name, args, opts));
+ *     super(GROUP, name, args, opts);
  *   }
  * }
  * ```
@@ -162,45 +162,35 @@ export abstract class IrmResource extends pulumi.CustomResource {
     // No arguments: with `opts.id` set, the base constructor registers only the outputs.
     return new this(name, undefined as Args, { ...opts, id });
   }
-}
 
-/**
- * The arguments of `pulumi.CustomResource`'s constructor for a resource of `kind`: each
- * class's constructor passes them on, `super(...registration(KIND, name, args, opts))`.
- * `inputs` are the class's arguments, to which the kind's defaults are applied; they are
- * left out when `opts.id` is set (`get`), where the engine reads every output. The
- * kind's secret outputs join `additionalSecretOutputs`.
- *
- * Why not a constructor of {@link IrmResource}: the engine stores with every resource
- * the stack at its registration (`stackTrace`), less the frames of `Resource`,
- * `CustomResource` and the one constructor after them, which `@pulumi/pulumi` expects
- * to be the class's, and takes the first frame left as where the program declared it
- * (`sourcePosition`). With the class's constructor calling `CustomResource`'s through
- * a base that has no constructor of its own (Node.js leaves such a frame out), the first
- * frame left is the program's line, and no frame of the package is stored.
- */
-export function registration(
-  kind: ResourceKind,
-  name: string,
-  inputs: object | undefined,
-  opts: pulumi.CustomResourceOptions | undefined,
-): [string, string, pulumi.Inputs, pulumi.CustomResourceOptions | undefined] {
-  const props: Record<string, unknown> = Object.fromEntries(
-    kind.outputs.map((key) => [key, undefined]),
-  );
-  if (opts?.id === undefined && inputs !== undefined) {
-    Object.assign(props, inputs);
-    for (const [key, value] of Object.entries(kind.defaults)) props[key] ??= value;
+  /**
+   * Registers the resource. `inputs` are the class's arguments, to which the kind's
+   * defaults are applied; they are left out when `opts.id` is set (`get`), where the
+   * engine reads every output. The kind's secret outputs join `additionalSecretOutputs`.
+   */
+  protected constructor(
+    kind: ResourceKind,
+    name: string,
+    inputs: object | undefined,
+    opts: pulumi.CustomResourceOptions | undefined,
+  ) {
+    const props: Record<string, unknown> = Object.fromEntries(
+      kind.outputs.map((key) => [key, undefined]),
+    );
+    if (opts?.id === undefined && inputs !== undefined) {
+      Object.assign(props, inputs);
+      for (const [key, value] of Object.entries(kind.defaults)) props[key] ??= value;
+    }
+    const secret = kind.secretOutputs;
+    const options =
+      secret.length === 0
+        ? opts
+        : {
+            ...opts,
+            additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...secret],
+          };
+    checkRuntimeReachable();
+    props.__provider = kind.providerText;
+    super(kind.token, name, props, options);
   }
-  const secret = kind.secretOutputs;
-  const options =
-    secret.length === 0
-      ? opts
-      : {
-          ...opts,
-          additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...secret],
-        };
-  checkRuntimeReachable();
-  props.__provider = kind.providerText;
-  return [kind.token, name, props, options];
 }

@@ -331,10 +331,8 @@ function render(
   if (newGroup) {
     const trace = fieldBytes(newGroup).find(([field]) => field === "stackTrace");
     if (trace) {
-      const frames = (newGroup.stackTrace ?? []) as Array<{ sourcePosition?: string }>;
-      const own = frames.filter((f) => f.sourcePosition?.includes("/node_modules/pulumi-irm/"));
       notes.push(
-        `The engine stores \`stackTrace\` (${trace[1]} B in this Group, ${frames.length} frames) and \`sourcePosition\` (here \`${String(newGroup.sourcePosition)}\`) for every resource: the frames of \`new Error().stack\` taken in \`@pulumi/pulumi\`'s \`Resource\` constructor, less those of \`Resource\`, \`CustomResource\` and the class's constructor, as the program registered the resource (\`{}\` for a frame inside Node.js). Pulumi v3.248 has no setting that leaves them out. Frames of the package among them: ${own.length} (the classes call \`CustomResource\`'s constructor through a base without one of its own, \`provider/resource-class.ts\` \`registration\`).`,
+        `The engine stores \`stackTrace\` (${trace[1]} B in this Group) and \`sourcePosition\` for every resource: the frames of \`new Error().stack\` taken in \`@pulumi/pulumi\`'s \`Resource\` constructor, less the four it skips (its own, \`CustomResource\`'s and two more), as the program registered the resource. Pulumi v3.248 has no setting that leaves them out. Of them the package only adds its class's constructor (\`new Group\`): its base class registers \`pulumi.CustomResource\` directly, so its own frame falls among the four skipped, where \`pulumi.dynamic.Resource\`'s did before and the base's was recorded.`,
       );
     }
   }
