@@ -250,6 +250,27 @@ export async function findAfterUnknownOutcome<T>(
 }
 
 /**
+ * A delete the API refuses, said once. `@pulumi/pulumi`'s provider host logs a failed
+ * delete as `${error}: ${error.stack}` before the engine reports its message, so the
+ * text would show three times with a stack trace; this error's string is only its
+ * headline and it has no stack, so the full message shows once, in the engine's report.
+ */
+export class RefusedDelete extends Error {
+  readonly #headline: string;
+
+  constructor(headline: string, details: string) {
+    super(`${headline}: ${details}`);
+    this.name = "RefusedDelete";
+    this.#headline = headline;
+    this.stack = "";
+  }
+
+  override toString(): string {
+    return this.#headline;
+  }
+}
+
+/**
  * How long a delete refused as not empty waits when the API still lists objects inside
  * (named in the error after it): long enough for a child deleted just before to go.
  */
@@ -354,17 +375,18 @@ export async function deleteWaitingForChildren(
       const remainingMs = deadline - Date.now();
       const held = notEmpty && remainingMs <= 0 ? await contents() : [];
       if (held.length > 0) {
-        throw new Error(
-          `Cannot delete ${target.kind} ${label}: it still holds ${held.join(", ")}, ` +
-            "which this run did not delete. Delete or move them out of band (or add them " +
-            `to this program), then run again. The ${target.kind} was not deleted.`,
+        throw new RefusedDelete(
+          `Cannot delete ${target.kind} ${label}`,
+          `it still holds ${held.join(", ")}, which this run did not delete. Delete or ` +
+            "move them out of band (or add them to this program), then run again. The " +
+            `${target.kind} was not deleted.`,
         );
       }
       if (remainingMs <= 0) {
         const blocking = violations.map((v) => `${v.type}: ${v.description}`).join("; ");
-        throw new Error(
-          `Cannot delete ${target.kind} ${label}: the API still refuses after waiting ` +
-            `${Math.round(timeoutMs / 1000)}s (irm:deleteTimeoutMs / IRM_DELETE_TIMEOUT_MS). ` +
+        throw new RefusedDelete(
+          `Cannot delete ${target.kind} ${label}`,
+          `the API still refuses after waiting ${Math.round(timeoutMs / 1000)}s (irm:deleteTimeoutMs / IRM_DELETE_TIMEOUT_MS). ` +
             `Blocking: ${blocking || (error as Error).message}. ${remedy(violations, target.inUseRemedy)} ` +
             `The ${target.kind} was not deleted.`,
         );

@@ -20,6 +20,15 @@ import {
 
 const describeSteps = (steps: Step[]) => steps.map((s) => `${s.op} ${s.name}`).sort();
 
+/** How many times `text` occurs in `within`. */
+const count = (within: string, text: string) => within.split(text).length - 1;
+
+/**
+ * The CLI's summary of a run's diagnostics (each also shows once in the progress lines
+ * above it): where "reported once" is counted.
+ */
+const diagnostics = (run: RunOutcome) => printed(run).split(/^Diagnostics:$/m)[1] ?? "";
+
 /** The human output of the CLI (the JSON events the harness appends left out). */
 const printed = (run: RunOutcome) =>
   run.output
@@ -87,5 +96,94 @@ describe.runIf(hasRealEngine())("what a new user meets first", { shuffle: false 
     expect(writesOf(await stack.takeRequests())).toEqual([
       "PATCH /iam/v2beta1/groups/<team>?updateMask=name 200",
     ]);
+  }, 300_000);
+
+  /** Seconds a preview of the unchanged program takes on this machine now. */
+  async function normalPreviewSeconds(): Promise<number> {
+    const started = Date.now();
+    expect((await stack.preview({ expectNoChanges: true })).error).toBeUndefined();
+    return (Date.now() - started) / 1000;
+  }
+
+  it("a misspelt role name in a lookup fails the preview as fast as a preview, once, naming it", async () => {
+    const normal = await normalPreviewSeconds();
+    stack.editProgram('getRoleOutput({ name: "viewer" })', 'getRoleOutput({ name: "veiwer" })');
+    const started = Date.now();
+    const preview = await stack.preview();
+    const seconds = (Date.now() - started) / 1000;
+    stack.editProgram('getRoleOutput({ name: "veiwer" })', 'getRoleOutput({ name: "viewer" })');
+    expect(preview.error).toBeDefined();
+    expect(count(diagnostics(preview), 'getRole: role named "veiwer": found none')).toBe(1);
+    expect(printed(preview)).not.toMatch(/LookupError|\bat .*\.js:\d+/);
+    // It took minutes (the error formatted with util.inspect); a preview takes seconds.
+    expect(seconds).toBeLessThan(normal + 60);
+  }, 300_000);
+
+  it("a wrong token fails the preview as fast as a preview with one message naming irm:token", async () => {
+    const normal = await normalPreviewSeconds();
+    await stack.setConfig("irm:token", "not-a-real-token", true);
+    const started = Date.now();
+    const preview = await stack.preview();
+    const seconds = (Date.now() - started) / 1000;
+    await stack.setConfig("irm:token", emulator.token, true);
+    expect(preview.error).toBeDefined();
+    expect(count(diagnostics(preview), "the API refused the credentials")).toBe(1);
+    expect(diagnostics(preview)).toContain("check irm:token");
+    expect(printed(preview)).not.toMatch(/UnauthenticatedError|codeName|\bat .*\.js:\d+/);
+    expect(seconds).toBeLessThan(normal + 60);
+  }, 300_000);
+
+  it("without irm:apiUrl nothing is sent: the preview fails naming the setting", async () => {
+    await stack.setConfig("irm:apiUrl", "");
+    await emulator.clearRequests();
+    const preview = await stack.preview();
+    const requests = await emulator.requests();
+    await stack.setConfig("irm:apiUrl", emulator.url);
+    expect(preview.error).toBeDefined();
+    expect(printed(preview)).toContain("irm:apiUrl is not set");
+    expect(requests).toEqual([]);
+  }, 300_000);
+
+  it("a parent that does not exist fails the preview naming parentUid, before any create", async () => {
+    const missing = `${parentUid}/0123456789abcdef`;
+    stack.editProgram(
+      "// EXTRA",
+      `new irm.Group("orphan", { parentUid: "${missing}", name: "orphan" });`,
+    );
+    const preview = await stack.preview();
+    stack.editProgram(
+      `new irm.Group("orphan", { parentUid: "${missing}", name: "orphan" });`,
+      "// EXTRA",
+    );
+    expect(preview.error).toBeDefined();
+    expect(
+      count(
+        diagnostics(preview),
+        `property parentUid value {${missing}} has a problem: no group ${missing} exists`,
+      ),
+    ).toBe(1);
+    expect(writesOf(await stack.takeRequests())).toEqual([]);
+  }, 300_000);
+
+  it("a delete blocked by an object the stack does not manage fails at once, naming it", async () => {
+    stack.editProgram(
+      '{ parentUid: team.uid, name: "sub" }, { protect: true }',
+      '{ parentUid: team.uid, name: "sub" }',
+    );
+    expect((await stack.up()).error).toBeUndefined();
+    const teamUid = stack.uidOf("team");
+    const [repoUid] = (
+      await emulator.seed({ repos: [{ parentUid: teamUid, name: "pushed-by-hand" }] })
+    ).repos;
+    const started = Date.now();
+    const result = await stack.destroy();
+    const seconds = (Date.now() - started) / 1000;
+    expect(result.error).toBeDefined();
+    const out = printed(result);
+    // Well under the default deleteTimeoutMs (120 s), which it no longer waits out.
+    expect(seconds).toBeLessThan(90);
+    expect(count(diagnostics(result), `repo "pushed-by-hand" (${repoUid})`)).toBe(1);
+    expect(out).not.toContain("Nothing else was deleted");
+    expect((await stack.resources()).map((r) => r.name)).toEqual(["team"]);
   }, 300_000);
 });
