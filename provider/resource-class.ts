@@ -192,5 +192,17 @@ export abstract class IrmResource extends pulumi.CustomResource {
     checkRuntimeReachable();
     props.__provider = kind.providerText;
     super(kind.token, name, props, options);
+    if (kind.outputs.includes("uid")) uidFromId(this);
   }
+}
+
+/**
+ * Makes a resource's `uid` its `id`: every provider here answers the object's uid as
+ * the id. In the preview of an update, the engine takes the new inputs for a dynamic
+ * resource's outputs, so an output that is no input (the uid) would be unknown, and
+ * everything naming the object by it would be planned for replacement; the id stays
+ * known there. Unknown only where the uid is (a create, a replacement).
+ */
+function uidFromId(resource: pulumi.CustomResource): void {
+  (resource as unknown as { uid: pulumi.Output<string> }).uid = resource.id;
 }

@@ -9,6 +9,7 @@ import {
   clientFor,
   type ProviderSettings,
   redactSettings,
+  requireApiUrl,
   resolveProviderSettings,
 } from "./config";
 import { accountAssociationHandler } from "./handlers/account-association";
@@ -39,6 +40,8 @@ let settings: ProviderSettings | undefined;
  */
 export async function configure(req: ConfigureRequest): Promise<void> {
   settings = resolveProviderSettings((key) => req.config.get(key));
+  // Before any check or request, in preview too: where the token would go is unset.
+  requireApiUrl(settings);
 }
 
 function currentSettings(): ProviderSettings {
