@@ -129,6 +129,11 @@ export function resolveSettings(
       maxRetryAfterMs: retry.maxRetryAfterMs,
     },
   });
+  if (values.apiUrl === undefined) {
+    throw new TypeError(
+      `baseUrl: no API address is set; pass baseUrl or set ${SETTINGS.apiUrl.env} (there is no default, so a token goes only where you choose)`,
+    );
+  }
   const baseUrl = normalizeUrl(values.apiUrl, `baseUrl (${SETTINGS.apiUrl.env})`);
   return {
     baseUrl,

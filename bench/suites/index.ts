@@ -6,11 +6,13 @@ import { grpcSuite } from "./grpc";
 import { lifecycleSuite } from "./lifecycle";
 import { operationsSuite } from "./operations";
 import { sdkListingSuite } from "./sdk-listing";
+import { stateSuite } from "./state";
 
 /** Operations first, then growth with size, listings, the emulator and the exporter. */
 export const SUITES: Suite[] = [
   operationsSuite,
   lifecycleSuite,
+  stateSuite,
   sdkListingSuite,
   emulatorSuite,
   grpcSuite,
