@@ -26,11 +26,20 @@ export interface SeedRequest {
     aliases?: string[];
     tags?: Array<{ name: string; digest?: string; deprecated?: boolean }>;
   }>;
+  /** In the platform's `Advisory` shape; `componentName` defaults to `artifactName`. */
   advisories?: Array<{
     advisoryId: string;
-    packageName: string;
-    severity: string;
+    artifactName: string;
+    componentName?: string;
+    artifactType?: string;
+    artifactArchitecture?: string;
+    componentLocation?: string;
+    componentType?: string;
+    author?: string;
     aliases?: string[];
+    legacyAdvisoryId?: string;
+    severities?: Array<{ type: string; score: string }>;
+    events?: Array<Record<string, unknown>>;
   }>;
   generate?: { kind: "groups" | "repos"; count: number; parentUid: string; namePrefix?: string };
 }
