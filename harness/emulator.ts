@@ -26,20 +26,21 @@ export interface SeedRequest {
     aliases?: string[];
     tags?: Array<{ name: string; digest?: string; deprecated?: boolean }>;
   }>;
-  /** In the platform's `Advisory` shape; `componentName` defaults to `artifactName`. */
+  /** Advisories in the platform's `Advisory` shape (`componentName` defaults to the artifact). */
   advisories?: Array<{
     advisoryId: string;
     artifactName: string;
-    componentName?: string;
     artifactType?: string;
     artifactArchitecture?: string;
-    componentLocation?: string;
+    componentName?: string;
     componentType?: string;
+    componentLocation?: string;
     author?: string;
     aliases?: string[];
     legacyAdvisoryId?: string;
-    severities?: Array<{ type: string; score: string }>;
+    /** Each with one event member (`detection`, `fixed`, ...) and a `reviewState`. */
     events?: Array<Record<string, unknown>>;
+    severities?: Array<{ type: string; score: string }>;
   }>;
   generate?: { kind: "groups" | "repos"; count: number; parentUid: string; namePrefix?: string };
 }
