@@ -15,6 +15,7 @@ import type {
   RoleBinding,
   StaticKeysCreate,
 } from "../sdk/index";
+import { roleGroupUid } from "../sdk/index";
 import {
   type AssignedName,
   assignNames,
@@ -183,6 +184,8 @@ export const INVITES_SKIPPED =
   "skipped: an invite's code is answered only when the invite is created and cannot be read back, so an adopted invite would be useless; create new invites (irm.GroupInvite) where they are still needed";
 
 const parentUidOf = (uid: string) => uid.slice(0, uid.lastIndexOf("/"));
+/** The group of a custom role (the parent of its uid); `""` for a built-in role. */
+const roleParent = (role: Role) => roleGroupUid(role.uid) ?? "";
 /** Code-unit order, the same on every machine (unlike `localeCompare`). */
 const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const byNameThenUid = (a: { name: string; uid: string }, b: { name: string; uid: string }) =>
@@ -384,8 +387,8 @@ export function buildProgram(live: LiveOrganisation, options: ProgramOptions): E
   const inSubtree = (groupUid: string) =>
     groupUid === top.uid || groupUid.startsWith(`${top.uid}/`);
   const customRoles = live.roles
-    .filter((role) => role.parentUid !== "" && inSubtree(role.parentUid))
-    .sort(inGroupOrder((r) => r.parentUid));
+    .filter((role) => roleParent(role) !== "" && inSubtree(roleParent(role)))
+    .sort(inGroupOrder((r) => roleParent(r)));
   const declaredRoles = options.declareCustomRoles ? customRoles : [];
 
   // ---- identity providers and account associations
@@ -415,7 +418,7 @@ export function buildProgram(live: LiveOrganisation, options: ProgramOptions): E
     );
   const groupNames = namesOf(declaredGroups, (g) => parentUidOf(g.uid), "group");
   const identityNames = namesOf(identities, (i) => parentUidOf(i.uid), "identity");
-  const roleNames = namesOf(declaredRoles, (r) => r.parentUid, "role");
+  const roleNames = namesOf(declaredRoles, (r) => roleParent(r), "role");
   const providerNames = namesOf(identityProviders, (p) => parentUidOf(p.uid), "idp");
   // An association's container is its own group: `payments-accounts` when names repeat.
   const associationNames = namesOf(associations, (a) => a.uid, "accounts");
@@ -440,7 +443,7 @@ export function buildProgram(live: LiveOrganisation, options: ProgramOptions): E
   const referenced = new Set<string>();
   for (const g of declaredGroups) referenced.add(parentUidOf(g.uid));
   for (const i of identities) referenced.add(parentUidOf(i.uid));
-  for (const r of declaredRoles) referenced.add(r.parentUid);
+  for (const r of declaredRoles) referenced.add(roleParent(r));
   for (const p of identityProviders) {
     referenced.add(parentUidOf(p.uid));
     referenced.add(p.defaultRole);
@@ -518,7 +521,7 @@ export function buildProgram(live: LiveOrganisation, options: ProgramOptions): E
   for (const declaration of [...groups, ...roleDeclarations, ...identityDeclarations]) {
     declaration.parent = groupExpression(
       rolesByUid.has(declaration.uid)
-        ? rolesByUid.get(declaration.uid)!.parentUid
+        ? roleParent(rolesByUid.get(declaration.uid)!)
         : parentUidOf(declaration.uid),
     );
   }
@@ -535,7 +538,7 @@ export function buildProgram(live: LiveOrganisation, options: ProgramOptions): E
     return { kind: "lookup", variable };
   };
   const capabilitiesNote = (role: Role) => {
-    const where = groupsByUid.get(role.parentUid)?.name ?? role.parentUid;
+    const where = groupsByUid.get(roleParent(role))?.name ?? roleParent(role);
     return `custom role of "${where}": ${[...role.capabilities].sort().join(", ")}`;
   };
   if (!options.declareCustomRoles) {
@@ -555,7 +558,7 @@ export function buildProgram(live: LiveOrganisation, options: ProgramOptions): E
     const name = role?.name ?? knownName;
     // A lookup by name finds exactly one role only when the name is unique.
     if (roleNameCount.get(name) === 1 && role !== undefined) {
-      return lookup(name, uid, role.parentUid === "" ? undefined : capabilitiesNote(role));
+      return lookup(name, uid, roleParent(role) === "" ? undefined : capabilitiesNote(role));
     }
     return outsideValue(
       uid,

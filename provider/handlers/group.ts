@@ -41,7 +41,7 @@ function groupInputsFrom(outputs: GroupOutputs): GroupInputs {
   return pick(outputs, ["parentUid", "name", "description"]);
 }
 
-function patchBody(inputs: GroupInputs, mask: readonly GroupMaskPath[]): GroupUpdate {
+function patchBody(inputs: GroupInputs, mask: readonly string[]): GroupUpdate {
   return maskedFields(inputs, mask, ["name", "description"]);
 }
 

@@ -78,7 +78,7 @@ describe("github-actions example on the engine", { shuffle: false }, () => {
     expect(result.error).toBeUndefined();
     expect(describeSteps(result.changes)).toEqual(["update deployer"]);
     expect(writesOf(await stack.takeRequests())).toEqual([
-      "PATCH /iam/v2beta1/identities/<deployer>?updateMask=description,claimMatch.subject 200",
+      "PATCH /iam/v2beta1/identities/<deployer>?updateMask=description,claim_match.subject 200",
     ]);
     await expectConverged();
   });

@@ -87,7 +87,7 @@ describe("identity kinds on the engine", { shuffle: false }, () => {
       expect(result.error).toBeUndefined();
       expect(describeSteps(result.changes)).toEqual(["update deployer"]);
       expect(writesOf(await stack.takeRequests())).toEqual([
-        "PATCH /iam/v2beta1/identities/<deployer>?updateMask=claimMatch.subjectPattern 200",
+        "PATCH /iam/v2beta1/identities/<deployer>?updateMask=claim_match.subject_pattern 200",
       ]);
       expect((await stack.outputs()).claimMatch).toEqual({
         issuer: "https://token.actions.githubusercontent.com",

@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
 import { writesOf } from "../../harness/request-names";
 import { POLICY_NAMES } from "../../policy/policies";
-import { IrmClient } from "../../sdk/index";
+import { IrmClient, roleGroupUid } from "../../sdk/index";
 import {
   createEngineStack,
   type EngineStack,
@@ -170,9 +170,10 @@ describe.runIf(hasRealEngine())(
       const platform = stack.uidOf("platform");
       const developer = stack.uidOf("developer");
       const role = await client.iam.roles.get(developer);
-      expect(role).toMatchObject({ name: "developer", parentUid: platform });
-      expect(role.capabilities).toContain("repos.list");
-      expect(role.capabilities.some((c) => /^(roles|roleBindings)\./.test(c))).toBe(false);
+      expect(role).toMatchObject({ name: "developer" });
+      expect(roleGroupUid(role.uid)).toBe(platform);
+      expect(role.capabilities).toContain("CAP_REPO_LIST");
+      expect(role.capabilities.some((c) => /^CAP_IAM_ROLE/.test(c))).toBe(false);
 
       const sso = await client.iam.identityProviders.get(stack.uidOf("corporate-sso"));
       expect(sso).toMatchObject({

@@ -57,13 +57,14 @@ function identity(parent: string, name: string, subject: string, description = "
     updateTime: TIME,
   };
 }
+/** A built-in role (flat uid) without `parentUid`, else a custom role: a child of it. */
 function role(name: string, parentUid = ""): Role {
+  const id = (++counter).toString(16);
   return {
-    uid: (++counter).toString(16).padStart(40, "0"),
+    uid: parentUid === "" ? id.padStart(40, "0") : `${parentUid}/${id.padStart(16, "0")}`,
     name,
     description: "",
-    capabilities: ["repos.list", "groups.get"],
-    parentUid,
+    capabilities: ["CAP_REPO_LIST", "CAP_IAM_GROUPS_LIST"],
     createTime: TIME,
     updateTime: TIME,
   };
@@ -167,7 +168,7 @@ describe("the generated program", () => {
     expect(index).toContain('const configRole = irm.getRoleOutput({ name: "config" });');
     expect(index).not.toContain('getRoleOutput({ name: "deployer" })');
     expect(index).toMatch(
-      /const deployerRoleUid = config\.get\("deployerRoleUid"\) \?\? "0+[0-9a-f]+";/,
+      /const deployerRoleUid =\s*config\.get\("deployerRoleUid"\) \?\?\s*"[0-9a-f]{40}(\/[0-9a-f]{16})+";/,
     );
     expect(index).toMatch(/const deployerRoleUid[0-9a-zA-Z]+ =/);
   });
@@ -196,7 +197,7 @@ describe("the generated program", () => {
     expect(withRoles).toMatch(
       /const euDeployer = new irm\.Role\("eu-deployer", \{\n {2}parentUid: eu\.uid,/,
     );
-    expect(withRoles).toContain('capabilities: ["groups.get", "repos.list"],');
+    expect(withRoles).toContain('capabilities: ["CAP_IAM_GROUPS_LIST", "CAP_REPO_LIST"],');
     expect(withRoles).toContain("roleUid: euDeployer.uid,");
     expect(withRoles).not.toContain('getRoleOutput({ name: "config" })');
     expect(await biomeFormat(withRoles)).toBe(withRoles);
@@ -361,7 +362,7 @@ describe("the generated program for every kind of object", () => {
 
   it("declares custom roles, referred to by variable from bindings and default roles", () => {
     expect(index).toMatch(
-      /const ssoUsers = new irm\.Role\("sso-users", \{\n {2}parentUid: eu\.uid,\n {2}name: "sso users",\n {2}capabilities: \["groups\.get", "repos\.list"\],\n {2}adoptUid: "[0-9a-f]{40}",\n\}\);/,
+      /const ssoUsers = new irm\.Role\("sso-users", \{\n {2}parentUid: eu\.uid,\n {2}name: "sso users",\n {2}capabilities: \["CAP_IAM_GROUPS_LIST", "CAP_REPO_LIST"\],\n {2}adoptUid: "[0-9a-f]{40}(\/[0-9a-f]{16})+",\n\}\);/,
     );
     expect(index).toContain("roleUid: ssoUsers.uid,");
     expect(index).toContain("defaultRole: ssoUsers.uid,");

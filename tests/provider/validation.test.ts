@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { checkGroupInviteInputs } from "../../provider/handlers/group-invite";
+import { checkIdentityProviderInputs } from "../../provider/handlers/identity-provider";
 import {
   checkGroupInputs,
   checkIdentityInputs,
@@ -115,5 +117,26 @@ describe("check: RoleBinding", () => {
     const bad = checkRoleBindingInputs({ groupUid: "g", identityUid: ROOT, roleUid: `${ROLE}/x` });
     expect(properties(bad.failures)).toEqual(["groupUid", "identityUid", "roleUid"]);
     expect(bad.failures.find((f) => f.property === "roleUid")?.reason).toMatch(/role uid/);
+  });
+
+  it("takes a custom role's uid, a child of its group, as well as a built-in role's", () => {
+    const custom = `${GROUP}/fedcba9876543210`;
+    const inputs = { groupUid: GROUP, identityUid: IDENTITY, roleUid: custom };
+    expect(checkRoleBindingInputs(inputs).failures).toEqual([]);
+    expect(checkRoleBindingInputs(inputs).inputs.roleUid).toBe(custom);
+    const invite = checkGroupInviteInputs({ groupUid: GROUP, roleUid: custom, ttl: 3600 });
+    expect(invite.failures).toEqual([]);
+    const provider = checkIdentityProviderInputs({
+      parentUid: GROUP,
+      name: "corporate sso",
+      defaultRole: custom,
+      oidc: { issuer: "https://sso.example.com", clientId: "c", pkceEnabled: true },
+    });
+    expect(provider.failures).toEqual([]);
+    for (const roleUid of [`${GROUP}/fedcba98`, `${custom}/`, "viewer"]) {
+      const failures = checkRoleBindingInputs({ ...inputs, roleUid }).failures;
+      expect(failures.map((f) => f.property)).toEqual(["roleUid"]);
+      expect(failures[0].reason).toMatch(/custom role's <group uid>\/<16 lowercase hex>/);
+    }
   });
 });

@@ -24,7 +24,7 @@ import {
   type UpResult,
   up,
 } from "../../harness/lifecycle/engine";
-import { IrmClient, isNotFound } from "../../sdk/index";
+import { IrmClient, isNotFound, roleGroupUid } from "../../sdk/index";
 
 const run = promisify(execFile);
 const repoRequire = createRequire(path.join(REPO_ROOT, "package.json"));
@@ -156,7 +156,10 @@ export async function liveUids(emulator: TestEmulator): Promise<string[]> {
       if (isNotFound(error)) return undefined;
       throw error;
     });
-    const custom = roles.filter((r) => r.parentUid === root || r.parentUid.startsWith(`${root}/`));
+    const custom = roles.filter((r) => {
+      const group = roleGroupUid(r.uid);
+      return group !== undefined && (group === root || group.startsWith(`${root}/`));
+    });
     return [
       ...groups,
       ...identities,

@@ -21,7 +21,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { startEmulator } from "../../emulator/index";
 import type { EngineResource } from "../../harness/policy-pack-host";
 import { IRM_TYPES } from "../../policy/policies";
-import { IrmClient } from "../../sdk/index";
+import { IrmClient, isBuiltInRoleUid } from "../../sdk/index";
 
 type Phase = "preview" | "up";
 type Props = Record<string, unknown>;
@@ -56,7 +56,7 @@ async function main(): Promise<void> {
   const client = new IrmClient({ baseUrl: emulator.url, token: emulator.bootstrap.token });
   const builtInRoleNames = new Map<string, string>();
   for await (const role of client.iam.roles.list({ pageSize: 200 })) {
-    if (role.parentUid === "") builtInRoleNames.set(role.uid, role.name);
+    if (isBuiltInRoleUid(role.uid)) builtInRoleNames.set(role.uid, role.name);
   }
 
   const states = new Map<string, Props>();
