@@ -12,6 +12,7 @@
  */
 import { createPublicKey, type JsonWebKey } from "node:crypto";
 import { invalidArgument } from "./errors";
+import { ownMember, refuseMagicKey } from "./map-keys";
 import { fullMatch, requirePattern } from "./patterns";
 import { type ApiRequest, type JsonObject, updatePaths } from "./requests";
 
@@ -191,6 +192,7 @@ function claimMap(
   const out: Record<string, string> = {};
   for (const name of names) {
     if (name === "") throw invalidArgument(field, "a claim name must not be empty");
+    refuseMagicKey(name, field);
     const entryField = `${field}.${name}`;
     if (RESERVED_CLAIMS.includes(name)) {
       throw invalidArgument(
@@ -762,10 +764,10 @@ export function mismatchOf(
             : audiences.some((aud) => isBaseUrl(aud, context.origin));
       if (!audienceOk) return "audience";
       for (const [name, expected] of Object.entries(match.claims ?? {})) {
-        if (claimText(payload[name]) !== expected) return `claim "${name}"`;
+        if (claimText(ownMember(payload, name)) !== expected) return `claim "${name}"`;
       }
       for (const [name, pattern] of Object.entries(match.claimPatterns ?? {})) {
-        const text = claimText(payload[name]);
+        const text = claimText(ownMember(payload, name));
         if (text === undefined || !fullMatch(pattern, text)) return `claim "${name}"`;
       }
       return undefined;

@@ -421,3 +421,17 @@ export function withAdoptUid<T extends object>(inputs: T, adoptUid: string | und
 export function givenAdoptUid(value: unknown): unknown {
   return value === undefined || value === null || value === "" ? undefined : value;
 }
+
+/**
+ * Keys no map input may hold: `__proto__` names an object's prototype, and
+ * `constructor` and `prototype` name members every object inherits, so an entry under
+ * them is silently dropped or read as something else on its way to the service.
+ */
+export const MAGIC_KEYS: readonly string[] = ["__proto__", "constructor", "prototype"];
+
+/** The failure for a map key among `MAGIC_KEYS`, or undefined. */
+export function magicKeyRule(key: string): string | undefined {
+  return MAGIC_KEYS.includes(key)
+    ? `a key must not be ${MAGIC_KEYS.map((k) => `"${k}"`).join(", ")} (got "${key}")`
+    : undefined;
+}

@@ -16,6 +16,7 @@ import {
   isSet,
   isUnknown,
   MAX_LENGTH,
+  magicKeyRule,
   quoted,
   type RawInputs,
   ROLE_SHAPE,
@@ -188,6 +189,11 @@ function checkClaimMap(
     const entryProperty = `${property}.${name}`;
     if (name === "") {
       checker.fail(property, "a claim name must not be empty");
+      continue;
+    }
+    const magic = magicKeyRule(name);
+    if (magic !== undefined) {
+      checker.fail(property, magic);
       continue;
     }
     checker.maxLength(entryProperty, name, MAX_LENGTH.claimName);

@@ -6,6 +6,7 @@
 import type { Access } from "../access";
 import { alreadyExists, invalidArgument, notFound } from "../errors";
 import { SERVICE_PRINCIPALS } from "../identity-kinds";
+import { refuseMagicKey } from "../map-keys";
 import type { AccountAssociationRecord } from "../model";
 import { type JsonObject, optionalObject, optionalString } from "../requests";
 import type { State } from "../state";
@@ -72,6 +73,7 @@ function requireMap(value: unknown, field: string): Array<[string, unknown]> {
   }
   const entries = Object.entries(value as JsonObject);
   if (entries.length === 0) throw invalidArgument(field, "must have at least one entry");
+  for (const [key] of entries) refuseMagicKey(key, field);
   return entries;
 }
 
