@@ -189,6 +189,12 @@ function claimMap(
   const map = objectValue(value, field);
   const names = Object.keys(map).sort();
   if (names.length === 0) return undefined;
+  if (names.length > MAX_CLAIM_ENTRIES) {
+    throw invalidArgument(
+      field,
+      `must have at most ${MAX_CLAIM_ENTRIES} entries, got ${names.length}`,
+    );
+  }
   const out: Record<string, string> = {};
   for (const name of names) {
     if (name === "") throw invalidArgument(field, "a claim name must not be empty");
@@ -206,6 +212,12 @@ function claimMap(
   }
   return out;
 }
+
+/**
+ * Entries a `claims` or `claimPatterns` map may hold: with each pattern's program
+ * bounded (`MAX_PATTERN_COST`), this bounds the work of one write and one exchange.
+ */
+export const MAX_CLAIM_ENTRIES = 32;
 
 /** A `claimMatch` object, validated in the addendum's order (6.2). */
 export function parseClaimMatch(value: unknown): ClaimMatch {

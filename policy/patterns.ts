@@ -15,7 +15,7 @@
  * `.*` and `.+` are equally open to any real token.
  */
 import { RE2JS } from "re2js";
-import { MAX_LENGTH } from "../provider/input-checks";
+import { MAX_LENGTH, MAX_PATTERN_COST, patternCost } from "../provider/input-checks";
 
 /** Every printable ASCII character but the space: `!` to `~`. */
 const PRINTABLE = Array.from({ length: 94 }, (_, i) => String.fromCharCode(0x21 + i)).join("");
@@ -81,11 +81,32 @@ export interface PatternBreadth {
 }
 
 /**
- * Probes `pattern`; `undefined` when it is not valid RE2 or longer than the provider
- * accepts (the provider's `check` refuses both, naming the field, so the pack need not).
+ * Probes `pattern`; `undefined` when it is not valid RE2, or longer or larger once
+ * compiled than the provider accepts (the provider's `check` refuses these, naming the
+ * field, so the pack need not).
  */
 export function probePattern(pattern: string): PatternBreadth | undefined {
-  // Bounded work whatever reaches the pack: longer ones are not probed.
+  const known = probed.get(pattern);
+  if (known !== undefined || probed.has(pattern)) return known;
+  const breadth = probeOnce(pattern);
+  if (probed.size >= PROBED_CACHE_SIZE) {
+    const oldest = probed.keys().next().value;
+    if (oldest !== undefined) probed.delete(oldest);
+  }
+  probed.set(pattern, breadth);
+  return breadth;
+}
+
+/**
+ * Breadths already found, by pattern: a stack declares the same pattern on many
+ * resources, and each policy asks again; each pattern is compiled and probed once.
+ */
+const probed = new Map<string, PatternBreadth | undefined>();
+const PROBED_CACHE_SIZE = 1024;
+
+/** The compiled pattern, or undefined when the provider's `check` refuses it anyway. */
+export function compileBounded(pattern: string): RE2JS | undefined {
+  // Bounded work whatever reaches the pack: longer or larger ones are not probed.
   if (pattern.length > MAX_LENGTH.pattern) return undefined;
   let compiled: RE2JS;
   try {
@@ -93,6 +114,12 @@ export function probePattern(pattern: string): PatternBreadth | undefined {
   } catch {
     return undefined;
   }
+  return patternCost(compiled) > MAX_PATTERN_COST ? undefined : compiled;
+}
+
+function probeOnce(pattern: string): PatternBreadth | undefined {
+  const compiled = compileBounded(pattern);
+  if (compiled === undefined) return undefined;
   return {
     matchesEverything: PROBES.every((probe) => compiled.matches(probe)),
     matchesEmpty: compiled.matches(""),

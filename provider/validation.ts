@@ -15,6 +15,7 @@ import {
   isRecord,
   isSet,
   isUnknown,
+  MAX_CLAIM_ENTRIES,
   MAX_LENGTH,
   magicKeyRule,
   quoted,
@@ -184,6 +185,10 @@ function checkClaimMap(
   }
   const names = Object.keys(value).sort();
   if (names.length === 0) return undefined;
+  if (names.length > MAX_CLAIM_ENTRIES) {
+    checker.fail(property, `must have at most ${MAX_CLAIM_ENTRIES} entries, got ${names.length}`);
+    return undefined;
+  }
   const map: Record<string, string> = {};
   for (const name of names) {
     const entryProperty = `${property}.${name}`;
