@@ -10,7 +10,7 @@ import { startEmulator } from "./index";
 import { removeStaleTemporaries, writeAtomically } from "./persistence";
 
 const USAGE =
-  "usage: npm run emulator -- [--host 127.0.0.1] [--port 8787] [--bootstrap-file FILE] [--data FILE] [--no-seed]";
+  "usage: npm run emulator -- [--host 127.0.0.1] [--port 8787] [--bootstrap-file FILE] [--data FILE] [--no-seed] [--open-controls]";
 
 async function main(): Promise<void> {
   let values: {
@@ -19,6 +19,7 @@ async function main(): Promise<void> {
     "bootstrap-file"?: string;
     data?: string;
     "no-seed"?: boolean;
+    "open-controls"?: boolean;
     help?: boolean;
   };
   try {
@@ -29,6 +30,7 @@ async function main(): Promise<void> {
         "bootstrap-file": { type: "string" },
         data: { type: "string" },
         "no-seed": { type: "boolean" },
+        "open-controls": { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
       strict: true,
@@ -52,6 +54,7 @@ async function main(): Promise<void> {
     port,
     dataFile: values.data,
     seed: !values["no-seed"],
+    openControls: values["open-controls"] === true,
   });
   const bootstrapFile = values["bootstrap-file"];
   if (bootstrapFile) {

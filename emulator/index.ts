@@ -45,6 +45,11 @@ export interface EmulatorOptions {
   seed?: boolean;
   /** How many request log entries to keep; default 100,000. */
   requestLogLimit?: number;
+  /**
+   * Let the test controls (`/emulator/*`) answer callers beyond loopback; default false:
+   * with `host: "0.0.0.0"` the API is open to the network, the controls are not.
+   */
+  openControls?: boolean;
 }
 
 export interface Bootstrap {
@@ -173,6 +178,7 @@ async function startLocked(
       faults: new FaultTable(),
       rateLimiter: new RateLimiter(),
       commit: durable ? () => durable.commit() : () => Promise.resolve(),
+      openControls: options.openControls === true,
     });
 
     const bootstrap: Bootstrap = {
