@@ -107,6 +107,12 @@ export const SETTINGS = {
     parse: text,
     default: `http://127.0.0.1:${EMULATOR_DEFAULT_PORT}`,
   },
+  /**
+   * `IRM_ALLOW_INSECURE_HTTP=1` (option `allowInsecureHttp`) lets `apiUrl` and `authUrl`
+   * be plain `http://` to a host other than loopback; without it they are refused, as
+   * tokens would cross the network in clear.
+   */
+  allowInsecureHttp: { env: "IRM_ALLOW_INSECURE_HTTP", parse: flag, default: false },
   /** `{auth_url}`, where `/sts/exchange` lives; unset means the API URL. */
   authUrl: { env: "IRM_AUTH_URL", parse: text },
   /** A static API token. Never logged, never stored in Pulumi state. */

@@ -38,11 +38,11 @@ describe("resolveSettings", () => {
       retry: { retries: 2, maxRetryTimeMs: 999 },
     });
     const fromOptions = resolveSettings(
-      { baseUrl: "http://b", timeoutMs: 5, retry: { retries: 0, maxRetryTimeMs: 7 } },
+      { baseUrl: "https://b", timeoutMs: 5, retry: { retries: 0, maxRetryTimeMs: 7 } },
       env,
     );
     expect(fromOptions).toMatchObject({
-      baseUrl: "http://b",
+      baseUrl: "https://b",
       authUrl: "https://auth.example",
       timeoutMs: 5,
       retry: { retries: 0, maxRetryTimeMs: 7 },
@@ -50,8 +50,8 @@ describe("resolveSettings", () => {
   });
 
   it("defaults the auth URL to the base URL", () => {
-    expect(resolveSettings({ baseUrl: "http://api:1/prefix/" }, {}).authUrl).toBe(
-      "http://api:1/prefix",
+    expect(resolveSettings({ baseUrl: "https://api:1/prefix/" }, {}).authUrl).toBe(
+      "https://api:1/prefix",
     );
   });
 
@@ -95,8 +95,8 @@ describe("resolveTokenSource", () => {
   it("reports an exchange answer without a token as a bad response", async () => {
     const source = resolveTokenSource({ identity: "id", oidcToken: async () => "oidc" }, {});
     const context = {
-      authUrl: "http://auth",
-      audience: "http://api",
+      authUrl: "https://auth",
+      audience: "https://api",
       log: () => {},
       getJson: async () => ({ notToken: true }),
     };
@@ -114,8 +114,8 @@ describe("resolveTokenSource", () => {
     const bearers: string[] = [];
     const source = resolveTokenSource({}, { IRM_IDENTITY: "id", IRM_IDENTITY_TOKEN_FILE: file });
     const context = {
-      authUrl: "http://auth",
-      audience: "http://api",
+      authUrl: "https://auth",
+      audience: "https://api",
       log: () => {},
       getJson: async (url: URL, bearer: string) => {
         bearers.push(`${url.pathname}?${url.searchParams} ${bearer}`);
@@ -126,8 +126,8 @@ describe("resolveTokenSource", () => {
     await writeFile(file, "second-oidc-token");
     await source.getToken({ context, rejectedToken: first });
     expect(bearers).toEqual([
-      "/sts/exchange?aud=http%3A%2F%2Fapi&identity=id first-oidc-token",
-      "/sts/exchange?aud=http%3A%2F%2Fapi&identity=id second-oidc-token",
+      "/sts/exchange?aud=https%3A%2F%2Fapi&identity=id first-oidc-token",
+      "/sts/exchange?aud=https%3A%2F%2Fapi&identity=id second-oidc-token",
     ]);
   });
 });
@@ -188,8 +188,8 @@ describe("GitHub Actions OIDC", () => {
     const source = resolveTokenSource({}, env);
     const token = await source.getToken({
       context: {
-        authUrl: "http://auth",
-        audience: "http://api",
+        authUrl: "https://auth",
+        audience: "https://api",
         log: () => {},
         getJson: async (_url, bearer) => {
           exchanged.push(bearer);
