@@ -394,6 +394,10 @@ const ROUND_THREE_FINDINGS: Finding[] = [
     text: "An `http://` API or auth URL to a host other than loopback sent tokens in clear. The SDK refuses it unless `IRM_ALLOW_INSECURE_HTTP=1` (option `allowInsecureHttp`)",
     test: "tests/sdk/settings.test.ts",
   },
+  {
+    text: "Client secrets and invite codes were kept as bare SHA-256 digests (a common secret could be looked up, two equal secrets compared). They are salted now; a bare digest of older data stays readable",
+    test: "tests/emulator/iam-extras.test.ts",
+  },
 ];
 
 /** Known limits that hold only while the recorded run shows them. */
