@@ -24,7 +24,7 @@ secrets are read from \`pulumi config --secret\` (the plan lists the keys).
                      organisation the token sees)
   --out DIR          folder to write (must be missing or empty, unless --force)
   --name NAME        Pulumi project name (default: irm-<group name>)
-  --api-url URL      API base URL (default: IRM_API_URL, then http://127.0.0.1:8787)
+  --api-url URL      API base URL (default: IRM_API_URL; required, no built-in address)
   --token-file FILE  read the API token from FILE (default: IRM_TOKEN, or IRM_IDENTITY
                      with IRM_IDENTITY_TOKEN_FILE; see sdk/settings.ts)
   --protect          every resource gets protect: true

@@ -36,6 +36,11 @@ export interface RunOutcome {
   changes: Step[];
   /** Every step, `same` included. */
   steps: Step[];
+  /**
+   * `up`, `refresh` and `destroy` on the real engine: the changes the preview the
+   * command ran first announced (what the user was shown before the run applied).
+   */
+  planned?: Step[];
   /** The failure that stopped the run (program, provider or engine message), if any. */
   error?: string;
   /** Everything the engine printed for this run (events and diagnostics). */

@@ -62,6 +62,19 @@ export function resolveProviderSettings(
   return readSettings(PROVIDER_SETTINGS, { config: read, env });
 }
 
+/**
+ * The API's address, or an error naming the setting: there is no default, because the
+ * token is sent to that address, which must be the user's own choice.
+ */
+export function requireApiUrl(settings: ProviderSettings): string {
+  if (settings.apiUrl !== undefined) return settings.apiUrl;
+  throw new Error(
+    `${CONFIG_KEYS.apiUrl} is not set: set the API's address with ` +
+      `\`pulumi config set ${CONFIG_KEYS.apiUrl} <url>\` (or ${PROVIDER_SETTINGS.apiUrl.env}); ` +
+      "there is no default, and no request was sent",
+  );
+}
+
 /** The settings with the token replaced, safe to print. */
 export function redactSettings(settings: ProviderSettings): Record<string, unknown> {
   return { ...settings, token: settings.token === undefined ? undefined : "[redacted]" };
@@ -87,7 +100,7 @@ export const REPLACED_CLIENT_GRACE_MS = DEFAULTS.maxRetryTimeMs;
  */
 export function clientFor(settings: ProviderSettings): IrmClient {
   const options = {
-    baseUrl: settings.apiUrl,
+    baseUrl: requireApiUrl(settings),
     authUrl: settings.authUrl,
     token: settings.token,
     identity: settings.identity,

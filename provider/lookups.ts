@@ -9,6 +9,7 @@
  * serves. Arguments are checked before any request, so a typo fails with
  * `<lookup>: <argument>: <reason>` instead of a filter that silently matches nothing.
  */
+import { inspect } from "node:util";
 import * as pulumi from "@pulumi/pulumi";
 import type {
   Advisory,
@@ -20,9 +21,15 @@ import type {
   Role,
   Tag,
 } from "../sdk/index";
-import { MAX_PAGE_SIZE } from "../sdk/index";
+import {
+  ConnectionError,
+  MAX_PAGE_SIZE,
+  PermissionDeniedError,
+  TimeoutError,
+  UnauthenticatedError,
+} from "../sdk/index";
 import { CONFIG_NAMESPACE } from "../sdk/settings";
-import { clientFor, type ProviderSettings, resolveProviderSettings } from "./config";
+import { CONFIG_KEYS, clientFor, type ProviderSettings, resolveProviderSettings } from "./config";
 import {
   CHILD_UID_PATTERN,
   GROUP_UID_PATTERN,
@@ -254,6 +261,56 @@ function lookupClient(opts: LookupOptions | undefined): IrmClient {
   return clientFor(lookupSettings(opts?.settings));
 }
 
+/**
+ * A lookup's failure as the program prints it: one message naming what to fix, without
+ * a stack. `@pulumi/pulumi` prints an error marked as its `RunError` by its message
+ * alone, and formats any other with `util.inspect` (slow on a long stack, and it prints
+ * the SDK error's fields and stack); `util.inspect` of this one is its message too.
+ */
+export class LookupError extends Error {
+  /** The mark `@pulumi/pulumi` reads (`RunError.isInstance`). */
+  readonly __pulumiRunError = true;
+
+  constructor(message: string) {
+    super(message);
+    this.name = "LookupError";
+    this.stack = `${this.name}: ${message}`;
+  }
+
+  [inspect.custom](): string {
+    return `${this.name}: ${this.message}`;
+  }
+}
+
+/** What the user can do about an error of the API or the connection, by its kind. */
+function advice(error: unknown): string {
+  if (error instanceof UnauthenticatedError) {
+    return `the API refused the credentials (${error.message}); check ${CONFIG_KEYS.token} (or IRM_TOKEN), or ${CONFIG_KEYS.identity} and ${CONFIG_KEYS.identityTokenFile}`;
+  }
+  if (error instanceof PermissionDeniedError) {
+    return `the token may not read this (${error.message}); use a token with a role that can, on this group or above`;
+  }
+  if (error instanceof ConnectionError || error instanceof TimeoutError) {
+    return `the API did not answer (${error.message}); check ${CONFIG_KEYS.apiUrl} (or IRM_API_URL)`;
+  }
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Runs one lookup; any failure becomes a {@link LookupError} whose message starts with
+ * the lookup's name (an argument's name and rule, or what the API answered and what to
+ * check), so the program stops at once with one line.
+ */
+async function friendly<T>(lookup: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof LookupError) throw error;
+    const text = advice(error);
+    throw new LookupError(text.startsWith(`${lookup}:`) ? text : `${lookup}: ${text}`);
+  }
+}
+
 /** Exactly one match, else an error naming what was looked for and what was found. */
 function exactlyOne<T extends { uid: string }>(
   what: string,
@@ -313,24 +370,26 @@ function listingOutputForm<A extends object, R>(
  * `parentUid` (one List); fails unless exactly one exists.
  */
 export async function getGroup(args: GetGroupArgs, opts?: LookupOptions): Promise<GetGroupResult> {
-  checkArguments("getGroup", args, {
-    uid: { kind: "groupUid" },
-    name: { kind: "name" },
-    parentUid: { kind: "groupUid" },
+  return friendly("getGroup", async () => {
+    checkArguments("getGroup", args, {
+      uid: { kind: "groupUid" },
+      name: { kind: "name" },
+      parentUid: { kind: "groupUid" },
+    });
+    const groups = lookupClient(opts).iam.groups;
+    if (chooseWay("getGroup", args, ["name", "parentUid"]) === "uid") {
+      return byUid("getGroup: group", groups, args.uid as string, opts);
+    }
+    const page = await groups.list(
+      { name: args.name, childrenOf: args.parentUid, pageSize: MAX_PAGE_SIZE },
+      { signal: opts?.signal },
+    );
+    return exactlyOne(
+      `getGroup: group named ${JSON.stringify(args.name)} under ${args.parentUid}`,
+      page.items,
+      page.totalCount,
+    );
   });
-  const groups = lookupClient(opts).iam.groups;
-  if (chooseWay("getGroup", args, ["name", "parentUid"]) === "uid") {
-    return byUid("getGroup: group", groups, args.uid as string, opts);
-  }
-  const page = await groups.list(
-    { name: args.name, childrenOf: args.parentUid, pageSize: MAX_PAGE_SIZE },
-    { signal: opts?.signal },
-  );
-  return exactlyOne(
-    `getGroup: group named ${JSON.stringify(args.name)} under ${args.parentUid}`,
-    page.items,
-    page.totalCount,
-  );
 }
 
 /** {@link getGroup} for arguments that are Pulumi outputs. */
@@ -355,30 +414,32 @@ export async function getIdentity(
   args: GetIdentityArgs,
   opts?: LookupOptions,
 ): Promise<GetIdentityResult> {
-  checkArguments("getIdentity", args, {
-    uid: { kind: "childUid" },
-    issuer: { kind: "text" },
-    subject: { kind: "text" },
-    parentUid: { kind: "groupUid" },
+  return friendly("getIdentity", async () => {
+    checkArguments("getIdentity", args, {
+      uid: { kind: "childUid" },
+      issuer: { kind: "text" },
+      subject: { kind: "text" },
+      parentUid: { kind: "groupUid" },
+    });
+    const identities = lookupClient(opts).iam.identities;
+    if (chooseWay("getIdentity", args, ["issuer", "subject"]) === "uid") {
+      return byUid("getIdentity: identity", identities, args.uid as string, opts);
+    }
+    const all = await identities
+      .list({ childrenOf: args.parentUid || undefined }, { signal: opts?.signal })
+      .all();
+    const matches = all.filter((identity) => {
+      const exact = exactIssuerAndSubject(identity);
+      return exact.issuer === args.issuer && exact.subject === args.subject;
+    });
+    const where = args.parentUid ? ` in group ${args.parentUid}` : "";
+    return exactlyOne(
+      `getIdentity: identity with issuer ${JSON.stringify(args.issuer)} and subject ${JSON.stringify(args.subject)}${where}`,
+      matches,
+      matches.length,
+      (identity) => `${identity.uid} (${JSON.stringify(identity.name)})`,
+    );
   });
-  const identities = lookupClient(opts).iam.identities;
-  if (chooseWay("getIdentity", args, ["issuer", "subject"]) === "uid") {
-    return byUid("getIdentity: identity", identities, args.uid as string, opts);
-  }
-  const all = await identities
-    .list({ childrenOf: args.parentUid || undefined }, { signal: opts?.signal })
-    .all();
-  const matches = all.filter((identity) => {
-    const exact = exactIssuerAndSubject(identity);
-    return exact.issuer === args.issuer && exact.subject === args.subject;
-  });
-  const where = args.parentUid ? ` in group ${args.parentUid}` : "";
-  return exactlyOne(
-    `getIdentity: identity with issuer ${JSON.stringify(args.issuer)} and subject ${JSON.stringify(args.subject)}${where}`,
-    matches,
-    matches.length,
-    (identity) => `${identity.uid} (${JSON.stringify(identity.name)})`,
-  );
 }
 
 /** {@link getIdentity} for arguments that are Pulumi outputs. */
@@ -392,29 +453,31 @@ export const getIdentityOutput = outputForm(getIdentity);
  * group (or "built-in"). One request.
  */
 export async function getRole(args: GetRoleArgs, opts?: LookupOptions): Promise<GetRoleResult> {
-  checkArguments("getRole", args, {
-    name: { required: true, kind: "name" },
-    parentUid: { kind: "groupUid" },
+  return friendly("getRole", async () => {
+    checkArguments("getRole", args, {
+      name: { required: true, kind: "name" },
+      parentUid: { kind: "groupUid" },
+    });
+    const page = await lookupClient(opts).iam.roles.list(
+      { name: args.name, childrenOf: args.parentUid || undefined, pageSize: MAX_PAGE_SIZE },
+      { signal: opts?.signal },
+    );
+    const where = args.parentUid ? ` in group ${args.parentUid}` : "";
+    const owner = (role: Role) => (role.parentUid ? `of group ${role.parentUid}` : "built-in");
+    try {
+      return exactlyOne(
+        `getRole: role named ${JSON.stringify(args.name)}${where}`,
+        page.items,
+        page.totalCount,
+        (role) => `${role.uid} ${owner(role)}`,
+      );
+    } catch (error) {
+      if (args.parentUid || page.items.length < 2) throw error;
+      throw new Error(
+        `${(error as Error).message}; pass parentUid to pick the custom role of one group`,
+      );
+    }
   });
-  const page = await lookupClient(opts).iam.roles.list(
-    { name: args.name, childrenOf: args.parentUid || undefined, pageSize: MAX_PAGE_SIZE },
-    { signal: opts?.signal },
-  );
-  const where = args.parentUid ? ` in group ${args.parentUid}` : "";
-  const owner = (role: Role) => (role.parentUid ? `of group ${role.parentUid}` : "built-in");
-  try {
-    return exactlyOne(
-      `getRole: role named ${JSON.stringify(args.name)}${where}`,
-      page.items,
-      page.totalCount,
-      (role) => `${role.uid} ${owner(role)}`,
-    );
-  } catch (error) {
-    if (args.parentUid || page.items.length < 2) throw error;
-    throw new Error(
-      `${(error as Error).message}; pass parentUid to pick the custom role of one group`,
-    );
-  }
 }
 
 /** {@link getRole} for arguments that are Pulumi outputs. */
@@ -425,13 +488,15 @@ export const getRoleOutput = outputForm(getRole);
  * optionally only those with this exact name. One request per page of 200.
  */
 export async function getRoles(args: GetRolesArgs = {}, opts?: LookupOptions): Promise<Role[]> {
-  checkArguments("getRoles", args, { name: { kind: "name" }, parentUid: { kind: "groupUid" } });
-  return lookupClient(opts)
-    .iam.roles.list(
-      { name: args.name || undefined, childrenOf: args.parentUid || undefined },
-      { signal: opts?.signal },
-    )
-    .all();
+  return friendly("getRoles", async () => {
+    checkArguments("getRoles", args, { name: { kind: "name" }, parentUid: { kind: "groupUid" } });
+    return lookupClient(opts)
+      .iam.roles.list(
+        { name: args.name || undefined, childrenOf: args.parentUid || undefined },
+        { signal: opts?.signal },
+      )
+      .all();
+  });
 }
 
 /** {@link getRoles} for arguments that are Pulumi outputs. */
@@ -448,24 +513,26 @@ export async function getIdentityProvider(
   args: GetIdentityProviderArgs,
   opts?: LookupOptions,
 ): Promise<GetIdentityProviderResult> {
-  checkArguments("getIdentityProvider", args, {
-    uid: { kind: "childUid" },
-    name: { kind: "name" },
-    parentUid: { kind: "groupUid" },
+  return friendly("getIdentityProvider", async () => {
+    checkArguments("getIdentityProvider", args, {
+      uid: { kind: "childUid" },
+      name: { kind: "name" },
+      parentUid: { kind: "groupUid" },
+    });
+    const providers = lookupClient(opts).iam.identityProviders;
+    if (chooseWay("getIdentityProvider", args, ["name", "parentUid"]) === "uid") {
+      return byUid("getIdentityProvider: identity provider", providers, args.uid as string, opts);
+    }
+    const page = await providers.list(
+      { name: args.name, childrenOf: args.parentUid, pageSize: MAX_PAGE_SIZE },
+      { signal: opts?.signal },
+    );
+    return exactlyOne(
+      `getIdentityProvider: identity provider named ${JSON.stringify(args.name)} in group ${args.parentUid}`,
+      page.items,
+      page.totalCount,
+    );
   });
-  const providers = lookupClient(opts).iam.identityProviders;
-  if (chooseWay("getIdentityProvider", args, ["name", "parentUid"]) === "uid") {
-    return byUid("getIdentityProvider: identity provider", providers, args.uid as string, opts);
-  }
-  const page = await providers.list(
-    { name: args.name, childrenOf: args.parentUid, pageSize: MAX_PAGE_SIZE },
-    { signal: opts?.signal },
-  );
-  return exactlyOne(
-    `getIdentityProvider: identity provider named ${JSON.stringify(args.name)} in group ${args.parentUid}`,
-    page.items,
-    page.totalCount,
-  );
 }
 
 /** {@link getIdentityProvider} for arguments that are Pulumi outputs. */
@@ -475,22 +542,24 @@ export const getIdentityProviderOutput = outputForm(getIdentityProvider);
 
 /** The repository with this exact name, optionally below a group; fails unless exactly one. One request. */
 export async function getRepo(args: GetRepoArgs, opts?: LookupOptions): Promise<GetRepoResult> {
-  checkArguments(
-    "getRepo",
-    args,
-    { name: { required: true, kind: "name" }, groupUid: { kind: "groupUid" } },
-    MAX_REPO_NAME_LENGTH,
-  );
-  const page = await lookupClient(opts).registry.repos.list(
-    { name: args.name, descendantsOf: args.groupUid || undefined, pageSize: MAX_PAGE_SIZE },
-    { signal: opts?.signal },
-  );
-  const where = args.groupUid ? ` under ${args.groupUid}` : "";
-  return exactlyOne(
-    `getRepo: repository named ${JSON.stringify(args.name)}${where}`,
-    page.items,
-    page.totalCount,
-  );
+  return friendly("getRepo", async () => {
+    checkArguments(
+      "getRepo",
+      args,
+      { name: { required: true, kind: "name" }, groupUid: { kind: "groupUid" } },
+      MAX_REPO_NAME_LENGTH,
+    );
+    const page = await lookupClient(opts).registry.repos.list(
+      { name: args.name, descendantsOf: args.groupUid || undefined, pageSize: MAX_PAGE_SIZE },
+      { signal: opts?.signal },
+    );
+    const where = args.groupUid ? ` under ${args.groupUid}` : "";
+    return exactlyOne(
+      `getRepo: repository named ${JSON.stringify(args.name)}${where}`,
+      page.items,
+      page.totalCount,
+    );
+  });
 }
 
 /** {@link getRepo} for arguments that are Pulumi outputs. */
@@ -501,18 +570,20 @@ export const getRepoOutput = outputForm(getRepo);
  * name. One request per page of 200.
  */
 export async function getRepos(args: GetReposArgs = {}, opts?: LookupOptions): Promise<Repo[]> {
-  checkArguments(
-    "getRepos",
-    args,
-    { name: { kind: "name" }, groupUid: { kind: "groupUid" } },
-    MAX_REPO_NAME_LENGTH,
-  );
-  return lookupClient(opts)
-    .registry.repos.list(
-      { descendantsOf: args.groupUid || undefined, name: args.name || undefined },
-      { signal: opts?.signal },
-    )
-    .all();
+  return friendly("getRepos", async () => {
+    checkArguments(
+      "getRepos",
+      args,
+      { name: { kind: "name" }, groupUid: { kind: "groupUid" } },
+      MAX_REPO_NAME_LENGTH,
+    );
+    return lookupClient(opts)
+      .registry.repos.list(
+        { descendantsOf: args.groupUid || undefined, name: args.name || undefined },
+        { signal: opts?.signal },
+      )
+      .all();
+  });
 }
 
 /** {@link getRepos} for arguments that are Pulumi outputs. */
@@ -522,21 +593,23 @@ export const getReposOutput = listingOutputForm(getRepos);
 
 /** The tag of repository `repoUid` with this exact name (e.g. `latest`); fails unless exactly one. One request. */
 export async function getTag(args: GetTagArgs, opts?: LookupOptions): Promise<GetTagResult> {
-  checkArguments(
-    "getTag",
-    args,
-    { repoUid: { required: true, kind: "childUid" }, name: { required: true, kind: "name" } },
-    MAX_REPO_NAME_LENGTH,
-  );
-  const page = await lookupClient(opts).registry.tags.list(
-    { name: args.name, childrenOf: args.repoUid, pageSize: MAX_PAGE_SIZE },
-    { signal: opts?.signal },
-  );
-  return exactlyOne(
-    `getTag: tag named ${JSON.stringify(args.name)} of repository ${args.repoUid}`,
-    page.items,
-    page.totalCount,
-  );
+  return friendly("getTag", async () => {
+    checkArguments(
+      "getTag",
+      args,
+      { repoUid: { required: true, kind: "childUid" }, name: { required: true, kind: "name" } },
+      MAX_REPO_NAME_LENGTH,
+    );
+    const page = await lookupClient(opts).registry.tags.list(
+      { name: args.name, childrenOf: args.repoUid, pageSize: MAX_PAGE_SIZE },
+      { signal: opts?.signal },
+    );
+    return exactlyOne(
+      `getTag: tag named ${JSON.stringify(args.name)} of repository ${args.repoUid}`,
+      page.items,
+      page.totalCount,
+    );
+  });
 }
 
 /** {@link getTag} for arguments that are Pulumi outputs. */
@@ -544,18 +617,20 @@ export const getTagOutput = outputForm(getTag);
 
 /** Every tag of repository `repoUid`, optionally only the one with this exact name. One request per page of 200. */
 export async function getTags(args: GetTagsArgs, opts?: LookupOptions): Promise<Tag[]> {
-  checkArguments(
-    "getTags",
-    args,
-    { repoUid: { required: true, kind: "childUid" }, name: { kind: "name" } },
-    MAX_REPO_NAME_LENGTH,
-  );
-  return lookupClient(opts)
-    .registry.tags.list(
-      { childrenOf: args.repoUid, name: args.name || undefined },
-      { signal: opts?.signal },
-    )
-    .all();
+  return friendly("getTags", async () => {
+    checkArguments(
+      "getTags",
+      args,
+      { repoUid: { required: true, kind: "childUid" }, name: { kind: "name" } },
+      MAX_REPO_NAME_LENGTH,
+    );
+    return lookupClient(opts)
+      .registry.tags.list(
+        { childrenOf: args.repoUid, name: args.name || undefined },
+        { signal: opts?.signal },
+      )
+      .all();
+  });
 }
 
 /** {@link getTags} for arguments that are Pulumi outputs. */
@@ -571,22 +646,24 @@ export async function getAdvisories(
   args: GetAdvisoriesArgs = {},
   opts?: LookupOptions,
 ): Promise<Advisory[]> {
-  checkArguments("getAdvisories", args, {
-    advisoryId: { kind: "text" },
-    packageName: { kind: "text" },
-    severity: { kind: "text" },
+  return friendly("getAdvisories", async () => {
+    checkArguments("getAdvisories", args, {
+      advisoryId: { kind: "text" },
+      packageName: { kind: "text" },
+      severity: { kind: "text" },
+    });
+    return lookupClient(opts)
+      .vulnerabilities.advisories.list(
+        {
+          // The API's `name` filter of advisories is their advisoryId.
+          name: args.advisoryId || undefined,
+          packageName: args.packageName || undefined,
+          severity: args.severity || undefined,
+        },
+        { signal: opts?.signal },
+      )
+      .all();
   });
-  return lookupClient(opts)
-    .vulnerabilities.advisories.list(
-      {
-        // The API's `name` filter of advisories is their advisoryId.
-        name: args.advisoryId || undefined,
-        packageName: args.packageName || undefined,
-        severity: args.severity || undefined,
-      },
-      { signal: opts?.signal },
-    )
-    .all();
 }
 
 /** {@link getAdvisories} for arguments that are Pulumi outputs. */

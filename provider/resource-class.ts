@@ -20,8 +20,10 @@
  * }
  * ```
  */
+import { createRequire } from "node:module";
+import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
-import type * as dynamic from "@pulumi/pulumi/dynamic";
+import { RUNTIME_ENTRY } from "./shim";
 
 /** The module every resource of this package registers under. */
 export const MODULE = "irm";
@@ -31,14 +33,14 @@ export function typeToken(type: string): string {
   return `pulumi-nodejs:dynamic/${MODULE}:${type}`;
 }
 
-/** One resource type: its name, its serialized provider and every output it has. */
+/** One resource type: its name, its provider text and every output it has. */
 export interface ResourceKind {
   /** The type's name, e.g. `Group`; the last part of the type token. */
   readonly type: string;
   /** The type token, `pulumi-nodejs:dynamic/irm:<type>`. */
   readonly token: string;
-  /** The module-level provider object (one per type: serialization is cached per object). */
-  readonly provider: dynamic.ResourceProvider;
+  /** The provider text stored as `__provider` (`shim.ts`: it requires the runtime entry). */
+  readonly providerText: string;
   /**
    * Every property the class declares as an output, inputs included. Each is registered
    * (as "not known yet" until the engine answers), because the engine's answer only
@@ -61,14 +63,14 @@ export interface ResourceKindOptions {
 /** Describes a resource type for {@link IrmResource}. */
 export function resourceKind(
   type: string,
-  provider: dynamic.ResourceProvider,
+  providerText: string,
   outputs: readonly string[],
   options: ResourceKindOptions = {},
 ): ResourceKind {
   return {
     type,
     token: typeToken(type),
-    provider,
+    providerText,
     outputs,
     defaults: options.defaults ?? {},
     secretOutputs: options.secretOutputs ?? [],
@@ -94,8 +96,41 @@ interface ConcreteClass<T, Args> {
   new (name: string, args: Args, opts?: pulumi.CustomResourceOptions): T;
 }
 
-/** Base of every resource class of this package. */
-export abstract class IrmResource extends pulumi.dynamic.Resource {
+let runtimeChecked = false;
+
+/**
+ * Throws, before anything is registered, when the provider host could not load the
+ * provider texts: it resolves `pulumi-irm/provider/runtime` from the program's folder
+ * (its working directory, the program's too), so the package must be found from there.
+ * A package that only another dependency installs, out of the program's reach (pnpm
+ * keeps such a package in its `.pnpm` folder), is not.
+ */
+function checkRuntimeReachable(): void {
+  if (runtimeChecked) return;
+  const folder = process.cwd();
+  try {
+    // As from a file of that folder: `require.resolve` with `paths` would first find the
+    // package from this very file (a package resolves its own name), wherever it is.
+    createRequire(path.join(folder, "index.js")).resolve(RUNTIME_ENTRY);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? "an error";
+    throw new Error(
+      `pulumi-irm: the Pulumi provider host loads this package as \`${RUNTIME_ENTRY}\` from ` +
+        `the program's folder ${folder}, and it does not resolve there (${code}). ` +
+        "Add pulumi-irm to the program's own dependencies (the package.json of that folder).",
+    );
+  }
+  runtimeChecked = true;
+}
+
+/**
+ * Base of every resource class of this package: a custom resource of the Node.js dynamic
+ * provider (`pulumi-nodejs:dynamic/irm:<type>`, as `pulumi.dynamic.Resource` registers),
+ * whose `__provider` input is the type's short text of `shim.ts` instead of a serialized
+ * object. `pulumi.dynamic.Resource.isInstance` (that of every custom resource) is true of
+ * it; `instanceof pulumi.dynamic.Resource` is not.
+ */
+export abstract class IrmResource extends pulumi.CustomResource {
   /** Type token a policy pack matches on; each class sets its own. */
   static readonly __pulumiType: string = "";
 
@@ -154,6 +189,20 @@ export abstract class IrmResource extends pulumi.dynamic.Resource {
             ...opts,
             additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...secret],
           };
-    super(kind.provider, name, props, options, MODULE, kind.type);
+    checkRuntimeReachable();
+    props.__provider = kind.providerText;
+    super(kind.token, name, props, options);
+    if (kind.outputs.includes("uid")) uidFromId(this);
   }
+}
+
+/**
+ * Makes a resource's `uid` its `id`: every provider here answers the object's uid as
+ * the id. In the preview of an update, the engine takes the new inputs for a dynamic
+ * resource's outputs, so an output that is no input (the uid) would be unknown, and
+ * everything naming the object by it would be planned for replacement; the id stays
+ * known there. Unknown only where the uid is (a create, a replacement).
+ */
+function uidFromId(resource: pulumi.CustomResource): void {
+  (resource as unknown as { uid: pulumi.Output<string> }).uid = resource.id;
 }

@@ -1,94 +1,66 @@
 /**
- * The provider objects Pulumi serializes into every resource's `__provider` input, one
- * per resource type, all here: each is written out in full rather than made by a
- * function, because its text is what state stores (a function would capture its
- * arguments into that text, and a change of text is a change of every stored resource).
+ * The provider text every resource of this package stores in state (`__provider`, in its
+ * inputs and again in its outputs), one per resource type, written out here in full.
  *
- * Each method only requires the package's runtime entry and delegates, so the
- * serialized text stays small and holds no client, setting or token: those live in
- * the runtime module inside the provider host. Do not reference anything else from
- * this module in a method body: whatever a method captures is copied into state.
- * Methods are terse arrows forwarding `...a` because every character is repeated
- * in the `__provider` text of every resource (kept under 2 KB).
+ * Pulumi's dynamic-provider host loads a resource's text as a module and calls its
+ * `handler()` for the provider object (`requireFromString(text).handler()`), from the
+ * program's folder. Each text below only requires the package's runtime entry by name
+ * and hands over that entry's object for the type, plus its `configure`:
+ *
+ *     const r=require("pulumi-irm/provider/runtime");exports.handler=()=>({...r.group,configure:r.configure})
+ *
+ * The texts are set by the resource classes themselves (`resource-class.ts`), not made
+ * by Pulumi's closure serializer: the serializer wrote 2 KB per type, and finds a
+ * module's name from the file's path, which goes wrong under pnpm's `.pnpm` folders,
+ * for a linked checkout and for a program whose path contains the package's name.
+ *
+ * Rules, because these texts outlive every release that wrote them:
+ * - A text requires nothing but `pulumi-irm/provider/runtime` and reads nothing but its
+ *   exports `configure` and the seven per-type objects (`group`, `identity`, `binding`,
+ *   `role`, `idp`, `invite`, `assoc`, each with `check`, `diff`, `create`, `read`,
+ *   `update`, `delete`). Every release since the first exports exactly these, so an older
+ *   package still runs state written by a newer one (a rollback), and the long texts of
+ *   older releases still run on this one (an upgrade).
+ * - A text never changes once released: the runtime keeps a resource's stored text until
+ *   a `refresh` moves it to the current one (`runtime.ts`), and a test pins each text.
  */
-import type * as dynamic from "@pulumi/pulumi/dynamic";
 
-/** The runtime entry's shape, for typing the `require` below (erased at compile time). */
-type Runtime = typeof import("./runtime");
+/** The runtime entry every text requires, resolved from the program's folder. */
+export const RUNTIME_ENTRY = "pulumi-irm/provider/runtime";
 
-/** Provider of `pulumi-nodejs:dynamic/irm:Group`. */
-export const groupProvider: dynamic.ResourceProvider = {
-  configure: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).configure(...a),
-  check: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).group.check(...a),
-  diff: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).group.diff(...a),
-  create: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).group.create(...a),
-  read: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).group.read(...a),
-  update: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).group.update(...a),
-  delete: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).group.delete(...a),
-};
+/** Text of `pulumi-nodejs:dynamic/irm:Group`. */
+export const groupProvider =
+  'const r=require("pulumi-irm/provider/runtime");exports.handler=()=>({...r.group,configure:r.configure})';
 
-/** Provider of `pulumi-nodejs:dynamic/irm:Identity`. */
-export const identityProvider: dynamic.ResourceProvider = {
-  configure: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).configure(...a),
-  check: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).identity.check(...a),
-  diff: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).identity.diff(...a),
-  create: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).identity.create(...a),
-  read: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).identity.read(...a),
-  update: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).identity.update(...a),
-  delete: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).identity.delete(...a),
-};
+/** Text of `pulumi-nodejs:dynamic/irm:Identity`. */
+export const identityProvider =
+  'const r=require("pulumi-irm/provider/runtime");exports.handler=()=>({...r.identity,configure:r.configure})';
 
-/** Provider of `pulumi-nodejs:dynamic/irm:RoleBinding`. */
-export const roleBindingProvider: dynamic.ResourceProvider = {
-  configure: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).configure(...a),
-  check: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).binding.check(...a),
-  diff: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).binding.diff(...a),
-  create: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).binding.create(...a),
-  read: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).binding.read(...a),
-  update: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).binding.update(...a),
-  delete: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).binding.delete(...a),
-};
+/** Text of `pulumi-nodejs:dynamic/irm:RoleBinding`. */
+export const roleBindingProvider =
+  'const r=require("pulumi-irm/provider/runtime");exports.handler=()=>({...r.binding,configure:r.configure})';
 
-/** Provider of `pulumi-nodejs:dynamic/irm:Role`. */
-export const roleProvider: dynamic.ResourceProvider = {
-  configure: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).configure(...a),
-  check: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).role.check(...a),
-  diff: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).role.diff(...a),
-  create: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).role.create(...a),
-  read: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).role.read(...a),
-  update: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).role.update(...a),
-  delete: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).role.delete(...a),
-};
+/** Text of `pulumi-nodejs:dynamic/irm:Role`. */
+export const roleProvider =
+  'const r=require("pulumi-irm/provider/runtime");exports.handler=()=>({...r.role,configure:r.configure})';
 
-/** Provider of `pulumi-nodejs:dynamic/irm:IdentityProvider`. */
-export const identityProviderProvider: dynamic.ResourceProvider = {
-  configure: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).configure(...a),
-  check: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).idp.check(...a),
-  diff: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).idp.diff(...a),
-  create: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).idp.create(...a),
-  read: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).idp.read(...a),
-  update: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).idp.update(...a),
-  delete: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).idp.delete(...a),
-};
+/** Text of `pulumi-nodejs:dynamic/irm:IdentityProvider`. */
+export const identityProviderProvider =
+  'const r=require("pulumi-irm/provider/runtime");exports.handler=()=>({...r.idp,configure:r.configure})';
 
-/** Provider of `pulumi-nodejs:dynamic/irm:GroupInvite`. */
-export const groupInviteProvider: dynamic.ResourceProvider = {
-  configure: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).configure(...a),
-  check: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).invite.check(...a),
-  diff: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).invite.diff(...a),
-  create: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).invite.create(...a),
-  read: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).invite.read(...a),
-  update: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).invite.update(...a),
-  delete: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).invite.delete(...a),
-};
+/** Text of `pulumi-nodejs:dynamic/irm:GroupInvite`. */
+export const groupInviteProvider =
+  'const r=require("pulumi-irm/provider/runtime");exports.handler=()=>({...r.invite,configure:r.configure})';
 
-/** Provider of `pulumi-nodejs:dynamic/irm:AccountAssociation`. */
-export const accountAssociationProvider: dynamic.ResourceProvider = {
-  configure: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).configure(...a),
-  check: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).assoc.check(...a),
-  diff: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).assoc.diff(...a),
-  create: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).assoc.create(...a),
-  read: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).assoc.read(...a),
-  update: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).assoc.update(...a),
-  delete: (...a) => (require("pulumi-irm/provider/runtime") as Runtime).assoc.delete(...a),
-};
+/** Text of `pulumi-nodejs:dynamic/irm:AccountAssociation`. */
+export const accountAssociationProvider =
+  'const r=require("pulumi-irm/provider/runtime");exports.handler=()=>({...r.assoc,configure:r.configure})';
+
+/**
+ * True when `text` is a provider text of this package, of this release or an older one:
+ * it requires the runtime entry by name. Such a text runs wherever the package is
+ * installed where the program's folder finds it.
+ */
+export function isPackageProviderText(text: unknown): text is string {
+  return typeof text === "string" && text.includes(`require("${RUNTIME_ENTRY}")`);
+}

@@ -101,7 +101,8 @@ function pulumiCliDeployer(
   return {
     describe: `Using the Pulumi CLI ${cli.version} (${pulumi}, from ${cli.source}) with a local file backend in ${backend}.`,
     async deploy() {
-      await runInteractive(["up", "--yes", "--skip-preview", "--stack", STACK]);
+      // As users run it: the preview first, then the update.
+      await runInteractive(["up", "--yes", "--stack", STACK]);
       // The last update's summary says what changed.
       const history = JSON.parse(run(["stack", "history", "--json", "--stack", STACK])) as Array<{
         resourceChanges?: Record<string, number>;

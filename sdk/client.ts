@@ -151,6 +151,11 @@ export function resolveSettings(
       maxRetryAfterMs: retry.maxRetryAfterMs,
     },
   });
+  if (values.apiUrl === undefined) {
+    throw new TypeError(
+      `baseUrl: no API address is set; pass baseUrl or set ${SETTINGS.apiUrl.env} (there is no default, so a token goes only where you choose)`,
+    );
+  }
   const insecure = values.allowInsecureHttp;
   const baseUrl = normalizeUrl(values.apiUrl, `baseUrl (${SETTINGS.apiUrl.env})`, insecure);
   return {

@@ -10,7 +10,7 @@
  * key; a test holds the tables to it.
  */
 
-/** Default port of the local emulator; the default `apiUrl` points at it. */
+/** Default port of the local emulator (`irm-emulator` without `--port`). */
 export const EMULATOR_DEFAULT_PORT = 8787;
 
 /** Pulumi configuration namespace of the provider (`irm:apiUrl`, `irm:token`, ...). */
@@ -101,12 +101,11 @@ export function readSettings<T extends SettingTable>(
 
 /** The SDK's settings. SDK option names are in `IrmClientOptions` (`sdk/client.ts`). */
 export const SETTINGS = {
-  /** `{base_url}` of the API; also the audience of API tokens (option `baseUrl`). */
-  apiUrl: {
-    env: "IRM_API_URL",
-    parse: text,
-    default: `http://127.0.0.1:${EMULATOR_DEFAULT_PORT}`,
-  },
+  /**
+   * `{base_url}` of the API; also the audience of API tokens (option `baseUrl`). No
+   * default: the token is sent there, so the address is always the user's choice.
+   */
+  apiUrl: { env: "IRM_API_URL", parse: text },
   /**
    * `IRM_ALLOW_INSECURE_HTTP=1` (option `allowInsecureHttp`) lets `apiUrl` and `authUrl`
    * be plain `http://` to a host other than loopback; without it they are refused, as

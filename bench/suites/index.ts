@@ -2,16 +2,20 @@
 import type { Suite } from "../lib/suite";
 import { emulatorSuite } from "./emulator";
 import { exportSuite } from "./export";
+import { grpcSuite } from "./grpc";
 import { lifecycleSuite } from "./lifecycle";
 import { operationsSuite } from "./operations";
 import { sdkListingSuite } from "./sdk-listing";
+import { stateSuite } from "./state";
 
 /** Operations first, then growth with size, listings, the emulator and the exporter. */
 export const SUITES: Suite[] = [
   operationsSuite,
   lifecycleSuite,
+  stateSuite,
   sdkListingSuite,
   emulatorSuite,
+  grpcSuite,
   exportSuite,
 ];
 

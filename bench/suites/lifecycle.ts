@@ -770,7 +770,7 @@ function render(input: RenderInput): Section[] {
             `once at the end; a crash mid-run then loses what the run did) measured: ${checkpointRows.join("; ")}. ` +
             "A no-op `up` and a `refresh` that finds nothing changed write nothing per step, which is likely why they stay fast. " +
             (input.cold
-              ? `Of a Group's ${input.cold.resourceBytes.irm.toLocaleString("en-US")} B in this engine's state, ${Math.round((200 * input.cold.providerBytes.irm) / input.cold.resourceBytes.irm)}% is the two copies of the serialized provider (\`__provider\`, ${input.cold.providerBytes.irm.toLocaleString("en-US")} B each), so its size weighs on every one of these writes.`
+              ? `Of a Group's ${input.cold.resourceBytes.irm.toLocaleString("en-US")} B in this engine's state, ${Math.round((200 * input.cold.providerBytes.irm) / input.cold.resourceBytes.irm)}% is the two copies of the provider text (\`__provider\`, ${input.cold.providerBytes.irm.toLocaleString("en-US")} B each), so its size weighs on every one of these writes.`
               : ""),
         ]
       : []),
@@ -841,8 +841,7 @@ function render(input: RenderInput): Section[] {
   if (input.cold) {
     share.push({
       id: "provider-bytes-irm-noop",
-      label:
-        "serialized provider (`__provider`) of a Group: pulumi-irm over the do-nothing provider",
+      label: "provider text (`__provider`) of a Group: pulumi-irm over the do-nothing provider",
       value: input.cold.providerBytes.irm / input.cold.providerBytes.noop,
       unit: "×",
       detail: `${input.cold.providerBytes.irm} B against ${input.cold.providerBytes.noop} B (a Group's whole entry in state: ${input.cold.resourceBytes.irm} B against ${input.cold.resourceBytes.noop} B); stored twice per resource in state and sent with every call to the host`,

@@ -5,14 +5,19 @@
  * provider in a scratch folder, no update check and no plugin download. The emulator's
  * token goes in as `pulumi config set --secret irm:token`.
  */
+import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import * as grpc from "@grpc/grpc-js";
 import {
   type EngineEvent,
   LocalWorkspace,
   PulumiCommand,
   type Stack,
 } from "@pulumi/pulumi/automation";
+import * as eventsService from "@pulumi/pulumi/proto/events_grpc_pb";
+import type { EventRequest } from "@pulumi/pulumi/proto/events_pb";
+import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { REPO_ROOT } from "../installed-package";
 import { editProgram } from "../program-edit";
 import { describeRequest } from "../request-names";
@@ -93,6 +98,68 @@ function stepsOf(events: EngineEvent[]): Step[] {
     steps.push({ op, name: nameOf(meta.urn), type: meta.type });
   }
   return steps;
+}
+
+/** True for an event of the preview a command ran before applying (`planning`). */
+function isPlanning(event: EngineEvent): boolean {
+  const payload = (event.resourcePreEvent ?? event.resOutputsEvent) as
+    | { planning?: boolean }
+    | undefined;
+  return payload?.planning === true;
+}
+
+/**
+ * Receives the engine's events over gRPC, as the CLI's `--event-log tcp://<address>`
+ * sends them: one stream per operation, so the preview `pulumi up` runs first and the
+ * update after it both arrive (a file event log is truncated by the second).
+ */
+async function startEventSink(
+  onEvent: (event: EngineEvent) => void,
+): Promise<{ address: string; close(): void }> {
+  const server = new grpc.Server();
+  server.addService(eventsService.EventsService, {
+    streamEvents(
+      call: grpc.ServerReadableStream<EventRequest, Empty>,
+      callback: grpc.sendUnaryData<Empty>,
+    ) {
+      call.on("data", (request: EventRequest) => onEvent(JSON.parse(request.getEvent())));
+      call.on("end", () => callback(null, new Empty()));
+      call.on("error", (error) => callback(error, null));
+    },
+  });
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error, bound) =>
+      error ? reject(error) : resolve(bound),
+    ),
+  );
+  return { address: `tcp://127.0.0.1:${port}`, close: () => server.forceShutdown() };
+}
+
+/** Runs the CLI; rejects with its output when it exits with an error. */
+function runCli(
+  command: string,
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  onOutput: (text: string) => void,
+): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, [...args, "--non-interactive"], { cwd, env });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+      onOutput(chunk.toString());
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    child.on("error", reject);
+    child.on("close", (code) => {
+      if (code === 0) resolve();
+      else reject({ message: `pulumi ${args[0]} exited with code ${code}\n${stdout}`, stderr });
+    });
+  });
 }
 
 function errorText(error: unknown): string {
@@ -209,25 +276,54 @@ export async function createRealEngineStack(
           expectNoChanges: settings.expectNoChanges,
           policyPacks: settings.policyPacks,
         });
-      } else if (kind === "up") {
-        await stack.up({
-          ...common,
-          expectNoChanges: settings.expectNoChanges,
-          policyPacks: settings.policyPacks,
-        });
-      } else if (kind === "refresh") {
-        await stack.refresh({ ...common, expectNoChanges: settings.expectNoChanges });
       } else {
-        await stack.destroy(common);
+        await runApplying(kind, settings, common.onEvent, common.onOutput);
       }
     } catch (caught) {
       error = errorText(caught);
     }
     await resources();
-    const steps = stepsOf(events);
+    // `up`, `refresh` and `destroy` preview first, as users run them: those events are
+    // the plan; the others are what the command did.
+    const steps = stepsOf(kind === "preview" ? events : events.filter((e) => !isPlanning(e)));
+    const planned = kind === "preview" ? undefined : stepsOf(events.filter(isPlanning));
     // Every event as the engine sent it: diagnostics, policy reports, step metadata.
     for (const event of events) output += `${JSON.stringify(event)}\n`;
-    return { steps, changes: steps.filter((s) => s.op !== "same"), error, output };
+    return {
+      steps,
+      changes: steps.filter((s) => s.op !== "same"),
+      ...(planned ? { planned: planned.filter((s) => s.op !== "same") } : {}),
+      error,
+      output,
+    };
+  }
+
+  /**
+   * `pulumi up|refresh|destroy --yes` as a user or a pipeline runs it: the CLI previews
+   * first and applies only when the preview succeeds. (The Automation API's own methods
+   * pass `--skip-preview`, which hides a preview that does not say what the run does.)
+   */
+  async function runApplying(
+    kind: "up" | "refresh" | "destroy",
+    settings: RunSettings,
+    onEvent: (event: EngineEvent) => void,
+    onOutput: (text: string) => void,
+  ): Promise<void> {
+    const sink = await startEventSink(onEvent);
+    const args = [kind, "--yes", "--stack", "dev", "--color", "never"];
+    if (settings.expectNoChanges) args.push("--expect-no-changes");
+    if (settings.parallel !== undefined) args.push("--parallel", String(settings.parallel));
+    for (const pack of kind === "up" ? (settings.policyPacks ?? []) : []) {
+      args.push("--policy-pack", pack);
+    }
+    args.push("--event-log", sink.address);
+    try {
+      // The CLI offers --event-log only with PULUMI_DEBUG_COMMANDS, as the Automation API sets it.
+      const env = { ...process.env, ...envVars, PULUMI_DEBUG_COMMANDS: "true" };
+      await runCli(path.join(bin, "pulumi"), args, dir, env, onOutput);
+    } finally {
+      sink.close();
+    }
   }
 
   return {

@@ -292,6 +292,33 @@ export async function findAfterUnknownOutcome<T>(
   }
 }
 
+/**
+ * A delete the API refuses, said once. `@pulumi/pulumi`'s provider host logs a failed
+ * delete as `${error}: ${error.stack}` before the engine reports its message, so the
+ * text would show three times with a stack trace; this error's string is only its
+ * headline and it has no stack, so the full message shows once, in the engine's report.
+ */
+export class RefusedDelete extends Error {
+  readonly #headline: string;
+
+  constructor(headline: string, details: string) {
+    super(`${headline}: ${details}`);
+    this.name = "RefusedDelete";
+    this.#headline = headline;
+    this.stack = "";
+  }
+
+  override toString(): string {
+    return this.#headline;
+  }
+}
+
+/**
+ * How long a delete refused as not empty waits when the API still lists objects inside
+ * (named in the error after it): long enough for a child deleted just before to go.
+ */
+const NAMED_BLOCKER_GRACE_MS = 5_000;
+
 /** First wait after a refused delete; doubles each time up to the cap. */
 const DELETE_FIRST_DELAY_MS = 250;
 const DELETE_MAX_DELAY_MS = 5_000;
@@ -313,6 +340,12 @@ export interface DeleteTarget {
   name?: string;
   /** What to do about RESOURCE_IN_USE, replacing the default advice about role bindings. */
   inUseRemedy?: string;
+  /**
+   * The objects the API shows inside the object (`repo "app" (<uid>)`), asked once after
+   * the first RESOURCE_NOT_EMPTY: any there was not deleted by this run before it (the
+   * engine deletes dependants first), so waiting cannot help.
+   */
+  contents?: () => Promise<string[]>;
 }
 
 /**
@@ -359,8 +392,11 @@ export async function deleteWaitingForChildren(
   isGone: (error: unknown) => boolean,
 ): Promise<void> {
   const timeoutMs = context.settings().deleteTimeoutMs;
-  const deadline = Date.now() + timeoutMs;
+  let deadline = Date.now() + timeoutMs;
+  const label = target.name ? `"${target.name}" (${target.uid})` : target.uid;
+  const contents = async () => (target.contents ? await target.contents().catch(() => []) : []);
   let delayMs = DELETE_FIRST_DELAY_MS;
+  let looked = false;
   for (;;) {
     try {
       await remove();
@@ -370,15 +406,32 @@ export async function deleteWaitingForChildren(
       if (isGone(error)) return;
       const violations = blockingViolations(error);
       if (violations === undefined) throw error;
+      const notEmpty = target.contents !== undefined && isResourceNotEmpty(error);
+      if (notEmpty && !looked) {
+        looked = true;
+        // The engine deleted this run's children before; what is still listed is not
+        // on its way out unless it goes within a short grace.
+        if ((await contents()).length > 0) {
+          deadline = Math.min(deadline, Date.now() + NAMED_BLOCKER_GRACE_MS);
+        }
+      }
       const remainingMs = deadline - Date.now();
+      const held = notEmpty && remainingMs <= 0 ? await contents() : [];
+      if (held.length > 0) {
+        throw new RefusedDelete(
+          `Cannot delete ${target.kind} ${label}`,
+          `it still holds ${held.join(", ")}, which this run did not delete. Delete or ` +
+            "move them out of band (or add them to this program), then run again. The " +
+            `${target.kind} was not deleted.`,
+        );
+      }
       if (remainingMs <= 0) {
         const blocking = violations.map((v) => `${v.type}: ${v.description}`).join("; ");
-        const label = target.name ? `"${target.name}" (${target.uid})` : target.uid;
-        throw new Error(
-          `Cannot delete ${target.kind} ${label}: the API still refuses after waiting ` +
-            `${Math.round(timeoutMs / 1000)}s (irm:deleteTimeoutMs / IRM_DELETE_TIMEOUT_MS). ` +
+        throw new RefusedDelete(
+          `Cannot delete ${target.kind} ${label}`,
+          `the API still refuses after waiting ${Math.round(timeoutMs / 1000)}s (irm:deleteTimeoutMs / IRM_DELETE_TIMEOUT_MS). ` +
             `Blocking: ${blocking || (error as Error).message}. ${remedy(violations, target.inUseRemedy)} ` +
-            "Nothing else was deleted.",
+            `The ${target.kind} was not deleted.`,
         );
       }
       await context.sleep(Math.min(delayMs, remainingMs));

@@ -1,5 +1,11 @@
 /** Provider methods of `Group`. */
-import { type Group, type GroupMaskPath, type GroupUpdate, MAX_PAGE_SIZE } from "../../sdk/index";
+import {
+  type Group,
+  type GroupMaskPath,
+  type GroupUpdate,
+  type IrmClient,
+  MAX_PAGE_SIZE,
+} from "../../sdk/index";
 import type { GroupInputs, GroupOutputs } from "../types";
 import { checkGroupInputs, parentOf } from "../validation";
 import {
@@ -39,6 +45,37 @@ function patchBody(inputs: GroupInputs, mask: readonly GroupMaskPath[]): GroupUp
   return maskedFields(inputs, mask, ["name", "description"]);
 }
 
+/** How many of each kind a refused delete names. */
+const NAMED_CONTENTS = 10;
+
+/**
+ * What the API shows directly inside a group, named with uids: child groups,
+ * identities, repositories, custom roles and identity providers (one small list each).
+ */
+async function groupContents(client: IrmClient, uid: string): Promise<string[]> {
+  const params = { childrenOf: uid, pageSize: NAMED_CONTENTS };
+  type Named = { uid: string; name: string };
+  // A listing the token may not make names nothing; the API's own refusal still stands.
+  const items = (page: PromiseLike<{ items: Named[] }>) =>
+    Promise.resolve(page).then(
+      (p) => p.items,
+      () => [] as Named[],
+    );
+  const kinds: Array<[string, Promise<Named[]>]> = [
+    ["group", items(client.iam.groups.list(params))],
+    ["identity", items(client.iam.identities.list(params))],
+    ["repo", items(client.registry.repos.list(params))],
+    ["custom role", items(client.iam.roles.list(params))],
+    ["identity provider", items(client.iam.identityProviders.list(params))],
+  ];
+  const named: string[] = [];
+  for (const [kind, listed] of kinds) {
+    for (const item of await listed)
+      named.push(`${kind} ${JSON.stringify(item.name)} (${item.uid})`);
+  }
+  return named;
+}
+
 export function groupHandler(context: HandlerContext): ResourceHandler<GroupInputs, GroupOutputs> {
   return objectHandler(context, {
     kind: "group",
@@ -65,5 +102,6 @@ export function groupHandler(context: HandlerContext): ResourceHandler<GroupInpu
       ).items,
     nameOf: (outputs) => outputs?.name,
     describe: (inputs) => `group ${JSON.stringify(inputs.name)} under ${inputs.parentUid}`,
+    contents: groupContents,
   });
 }

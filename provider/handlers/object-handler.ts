@@ -7,6 +7,7 @@
 import type { CheckResult } from "@pulumi/pulumi/dynamic";
 import type { IrmClient } from "../../sdk/index";
 import { OutcomeUnknownError } from "../../sdk/index";
+import { isUnknown } from "../input-checks";
 import {
   changedPaths,
   deleteWaitingForChildren,
@@ -81,11 +82,32 @@ export interface ObjectSpec<
   withWriteOnly?(outputs: Outputs, inputs: Inputs): Outputs;
   /** What to do about RESOURCE_IN_USE, when the default advice (role bindings) is not it. */
   inUseRemedy?: string;
+  /** The objects the API shows inside this one, named, when a delete is refused as not empty. */
+  contents?(client: IrmClient, uid: string): Promise<string[]>;
   /**
    * Why an object found by `adoptUid` cannot be managed as declared (a field the API
    * cannot change differs), or undefined when it can.
    */
   refuseAdoption?(current: Outputs, inputs: Inputs): string | undefined;
+}
+
+/** Groups known to exist, per provider process (a group's uid is never reused). */
+const existingGroups = new Map<string, Promise<boolean>>();
+
+/** False only when the API answers NOT_FOUND for this group. */
+function groupExists(context: HandlerContext, uid: string): Promise<boolean> {
+  let known = existingGroups.get(uid);
+  if (known === undefined) {
+    const groups = context.client().iam.groups;
+    known = groups.get(uid).then(
+      () => true,
+      (error: unknown) => !groups.isGone(error, uid),
+    );
+    existingGroups.set(uid, known);
+    // A group found missing may be created later in the same process: ask again then.
+    known.then((exists) => exists || existingGroups.delete(uid));
+  }
+  return known;
 }
 
 export function objectHandler<
@@ -142,9 +164,34 @@ export function objectHandler<
     return { id: outs.uid, outs };
   }
 
+  /**
+   * Before a create (or a move), while `pulumi preview` runs too: the group the object
+   * is to live in must exist, or the failure names the input. One GET per distinct
+   * group per provider process; an answer other than NOT_FOUND leaves it to the create.
+   */
+  async function missingContainer(
+    olds: Record<string, unknown>,
+    inputs: Inputs | undefined,
+  ): Promise<{ property: string; reason: string } | undefined> {
+    if (inputs === undefined || inputs.adoptUid) return undefined;
+    const uid = spec.container.fromInputs(inputs);
+    if (uid === undefined || uid === "" || isUnknown(uid)) return undefined;
+    if (olds[spec.container.path] === uid) return undefined;
+    if (!(await groupExists(context, uid))) {
+      return {
+        property: spec.container.path,
+        reason: `no group ${uid} exists (or this token may not see it); nothing was created`,
+      };
+    }
+    return undefined;
+  }
+
   return {
-    async check(_olds, news) {
-      return spec.check(news);
+    async check(olds, news) {
+      const result = spec.check(news);
+      if (result.failures?.length) return result;
+      const failure = await missingContainer(olds, result.inputs);
+      return failure === undefined ? result : { ...result, failures: [failure] };
     },
 
     async diff(_id, olds, news) {
@@ -207,7 +254,14 @@ export function objectHandler<
       const name = spec.nameOf?.(props);
       await deleteWaitingForChildren(
         context,
-        { kind: spec.kind, uid: id, name, inUseRemedy: spec.inUseRemedy },
+        {
+          kind: spec.kind,
+          uid: id,
+          name,
+          inUseRemedy: spec.inUseRemedy,
+          contents:
+            spec.contents && (async () => (await spec.contents?.(context.client(), id)) ?? []),
+        },
         () => api().delete(id),
         isGone(id),
       );

@@ -13,7 +13,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
 import { type OrgSnapshot, readOrganisation } from "../../harness/lifecycle/org-snapshot";
 import { writesOf } from "../../harness/request-names";
-import { createEngineStack, type EngineStack, type Step } from "../support/engine-stack";
+import {
+  createEngineStack,
+  type EngineStack,
+  hasRealEngine,
+  type RunOutcome,
+  type Step,
+} from "../support/engine-stack";
 
 const describeSteps = (steps: Step[]) => steps.map((s) => `${s.op} ${s.name}`);
 const sorted = (list: string[]) => [...list].sort();
@@ -25,6 +31,19 @@ function expectBefore(list: string[], pairs: Array<[string, string]>): void {
     expect(at, `${earlier} missing from ${list.join(" | ")}`).toBeGreaterThanOrEqual(0);
     expect(list.indexOf(later), `${later} should follow ${earlier}`).toBeGreaterThan(at);
   }
+}
+
+/**
+ * On the real engine, `up` previews first as users run it: what that preview announced
+ * (its steps, and the summary line the CLI printed) is what the run then did.
+ */
+function expectPreviewedAsDone(result: RunOutcome, summary: string): void {
+  if (!hasRealEngine()) return; // the small engine applies without a preview
+  if (result.planned === undefined) throw new Error("the real engine's up ran no preview");
+  expect(describeSteps(result.planned)).toEqual(describeSteps(result.changes));
+  const previewText = result.output.split(/^Updating \(/m)[0];
+  expect(previewText).toContain(summary);
+  expect(previewText).not.toContain("to replace");
 }
 
 const FULL_ORGANISATION: Omit<OrgSnapshot, "uids"> = {
@@ -136,6 +155,9 @@ describe("org-hierarchy example on the engine", { shuffle: false }, () => {
     const result = await stack.up();
     expect(result.error).toBeUndefined();
     expect(describeSteps(result.changes)).toEqual(["update payments"]);
+    // The preview `pulumi up` shows first says the same: payments has a child group and
+    // an identity naming it by uid, and they are not planned for replacement.
+    expectPreviewedAsDone(result, "1 to update");
     expect(writesOf(await stack.takeRequests())).toEqual([
       "PATCH /iam/v2beta1/groups/<payments>?updateMask=description 200",
     ]);
@@ -150,9 +172,11 @@ describe("org-hierarchy example on the engine", { shuffle: false }, () => {
     );
     const result = await stack.up();
     expect(result.error).toBeUndefined();
-    expect(writesOf(await stack.takeRequests())).toEqual(
-      expect.arrayContaining(["PATCH /iam/v2beta1/groups/<platform>?updateMask=name 200"]),
-    );
+    expect(describeSteps(result.changes)).toEqual(["update platform"]);
+    expectPreviewedAsDone(result, "1 to update");
+    expect(writesOf(await stack.takeRequests())).toEqual([
+      "PATCH /iam/v2beta1/groups/<platform>?updateMask=name 200",
+    ]);
     await expectConverged();
   });
 
@@ -259,8 +283,9 @@ describe("org-hierarchy example on the engine", { shuffle: false }, () => {
     await stack.takeRequests();
 
     const result = await stack.destroy();
-    expect(result.error).toContain("RESOURCE_NOT_EMPTY");
-    expect(result.error).toContain('Cannot delete group "platform-core"');
+    expect(result.error).toContain(
+      `Cannot delete group "platform-core" (${platform}): it still holds repo "platform-tools" (${seeded.repos[0]})`,
+    );
     expect(result.error).not.toContain(emulator.token);
     const deleted = describeSteps(result.changes);
     expect(deleted).not.toContain("delete platform");

@@ -1,4 +1,5 @@
 /** Lookups against the emulator: one request for a single lookup, fewest pages for a listing. */
+import { inspect } from "node:util";
 import * as pulumi from "@pulumi/pulumi";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
@@ -20,6 +21,7 @@ import {
   getTag,
   getTagOutput,
   getTags,
+  LookupError,
   type LookupOptions,
 } from "../../provider/lookups";
 import { type ProviderFixture, startProviderFixture } from "../support/provider-fixture";
@@ -406,5 +408,49 @@ describe("tags and advisories", () => {
 
     const one = await getAdvisories({ advisoryId: all[0].advisoryId }, opts);
     expect(one.map((a) => a.uid)).toEqual([all[0].uid]);
+  });
+});
+
+describe("a lookup's failure, as the program prints it", () => {
+  /** What `@pulumi/pulumi` prints for an uncaught error: a RunError's message, else util.inspect. */
+  const printedByPulumi = (error: unknown) =>
+    (error as { __pulumiRunError?: boolean }).__pulumiRunError === true
+      ? (error as Error).message
+      : inspect(error, { colors: true });
+
+  async function failure(lookup: Promise<unknown>): Promise<unknown> {
+    try {
+      await lookup;
+    } catch (error) {
+      return error;
+    }
+    throw new Error("the lookup succeeded");
+  }
+
+  it("a wrong token is one line naming the setting to fix, without the SDK error or a stack", async () => {
+    const error = await failure(
+      getRole({ name: "viewer" }, { settings: { apiUrl: emu.url, token: "not-a-token" } }),
+    );
+    expect(error).toBeInstanceOf(LookupError);
+    const text = printedByPulumi(error);
+    expect(text).toMatch(/^getRole: the API refused the credentials \(.+\); check irm:token/);
+    expect(text).not.toContain("\n");
+    expect(inspect(error, { colors: true })).toBe(`LookupError: ${(error as Error).message}`);
+    expect(text).not.toContain("not-a-token");
+  });
+
+  it("a misspelt role name is one line naming it", async () => {
+    const error = await failure(getRole({ name: "veiwer" }, opts));
+    expect(printedByPulumi(error)).toBe('getRole: role named "veiwer": found none');
+  });
+
+  it("an unreachable API names irm:apiUrl", async () => {
+    const error = await failure(
+      getGroup(
+        { uid: emu.rootGroupUid },
+        { settings: { apiUrl: "http://127.0.0.1:9", token: emu.token } },
+      ),
+    );
+    expect(printedByPulumi(error)).toMatch(/^getGroup: the API did not answer .*check irm:apiUrl/);
   });
 });

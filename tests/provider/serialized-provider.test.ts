@@ -1,9 +1,11 @@
 /**
  * What a program stores in state: runs a program under `runtime.setMocks` with an
- * installed copy of the package and inspects each resource's serialized `__provider`.
+ * installed copy of the package and inspects each resource's `__provider` text.
  */
+import * as pulumi from "@pulumi/pulumi";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createConsumerProject } from "../../harness/installed-package";
+import { groupProvider, identityProvider, roleBindingProvider } from "../../provider/shim";
 import { type ProgramRun, runProgramUnderMocks } from "../support/provider-program";
 
 /** A token that must never be copied into a serialized provider. */
@@ -46,13 +48,25 @@ describe("serialized providers", () => {
     expect(pkg.RoleBinding.isInstance(undefined)).toBe(false);
   });
 
-  it("stores a thin shim that requires the runtime entry, under 2 KB per resource", () => {
+  it("stores the short text of its type, which requires the runtime entry", () => {
+    const texts: Record<string, string> = {
+      [run.pkg.Group.__pulumiType]: groupProvider,
+      [run.pkg.Identity.__pulumiType]: identityProvider,
+      [run.pkg.RoleBinding.__pulumiType]: roleBindingProvider,
+    };
     for (const resource of run.registered) {
       const provider = run.providerOf(resource.type);
-      expect(provider.length, resource.type).toBeLessThan(2048);
+      expect(provider, resource.type).toBe(texts[resource.type]);
+      expect(provider.length, resource.type).toBeLessThan(110);
       expect(provider).toContain('require("pulumi-irm/provider/runtime")');
-      // Nothing of the client or the settings is captured.
-      expect(provider).not.toMatch(/IrmClient|undici|deleteTimeoutMs|apiUrl/);
+    }
+  });
+
+  it("registers custom resources that pulumi.dynamic.Resource.isInstance recognises", () => {
+    const { resources } = run;
+    for (const resource of [resources.group, resources.identity, resources.binding]) {
+      expect(pulumi.dynamic.Resource.isInstance(resource)).toBe(true);
+      expect(pulumi.CustomResource.isInstance(resource)).toBe(true);
     }
   });
 

@@ -6,10 +6,15 @@ import { BadResponseError, IrmClient, resolveSettings, resolveTokenSource } from
 import { DEFAULTS } from "../../sdk/settings";
 
 describe("resolveSettings", () => {
-  it("uses the defaults when nothing is set", () => {
-    expect(resolveSettings({}, {})).toEqual({
-      baseUrl: DEFAULTS.apiUrl,
-      authUrl: DEFAULTS.apiUrl,
+  it("has no default address: with none set it fails before any request, naming IRM_API_URL", () => {
+    expect(() => resolveSettings({}, {})).toThrow(/baseUrl: no API address is set.*IRM_API_URL/);
+    expect(() => new IrmClient({ token: "a-token", env: {} })).toThrow(/IRM_API_URL/);
+  });
+
+  it("uses the defaults when nothing but the address is set", () => {
+    expect(resolveSettings({}, { IRM_API_URL: "https://api.example" })).toEqual({
+      baseUrl: "https://api.example",
+      authUrl: "https://api.example",
       timeoutMs: DEFAULTS.timeoutMs,
       maxResponseBytes: DEFAULTS.maxResponseBytes,
       retry: {
@@ -58,7 +63,9 @@ describe("resolveSettings", () => {
   it("rejects a base URL that is not http(s), naming the variable", () => {
     expect(() => resolveSettings({}, { IRM_API_URL: "ftp://x" })).toThrow(/IRM_API_URL/);
     expect(() => resolveSettings({ baseUrl: "not a url" }, {})).toThrow(/baseUrl/);
-    expect(() => resolveSettings({}, { IRM_MAX_RETRIES: "-1" })).toThrow(/IRM_MAX_RETRIES/);
+    expect(() => resolveSettings({}, { IRM_API_URL: "http://b", IRM_MAX_RETRIES: "-1" })).toThrow(
+      /IRM_MAX_RETRIES/,
+    );
   });
 });
 
@@ -80,6 +87,7 @@ describe("resolveTokenSource", () => {
     const source = resolveTokenSource(
       {},
       {
+        IRM_API_URL: "http://api.example",
         IRM_IDENTITY: "id",
         ACTIONS_ID_TOKEN_REQUEST_URL: "http://gh",
         ACTIONS_ID_TOKEN_REQUEST_TOKEN: "t",
@@ -134,7 +142,11 @@ describe("resolveTokenSource", () => {
 
 describe("IrmClient", () => {
   it("exposes every collection and does not reveal its token when printed", async () => {
-    const client = new IrmClient({ token: "printed-secret-token", env: {} });
+    const client = new IrmClient({
+      baseUrl: "http://127.0.0.1:9",
+      token: "printed-secret-token",
+      env: {},
+    });
     expect(Object.keys(client.iam).sort()).toEqual([
       "accountAssociations",
       "groupInvites",
@@ -154,14 +166,14 @@ describe("IrmClient", () => {
   });
 
   it("lets an option win over a malformed variable of the same setting", async () => {
-    const env = { IRM_TIMEOUT_MS: "soon" };
+    const env = { IRM_API_URL: "http://api.example", IRM_TIMEOUT_MS: "soon" };
     expect(() => new IrmClient({ env })).toThrow(/IRM_TIMEOUT_MS: must be a non-negative integer/);
     const client = new IrmClient({ env, timeoutMs: 1_000 });
     await client.close();
   });
 
   it("can be closed twice, as cleanup code often does", async () => {
-    const client = new IrmClient({ env: {} });
+    const client = new IrmClient({ env: { IRM_API_URL: "http://api.example" } });
     await client.close();
     await expect(client.close()).resolves.toBeUndefined();
   });

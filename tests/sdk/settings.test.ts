@@ -82,14 +82,20 @@ describe("readSettings", () => {
     const values = readSettings(SETTINGS, { env: {} });
     // Assignments that compile only because the type guarantees a value.
     const timeoutMs: number = values.timeoutMs;
-    const apiUrl: string = values.apiUrl;
+    const maxRetries: number = values.maxRetries;
     const deleteTimeoutMs: number = resolveProviderSettings(() => undefined, {}).deleteTimeoutMs;
-    expect([timeoutMs, apiUrl, deleteTimeoutMs]).toEqual([
+    expect([timeoutMs, maxRetries, deleteTimeoutMs]).toEqual([
       DEFAULTS.timeoutMs,
-      DEFAULTS.apiUrl,
+      DEFAULTS.maxRetries,
       PROVIDER_SETTINGS.deleteTimeoutMs.default,
     ]);
     expect(values.token).toBeUndefined();
+  });
+
+  it("has no default API address: the token goes only where the user points it", () => {
+    expect(readSettings(SETTINGS, { env: {} }).apiUrl).toBeUndefined();
+    expect(resolveProviderSettings(() => undefined, {}).apiUrl).toBeUndefined();
+    expect("default" in SETTINGS.apiUrl).toBe(false);
   });
 
   it("the provider's table names its config keys and reuses the SDK's rows", () => {
@@ -102,7 +108,6 @@ describe("readSettings", () => {
       deleteTimeoutMs: "irm:deleteTimeoutMs",
     });
     expect(PROVIDER_SETTINGS.apiUrl.env).toBe(SETTINGS.apiUrl.env);
-    expect(PROVIDER_SETTINGS.apiUrl.default).toBe(SETTINGS.apiUrl.default);
     expect(Object.keys(SETTINGS)).not.toContain("deleteTimeoutMs");
   });
 });
@@ -172,7 +177,9 @@ function sampleFor(parse: unknown): { raw: string; value: unknown } {
 
 describe("README.md's configuration table", () => {
   const rows = readmeRows();
-  const sdkDefaults = resolveSettings({}, {});
+  // The address has no default; every other setting is at its default here.
+  const address = { IRM_API_URL: "http://api.example" };
+  const sdkDefaults = resolveSettings({}, address);
   const providerDefaults = resolveProviderSettings(() => undefined, {});
   const sdkRows = Object.values(SETTINGS as SettingTable);
   const providerRows = Object.values(PROVIDER_SETTINGS as SettingTable);
@@ -213,7 +220,9 @@ describe("README.md's configuration table", () => {
         const value = stated(row.defaultCell);
         expect((sdkRow ?? providerRow)?.default).toBe(value);
         if (key !== undefined) expect(providerDefaults[key]).toBe(value);
-        if (option !== undefined) expect(at(sdkDefaults, option)).toBe(value);
+        if (option !== undefined && option !== "baseUrl") {
+          expect(at(sdkDefaults, option)).toBe(value);
+        }
       }
 
       // The variable and the key are really read.
@@ -229,7 +238,9 @@ describe("README.md's configuration table", () => {
         expect(fromConfig[key]).toBe(sample.value);
       }
       if (option !== undefined) {
-        expect(at(resolveSettings({}, { [row.variable]: sample.raw }), option)).toBe(sample.value);
+        expect(at(resolveSettings({}, { ...address, [row.variable]: sample.raw }), option)).toBe(
+          sample.value,
+        );
       }
       if (sdkRow !== undefined) {
         const sdkKey = Object.keys(SETTINGS).find(

@@ -1,0 +1,189 @@
+/**
+ * What a new user meets first, on the real engine with the real CLI's output: a preview
+ * that says what the `up` then does (a one-field edit of a group with children, a
+ * protected child among them), errors of the program that arrive within seconds and
+ * once, no default address for the token, a missing parent named before any create, and
+ * a delete blocked by an object the stack does not manage, reported at once by name.
+ * One stack of `fixtures/new-user`, runs in order.
+ */
+import * as path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
+import { writesOf } from "../../harness/request-names";
+import {
+  createEngineStack,
+  type EngineStack,
+  hasRealEngine,
+  type RunOutcome,
+  type Step,
+} from "../support/engine-stack";
+
+const describeSteps = (steps: Step[]) => steps.map((s) => `${s.op} ${s.name}`).sort();
+
+/** How many times `text` occurs in `within`. */
+const count = (within: string, text: string) => within.split(text).length - 1;
+
+/**
+ * The CLI's summary of a run's diagnostics (each also shows once in the progress lines
+ * above it): where "reported once" is counted.
+ */
+const diagnostics = (run: RunOutcome) => printed(run).split(/^Diagnostics:$/m)[1] ?? "";
+
+/** The human output of the CLI (the JSON events the harness appends left out). */
+const printed = (run: RunOutcome) =>
+  run.output
+    .split("\n")
+    .filter((line) => !line.startsWith("{"))
+    .join("\n");
+
+describe.runIf(hasRealEngine())("what a new user meets first", { shuffle: false }, () => {
+  let emulator: TestEmulator;
+  let stack: EngineStack;
+  let parentUid: string;
+
+  beforeAll(async () => {
+    emulator = await startTestEmulator();
+    [parentUid] = (
+      await emulator.seed({ groups: [{ parentUid: emulator.rootGroupUid, name: "new-user" }] })
+    ).groups;
+    stack = await createEngineStack({
+      name: "new-user",
+      program: path.join(__dirname, "fixtures", "new-user"),
+      emulator,
+      projectConfig: { parentUid },
+    });
+  }, 300_000);
+
+  afterAll(async () => {
+    await stack?.dispose();
+    await emulator?.close();
+  });
+
+  it("up creates the team, its protected child, an identity and its binding", async () => {
+    const result = await stack.up();
+    expect(result.error).toBeUndefined();
+    expect(describeSteps(result.changes)).toEqual([
+      "create ci",
+      "create ci-viewer",
+      "create sub",
+      "create team",
+    ]);
+  }, 300_000);
+
+  it("a one-field edit of a group with children previews as exactly one update, and is one", async () => {
+    stack.editProgram('description: "first"', 'description: "second"');
+    const result = await stack.up();
+    expect(result.error).toBeUndefined();
+    expect(result.planned && describeSteps(result.planned)).toEqual(["update team"]);
+    expect(describeSteps(result.changes)).toEqual(["update team"]);
+    const preview = printed(result).split(/^Updating \(/m)[0];
+    expect(preview).toMatch(/~ 1 to update/);
+    expect(preview).not.toMatch(/to replace/);
+    expect(writesOf(await stack.takeRequests())).toEqual([
+      "PATCH /iam/v2beta1/groups/<team>?updateMask=description 200",
+    ]);
+  }, 300_000);
+
+  it("a rename previews as exactly one update, and is one", async () => {
+    stack.editProgram('name: "team",', 'name: "team-renamed",');
+    const preview = await stack.preview();
+    expect(preview.error).toBeUndefined();
+    expect(describeSteps(preview.changes)).toEqual(["update team"]);
+    const result = await stack.up();
+    expect(result.error).toBeUndefined();
+    expect(result.planned && describeSteps(result.planned)).toEqual(["update team"]);
+    expect(describeSteps(result.changes)).toEqual(["update team"]);
+    expect(writesOf(await stack.takeRequests())).toEqual([
+      "PATCH /iam/v2beta1/groups/<team>?updateMask=name 200",
+    ]);
+  }, 300_000);
+
+  /** Seconds a preview of the unchanged program takes on this machine now. */
+  async function normalPreviewSeconds(): Promise<number> {
+    const started = Date.now();
+    expect((await stack.preview({ expectNoChanges: true })).error).toBeUndefined();
+    return (Date.now() - started) / 1000;
+  }
+
+  it("a misspelt role name in a lookup fails the preview as fast as a preview, once, naming it", async () => {
+    const normal = await normalPreviewSeconds();
+    stack.editProgram('getRoleOutput({ name: "viewer" })', 'getRoleOutput({ name: "veiwer" })');
+    const started = Date.now();
+    const preview = await stack.preview();
+    const seconds = (Date.now() - started) / 1000;
+    stack.editProgram('getRoleOutput({ name: "veiwer" })', 'getRoleOutput({ name: "viewer" })');
+    expect(preview.error).toBeDefined();
+    expect(count(diagnostics(preview), 'getRole: role named "veiwer": found none')).toBe(1);
+    expect(printed(preview)).not.toMatch(/LookupError|\bat .*\.js:\d+/);
+    // It took minutes (the error formatted with util.inspect); a preview takes seconds.
+    expect(seconds).toBeLessThan(normal + 60);
+  }, 300_000);
+
+  it("a wrong token fails the preview as fast as a preview with one message naming irm:token", async () => {
+    const normal = await normalPreviewSeconds();
+    await stack.setConfig("irm:token", "not-a-real-token", true);
+    const started = Date.now();
+    const preview = await stack.preview();
+    const seconds = (Date.now() - started) / 1000;
+    await stack.setConfig("irm:token", emulator.token, true);
+    expect(preview.error).toBeDefined();
+    expect(count(diagnostics(preview), "the API refused the credentials")).toBe(1);
+    expect(diagnostics(preview)).toContain("check irm:token");
+    expect(printed(preview)).not.toMatch(/UnauthenticatedError|codeName|\bat .*\.js:\d+/);
+    expect(seconds).toBeLessThan(normal + 60);
+  }, 300_000);
+
+  it("without irm:apiUrl nothing is sent: the preview fails naming the setting", async () => {
+    await stack.setConfig("irm:apiUrl", "");
+    await emulator.clearRequests();
+    const preview = await stack.preview();
+    const requests = await emulator.requests();
+    await stack.setConfig("irm:apiUrl", emulator.url);
+    expect(preview.error).toBeDefined();
+    expect(printed(preview)).toContain("irm:apiUrl is not set");
+    expect(requests).toEqual([]);
+  }, 300_000);
+
+  it("a parent that does not exist fails the preview naming parentUid, before any create", async () => {
+    const missing = `${parentUid}/0123456789abcdef`;
+    stack.editProgram(
+      "// EXTRA",
+      `new irm.Group("orphan", { parentUid: "${missing}", name: "orphan" });`,
+    );
+    const preview = await stack.preview();
+    stack.editProgram(
+      `new irm.Group("orphan", { parentUid: "${missing}", name: "orphan" });`,
+      "// EXTRA",
+    );
+    expect(preview.error).toBeDefined();
+    expect(
+      count(
+        diagnostics(preview),
+        `property parentUid value {${missing}} has a problem: no group ${missing} exists`,
+      ),
+    ).toBe(1);
+    expect(writesOf(await stack.takeRequests())).toEqual([]);
+  }, 300_000);
+
+  it("a delete blocked by an object the stack does not manage fails at once, naming it", async () => {
+    stack.editProgram(
+      '{ parentUid: team.uid, name: "sub" }, { protect: true }',
+      '{ parentUid: team.uid, name: "sub" }',
+    );
+    expect((await stack.up()).error).toBeUndefined();
+    const teamUid = stack.uidOf("team");
+    const [repoUid] = (
+      await emulator.seed({ repos: [{ parentUid: teamUid, name: "pushed-by-hand" }] })
+    ).repos;
+    const started = Date.now();
+    const result = await stack.destroy();
+    const seconds = (Date.now() - started) / 1000;
+    expect(result.error).toBeDefined();
+    const out = printed(result);
+    // Well under the default deleteTimeoutMs (120 s), which it no longer waits out.
+    expect(seconds).toBeLessThan(90);
+    expect(count(diagnostics(result), `repo "pushed-by-hand" (${repoUid})`)).toBe(1);
+    expect(out).not.toContain("Nothing else was deleted");
+    expect((await stack.resources()).map((r) => r.name)).toEqual(["team"]);
+  }, 300_000);
+});

@@ -1,0 +1,114 @@
+/**
+ * The provider texts of `provider/shim.ts`: their exact content and size (stored twice per
+ * resource, never changed once released), what they load as the dynamic-provider host
+ * loads them, and how the runtime keeps a resource's stored text in step under the
+ * host's own writes (`check` keeps it, `read` moves it to this release's).
+ */
+import { Struct } from "google-protobuf/google/protobuf/struct_pb";
+import { describe, expect, it } from "vitest";
+import { createConsumerProject } from "../../harness/installed-package";
+import * as runtime from "../../provider/runtime";
+import * as shim from "../../provider/shim";
+
+const requireFromString = require("require-from-string") as (code: string) => {
+  handler(): Record<string, unknown>;
+};
+
+/** Each type's text, as released: a change here is a change of every stored resource. */
+const RELEASED: Record<string, [string, string]> = {
+  groupProvider: ["Group", "group"],
+  identityProvider: ["Identity", "identity"],
+  roleBindingProvider: ["RoleBinding", "binding"],
+  roleProvider: ["Role", "role"],
+  identityProviderProvider: ["IdentityProvider", "idp"],
+  groupInviteProvider: ["GroupInvite", "invite"],
+  accountAssociationProvider: ["AccountAssociation", "assoc"],
+};
+
+const texts = Object.entries(RELEASED).map(([name, [type, entry]]) => ({
+  type,
+  entry,
+  text: (shim as unknown as Record<string, string>)[name],
+}));
+
+const METHODS = ["check", "diff", "create", "read", "update", "delete"];
+
+/** A text of the closure-serialized kind older releases stored (2 KB, same runtime entry). */
+const OLD_TEXT = `exports.handler = __f0;\nfunction __f0() { return require("pulumi-irm/provider/runtime").group; }\n${"// ".padEnd(1900, "x")}`;
+
+describe("provider texts", () => {
+  it("are the released texts, under 110 bytes each", () => {
+    for (const { type, entry, text } of texts) {
+      expect(text, type).toBe(
+        `const r=require("pulumi-irm/provider/runtime");exports.handler=()=>({...r.${entry},configure:r.configure})`,
+      );
+      expect(Buffer.byteLength(text), type).toBeLessThanOrEqual(110);
+    }
+    expect(Buffer.byteLength(shim.groupProvider)).toBe(103);
+  });
+
+  it("load as the host loads them: the runtime's object of the type, with configure", () => {
+    // The host loads a text from the program's folder, where the package is installed.
+    const project = createConsumerProject({
+      name: "provider-text",
+      requiredSubpaths: ["./provider/runtime"],
+    });
+    const cwd = process.cwd();
+    process.chdir(project.dir);
+    try {
+      const installed = project.require("pulumi-irm/provider/runtime") as Record<
+        string,
+        Record<string, unknown>
+      >;
+      for (const { type, entry, text } of texts) {
+        const provider = requireFromString(text).handler();
+        expect(provider.configure, type).toBe(installed.configure);
+        for (const method of METHODS) {
+          expect(provider[method], `${type}.${method}`).toBe(installed[entry][method]);
+        }
+      }
+    } finally {
+      process.chdir(cwd);
+      project.remove();
+    }
+  });
+
+  it("only name what every release's runtime exports", () => {
+    expect(typeof runtime.configure).toBe("function");
+    for (const { entry } of texts) {
+      const handler = (runtime as unknown as Record<string, Record<string, unknown>>)[entry];
+      for (const method of METHODS)
+        expect(typeof handler[method], `${entry}.${method}`).toBe("function");
+    }
+  });
+
+  it("are recognised as this package's, of any release", () => {
+    for (const { text } of texts) expect(shim.isPackageProviderText(text)).toBe(true);
+    expect(shim.isPackageProviderText(OLD_TEXT)).toBe(true);
+    expect(shim.isPackageProviderText('exports.handler=()=>require("other")')).toBe(false);
+    expect(shim.isPackageProviderText(undefined)).toBe(false);
+  });
+});
+
+describe("the runtime keeps the stored text in step", () => {
+  const news = { parentUid: "a".repeat(40), name: "team", description: "" };
+
+  it("check keeps the text a resource stores, through the host's write of the program's", async () => {
+    const result = await runtime.group.check({ ...news, __provider: OLD_TEXT }, { ...news });
+    const inputs = result.inputs as unknown as Record<string, unknown>;
+    // What the host does with check's inputs before answering.
+    inputs.__provider = shim.groupProvider;
+    expect(Struct.fromJavaScript(inputs as never).toJavaScript().__provider).toBe(OLD_TEXT);
+  });
+
+  it("check of a new resource, or over a foreign text, takes the program's text", async () => {
+    for (const olds of [{}, { ...news, __provider: 'exports.handler=()=>require("x")' }]) {
+      const result = await runtime.group.check(olds, { ...news });
+      const inputs = result.inputs as unknown as Record<string, unknown>;
+      inputs.__provider = shim.groupProvider;
+      expect(Struct.fromJavaScript(inputs as never).toJavaScript().__provider).toBe(
+        shim.groupProvider,
+      );
+    }
+  });
+});
