@@ -87,7 +87,7 @@ describe("resolveTokenSource", () => {
     const source = resolveTokenSource(
       {},
       {
-        IRM_API_URL: "http://api.example",
+        IRM_API_URL: "https://api.example",
         IRM_IDENTITY: "id",
         ACTIONS_ID_TOKEN_REQUEST_URL: "http://gh",
         ACTIONS_ID_TOKEN_REQUEST_TOKEN: "t",
@@ -166,14 +166,14 @@ describe("IrmClient", () => {
   });
 
   it("lets an option win over a malformed variable of the same setting", async () => {
-    const env = { IRM_API_URL: "http://api.example", IRM_TIMEOUT_MS: "soon" };
+    const env = { IRM_API_URL: "https://api.example", IRM_TIMEOUT_MS: "soon" };
     expect(() => new IrmClient({ env })).toThrow(/IRM_TIMEOUT_MS: must be a non-negative integer/);
     const client = new IrmClient({ env, timeoutMs: 1_000 });
     await client.close();
   });
 
   it("can be closed twice, as cleanup code often does", async () => {
-    const client = new IrmClient({ env: { IRM_API_URL: "http://api.example" } });
+    const client = new IrmClient({ env: { IRM_API_URL: "https://api.example" } });
     await client.close();
     await expect(client.close()).resolves.toBeUndefined();
   });
