@@ -62,7 +62,7 @@ describe("the emulator refuses magic keys in every map", () => {
     async (_what, field, claimMatch) => {
       const group = await freshGroup();
       const reply = await call("POST", `/iam/v2beta1/identities/${group}`, {
-        body: { name: "ci", claimMatch },
+        body: { name: "ci-bot", claimMatch },
       });
       expect(reply.status, reply.text).toBe(400);
       expect(reasonOf(reply.body)).toBe("INVALID_ARGUMENT");
