@@ -10,7 +10,7 @@ import { startEmulator } from "./index";
 import { removeStaleTemporaries, writeAtomically } from "./persistence";
 
 const USAGE =
-  "usage: npm run emulator -- [--host 127.0.0.1] [--port 8787] [--bootstrap-file FILE] [--data FILE] [--no-seed] [--no-grpc]";
+  "usage: npm run emulator -- [--host 127.0.0.1] [--port 8787] [--bootstrap-file FILE] [--data FILE] [--no-seed] [--no-grpc] [--open-controls]";
 
 async function main(): Promise<void> {
   let values: {
@@ -20,6 +20,7 @@ async function main(): Promise<void> {
     data?: string;
     "no-seed"?: boolean;
     "no-grpc"?: boolean;
+    "open-controls"?: boolean;
     help?: boolean;
   };
   try {
@@ -31,6 +32,7 @@ async function main(): Promise<void> {
         data: { type: "string" },
         "no-seed": { type: "boolean" },
         "no-grpc": { type: "boolean" },
+        "open-controls": { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
       strict: true,
@@ -55,6 +57,7 @@ async function main(): Promise<void> {
     dataFile: values.data,
     seed: !values["no-seed"],
     grpc: !values["no-grpc"],
+    openControls: values["open-controls"] === true,
   });
   const bootstrapFile = values["bootstrap-file"];
   if (bootstrapFile) {

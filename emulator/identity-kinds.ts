@@ -11,6 +11,7 @@
  * is a valid `claimMatch` identity as it is.
  */
 import { invalidArgument } from "./errors";
+import { ownMember, refuseMagicKey } from "./map-keys";
 import { fullMatch, requirePattern } from "./patterns";
 import { type ApiRequest, type JsonObject, updatePaths } from "./requests";
 
@@ -187,9 +188,16 @@ function claimMap(
   const map = objectValue(value, field);
   const names = Object.keys(map).sort();
   if (names.length === 0) return undefined;
+  if (names.length > MAX_CLAIM_ENTRIES) {
+    throw invalidArgument(
+      field,
+      `must have at most ${MAX_CLAIM_ENTRIES} entries, got ${names.length}`,
+    );
+  }
   const out: Record<string, string> = {};
   for (const name of names) {
     if (name === "") throw invalidArgument(field, "a claim name must not be empty");
+    refuseMagicKey(name, field);
     const entryField = `${field}.${name}`;
     if (RESERVED_CLAIMS.includes(name)) {
       throw invalidArgument(
@@ -203,6 +211,12 @@ function claimMap(
   }
   return out;
 }
+
+/**
+ * Entries a `claims` or `claimPatterns` map may hold: with each pattern's program
+ * bounded (`MAX_PATTERN_COST`), this bounds the work of one write and one exchange.
+ */
+export const MAX_CLAIM_ENTRIES = 32;
 
 /** A `claimMatch` object, validated in the addendum's order (6.2). */
 export function parseClaimMatch(value: unknown): ClaimMatch {
@@ -732,10 +746,10 @@ export function mismatchOf(
             : audiences.some((aud) => isDefaultAudience(aud, context.origin));
       if (!audienceOk) return "audience";
       for (const [name, expected] of Object.entries(match.claims ?? {})) {
-        if (claimText(payload[name]) !== expected) return `claim "${name}"`;
+        if (claimText(ownMember(payload, name)) !== expected) return `claim "${name}"`;
       }
       for (const [name, pattern] of Object.entries(match.claimPatterns ?? {})) {
-        const text = claimText(payload[name]);
+        const text = claimText(ownMember(payload, name));
         if (text === undefined || !fullMatch(pattern, text)) return `claim "${name}"`;
       }
       return undefined;

@@ -59,6 +59,11 @@ export interface EmulatorOptions {
    * set `npm run build` writes when Go is present; without it gRPC is off.
    */
   grpc?: boolean;
+  /**
+   * Let the test controls (`/emulator/*`) answer callers beyond loopback; default false:
+   * with `host: "0.0.0.0"` the API is open to the network, the controls are not.
+   */
+  openControls?: boolean;
 }
 
 export interface Bootstrap {
@@ -225,6 +230,7 @@ async function startLocked(
       faults: new FaultTable(),
       rateLimiter: new RateLimiter(),
       commit: durable ? () => durable.commit() : () => Promise.resolve(),
+      openControls: options.openControls === true,
     };
     handler = createRequestHandler(deps);
     if (grpcDefinitions) grpcFace = new GrpcFace(grpcDefinitions, createApiPipeline(deps));

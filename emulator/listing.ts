@@ -2,7 +2,7 @@
  * The List rules shared by every collection: scope filters, `name`, ordering,
  * `skip`, page size limits, and keyset page tokens bound to their query.
  */
-import { createHash, createHmac, timingSafeEqual } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from "node:crypto";
 import { invalidArgument } from "./errors";
 import {
   entryBound,
@@ -199,38 +199,50 @@ function queryHash(collectionKey: string, params: ListParams): string {
   return createHash("sha256").update(JSON.stringify(bound)).digest("base64url").slice(0, 16);
 }
 
-/** Bytes of HMAC-SHA256 kept in a page token: 128 bits, plenty against forgery. */
-const TOKEN_MAC_BYTES = 16;
+/** Bytes of the random nonce and of the authentication tag in a page token. */
+const TOKEN_IV_BYTES = 12;
+const TOKEN_TAG_BYTES = 16;
 
-function cursorMac(payload: string, key: Uint8Array): Buffer {
-  return createHmac("sha256", key).update(payload).digest().subarray(0, TOKEN_MAC_BYTES);
+/** The AES-256-GCM key of page tokens, derived from the emulator's page-token key. */
+function cursorKey(key: Uint8Array): Buffer {
+  return createHmac("sha256", key).update("page token cursor, AES-256-GCM").digest();
 }
 
 /**
- * `<base64url JSON>.<base64url MAC>`: the cursor in the clear (it holds only the last
- * item's sort key and uid, which the caller has seen, the query hash and the issue
- * time), and an HMAC over it keyed per emulator (`TokenService.pageTokenKey`), so a
- * client cannot rewrite the issue time, the query or the position.
+ * `base64url(nonce | ciphertext | tag)`: the cursor (the last item's sort key and uid,
+ * the query hash and the issue time) encrypted and authenticated with AES-256-GCM
+ * under a key of this emulator (`TokenService.pageTokenKey`). A reader learns nothing
+ * from a token (a sort key such as a hidden identity's name stays unread), and cannot
+ * rewrite the issue time, the query or the position.
  */
 function encodeCursor(cursor: PageCursor, key: Uint8Array): string {
-  const payload = Buffer.from(JSON.stringify(cursor)).toString("base64url");
-  return `${payload}.${cursorMac(payload, key).toString("base64url")}`;
+  const iv = randomBytes(TOKEN_IV_BYTES);
+  const cipher = createCipheriv("aes-256-gcm", cursorKey(key), iv);
+  const sealed = Buffer.concat([cipher.update(JSON.stringify(cursor), "utf8"), cipher.final()]);
+  return Buffer.concat([iv, sealed, cipher.getAuthTag()]).toString("base64url");
 }
 
 function decodeCursor(token: string, key: Uint8Array): PageCursor {
   const malformed = invalidArgument("page_token", "is not a token this API issued");
-  const match = /^([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)$/.exec(token);
-  if (!match) throw malformed;
-  const [, payload, mac] = match;
-  // Compared as text, so a non-canonical encoding of the right bytes is refused too.
-  const presented = Buffer.from(mac);
-  const expected = Buffer.from(cursorMac(payload, key).toString("base64url"));
-  if (presented.length !== expected.length || !timingSafeEqual(presented, expected)) {
+  if (!/^[A-Za-z0-9_-]+$/.test(token)) throw malformed;
+  const bytes = Buffer.from(token, "base64url");
+  // Only the canonical encoding of the bytes is a token.
+  if (bytes.toString("base64url") !== token) throw malformed;
+  if (bytes.length <= TOKEN_IV_BYTES + TOKEN_TAG_BYTES) throw malformed;
+  const iv = bytes.subarray(0, TOKEN_IV_BYTES);
+  const tag = bytes.subarray(bytes.length - TOKEN_TAG_BYTES);
+  const sealed = bytes.subarray(TOKEN_IV_BYTES, bytes.length - TOKEN_TAG_BYTES);
+  let payload: string;
+  try {
+    const decipher = createDecipheriv("aes-256-gcm", cursorKey(key), iv);
+    decipher.setAuthTag(tag);
+    payload = Buffer.concat([decipher.update(sealed), decipher.final()]).toString("utf8");
+  } catch {
     throw invalidArgument("page_token", "has been altered or was issued by another emulator");
   }
   let decoded: unknown;
   try {
-    decoded = JSON.parse(Buffer.from(payload, "base64url").toString("utf8"));
+    decoded = JSON.parse(payload);
   } catch {
     throw malformed;
   }

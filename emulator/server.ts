@@ -6,6 +6,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import type { Api, EmulatorContext } from "./api";
+import { checkControlCaller } from "./control-guard";
 import { handleControl } from "./controls";
 import { ApiError, errorForStatus, invalidArgument, notFound, resourceExhausted } from "./errors";
 import type { Fault, FaultTable, RateLimiter } from "./faults";
@@ -26,6 +27,8 @@ export interface ServerDeps {
    * for it, so no answer tells of a change a crash could still lose.
    */
   commit: () => Promise<void>;
+  /** Test controls answer callers beyond loopback too (`--open-controls`). */
+  openControls?: boolean;
 }
 
 interface RawBody {
@@ -268,6 +271,7 @@ export function createRequestHandler(deps: ServerDeps) {
   ): Promise<void> {
     let result: ApiResponse;
     try {
+      checkControlCaller(request, deps.openControls === true);
       const raw = await readBody(request);
       const parsed: ApiRequest = {
         method: request.method ?? "GET",

@@ -10,6 +10,7 @@ import {
   type CryptoKey,
   createLocalJWKSet,
   createRemoteJWKSet,
+  customFetch,
   decodeJwt,
   exportJWK,
   generateKeyPair,
@@ -52,6 +53,13 @@ export function requireExtraClaims(value: unknown): Record<string, unknown> | un
   if (typeof value !== "object" || Array.isArray(value)) {
     throw invalidArgument("claims", "must be an object");
   }
+  // Bounded before anything walks it recursively (signing serializes it).
+  if (nestsDeeper(value, MAX_EXTRA_CLAIMS_DEPTH)) {
+    throw invalidArgument("claims", `must nest at most ${MAX_EXTRA_CLAIMS_DEPTH} levels deep`);
+  }
+  if (Buffer.byteLength(JSON.stringify(value)) > MAX_EXTRA_CLAIMS_BYTES) {
+    throw invalidArgument("claims", `must be at most ${MAX_EXTRA_CLAIMS_BYTES} bytes as JSON`);
+  }
   for (const name of Object.keys(value)) {
     if (TEST_ISSUER_RESERVED_CLAIMS.includes(name)) {
       throw invalidArgument(
@@ -61,6 +69,54 @@ export function requireExtraClaims(value: unknown): Record<string, unknown> | un
     }
   }
   return value as Record<string, unknown>;
+}
+
+/** The largest discovery document and key set read from an issuer. */
+export const MAX_DISCOVERY_BYTES = 64 * 1024;
+export const MAX_JWKS_BYTES = 256 * 1024;
+
+/**
+ * The body of `response` as text, read no further than `max` bytes: a longer one
+ * (announced or streamed) is abandoned and throws, so an issuer cannot make the
+ * exchange read without end.
+ */
+async function boundedText(response: Response, max: number): Promise<string> {
+  const announced = Number(response.headers.get("content-length") ?? "0");
+  if (announced > max) {
+    await response.body?.cancel();
+    throw new Error("too large");
+  }
+  const reader = response.body?.getReader();
+  if (reader === undefined) return "";
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel();
+      throw new Error("too large");
+    }
+    chunks.push(value);
+  }
+  return new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));
+}
+
+/** How deep the test issuer's extra claims may nest, and their JSON's largest size. */
+export const MAX_EXTRA_CLAIMS_DEPTH = 16;
+export const MAX_EXTRA_CLAIMS_BYTES = 16 * 1024;
+
+/** Whether `value` nests objects or arrays deeper than `max`, walked without recursion. */
+function nestsDeeper(value: unknown, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop() as [unknown, number];
+    if (typeof item !== "object" || item === null) continue;
+    if (depth >= max) return true;
+    for (const member of Object.values(item)) stack.push([member, depth + 1]);
+  }
+  return false;
 }
 
 interface SigningKey {
@@ -257,7 +313,10 @@ export class TokenService {
         },
       );
       if (!response.ok) throw new Error("not found");
-      const discovery = (await response.json()) as { issuer?: unknown; jwks_uri?: unknown };
+      const discovery = JSON.parse(await boundedText(response, MAX_DISCOVERY_BYTES)) as {
+        issuer?: unknown;
+        jwks_uri?: unknown;
+      };
       if (typeof discovery.jwks_uri !== "string") throw new Error("no jwks_uri");
       // OpenID Connect Discovery: the document must name the issuer it was fetched for.
       if (
@@ -275,7 +334,15 @@ export class TokenService {
     } catch {
       throw unauthenticated("the OIDC token's issuer cannot be reached to check its signature");
     }
-    const keySet = createRemoteJWKSet(jwksUri, { timeoutDuration: 5000 });
+    const keySet = createRemoteJWKSet(jwksUri, {
+      timeoutDuration: 5000,
+      // The key set is read with a bound too, as the discovery document is.
+      [customFetch]: async (url: string, options: RequestInit) => {
+        const response = await fetch(url, options);
+        const text = await boundedText(response, MAX_JWKS_BYTES);
+        return new Response(text, { status: response.status, headers: response.headers });
+      },
+    });
     this.remoteKeySets.set(issuer, keySet);
     return keySet;
   }

@@ -25,14 +25,26 @@ export function resourceNameOf(words: readonly string[], fallback: string): stri
   return words.length === 0 ? fallback : words.join("-");
 }
 
-/** Words TypeScript does not accept as a variable name, and the program's own names. */
-const RESERVED = new Set([
+/**
+ * Names a variable of the generated program must never take: JavaScript's and
+ * TypeScript's reserved and contextual words (strict mode's included), what a CommonJS
+ * module has in scope (`exports`, `require`, `module`, `__filename`, `__dirname`;
+ * declaring `const exports` breaks the compiled program at load time), the globals a
+ * program may use, and the program's own names (its imports and constants).
+ */
+export const RESERVED: ReadonlySet<string> = new Set([
   ...[
     "break case catch class const continue debugger default delete do else enum export extends",
     "false finally for function if import in instanceof new null return super switch this throw",
     "true try typeof var void while with as implements interface let package private protected",
     "public static yield any boolean number string symbol type from of async await constructor",
     "declare get set module namespace require undefined arguments eval",
+    "abstract accessor asserts bigint global infer intrinsic is keyof never object out override",
+    "readonly satisfies unique unknown using",
+    "exports __filename __dirname globalThis process console Buffer setTimeout setInterval",
+    "setImmediate clearTimeout clearInterval clearImmediate queueMicrotask structuredClone",
+    "NaN Infinity Object Array String Number Boolean Symbol BigInt Promise Error JSON Math Date",
+    "RegExp Map Set WeakMap WeakSet Proxy Reflect Function URL",
   ]
     .join(" ")
     .split(" "),

@@ -205,9 +205,8 @@ const textMap = (object: Raw, key: string): Record<string, string> | undefined =
   if (!isObject(value)) return undefined;
   const keys = Object.keys(value).sort(compareText);
   if (keys.length === 0) return undefined;
-  const out: Record<string, string> = {};
-  for (const k of keys) out[k] = String(value[k]);
-  return out;
+  // Made as own members (an assignment `out["__proto__"] = ...` would set a prototype).
+  return Object.fromEntries(keys.map((k) => [k, String(value[k])]));
 };
 /** Members whose value is defined, in the order given. */
 const defined = <T extends object>(object: T): T =>

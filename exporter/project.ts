@@ -113,6 +113,52 @@ export function describeCounts(c: DeclaredCounts): string {
   ].join(", ");
 }
 
+/**
+ * The API URL as a file may hold it: without user name, password, query or fragment,
+ * any of which may carry a credential (`https://user:token@host`, `?token=`). Only
+ * the scheme, host, port and path are kept.
+ */
+export function publicApiUrl(apiUrl: string): string {
+  let url: URL;
+  try {
+    url = new URL(apiUrl);
+  } catch {
+    throw new ExportError("the API URL is not a URL; it is not written into the project", 2);
+  }
+  const bare = apiUrl.replace(/[?#].*$/s, "");
+  const path = url.pathname === "/" && !bare.endsWith("/") ? "" : url.pathname;
+  return `${url.protocol}//${url.host}${path}`;
+}
+
+/**
+ * A YAML double-quoted scalar holding exactly `text`: every character outside
+ * printable ASCII is escaped (`\u2028`, `\x85`, ...), so no line break, separator or
+ * character YAML forbids is ever written raw; a lone surrogate, which YAML cannot
+ * hold, becomes U+FFFD.
+ */
+export function yamlString(text: string): string {
+  let out = '"';
+  for (const char of text.replace(/\p{Surrogate}/gu, "\uFFFD")) {
+    const code = char.codePointAt(0)!;
+    if (char === '"' || char === "\\") out += `\\${char}`;
+    else if (code >= 0x20 && code < 0x7f) out += char;
+    else if (code <= 0xffff) out += `\\u${code.toString(16).padStart(4, "0")}`;
+    else out += `\\U${code.toString(16).padStart(8, "0")}`;
+  }
+  return `${out}"`;
+}
+
+/**
+ * Text from the API in a Markdown line: line breaks of every kind become spaces, and
+ * what would end a table cell or open an HTML tag is escaped.
+ */
+function markdownText(text: string): string {
+  return text
+    .replace(/[\r\n\u2028\u2029\u0085]+/g, " ")
+    .replace(/\|/g, "\\|")
+    .replace(/</g, "&lt;");
+}
+
 /** Every file of the project, by relative path. Contains no token. */
 export function projectFiles(
   program: ExportedProgram,
@@ -121,16 +167,17 @@ export function projectFiles(
 ): Record<string, string> {
   const what = program.top.isRoot ? "organisation" : "group";
   const description = `The ${what} "${program.top.name}" (${program.top.uid}), exported by irm-export.`;
+  const apiUrl = publicApiUrl(settings.apiUrl);
   const pulumiYaml = [
     `name: ${settings.projectName}`,
     "runtime:",
     "  name: nodejs",
     "  options:",
     "    typescript: true",
-    `description: ${JSON.stringify(description)}`,
+    `description: ${yamlString(description)}`,
     "config:",
     "  irm:apiUrl:",
-    `    value: ${JSON.stringify(settings.apiUrl)}`,
+    `    value: ${yamlString(apiUrl)}`,
     "",
   ].join("\n");
   const manifest = {
@@ -165,7 +212,7 @@ export function projectFiles(
   const readme = [
     `# ${settings.projectName}`,
     "",
-    `${description} It declares ${counts}, each with \`adoptUid\`: the first`,
+    `${markdownText(description)} It declares ${counts}, each with \`adoptUid\`: the first`,
     "`pulumi up` takes the existing objects over without creating or changing any.",
     "",
     "```sh",
@@ -196,15 +243,20 @@ export function projectFiles(
           "| --- | --- | --- | --- |",
           ...secrets.map(
             (s) =>
-              `| \`${s.configKey}\` | ${s.resourceName} ("${s.name}") | \`${s.uid}\` | ${s.optional ? "optional: it uses PKCE" : "yes"} |`,
+              `| \`${s.configKey}\` | ${s.resourceName} ("${markdownText(s.name)}") | \`${s.uid}\` | ${s.optional ? "optional: it uses PKCE" : "yes"} |`,
           ),
           "",
         ]
       : []),
-    `\`irm:apiUrl\` defaults to ${settings.apiUrl} (in Pulumi.yaml). The uids this program`,
+    `\`irm:apiUrl\` defaults to ${markdownText(apiUrl)} (in Pulumi.yaml). The uids this program`,
     "refers to but does not declare are config keys (see the top of `index.ts`).",
     ...(program.omissions.length > 0
-      ? ["", "Not in this program:", "", ...program.omissions.map((o) => `- ${o.what}: ${o.why}`)]
+      ? [
+          "",
+          "Not in this program:",
+          "",
+          ...program.omissions.map((o) => `- ${markdownText(o.what)}: ${o.why}`),
+        ]
       : []),
     "",
   ].join("\n");

@@ -17,11 +17,22 @@ import type {
 /** Biome's line width in biome.json. */
 const WIDTH = 100;
 
+/**
+ * JSON's text of a string with the line and paragraph separators (U+2028, U+2029)
+ * escaped too: JSON leaves them raw, and a tool reading the file as older JavaScript,
+ * or line by line, would take them for line breaks.
+ */
+function escapedJson(value: string): string {
+  return JSON.stringify(value)
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
+}
+
 /** A string literal as Biome writes it: double quotes unless single quotes need fewer escapes. */
 export function literal(value: string): string {
   const doubles = value.split('"').length - 1;
   const singles = value.split("'").length - 1;
-  const json = JSON.stringify(value);
+  const json = escapedJson(value);
   if (doubles <= singles) return json;
   // Same escapes as JSON, with the quote characters swapped.
   const body = json.slice(1, -1).replace(/\\"/g, '"').replace(/'/g, "\\'");
@@ -49,9 +60,24 @@ export class Code {
 /** A value of the generated program: JSON-like data, with `Code` for references. */
 export type Value = string | number | boolean | Code | Value[] | { [key: string]: Value };
 
-/** A property key as Biome writes it: bare when it is an identifier, else quoted. */
+/**
+ * A property key as Biome writes it: bare when it is an identifier, else quoted. A key
+ * `__proto__`, bare or quoted, would set the object's prototype instead of making a
+ * member (and the value would be lost): it is written computed, `["__proto__"]`, which
+ * makes a member like any other.
+ */
 export function key(name: string): string {
+  if (name === "__proto__") return `[${literal(name)}]`;
   return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : literal(name);
+}
+
+/**
+ * `/** text *\/` for any text: a comment terminator in it is broken (`*\/`) and line
+ * breaks of every kind become spaces, so the text can never end the comment.
+ */
+export function docComment(text: string): string {
+  const safe = text.replace(/[\r\n\u2028\u2029]+/g, " ").replace(/\*\//g, "*\\/");
+  return `/** ${safe} */`;
 }
 
 const isRecord = (value: Value): value is { [key: string]: Value } =>
@@ -297,7 +323,11 @@ function lookupLines(variable: string, name: string): string[] {
   ];
 }
 
-/** A `//` comment wrapped at the line width (Biome leaves comments as they are). */
+/**
+ * A `//` comment wrapped at the line width (Biome leaves comments as they are). The
+ * text is split at every white space, which in JavaScript includes every line
+ * terminator (`\n`, `\r`, U+2028, U+2029): no text can end the comment's line.
+ */
 function comment(text: string, hanging = ""): string[] {
   const lines: string[] = [];
   let line = "//";
@@ -354,7 +384,7 @@ export function renderIndex(program: ExportedProgram, options: RenderOptions): s
     ];
     for (const value of program.outside) {
       lines.push(
-        `/** ${value.describes} */`,
+        docComment(value.describes),
         ...outsideLines(value.variable, value.configKey, value.uid),
       );
     }
@@ -371,7 +401,7 @@ export function renderIndex(program: ExportedProgram, options: RenderOptions): s
     ];
     for (const secret of program.clientSecrets) {
       lines.push(
-        `/** Of "${secret.name}"${secret.optional ? " (optional: it uses PKCE)" : ""}. */`,
+        docComment(`Of "${secret.name}"${secret.optional ? " (optional: it uses PKCE)" : ""}.`),
         ...secretLines(
           secret.variable,
           secret.optional ? "getSecret" : "requireSecret",

@@ -15,7 +15,7 @@
  * `.*` and `.+` are equally open to any real token.
  */
 import { RE2JS } from "re2js";
-import { MAX_LENGTH } from "../provider/input-checks";
+import { MAX_LENGTH, MAX_PATTERN_COST, patternCost } from "../provider/input-checks";
 
 /** Every printable ASCII character but the space: `!` to `~`. */
 const PRINTABLE = Array.from({ length: 94 }, (_, i) => String.fromCharCode(0x21 + i)).join("");
@@ -81,11 +81,32 @@ export interface PatternBreadth {
 }
 
 /**
- * Probes `pattern`; `undefined` when it is not valid RE2 or longer than the provider
- * accepts (the provider's `check` refuses both, naming the field, so the pack need not).
+ * Probes `pattern`; `undefined` when it is not valid RE2, or longer or larger once
+ * compiled than the provider accepts (the provider's `check` refuses these, naming the
+ * field, so the pack need not).
  */
 export function probePattern(pattern: string): PatternBreadth | undefined {
-  // Bounded work whatever reaches the pack: longer ones are not probed.
+  const known = probed.get(pattern);
+  if (known !== undefined || probed.has(pattern)) return known;
+  const breadth = probeOnce(pattern);
+  if (probed.size >= PROBED_CACHE_SIZE) {
+    const oldest = probed.keys().next().value;
+    if (oldest !== undefined) probed.delete(oldest);
+  }
+  probed.set(pattern, breadth);
+  return breadth;
+}
+
+/**
+ * Breadths already found, by pattern: a stack declares the same pattern on many
+ * resources, and each policy asks again; each pattern is compiled and probed once.
+ */
+const probed = new Map<string, PatternBreadth | undefined>();
+const PROBED_CACHE_SIZE = 1024;
+
+/** The compiled pattern, or undefined when the provider's `check` refuses it anyway. */
+export function compileBounded(pattern: string): RE2JS | undefined {
+  // Bounded work whatever reaches the pack: longer or larger ones are not probed.
   if (pattern.length > MAX_LENGTH.pattern) return undefined;
   let compiled: RE2JS;
   try {
@@ -93,9 +114,97 @@ export function probePattern(pattern: string): PatternBreadth | undefined {
   } catch {
     return undefined;
   }
+  return patternCost(compiled) > MAX_PATTERN_COST ? undefined : compiled;
+}
+
+function probeOnce(pattern: string): PatternBreadth | undefined {
+  const compiled = compileBounded(pattern);
+  if (compiled === undefined) return undefined;
   return {
     matchesEverything: PROBES.every((probe) => compiled.matches(probe)),
     matchesEmpty: compiled.matches(""),
     foreignIssuer: FOREIGN_ISSUERS.find((issuer) => compiled.matches(issuer)),
   };
+}
+
+/** What a pattern accepts, when it accepts few enough values to list. */
+export type PatternValues = { finite: true; values: string[] } | { finite: false };
+
+/** The most values {@link acceptedValues} lists before it gives up. */
+const MAX_LISTED_VALUES = 64;
+/** The most steps it takes walking the compiled program. */
+const MAX_LIST_STEPS = 20_000;
+
+/**
+ * Every value `pattern` accepts, read off its compiled RE2 program rather than its
+ * spelling, when they are few (at most 64, each at most 2048 characters): a pattern
+ * written as a list of literals, however spelt (`https://token\.actions\.github(usercontent)\.com`,
+ * `(?:a|b)`, `[x]`), lists them; one that repeats (`.*`, `+`, `{2,}`), takes any
+ * character, or accepts many values is `{ finite: false }`. So a policy can judge what
+ * a pattern can match: every listed value, and nothing else.
+ */
+export function acceptedValues(pattern: string): PatternValues {
+  const compiled = compileBounded(pattern);
+  if (compiled === undefined) return { finite: false };
+  const prog = (
+    compiled as unknown as {
+      re2Input: {
+        prog: {
+          start: number;
+          inst: Array<{ op: number; out: number; arg: number; runes: ArrayLike<number> }>;
+        };
+      };
+    }
+  ).re2Input.prog;
+  const found = new Set<string>();
+  let steps = 0;
+  // Depth-first over (instruction, text so far); a loop makes the text grow without end.
+  const stack: Array<[number, string]> = [[prog.start, ""]];
+  while (stack.length > 0) {
+    const [pc, text] = stack.pop() as [number, string];
+    steps += 1;
+    if (steps > MAX_LIST_STEPS || text.length > 2048 || found.size > MAX_LISTED_VALUES) {
+      return { finite: false };
+    }
+    const inst = prog.inst[pc];
+    switch (inst.op) {
+      case 1: // ALT
+      case 2: // ALT_MATCH
+        stack.push([inst.out, text], [inst.arg, text]);
+        break;
+      case 3: // CAPTURE
+      case 4: // EMPTY_WIDTH (a superset: what it excludes is filtered below)
+      case 7: // NOP
+        stack.push([inst.out, text]);
+        break;
+      case 5: // FAIL
+        break;
+      case 6: // MATCH
+        found.add(text);
+        break;
+      case 8: // RUNE: ranges [lo, hi, ...]
+      case 9: {
+        // RUNE1
+        const runes = Array.from(inst.runes);
+        const chars: string[] = [];
+        if (runes.length === 1) {
+          const char = String.fromCodePoint(runes[0]);
+          chars.push(char);
+          // Case folded: every case of it.
+          if ((inst.arg & 1) !== 0) chars.push(char.toUpperCase(), char.toLowerCase());
+        } else {
+          for (let i = 0; i + 1 < runes.length; i += 2) {
+            if (runes[i + 1] - runes[i] > MAX_LISTED_VALUES) return { finite: false };
+            for (let r = runes[i]; r <= runes[i + 1]; r += 1) chars.push(String.fromCodePoint(r));
+          }
+        }
+        for (const char of new Set(chars)) stack.push([inst.out, text + char]);
+        break;
+      }
+      default: // any character, look-behind: not a short list
+        return { finite: false };
+    }
+  }
+  const values = [...found].filter((value) => compiled.matches(value)).sort();
+  return values.length > MAX_LISTED_VALUES ? { finite: false } : { finite: true, values };
 }

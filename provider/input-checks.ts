@@ -312,11 +312,20 @@ export class Checker {
       this.maxLength(property, pattern, MAX_LENGTH.pattern);
       return;
     }
+    let compiled: RE2JS;
     try {
-      RE2JS.compile(pattern);
+      compiled = RE2JS.compile(pattern);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       this.fail(property, `not a valid RE2 pattern: ${message}`);
+      return;
+    }
+    const cost = patternCost(compiled);
+    if (cost > MAX_PATTERN_COST) {
+      this.fail(
+        property,
+        `compiles to a program of ${cost} units, more than ${MAX_PATTERN_COST} (a large class such as \\pL repeated many times); write a smaller pattern`,
+      );
     }
   }
 
@@ -424,4 +433,37 @@ export function withAdoptUid<T extends object>(inputs: T, adoptUid: string | und
 /** `adoptUid` as given: undefined when absent or empty. */
 export function givenAdoptUid(value: unknown): unknown {
   return value === undefined || value === null || value === "" ? undefined : value;
+}
+
+/**
+ * Keys no map input may hold: `__proto__` names an object's prototype, and
+ * `constructor` and `prototype` name members every object inherits, so an entry under
+ * them is silently dropped or read as something else on its way to the service.
+ */
+export const MAGIC_KEYS: readonly string[] = ["__proto__", "constructor", "prototype"];
+
+/** The failure for a map key among `MAGIC_KEYS`, or undefined. */
+export function magicKeyRule(key: string): string | undefined {
+  return MAGIC_KEYS.includes(key)
+    ? `a key must not be ${MAGIC_KEYS.map((k) => `"${k}"`).join(", ")} (got "${key}")`
+    : undefined;
+}
+
+/**
+ * The API's bound on a pattern's compiled program (one per instruction plus one per
+ * rune-range bound of its classes): `\pL{1000}` is short but costs over a million and
+ * takes the service long to compile and match.
+ */
+export const MAX_PATTERN_COST = 10_000;
+
+/** Entries a `claims` or `claimPatterns` map may hold (the API's bound). */
+export const MAX_CLAIM_ENTRIES = 32;
+
+/** The size of a compiled pattern's program: instructions plus rune-range bounds. */
+export function patternCost(regex: RE2JS): number {
+  const prog = (regex as unknown as { re2Input?: { prog?: { inst?: unknown[] } } }).re2Input?.prog;
+  const instructions = (prog?.inst ?? []) as Array<{ runes?: ArrayLike<number> | null }>;
+  let cost = 0;
+  for (const inst of instructions) cost += 1 + (inst.runes?.length ?? 0);
+  return cost;
 }

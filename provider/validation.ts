@@ -15,7 +15,9 @@ import {
   isRecord,
   isSet,
   isUnknown,
+  MAX_CLAIM_ENTRIES,
   MAX_LENGTH,
+  magicKeyRule,
   quoted,
   type RawInputs,
   ROLE_SHAPE,
@@ -183,11 +185,20 @@ function checkClaimMap(
   }
   const names = Object.keys(value).sort();
   if (names.length === 0) return undefined;
+  if (names.length > MAX_CLAIM_ENTRIES) {
+    checker.fail(property, `must have at most ${MAX_CLAIM_ENTRIES} entries, got ${names.length}`);
+    return undefined;
+  }
   const map: Record<string, string> = {};
   for (const name of names) {
     const entryProperty = `${property}.${name}`;
     if (name === "") {
       checker.fail(property, "a claim name must not be empty");
+      continue;
+    }
+    const magic = magicKeyRule(name);
+    if (magic !== undefined) {
+      checker.fail(property, magic);
       continue;
     }
     checker.maxLength(entryProperty, name, MAX_LENGTH.claimName);

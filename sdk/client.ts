@@ -51,6 +51,11 @@ export interface IrmClientOptions {
   baseUrl?: string;
   /** `{auth_url}`. Env `IRM_AUTH_URL`, default `baseUrl`. */
   authUrl?: string;
+  /**
+   * Allows `baseUrl`/`authUrl` over plain `http://` to a host other than loopback
+   * (tokens in clear). Env `IRM_ALLOW_INSECURE_HTTP=1`; default false.
+   */
+  allowInsecureHttp?: boolean;
   /** A static API token. Env `IRM_TOKEN`. */
   token?: string;
   /** Any token source; wins over every other credential setting. */
@@ -87,7 +92,18 @@ export interface ResolvedSettings {
   retry: RetrySettings;
 }
 
-function normalizeUrl(value: string, name: string): string {
+/** Whether `hostname` (as `URL.hostname` gives it) is this machine. */
+function isLoopbackHost(hostname: string): boolean {
+  const name = hostname.toLowerCase().replace(/^\[|\]$/g, "");
+  return (
+    name === "localhost" ||
+    name.endsWith(".localhost") ||
+    /^127\.\d+\.\d+\.\d+$/.test(name) ||
+    name === "::1"
+  );
+}
+
+function normalizeUrl(value: string, name: string, allowInsecureHttp = false): string {
   let url: URL;
   try {
     url = new URL(value);
@@ -96,6 +112,11 @@ function normalizeUrl(value: string, name: string): string {
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     throw new TypeError(`${name} must be an http(s) URL, got ${url.protocol}`);
+  }
+  if (url.protocol === "http:" && !isLoopbackHost(url.hostname) && !allowInsecureHttp) {
+    throw new TypeError(
+      `${name} must be https unless its host is loopback (tokens would cross the network in clear), got http://${url.host}; set IRM_ALLOW_INSECURE_HTTP=1 (option allowInsecureHttp) to allow it`,
+    );
   }
   if (url.search || url.hash) throw new TypeError(`${name} must not carry a query or fragment`);
   return url.href.replace(/\/+$/, "");
@@ -120,6 +141,7 @@ export function resolveSettings(
     explicit: {
       apiUrl: options.baseUrl,
       authUrl: options.authUrl,
+      allowInsecureHttp: options.allowInsecureHttp,
       timeoutMs: options.timeoutMs,
       maxResponseBytes: options.maxResponseBytes,
       maxRetries: retry.retries,
@@ -134,10 +156,11 @@ export function resolveSettings(
       `baseUrl: no API address is set; pass baseUrl or set ${SETTINGS.apiUrl.env} (there is no default, so a token goes only where you choose)`,
     );
   }
-  const baseUrl = normalizeUrl(values.apiUrl, `baseUrl (${SETTINGS.apiUrl.env})`);
+  const insecure = values.allowInsecureHttp;
+  const baseUrl = normalizeUrl(values.apiUrl, `baseUrl (${SETTINGS.apiUrl.env})`, insecure);
   return {
     baseUrl,
-    authUrl: normalizeUrl(values.authUrl ?? baseUrl, `authUrl (${SETTINGS.authUrl.env})`),
+    authUrl: normalizeUrl(values.authUrl ?? baseUrl, `authUrl (${SETTINGS.authUrl.env})`, insecure),
     timeoutMs: values.timeoutMs,
     maxResponseBytes: positive(
       values.maxResponseBytes,

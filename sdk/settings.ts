@@ -106,6 +106,12 @@ export const SETTINGS = {
    * default: the token is sent there, so the address is always the user's choice.
    */
   apiUrl: { env: "IRM_API_URL", parse: text },
+  /**
+   * `IRM_ALLOW_INSECURE_HTTP=1` (option `allowInsecureHttp`) lets `apiUrl` and `authUrl`
+   * be plain `http://` to a host other than loopback; without it they are refused, as
+   * tokens would cross the network in clear.
+   */
+  allowInsecureHttp: { env: "IRM_ALLOW_INSECURE_HTTP", parse: flag, default: false },
   /** `{auth_url}`, where `/sts/exchange` lives; unset means the API URL. */
   authUrl: { env: "IRM_AUTH_URL", parse: text },
   /** A static API token. Never logged, never stored in Pulumi state. */

@@ -6,6 +6,7 @@
 import type { Access } from "../access";
 import { alreadyExists, invalidArgument, notFound } from "../errors";
 import { SERVICE_PRINCIPALS } from "../identity-kinds";
+import { refuseMagicKey } from "../map-keys";
 import type { AccountAssociationRecord } from "../model";
 import { type JsonObject, optionalObject, optionalString } from "../requests";
 import type { State } from "../state";
@@ -72,6 +73,7 @@ function requireMap(value: unknown, field: string): Array<[string, unknown]> {
   }
   const entries = Object.entries(value as JsonObject);
   if (entries.length === 0) throw invalidArgument(field, "must have at least one entry");
+  for (const [key] of entries) refuseMagicKey(key, field);
   return entries;
 }
 
@@ -231,9 +233,9 @@ function setBlock<B extends Block>(
 }
 
 /**
- * Step 4 for service bindings: each identity exists (NOT_FOUND), then each is a direct
- * child of the association's group with the matching service principal (INVALID_ARGUMENT
- * naming the binding). The principal is read defensively: an identity without one never
+ * Step 4 for service bindings: each uid names a direct child of the association's group
+ * (INVALID_ARGUMENT naming the binding, judged on the uid alone), then each identity
+ * exists (NOT_FOUND) and has the matching service principal (INVALID_ARGUMENT). The principal is read defensively: an identity without one never
  * matches.
  */
 function requireServiceIdentities(
@@ -243,14 +245,22 @@ function requireServiceIdentities(
 ): void {
   if (!chainguard) return;
   const bindings = Object.entries(chainguard.serviceBindings);
+  // Where a uid points is judged on the uid alone, before anything is looked up: an
+  // identity of another group (perhaps one the caller cannot read) and a missing uid
+  // there get the same answer, so the answer tells nothing about that group.
+  for (const [service, identityUid] of bindings) {
+    if (parentPath(identityUid) !== groupUid) {
+      throw invalidArgument(
+        `chainguard.serviceBindings.${service}`,
+        "must name an identity directly in this group",
+      );
+    }
+  }
   for (const [, identityUid] of bindings) {
     if (!state.identities.has(identityUid)) throw notFound(identityUid);
   }
   for (const [service, identityUid] of bindings) {
     const field = `chainguard.serviceBindings.${service}`;
-    if (parentPath(identityUid) !== groupUid) {
-      throw invalidArgument(field, "must name an identity directly in this group");
-    }
     const identity = state.identities.get(identityUid) as { servicePrincipal?: unknown };
     if (identity.servicePrincipal !== `${SERVICE_PRINCIPAL_PREFIX}${service}`) {
       throw invalidArgument(

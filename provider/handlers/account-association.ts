@@ -25,6 +25,7 @@ import {
   givenAdoptUid,
   isRecord,
   isUnknown,
+  magicKeyRule,
   parentOf,
   quoted,
   withAdoptUid,
@@ -97,6 +98,11 @@ function checkMap<V>(
     const at = `${property}.${key}`;
     if (key === "" || key.length > MAX_KEY) {
       checker.fail(property, `keys must be 1 to ${MAX_KEY} characters, got ${quoted(key)}`);
+      continue;
+    }
+    const magic = magicKeyRule(key);
+    if (magic !== undefined) {
+      checker.fail(property, magic);
       continue;
     }
     const checked = each(key, item, at);

@@ -186,6 +186,47 @@ export async function getOrUndefined<T>(
   }
 }
 
+/**
+ * Uids this provider process has answered to a resource: made by a create, found
+ * after a lost one, adopted or read. The engine runs every resource of a program in
+ * one provider process, so a sibling resource's object is here once its create has
+ * answered, and a lost create's recovery never takes it for its own.
+ */
+const ownedUids = new Set<string>();
+
+/** Records that a resource of this process holds `uid`. */
+export function noteOwned(uid: string): void {
+  if (uid !== "") ownedUids.add(uid);
+}
+
+/** True when a resource of this process already holds `uid`. */
+export function isOwned(uid: string): boolean {
+  return ownedUids.has(uid);
+}
+
+/** Creates under way in this process, by what they send (their key). */
+const createsInFlight = new Map<string, number>();
+
+/**
+ * Runs one create, counted under `key` while it is under way, so that a sibling's
+ * lost create with the same key knows that an object matching it may be this one's.
+ */
+export async function countedInFlight<T>(key: string, run: () => Promise<T>): Promise<T> {
+  createsInFlight.set(key, (createsInFlight.get(key) ?? 0) + 1);
+  try {
+    return await run();
+  } finally {
+    const left = (createsInFlight.get(key) ?? 1) - 1;
+    if (left === 0) createsInFlight.delete(key);
+    else createsInFlight.set(key, left);
+  }
+}
+
+/** How many creates with `key` are under way in this process. */
+export function inFlight(key: string): number {
+  return createsInFlight.get(key) ?? 0;
+}
+
 /** An object found after a create whose outcome was lost. */
 export interface Candidate {
   uid: string;
@@ -210,11 +251,13 @@ export function madeByAttempt<T extends Candidate>(
   candidates: readonly T[],
   sentAt: ServerTimeBounds | undefined,
 ): T | undefined {
-  if (candidates.length === 0) return undefined;
+  // A sibling resource's object (its create answered in this process) is never ours.
+  const unowned = candidates.filter((item) => !isOwned(item.uid));
+  if (unowned.length === 0) return undefined;
   const eligible =
     sentAt === undefined
-      ? [...candidates]
-      : candidates.filter((item) => Date.parse(item.createTime) >= sentAt.earliest);
+      ? [...unowned]
+      : unowned.filter((item) => Date.parse(item.createTime) >= sentAt.earliest);
   if (eligible.length === 0) return undefined;
   if (eligible.length === 1 && sentAt !== undefined) return eligible[0];
   const listed = eligible.map((item) => `${item.uid} (createTime ${item.createTime})`).join(", ");

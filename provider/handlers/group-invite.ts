@@ -4,7 +4,7 @@
  * so the code is taken from that answer and carried over by every refresh. There is no
  * adoption: an adopted invite's code could never be read.
  */
-import type { CreatedGroupInvite, GroupInvite, IrmClient } from "../../sdk/index";
+import type { CreatedGroupInvite, GroupInvite, IrmClient, ServerTimeBounds } from "../../sdk/index";
 import { OutcomeUnknownError } from "../../sdk/index";
 import {
   Checker,
@@ -17,12 +17,16 @@ import {
   ROLE_UID_PATTERN,
 } from "../input-checks";
 import {
+  countedInFlight,
   deleteWaitingForChildren,
   diffFields,
   type FieldSpec,
   findAfterUnknownOutcome,
   getOrUndefined,
   type HandlerContext,
+  inFlight,
+  isOwned,
+  noteOwned,
   pick,
   type ResourceHandler,
   sameField,
@@ -62,8 +66,6 @@ const DURATION = /^([0-9]+)(?:\.([0-9]{1,9}))?s$/;
 const MAX_TTL_SECONDS = 31_536_000;
 const EMAIL = /^[^\s@<>]+@[^\s@<>]+$/;
 const MAX_EMAIL = 254;
-/** How long before a lost create an invite may have been made by it (clock skew margin). */
-const LOST_CREATE_MARGIN_MS = 5 * 60_000;
 
 /** A duration string in its shortest form: no leading zeros, no trailing fractional zeros. */
 function canonicalDuration(whole: string, fraction = ""): string {
@@ -191,42 +193,69 @@ function inputsFrom(outputs: GroupInviteOutputs): GroupInviteInputs {
   return pick(outputs, ["groupUid", "roleUid", "ttl", "email", "singleUse"]);
 }
 
+/** What a create sends, as one key: creates with the same key make alike invites. */
+function inviteKey(inputs: GroupInviteInputs): string {
+  return JSON.stringify([
+    inputs.groupUid,
+    inputs.roleUid,
+    inputs.ttl,
+    inputs.email,
+    inputs.singleUse,
+  ]);
+}
+
 /**
- * After a create whose answer was lost: deletes the invites of the group that create
- * may have made (same role, email, single use and lifetime, made no earlier than five
- * minutes before the attempt on the service's clock), since an invite whose code was
- * lost is of no use. Answers how many it deleted.
+ * After a create whose answer was lost: the invite that create made, if any, to be
+ * deleted (its code is lost, so it is of no use). An invite carries nothing that tells
+ * whose it is, so only one can be this attempt's: alike (same role, email, single use
+ * and lifetime), made no earlier than the service's clock can have read when the
+ * create was sent, and held by no other resource of this process. Two or more, an
+ * alike create of this process still under way, or no `Date` header to judge by: which
+ * one is this attempt's cannot be told, and this fails naming them, deleting nothing
+ * (another stack's invite, or a sibling's, looks exactly the same).
  */
-async function deleteLostInvites(
+async function findLostInvite(
   client: IrmClient,
   inputs: GroupInviteInputs,
-  notBefore: number,
-): Promise<number> {
+  sentAtBounds: () => ServerTimeBounds | undefined,
+): Promise<GroupInvite | undefined> {
   const ttlMs = Number(inputs.ttl.slice(0, -1)) * 1000;
-  const lost: GroupInvite[] = [];
-  for await (const invite of client.iam.groupInvites.list({
-    childrenOf: inputs.groupUid,
-    pageSize: 200,
-  })) {
+  const listed = await client.iam.groupInvites
+    .list({ childrenOf: inputs.groupUid, pageSize: 200 })
+    .all();
+  // Judged once the listing's own answers have shown the service's clock.
+  const sentAt = sentAtBounds();
+  const alike: GroupInvite[] = [];
+  for (const invite of listed) {
     const created = Date.parse(invite.createTime);
     const lifetime = Date.parse(invite.expirationTime) - created;
     if (
       invite.roleUid === inputs.roleUid &&
       (invite.email ?? "") === inputs.email &&
       (invite.singleUse ?? false) === inputs.singleUse &&
-      created >= notBefore &&
-      Math.abs(lifetime - ttlMs) <= 1
+      Math.abs(lifetime - ttlMs) <= 1 &&
+      !isOwned(invite.uid) &&
+      (sentAt === undefined || created >= sentAt.earliest)
     ) {
-      lost.push(invite);
+      alike.push(invite);
     }
   }
-  for (const invite of lost) {
-    await getOrUndefined(
-      () => client.iam.groupInvites.delete(invite.uid),
-      (error) => client.iam.groupInvites.isGone(error, invite.uid),
-    );
-  }
-  return lost.length;
+  if (alike.length === 0) return undefined;
+  const siblings = inFlight(inviteKey(inputs));
+  if (alike.length === 1 && sentAt !== undefined && siblings === 0) return alike[0];
+  const named = alike.map((i) => `${i.uid} (createTime ${i.createTime})`).join(", ");
+  const why =
+    sentAt === undefined
+      ? "the service sent no Date header, so when the create was sent cannot be compared with when they were made"
+      : siblings > 0
+        ? `another create of the same invite in this program is still under way and may have made ${alike.length === 1 ? "it" : "them"}`
+        : `each was made after the service's clock could have read ${new Date(sentAt.earliest).toISOString()} when the create was sent`;
+  throw new Error(
+    `The answer to the create of an invite to ${inputs.roleUid} in group ${inputs.groupUid} was lost, ` +
+      `and which invite it made cannot be told: ${alike.length} alike: ${named}; ${why}. ` +
+      "Nothing was deleted and nothing created again. Delete the ones nobody holds a code for " +
+      "(the lost one's code is known to nobody), then run the update again.",
+  );
 }
 
 export function groupInviteHandler(
@@ -262,19 +291,23 @@ export function groupInviteHandler(
       // unknown, handled below), so `created.code` is always there.
       let created: CreatedGroupInvite;
       try {
-        created = await createOnce(client, inputs);
+        created = await countedInFlight(inviteKey(inputs), () => createOnce(client, inputs));
       } catch (error) {
         if (!(error instanceof OutcomeUnknownError)) throw error;
         // An invite made by the lost create is useless without its code: remove it,
         // waiting for a create that may still be under way, then make a new one.
-        const sentAt = client.serverClock.at(sentAtLocal)?.earliest ?? sentAtLocal;
-        await findAfterUnknownOutcome(context, error, async () =>
-          (await deleteLostInvites(client, inputs, sentAt - LOST_CREATE_MARGIN_MS)) > 0
-            ? true
-            : undefined,
+        const lost = await findAfterUnknownOutcome(context, error, () =>
+          findLostInvite(client, inputs, () => client.serverClock.at(sentAtLocal)),
         );
+        if (lost !== undefined) {
+          await getOrUndefined(
+            () => client.iam.groupInvites.delete(lost.uid),
+            (gone) => client.iam.groupInvites.isGone(gone, lost.uid),
+          );
+        }
         created = await createOnce(client, inputs);
       }
+      noteOwned(created.uid);
       const outs = groupInviteOutputs(created, { ttl: inputs.ttl, code: created.code });
       return { id: outs.uid, outs };
     },
@@ -285,6 +318,7 @@ export function groupInviteHandler(
         (error) => invites().isGone(error, id),
       );
       if (invite === undefined) return { id: "" };
+      noteOwned(invite.uid);
       const outs = groupInviteOutputs(invite, props);
       return { id: outs.uid, props: outs, inputs: inputsFrom(outs) };
     },

@@ -17,6 +17,7 @@ import {
   getOrUndefined,
   type HandlerContext,
   madeByAttempt,
+  noteOwned,
   protoFieldPath,
   type ResourceHandler,
 } from "./common";
@@ -165,6 +166,7 @@ export function objectHandler<
     const refusal = spec.refuseAdoption?.(current, inputs);
     if (refusal !== undefined) throw new Error(`adoptUid: ${spec.kind} ${uid} ${refusal}`);
     const outs = withWriteOnly(await patchDifferences(current, inputs), inputs);
+    noteOwned(outs.uid);
     return { id: outs.uid, outs };
   }
 
@@ -228,10 +230,14 @@ export function objectHandler<
             client.serverClock.at(sentAtLocal),
           );
         });
-        if (found !== undefined) return { id: found.uid, outs: found };
+        if (found !== undefined) {
+          noteOwned(found.uid);
+          return { id: found.uid, outs: found };
+        }
         created = await spec.create(client, inputs);
       }
       const outs = withWriteOnly(await spec.outputs(created), inputs);
+      noteOwned(outs.uid);
       return { id: outs.uid, outs };
     },
 
@@ -239,6 +245,7 @@ export function objectHandler<
       const object = await getOrUndefined(() => api().get(id), isGone(id));
       if (object === undefined) return { id: "" };
       const outs = await spec.outputs(object, props);
+      noteOwned(outs.uid);
       return { id: outs.uid, props: outs, inputs: spec.inputsFrom(outs) };
     },
 

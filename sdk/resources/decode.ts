@@ -42,15 +42,16 @@ export function stringMap(r: ShapeReader, field: string): Record<string, string>
   if (!isRecord(value)) {
     throw new ShapeError(`${r.at}.${field}`, `expected an object, got ${kindOf(value)}`);
   }
-  const map: Record<string, string> = {};
+  const entries: Array<[string, string]> = [];
   for (const [key, member] of Object.entries(value)) {
     if (key === "") throw new ShapeError(`${r.at}.${field}`, "has an empty key");
     if (typeof member !== "string") {
       throw new ShapeError(`${r.at}.${field}.${key}`, `expected a string, got ${kindOf(member)}`);
     }
-    map[key] = member;
+    entries.push([key, member]);
   }
-  return map;
+  // Own members, whatever the key: `map["__proto__"] = ...` would set a prototype.
+  return Object.fromEntries(entries);
 }
 
 /** `value` if it is one of `allowed`; names at most the first 60 characters of anything else. */

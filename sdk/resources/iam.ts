@@ -31,10 +31,13 @@ import { capabilityNames, ROLE_UID } from "./decode";
 export function decodeGroup(raw: unknown, at = "group"): Group {
   const r = ShapeReader.of(raw, at);
   const limits = r.optionalObject("resourceLimits");
-  const resourceLimits: Record<string, number> = {};
-  for (const [key, value] of Object.entries(limits.raw)) {
-    resourceLimits[key] = int64Field(value, `${limits.at}.${key}`);
-  }
+  // Own members, whatever the key: `limits["__proto__"] = ...` would set a prototype.
+  const resourceLimits: Record<string, number> = Object.fromEntries(
+    Object.entries(limits.raw).map(([key, value]) => [
+      key,
+      int64Field(value, `${limits.at}.${key}`),
+    ]),
+  );
   return {
     uid: r.string("uid"),
     name: r.string("name"),

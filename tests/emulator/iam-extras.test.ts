@@ -10,6 +10,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { secretDigest, secretMatches } from "../../emulator/collections/secrets";
 import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
 import { caller, reasonOf } from "../support/emulator-http";
 import { failure, type Json, type Org, org } from "../support/emulator-org";
@@ -24,6 +25,12 @@ beforeAll(async () => {
 afterAll(() => emu.close());
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+/** Whether `text` holds a salted digest of `secret` (never the bare SHA-256 of it). */
+const holdsDigestOf = (text: string, secret: string) =>
+  !text.includes(sha256(secret)) &&
+  [...text.matchAll(/sha256-salted:[A-Za-z0-9_-]{22}:[0-9a-f]{64}/g)].some((m) =>
+    secretMatches(m[0], secret),
+  );
 
 describe("colon actions (addendum 1)", () => {
   it.each([
@@ -119,8 +126,8 @@ describe("--data", () => {
       expect(invite.code).toMatch(/^[A-Za-z0-9_-]{43}$/);
       // While running, the journal holds the changes: no secret or code there either.
       const running = fileContents(dataFile);
-      expect(running).toContain(sha256(secret));
-      expect(running).toContain(sha256(invite.code as string));
+      expect(holdsDigestOf(running, secret)).toBe(true);
+      expect(holdsDigestOf(running, invite.code as string)).toBe(true);
       expect(running).not.toContain(secret);
       expect(running).not.toContain(invite.code as string);
       const rotatedReply = await oo.call(
@@ -140,8 +147,8 @@ describe("--data", () => {
       await first.close();
     }
     const saved = fileContents(dataFile);
-    expect(saved).toContain(sha256(rotated));
-    expect(saved).not.toContain(sha256(secret));
+    expect(holdsDigestOf(saved, rotated)).toBe(true);
+    expect(holdsDigestOf(saved, secret)).toBe(false);
     for (const value of [secret, rotated, invite.code as string])
       expect(saved).not.toContain(value);
 
@@ -445,5 +452,21 @@ describe("list filters of the definitions", () => {
       `/vulnerabilities/v2beta1/advisories?page_size=1&component_names=zlib&page_token=${first.nextPageToken}`,
     );
     expect(failure(moved)[1]).toMatch(/^Invalid argument: page_token: belongs to another query/);
+  });
+});
+
+describe("secret digests are salted; older unsalted data stays readable", () => {
+  it("the same secret twice gives two digests, each matching it and no other", () => {
+    const first = secretDigest("s3cret");
+    const second = secretDigest("s3cret");
+    expect(first).not.toBe(second);
+    expect(first).not.toContain(sha256("s3cret"));
+    for (const digest of [first, second]) {
+      expect(secretMatches(digest, "s3cret")).toBe(true);
+      expect(secretMatches(digest, "s3cret ")).toBe(false);
+    }
+    expect(secretMatches(sha256("s3cret"), "s3cret")).toBe(true);
+    expect(secretMatches(sha256("s3cret"), "other")).toBe(false);
+    expect(secretMatches("garbage", "s3cret")).toBe(false);
   });
 });

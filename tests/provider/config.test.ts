@@ -17,15 +17,15 @@ const fromMap =
 
 describe("provider settings", () => {
   it("prefers irm: config, then IRM_* variables, then defaults", () => {
-    const env = { IRM_API_URL: "http://env.example", IRM_TOKEN: "env-token" };
+    const env = { IRM_API_URL: "https://env.example", IRM_TOKEN: "env-token" };
     const fromConfig = resolveProviderSettings(
       fromMap({
-        [CONFIG_KEYS.apiUrl]: "http://config.example",
+        [CONFIG_KEYS.apiUrl]: "https://config.example",
         [CONFIG_KEYS.deleteTimeoutMs]: "5",
       }),
       env,
     );
-    expect(fromConfig.apiUrl).toBe("http://config.example");
+    expect(fromConfig.apiUrl).toBe("https://config.example");
     expect(fromConfig.token).toBe("env-token");
     expect(fromConfig.deleteTimeoutMs).toBe(5);
 
@@ -39,16 +39,16 @@ describe("provider settings", () => {
     const settings = resolveProviderSettings(
       fromMap({
         "irm:apiUrl": "",
-        "irm:authUrl": "http://auth.example",
+        "irm:authUrl": "https://auth.example",
         "irm:identity": "id-uid",
         "irm:identityTokenFile": "/run/oidc-token",
         "irm:deleteTimeoutMs": "1500",
       }),
-      { IRM_API_URL: "http://env.example", IRM_DELETE_TIMEOUT_MS: "9" },
+      { IRM_API_URL: "https://env.example", IRM_DELETE_TIMEOUT_MS: "9" },
     );
     expect(settings).toEqual({
-      apiUrl: "http://env.example",
-      authUrl: "http://auth.example",
+      apiUrl: "https://env.example",
+      authUrl: "https://auth.example",
       token: undefined,
       identity: "id-uid",
       identityTokenFile: "/run/oidc-token",

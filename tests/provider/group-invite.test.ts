@@ -176,9 +176,8 @@ describe("GroupInvite lifecycle", () => {
 
   it("a lost create answer: the invite it made is deleted and one with a code is made", async () => {
     const groupUid = await freshGroup();
-    // Someone else's invites for the same role, made just before the attempt (inside the
-    // five-minute window): each differs from the lost create in one attribute (email,
-    // lifetime), and only that spares it.
+    // Someone else's invites for the same role, made just before the attempt: each
+    // differs from the lost create in one attribute (email, lifetime), which spares it.
     const otherEmail = await emu.client.iam.groupInvites.create(groupUid, {
       roleUid: viewerRoleUid,
       ttl: "600s",

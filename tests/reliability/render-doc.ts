@@ -353,6 +353,53 @@ function noteNumber(run: RecordedRun, id: string, note: string): number {
   return typeof value === "number" ? value : 0;
 }
 
+/**
+ * A black-box review's third round: each class of defect fixed at its root, with the
+ * test that failed before the fix.
+ */
+const ROUND_THREE_FINDINGS: Finding[] = [
+  {
+    text: "A group invite's lost create deleted every alike invite (same role, lifetime, email, single use) made up to five minutes before the attempt: another stack's, or a sibling's in the same program. Only one alike invite made since the create was sent (service clock) and held by no other resource of the provider process is deleted now; two or more, an alike create of the program still under way, or no `Date` header: the create fails naming them, deleting nothing. No lost create of any resource takes a sibling resource's object",
+    test: "fast/lost-create-ownership.test.ts",
+  },
+  {
+    text: "The exporter wrote API text into code: a name with `*/` became a statement of `index.ts` (doc comments unescaped), a group named `exports` a variable that broke the program at load time, a claim key `__proto__` was dropped, and an API URL with user and password reached `Pulumi.yaml` and the README. Programs generated from hostile names now compile, load without running any of the API's text, declare the API's exact values and type-check; the URL loses user, password, query and fragment",
+    test: "tests/export/hostile-names.test.ts",
+  },
+  {
+    text: "Page tokens carried their cursor readable, the last item's sort key included (a role binding's hidden identity, ordered by name). The cursor is sealed with AES-256-GCM under a per-emulator key: a token reveals nothing and any change to it is refused",
+    test: "tests/emulator/page-tokens.test.ts",
+  },
+  {
+    text: "A claim condition or map entry keyed `__proto__`, `constructor` or `prototype` was answered 200 and silently dropped, loosening what the exchange accepts. The emulator and the provider's `check` refuse such keys in every map (claims, claimPatterns, clientIds, appInstallations, serviceBindings) naming field and key; the exchange reads only own claims; the SDK keeps such keys an answer carries",
+    test: "fast/magic-keys.test.ts",
+  },
+  {
+    text: "An account association's `serviceBindings` naming an identity of a group the caller cannot read answered differently from a missing uid there (an existence oracle). Where the uid points is judged first, on the uid alone; an invite's `roleUid` and a provider's `defaultRole` naming another group's custom role answer as a missing role",
+    test: "fast/binding-disclosure.test.ts",
+  },
+  {
+    text: "Unbounded work: `\\pL{1000}` passed the length bound yet compiles to over a million units; many such patterns stalled the emulator; the exchange read an issuer's discovery document without limit; deeply nested `claims` to the test issuer answered 500. Patterns are now bounded by compiled size (10,000 units) in the emulator, the provider and the policy pack (which probes each once), claim maps by count (32), discovery documents and key sets by size (64 KiB, 256 KiB), the test issuer's claims by depth (16) and size (16 KiB), each with an error naming the bound",
+    test: "fast/bounded-work.test.ts",
+  },
+  {
+    text: "Policies judged patterns by spelling: an issuer pattern leaving the host open (`...githubusercontent\\.com.*`), an allowed issuer written as a pattern or as `staticKeys.issuer`, a GitHub subject pattern admitting every repository all passed. Issuer patterns are judged by the values their compiled program accepts; subject patterns by adversarial subjects derived from them",
+    test: "tests/policy/pattern-walkarounds.test.ts",
+  },
+  {
+    text: "The emulator's test controls, which mint owner tokens, answered any `Host` (DNS rebinding from a browser), any `Origin`, and any peer on `--host 0.0.0.0`. They now answer an IP or `localhost` Host, no or a loopback Origin, and loopback peers unless `--open-controls`",
+    test: "tests/emulator/control-guard.test.ts",
+  },
+  {
+    text: "An `http://` API or auth URL to a host other than loopback sent tokens in clear. The SDK refuses it unless `IRM_ALLOW_INSECURE_HTTP=1` (option `allowInsecureHttp`)",
+    test: "tests/sdk/settings.test.ts",
+  },
+  {
+    text: "Client secrets and invite codes were kept as bare SHA-256 digests (a common secret could be looked up, two equal secrets compared). They are salted now; a bare digest of older data stays readable",
+    test: "tests/emulator/iam-extras.test.ts",
+  },
+];
+
 /** Known limits that hold only while the recorded run shows them. */
 function dataDependentLimits(run: RecordedRun): string {
   const limits: string[] = [];
@@ -603,6 +650,10 @@ kinds, custom roles): the first five were bugs, fixed with the test that shows t
 the rest held as shown:
 
 ${findingLines(IAM_EXTRAS_FINDINGS)}
+
+A third review round, each class fixed at its root (every test failed before its fix):
+
+${findingLines(ROUND_THREE_FINDINGS)}
 
 Known limits, by design or left open:
 

@@ -43,11 +43,11 @@ describe("resolveSettings", () => {
       retry: { retries: 2, maxRetryTimeMs: 999 },
     });
     const fromOptions = resolveSettings(
-      { baseUrl: "http://b", timeoutMs: 5, retry: { retries: 0, maxRetryTimeMs: 7 } },
+      { baseUrl: "https://b", timeoutMs: 5, retry: { retries: 0, maxRetryTimeMs: 7 } },
       env,
     );
     expect(fromOptions).toMatchObject({
-      baseUrl: "http://b",
+      baseUrl: "https://b",
       authUrl: "https://auth.example",
       timeoutMs: 5,
       retry: { retries: 0, maxRetryTimeMs: 7 },
@@ -55,8 +55,8 @@ describe("resolveSettings", () => {
   });
 
   it("defaults the auth URL to the base URL", () => {
-    expect(resolveSettings({ baseUrl: "http://api:1/prefix/" }, {}).authUrl).toBe(
-      "http://api:1/prefix",
+    expect(resolveSettings({ baseUrl: "https://api:1/prefix/" }, {}).authUrl).toBe(
+      "https://api:1/prefix",
     );
   });
 
@@ -87,7 +87,7 @@ describe("resolveTokenSource", () => {
     const source = resolveTokenSource(
       {},
       {
-        IRM_API_URL: "http://api.example",
+        IRM_API_URL: "https://api.example",
         IRM_IDENTITY: "id",
         ACTIONS_ID_TOKEN_REQUEST_URL: "http://gh",
         ACTIONS_ID_TOKEN_REQUEST_TOKEN: "t",
@@ -103,8 +103,8 @@ describe("resolveTokenSource", () => {
   it("reports an exchange answer without a token as a bad response", async () => {
     const source = resolveTokenSource({ identity: "id", oidcToken: async () => "oidc" }, {});
     const context = {
-      authUrl: "http://auth",
-      audience: "http://api",
+      authUrl: "https://auth",
+      audience: "https://api",
       log: () => {},
       postForm: async () => ({ notToken: true }),
     };
@@ -122,8 +122,8 @@ describe("resolveTokenSource", () => {
     const bearers: string[] = [];
     const source = resolveTokenSource({}, { IRM_IDENTITY: "id", IRM_IDENTITY_TOKEN_FILE: file });
     const context = {
-      authUrl: "http://auth",
-      audience: "http://api",
+      authUrl: "https://auth",
+      audience: "https://api",
       log: () => {},
       postForm: async (url: URL, form: URLSearchParams, bearer: string) => {
         bearers.push(`${url.pathname}${url.search} ${form} ${bearer}`);
@@ -134,8 +134,8 @@ describe("resolveTokenSource", () => {
     await writeFile(file, "second-oidc-token");
     await source.getToken({ context, rejectedToken: first });
     expect(bearers).toEqual([
-      "/sts/exchange aud=http%3A%2F%2Fapi&identity=id first-oidc-token",
-      "/sts/exchange aud=http%3A%2F%2Fapi&identity=id second-oidc-token",
+      "/sts/exchange aud=https%3A%2F%2Fapi&identity=id first-oidc-token",
+      "/sts/exchange aud=https%3A%2F%2Fapi&identity=id second-oidc-token",
     ]);
   });
 });
@@ -166,14 +166,14 @@ describe("IrmClient", () => {
   });
 
   it("lets an option win over a malformed variable of the same setting", async () => {
-    const env = { IRM_API_URL: "http://api.example", IRM_TIMEOUT_MS: "soon" };
+    const env = { IRM_API_URL: "https://api.example", IRM_TIMEOUT_MS: "soon" };
     expect(() => new IrmClient({ env })).toThrow(/IRM_TIMEOUT_MS: must be a non-negative integer/);
     const client = new IrmClient({ env, timeoutMs: 1_000 });
     await client.close();
   });
 
   it("can be closed twice, as cleanup code often does", async () => {
-    const client = new IrmClient({ env: { IRM_API_URL: "http://api.example" } });
+    const client = new IrmClient({ env: { IRM_API_URL: "https://api.example" } });
     await client.close();
     await expect(client.close()).resolves.toBeUndefined();
   });
@@ -201,8 +201,8 @@ describe("GitHub Actions OIDC", () => {
     const source = resolveTokenSource({}, env);
     const token = await source.getToken({
       context: {
-        authUrl: "http://auth",
-        audience: "http://api",
+        authUrl: "https://auth",
+        audience: "https://api",
         log: () => {},
         postForm: async (_url, _form, bearer) => {
           exchanged.push(bearer);

@@ -156,7 +156,7 @@ function readmeRows(): ReadmeRow[] {
 /** The value a README default cell states; `the API URL` is a rule, checked on its own. */
 function stated(cell: string): unknown {
   if (cell === "none") return undefined;
-  if (cell === "silent") return false;
+  if (cell === "silent" || cell === "off") return false;
   const value = /^`([^`]+)`/.exec(cell)?.[1];
   if (value === undefined) throw new Error(`README default ${JSON.stringify(cell)} is not a value`);
   return /^\d+$/.test(value) ? Number(value) : value;
@@ -172,7 +172,7 @@ function at(settings: ResolvedSettings, path: string): unknown {
 function sampleFor(parse: unknown): { raw: string; value: unknown } {
   if (parse === nonNegativeInteger) return { raw: "4321", value: 4321 };
   if (parse === flag) return { raw: "1", value: true };
-  return { raw: "http://readme-sample.example", value: "http://readme-sample.example" };
+  return { raw: "https://readme-sample.example", value: "https://readme-sample.example" };
 }
 
 describe("README.md's configuration table", () => {
@@ -213,8 +213,8 @@ describe("README.md's configuration table", () => {
       if (row.defaultCell === "the API URL") {
         // No value of its own: the client uses the API URL.
         expect(key === undefined ? undefined : providerDefaults[key]).toBeUndefined();
-        expect(resolveSettings({ baseUrl: "http://api.example" }, {}).authUrl).toBe(
-          "http://api.example",
+        expect(resolveSettings({ baseUrl: "https://api.example" }, {}).authUrl).toBe(
+          "https://api.example",
         );
       } else {
         const value = stated(row.defaultCell);
@@ -252,4 +252,29 @@ describe("README.md's configuration table", () => {
       }
     },
   );
+});
+
+describe("plain http to a host other than loopback", () => {
+  it("is refused for the API and auth URLs, naming the setting and the way to allow it", () => {
+    expect(() => resolveSettings({ baseUrl: "http://api.example" }, {})).toThrow(
+      /^baseUrl \(IRM_API_URL\) must be https unless its host is loopback .*got http:\/\/api\.example; set IRM_ALLOW_INSECURE_HTTP=1/,
+    );
+    expect(() =>
+      resolveSettings({ baseUrl: "https://api.example", authUrl: "http://10.0.0.5:8787" }, {}),
+    ).toThrow(/^authUrl \(IRM_AUTH_URL\) must be https/);
+    expect(() => resolveSettings({}, { IRM_API_URL: "http://192.168.1.4" })).toThrow(/https/);
+  });
+
+  it("is allowed on loopback, and elsewhere only when allowed explicitly", () => {
+    for (const url of ["http://127.0.0.1:8787", "http://localhost:1", "http://[::1]:2"]) {
+      expect(resolveSettings({ baseUrl: url }, {}).baseUrl).toBe(url);
+    }
+    expect(
+      resolveSettings({ baseUrl: "http://api.example", allowInsecureHttp: true }, {}).baseUrl,
+    ).toBe("http://api.example");
+    expect(
+      resolveSettings({}, { IRM_API_URL: "http://api.example", IRM_ALLOW_INSECURE_HTTP: "1" })
+        .baseUrl,
+    ).toBe("http://api.example");
+  });
 });

@@ -31,8 +31,8 @@ function harness(options: { failFrom?: number } = {}) {
     { description: "test", refreshAheadMs: 60_000, now: () => nowMs },
   );
   const context: TokenSourceContext = {
-    authUrl: "http://auth",
-    audience: "http://api",
+    authUrl: "https://auth",
+    audience: "https://api",
     postForm: async () => ({}),
     log: (event) => events.push(event),
   };

@@ -174,3 +174,49 @@ describe("a binding made by someone stronger shows its reader only what the read
     expect(got.text.includes("token.actions.githubusercontent.com")).toBe(false);
   });
 });
+
+describe("other references answer alike for a real uid the caller cannot read and a missing one", () => {
+  it("an account association's serviceBindings naming an identity of B", async () => {
+    const ingesterOfB = (
+      await owner<Json>("POST", `/iam/v2beta1/identities/${groupB}`, {
+        body: { name: "b-ingester", servicePrincipal: "SERVICE_PRINCIPAL_INGESTER" },
+      })
+    ).body.uid as string;
+    expect(ingesterOfB).toMatch(/\//);
+    const missing = `${groupB}/0000000000000000`;
+    const create = (uid: string) =>
+      ownerOfA<Json>("POST", `/iam/v2beta1/accountAssociations/${groupA}`, {
+        body: { name: "a accounts", chainguard: { serviceBindings: { INGESTER: uid } } },
+      });
+    const real = await create(ingesterOfB);
+    const absent = await create(missing);
+    expect(real.status).not.toBe(200);
+    expect(shape(absent, missing)).toBe(shape(real, ingesterOfB));
+    // The same from the root owner, who can read B: where the uid points is judged alone.
+    const fromRoot = (uid: string) =>
+      owner<Json>("POST", `/iam/v2beta1/accountAssociations/${groupA}`, {
+        body: { name: "a accounts", chainguard: { serviceBindings: { INGESTER: uid } } },
+      });
+    expect(shape(await fromRoot(missing), missing)).toBe(
+      shape(await fromRoot(ingesterOfB), ingesterOfB),
+    );
+  });
+
+  it("an invite's roleUid and a provider's defaultRole naming a custom role of B", async () => {
+    const missing = "0".repeat(40);
+    const invite = (roleUid: string) =>
+      ownerOfA<Json>("POST", `/iam/v2beta1/groupInvites/${groupA}`, {
+        body: { roleUid, ttl: "600s" },
+      });
+    expect(shape(await invite(missing), missing)).toBe(shape(await invite(roleOfB), roleOfB));
+    const provider = (defaultRole: string) =>
+      ownerOfA<Json>("POST", `/iam/v2beta1/identityProviders/${groupA}`, {
+        body: {
+          name: "sso",
+          defaultRole,
+          oidc: { issuer: "https://idp.example", clientId: "c", pkceEnabled: true },
+        },
+      });
+    expect(shape(await provider(missing), missing)).toBe(shape(await provider(roleOfB), roleOfB));
+  });
+});

@@ -15,6 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { inspect } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { secretMatches } from "../../../emulator/collections/secrets";
 import { startTestEmulator, type TestEmulator } from "../../../harness/emulator";
 import { type ConsumerProject, createConsumerProject } from "../../../harness/installed-package";
 import {
@@ -125,9 +126,11 @@ describe("the emulator keeps digests only", () => {
     const stored = (
       await Promise.all(files.map((file) => readFile(join(dataDir, file), "utf8")))
     ).join("\n");
-    // The data holds the digests: the secrets were stored, as digests.
+    // The data holds the digests: the secrets were stored, as salted digests.
+    const digests = [...stored.matchAll(/sha256-salted:[A-Za-z0-9_-]{22}:[0-9a-f]{64}/g)];
     for (const secret of [LONG_SECRET, rotated, code]) {
-      expect(stored).toContain(createHash("sha256").update(secret).digest("hex"));
+      expect(stored).not.toContain(createHash("sha256").update(secret).digest("hex"));
+      expect(digests.some((m) => secretMatches(m[0], secret))).toBe(true);
     }
     expectAbsent(LONG_SECRET, { "the data files": stored, answers });
     expectAbsent(rotated, { "the data files": stored, answers });

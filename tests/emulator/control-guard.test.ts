@@ -1,0 +1,120 @@
+/**
+ * The test controls mint owner tokens: they answer only this machine. A `Host` that is
+ * a DNS name other than localhost (a page that rebinds its name to 127.0.0.1), an
+ * `Origin` of another site, and, on `--host 0.0.0.0`, a caller beyond loopback are
+ * refused (PERMISSION_DENIED naming the rule), unless `openControls` opens them. The
+ * API itself is unaffected.
+ */
+import { request } from "node:http";
+import * as os from "node:os";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startEmulator } from "../../emulator/index";
+import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
+
+interface Answer {
+  status: number;
+  body: string;
+}
+
+/** One HTTP request with the headers given as they are (fetch forbids setting Host). */
+function send(
+  url: string,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: string,
+): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${url}${path}`, { method, headers }, (res) => {
+      let text = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk: string) => {
+        text += chunk;
+      });
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+let emu: TestEmulator;
+beforeAll(async () => {
+  emu = await startTestEmulator({ seed: false });
+});
+afterAll(async () => {
+  await emu?.close();
+});
+
+const mint = (url: string, headers: Record<string, string> = {}, identityUid = "") =>
+  send(
+    url,
+    "POST",
+    "/emulator/tokens",
+    { "content-type": "application/json", ...headers },
+    JSON.stringify({ identityUid }),
+  );
+
+describe("the controls answer only this machine", () => {
+  it("a Host naming another site (DNS rebinding): PERMISSION_DENIED, no token", async () => {
+    for (const host of ["attacker.example", "attacker.example:8787", "127.0.0.1.nip.example"]) {
+      const answer = await mint(emu.url, { host });
+      expect(answer.status, host).toBe(403);
+      expect(answer.body).toContain("Host that is an IP address or localhost");
+      expect(answer.body).not.toContain('"token"');
+    }
+    const log = await send(emu.url, "GET", "/emulator/requests", { host: "attacker.example" });
+    expect(log.status).toBe(403);
+  });
+
+  it("an Origin of another site: PERMISSION_DENIED", async () => {
+    for (const origin of ["https://attacker.example", "null"]) {
+      const answer = await send(emu.url, "GET", "/emulator/requests", { origin });
+      expect(answer.status, origin).toBe(403);
+      expect(answer.body).toContain("another origin");
+    }
+  });
+
+  it("loopback Host and Origin are answered; the API is unaffected by the rule", async () => {
+    const port = new URL(emu.url).port;
+    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`]) {
+      expect((await send(emu.url, "GET", "/emulator/requests", { host })).status, host).toBe(200);
+    }
+    const fromLocalPage = await send(emu.url, "GET", "/emulator/requests", {
+      origin: "http://localhost:3000",
+    });
+    expect(fromLocalPage.status).toBe(200);
+    const api = await send(emu.url, "GET", "/iam/v2beta1/groups", {
+      host: "api.example",
+      authorization: `Bearer ${emu.token}`,
+    });
+    expect(api.status).toBe(200);
+  });
+});
+
+const outside = Object.values(os.networkInterfaces())
+  .flat()
+  .find((i) => i?.family === "IPv4" && !i.internal)?.address;
+
+describe.skipIf(outside === undefined)("on 0.0.0.0 the controls stay loopback-only", () => {
+  it("a caller beyond loopback is refused, unless openControls", async () => {
+    for (const openControls of [false, true]) {
+      const emulator = await startEmulator({ host: "0.0.0.0", port: 0, seed: false, openControls });
+      try {
+        const port = new URL(emulator.url).port;
+        const far = `http://${outside}:${port}`;
+        const answer = await send(far, "GET", "/emulator/requests");
+        expect(answer.status, `openControls ${openControls}`).toBe(openControls ? 200 : 403);
+        if (!openControls) expect(answer.body).toContain("only loopback callers");
+        const near = await send(`http://127.0.0.1:${port}`, "GET", "/emulator/requests");
+        expect(near.status).toBe(200);
+        const api = await send(far, "GET", "/iam/v2beta1/groups", {
+          authorization: `Bearer ${emulator.bootstrap.token}`,
+        });
+        expect(api.status).toBe(200);
+      } finally {
+        await emulator.close();
+      }
+    }
+  });
+});
