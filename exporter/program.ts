@@ -6,14 +6,15 @@
  * Inputs are the live objects' values exactly as the provider compares them (see
  * provider/handlers/*.ts and docs/provider.md "Adoption"), so adopting sends no PATCH.
  */
-import type {
-  AwsIdentity,
-  ClaimMatch,
-  Group,
-  Identity,
-  Role,
-  RoleBinding,
-  StaticKeysCreate,
+import {
+  type AwsIdentity,
+  type ClaimMatch,
+  type Group,
+  type Identity,
+  type Role,
+  type RoleBinding,
+  roleGroupUid,
+  type StaticKeysCreate,
 } from "../sdk/index";
 import {
   type AssignedName,
@@ -376,16 +377,21 @@ export function buildProgram(live: LiveOrganisation, options: ProgramOptions): E
     .sort(inGroupOrder((i) => parentUidOf(i.uid)));
   const identitiesByUid = new Map(identities.map((i) => [i.uid, i]));
 
-  // ---- roles
+  // ---- roles: a custom role's uid is its group's child, a built-in role's has no parent
   const rolesByUid = new Map(live.roles.map((r) => [r.uid, r]));
+  /** The group of a custom role (from its uid); undefined for a built-in role. */
+  const roleGroup = (role: Role) => roleGroupUid(role.uid);
   const roleNameCount = new Map<string, number>();
   for (const role of live.roles)
     roleNameCount.set(role.name, (roleNameCount.get(role.name) ?? 0) + 1);
   const inSubtree = (groupUid: string) =>
     groupUid === top.uid || groupUid.startsWith(`${top.uid}/`);
   const customRoles = live.roles
-    .filter((role) => role.parentUid !== "" && inSubtree(role.parentUid))
-    .sort(inGroupOrder((r) => r.parentUid));
+    .filter((role) => {
+      const group = roleGroup(role);
+      return group !== undefined && inSubtree(group);
+    })
+    .sort(inGroupOrder((r) => roleGroup(r)!));
   const declaredRoles = options.declareCustomRoles ? customRoles : [];
 
   // ---- identity providers and account associations
@@ -415,7 +421,7 @@ export function buildProgram(live: LiveOrganisation, options: ProgramOptions): E
     );
   const groupNames = namesOf(declaredGroups, (g) => parentUidOf(g.uid), "group");
   const identityNames = namesOf(identities, (i) => parentUidOf(i.uid), "identity");
-  const roleNames = namesOf(declaredRoles, (r) => r.parentUid, "role");
+  const roleNames = namesOf(declaredRoles, (r) => roleGroup(r)!, "role");
   const providerNames = namesOf(identityProviders, (p) => parentUidOf(p.uid), "idp");
   // An association's container is its own group: `payments-accounts` when names repeat.
   const associationNames = namesOf(associations, (a) => a.uid, "accounts");
@@ -440,7 +446,7 @@ export function buildProgram(live: LiveOrganisation, options: ProgramOptions): E
   const referenced = new Set<string>();
   for (const g of declaredGroups) referenced.add(parentUidOf(g.uid));
   for (const i of identities) referenced.add(parentUidOf(i.uid));
-  for (const r of declaredRoles) referenced.add(r.parentUid);
+  for (const r of declaredRoles) referenced.add(roleGroup(r)!);
   for (const p of identityProviders) {
     referenced.add(parentUidOf(p.uid));
     referenced.add(p.defaultRole);
@@ -515,12 +521,9 @@ export function buildProgram(live: LiveOrganisation, options: ProgramOptions): E
       return outsideValue(uid, ["root", "group"], `The root organisation "${top.name}".`);
     return outsideValue(uid, ["parent", "group"], `The parent group of "${top.name}".`);
   };
+  // Every one of them is its parent group's child, custom roles included.
   for (const declaration of [...groups, ...roleDeclarations, ...identityDeclarations]) {
-    declaration.parent = groupExpression(
-      rolesByUid.has(declaration.uid)
-        ? rolesByUid.get(declaration.uid)!.parentUid
-        : parentUidOf(declaration.uid),
-    );
+    declaration.parent = groupExpression(parentUidOf(declaration.uid));
   }
 
   const lookups: RoleLookup[] = [];
@@ -535,7 +538,8 @@ export function buildProgram(live: LiveOrganisation, options: ProgramOptions): E
     return { kind: "lookup", variable };
   };
   const capabilitiesNote = (role: Role) => {
-    const where = groupsByUid.get(role.parentUid)?.name ?? role.parentUid;
+    const group = roleGroup(role)!;
+    const where = groupsByUid.get(group)?.name ?? group;
     return `custom role of "${where}": ${[...role.capabilities].sort().join(", ")}`;
   };
   if (!options.declareCustomRoles) {
@@ -555,7 +559,7 @@ export function buildProgram(live: LiveOrganisation, options: ProgramOptions): E
     const name = role?.name ?? knownName;
     // A lookup by name finds exactly one role only when the name is unique.
     if (roleNameCount.get(name) === 1 && role !== undefined) {
-      return lookup(name, uid, role.parentUid === "" ? undefined : capabilitiesNote(role));
+      return lookup(name, uid, roleGroup(role) === undefined ? undefined : capabilitiesNote(role));
     }
     return outsideValue(
       uid,
