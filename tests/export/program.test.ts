@@ -9,6 +9,7 @@ import * as path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { checkProgram } from "../../exporter/index";
 import { buildProgram, INVITES_SKIPPED } from "../../exporter/program";
+import { packageFacts, projectFiles } from "../../exporter/project";
 import type {
   LiveAccountAssociation,
   LiveIdentityProvider,
@@ -545,6 +546,16 @@ describe("the generated program for every kind of object", () => {
     expect(await biomeFormat(index)).toBe(index);
     const withOptions = renderIndex(program, { protect: true, retain: true });
     expect(await biomeFormat(withOptions)).toBe(withOptions);
+  });
+
+  it("the generated README names the client secret's mask path as the API spells it", () => {
+    const files = projectFiles(
+      program,
+      { projectName: "irm-acme", apiUrl: "https://api.example", protect: false, retain: false },
+      packageFacts(),
+    );
+    expect(files["README.md"]).toContain("one `PATCH` with `updateMask=oidc.client_secret`");
+    expect(files["README.md"]).not.toContain("oidc.clientSecret");
   });
 
   it("passes the provider's own checks, which name what they would refuse", () => {
