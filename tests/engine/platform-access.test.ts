@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
 import { writesOf } from "../../harness/request-names";
 import { POLICY_NAMES } from "../../policy/policies";
-import { IrmClient } from "../../sdk/index";
+import { IrmClient, roleGroupUid } from "../../sdk/index";
 import {
   createEngineStack,
   type EngineStack,
@@ -170,9 +170,11 @@ describe.runIf(hasRealEngine())(
       const platform = stack.uidOf("platform");
       const developer = stack.uidOf("developer");
       const role = await client.iam.roles.get(developer);
-      expect(role).toMatchObject({ name: "developer", parentUid: platform });
-      expect(role.capabilities).toContain("repos.list");
-      expect(role.capabilities.some((c) => /^(roles|roleBindings)\./.test(c))).toBe(false);
+      expect(role).toMatchObject({ name: "developer" });
+      // A custom role is a child of its group.
+      expect(roleGroupUid(developer)).toBe(platform);
+      expect(role.capabilities).toContain("CAP_REPO_LIST");
+      expect(role.capabilities.some((c) => /^CAP_IAM_ROLE/.test(c))).toBe(false);
 
       const sso = await client.iam.identityProviders.get(stack.uidOf("corporate-sso"));
       expect(sso).toMatchObject({
@@ -268,7 +270,10 @@ describe.runIf(hasRealEngine())(
           ],
           ["ttl: 3 * 24 * 3600,", "ttl: 30 * 24 * 3600,"],
           ["singleUse: true,", "singleUse: false,"],
-          ['"advisories.list",\n  ],', '"advisories.list",\n    "roleBindings.create",\n  ],'],
+          [
+            '"CAP_ADVISORIES_LIST",\n  ],',
+            '"CAP_ADVISORIES_LIST",\n    "CAP_IAM_ROLE_BINDINGS_CREATE",\n  ],',
+          ],
         ];
         for (const [before, after] of edits) stack.editProgram(before, after);
         try {
@@ -287,7 +292,7 @@ describe.runIf(hasRealEngine())(
           expect(refused.output).toContain("claimMatch.subjectPattern '.*'");
           expect(refused.output).toContain("lives 2592000s (30 days)");
           expect(refused.output).toContain("is reusable");
-          expect(refused.output).toContain("which can grant access (roleBindings.create)");
+          expect(refused.output).toContain("which can grant access (CAP_IAM_ROLE_BINDINGS_CREATE)");
           expect(writesOf(await stack.takeRequests())).toEqual([]);
         } finally {
           for (const [before, after] of edits) stack.editProgram(after, before);
