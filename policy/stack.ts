@@ -20,7 +20,7 @@
  * holds them.
  */
 import type { PolicyResource } from "@pulumi/policy";
-import { isBuiltInRoleUid, roleGroupUid } from "../sdk/index";
+import { isBuiltInRoleUid, roleGroupUid } from "../sdk/role-uids";
 import { IRM_TYPES, isIrmType } from "./resource-types";
 import { readPath, readString, UNKNOWN } from "./values";
 
