@@ -6,7 +6,7 @@
  */
 import { invalidArgument } from "../errors";
 import { requireHttpUrl } from "../identity-kinds";
-import type { IdentityProviderRecord } from "../model";
+import { capabilityFor, type IdentityProviderRecord } from "../model";
 import {
   type JsonObject,
   optionalBoolean,
@@ -260,15 +260,18 @@ export const identityProviders = writableCollection<IdentityProviderRecord, Prov
   // provider's group: it needs roleBindings.create there too, whatever the paths.
   authorize: (_ctx, access, uid, verb) => {
     requirePathUid(uid);
-    access.require(`identityProviders.${verb}`, uid);
-    if (verb === "update") access.require("roleBindings.create", parentPath(uid));
+    access.require(capabilityFor("identityProviders", verb), uid);
+    if (verb === "update") access.require(capabilityFor("roleBindings", "create"), parentPath(uid));
     return undefined;
   },
   list: { sortName: (_ctx, provider) => provider.name },
   create: {
     parentHint: "the owning group uid belongs in the path",
     // A default role promises a future role binding: the caller must be able to make it.
-    capabilities: ["identityProviders.create", "roleBindings.create"],
+    capabilities: [
+      capabilityFor("identityProviders", "create"),
+      capabilityFor("roleBindings", "create"),
+    ],
     body: (_ctx, body) => {
       const name = requireProviderName(body.name);
       const description = optionalString(body, "description") ?? "";

@@ -8,7 +8,7 @@ import type { Clock } from "../clock";
 import { ApiError, invalidArgument, notFound, unauthenticated } from "../errors";
 import type { IndexedCollection } from "../indexed-collection";
 import { type OrderField, parseListParams, runList } from "../listing";
-import { type IdentityRecord, NAME_PATTERN, NAME_PATTERN_TEXT } from "../model";
+import { capabilityFor, type IdentityRecord, NAME_PATTERN, NAME_PATTERN_TEXT } from "../model";
 import { type ApiRequest, type ApiResponse, type JsonObject, ok } from "../requests";
 import { childSegment, type State } from "../state";
 import type { TokenService } from "../tokens";
@@ -29,7 +29,7 @@ export type CollectionHandler = (
 ) => Promise<ApiResponse>;
 
 export const PATH_UID = /^[0-9a-f]{40}(\/[0-9a-f]{16})*$/;
-/** Roles and advisories: 40 hex characters, no slash. */
+/** Built-in roles and advisories: 40 hex characters, no slash. */
 export const FLAT_UID = /^[0-9a-f]{40}$/;
 /** lastSeenTime is refreshed at most this often, so reads do not rewrite the data file each time. */
 const LAST_SEEN_RESOLUTION_MS = 60_000;
@@ -83,8 +83,11 @@ export function requirePathUid(uid: string, what = "uid"): string {
   return uid;
 }
 
+/** A role uid: a built-in role's flat uid, or a custom role's `<group uid>/<16 hex>`. */
 export function requireRoleUid(uid: string, field = "uid"): string {
-  if (!FLAT_UID.test(uid)) throw invalidArgument(field, "must be a role uid (40 hex characters)");
+  if (!PATH_UID.test(uid)) {
+    throw invalidArgument(field, "must be a role uid (hex segments separated by /)");
+  }
   return uid;
 }
 
@@ -243,7 +246,10 @@ export function registryCollection<
   return readOnlyCollection(
     (ctx, request, access) => {
       const params = parseListParams(request.query);
-      const filter = access.listFilter(`${key}.list`, params.childrenOf ?? params.descendantsOf);
+      const filter = access.listFilter(
+        capabilityFor(key, "list"),
+        params.childrenOf ?? params.descendantsOf,
+      );
       const result = runList<T>({
         collectionKey: key,
         collection: records(ctx.state),
@@ -262,8 +268,9 @@ export function registryCollection<
             access,
             records(ctx.state),
             uid,
-            `${key}.get`,
-            (record) => isPublic(ctx.state, record) || access.can(`${key}.get`, record.uid),
+            capabilityFor(key, "get"),
+            (record) =>
+              isPublic(ctx.state, record) || access.can(capabilityFor(key, "get"), record.uid),
           ),
         ),
       ),

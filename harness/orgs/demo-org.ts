@@ -96,7 +96,7 @@ export async function createDemoOrganisation(emulator: {
     const ssoUser = await client.iam.roles.create(uids.engineering, {
       name: "sso user",
       description: "What a colleague signing in may do",
-      capabilities: ["CAP_IAM_GROUPS_LIST", "CAP_REPO_LIST", "CAP_TAG_LIST"],
+      capabilities: ["CAP_IAM_GROUPS_LIST", "CAP_REPO_LIST"],
     });
     uids["sso-user"] = ssoUser.uid;
     const sso = await client.iam.identityProviders.create(uids.engineering, {

@@ -134,7 +134,7 @@ describe("the order of checks", () => {
     const good = { name: "acct", amazon: { account: "123456789012" } };
     expect((await o.call("POST", path(`/${group}`), { body: good })).status).toBe(200);
     const creator = await o.actor(group, [
-      [group, await o.role(group, ["accountAssociations.create"])],
+      [group, await o.role(group, ["CAP_IAM_ACCOUNT_ASSOCIATIONS_CREATE"])],
     ]);
     const bad = { name: "acct", amazon: { account: "1" } };
     expect(failure(await creator.call("POST", path("/not-a-uid"), { body: bad }))).toEqual([
@@ -544,7 +544,9 @@ describe("lists (5.2)", () => {
         body: { name: "a", amazon: { account: "123456789012" } },
       });
     }
-    const reader = await o.actor(top, [[visible, await o.role(top, ["accountAssociations.list"])]]);
+    const reader = await o.actor(top, [
+      [visible, await o.role(top, ["CAP_IAM_ACCOUNT_ASSOCIATIONS_LIST"])],
+    ]);
     const listed = await reader.call<Json>("GET", path(`?uidp.descendants_of=${top}`));
     expect((listed.body.accountAssociations as Json[]).map((a) => a.uid)).toEqual([visible]);
   });

@@ -248,7 +248,7 @@ describe("access control", () => {
 
   it("built-in roles are visible to every authenticated caller, custom ones only where listable", async () => {
     const hidden = await owner<Json>("POST", `/iam/v2beta1/roles/${teamB}`, {
-      body: { name: "b-only", capabilities: ["groups.get"] },
+      body: { name: "b-only", capabilities: ["CAP_IAM_GROUPS_LIST"] },
     });
     const api = caller(emu.url, scopedToken);
     const roles = await api<{ roles: Json[] }>("GET", "/iam/v2beta1/roles?page_size=200");
@@ -311,7 +311,12 @@ describe("access control", () => {
       await owner<Json>("POST", `/iam/v2beta1/roles/${teamA}`, {
         body: {
           name: "binder",
-          capabilities: ["roleBindings.create", "groups.get", "identities.get", "roles.get"],
+          capabilities: [
+            "CAP_IAM_ROLE_BINDINGS_CREATE",
+            "CAP_IAM_GROUPS_LIST",
+            "CAP_IAM_IDENTITY_LIST",
+            "CAP_IAM_ROLES_LIST",
+          ],
         },
       })
     ).body;
@@ -333,7 +338,7 @@ describe("access control", () => {
     expect(String(escalation.body.message)).toMatch(/^Permission denied: /);
     const subset = (
       await owner<Json>("POST", `/iam/v2beta1/roles/${teamA}`, {
-        body: { name: "getter", capabilities: ["groups.get"] },
+        body: { name: "getter", capabilities: ["CAP_IAM_GROUPS_LIST"] },
       })
     ).body;
     const allowed = await api<Json>("POST", `/iam/v2beta1/roleBindings/${teamA}`, {

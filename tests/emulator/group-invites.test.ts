@@ -194,7 +194,7 @@ describe("validation (4.3)", () => {
     expect(
       failure(await o.call("POST", path(`/${group}`), { body: { roleUid: missing, ttl: "60s" } })),
     ).toEqual([404, `Not found: ${missing}`]);
-    const foreign = await o.role(await o.group(emu.rootGroupUid), ["groups.get"]);
+    const foreign = await o.role(await o.group(emu.rootGroupUid), ["CAP_IAM_GROUPS_LIST"]);
     expect(
       failure(await o.call("POST", path(`/${group}`), { body: { roleUid: foreign, ttl: "60s" } })),
     ).toEqual([
@@ -208,7 +208,7 @@ describe("capabilities (2.3) and the order of checks", () => {
   it("groupInvites.create and roleBindings.create on the group, then every capability of the role", async () => {
     const group = await o.group(emu.rootGroupUid);
     const onlyInvites = await o.actor(group, [
-      [group, await o.role(group, ["groupInvites.create"])],
+      [group, await o.role(group, ["CAP_IAM_GROUP_INVITES_CREATE"])],
     ]);
     expect(
       failure(
@@ -218,7 +218,14 @@ describe("capabilities (2.3) and the order of checks", () => {
       ),
     ).toEqual([403, `Permission denied: roleBindings.create on ${group}`]);
     const inviter = await o.actor(group, [
-      [group, await o.role(group, ["groupInvites.create", "roleBindings.create", "repos.get"])],
+      [
+        group,
+        await o.role(group, [
+          "CAP_IAM_GROUP_INVITES_CREATE",
+          "CAP_IAM_ROLE_BINDINGS_CREATE",
+          "CAP_REPO_LIST",
+        ]),
+      ],
     ]);
     // The first missing capability of viewer, in sorted order.
     expect(
@@ -232,7 +239,7 @@ describe("capabilities (2.3) and the order of checks", () => {
         await inviter.call("POST", path(`/${group}`), { body: { roleUid: pull, ttl: "60s" } }),
       ),
     ).toEqual([403, `Permission denied: repos.list on ${group}`]);
-    const own = await o.role(group, ["repos.get"]);
+    const own = await o.role(group, ["CAP_REPO_LIST"]);
     // A custom role needs roles.get to be read, as for a binding: NOT_FOUND otherwise.
     expect(
       failure(
@@ -245,7 +252,14 @@ describe("capabilities (2.3) and the order of checks", () => {
     const group = await o.group(emu.rootGroupUid);
     const other = await o.group(emu.rootGroupUid);
     const inviter = await o.actor(group, [
-      [group, await o.role(group, ["groupInvites.create", "roleBindings.create", "roles.get"])],
+      [
+        group,
+        await o.role(group, [
+          "CAP_IAM_GROUP_INVITES_CREATE",
+          "CAP_IAM_ROLE_BINDINGS_CREATE",
+          "CAP_IAM_ROLES_LIST",
+        ]),
+      ],
     ]);
     const bad = { roleUid: "cd".repeat(20), ttl: "1h" };
     expect(failure(await inviter.call("POST", path("/xyz"), { body: bad }))[1]).toBe(
@@ -261,7 +275,7 @@ describe("capabilities (2.3) and the order of checks", () => {
     expect(
       failure(await inviter.call("POST", path(`/${group}`), { body: { ...bad, ttl: "1s" } })),
     ).toEqual([404, `Not found: ${bad.roleUid}`]);
-    const foreign = await o.role(other, ["groups.get"]);
+    const foreign = await o.role(other, ["CAP_IAM_GROUPS_LIST"]);
     expect(
       failure(
         await o.call("POST", path(`/${group}`), { body: { roleUid: foreign, ttl: "1s" } }),

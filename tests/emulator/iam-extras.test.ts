@@ -180,7 +180,12 @@ describe("--data", () => {
     delete saved.identityProviders;
     delete saved.groupInvites;
     delete saved.accountAssociations;
-    const oldEditor = ["groups.create", "groups.get", "roles.get", "roleBindings.list"];
+    const oldEditor = [
+      "CAP_IAM_GROUPS_CREATE",
+      "CAP_IAM_GROUPS_LIST",
+      "CAP_IAM_ROLES_LIST",
+      "CAP_IAM_ROLE_BINDINGS_LIST",
+    ];
     for (const role of saved.roles as Json[]) {
       if (role.name === "editor") {
         role.capabilities = oldEditor;
@@ -194,8 +199,8 @@ describe("--data", () => {
       const editor = (await call<{ roles: Json[] }>("GET", "/iam/v2beta1/roles?name=editor")).body
         .roles[0];
       expect(editor.description).toBe("Read everything; change everything but access grants");
-      expect(editor.capabilities).toContain("identityProviders.list");
-      expect(editor.capabilities).not.toContain("identityProviders.create");
+      expect(editor.capabilities).toContain("CAP_IAM_IDENTITY_PROVIDERS_LIST");
+      expect(editor.capabilities).not.toContain("CAP_IAM_IDENTITY_PROVIDERS_CREATE");
       for (const collection of ["identityProviders", "groupInvites", "accountAssociations"]) {
         const listed = await call<Json>("GET", `/iam/v2beta1/${collection}`);
         expect(listed.body[collection]).toEqual([]);

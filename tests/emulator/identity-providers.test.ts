@@ -214,7 +214,7 @@ describe("validation (3.3)", () => {
       failure(await o.call("POST", path(`/${group}`), { body: body({ defaultRole: missing }) })),
     ).toEqual([404, `Not found: ${missing}`]);
     const other = await o.group(emu.rootGroupUid);
-    const hidden = await o.role(other, ["groups.get"]);
+    const hidden = await o.role(other, ["CAP_IAM_GROUPS_LIST"]);
     const admin = await o.actor(group, [[group, await o.builtIn("owner")]]);
     expect(
       failure(await admin.call("POST", path(`/${group}`), { body: body({ defaultRole: hidden }) })),
@@ -245,14 +245,14 @@ describe("capabilities (2.3) and the order of checks", () => {
   it("a create needs identityProviders.create and roleBindings.create, then the default role's capabilities", async () => {
     const group = await o.group(emu.rootGroupUid);
     const onlyProviders = await o.actor(group, [
-      [group, await o.role(group, ["identityProviders.create", "groups.get"])],
+      [group, await o.role(group, ["CAP_IAM_IDENTITY_PROVIDERS_CREATE", "CAP_IAM_GROUPS_LIST"])],
     ]);
     expect(failure(await onlyProviders.call("POST", path(`/${group}`), { body: body() }))).toEqual([
       403,
       `Permission denied: roleBindings.create on ${group}`,
     ]);
     const noProviders = await o.actor(group, [
-      [group, await o.role(group, ["roleBindings.create"])],
+      [group, await o.role(group, ["CAP_IAM_ROLE_BINDINGS_CREATE"])],
     ]);
     expect(failure(await noProviders.call("POST", path(`/${group}`), { body: body() }))).toEqual([
       403,
@@ -263,9 +263,9 @@ describe("capabilities (2.3) and the order of checks", () => {
       [
         group,
         await o.role(group, [
-          "identityProviders.create",
-          "roleBindings.create",
-          "accountAssociations.get",
+          "CAP_IAM_IDENTITY_PROVIDERS_CREATE",
+          "CAP_IAM_ROLE_BINDINGS_CREATE",
+          "CAP_IAM_ACCOUNT_ASSOCIATIONS_LIST",
         ]),
       ],
     ]);
@@ -278,11 +278,15 @@ describe("capabilities (2.3) and the order of checks", () => {
   it("path, capability, body, references, role usable, grants: the first failure answers", async () => {
     const group = await o.group(emu.rootGroupUid);
     const sibling = await o.group(emu.rootGroupUid);
-    const foreign = await o.role(sibling, ["groups.get"]);
+    const foreign = await o.role(sibling, ["CAP_IAM_GROUPS_LIST"]);
     const limited = await o.actor(group, [
       [
         group,
-        await o.role(group, ["identityProviders.create", "roleBindings.create", "groups.get"]),
+        await o.role(group, [
+          "CAP_IAM_IDENTITY_PROVIDERS_CREATE",
+          "CAP_IAM_ROLE_BINDINGS_CREATE",
+          "CAP_IAM_GROUPS_LIST",
+        ]),
       ],
     ]);
     const bad = body({ name: "x", defaultRole: "ab".repeat(20) });
@@ -325,7 +329,7 @@ describe("capabilities (2.3) and the order of checks", () => {
     const provider = await create(group);
     const uid = provider.uid as string;
     const onlyUpdate = await o.actor(group, [
-      [group, await o.role(group, ["identityProviders.update"])],
+      [group, await o.role(group, ["CAP_IAM_IDENTITY_PROVIDERS_UPDATE"])],
     ]);
     expect(
       failure(await onlyUpdate.call("PATCH", path(`/${uid}`), { body: { description: "x" } })),
@@ -334,7 +338,11 @@ describe("capabilities (2.3) and the order of checks", () => {
       [
         group,
         // roles.get: a custom default role must be readable, as for a binding.
-        await o.role(group, ["identityProviders.update", "roleBindings.create", "roles.get"]),
+        await o.role(group, [
+          "CAP_IAM_IDENTITY_PROVIDERS_UPDATE",
+          "CAP_IAM_ROLE_BINDINGS_CREATE",
+          "CAP_IAM_ROLES_LIST",
+        ]),
       ],
     ]);
     expect(
@@ -344,7 +352,7 @@ describe("capabilities (2.3) and the order of checks", () => {
     expect(
       failure(await updater.call("PATCH", path(`/${uid}`), { body: { defaultRole: viewer } })),
     ).toEqual([403, `Permission denied: accountAssociations.get on ${group}`]);
-    const small = await o.role(group, ["roles.get"]);
+    const small = await o.role(group, ["CAP_IAM_ROLES_LIST"]);
     const changed = await updater.call<Json>("PATCH", path(`/${uid}`), {
       body: { defaultRole: small },
     });

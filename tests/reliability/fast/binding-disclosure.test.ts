@@ -56,7 +56,7 @@ beforeAll(async () => {
   ).body;
   roleOfB = (
     await owner<Json>("POST", `/iam/v2beta1/roles/${groupB}`, {
-      body: { name: "b-secret-role", capabilities: ["groups.get"] },
+      body: { name: "b-secret-role", capabilities: ["CAP_IAM_GROUPS_LIST"] },
     })
   ).body.uid as string;
   const erin = (

@@ -7,7 +7,7 @@
  * subtree.
  *
  * The attacker, mallory, holds a custom role "gatekeeper" in group A that grants every
- * write on the new collections but not, for instance, `groups.delete`.
+ * write on the new collections but not, for instance, `CAP_IAM_GROUPS_DELETE`.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestEmulator, type TestEmulator } from "../../../harness/emulator";
@@ -31,23 +31,23 @@ let gatekeeper = "";
 let wide = "";
 
 const GATEKEEPER_CAPABILITIES = [
-  "groups.get",
-  "groups.list",
-  "identities.get",
-  "identities.list",
-  "roles.get",
-  "roles.list",
-  "roles.update",
-  "roleBindings.create",
-  "roleBindings.list",
-  "groupInvites.create",
-  "groupInvites.list",
-  "identityProviders.create",
-  "identityProviders.get",
-  "identityProviders.update",
-  "accountAssociations.create",
-  "accountAssociations.get",
-  "accountAssociations.update",
+  "CAP_IAM_GROUPS_LIST",
+  "CAP_IAM_GROUPS_LIST",
+  "CAP_IAM_IDENTITY_LIST",
+  "CAP_IAM_IDENTITY_LIST",
+  "CAP_IAM_ROLES_LIST",
+  "CAP_IAM_ROLES_LIST",
+  "CAP_IAM_ROLES_UPDATE",
+  "CAP_IAM_ROLE_BINDINGS_CREATE",
+  "CAP_IAM_ROLE_BINDINGS_LIST",
+  "CAP_IAM_GROUP_INVITES_CREATE",
+  "CAP_IAM_GROUP_INVITES_LIST",
+  "CAP_IAM_IDENTITY_PROVIDERS_CREATE",
+  "CAP_IAM_IDENTITY_PROVIDERS_LIST",
+  "CAP_IAM_IDENTITY_PROVIDERS_UPDATE",
+  "CAP_IAM_ACCOUNT_ASSOCIATIONS_CREATE",
+  "CAP_IAM_ACCOUNT_ASSOCIATIONS_LIST",
+  "CAP_IAM_ACCOUNT_ASSOCIATIONS_UPDATE",
 ];
 
 async function roleUid(name: string): Promise<string> {
@@ -109,7 +109,7 @@ beforeAll(async () => {
   wide = (
     await made(`roles/${groupA}`, {
       name: "wide",
-      capabilities: [...GATEKEEPER_CAPABILITIES, "groups.delete"],
+      capabilities: [...GATEKEEPER_CAPABILITIES, "CAP_IAM_GROUPS_DELETE"],
     })
   ).uid as string;
   const m = await identityIn(groupA, "mallory");
@@ -126,9 +126,9 @@ afterAll(async () => {
 
 describe("an invite's role", () => {
   it.each([
-    ["owner", () => ownerRole, "accountAssociations.delete"],
-    ["editor", () => editorRole, "accountAssociations.list"],
-    ["a custom role with groups.delete", () => wide, "groups.delete"],
+    ["owner", () => ownerRole, "CAP_IAM_ACCOUNT_ASSOCIATIONS_DELETE"],
+    ["editor", () => editorRole, "CAP_IAM_ACCOUNT_ASSOCIATIONS_LIST"],
+    ["a custom role with groups.delete", () => wide, "CAP_IAM_GROUPS_DELETE"],
   ])(
     "mallory cannot invite to %s: PERMISSION_DENIED naming what she lacks, no invite made",
     async (_n, role, missing) => {
@@ -213,15 +213,18 @@ describe("a custom role's capabilities", () => {
     ["no mask", ""],
   ])("%s: mallory cannot add groups.delete to her own role", async (_f, query) => {
     const reply = await mallory<Json>("PATCH", `/iam/v2beta1/roles/${gatekeeper}${query}`, {
-      body: { name: "gatekeeper", capabilities: [...GATEKEEPER_CAPABILITIES, "groups.delete"] },
+      body: {
+        name: "gatekeeper",
+        capabilities: [...GATEKEEPER_CAPABILITIES, "CAP_IAM_GROUPS_DELETE"],
+      },
     });
-    expectDenied(reply, "groups.delete");
+    expectDenied(reply, "CAP_IAM_GROUPS_DELETE");
     const after = await owner<Json>("GET", `/iam/v2beta1/roles/${gatekeeper}`);
     expect(after.body.capabilities).toEqual([...GATEKEEPER_CAPABILITIES].sort());
   });
 
   it("removing one she holds is allowed (then restored by the owner)", async () => {
-    const fewer = GATEKEEPER_CAPABILITIES.filter((c) => c !== "roleBindings.list");
+    const fewer = GATEKEEPER_CAPABILITIES.filter((c) => c !== "CAP_IAM_ROLE_BINDINGS_LIST");
     const reply = await mallory<Json>(
       "PATCH",
       `/iam/v2beta1/roles/${gatekeeper}?updateMask=capabilities`,
@@ -313,17 +316,17 @@ describe("an account association's service bindings", () => {
 
 describe("an editor never writes an access grant", () => {
   it.each([
-    ["roles", "roles.create", () => ({ name: "r", capabilities: ["repos.list"] })],
+    ["roles", "CAP_IAM_ROLES_CREATE", () => ({ name: "r", capabilities: ["CAP_REPO_LIST"] })],
     [
       "roleBindings",
-      "roleBindings.create",
+      "CAP_IAM_ROLE_BINDINGS_CREATE",
       () => ({ identityUid: `${groupA}/0000000000000001`, roleUid: viewerRole }),
     ],
-    ["identityProviders", "identityProviders.create", () => idpBody(viewerRole)],
-    ["groupInvites", "groupInvites.create", () => ({ roleUid: viewerRole, ttl: "60s" })],
+    ["identityProviders", "CAP_IAM_IDENTITY_PROVIDERS_CREATE", () => idpBody(viewerRole)],
+    ["groupInvites", "CAP_IAM_GROUP_INVITES_CREATE", () => ({ roleUid: viewerRole, ttl: "60s" })],
     [
       "accountAssociations",
-      "accountAssociations.create",
+      "CAP_IAM_ACCOUNT_ASSOCIATIONS_CREATE",
       () => ({ name: "x", amazon: { account: "123456789012" } }),
     ],
   ])(
@@ -341,23 +344,33 @@ describe("an editor never writes an access grant", () => {
       amazon: { account: "123456789012" },
     });
     const cases: Array<[string, string, string, Json | undefined]> = [
-      ["PATCH", `roles/${gatekeeper}?updateMask=description`, "roles.update", { description: "x" }],
-      ["DELETE", `roles/${wide}`, "roles.delete", undefined],
+      [
+        "PATCH",
+        `roles/${gatekeeper}?updateMask=description`,
+        "CAP_IAM_ROLES_UPDATE",
+        { description: "x" },
+      ],
+      ["DELETE", `roles/${wide}`, "CAP_IAM_ROLES_DELETE", undefined],
       [
         "PATCH",
         `identityProviders/${idp.uid}?updateMask=name`,
-        "identityProviders.update",
+        "CAP_IAM_IDENTITY_PROVIDERS_UPDATE",
         { name: "mine" },
       ],
-      ["DELETE", `identityProviders/${idp.uid}`, "identityProviders.delete", undefined],
-      ["DELETE", `groupInvites/${invite.uid}`, "groupInvites.delete", undefined],
+      ["DELETE", `identityProviders/${idp.uid}`, "CAP_IAM_IDENTITY_PROVIDERS_DELETE", undefined],
+      ["DELETE", `groupInvites/${invite.uid}`, "CAP_IAM_GROUP_INVITES_DELETE", undefined],
       [
         "PATCH",
         `accountAssociations/${groupA1}?updateMask=name`,
-        "accountAssociations.update",
+        "CAP_IAM_ACCOUNT_ASSOCIATIONS_UPDATE",
         { name: "y" },
       ],
-      ["DELETE", `accountAssociations/${groupA1}`, "accountAssociations.delete", undefined],
+      [
+        "DELETE",
+        `accountAssociations/${groupA1}`,
+        "CAP_IAM_ACCOUNT_ASSOCIATIONS_DELETE",
+        undefined,
+      ],
     ];
     for (const [method, path, capability, body] of cases) {
       expectDenied(await editor<Json>(method, `/iam/v2beta1/${path}`, { body }), capability);
@@ -480,7 +493,7 @@ describe("an owner of A cannot see or touch B's providers, invites and associati
       ["DELETE", `accountAssociations/${groupB}`, undefined],
       ["POST", `identityProviders/${groupB}`, idpBody(viewerRole, "planted")],
       ["POST", `groupInvites/${groupB}`, { roleUid: viewerRole, ttl: "60s" }],
-      ["POST", `roles/${groupB}`, { name: "planted", capabilities: ["repos.list"] }],
+      ["POST", `roles/${groupB}`, { name: "planted", capabilities: ["CAP_REPO_LIST"] }],
     ];
     for (const [method, path, body] of attempts) {
       expectDenied(await aOwner<Json>(method, `/iam/v2beta1/${path}`, { body }));
