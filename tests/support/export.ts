@@ -156,7 +156,8 @@ export async function liveUids(emulator: TestEmulator): Promise<string[]> {
       if (isNotFound(error)) return undefined;
       throw error;
     });
-    const custom = roles.filter((r) => r.parentUid === root || r.parentUid.startsWith(`${root}/`));
+    // A custom role's uid is a child of its group's; a built-in role's has no `/`.
+    const custom = roles.filter((r) => r.uid.startsWith(`${root}/`));
     return [
       ...groups,
       ...identities,
