@@ -22,6 +22,7 @@ import { startEmulator } from "../../emulator/index";
 import type { EngineResource } from "../../harness/policy-pack-host";
 import { IRM_TYPES } from "../../policy/policies";
 import { IrmClient } from "../../sdk/index";
+import { isBuiltInRoleUid } from "../../sdk/role-uids";
 
 type Phase = "preview" | "up";
 type Props = Record<string, unknown>;
@@ -56,7 +57,8 @@ async function main(): Promise<void> {
   const client = new IrmClient({ baseUrl: emulator.url, token: emulator.bootstrap.token });
   const builtInRoleNames = new Map<string, string>();
   for await (const role of client.iam.roles.list({ pageSize: 200 })) {
-    if (role.parentUid === "") builtInRoleNames.set(role.uid, role.name);
+    // A built-in role's uid is flat; a custom role's is a child of its group.
+    if (isBuiltInRoleUid(role.uid)) builtInRoleNames.set(role.uid, role.name);
   }
 
   const states = new Map<string, Props>();
