@@ -46,6 +46,8 @@ export interface ListOptions {
   orderFieldsText?: string;
   /** False for a collection without names (invites): the `name` parameter is ignored. */
   nameFilter?: boolean;
+  /** The order without `order_by`; default `uid` ascending. */
+  defaultOrder?: { field: OrderField; descending: boolean };
 }
 
 /** Uids in list filters: a 40-hex root, then 16-hex segments. */
@@ -98,8 +100,8 @@ export function parseListParams(
   const requestedSize = nonNegativeInteger("page_size", param(query, "page_size", "pageSize"));
   const skip = nonNegativeInteger("skip", param(query, "skip")) ?? 0;
   const orderBy = (param(query, "order_by", "orderBy") ?? "").trim();
-  let orderField: OrderField = "uid";
-  let descending = false;
+  let orderField: OrderField = options.defaultOrder?.field ?? "uid";
+  let descending = options.defaultOrder?.descending ?? false;
   if (orderBy !== "") {
     const [field, direction, ...rest] = orderBy.split(/\s+/);
     const known = Object.hasOwn(orderFields, field) ? orderFields[field] : undefined;

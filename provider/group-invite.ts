@@ -65,7 +65,7 @@ export class GroupInvite extends IrmResource {
    * deleted; replace the invite to get a new code.
    */
   declare readonly expirationTime: pulumi.Output<string>;
-  /** 32 hex characters naming the invite's code without revealing it. */
+  /** Opaque id of the invite's code, naming it without revealing it. */
   declare readonly keyId: pulumi.Output<string>;
   /** When the invite was created (RFC 3339, milliseconds, `Z`). */
   declare readonly createTime: pulumi.Output<string>;

@@ -43,8 +43,11 @@ const CHILD_SEGMENT = "[0-9a-f]{16}";
 export const GROUP_UID_PATTERN = new RegExp(`^${ROOT_UID}(?:/${CHILD_SEGMENT})*$`);
 /** A child of some group (identity, child group, role binding): at least one child segment. */
 export const CHILD_UID_PATTERN = new RegExp(`^${ROOT_UID}(?:/${CHILD_SEGMENT})+$`);
-/** A role: 40 lowercase hex characters, no slash. */
-export const ROLE_UID_PATTERN = new RegExp(`^${ROOT_UID}$`);
+/**
+ * A role: a built-in role's flat 40 lowercase hex, or a custom role's uid, a child of
+ * its group (`<group uid>/<16 hex>`).
+ */
+export const ROLE_UID_PATTERN = new RegExp(`^${ROOT_UID}(?:/${CHILD_SEGMENT})*$`);
 
 /** True when the engine does not know this value yet (preview). */
 export function isUnknown(value: unknown): boolean {
@@ -67,7 +70,8 @@ export function parentOf(uid: string): string | undefined {
 export const GROUP_SHAPE =
   "a group uid (40 lowercase hex, then zero or more '/' + 16 lowercase hex)";
 export const CHILD_SHAPE = "a child uid (its group's uid, then '/' + 16 lowercase hex)";
-export const ROLE_SHAPE = "a role uid (40 lowercase hex, no '/')";
+export const ROLE_SHAPE =
+  "a role uid (a built-in role's 40 lowercase hex, or a custom role's <group uid>/<16 lowercase hex>)";
 
 /** True for an `http` host the emulator may run on: localhost, 127.0.0.0/8 or [::1]. */
 function isLoopbackHost(hostname: string): boolean {

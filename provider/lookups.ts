@@ -20,7 +20,7 @@ import type {
   Role,
   Tag,
 } from "../sdk/index";
-import { MAX_PAGE_SIZE } from "../sdk/index";
+import { MAX_PAGE_SIZE, roleGroupUid } from "../sdk/index";
 import { CONFIG_NAMESPACE } from "../sdk/settings";
 import { clientFor, type ProviderSettings, resolveProviderSettings } from "./config";
 import {
@@ -28,6 +28,7 @@ import {
   GROUP_UID_PATTERN,
   MAX_LENGTH,
   quoted,
+  ROLE_SHAPE,
   ROLE_UID_PATTERN,
 } from "./input-checks";
 
@@ -46,7 +47,10 @@ export type OutputArgs<T> = { readonly [K in keyof T]: pulumi.Input<T[K]> };
 export type GetGroupResult = Group;
 /** An identity as the API answers it: the member of its kind, and no other. */
 export type GetIdentityResult = Identity;
-/** A role: built-in (`parentUid` `""`) or a group's custom role, with its capabilities. */
+/**
+ * A role: built-in (a flat uid; `isBuiltInRoleUid`) or a group's custom role (uid
+ * `<group uid>/<16 hex>`; `roleGroupUid`), with its capabilities (enum value names).
+ */
 export type GetRoleResult = Role;
 /** An identity provider as the API answers it, never with its client secret. */
 export type GetIdentityProviderResult = IdentityProvider;
@@ -54,7 +58,7 @@ export type GetIdentityProviderResult = IdentityProvider;
 export type GetRepoResult = Repo;
 /** A tag of a repository (`name`, `digest`, `deprecated`, times). */
 export type GetTagResult = Tag;
-/** A vulnerability advisory (`advisoryId`, `packageName`, `severity`, `aliases`, times). */
+/** A vulnerability advisory (`advisoryId`, `artifactName`, `componentName`, `aliases`, `events`, ...). */
 export type GetAdvisoryResult = Advisory;
 
 /** A group by its uid, or by its exact name under its parent. */
@@ -148,14 +152,28 @@ export interface GetTagsArgs {
 }
 export type GetTagsOutputArgs = OutputArgs<GetTagsArgs>;
 
-/** Filters of {@link getAdvisories}; every one given must hold. */
+/**
+ * Filters of {@link getAdvisories}, the API's own (see the SDK's `AdvisoryListParams`);
+ * every one given must hold, and a list matches any of its values.
+ */
 export interface GetAdvisoriesArgs {
-  /** Only the advisory with exactly this id, e.g. `CVE-2026-0001`. */
-  readonly advisoryId?: string;
-  /** Only advisories about this package, e.g. `openssl`. */
-  readonly packageName?: string;
-  /** Only advisories of exactly this severity, e.g. `CRITICAL`. */
-  readonly severity?: string;
+  /** Exact advisory ids, e.g. `CGA-xvgw-cvr7-9g2q`. */
+  readonly advisoryIds?: string[];
+  /** Exact artifact (package) names, e.g. `openssl`. */
+  readonly artifactNames?: string[];
+  readonly artifactTypes?: string[];
+  /** E.g. `x86_64`, `aarch64`. */
+  readonly artifactArchitectures?: string[];
+  /** Exact component names. */
+  readonly componentNames?: string[];
+  readonly componentTypes?: string[];
+  readonly componentLocations?: string[];
+  /** Vulnerability ids, e.g. `CVE-2026-0001`. */
+  readonly aliases?: string[];
+  /** Every advisory of the packages of this origin package (the service then ignores `artifactNames`). */
+  readonly origin?: string;
+  /** Free-text search. */
+  readonly query?: string;
 }
 export type GetAdvisoriesOutputArgs = OutputArgs<GetAdvisoriesArgs>;
 
@@ -166,8 +184,11 @@ interface ArgumentRule {
    * `name`: a name of at most `maxNameLength` characters; `text`: any string of at most
    * `MAX_LENGTH.value` (an issuer, a subject, a severity); the uids must have their shape.
    */
-  kind: "name" | "text" | "groupUid" | "childUid" | "roleUid";
+  kind: "name" | "text" | "textList" | "groupUid" | "childUid" | "roleUid";
 }
+
+/** At most this many values in a list argument. */
+const MAX_LIST_ARGUMENT = 100;
 
 /** Longest repository name accepted (the registry convention); other names use MAX_LENGTH.name. */
 const MAX_REPO_NAME_LENGTH = 256;
@@ -181,7 +202,7 @@ const UID_RULES = {
     pattern: CHILD_UID_PATTERN,
     shape: "a child uid (its group's uid, then '/' + 16 lowercase hex)",
   },
-  roleUid: { pattern: ROLE_UID_PATTERN, shape: "a role uid (40 lowercase hex, no '/')" },
+  roleUid: { pattern: ROLE_UID_PATTERN, shape: ROLE_SHAPE },
 } as const;
 
 /**
@@ -203,6 +224,23 @@ function checkArguments(
     const fail = (reason: string) => new TypeError(`${lookup}: ${field}: ${reason}`);
     if (value === undefined || value === null || value === "") {
       if (rule.required) throw fail("is required");
+      continue;
+    }
+    if (rule.kind === "textList") {
+      if (!Array.isArray(value)) throw fail(`must be an array of strings, got ${typeof value}`);
+      if (value.length > MAX_LIST_ARGUMENT) {
+        throw fail(`must have at most ${MAX_LIST_ARGUMENT} values, got ${value.length}`);
+      }
+      value.forEach((item, index) => {
+        if (typeof item !== "string" || item === "") {
+          throw fail(`[${index}] must be a non-empty string`);
+        }
+        if (item.length > MAX_LENGTH.value) {
+          throw fail(
+            `[${index}] must be at most ${MAX_LENGTH.value} characters, got ${item.length}`,
+          );
+        }
+      });
       continue;
     }
     if (typeof value !== "string") {
@@ -401,7 +439,10 @@ export async function getRole(args: GetRoleArgs, opts?: LookupOptions): Promise<
     { signal: opts?.signal },
   );
   const where = args.parentUid ? ` in group ${args.parentUid}` : "";
-  const owner = (role: Role) => (role.parentUid ? `of group ${role.parentUid}` : "built-in");
+  const owner = (role: Role) => {
+    const group = roleGroupUid(role.uid);
+    return group === undefined ? "built-in" : `of group ${group}`;
+  };
   try {
     return exactlyOne(
       `getRole: role named ${JSON.stringify(args.name)}${where}`,
@@ -563,27 +604,52 @@ export const getTagsOutput = outputForm(getTags);
 
 // -------------------------------------------------------------------- advisories
 
+/** Arguments of earlier versions, each with what to write instead. */
+const FORMER_ADVISORY_ARGUMENTS: Readonly<Record<string, string>> = {
+  advisoryId: "no longer an argument: use advisoryIds (a list of exact ids)",
+  packageName: "no longer an argument: use artifactNames (a list of exact package names)",
+  severity:
+    "no longer an argument: the API does not filter advisories by severity (read each advisory's severities)",
+};
+
+const ADVISORY_LIST_ARGUMENTS = [
+  "advisoryIds",
+  "artifactNames",
+  "artifactTypes",
+  "artifactArchitectures",
+  "componentNames",
+  "componentTypes",
+  "componentLocations",
+  "aliases",
+] as const;
+
 /**
- * Every advisory that passes all the filters given (by id, package, severity), all
- * applied by the server. One request per page of 200.
+ * Every advisory that passes all the filters given, all applied by the server (the
+ * API's filters, sent as its query keys). One request per page of 200.
  */
 export async function getAdvisories(
   args: GetAdvisoriesArgs = {},
   opts?: LookupOptions,
 ): Promise<Advisory[]> {
+  for (const [field, remedy] of Object.entries(FORMER_ADVISORY_ARGUMENTS)) {
+    if (given((args as Record<string, unknown> | null)?.[field])) {
+      throw new TypeError(`getAdvisories: ${field}: ${remedy}`);
+    }
+  }
   checkArguments("getAdvisories", args, {
-    advisoryId: { kind: "text" },
-    packageName: { kind: "text" },
-    severity: { kind: "text" },
+    ...Object.fromEntries(ADVISORY_LIST_ARGUMENTS.map((field) => [field, { kind: "textList" }])),
+    origin: { kind: "text" },
+    query: { kind: "text" },
   });
+  const lists = Object.fromEntries(
+    ADVISORY_LIST_ARGUMENTS.filter((field) => (args[field]?.length ?? 0) > 0).map((field) => [
+      field,
+      args[field],
+    ]),
+  );
   return lookupClient(opts)
     .vulnerabilities.advisories.list(
-      {
-        // The API's `name` filter of advisories is their advisoryId.
-        name: args.advisoryId || undefined,
-        packageName: args.packageName || undefined,
-        severity: args.severity || undefined,
-      },
+      { ...lists, origin: args.origin || undefined, query: args.query || undefined },
       { signal: opts?.signal },
     )
     .all();

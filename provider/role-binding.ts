@@ -9,7 +9,7 @@ export interface RoleBindingArgs {
   readonly groupUid: pulumi.Input<string>;
   /** Uid of the identity that receives the role. Updated in place. */
   readonly identityUid: pulumi.Input<string>;
-  /** Uid of the role (40 hex), e.g. from `getRole({ name: "viewer" })`. Updated in place. */
+  /** Uid of the role: a built-in role (40 hex, e.g. from `getRole({ name: "viewer" })`) or a custom role (`<group uid>/<16 hex>`). Updated in place. */
   readonly roleUid: pulumi.Input<string>;
   /**
    * Uid of an existing binding in `groupUid` to bring under management instead of
@@ -37,7 +37,7 @@ export class RoleBinding extends IrmResource {
   declare readonly groupUid: pulumi.Output<string>;
   /** Uid of the identity that holds the role. */
   declare readonly identityUid: pulumi.Output<string>;
-  /** Uid of the role (40 hex). */
+  /** Uid of the role (a built-in role's 40 hex, or a custom role's `<group uid>/<16 hex>`). */
   declare readonly roleUid: pulumi.Output<string>;
   /**
    * The role's name when it is a built-in role (`owner`, `editor`, `viewer`, ...),

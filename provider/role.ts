@@ -15,8 +15,11 @@ export interface RoleArgs {
   /** Free text, at most 1024 characters; defaults to `""`. Updated in place. */
   readonly description?: pulumi.Input<string>;
   /**
-   * At least one `<collection>.<verb>` capability (e.g. `repos.list`). Compared as a
-   * set: order and duplicates make no change. Updated in place.
+   * At least one capability, by the API's enum value name (`CAP_REPO_LIST`,
+   * `CAP_IAM_GROUPS_CREATE`; the SDK's `CAPABILITIES` lists them). There is no GET
+   * capability: a Get needs the LIST one. A former name (`repos.list`) is refused with
+   * its replacement. Compared as a set: order and duplicates make no change. Updated in
+   * place.
    */
   readonly capabilities: pulumi.Input<pulumi.Input<string>[]>;
   /**
@@ -37,7 +40,7 @@ const ROLE = resourceKind(
 export class Role extends IrmResource {
   static override readonly __pulumiType = ROLE.token;
 
-  /** The role's uid (40 hex, no `/`), for role bindings, invites and default roles. */
+  /** The role's uid, a child of its group (`<group uid>/<16 hex>`), for role bindings, invites and default roles. */
   declare readonly uid: pulumi.Output<string>;
   /** Uid of the group that owns the role. */
   declare readonly parentUid: pulumi.Output<string>;
@@ -45,7 +48,7 @@ export class Role extends IrmResource {
   declare readonly name: pulumi.Output<string>;
   /** Free text; `""` when none. */
   declare readonly description: pulumi.Output<string>;
-  /** The capabilities, sorted, each once. */
+  /** The capabilities (enum value names), sorted, each once. */
   declare readonly capabilities: pulumi.Output<string[]>;
   /** When the role was created (RFC 3339, milliseconds, `Z`). */
   declare readonly createTime: pulumi.Output<string>;

@@ -1,33 +1,303 @@
 /**
- * The capabilities of this API, `<collection>.<verb>`: the one list of the collections
- * and verbs they are named after. The SDK sends capabilities as given (the service
- * judges them); the provider's `check` refuses any other name before a request.
+ * Capabilities: the value names of the platform's `Capability` enum, as they travel
+ * in `Role.capabilities` and `GroupInviteRole.capabilities` (`CAP_IAM_GROUPS_CREATE`,
+ * `CAP_REPO_LIST`, ...). There is no GET capability: a Get needs the collection's
+ * LIST value. The SDK sends capabilities as given (the service judges them) and
+ * accepts any of these names in an answer; the provider's `check` refuses any other
+ * name before a request, and names the replacement of the project's former
+ * `<collection>.<verb>` names (`groups.create` -> `CAP_IAM_GROUPS_CREATE`).
  */
 
-/** The collections capabilities are named after. */
-export const CAPABILITY_COLLECTIONS = [
-  "groups",
-  "identities",
-  "roles",
-  "roleBindings",
-  "identityProviders",
-  "accountAssociations",
-  "groupInvites",
-  "repos",
-  "tags",
-  "advisories",
+/**
+ * Every value of the enum but `UNKNOWN`, in the enum's order (its numbers ascending by
+ * family). Some are internal to the platform or deprecated; the list holds them all,
+ * since an answer may carry any of them.
+ */
+export const CAPABILITIES = [
+  "CAP_INTERNAL",
+  "CAP_IAM_GROUPS_CREATE",
+  "CAP_IAM_GROUPS_UPDATE",
+  "CAP_IAM_GROUPS_LIST",
+  "CAP_IAM_GROUPS_DELETE",
+  "CAP_IAM_GROUP_INVITES_CREATE",
+  "CAP_IAM_GROUP_INVITES_LIST",
+  "CAP_IAM_GROUP_INVITES_DELETE",
+  "CAP_IAM_ROLES_CREATE",
+  "CAP_IAM_ROLES_UPDATE",
+  "CAP_IAM_ROLES_LIST",
+  "CAP_IAM_ROLES_DELETE",
+  "CAP_IAM_ROLE_BINDINGS_CREATE",
+  "CAP_IAM_ROLE_BINDINGS_UPDATE",
+  "CAP_IAM_ROLE_BINDINGS_LIST",
+  "CAP_IAM_ROLE_BINDINGS_DELETE",
+  "CAP_TENANT_CLUSTERS_CREATE",
+  "CAP_TENANT_CLUSTERS_UPDATE",
+  "CAP_TENANT_CLUSTERS_LIST",
+  "CAP_TENANT_CLUSTERS_DELETE",
+  "CAP_TENANT_CLUSTERS_DISCOVER",
+  "CAP_TENANT_RECORDS_LIST",
+  "CAP_TENANT_RECORD_CONTEXTS_LIST",
+  "CAP_TENANT_RECORD_SIGNATURES_LIST",
+  "CAP_TENANT_RECORD_POLICY_RESULTS_LIST",
+  "CAP_TENANT_RISKS_LIST",
+  "CAP_TENANT_SBOMS_LIST",
+  "CAP_TENANT_VULN_REPORTS_LIST",
+  "CAP_TENANT_ATTESTATIONS_LIST",
+  "CAP_IAM_ACCOUNT_ASSOCIATIONS_CREATE",
+  "CAP_IAM_ACCOUNT_ASSOCIATIONS_UPDATE",
+  "CAP_IAM_ACCOUNT_ASSOCIATIONS_LIST",
+  "CAP_IAM_ACCOUNT_ASSOCIATIONS_DELETE",
+  "CAP_IAM_POLICY_CREATE",
+  "CAP_IAM_POLICY_UPDATE",
+  "CAP_IAM_POLICY_LIST",
+  "CAP_IAM_POLICY_DELETE",
+  "CAP_IAM_IDENTITY_CREATE",
+  "CAP_IAM_IDENTITY_UPDATE",
+  "CAP_IAM_IDENTITY_LIST",
+  "CAP_IAM_IDENTITY_DELETE",
+  "CAP_TENANT_NODES_LIST",
+  "CAP_TENANT_NAMESPACES_LIST",
+  "CAP_TENANT_WORKLOADS_LIST",
+  "CAP_IAM_IDENTITY_PROVIDERS_CREATE",
+  "CAP_IAM_IDENTITY_PROVIDERS_UPDATE",
+  "CAP_IAM_IDENTITY_PROVIDERS_LIST",
+  "CAP_IAM_IDENTITY_PROVIDERS_DELETE",
+  "CAP_IAM_SCIM_MANAGE",
+  "CAP_EVENTS_SUBSCRIPTION_CREATE",
+  "CAP_EVENTS_SUBSCRIPTION_UPDATE",
+  "CAP_EVENTS_SUBSCRIPTION_LIST",
+  "CAP_EVENTS_SUBSCRIPTION_DELETE",
+  "CAP_REPO_BLOBS_GET",
+  "CAP_REPO_CREATE",
+  "CAP_REPO_UPDATE",
+  "CAP_REPO_LIST",
+  "CAP_REPO_DELETE",
+  "CAP_MANIFEST_CREATE",
+  "CAP_MANIFEST_UPDATE",
+  "CAP_MANIFEST_LIST",
+  "CAP_MANIFEST_DELETE",
+  "CAP_TAG_CREATE",
+  "CAP_TAG_UPDATE",
+  "CAP_TAG_LIST",
+  "CAP_TAG_DELETE",
+  "CAP_MANIFEST_METADATA_LIST",
+  "CAP_REFERRERS_LIST",
+  "CAP_REPO_INTERNAL_ADMIN",
+  "CAP_APK_BLOBS_GET",
+  "CAP_APK_CREATE",
+  "CAP_APK_UPDATE",
+  "CAP_APK_LIST",
+  "CAP_APK_DELETE",
+  "CAP_VERSION_LIST",
+  "CAP_VULN_REPORT_CREATE",
+  "CAP_VULN_REPORT_LIST",
+  "CAP_VULN_CREATE",
+  "CAP_BUILD_REPORT_LIST",
+  "CAP_LIBRARIES_ENTITLEMENTS_CREATE",
+  "CAP_LIBRARIES_ENTITLEMENTS_LIST",
+  "CAP_LIBRARIES_ENTITLEMENTS_DELETE",
+  "CAP_LIBRARIES_ARTIFACTS_LIST",
+  "CAP_LIBRARIES_PYTHON_LIST",
+  "CAP_LIBRARIES_PYTHON_CREATE",
+  "CAP_LIBRARIES_JAVA_LIST",
+  "CAP_LIBRARIES_JAVA_CREATE",
+  "CAP_LIBRARIES_JAVASCRIPT_LIST",
+  "CAP_LIBRARIES_JAVASCRIPT_CREATE",
+  "CAP_LIBRARIES_DOTNET_LIST",
+  "CAP_LIBRARIES_DOTNET_CREATE",
+  "CAP_LIBRARIES_GO_LIST",
+  "CAP_LIBRARIES_GO_CREATE",
+  "CAP_LIBRARIES_CACHE_INVALIDATE",
+  "CAP_LIBRARIES_CACHE_LIST",
+  "CAP_LIBRARIES_REBUILDER_REQUESTS_CREATE",
+  "CAP_LIBRARIES_REBUILDER_REQUESTS_LIST",
+  "CAP_LIBRARIES_REBUILDER_REQUESTS_CANCEL",
+  "CAP_LIBRARIES_REBUILDER_REQUESTS_GROUP_UPDATE",
+  "CAP_LIBRARIES_REBUILDER_ARTIFACTS_INVALIDATE",
+  "CAP_LIBRARIES_REBUILDER_EXCLUSIONS_MANAGE",
+  "CAP_LIBRARIES_REBUILDER_BUILDS_READ",
+  "CAP_LIBRARIES_REBUILDER_BUILDS_TOKENS_FETCH",
+  "CAP_LIBRARIES_REBUILDER_BUILDS_UNTRUSTED",
+  "CAP_LIBRARIES_REBUILDER_REMEDIATED_ARTIFACTS_READ",
+  "CAP_LIBRARIES_REBUILDER_NEW_VERSIONS_READ",
+  "CAP_LIBRARIES_REBUILDER_NEW_VERSIONS_REFRESH",
+  "CAP_LIBRARIES_REBUILDER_MALWARE_STATUS_READ",
+  "CAP_LIBRARIES_REBUILDER_CVE_REMEDIATIONS_LIST",
+  "CAP_LIBRARIES_REBUILDER_CVE_REMEDIATIONS_UPDATE",
+  "CAP_LIBRARIES_REBUILDER_SOURCE_COORDINATES_WRITE",
+  "CAP_LIBRARIES_REBUILDER_SOURCE_COORDINATES_RESOLVE",
+  "CAP_LIBRARIES_AWS_MARKETPLACE_SUBSCRIPTIONS_CREATE",
+  "CAP_LIBRARIES_AWS_MARKETPLACE_SUBSCRIPTIONS_UPDATE",
+  "CAP_LIBRARIES_AWS_MARKETPLACE_SUBSCRIPTIONS_LIST",
+  "CAP_LIBRARIES_REQUEST_GROUPS_CREATE",
+  "CAP_LIBRARIES_REQUEST_GROUPS_LIST",
+  "CAP_LIBRARIES_REQUEST_GROUPS_UPDATE",
+  "CAP_LIBRARIES_REQUEST_GROUPS_DELETE",
+  "CAP_LIBRARIES_REQUEST_GROUPS_SUBMIT",
+  "CAP_LIBRARIES_REQUEST_GROUPS_ITEMS_UPDATE",
+  "CAP_LIBRARIES_REQUEST_GROUPS_REFRESH_COVERAGE",
+  "CAP_LIBRARIES_REQUEST_GROUPS_DELETE_SUBMITTED",
+  "CAP_LIBRARIES_REMOTE_REGISTRIES_CREATE",
+  "CAP_LIBRARIES_REMOTE_REGISTRIES_LIST",
+  "CAP_LIBRARIES_REMOTE_REGISTRIES_DELETE",
+  "CAP_REGISTRY_ENTITLEMENTS_LIST",
+  "CAP_REGISTRY_ENTITLEMENTS_CREATE",
+  "CAP_REGISTRY_ENTITLEMENTS_DELETE",
+  "CAP_REGISTRY_ENTITLEMENTS_IMAGES_ADD",
+  "CAP_REGISTRY_ENTITLEMENTS_IMAGES_REMOVE",
+  "CAP_REGISTRY_ENTITLEMENTS_IMAGES_SWAP",
+  "CAP_REGISTRY_SETTINGS_LIST",
+  "CAP_REGISTRY_SETTINGS_UPDATE",
+  "CAP_REGISTRY_OVERLAYS_LIST",
+  "CAP_REGISTRY_OVERLAYS_EDIT",
+  "CAP_SIGSTORE_CREATE",
+  "CAP_SIGSTORE_UPDATE",
+  "CAP_SIGSTORE_LIST",
+  "CAP_SIGSTORE_DELETE",
+  "CAP_SIGSTORE_CERTIFICATE_CREATE",
+  "CAP_ADVISORIES_CREATE",
+  "CAP_ADVISORIES_UPDATE",
+  "CAP_ADVISORIES_LIST",
+  "CAP_ADVISORIES_DELETE",
+  "CAP_ADVISORIES_APPROVE",
+  "CAP_REGISTRY_DEPLOYMENTS_CREATE",
+  "CAP_REGISTRY_DEPLOYMENTS_UPDATE",
+  "CAP_REGISTRY_DEPLOYMENTS_LIST",
+  "CAP_POLICIES_POLICY_CREATE",
+  "CAP_POLICIES_POLICY_UPDATE",
+  "CAP_POLICIES_POLICY_LIST",
+  "CAP_POLICIES_POLICY_DELETE",
+  "CAP_POLICIES_BINDING_CREATE",
+  "CAP_POLICIES_BINDING_UPDATE",
+  "CAP_POLICIES_BINDING_LIST",
+  "CAP_POLICIES_BINDING_DELETE",
+  "CAP_POLICIES_DECISION_LIST",
+  "CAP_POLICIES_OVERRIDE_CREATE",
+  "CAP_POLICIES_OVERRIDE_LIST",
+  "CAP_POLICIES_OVERRIDE_DELETE",
+  "CAP_REPO_CHECK_POLICIES",
+  "CAP_PACKAGES_ENTITLEMENTS_LIST",
+  "CAP_TERMS_ACCEPT",
+  "CAP_TERMS_LIST",
+  "CAP_GULFSTREAM",
+  "CAP_GUARDENER_DFC_CONVERT",
+  "CAP_GUARDENER_ASSOCIATION_MANAGE",
+  "CAP_GUARDENER_ASSOCIATION_LIST",
+  "CAP_GUARDENER_ENTITLEMENT_MANAGE",
+  "CAP_GUARDENER_ENTITLEMENT_LIST",
+  "CAP_GUARDENER_ACTIONS_MIGRATE",
+  "CAP_GUARDENER_SCAN_LIST",
+  "CAP_GUARDENER_SCAN_GET",
+  "CAP_MCP_TOOL_CALL",
+  "CAP_SKILLS_PUBLISH",
+  "CAP_SKILLS_ENTITLEMENTS_CREATE",
+  "CAP_SKILLS_ENTITLEMENTS_LIST",
+  "CAP_SKILLS_ENTITLEMENTS_DELETE",
+  "CAP_SKILLS_LIST",
+  "CAP_SKILLS_WRITE",
+  "CAP_SKILLS_DELETE",
+  "CAP_SKILLS_HARDEN_READ",
+  "CAP_SKILLS_HARDEN_WRITE",
+  "CAP_SKILLS_HARDEN_CANCEL",
+  "CAP_ARGOS_DOCUMENTS_CREATE",
+  "CAP_ARGOS_DOCUMENTS_LIST",
+  "CAP_ARGOS_DOCUMENTS_DELETE",
+  "CAP_ARGOS_OSV_READ",
+  "CAP_ARGOS_OSV_DUMP",
+  "CAP_LIBRARIES_POLICY_CREATE",
+  "CAP_LIBRARIES_POLICY_UPDATE",
+  "CAP_LIBRARIES_POLICY_LIST",
+  "CAP_LIBRARIES_POLICY_DELETE",
+  "CAP_LIBRARIES_POLICY_BINDING_CREATE",
+  "CAP_LIBRARIES_POLICY_BINDING_UPDATE",
+  "CAP_LIBRARIES_POLICY_BINDING_LIST",
+  "CAP_LIBRARIES_POLICY_BINDING_DELETE",
+  "CAP_LIBRARIES_POLICY_BLOCK_EVENT_LIST",
+  "CAP_BUILDAPI_BUILD_CREATE",
+  "CAP_BUILDAPI_BUILD_LIST",
+  "CAP_BUILDAPI_WORKER_SYNC",
+  "CAP_BUILDAPI_BUILD_CANCEL",
+  "CAP_CASSIE_CAS_READ",
+  "CAP_CASSIE_CAS_WRITE",
+  "CAP_CASSIE_AC_READ",
+  "CAP_CASSIE_AC_WRITE",
+  "CAP_LOGGIE_LOGS_READ",
+  "CAP_LOGGIE_LOGS_WRITE",
+  "CAP_LOGGIE_LOGS_CREATE",
+  "CAP_REX_EXECUTIONS_CREATE",
+  "CAP_REX_EXECUTIONS_LIST",
+  "CAP_REX_WORKERS_CONNECT",
+  "CAP_REX_CLASS_USE",
+  "CAP_REX_CLASS_SERVE",
+  "CAP_ACTIONS_LIST",
 ] as const;
 
-/** The verbs of every collection. */
-export const CAPABILITY_VERBS = ["list", "get", "create", "update", "delete"] as const;
+/** A capability's wire name: one of {@link CAPABILITIES}. */
+export type Capability = (typeof CAPABILITIES)[number];
 
-/** The 49 capabilities: every collection and verb, less `groupInvites.update` (invites never change). */
-export type Capability = Exclude<
-  `${(typeof CAPABILITY_COLLECTIONS)[number]}.${(typeof CAPABILITY_VERBS)[number]}`,
-  "groupInvites.update"
->;
+const KNOWN: ReadonlySet<string> = new Set(CAPABILITIES);
 
-/** The 49 capabilities, in collection then verb order. */
-export const CAPABILITIES: readonly Capability[] = CAPABILITY_COLLECTIONS.flatMap((collection) =>
-  CAPABILITY_VERBS.map((verb) => `${collection}.${verb}` as const),
-).filter((capability): capability is Capability => capability !== "groupInvites.update");
+/** True for a name of {@link CAPABILITIES}. */
+export function isCapability(name: string): name is Capability {
+  return KNOWN.has(name);
+}
+
+/**
+ * The collections of the project's former names (`<collection>.<verb>`), each with the
+ * prefix of its enum values.
+ */
+const LEGACY_COLLECTIONS: Readonly<Record<string, string>> = {
+  groups: "CAP_IAM_GROUPS",
+  identities: "CAP_IAM_IDENTITY",
+  roles: "CAP_IAM_ROLES",
+  roleBindings: "CAP_IAM_ROLE_BINDINGS",
+  identityProviders: "CAP_IAM_IDENTITY_PROVIDERS",
+  accountAssociations: "CAP_IAM_ACCOUNT_ASSOCIATIONS",
+  groupInvites: "CAP_IAM_GROUP_INVITES",
+  repos: "CAP_REPO",
+  tags: "CAP_TAG",
+  advisories: "CAP_ADVISORIES",
+};
+
+/** What a former name stands for today. */
+export type LegacyCapability =
+  /** The enum value granting what the former name granted. */
+  | { kind: "renamed"; replacement: Capability }
+  /** A former `<collection>.get`: no value of its own; a Get needs `list`, the LIST value. */
+  | { kind: "get"; list: Capability };
+
+/**
+ * The enum value of one of the project's former capability names (`groups.create`,
+ * `roleBindings.delete`, `repos.get`, ...), or undefined for any other string
+ * (including the enum's own names and its `(name)` display strings such as
+ * `role_bindings.create`, which never travel on the wire).
+ */
+export function legacyCapability(name: string): LegacyCapability | undefined {
+  const match = /^([A-Za-z]+)\.(list|get|create|update|delete)$/.exec(name);
+  if (match === null) return undefined;
+  const [, collection, verb] = match as unknown as [string, string, string];
+  if (!Object.hasOwn(LEGACY_COLLECTIONS, collection)) return undefined;
+  const prefix = LEGACY_COLLECTIONS[collection];
+  const list = `${prefix}_LIST`;
+  if (!isCapability(list)) return undefined;
+  if (verb === "get") return { kind: "get", list };
+  const replacement = `${prefix}_${verb.toUpperCase()}`;
+  // groupInvites.update never existed, and the enum has no value for it either.
+  return isCapability(replacement) ? { kind: "renamed", replacement } : undefined;
+}
+
+/**
+ * A set of capabilities written with former names, as the same set in enum names:
+ * each renamed name becomes its value, a former `*.get` (which has no value) is
+ * dropped, enum names stay; sorted, each once. Any other string is kept as it is,
+ * so an unknown name still makes a difference.
+ */
+export function capabilitiesInEnumNames(names: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const name of names) {
+    const legacy = legacyCapability(name);
+    if (legacy === undefined) out.add(name);
+    else if (legacy.kind === "renamed") out.add(legacy.replacement);
+  }
+  return [...out].sort();
+}

@@ -176,7 +176,9 @@ export function resolveTokenSource(
     if (options.oidcToken) oidcToken = options.oidcToken;
     else if (file) oidcToken = oidcTokenFromFile(file);
     else if (runningInGitHubActions(env)) {
-      const { baseUrl: audience, timeoutMs, maxResponseBytes } = resolveSettings(options, env);
+      // The audience an identity accepts by default in a presented token: the auth host.
+      const { authUrl, timeoutMs, maxResponseBytes } = resolveSettings(options, env);
+      const audience = new URL(authUrl).host;
       oidcToken = oidcTokenFromGitHubActions({ env, audience, timeoutMs, maxResponseBytes });
     } else {
       throw new TypeError(
@@ -238,7 +240,7 @@ export class IrmClient implements ApiRequester {
       authUrl: this.authUrl,
       audience: this.baseUrl,
       log: (event) => this.#log(event),
-      getJson: (url, bearer, signal) => this.#getJson(url, bearer, signal),
+      postForm: (url, form, bearer, signal) => this.#postForm(url, form, bearer, signal),
     };
 
     this.iam = {
@@ -286,9 +288,11 @@ export class IrmClient implements ApiRequester {
     // encodeURIComponent (not URLSearchParams) so spaces become %20 (`order_by=name%20desc`);
     // commas stay literal, as the comma-separated `updateMask` is shown on the wire.
     const encode = (text: string) => encodeURIComponent(text).replace(/%2C/g, ",");
-    const pairs = Object.entries(query)
-      .filter((entry): entry is [string, string | number] => entry[1] !== undefined)
-      .map(([key, value]) => `${encode(key)}=${encode(String(value))}`);
+    const pairs = Object.entries(query).flatMap(([key, value]) => {
+      if (value === undefined || value === false) return [];
+      const values = typeof value === "object" ? value : [String(value)];
+      return values.map((item) => `${encode(key)}=${encode(item)}`);
+    });
     return new URL(`${origin}${path}${pairs.length ? `?${pairs.join("&")}` : ""}`);
   }
 
@@ -328,10 +332,11 @@ export class IrmClient implements ApiRequester {
     url: URL,
     signal: AbortSignal | undefined,
     attempt: () => Promise<T>,
+    idempotent = method !== "POST",
   ) {
     return withRetries(attempt, {
       settings: this.#settings.retry,
-      idempotent: method !== "POST",
+      idempotent,
       signal,
       onRetry: ({ retryNumber, delayMs, error }) =>
         this.#log({
@@ -347,11 +352,30 @@ export class IrmClient implements ApiRequester {
     });
   }
 
-  /** A GET with a fixed bearer (token exchange), with retries. */
-  #getJson(url: URL, bearer: string, signal?: AbortSignal): Promise<unknown> {
+  /**
+   * A form POST with a fixed bearer (token exchange), retried as a read: it makes
+   * nothing on the service, so repeating it is safe.
+   */
+  #postForm(url: URL, form: URLSearchParams, bearer: string, signal?: AbortSignal) {
     this.#remember(bearer);
-    return this.#withRetries("GET", url, signal, () =>
-      this.#attempt("GET", url, undefined, bearer, { signal }),
+    return this.#withRetries(
+      "POST",
+      url,
+      signal,
+      () =>
+        sendOnce(this.#dispatcher, {
+          method: "POST",
+          url,
+          form,
+          bearer,
+          signal,
+          timeoutMs: this.#settings.timeoutMs,
+          idempotent: true,
+          secrets: this.#recentTokens,
+          maxResponseBytes: this.#settings.maxResponseBytes,
+          onServerDate: (observation) => this.serverClock.observe(observation),
+        }),
+      true,
     );
   }
 

@@ -23,7 +23,14 @@ export {
   type TokenSourceContext,
   tokenExpiry,
 } from "./auth/token-source";
-export { CAPABILITIES, CAPABILITY_COLLECTIONS, CAPABILITY_VERBS } from "./capabilities";
+export {
+  CAPABILITIES,
+  type Capability,
+  capabilitiesInEnumNames,
+  isCapability,
+  type LegacyCapability,
+  legacyCapability,
+} from "./capabilities";
 export {
   IrmClient,
   type IrmClientOptions,
@@ -85,7 +92,17 @@ export {
   SERVICE_PRINCIPAL_NAMES,
   SERVICE_PRINCIPALS,
 } from "./resources/identities";
-export { CORRELATION_RULES, IdentityProviders } from "./resources/identity-providers";
-export { Advisories, Repos, Tags } from "./resources/registry";
+export {
+  CORRELATION_RULES,
+  IdentityProviders,
+  SCIM_CREDENTIAL_STATES,
+} from "./resources/identity-providers";
+export { Advisories, CATALOG_TIERS, Repos, Tags } from "./resources/registry";
 export { V1Groups, V1Repos } from "./resources/v1";
+export {
+  isBuiltInRoleUid,
+  ROLE_UID_PATTERN,
+  ROLE_UID_SHAPE,
+  roleGroupUid,
+} from "./role-uids";
 export * from "./types";

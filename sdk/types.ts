@@ -31,6 +31,7 @@ export interface GroupCreate {
 }
 
 export type GroupUpdate = Partial<Pick<Group, "name" | "description">>;
+/** Update-mask paths of a group (proto field names). */
 export type GroupMaskPath = "name" | "description" | "*";
 
 /**
@@ -164,31 +165,35 @@ export interface IdentityUpdate {
   servicePrincipal?: ServicePrincipal;
 }
 
+/**
+ * Update-mask paths of an identity: the proto field names (snake_case), which the
+ * gateway passes to the service as they are.
+ */
 export type IdentityMaskPath =
   | "name"
   | "description"
-  | "claimMatch"
-  | "claimMatch.issuer"
-  | "claimMatch.issuerPattern"
-  | "claimMatch.subject"
-  | "claimMatch.subjectPattern"
-  | "claimMatch.audience"
-  | "claimMatch.audiencePattern"
-  | "claimMatch.claims"
-  | "claimMatch.claimPatterns"
-  | "staticKeys"
-  | "staticKeys.issuer"
-  | "staticKeys.subject"
-  | "staticKeys.issuerKeys"
-  | "staticKeys.expirationTime"
-  | "staticKeys.audiences"
-  | "awsIdentity"
-  | "awsIdentity.awsAccount"
-  | "awsIdentity.arn"
-  | "awsIdentity.arnPattern"
-  | "awsIdentity.userId"
-  | "awsIdentity.userIdPattern"
-  | "servicePrincipal"
+  | "claim_match"
+  | "claim_match.issuer"
+  | "claim_match.issuer_pattern"
+  | "claim_match.subject"
+  | "claim_match.subject_pattern"
+  | "claim_match.audience"
+  | "claim_match.audience_pattern"
+  | "claim_match.claims"
+  | "claim_match.claim_patterns"
+  | "static_keys"
+  | "static_keys.issuer"
+  | "static_keys.subject"
+  | "static_keys.issuer_keys"
+  | "static_keys.expiration_time"
+  | "static_keys.audiences"
+  | "aws_identity"
+  | "aws_identity.aws_account"
+  | "aws_identity.arn"
+  | "aws_identity.arn_pattern"
+  | "aws_identity.user_id"
+  | "aws_identity.user_id_pattern"
+  | "service_principal"
   | "*";
 
 export interface IdentityListParams extends ListParams {
@@ -196,22 +201,28 @@ export interface IdentityListParams extends ListParams {
   relationshipType?: RelationshipType;
 }
 
-/** The 49 capabilities: `<collection>.<verb>` for ten collections and five verbs, less `groupInvites.update`. */
+/** A capability: a value name of the platform's `Capability` enum (`CAP_IAM_GROUPS_CREATE`). */
 export type { Capability };
 
+/**
+ * A role: built-in (`owner`, `editor`, `viewer`, `registry.pull`; a flat uid of 40 hex)
+ * or a custom role of a group (uid `<group uid>/<16 hex>`). `isBuiltInRoleUid` and
+ * `roleGroupUid` tell them apart.
+ */
 export interface Role {
   uid: string;
   name: string;
   description: string;
-  /** `<collection>.<verb>` strings, e.g. `groups.create`. */
-  capabilities: string[];
-  /** Group a custom role belongs to; empty for built-in roles. */
-  parentUid: string;
+  /** Enum value names, e.g. `CAP_IAM_GROUPS_CREATE`; a set (the order is not stated). */
+  capabilities: CapabilityName[];
   createTime: Timestamp;
   updateTime: Timestamp;
 }
 
-/** Names a capability: the 49 of `Capability`; any other string is the service's to refuse. */
+/**
+ * Names a capability: one of `Capability`; any other string is the service's to judge
+ * (answers may carry values newer than this SDK's list).
+ */
 export type CapabilityName = Capability | (string & Record<never, never>);
 
 /**
@@ -223,7 +234,7 @@ export type CapabilityName = Capability | (string & Record<never, never>);
 export interface RoleCreate {
   name: string;
   description?: string;
-  /** At least one; stored sorted, without duplicates. */
+  /** At least one; a set (repeats are dropped). */
   capabilities: readonly CapabilityName[];
 }
 
@@ -233,6 +244,7 @@ export interface RoleUpdate {
   description?: string;
   capabilities?: readonly CapabilityName[];
 }
+/** Update-mask paths of a role (proto field names). */
 export type RoleMaskPath = "name" | "description" | "capabilities" | "*";
 
 /** The identity as hydrated inside a role binding. */
@@ -268,13 +280,16 @@ export interface RoleBindingCreate {
 }
 
 export type RoleBindingUpdate = Partial<RoleBindingCreate>;
-export type RoleBindingMaskPath = "identityUid" | "roleUid" | "*";
+/** Update-mask paths of a role binding (proto field names). */
+export type RoleBindingMaskPath = "identity_uid" | "role_uid" | "*";
 
 export interface RoleBindingListParams extends ListParams {
-  /** `identity_uid`: only bindings of this identity. */
-  identityUid?: string;
-  /** `role_uid`: only bindings of this role. */
-  roleUid?: string;
+  /** `identity`: only bindings of this identity (by uid). */
+  identity?: string;
+  /** `group`: only bindings in this group (by uid). */
+  group?: string;
+  /** `role`: only bindings of this role (by uid). */
+  role?: string;
 }
 
 /** How a provider's identities are correlated with the tokens of its issuer; fixed at creation. */
@@ -310,6 +325,29 @@ export interface IdentityProviderOidcInput {
   correlationRule?: CorrelationRule;
 }
 
+/** State of an identity provider's SCIM credential. */
+export type ScimCredentialState =
+  | "CREDENTIAL_STATE_UNSPECIFIED"
+  | "CREDENTIAL_STATE_NOT_ISSUED"
+  | "CREDENTIAL_STATE_LIVE"
+  | "CREDENTIAL_STATE_EXPIRED"
+  | "CREDENTIAL_STATE_REVOKED"
+  | "CREDENTIAL_STATE_ROTATING";
+
+/**
+ * The SCIM status of an identity provider, output only (this package does not manage
+ * SCIM). Lists may leave members out.
+ */
+export interface IdentityProviderScim {
+  enabled: boolean;
+  /** `""` when none. */
+  endpointUrl: string;
+  tokenExpireTime?: Timestamp;
+  previousTokenExpireTime?: Timestamp;
+  credentialState: ScimCredentialState;
+  etag: string;
+}
+
 /** An external OIDC provider for sign-in (SSO) in a group; its uid is `<group uid>/<16 hex>`. */
 export interface IdentityProvider {
   uid: string;
@@ -319,6 +357,8 @@ export interface IdentityProvider {
   /** Uid of the role bound, in the provider's group, to a user on first sign-in. */
   defaultRole: string;
   oidc: IdentityProviderOidc;
+  /** Present when the answer carries a SCIM status. */
+  scim?: IdentityProviderScim;
   createTime: Timestamp;
   updateTime: Timestamp;
 }
@@ -346,29 +386,30 @@ export interface IdentityProviderUpdate {
   oidc?: Partial<IdentityProviderOidcInput>;
 }
 
+/** Update-mask paths of an identity provider (proto field names). */
 export type IdentityProviderMaskPath =
   | "name"
   | "description"
-  | "defaultRole"
+  | "default_role"
   | "oidc"
   | "oidc.issuer"
-  | "oidc.clientId"
-  | "oidc.clientSecret"
-  | "oidc.additionalScopes"
-  | "oidc.groupsClaim"
-  | "oidc.pkceEnabled"
-  | "oidc.correlationRule"
+  | "oidc.client_id"
+  | "oidc.client_secret"
+  | "oidc.additional_scopes"
+  | "oidc.groups_claim"
+  | "oidc.pkce_enabled"
+  | "oidc.correlation_rule"
   | "*";
 
 /** Scope filters and `name`, as for every collection. */
 export type IdentityProviderListParams = ListParams;
 
-/** The role of an invite, hydrated: capabilities as project names, sorted. */
+/** The role of an invite, hydrated: capabilities as enum value names, a set. */
 export interface GroupInviteRole {
   uid: string;
   name: string;
   description: string;
-  capabilities: string[];
+  capabilities: CapabilityName[];
 }
 
 /**
@@ -386,7 +427,7 @@ export interface GroupInvite {
   email: string;
   expirationTime: Timestamp;
   singleUse: boolean;
-  /** 32 lowercase hex characters, unique per invite; `list({ keyId })` finds it. */
+  /** Opaque (no published format), unique per invite; `list({ keyId })` finds it. */
   keyId: string;
   createTime: Timestamp;
 }
@@ -405,7 +446,7 @@ export interface CreatedGroupInvite extends GroupInvite {
  * group, and every capability of the role.
  */
 export interface GroupInviteCreate {
-  /** 40 hex: a built-in role, or a custom role of the group or one of its ancestors. */
+  /** A built-in role (40 hex), or a custom role of the group or one of its ancestors (`<group uid>/<16 hex>`). */
   roleUid: string;
   /** Lifetime: seconds (sent as `"<n>s"`) or a duration string such as `"3600s"`; 1 ms to 365 days. */
   ttl: string | number;
@@ -520,6 +561,16 @@ export type AccountAssociationMaskPath =
 /** Scope filters test the group's uid: `descendantsOf: X` lists the associations of groups strictly below X. */
 export type AccountAssociationListParams = ListParams;
 
+/** The catalog tier of a repository. */
+export type CatalogTier =
+  | "CATALOG_TIER_UNSPECIFIED"
+  | "CATALOG_TIER_APPLICATION"
+  | "CATALOG_TIER_BASE"
+  | "CATALOG_TIER_FIPS"
+  | "CATALOG_TIER_AI"
+  | "CATALOG_TIER_DEVTOOLS"
+  | "CATALOG_TIER_COMMERCIAL";
+
 export interface Repo {
   uid: string;
   name: string;
@@ -528,7 +579,7 @@ export interface Repo {
   description?: string;
   /** Public repositories can be read without a token. */
   public?: boolean;
-  catalogTier?: string;
+  catalogTier?: CatalogTier;
   aliases?: string[];
 }
 
@@ -541,14 +592,67 @@ export interface Tag {
   updateTime?: Timestamp;
 }
 
+/** A severity score of an advisory's vulnerability. */
+export interface AdvisorySeverity {
+  /** `TYPE_CVSS_V2`, `TYPE_CVSS_V3`, `TYPE_CVSS_V4` (or `TYPE_UNSPECIFIED`). */
+  type: "TYPE_UNSPECIFIED" | "TYPE_CVSS_V2" | "TYPE_CVSS_V3" | "TYPE_CVSS_V4";
+  /** The score or vector as the service gives it. */
+  score: string;
+}
+
+/** The members of an event's one-of `type`; each carries its own details. */
+export type AdvisoryEventType =
+  | "detection"
+  | "fixed"
+  | "falsePositiveDetermination"
+  | "analysisNotPlanned"
+  | "fixNotPlanned"
+  | "pendingUpstreamFix"
+  | "truePositiveDetermination"
+  | "patched";
+
+/**
+ * One event of an advisory. Exactly one of the `AdvisoryEventType` members is set (an
+ * object of details, passed through as the service gives it).
+ */
+export interface AdvisoryEvent extends Partial<Record<AdvisoryEventType, Record<string, unknown>>> {
+  uid: string;
+  createTime?: Timestamp;
+  author: string;
+  /** `""` when not reviewed. */
+  reviewer: string;
+  reviewState: ReviewState | (string & Record<never, never>);
+  issue?: string;
+  /** Raw findings (bytes, base64), when the service includes them. */
+  findings?: string;
+}
+
+/**
+ * A security advisory about one component of one artifact (package). There is no
+ * package name or single severity: `artifactName` names the package, `severities`
+ * (newer services only) the scores.
+ */
 export interface Advisory {
   uid: string;
+  /** E.g. `CGA-xvgw-cvr7-9g2q`. */
   advisoryId: string;
-  packageName: string;
-  severity: string;
-  aliases?: string[];
   createTime?: Timestamp;
   updateTime?: Timestamp;
+  /** Set once the advisory is withdrawn. */
+  deleteTime?: Timestamp;
+  author: string;
+  artifactName: string;
+  artifactType: string;
+  artifactArchitecture: string;
+  componentName: string;
+  componentLocation: string;
+  componentType: string;
+  /** Vulnerability ids (CVE, GHSA, ...); `[]` when none. */
+  aliases: string[];
+  events: AdvisoryEvent[];
+  legacyAdvisoryId?: string;
+  /** Absent from services that do not yet give severities. */
+  severities?: AdvisorySeverity[];
 }
 
 /** A group as the v1 listing returns it (`id` instead of `uid`, no timestamps). */
@@ -572,14 +676,22 @@ export interface V1List<T> {
   items: T[];
 }
 
-/** Common parameters of every v2 List. */
-export interface ListParams {
+/** The `uidp` filter every v2 List takes: where in the hierarchy the items sit. */
+export interface UidpFilter {
+  /** `uidp.ancestors_of`: only ancestors of this uid (reached going from child to parent). */
+  ancestorsOf?: string;
   /** `uidp.descendants_of`: only descendants of this uid (the uid itself excluded). */
   descendantsOf?: string;
   /** `uidp.children_of`: only direct children of this uid. */
   childrenOf?: string;
-  /** Exact-match filter on name (on `advisoryId` for advisories). */
-  name?: string;
+  /** `uidp.in_root`: only root-level items (organisations, built-in roles). */
+  inRoot?: boolean;
+  /** `uidp.ids`: only the items of these exact uids (sent as the key repeated). */
+  ids?: readonly string[];
+}
+
+/** Paging and order, common to every v2 List. */
+export interface PageParams {
   /** 1..200; the service uses 50 when absent. Iterating with `for await` defaults to 200. */
   pageSize?: number;
   /** Opaque cursor from a previous page's `nextPageToken`. */
@@ -590,11 +702,77 @@ export interface ListParams {
   skip?: number;
 }
 
-export interface AdvisoryListParams extends ListParams {
-  /** Only advisories about this package. */
-  packageName?: string;
-  /** Only advisories of this severity (exact match). */
-  severity?: string;
+/** Common parameters of every v2 List but advisories': the `uidp` filter, `name`, paging. */
+export interface ListParams extends UidpFilter, PageParams {
+  /** Exact-match filter on name. */
+  name?: string;
+}
+
+/** `ListTagsRequest`'s own filters (tags of a repo: `childrenOf: <repo uid>`). */
+export interface TagListParams extends ListParams {
+  /** `digest`: only tags pointing at this digest (`sha256:...`). */
+  digest?: string;
+  /** `updated_since`: only tags updated at or after this time (RFC 3339). */
+  updatedSince?: Timestamp;
+}
+
+/** Review states of an advisory event. */
+export type ReviewState =
+  | "REVIEW_STATE_UNSPECIFIED"
+  | "REVIEW_STATE_PENDING"
+  | "REVIEW_STATE_APPROVED"
+  | "REVIEW_STATE_REQUEST_CHANGES"
+  | "REVIEW_STATE_REJECTED";
+
+/** Event types the advisory list filters on. */
+export type EventTypeFilter =
+  | "EVENT_TYPE_FILTER_UNSPECIFIED"
+  | "EVENT_TYPE_FILTER_DETECTION"
+  | "EVENT_TYPE_FILTER_TRUE_POSITIVE_DETERMINATION"
+  | "EVENT_TYPE_FILTER_FIXED"
+  | "EVENT_TYPE_FILTER_FALSE_POSITIVE_DETERMINATION"
+  | "EVENT_TYPE_FILTER_ANALYSIS_NOT_PLANNED"
+  | "EVENT_TYPE_FILTER_FIX_NOT_PLANNED"
+  | "EVENT_TYPE_FILTER_PENDING_UPSTREAM_FIX"
+  | "EVENT_TYPE_FILTER_PATCHED";
+
+/**
+ * The filters of `ListAdvisoriesRequest`, in camelCase; each is sent under its proto
+ * name (`artifactNames` as `artifact_names`, repeated keys for a list). Advisories
+ * have no `name` filter: `advisoryIds` lists exact ids.
+ */
+export interface AdvisoryListParams extends UidpFilter, PageParams {
+  /** Exact advisory ids (`CGA-...`). */
+  advisoryIds?: readonly string[];
+  /** Exact ids as migrated from the former advisory repositories. */
+  legacyAdvisoryIds?: readonly string[];
+  /** Exact artifact (package) names; ignored by the service when `origin` is set. */
+  artifactNames?: readonly string[];
+  artifactTypes?: readonly string[];
+  /** Architectures, e.g. `x86_64`, `aarch64`. */
+  artifactArchitectures?: readonly string[];
+  /** Exact component names. */
+  componentNames?: readonly string[];
+  componentTypes?: readonly string[];
+  componentLocations?: readonly string[];
+  /** Vulnerability aliases (CVE, GHSA, ...). */
+  aliases?: readonly string[];
+  /** Every advisory of the packages (subpackages included) of this origin package. */
+  origin?: string;
+  /** Advisories with at least one event in one of these review states. */
+  eventReviewStates?: readonly ReviewState[];
+  /** Advisories with at least one event by one of these authors (emails). */
+  eventAuthors?: readonly string[];
+  /** Leaves out advisories with an event by one of these authors. */
+  excludeEventAuthors?: readonly string[];
+  /** Advisories with at least one event reviewed by one of these (emails). */
+  eventReviewers?: readonly string[];
+  /** Advisories with at least one event of one of these types. */
+  eventTypes?: readonly EventTypeFilter[];
+  /** Advisories whose latest approved event is of this type. */
+  latestEventType?: EventTypeFilter;
+  /** Free-text search. */
+  query?: string;
 }
 
 /** One page of a v2 List. */

@@ -143,6 +143,8 @@ export const groupInvites = writableCollection<GroupInviteRecord, InviteDraft>({
     filters: [{ key: "keyId", names: ["key_id", "keyId"] }],
     options: {
       orderFields: INVITE_ORDER_FIELDS,
+      // `ListGroupInvitesRequest`: newest first without `order_by`.
+      defaultOrder: { field: "createTime", descending: true },
       orderFieldsText: "uid, create_time, expiration_time",
       nameFilter: false,
     },

@@ -64,7 +64,9 @@ export const groups = writableCollection<GroupRecord, { name: string; descriptio
     }),
   },
   update: {
-    writable: ["name", "description"],
+    // `verified` is accepted in a mask and left unchanged: only the platform's staff set
+    // it, and the platform's own tools send it back as they read it.
+    writable: ["name", "description", "verified"],
     fields: ["name", "description"],
     apply: (_ctx, current, body, paths) => {
       const next: GroupRecord = { ...current };

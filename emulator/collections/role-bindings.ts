@@ -123,19 +123,17 @@ export const roleBindings = writableCollection<
   store: (state) => state.roleBindings,
   out: (ctx, binding, access) => bindingOut(ctx.state, binding, access),
   list: {
-    // A project decision beyond the specification (docs/emulator.md): exact-match filters
-    // on the binding's identity and role.
-    filters: [
-      { key: "identityUid", names: ["identity_uid", "identityUid"] },
-      { key: "roleUid", names: ["role_uid", "roleUid"] },
-    ],
+    // `ListRoleBindingsRequest`'s filters: the binding's identity, group and role, each
+    // an exact uid (a group's descendants are not matched: the definitions do not say so).
+    filters: ["identity", "group", "role"],
     sortName: (ctx, binding) => ctx.state.identities.get(binding.identityUid)?.name ?? "",
     match: (_ctx, params) => {
-      const { identityUid, roleUid } = params.filters;
-      if (!identityUid && !roleUid) return undefined;
+      const { identity, group, role } = params.filters;
+      if (!identity && !group && !role) return undefined;
       return (binding) =>
-        (!identityUid || binding.identityUid === identityUid) &&
-        (!roleUid || binding.roleUid === roleUid);
+        (!identity || binding.identityUid === identity) &&
+        (!group || parentPath(binding.uid) === group) &&
+        (!role || binding.roleUid === role);
     },
   },
   create: {
@@ -204,6 +202,8 @@ export const roleBindings = writableCollection<
     store: (ctx, binding) => ctx.state.replaceBinding(binding),
   },
   delete: {
+    // Deleting a missing binding succeeds (the platform declares the delete idempotent).
+    load: (ctx, uid) => ctx.state.roleBindings.get(uid),
     remove: (ctx, binding) => ctx.state.deleteBinding(binding.uid),
   },
 });

@@ -7,7 +7,6 @@
  */
 import type {
   AccountAssociation,
-  AccountAssociationMaskPath,
   AccountAssociationUpdate,
   AmazonAccount,
   AzureTenant,
@@ -362,7 +361,7 @@ function blocksOf(inputs: AssociationBlocks): AssociationBlocks {
 
 function patchBody(
   inputs: AccountAssociationInputs,
-  mask: readonly AccountAssociationMaskPath[],
+  mask: readonly string[],
 ): AccountAssociationUpdate {
   const body: AccountAssociationUpdate = maskedFields(inputs, mask, ["name", "description"]);
   const blocks = blocksOf(inputs);

@@ -58,7 +58,19 @@ export interface FieldSpec<Inputs, Outputs> {
   absentIsNoChange?(inputs: Inputs): boolean;
 }
 
-/** Mask paths of the fields whose new input differs from the old output. */
+/**
+ * A field path as the update mask sends it: each segment in its proto field name
+ * (`claimMatch.subjectPattern` -> `claim_match.subject_pattern`, `defaultRole` ->
+ * `default_role`), since the gateway passes the mask to the service as it is.
+ */
+export function protoFieldPath(path: string): string {
+  return path
+    .split(".")
+    .map((segment) => segment.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`))
+    .join(".");
+}
+
+/** Input paths (camelCase) of the fields whose new input differs from the old output. */
 export function changedPaths<Inputs, Outputs>(
   fields: ReadonlyArray<FieldSpec<Inputs, Outputs>>,
   olds: Outputs,

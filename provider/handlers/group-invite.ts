@@ -50,7 +50,7 @@ export interface GroupInviteOutputs extends GroupInviteInputs {
   uid: string;
   /** `createTime + ttl`; an expired invite stays until deleted. */
   expirationTime: string;
-  /** 32 hex characters, unique per invite. */
+  /** Opaque (no published format), unique per invite. */
   keyId: string;
   createTime: string;
   /** The secret code, from the create answer only; `""` when unknown (`get`). */

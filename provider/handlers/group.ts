@@ -1,5 +1,5 @@
 /** Provider methods of `Group`. */
-import { type Group, type GroupMaskPath, type GroupUpdate, MAX_PAGE_SIZE } from "../../sdk/index";
+import { type Group, type GroupUpdate, MAX_PAGE_SIZE } from "../../sdk/index";
 import type { GroupInputs, GroupOutputs } from "../types";
 import { checkGroupInputs, parentOf } from "../validation";
 import {
@@ -35,7 +35,7 @@ function groupInputsFrom(outputs: GroupOutputs): GroupInputs {
   return pick(outputs, ["parentUid", "name", "description"]);
 }
 
-function patchBody(inputs: GroupInputs, mask: readonly GroupMaskPath[]): GroupUpdate {
+function patchBody(inputs: GroupInputs, mask: readonly string[]): GroupUpdate {
   return maskedFields(inputs, mask, ["name", "description"]);
 }
 

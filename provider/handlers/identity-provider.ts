@@ -266,7 +266,7 @@ function inputsFrom(outputs: IdentityProviderOutputs): IdentityProviderInputs {
 
 function patchBody(
   inputs: IdentityProviderInputs,
-  mask: readonly IdentityProviderMaskPath[],
+  mask: readonly string[],
 ): IdentityProviderUpdate {
   const body: IdentityProviderUpdate = maskedFields(inputs, mask, [
     "name",

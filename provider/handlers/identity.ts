@@ -7,7 +7,6 @@
  */
 import type {
   IdentityCreate,
-  IdentityMaskPath,
   Identity as IdentityObject,
   IdentityUpdate,
   ServicePrincipal,
@@ -154,10 +153,7 @@ function emptyOf(key: string): unknown {
  * The PATCH body carrying exactly the paths of the mask, each with its new value (an
  * empty one when the inputs clear it), and nothing else.
  */
-export function identityPatchBody(
-  inputs: IdentityInputs,
-  mask: readonly IdentityMaskPath[],
-): IdentityUpdate {
+export function identityPatchBody(inputs: IdentityInputs, mask: readonly string[]): IdentityUpdate {
   const body: Record<string, unknown> = {};
   for (const path of mask) {
     if (path === "name") body.name = inputs.name;

@@ -16,6 +16,7 @@ import {
   getOrUndefined,
   type HandlerContext,
   madeByAttempt,
+  protoFieldPath,
   type ResourceHandler,
 } from "./common";
 
@@ -51,7 +52,10 @@ export interface ObjectSpec<
    * object, and an object found after a lost create must match them too.
    */
   replacing?: ReadonlyArray<FieldSpec<Inputs, Outputs>>;
-  /** Inputs updated in place, each with its `updateMask` path. */
+  /**
+   * Inputs updated in place, each with its path among the inputs (camelCase); the
+   * update mask sends it as the proto field path (`protoFieldPath`).
+   */
   updatable: ReadonlyArray<FieldSpec<Inputs, Outputs>>;
   check(news: Record<string, unknown>): CheckResult<Inputs>;
   api(client: IrmClient): ObjectApi<T, Body, MaskPath>;
@@ -62,8 +66,8 @@ export interface ObjectSpec<
   outputs(object: T, previous?: Outputs): Outputs | Promise<Outputs>;
   /** The inputs that the live object implies, for refresh. */
   inputsFrom(outputs: Outputs): Inputs;
-  /** The PATCH body carrying the fields the mask names. */
-  patchBody(inputs: Inputs, mask: readonly MaskPath[]): Body;
+  /** The PATCH body carrying the fields named (by their input paths, as `updatable` has them). */
+  patchBody(inputs: Inputs, fields: readonly string[]): Body;
   /** One create request. */
   create(client: IrmClient, inputs: Inputs): Promise<T>;
   /** After a create's outcome was lost: the objects that create may have made. */
@@ -98,8 +102,10 @@ export function objectHandler<
   spec: ObjectSpec<Inputs, Outputs, T, Body, MaskPath>,
 ): ResourceHandler<Inputs, Outputs> {
   const api = () => spec.api(context.client());
-  const maskOf = (olds: Outputs, news: Inputs) =>
-    changedPaths(spec.updatable, olds, news) as MaskPath[];
+  /** The input paths of the updatable fields that differ. */
+  const maskOf = (olds: Outputs, news: Inputs) => changedPaths(spec.updatable, olds, news);
+  /** The update mask of those fields, in proto field names, as the service matches them. */
+  const wireMask = (fields: readonly string[]) => fields.map(protoFieldPath) as MaskPath[];
   const isGone = (uid: string) => (error: unknown) => api().isGone(error, uid);
   const withWriteOnly = (outs: Outputs, inputs: Inputs) =>
     spec.withWriteOnly ? spec.withWriteOnly(outs, inputs) : outs;
@@ -114,7 +120,7 @@ export function objectHandler<
     const mask = maskOf(current, inputs);
     if (mask.length === 0) return current;
     const updated = await api().update(current.uid, spec.patchBody(inputs, mask), {
-      updateMask: mask,
+      updateMask: wireMask(mask),
     });
     return spec.outputs(updated, current);
   }
@@ -192,7 +198,9 @@ export function objectHandler<
     async update(id, olds, news) {
       const mask = maskOf(olds, news);
       if (mask.length === 0) return { outs: await spec.outputs(await api().get(id), olds) };
-      const updated = await api().update(id, spec.patchBody(news, mask), { updateMask: mask });
+      const updated = await api().update(id, spec.patchBody(news, mask), {
+        updateMask: wireMask(mask),
+      });
       return { outs: withWriteOnly(await spec.outputs(updated, olds), news) };
     },
 

@@ -1,10 +1,5 @@
 /** Provider methods of `RoleBinding`. */
-import type {
-  IrmClient,
-  RoleBinding,
-  RoleBindingMaskPath,
-  RoleBindingUpdate,
-} from "../../sdk/index";
+import type { IrmClient, RoleBinding, RoleBindingUpdate } from "../../sdk/index";
 import { AlreadyExistsError, MAX_PAGE_SIZE } from "../../sdk/index";
 import type { RoleBindingInputs, RoleBindingOutputs } from "../types";
 import { checkRoleBindingInputs } from "../validation";
@@ -67,10 +62,7 @@ function roleBindingInputsFrom(outputs: RoleBindingOutputs): RoleBindingInputs {
   return pick(outputs, ["groupUid", "identityUid", "roleUid"]);
 }
 
-function patchBody(
-  inputs: RoleBindingInputs,
-  mask: readonly RoleBindingMaskPath[],
-): RoleBindingUpdate {
+function patchBody(inputs: RoleBindingInputs, mask: readonly string[]): RoleBindingUpdate {
   return maskedFields(inputs, mask, ["identityUid", "roleUid"]);
 }
 

@@ -1,11 +1,11 @@
 /** Provider methods of `Role`: a custom role of a group. */
 import {
-  CAPABILITIES,
-  CAPABILITY_COLLECTIONS,
-  CAPABILITY_VERBS,
+  capabilitiesInEnumNames,
+  isCapability,
+  legacyCapability,
   type Role,
-  type RoleMaskPath,
   type RoleUpdate,
+  roleGroupUid,
 } from "../../sdk/index";
 import {
   Checker,
@@ -13,6 +13,7 @@ import {
   GROUP_UID_PATTERN,
   givenAdoptUid,
   isUnknown,
+  quoted,
   ROLE_SHAPE,
   ROLE_UID_PATTERN,
   withAdoptUid,
@@ -32,7 +33,7 @@ export interface RoleInputs {
   parentUid: string;
   name: string;
   description: string;
-  /** Sorted, without duplicates: the set the role grants. */
+  /** Enum value names (`CAP_REPO_LIST`), sorted, without duplicates: the set the role grants. */
   capabilities: string[];
   /** Uid of an existing custom role of `parentUid` to manage instead of creating one. */
   adoptUid?: string;
@@ -44,9 +45,6 @@ export interface RoleOutputs extends Omit<RoleInputs, "adoptUid"> {
   createTime: string;
   updateTime: string;
 }
-
-/** The capability names the API accepts (the SDK's list), for `check`. */
-const KNOWN_CAPABILITIES: ReadonlySet<string> = new Set(CAPABILITIES);
 
 /**
  * Names of the built-in roles, which a custom role may not take (so a role binding's
@@ -62,6 +60,23 @@ export const BUILT_IN_ROLE_NAMES: ReadonlySet<string> = new Set([
 /** The set as the API stores it: sorted, each once. */
 export function capabilitySet(capabilities: readonly string[]): string[] {
   return [...new Set(capabilities)].sort();
+}
+
+/**
+ * Why `name` is not a capability, naming what to write instead: the replacement of a
+ * former project name (`groups.create` -> `CAP_IAM_GROUPS_CREATE`), or the LIST value
+ * a former `*.get` stood for; undefined for an enum value name.
+ */
+export function capabilityProblem(name: string): string | undefined {
+  if (isCapability(name)) return undefined;
+  const legacy = legacyCapability(name);
+  if (legacy?.kind === "renamed") {
+    return `${JSON.stringify(name)} is a former name: write ${legacy.replacement} (capabilities are the API's enum value names)`;
+  }
+  if (legacy?.kind === "get") {
+    return `${JSON.stringify(name)} is a former name with no replacement: there is no GET capability, a Get needs the LIST capability ${legacy.list}`;
+  }
+  return `unknown capability ${quoted(name)}: must be a value name of the API's Capability enum, such as CAP_IAM_GROUPS_CREATE or CAP_REPO_LIST (see CAPABILITIES in pulumi-irm/sdk)`;
 }
 
 export function checkRoleInputs(news: Record<string, unknown>) {
@@ -80,11 +95,9 @@ export function checkRoleInputs(news: Record<string, unknown>) {
     checker.fail("capabilities", "at least one capability is required");
   }
   listed.forEach((capability, index) => {
-    if (isUnknown(capability) || KNOWN_CAPABILITIES.has(capability)) return;
-    checker.fail(
-      `capabilities[${index}]`,
-      `unknown capability ${JSON.stringify(capability)}: must be <collection>.<verb> with a collection of ${CAPABILITY_COLLECTIONS.join(", ")} and a verb of ${CAPABILITY_VERBS.join(", ")} (there is no groupInvites.update)`,
-    );
+    if (isUnknown(capability)) return;
+    const problem = capabilityProblem(capability);
+    if (problem !== undefined) checker.fail(`capabilities[${index}]`, problem);
   });
   const adoptUid = givenAdoptUid(news.adoptUid);
   const adopt =
@@ -106,19 +119,25 @@ export function checkRoleInputs(news: Record<string, unknown>) {
 const UPDATABLE: ReadonlyArray<FieldSpec<RoleInputs, RoleOutputs>> = [
   sameField("name"),
   sameField("description"),
-  // Compared as sets: order and duplicates never make a change.
+  // Compared as sets: order and duplicates never make a change. State written before
+  // capabilities were enum names holds former names (`groups.create`): read in enum
+  // names, the same set is no change (the next refresh or update stores the new names).
   {
     path: "capabilities",
-    fromInputs: (i) => capabilitySet(i.capabilities ?? []).join(","),
-    fromOutputs: (o) => capabilitySet(o.capabilities ?? []).join(","),
+    fromInputs: (i) => capabilitiesInEnumNames(i.capabilities ?? []).join(","),
+    fromOutputs: (o) => capabilitiesInEnumNames(o.capabilities ?? []).join(","),
   },
 ];
 
-/** State of a custom role as the API returns it. */
-export function roleOutputs(role: Role): RoleOutputs {
+/**
+ * State of a custom role as the API returns it. Its group is the parent of its uid;
+ * for a flat uid (a built-in role, or a custom role made before roles were children
+ * of their group) the group of the state it replaces, or `""`.
+ */
+export function roleOutputs(role: Role, previous?: RoleOutputs): RoleOutputs {
   return {
     uid: role.uid,
-    parentUid: role.parentUid,
+    parentUid: roleGroupUid(role.uid) ?? previous?.parentUid ?? "",
     name: role.name,
     description: role.description ?? "",
     capabilities: capabilitySet(role.capabilities),
@@ -131,7 +150,7 @@ function roleInputsFrom(outputs: RoleOutputs): RoleInputs {
   return pick(outputs, ["parentUid", "name", "description", "capabilities"]);
 }
 
-function patchBody(inputs: RoleInputs, mask: readonly RoleMaskPath[]): RoleUpdate {
+function patchBody(inputs: RoleInputs, mask: readonly string[]): RoleUpdate {
   const body: RoleUpdate = maskedFields(inputs, mask, ["name", "description"]);
   if (mask.includes("capabilities")) body.capabilities = capabilitySet(inputs.capabilities);
   return body;

@@ -15,6 +15,7 @@ import {
   UnauthenticatedError,
 } from "../core/errors";
 import { redact } from "../core/redact";
+import { isRecord } from "../core/shape";
 import { readCapped } from "../core/transport";
 import { DEFAULTS } from "../settings";
 import { cachedTokenSource, type TokenSource, type TokenSourceContext } from "./token-source";
@@ -35,7 +36,10 @@ export function oidcTokenFromFile(path: string): OidcTokenProvider {
 }
 
 export interface GitHubActionsOidcOptions {
-  /** Audience to ask GitHub for (the client passes its base URL); GitHub's default without it. */
+  /**
+   * Audience to ask GitHub for; GitHub's default without it. The client passes the host
+   * of its auth URL (`issuer.enforce.dev`), the audience an identity accepts by default.
+   */
   audience?: string;
   env?: Record<string, string | undefined>;
   /** Bound of the whole fetch (headers and body), in ms; default the SDK's 30 s. */
@@ -110,7 +114,7 @@ export interface ExchangeTokenSourceOptions {
   oidcToken: string | OidcTokenProvider;
   /** Overrides the client's auth URL. */
   authUrl?: string;
-  /** Overrides the audience (the client's base URL). */
+  /** Overrides the exchange's `aud`, the audience of the API token asked for (the client's base URL). */
   audience?: string;
   /** Refresh this long before `exp`. */
   refreshAheadMs?: number;
@@ -125,7 +129,13 @@ function trimSlash(url: string): string {
   return url.replace(/\/+$/, "");
 }
 
-/** Calls `{auth_url}/sts/exchange?aud=<audience>&identity=<uid>` with the OIDC token as bearer. */
+/**
+ * Calls `{auth_url}/sts/exchange` with the OIDC token as bearer: a POST whose
+ * `application/x-www-form-urlencoded` body carries `aud` (the API's audience, the
+ * configured `{base_url}`) and `identity`, as the service's gateway reads it. The
+ * answer's `token` is the API token; `refreshToken` and `expiry`, when present, are
+ * checked and not used (the token's own `exp` drives refresh).
+ */
 export async function exchangeToken(
   context: TokenSourceContext,
   identity: string,
@@ -134,15 +144,36 @@ export async function exchangeToken(
   signal?: AbortSignal,
 ): Promise<string> {
   const url = new URL(`${trimSlash(overrides.authUrl ?? context.authUrl)}/sts/exchange`);
-  url.searchParams.set("aud", trimSlash(overrides.audience ?? context.audience));
-  url.searchParams.set("identity", identity);
+  const form = new URLSearchParams();
+  form.append("aud", trimSlash(overrides.audience ?? context.audience));
+  form.append("identity", identity);
   let body: unknown;
   try {
-    body = await context.getJson(url, oidcToken, signal);
+    body = await context.postForm(url, form, oidcToken, signal);
   } catch (error) {
     throw exchangeFailure(error, identity);
   }
-  const token = (body as { token?: unknown } | null)?.token;
+  const answer = (isRecord(body) ? body : {}) as Record<string, unknown>;
+  const token = answer.token;
+  const badAnswer = (problem: string) =>
+    badResponseError(problem, "", "application/json", {
+      status: 200,
+      request: { method: "POST", path: url.pathname, host: url.host },
+    });
+  // RawToken's other members: present or unpopulated, never another type.
+  for (const field of ["refreshToken", "expiry"] as const) {
+    const value = answer[field];
+    if (value !== undefined && value !== null && typeof value !== "string") {
+      throw badAnswer(`"${field}" is a ${typeof value}, not a string`);
+    }
+  }
+  if (
+    typeof answer.expiry === "string" &&
+    answer.expiry !== "" &&
+    Number.isNaN(Date.parse(answer.expiry))
+  ) {
+    throw badAnswer(`"expiry" is not a timestamp`);
+  }
   if (typeof token !== "string" || !TOKEN_SHAPE.test(token)) {
     const problem =
       token === undefined
@@ -150,10 +181,7 @@ export async function exchangeToken(
         : typeof token === "string"
           ? "not a usable token"
           : `a ${typeof token}`;
-    throw badResponseError(`"token" is ${problem}`, "", "application/json", {
-      status: 200,
-      request: { method: "GET", path: url.pathname, host: url.host },
-    });
+    throw badAnswer(`"token" is ${problem}`);
   }
   return token;
 }

@@ -17,8 +17,12 @@ export interface TokenSourceContext {
   authUrl: string;
   /** Audience of API tokens: the configured `{base_url}`, without a trailing slash. */
   audience: string;
-  /** GETs JSON from `url` with `bearer`, with the client's timeouts and retries. */
-  getJson(url: URL, bearer: string, signal?: AbortSignal): Promise<unknown>;
+  /**
+   * POSTs `form` (`application/x-www-form-urlencoded`) to `url` with `bearer` and reads
+   * the JSON answer, with the client's timeouts and retries (an exchange makes
+   * nothing, so it is repeated like a read).
+   */
+  postForm(url: URL, form: URLSearchParams, bearer: string, signal?: AbortSignal): Promise<unknown>;
   log: SdkLogger;
 }
 

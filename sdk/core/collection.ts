@@ -160,6 +160,23 @@ export class ReadableCollection<
     if (under !== undefined && parent !== under && !parent.startsWith(`${under}/`)) {
       return `${uid} is not below ${under}, which the listing was scoped to`;
     }
+    // Groups above `ancestorsOf` sit on its path; for other collections (roles of the
+    // groups above) the item's parent does: either way the parent is on that path.
+    const above = params.ancestorsOf;
+    if (
+      above !== undefined &&
+      parent !== "" &&
+      above !== parent &&
+      !above.startsWith(`${parent}/`)
+    ) {
+      return `${uid} is not above ${above}, which the listing was scoped to`;
+    }
+    if (params.inRoot === true && parent !== "") {
+      return `${uid} is not at the root, which the listing was scoped to`;
+    }
+    if (params.ids !== undefined && params.ids.length > 0 && !params.ids.includes(uid)) {
+      return `${uid} is not one of the ids the listing asked for`;
+    }
     return undefined;
   }
 
@@ -273,7 +290,7 @@ export class CreatableCollection<
       : `${item.uid} is not directly under ${parentUid}, where it was created`;
   }
 
-  /** Deletes the resource. A repeated delete fails with `NotFoundError` (not for account associations). */
+  /** Deletes the resource. A repeated delete fails with `NotFoundError` (not for account associations and role bindings). */
   async delete(uid: string, options?: RequestOptions): Promise<void> {
     await this.client.call({ method: "DELETE", path: resourcePath(this.spec.path, uid), options });
   }

@@ -6,7 +6,11 @@ import type { ListParams, Page, RequestOptions } from "../types";
 import { int64Field, ShapeError, ShapeReader } from "./shape";
 import type { HttpMethod } from "./transport";
 
-export type QueryValue = string | number | undefined;
+/**
+ * A query value: a scalar, or a list sent as the key repeated (`ids=a&ids=b`, as the
+ * gateway reads repeated fields). `undefined`, `false` and `[]` leave the key out.
+ */
+export type QueryValue = string | number | boolean | readonly string[] | undefined;
 
 export interface ApiCall {
   method: HttpMethod;
@@ -29,19 +33,22 @@ export abstract class ApiResource {
   }
 }
 
-/** Maps camelCase list parameters to their wire names. */
-export function listQuery(
-  params: ListParams & { packageName?: string },
-): Record<string, QueryValue> {
+/**
+ * Maps the common list parameters to their wire names: the fields of the request's
+ * `uidp` filter (`uidp.ancestors_of`, ...), `name` and paging.
+ */
+export function listQuery(params: ListParams): Record<string, QueryValue> {
   const query: Record<string, QueryValue> = {
+    "uidp.ancestors_of": params.ancestorsOf,
     "uidp.descendants_of": params.descendantsOf,
     "uidp.children_of": params.childrenOf,
+    "uidp.in_root": params.inRoot === true ? "true" : undefined,
+    "uidp.ids": params.ids,
     name: params.name,
     page_size: params.pageSize,
     page_token: params.pageToken,
     order_by: params.orderBy,
     skip: params.skip,
-    packageName: params.packageName,
   };
   for (const key of ["pageSize", "skip"] as const) {
     const value = params[key];
@@ -49,7 +56,17 @@ export function listQuery(
       throw new TypeError(`${key} must be a non-negative integer, got ${value}`);
     }
   }
+  if (params.ids !== undefined) stringList("ids", params.ids);
   return query;
+}
+
+/** A list parameter as given, checked to be strings (before any request). */
+export function stringList(name: string, value: unknown): readonly string[] | undefined {
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value) || value.some((item) => typeof item !== "string")) {
+    throw new TypeError(`${name} must be an array of strings`);
+  }
+  return value;
 }
 
 /** Int64 counters travel as strings; the SDK hands out numbers. */

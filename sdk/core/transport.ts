@@ -28,6 +28,8 @@ export interface HttpRequest {
   url: URL;
   /** JSON-encoded when present. */
   body?: unknown;
+  /** Sent as `application/x-www-form-urlencoded` instead of a JSON body (token exchange). */
+  form?: URLSearchParams;
   /** Sent as `Authorization: Bearer ...`; never stored in errors. */
   bearer?: string;
   signal?: AbortSignal;
@@ -188,7 +190,10 @@ export async function sendOnce(dispatcher: Dispatcher, req: HttpRequest): Promis
   const headers: Record<string, string> = { accept: "application/json", "user-agent": USER_AGENT };
   if (req.bearer !== undefined) headers.authorization = `Bearer ${req.bearer}`;
   let payload: string | undefined;
-  if (req.body !== undefined) {
+  if (req.form !== undefined) {
+    headers["content-type"] = "application/x-www-form-urlencoded";
+    payload = req.form.toString();
+  } else if (req.body !== undefined) {
     headers["content-type"] = "application/json";
     payload = JSON.stringify(req.body);
   }

@@ -82,5 +82,22 @@ export function boundedString(r: ShapeReader, field: string, max: number): strin
   return value;
 }
 
-/** 40 lowercase hex: the form of every role uid. */
-export const ROLE_UID = /^[0-9a-f]{40}$/;
+/** A role uid: a built-in role's flat 40 hex, or a custom role's `<group uid>/<16 hex>`. */
+export { ROLE_UID_PATTERN as ROLE_UID } from "../role-uids";
+
+/** The form of a capability on the wire: an enum value name (`CAP_REPO_LIST`). */
+const CAPABILITY_NAME = /^[A-Z][A-Z0-9_]{0,127}$/;
+
+/**
+ * A list of capabilities, `[]` when absent: each an enum value name. Names outside
+ * the SDK's list are kept (the service's enum grows), but not other shapes.
+ */
+export function capabilityNames(r: ShapeReader, field: string): string[] {
+  const names = r.stringArray(field);
+  names.forEach((name, index) => {
+    if (!CAPABILITY_NAME.test(name)) {
+      throw new ShapeError(`${r.at}.${field}[${index}]`, "not a capability name (CAP_...)");
+    }
+  });
+  return names;
+}

@@ -12,6 +12,7 @@ import type {
   GroupCreate,
   GroupMaskPath,
   GroupUpdate,
+  RequestOptions,
   Role,
   RoleBinding,
   RoleBindingCreate,
@@ -24,7 +25,7 @@ import type {
   RoleMaskPath,
   RoleUpdate,
 } from "../types";
-import { ROLE_UID } from "./decode";
+import { capabilityNames, ROLE_UID } from "./decode";
 
 /** Resource limits are counters: int64 strings on the wire, numbers here. */
 export function decodeGroup(raw: unknown, at = "group"): Group {
@@ -48,13 +49,14 @@ export function decodeGroup(raw: unknown, at = "group"): Group {
 export function decodeRole(raw: unknown, at = "role"): Role {
   const r = ShapeReader.of(raw, at);
   const uid = r.string("uid");
-  if (!ROLE_UID.test(uid)) throw new ShapeError(`${at}.uid`, "not a role uid (40 hex)");
+  if (!ROLE_UID.test(uid)) {
+    throw new ShapeError(`${at}.uid`, "not a role uid (40 hex, or <group uid>/<16 hex>)");
+  }
   return {
     uid,
     name: r.string("name"),
     description: r.optionalString("description", ""),
-    capabilities: r.stringArray("capabilities"),
-    parentUid: r.optionalString("parentUid", ""),
+    capabilities: capabilityNames(r, "capabilities"),
     createTime: r.timestamp("createTime"),
     updateTime: r.timestamp("updateTime"),
   };
@@ -112,9 +114,8 @@ export class Roles extends WritableCollection<Role, RoleCreate, RoleUpdate, Role
       path: "/iam/v2beta1/roles",
       listKey: "roles",
       noun: "role",
+      // A custom role is a child of its group; a built-in role is root-level.
       decode: decodeRole,
-      // Role uids are flat: the group a custom role belongs to is a field ("" for built-ins).
-      parentOf: (role) => role.parentUid,
     });
   }
 }
@@ -136,19 +137,42 @@ export class RoleBindings extends WritableCollection<
     });
   }
 
-  protected override listQueryOf(params: RoleBindingListParams): Record<string, QueryValue> {
-    return { ...listQuery(params), identity_uid: params.identityUid, role_uid: params.roleUid };
+  /**
+   * Deletes the binding; deleting one that does not exist (or no longer does) also
+   * resolves, as the API declares this delete idempotent. A NOT_FOUND answering this
+   * very uid (from a service that still sends one) counts as done.
+   */
+  override async delete(uid: string, options?: RequestOptions): Promise<void> {
+    try {
+      await super.delete(uid, options);
+    } catch (error) {
+      if (!this.isGone(error, uid)) throw error;
+    }
   }
 
+  protected override listQueryOf(params: RoleBindingListParams): Record<string, QueryValue> {
+    return {
+      ...listQuery(params),
+      identity: params.identity,
+      group: params.group,
+      role: params.role,
+    };
+  }
+
+  /** `identity` and `role` match exactly; `group` may also match bindings of groups below it (not stated). */
   protected override filterMismatch(item: RoleBinding, params: RoleBindingListParams) {
-    if (params.identityUid && item.identity.uid !== params.identityUid) {
+    if (params.identity && item.identity.uid !== params.identity) {
       return {
         field: "identity.uid",
-        problem: `is not ${params.identityUid}, the identity filtered on`,
+        problem: `is not ${params.identity}, the identity filtered on`,
       };
     }
-    if (params.roleUid && item.role.uid !== params.roleUid) {
-      return { field: "role.uid", problem: `is not ${params.roleUid}, the role filtered on` };
+    if (params.role && item.role.uid !== params.role) {
+      return { field: "role.uid", problem: `is not ${params.role}, the role filtered on` };
+    }
+    const group = params.group;
+    if (group && item.group.uid !== group && !item.group.uid.startsWith(`${group}/`)) {
+      return { field: "group.uid", problem: `is not ${group} or below it, the group filtered on` };
     }
     return undefined;
   }

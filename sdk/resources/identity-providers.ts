@@ -13,7 +13,9 @@ import type {
   IdentityProviderListParams,
   IdentityProviderMaskPath,
   IdentityProviderOidc,
+  IdentityProviderScim,
   IdentityProviderUpdate,
+  ScimCredentialState,
 } from "../types";
 import { checkEnum, patternString, ROLE_UID } from "./decode";
 import { guardSecrets } from "./secrets";
@@ -40,18 +42,53 @@ function decodeOidc(r: ShapeReader): IdentityProviderOidc {
   };
 }
 
+export const SCIM_CREDENTIAL_STATES: readonly ScimCredentialState[] = [
+  "CREDENTIAL_STATE_UNSPECIFIED",
+  "CREDENTIAL_STATE_NOT_ISSUED",
+  "CREDENTIAL_STATE_LIVE",
+  "CREDENTIAL_STATE_EXPIRED",
+  "CREDENTIAL_STATE_REVOKED",
+  "CREDENTIAL_STATE_ROTATING",
+];
+
+/** The output-only SCIM status; unpopulated members read as unset. */
+function decodeScim(r: ShapeReader): IdentityProviderScim {
+  const state = r.optionalString("credentialState", "");
+  const scim: IdentityProviderScim = {
+    enabled: r.optionalBoolean("enabled", false),
+    endpointUrl: r.optionalString("endpointUrl", ""),
+    credentialState:
+      state === ""
+        ? "CREDENTIAL_STATE_UNSPECIFIED"
+        : checkEnum(state, `${r.at}.credentialState`, SCIM_CREDENTIAL_STATES),
+    etag: r.optionalString("etag", ""),
+  };
+  for (const field of ["tokenExpireTime", "previousTokenExpireTime"] as const) {
+    const value = r.optionalTimestamp(field);
+    if (value !== undefined) scim[field] = value;
+  }
+  return scim;
+}
+
 /** Field by field: a `clientSecret` in an answer (which no answer should carry) is dropped, never kept. */
 export function decodeIdentityProvider(raw: unknown, at = "identityProvider"): IdentityProvider {
   const r = ShapeReader.of(raw, at);
-  return {
+  const provider: IdentityProvider = {
     uid: r.string("uid"),
     name: r.string("name"),
     description: r.optionalString("description", ""),
-    defaultRole: patternString(r, "defaultRole", ROLE_UID, "a role uid (40 hex)"),
+    defaultRole: patternString(
+      r,
+      "defaultRole",
+      ROLE_UID,
+      "a role uid (40 hex, or <group uid>/<16 hex>)",
+    ),
     oidc: decodeOidc(r.object("oidc")),
     createTime: r.timestamp("createTime"),
     updateTime: r.timestamp("updateTime"),
   };
+  if (r.raw.scim !== undefined && r.raw.scim !== null) provider.scim = decodeScim(r.object("scim"));
+  return provider;
 }
 
 /** The client secret a create or update body carries, if any. */

@@ -1,22 +1,162 @@
 /** Read-only registry and vulnerability collections. */
 import { ReadableCollection } from "../core/collection";
-import { type ApiRequester, listQuery, type QueryValue } from "../core/resource";
-import { ShapeReader } from "../core/shape";
-import type { Advisory, AdvisoryListParams, Repo, Tag } from "../types";
+import { type ApiRequester, listQuery, type QueryValue, stringList } from "../core/resource";
+import { isRecord, kindOf, ShapeError, ShapeReader } from "../core/shape";
+import type {
+  Advisory,
+  AdvisoryEvent,
+  AdvisoryEventType,
+  AdvisoryListParams,
+  AdvisorySeverity,
+  CatalogTier,
+  Repo,
+  Tag,
+  TagListParams,
+} from "../types";
+import { checkEnum } from "./decode";
+
+/** The published catalog tiers. */
+export const CATALOG_TIERS: readonly CatalogTier[] = [
+  "CATALOG_TIER_UNSPECIFIED",
+  "CATALOG_TIER_APPLICATION",
+  "CATALOG_TIER_BASE",
+  "CATALOG_TIER_FIPS",
+  "CATALOG_TIER_AI",
+  "CATALOG_TIER_DEVTOOLS",
+  "CATALOG_TIER_COMMERCIAL",
+];
+
+/** The fields of a named registry object the SDK's types promise; the rest passes through. */
+function checkNamed(r: ShapeReader): void {
+  r.string("uid");
+  r.string("name");
+  r.optionalTimestamp("createTime");
+  r.optionalTimestamp("updateTime");
+}
+
+/** A repository: the fields the types promise are checked, others pass through. */
+export function decodeRepo(raw: unknown, at = "repo"): Repo {
+  const r = ShapeReader.of(raw, at);
+  checkNamed(r);
+  r.optionalString("description");
+  r.optionalBoolean("public", false);
+  r.stringArray("aliases");
+  const tier = r.optionalString("catalogTier");
+  if (tier !== undefined && tier !== "") checkEnum(tier, `${at}.catalogTier`, CATALOG_TIERS);
+  return { ...r.raw } as unknown as Repo;
+}
+
+/** A tag: the fields the types promise are checked, others pass through. */
+export function decodeTag(raw: unknown, at = "tag"): Tag {
+  const r = ShapeReader.of(raw, at);
+  checkNamed(r);
+  r.optionalString("digest");
+  r.optionalBoolean("deprecated", false);
+  return { ...r.raw } as unknown as Tag;
+}
+
+const SEVERITY_TYPES: readonly AdvisorySeverity["type"][] = [
+  "TYPE_UNSPECIFIED",
+  "TYPE_CVSS_V2",
+  "TYPE_CVSS_V3",
+  "TYPE_CVSS_V4",
+];
+
+/** The members of an event's one-of `type`. */
+const EVENT_TYPES: readonly AdvisoryEventType[] = [
+  "detection",
+  "fixed",
+  "falsePositiveDetermination",
+  "analysisNotPlanned",
+  "fixNotPlanned",
+  "pendingUpstreamFix",
+  "truePositiveDetermination",
+  "patched",
+];
+
+/** At most this many events or severities per advisory, and aliases. */
+const MAX_ITEMS = 10_000;
+
+function boundedArray(r: ShapeReader, field: string): unknown[] {
+  const value = r.raw[field];
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) {
+    throw new ShapeError(`${r.at}.${field}`, `expected an array, got ${kindOf(value)}`);
+  }
+  if (value.length > MAX_ITEMS) {
+    throw new ShapeError(`${r.at}.${field}`, `more than ${MAX_ITEMS} items (${value.length})`);
+  }
+  return value;
+}
+
+function decodeEvent(raw: unknown, at: string): AdvisoryEvent {
+  const r = ShapeReader.of(raw, at);
+  const event: AdvisoryEvent = {
+    uid: r.optionalString("uid", ""),
+    author: r.optionalString("author", ""),
+    reviewer: r.optionalString("reviewer", ""),
+    reviewState: r.optionalString("reviewState", "REVIEW_STATE_UNSPECIFIED"),
+  };
+  const createTime = r.optionalTimestamp("createTime");
+  if (createTime !== undefined) event.createTime = createTime;
+  const issue = r.optionalString("issue");
+  if (issue !== undefined) event.issue = issue;
+  const findings = r.optionalString("findings");
+  if (findings !== undefined && findings !== "") event.findings = findings;
+  const set = EVENT_TYPES.filter((type) => r.raw[type] !== undefined && r.raw[type] !== null);
+  if (set.length > 1) {
+    throw new ShapeError(`${at}.${set[1]}`, `both ${set[0]} and ${set[1]} are set (one of)`);
+  }
+  for (const type of set) {
+    const details = r.raw[type];
+    if (!isRecord(details)) {
+      throw new ShapeError(`${at}.${type}`, `expected an object, got ${kindOf(details)}`);
+    }
+    event[type] = { ...details };
+  }
+  return event;
+}
 
 /**
- * Registry objects carry fields the specification does not show: those pass
- * through, but the ones the SDK's types promise are checked.
+ * An advisory as the official `Advisory` message carries it. Unpopulated strings
+ * (`""`) and lists (`[]`) are accepted; `severities` is kept only when the answer has
+ * the member (older services lack it).
  */
-function decodeNamed<T>(key: "name" | "advisoryId") {
-  return (raw: unknown, at: string): T => {
-    const r = ShapeReader.of(raw, at);
-    r.string("uid");
-    r.string(key);
-    r.optionalTimestamp("createTime");
-    r.optionalTimestamp("updateTime");
-    return { ...r.raw } as T;
+export function decodeAdvisory(raw: unknown, at = "advisory"): Advisory {
+  const r = ShapeReader.of(raw, at);
+  const aliases = boundedArray(r, "aliases");
+  const advisory: Advisory = {
+    uid: r.string("uid"),
+    advisoryId: r.string("advisoryId"),
+    author: r.optionalString("author", ""),
+    artifactName: r.optionalString("artifactName", ""),
+    artifactType: r.optionalString("artifactType", ""),
+    artifactArchitecture: r.optionalString("artifactArchitecture", ""),
+    componentName: r.optionalString("componentName", ""),
+    componentLocation: r.optionalString("componentLocation", ""),
+    componentType: r.optionalString("componentType", ""),
+    aliases: aliases.length === 0 ? [] : r.stringArray("aliases"),
+    events: boundedArray(r, "events").map((event, index) =>
+      decodeEvent(event, `${at}.events[${index}]`),
+    ),
   };
+  for (const field of ["createTime", "updateTime", "deleteTime"] as const) {
+    const value = r.optionalTimestamp(field);
+    if (value !== undefined) advisory[field] = value;
+  }
+  const legacy = r.optionalString("legacyAdvisoryId");
+  if (legacy !== undefined && legacy !== "") advisory.legacyAdvisoryId = legacy;
+  if (r.raw.severities !== undefined && r.raw.severities !== null) {
+    advisory.severities = boundedArray(r, "severities").map((item, index) => {
+      const s = ShapeReader.of(item, `${at}.severities[${index}]`);
+      const type = s.optionalString("type", "TYPE_UNSPECIFIED");
+      return {
+        type: checkEnum(type, `${s.at}.type`, SEVERITY_TYPES),
+        score: s.optionalString("score", ""),
+      };
+    });
+  }
+  return advisory;
 }
 
 /** `/registry/v2beta1/repos`: repositories; public ones are readable without a token. */
@@ -26,40 +166,90 @@ export class Repos extends ReadableCollection<Repo> {
       path: "/registry/v2beta1/repos",
       listKey: "repos",
       noun: "repo",
-      decode: decodeNamed<Repo>("name"),
+      decode: decodeRepo,
     });
   }
 }
 
 /** `/registry/v2beta1/tags`: tags of a repo (list with `childrenOf: <repo uid>`). */
-export class Tags extends ReadableCollection<Tag> {
+export class Tags extends ReadableCollection<Tag, TagListParams> {
   constructor(client: ApiRequester) {
     super(client, {
       path: "/registry/v2beta1/tags",
       listKey: "tags",
       noun: "tag",
-      decode: decodeNamed<Tag>("name"),
+      decode: decodeTag,
     });
+  }
+
+  protected override listQueryOf(params: TagListParams): Record<string, QueryValue> {
+    if (params.updatedSince !== undefined && Number.isNaN(Date.parse(params.updatedSince))) {
+      throw new TypeError("updatedSince must be an RFC 3339 timestamp");
+    }
+    return { ...listQuery(params), digest: params.digest, updated_since: params.updatedSince };
+  }
+
+  protected override filterMismatch(item: Tag, params: TagListParams) {
+    if (!params.digest || item.digest === params.digest) return undefined;
+    return { field: "digest", problem: `is not ${params.digest}, the digest filtered on` };
   }
 }
 
-/** `/vulnerabilities/v2beta1/advisories`: `name` filters on `advisoryId`; `packageName` and `severity` filter too. */
+/** The list filters of advisories and their query keys (the proto names). */
+const ADVISORY_LISTS = {
+  advisoryIds: "advisory_ids",
+  legacyAdvisoryIds: "legacy_advisory_ids",
+  artifactNames: "artifact_names",
+  artifactTypes: "artifact_types",
+  artifactArchitectures: "artifact_architectures",
+  componentNames: "component_names",
+  componentTypes: "component_types",
+  componentLocations: "component_locations",
+  aliases: "aliases",
+  eventReviewStates: "event_review_states",
+  eventAuthors: "event_authors",
+  excludeEventAuthors: "exclude_event_authors",
+  eventReviewers: "event_reviewers",
+  eventTypes: "event_types",
+} as const satisfies Partial<Record<keyof AdvisoryListParams, string>>;
+
+/** `/vulnerabilities/v2beta1/advisories`: security advisories, filtered by the official filters. */
 export class Advisories extends ReadableCollection<Advisory, AdvisoryListParams> {
   constructor(client: ApiRequester) {
     super(client, {
       path: "/vulnerabilities/v2beta1/advisories",
       listKey: "advisories",
       noun: "advisory",
-      decode: decodeNamed<Advisory>("advisoryId"),
+      decode: decodeAdvisory,
     });
   }
 
   protected override listQueryOf(params: AdvisoryListParams): Record<string, QueryValue> {
-    return { ...listQuery(params), severity: params.severity };
+    const query: Record<string, QueryValue> = {
+      ...listQuery(params),
+      origin: params.origin,
+      latest_event_type: params.latestEventType,
+      query: params.query,
+    };
+    for (const [param, key] of Object.entries(ADVISORY_LISTS)) {
+      query[key] = stringList(param, params[param as keyof typeof ADVISORY_LISTS]);
+    }
+    return query;
   }
 
+  /** Exact filters only: advisory ids and component names (artifact names unless `origin`). */
   protected override filterMismatch(item: Advisory, params: AdvisoryListParams) {
-    if (!params.severity || item.severity === params.severity) return undefined;
-    return { field: "severity", problem: `is not ${params.severity}, the severity filtered on` };
+    const exact: Array<[keyof Advisory & string, readonly string[] | undefined]> = [
+      ["advisoryId", params.advisoryIds],
+      ["componentName", params.componentNames],
+      ["artifactName", params.origin === undefined ? params.artifactNames : undefined],
+    ];
+    for (const [field, wanted] of exact) {
+      if (wanted === undefined || wanted.length === 0) continue;
+      if (!wanted.includes(item[field] as string)) {
+        return { field, problem: `is not one of the ${field}s filtered on` };
+      }
+    }
+    return undefined;
   }
 }

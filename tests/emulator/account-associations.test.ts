@@ -122,7 +122,7 @@ describe("create and read", () => {
     const stranger = await o.actor(group, []);
     expect(failure(await stranger.call("GET", path(`/${missing}`)))).toEqual([
       403,
-      `Permission denied: accountAssociations.get on ${missing}`,
+      `Permission denied: CAP_IAM_ACCOUNT_ASSOCIATIONS_LIST on ${missing}`,
     ]);
   });
 });
@@ -143,7 +143,7 @@ describe("the order of checks", () => {
     ]);
     expect(failure(await creator.call("POST", path(`/${other}`), { body: bad }))).toEqual([
       403,
-      `Permission denied: accountAssociations.create on ${other}`,
+      `Permission denied: CAP_IAM_ACCOUNT_ASSOCIATIONS_CREATE on ${other}`,
     ]);
     expect(failure(await creator.call("POST", path(`/${group}`), { body: bad }))).toEqual([
       400,
@@ -501,7 +501,7 @@ describe("delete", () => {
     const stranger = await o.actor(group, []);
     expect(failure(await stranger.call("DELETE", path(`/${group}`)))).toEqual([
       403,
-      `Permission denied: accountAssociations.delete on ${group}`,
+      `Permission denied: CAP_IAM_ACCOUNT_ASSOCIATIONS_DELETE on ${group}`,
     ]);
   });
 });

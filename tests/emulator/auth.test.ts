@@ -241,7 +241,7 @@ describe("access control", () => {
     expect(reply.status).toBe(403);
     expect(reply.body).toMatchObject({
       code: 7,
-      message: `Permission denied: groups.create on ${emu.rootGroupUid}`,
+      message: `Permission denied: CAP_IAM_GROUPS_CREATE on ${emu.rootGroupUid}`,
     });
     expect(reasonOf(reply.body)).toBe("PERMISSION_DENIED");
   });

@@ -129,13 +129,13 @@ describe("groups", () => {
     const group = await createGroup(emu.rootGroupUid, "mask-errors");
     const reply = await call<Json>(
       "PATCH",
-      `/iam/v2beta1/groups/${group.uid}?updateMask=verified`,
-      {
-        body: { verified: true },
-      },
+      `/iam/v2beta1/groups/${group.uid}?updateMask=resource_limits`,
+      { body: { resourceLimits: { repositories: 1 } } },
     );
     expect(reply.status).toBe(400);
-    expect(String(reply.body.message)).toMatch(/^Invalid argument: update_mask: /);
+    expect(String(reply.body.message)).toBe(
+      'Invalid argument: update_mask: "resource_limits" is not a writable field; writable fields: name, description, verified',
+    );
     const ignored = await call<Json>("PATCH", `/iam/v2beta1/groups/${group.uid}`, {
       body: { uid: "other", verified: true, createTime: "2000-01-01T00:00:00.000Z" },
     });
@@ -144,6 +144,19 @@ describe("groups", () => {
       verified: false,
       createTime: group.createTime,
     });
+  });
+
+  it("a mask naming verified is accepted and leaves it unchanged (only the platform's staff set it)", async () => {
+    const group = await createGroup(emu.rootGroupUid, "verified-echo");
+    for (const mask of ["verified", "name,description,verified", "*"]) {
+      const reply = await call<Json>(
+        "PATCH",
+        `/iam/v2beta1/groups/${group.uid}?update_mask=${mask}`,
+        { body: { name: "verified-echo", description: "d", verified: true } },
+      );
+      expect(reply.status, mask).toBe(200);
+      expect(reply.body.verified, mask).toBe(false);
+    }
   });
 
   it("deleting a group with children is FAILED_PRECONDITION RESOURCE_NOT_EMPTY; an empty one goes", async () => {

@@ -665,10 +665,19 @@ describe("updates (6.8)", () => {
     expect(same.body.updateTime).toBe(sp.updateTime);
   });
 
-  it("a snake_case or unknown path is INVALID_ARGUMENT on update_mask", async () => {
+  it("mask paths are the proto names (JSON names accepted too); an unknown path is INVALID_ARGUMENT on update_mask", async () => {
     const { uid } = await created({ name: "u9", claimMatch: exact() });
-    expectInvalid(await patch(uid as string, {}, "claim_match.subject"), "update_mask");
+    for (const [mask, subjectPattern] of [
+      ["claim_match.subject_pattern", "a.*"],
+      ["claimMatch.subjectPattern", "b.*"],
+    ]) {
+      const reply = await patch(uid as string, { claimMatch: { subjectPattern } }, mask);
+      expect(reply.status, reply.text).toBe(200);
+      expect((reply.body.claimMatch as Json).subjectPattern).toBe(subjectPattern);
+      expect(reply.body.claimMatch as Json).not.toHaveProperty("subject");
+    }
     expectInvalid(await patch(uid as string, {}, "claimMatch.email"), "update_mask");
+    expectInvalid(await patch(uid as string, {}, "claim_match.email"), "update_mask");
   });
 
   it("staticKeys members update alone; expirationTime is checked only when written", async () => {
@@ -831,8 +840,11 @@ describe("changing how an identity of a new kind authenticates", () => {
     const editor = await owner<Json>("POST", `/iam/v2beta1/identities/${team}`, {
       body: { name: "team editor", claimMatch: { issuer: emu.issuer, subject: "editor" } },
     });
+    const updater = await owner<Json>("POST", `/iam/v2beta1/roles/${team}`, {
+      body: { name: "updater", capabilities: ["CAP_IAM_IDENTITY_UPDATE", "CAP_IAM_IDENTITY_LIST"] },
+    });
     await owner("POST", `/iam/v2beta1/roleBindings/${team}`, {
-      body: { identityUid: editor.body.uid, roleUid: await roles("editor") },
+      body: { identityUid: editor.body.uid, roleUid: updater.body.uid },
     });
     const deployer = await owner<Json>("POST", `/iam/v2beta1/identities/${team}`, {
       body: { name: "deployer", staticKeys: staticKeys() },

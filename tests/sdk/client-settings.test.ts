@@ -98,7 +98,7 @@ describe("resolveTokenSource", () => {
       authUrl: "http://auth",
       audience: "http://api",
       log: () => {},
-      getJson: async () => ({ notToken: true }),
+      postForm: async () => ({ notToken: true }),
     };
     await expect(source.getToken({ context })).rejects.toBeInstanceOf(BadResponseError);
   });
@@ -117,8 +117,8 @@ describe("resolveTokenSource", () => {
       authUrl: "http://auth",
       audience: "http://api",
       log: () => {},
-      getJson: async (url: URL, bearer: string) => {
-        bearers.push(`${url.pathname}?${url.searchParams} ${bearer}`);
+      postForm: async (url: URL, form: URLSearchParams, bearer: string) => {
+        bearers.push(`${url.pathname}${url.search} ${form} ${bearer}`);
         return { token: `api-token-${bearers.length}` };
       },
     };
@@ -126,8 +126,8 @@ describe("resolveTokenSource", () => {
     await writeFile(file, "second-oidc-token");
     await source.getToken({ context, rejectedToken: first });
     expect(bearers).toEqual([
-      "/sts/exchange?aud=http%3A%2F%2Fapi&identity=id first-oidc-token",
-      "/sts/exchange?aud=http%3A%2F%2Fapi&identity=id second-oidc-token",
+      "/sts/exchange aud=http%3A%2F%2Fapi&identity=id first-oidc-token",
+      "/sts/exchange aud=http%3A%2F%2Fapi&identity=id second-oidc-token",
     ]);
   });
 });
@@ -168,7 +168,7 @@ describe("IrmClient", () => {
 });
 
 describe("GitHub Actions OIDC", () => {
-  it("asks the job's OIDC endpoint with its request token and the API audience", async () => {
+  it("asks the job's OIDC endpoint with its request token and the auth host as audience", async () => {
     const { createServer } = await import("node:http");
     const seen: Array<{ url?: string; authorization?: string }> = [];
     const github = createServer((req, res) => {
@@ -181,6 +181,7 @@ describe("GitHub Actions OIDC", () => {
     const env = {
       IRM_IDENTITY: "workload-id",
       IRM_API_URL: "https://api.example/",
+      IRM_AUTH_URL: "https://issuer.example:8443/",
       ACTIONS_ID_TOKEN_REQUEST_URL: `http://127.0.0.1:${port}/token?api-version=2.0`,
       ACTIONS_ID_TOKEN_REQUEST_TOKEN: "gh-request-token",
     };
@@ -191,7 +192,7 @@ describe("GitHub Actions OIDC", () => {
         authUrl: "http://auth",
         audience: "http://api",
         log: () => {},
-        getJson: async (_url, bearer) => {
+        postForm: async (_url, _form, bearer) => {
           exchanged.push(bearer);
           return { token: "api-token" };
         },
@@ -202,7 +203,7 @@ describe("GitHub Actions OIDC", () => {
     expect(exchanged).toEqual(["github-id-token"]);
     expect(seen).toEqual([
       {
-        url: "/token?api-version=2.0&audience=https%3A%2F%2Fapi.example",
+        url: "/token?api-version=2.0&audience=issuer.example%3A8443",
         authorization: "Bearer gh-request-token",
       },
     ]);

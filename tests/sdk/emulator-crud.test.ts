@@ -9,10 +9,12 @@ import {
   InternalError,
   InvalidArgumentError,
   type IrmError,
+  isBuiltInRoleUid,
   NotFoundError,
   PermissionDeniedError,
   RateLimitedError,
   ResourceNotEmptyError,
+  roleGroupUid,
   UnauthenticatedError,
   UnavailableError,
 } from "../../sdk";
@@ -119,7 +121,7 @@ describe("identities", () => {
     const updated = await client.iam.identities.update(
       identity.uid,
       { name: "not applied", claimMatch: { subject: "repo:org/app:environment:prod" } },
-      { updateMask: ["claimMatch.subject"] },
+      { updateMask: ["claim_match.subject"] },
     );
     expect(updated.name).toBe("ci deployer");
     expect(updated.claimMatch).toEqual(ISSUER_SUBJECT("repo:org/app:environment:prod"));
@@ -134,7 +136,8 @@ describe("roles", () => {
     const { client } = clientFor(emu);
     const viewer = (await client.iam.roles.list({ name: "viewer" })).items;
     expect(viewer).toHaveLength(1);
-    expect(viewer[0].parentUid).toBe("");
+    expect(isBuiltInRoleUid(viewer[0].uid)).toBe(true);
+    expect(roleGroupUid(viewer[0].uid)).toBeUndefined();
     expect(await client.iam.roles.get(viewer[0].uid)).toEqual(viewer[0]);
     const refused = await failure(client.iam.roles.update(viewer[0].uid, { description: "mine" }));
     expect(refused).toBeInstanceOf(PermissionDeniedError);
@@ -145,17 +148,21 @@ describe("roles", () => {
     const { client } = clientFor(emu);
     const role = await client.iam.roles.create(emu.rootGroupUid, {
       name: "puller",
-      capabilities: ["repos.list", "repos.get"],
+      capabilities: ["CAP_REPO_LIST", "CAP_TAG_LIST"],
     });
-    expect(role.parentUid).toBe(emu.rootGroupUid);
-    expect([...role.capabilities].sort()).toEqual(["repos.get", "repos.list"]);
-    expect(role.uid).toMatch(/^[0-9a-f]{40}$/);
+    // A custom role is a child of its group.
+    expect(role.uid).toMatch(new RegExp(`^${emu.rootGroupUid}/[0-9a-f]{16}$`));
+    expect(roleGroupUid(role.uid)).toBe(emu.rootGroupUid);
+    expect(isBuiltInRoleUid(role.uid)).toBe(false);
+    expect([...role.capabilities].sort()).toEqual(["CAP_REPO_LIST", "CAP_TAG_LIST"]);
+    const ofGroup = await client.iam.roles.list({ childrenOf: emu.rootGroupUid });
+    expect(ofGroup.items.map((r) => r.uid)).toEqual([role.uid]);
     const updated = await client.iam.roles.update(
       role.uid,
-      { capabilities: ["repos.list"] },
+      { capabilities: ["CAP_REPO_LIST"] },
       { updateMask: ["capabilities"] },
     );
-    expect(updated.capabilities).toEqual(["repos.list"]);
+    expect(updated.capabilities).toEqual(["CAP_REPO_LIST"]);
     await client.iam.roles.delete(role.uid);
     expect(await failure(client.iam.roles.get(role.uid))).toBeInstanceOf(NotFoundError);
   });
@@ -197,15 +204,15 @@ describe("role bindings", () => {
     const moved = await client.iam.roleBindings.update(
       binding.uid,
       { roleUid: editor.uid },
-      { updateMask: ["roleUid"] },
+      { updateMask: ["role_uid"] },
     );
     expect(moved.role.name).toBe("editor");
     expect(moved.group.uid).toBe(group.uid);
 
     await client.iam.roleBindings.delete(binding.uid);
-    expect(await failure(client.iam.roleBindings.delete(binding.uid))).toBeInstanceOf(
-      NotFoundError,
-    );
+    expect(await failure(client.iam.roleBindings.get(binding.uid))).toBeInstanceOf(NotFoundError);
+    // Deleting a binding that is gone resolves: the API declares this delete idempotent.
+    await expect(client.iam.roleBindings.delete(binding.uid)).resolves.toBeUndefined();
   });
 });
 
@@ -221,7 +228,14 @@ describe("registry and advisories", () => {
           tags: [{ name: "v1" }, { name: "v2", deprecated: true }],
         },
       ],
-      advisories: [{ advisoryId: "CVE-2026-4242", packageName: "sdk-pkg", severity: "HIGH" }],
+      advisories: [
+        {
+          advisoryId: "CGA-sdk4-2424-2424",
+          artifactName: "sdk-pkg",
+          aliases: ["CVE-2026-4242"],
+          severities: [{ type: "TYPE_CVSS_V3", score: "7.5" }],
+        },
+      ],
     });
     const [repoUid] = seeded.repos;
     const repo = await client.registry.repos.get(repoUid);
@@ -239,10 +253,20 @@ describe("registry and advisories", () => {
       deprecated: true,
     });
 
-    const advisories = await client.vulnerabilities.advisories.list({ packageName: "sdk-pkg" });
-    expect(advisories.items.map((a) => a.advisoryId)).toEqual(["CVE-2026-4242"]);
-    const byName = await client.vulnerabilities.advisories.list({ name: "CVE-2026-4242" });
-    expect(byName.items).toEqual(advisories.items);
+    const advisories = await client.vulnerabilities.advisories.list({
+      artifactNames: ["sdk-pkg"],
+    });
+    expect(advisories.items.map((a) => a.advisoryId)).toEqual(["CGA-sdk4-2424-2424"]);
+    expect(advisories.items[0]).toMatchObject({
+      artifactName: "sdk-pkg",
+      componentName: "sdk-pkg",
+      aliases: ["CVE-2026-4242"],
+      severities: [{ type: "TYPE_CVSS_V3", score: "7.5" }],
+    });
+    const byId = await client.vulnerabilities.advisories.list({
+      advisoryIds: ["CGA-sdk4-2424-2424"],
+    });
+    expect(byId.items).toEqual(advisories.items);
     expect(await client.vulnerabilities.advisories.get(seeded.advisories[0])).toEqual(
       advisories.items[0],
     );

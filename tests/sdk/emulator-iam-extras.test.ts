@@ -78,7 +78,7 @@ describe("identity providers on the emulator", () => {
     const updated = await client.iam.identityProviders.update(
       created.uid,
       { oidc: { pkceEnabled: true, groupsClaim: "groups" }, description: "ignored" },
-      { updateMask: ["oidc.pkceEnabled", "oidc.groupsClaim"] },
+      { updateMask: ["oidc.pkce_enabled", "oidc.groups_claim"] },
     );
     expect(updated.oidc).toMatchObject({ pkceEnabled: true, groupsClaim: "groups" });
     expect(updated.description).toBe("");
@@ -104,7 +104,7 @@ describe("identity providers on the emulator", () => {
       client.iam.identityProviders.update(
         created.uid,
         { oidc: { clientSecret: "" } },
-        { updateMask: ["oidc.clientSecret"] },
+        { updateMask: ["oidc.client_secret"] },
       ),
     );
     expect(refused).toBeInstanceOf(InvalidArgumentError);
@@ -130,7 +130,7 @@ describe("group invites on the emulator", () => {
     expect(printed(created)).not.toContain(created.code);
     expect(Date.parse(created.expirationTime) - Date.parse(created.createTime)).toBe(3_600_000);
     expect(created.role?.uid).toBe(viewer);
-    expect(created.role?.capabilities).toContain("groups.get");
+    expect(created.role?.capabilities).toContain("CAP_IAM_GROUPS_LIST");
 
     const read = await client.iam.groupInvites.get(created.uid);
     expect(read).toEqual({ ...created });
@@ -258,7 +258,7 @@ describe("identity kinds on the emulator", () => {
     const switched = await client.iam.identities.update(
       made[0].uid,
       { claimMatch: { subject: "repo:acme/infra:ref:refs/heads/main" } },
-      { updateMask: ["claimMatch.subject"] },
+      { updateMask: ["claim_match.subject"] },
     );
     expect(switched.claimMatch).toEqual({
       issuer: "https://token.actions.githubusercontent.com",
@@ -273,7 +273,7 @@ describe("identity kinds on the emulator", () => {
 });
 
 describe("list filters and custom roles on the emulator", () => {
-  it("filters role bindings by identity and role, advisories by severity", async () => {
+  it("filters role bindings by identity, group and role, advisories by artifact", async () => {
     const group = (await client.iam.groups.create(team, { name: "filters" })).uid;
     const a = await client.iam.identities.create(group, {
       name: "a",
@@ -288,18 +288,26 @@ describe("list filters and custom roles on the emulator", () => {
       roleUid: viewer,
     });
     await client.iam.roleBindings.create(group, { identityUid: b.uid, roleUid: viewer });
-    const ofA = await client.iam.roleBindings.list({ descendantsOf: team, identityUid: a.uid });
+    const ofA = await client.iam.roleBindings.list({ descendantsOf: team, identity: a.uid });
     expect(ofA.items.map((x) => x.uid)).toEqual([bindingA.uid]);
-    const ofViewer = await client.iam.roleBindings.list({ childrenOf: group, roleUid: viewer });
+    const ofViewer = await client.iam.roleBindings.list({ childrenOf: group, role: viewer });
     expect(ofViewer.totalCount).toBe(2);
+    const inGroup = await client.iam.roleBindings.list({ group });
+    expect(inGroup.totalCount).toBe(2);
 
     const every = await client.vulnerabilities.advisories.list().all();
-    const critical = await client.vulnerabilities.advisories.list({ severity: "CRITICAL" }).all();
-    expect(critical.length).toBeGreaterThan(0);
-    expect(critical.map((x) => x.uid)).toEqual(
-      every.filter((x) => x.severity === "CRITICAL").map((x) => x.uid),
+    expect(every.length).toBeGreaterThan(1);
+    const artifact = every[0].artifactName;
+    const ofArtifact = await client.vulnerabilities.advisories
+      .list({ artifactNames: [artifact] })
+      .all();
+    expect(ofArtifact.map((x) => x.uid)).toEqual(
+      every.filter((x) => x.artifactName === artifact).map((x) => x.uid),
     );
-    expect(critical.length).toBeLessThan(every.length);
+    const byId = await client.vulnerabilities.advisories
+      .list({ advisoryIds: [every[1].advisoryId] })
+      .all();
+    expect(byId.map((x) => x.uid)).toEqual([every[1].uid]);
   });
 
   it("refuses a custom role without capabilities or with a built-in name", async () => {
@@ -309,7 +317,7 @@ describe("list filters and custom roles on the emulator", () => {
     const builtIn = await failure(
       client.iam.roles.create(team, {
         name: "viewer",
-        capabilities: ["groups.get"],
+        capabilities: ["CAP_IAM_GROUPS_LIST"],
       } satisfies RoleCreate),
     );
     expect(builtIn).toBeInstanceOf(InvalidArgumentError);

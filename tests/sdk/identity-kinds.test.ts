@@ -200,9 +200,11 @@ describe("identity kinds: requests", () => {
       .iam.identities.update(
         UID,
         { claimMatch: { subjectPattern: "repo:.*" } },
-        { updateMask: ["claimMatch.subjectPattern", "claimMatch.claims"] },
+        { updateMask: ["claim_match.subject_pattern", "claim_match.claims"] },
       );
-    expect(standIn.seen[0].rawQuery).toBe("updateMask=claimMatch.subjectPattern,claimMatch.claims");
+    expect(standIn.seen[0].rawQuery).toBe(
+      "updateMask=claim_match.subject_pattern,claim_match.claims",
+    );
   });
 
   it("sends relationshipType as relationship_type and refuses items of another kind", async () => {

@@ -47,6 +47,56 @@ beforeAll(async () => {
 afterEach(() => standIn.reset());
 afterAll(() => standIn.close());
 
+describe("identity providers: answers as the official gateway writes them", () => {
+  it("accepts unpopulated members, a custom default role and a scim status", async () => {
+    const customRole = `${ROOT}/fedcba9876543210`;
+    standIn.answer(
+      json(
+        provider({
+          defaultRole: customRole,
+          oidc: {
+            issuer: "https://sso.example.com",
+            clientId: "client-1",
+            clientSecret: "",
+            additionalScopes: [],
+            groupsClaim: "",
+            pkceEnabled: false,
+            correlationRule: "CORRELATION_RULE_UNSPECIFIED",
+          },
+          scim: {
+            enabled: true,
+            endpointUrl: "https://scim.example.com/v2",
+            tokenExpireTime: "2027-01-01T00:00:00Z",
+            previousTokenExpireTime: null,
+            credentialState: "CREDENTIAL_STATE_LIVE",
+            etag: "e1",
+          },
+        }),
+      ),
+      json(provider({ scim: null })),
+    );
+    const client = standIn.client();
+    const read = await client.iam.identityProviders.get(UID);
+    expect(read.defaultRole).toBe(customRole);
+    expect(read.oidc).not.toHaveProperty("clientSecret");
+    expect(read.scim).toEqual({
+      enabled: true,
+      endpointUrl: "https://scim.example.com/v2",
+      tokenExpireTime: "2027-01-01T00:00:00Z",
+      credentialState: "CREDENTIAL_STATE_LIVE",
+      etag: "e1",
+    });
+    expect(await client.iam.identityProviders.get(UID)).not.toHaveProperty("scim");
+  });
+
+  it("refuses a scim status of the wrong shape", async () => {
+    standIn.answer(json(provider({ scim: { credentialState: "LIVE" } })));
+    const error = await failure(standIn.client().iam.identityProviders.get(UID));
+    expect(error).toBeInstanceOf(BadResponseError);
+    expect((error as Error).message).toContain("identityProvider.scim.credentialState");
+  });
+});
+
 describe("identity providers: requests", () => {
   it("creates under the group with the body as given, client secret included", async () => {
     standIn.answer(json(provider()));
@@ -71,12 +121,12 @@ describe("identity providers: requests", () => {
       .iam.identityProviders.update(
         UID,
         { oidc: { clientSecret: "" }, name: "x" },
-        { updateMask: ["oidc.clientSecret", "oidc.pkceEnabled"] },
+        { updateMask: ["oidc.client_secret", "oidc.pkce_enabled"] },
       );
     expect(standIn.seen[0]).toMatchObject({
       method: "PATCH",
       path: `/iam/v2beta1/identityProviders/${ROOT}/0123456789abcdef`,
-      rawQuery: "updateMask=oidc.clientSecret,oidc.pkceEnabled",
+      rawQuery: "updateMask=oidc.client_secret,oidc.pkce_enabled",
       body: { oidc: { clientSecret: "" }, name: "x" },
     });
   });
@@ -134,7 +184,7 @@ describe("identity providers: answers are checked", () => {
     [
       "a defaultRole that is not a role uid",
       { defaultRole: "viewer" },
-      "identityProvider.defaultRole: not a role uid (40 hex)",
+      "identityProvider.defaultRole: not a role uid (40 hex, or <group uid>/<16 hex>)",
     ],
     ["no oidc", { oidc: undefined }, "identityProvider.oidc: missing (expected an object)"],
     [

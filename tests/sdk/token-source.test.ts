@@ -33,7 +33,7 @@ function harness(options: { failFrom?: number } = {}) {
   const context: TokenSourceContext = {
     authUrl: "http://auth",
     audience: "http://api",
-    getJson: async () => ({}),
+    postForm: async () => ({}),
     log: (event) => events.push(event),
   };
   return {

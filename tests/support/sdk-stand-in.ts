@@ -15,8 +15,22 @@ export interface SeenRequest {
   query: Record<string, string>;
   /** Raw query string, as sent. */
   rawQuery: string;
-  /** The body parsed as JSON, `undefined` when empty. */
+  /** A JSON body parsed, a form body as its fields (repeated keys as arrays), `undefined` when empty. */
   body: unknown;
+  /** The request's `content-type`, `""` when none. */
+  contentType: string;
+  /** The `authorization` header, `""` when none. */
+  authorization: string;
+}
+
+/** The fields of a form body; a key sent more than once has an array of its values. */
+function formFields(raw: string): Record<string, string | string[]> {
+  const fields: Record<string, string | string[]> = {};
+  for (const [key, value] of new URLSearchParams(raw)) {
+    const before = fields[key];
+    fields[key] = before === undefined ? value : [before, value].flat();
+  }
+  return fields;
 }
 
 export type Answer = (req: IncomingMessage, res: ServerResponse) => void;
@@ -57,12 +71,16 @@ export class StandIn {
         const url = new URL(req.url ?? "/", "http://stand-in");
         const query: Record<string, string> = {};
         for (const [key, value] of url.searchParams) query[key] = value;
+        const contentType = req.headers["content-type"] ?? "";
+        const form = contentType.startsWith("application/x-www-form-urlencoded");
         this.seen.push({
           method: req.method ?? "",
           path: (req.url ?? "").split("?")[0],
           query,
           rawQuery: url.search.slice(1),
-          body: raw === "" ? undefined : JSON.parse(raw),
+          body: raw === "" ? undefined : form ? formFields(raw) : JSON.parse(raw),
+          contentType,
+          authorization: req.headers.authorization ?? "",
         });
         (this.#script.shift() ?? this.fallback)(req, res);
       });

@@ -88,7 +88,7 @@ describe("binding needs read access to what it names", () => {
     });
     expect(real.status).toBe(403);
     expect(reasonOf(real.body)).toBe("PERMISSION_DENIED");
-    expect(real.body.message).toBe(`Permission denied: identities.get on ${hidden.uid}`);
+    expect(real.body.message).toBe(`Permission denied: CAP_IAM_IDENTITY_LIST on ${hidden.uid}`);
     expect(shape(absent, missing)).toBe(shape(real, hidden.uid as string));
     expect(real.text.includes(HIDDEN_SUBJECT)).toBe(false);
     expect(real.text.includes("b-deployer")).toBe(false);
@@ -131,7 +131,7 @@ describe("binding needs read access to what it names", () => {
     expect(shape(await patch(missing), missing)).toBe(shape(await patch(roleOfB), roleOfB));
     // The identity check comes first: B's identity with B's role is still identities.get.
     expect((await create(roleOfB)).body.message).toBe(
-      `Permission denied: identities.get on ${hidden.uid}`,
+      `Permission denied: CAP_IAM_IDENTITY_LIST on ${hidden.uid}`,
     );
     // And a Get of B's role from A is no different from a missing role either.
     const got = await ownerOfA<Json>("GET", `/iam/v2beta1/roles/${roleOfB}`);
