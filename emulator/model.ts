@@ -10,7 +10,7 @@ export interface GroupRecord extends Timestamps {
   uid: string;
   name: string;
   description: string;
-  /** Limits of the organisation; v2 shows them as int64 strings, v1 as integers. */
+  /** Limits of the organisation (`map<string, int32>`: numbers in v2 and v1). */
   resourceLimits: Record<string, number>;
   verified: boolean;
 }

@@ -10,6 +10,8 @@ export interface ApiRequest {
   body: unknown;
   /** Why the body could not be read (malformed JSON, too large, wrong type); thrown by `bodyObject`. */
   bodyError?: ApiError;
+  /** An `application/x-www-form-urlencoded` body (only the token exchange reads one). */
+  form?: URLSearchParams;
   authorization?: string;
 }
 

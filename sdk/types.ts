@@ -283,7 +283,8 @@ export type RoleBindingUpdate = Partial<RoleBindingCreate>;
 /** Update-mask paths of a role binding (proto field names). */
 export type RoleBindingMaskPath = "identity_uid" | "role_uid" | "*";
 
-export interface RoleBindingListParams extends ListParams {
+/** `ListRoleBindingsRequest`'s filters: the `uidp` filter and these (no `name`). */
+export interface RoleBindingListParams extends UidpFilter, PageParams {
   /** `identity`: only bindings of this identity (by uid). */
   identity?: string;
   /** `group`: only bindings in this group (by uid). */
@@ -454,8 +455,9 @@ export interface GroupInviteCreate {
   singleUse?: boolean;
 }
 
-export interface GroupInviteListParams extends ListParams {
-  /** `key_id`: exact match on the invite's `keyId`. (`name` does not apply to invites.) */
+/** `ListGroupInvitesRequest`'s filters: the `uidp` filter and `keyId` (no `name`). */
+export interface GroupInviteListParams extends UidpFilter, PageParams {
+  /** `key_id`: exact match on the invite's `keyId`. */
   keyId?: string;
 }
 

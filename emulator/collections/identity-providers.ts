@@ -14,7 +14,7 @@ import {
   optionalString,
   optionalStringArray,
 } from "../requests";
-import { newChildUid, parentPath, requireName, requirePathUid, requireRoleUid } from "./kit";
+import { newChildUid, parentPath, requirePathUid, requireRoleUid, requireSizedName } from "./kit";
 import { promisedRoleSteps } from "./roles";
 import { secretDigest } from "./secrets";
 import { type CreateWrite, type UpdateWrite, writableCollection } from "./writable";
@@ -67,11 +67,7 @@ export function identityProviderOut(provider: IdentityProviderRecord): JsonObjec
 // ---------------------------------------------------------------- validation
 
 function requireProviderName(value: unknown): string {
-  const name = requireName(value);
-  if (name.length < 3 || name.length > 63) {
-    throw invalidArgument("name", "must be 3 to 63 characters");
-  }
-  return name;
+  return requireSizedName(value);
 }
 
 function requireDefaultRole(value: unknown): string {

@@ -101,6 +101,18 @@ export function requireName(value: unknown, field = "name"): string {
   return value;
 }
 
+/**
+ * The name of a group, an identity or an identity provider: the common pattern, and 3
+ * to 63 characters, as the definitions state for those three.
+ */
+export function requireSizedName(value: unknown, field = "name"): string {
+  const name = requireName(value, field);
+  if (name.length < 3 || name.length > 63) {
+    throw invalidArgument(field, "must be 3 to 63 characters");
+  }
+  return name;
+}
+
 // ---------------------------------------------------------------- records
 
 export function parentPath(uid: string): string {
@@ -147,10 +159,6 @@ export function saveUpdate<T extends { updateTime: string }>(
 }
 
 // ---------------------------------------------------------------- answers
-
-export function int64Strings(values: Record<string, number>): Record<string, string> {
-  return Object.fromEntries(Object.entries(values).map(([key, value]) => [key, String(value)]));
-}
 
 /** The sort key of `field` for the common order fields; `nameOf` gives the `name` key. */
 export function sortValueOf<T extends { uid: string; createTime: string; updateTime: string }>(
@@ -241,6 +249,8 @@ export function registryCollection<
   records: (state: State) => IndexedCollection<T>;
   out: (record: T) => JsonObject;
   isPublic: (state: State, record: T) => boolean;
+  /** The collection's own list filters: a key binding them to page tokens, and a predicate. */
+  filters?: (query: URLSearchParams) => { key: string; match?: (record: T) => boolean };
 }): CollectionHandler {
   const { key, records, out, isPublic } = spec;
   return readOnlyCollection(
@@ -250,12 +260,17 @@ export function registryCollection<
         capabilityFor(key, "list"),
         params.childrenOf ?? params.descendantsOf,
       );
+      const own = spec.filters?.(request.query);
+      if (own) params.filters[key] = own.key;
+      const visible = filter && ((record: T) => isPublic(ctx.state, record) || filter(record.uid));
+      const match = own?.match;
       const result = runList<T>({
         collectionKey: key,
         collection: records(ctx.state),
         params,
         sortValue: sortValueOf<T>((record) => record.name),
-        predicate: filter && ((record) => isPublic(ctx.state, record) || filter(record.uid)),
+        predicate:
+          visible && match ? (record) => visible(record) && match(record) : (visible ?? match),
         nowMs: ctx.clock.nowMs(),
         pageTokenKey: ctx.tokens.pageTokenKey,
       });

@@ -147,8 +147,8 @@ export class GroupInvites extends CreatableCollection<
   }
 
   protected override listQueryOf(params: GroupInviteListParams): Record<string, QueryValue> {
-    // `name` does not apply to invites; the service ignores it.
-    return { ...listQuery(params), key_id: params.keyId };
+    // The request has no `name`: never sent, even from untyped code.
+    return { ...listQuery(params), name: undefined, key_id: params.keyId };
   }
 
   protected override filterMismatch(item: GroupInvite, params: GroupInviteListParams) {

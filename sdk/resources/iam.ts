@@ -153,6 +153,8 @@ export class RoleBindings extends WritableCollection<
   protected override listQueryOf(params: RoleBindingListParams): Record<string, QueryValue> {
     return {
       ...listQuery(params),
+      // The request has no `name`: never sent, even from untyped code.
+      name: undefined,
       identity: params.identity,
       group: params.group,
       role: params.role,

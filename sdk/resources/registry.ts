@@ -227,6 +227,8 @@ export class Advisories extends ReadableCollection<Advisory, AdvisoryListParams>
   protected override listQueryOf(params: AdvisoryListParams): Record<string, QueryValue> {
     const query: Record<string, QueryValue> = {
       ...listQuery(params),
+      // The request has no `name`: never sent, even from untyped code.
+      name: undefined,
       origin: params.origin,
       latest_event_type: params.latestEventType,
       query: params.query,

@@ -200,9 +200,9 @@ describe("validation (5.3)", () => {
       "google.projectId: is required",
     ],
     [
-      "google projectId form",
-      { ...base, google: { projectId: "My_Project", projectNumber: "1" } },
-      "google.projectId: must be 6 to 30 lowercase letters, digits or hyphens, starting with a letter and not ending with a hyphen",
+      "google projectId size",
+      { ...base, google: { projectId: "p".repeat(129), projectNumber: "1" } },
+      "google.projectId: must be at most 128 characters",
     ],
     [
       "google projectNumber missing",

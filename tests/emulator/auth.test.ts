@@ -226,7 +226,8 @@ describe("access control", () => {
         body: { name: "team-a-admin", claimMatch: { issuer: emu.issuer, subject: "team-a-admin" } },
       })
     ).body.uid as string;
-    const roles = await owner<{ roles: Json[] }>("GET", "/iam/v2beta1/roles?name=editor");
+    // Owner of team A only (the editor creates no groups).
+    const roles = await owner<{ roles: Json[] }>("GET", "/iam/v2beta1/roles?name=owner");
     await owner("POST", `/iam/v2beta1/roleBindings/${teamA}`, {
       body: { identityUid: scoped, roleUid: roles.body.roles[0].uid },
     });
@@ -255,7 +256,7 @@ describe("access control", () => {
     const names = roles.body.roles.map((role) => role.name);
     expect(names).toEqual(expect.arrayContaining(["owner", "editor", "viewer", "registry.pull"]));
     expect(names).not.toContain("b-only");
-    // Role uids are flat: a custom role the caller cannot read answers as a missing one.
+    // Reading roles is unscoped: a custom role the caller cannot read answers as a missing one.
     const unreadable = await api<Json>("GET", `/iam/v2beta1/roles/${hidden.body.uid}`);
     const missing = await api<Json>("GET", `/iam/v2beta1/roles/${"0".repeat(40)}`);
     expect(unreadable.status).toBe(404);

@@ -70,7 +70,7 @@ describe("groups", () => {
   it.each([
     [{ name: "Upper" }, "Invalid argument: name: must match ^[a-z0-9 ._-]{1,}$"],
     [{ name: 42 }, "Invalid argument: name: must be a string"],
-    [{ name: "ok", description: 7 }, "Invalid argument: description: must be a string"],
+    [{ name: "okay", description: 7 }, "Invalid argument: description: must be a string"],
   ])("create with %j is rejected naming the field", async (body, message) => {
     const reply = await call<Json>("POST", `/iam/v2beta1/groups/${emu.rootGroupUid}`, { body });
     expect(reply.status).toBe(400);
@@ -80,7 +80,7 @@ describe("groups", () => {
   it("create under an unknown parent is NOT_FOUND naming the uid", async () => {
     const missing = `${emu.rootGroupUid}/0000000000000000`;
     const reply = await call<Json>("POST", `/iam/v2beta1/groups/${missing}`, {
-      body: { name: "x" },
+      body: { name: "xyz" },
     });
     expect(reply.status).toBe(404);
     expect(reply.body).toMatchObject({ code: 5, message: `Not found: ${missing}` });
@@ -146,6 +146,28 @@ describe("groups", () => {
     });
   });
 
+  it("group and identity names are 3 to 63 characters", async () => {
+    for (const [collection, extra] of [
+      ["groups", {}],
+      ["identities", { claimMatch: { issuer: "https://i.example", subject: "s" } }],
+    ] as const) {
+      for (const name of ["ab", "a".repeat(64)]) {
+        const reply = await call<Json>("POST", `/iam/v2beta1/${collection}/${emu.rootGroupUid}`, {
+          body: { name, ...extra },
+        });
+        expect(reply.status, `${collection} ${name.length}`).toBe(400);
+        expect(reply.body.message).toBe("Invalid argument: name: must be 3 to 63 characters");
+      }
+      for (const name of ["abc", "a".repeat(63)]) {
+        const reply = await call<Json>("POST", `/iam/v2beta1/${collection}/${emu.rootGroupUid}`, {
+          body: { name, ...extra },
+        });
+        expect(reply.status, `${collection} ${name.length}`).toBe(200);
+        await call("DELETE", `/iam/v2beta1/${collection}/${reply.body.uid}`);
+      }
+    }
+  });
+
   it("a mask naming verified is accepted and leaves it unchanged (only the platform's staff set it)", async () => {
     const group = await createGroup(emu.rootGroupUid, "verified-echo");
     for (const mask of ["verified", "name,description,verified", "*"]) {
@@ -195,7 +217,7 @@ describe("groups", () => {
     expect(String(repoReply.body.message)).toContain("1 repo");
     const withIdentity = await createGroup(emu.rootGroupUid, "with-identity");
     await call("POST", `/iam/v2beta1/identities/${withIdentity.uid}`, {
-      body: { name: "ci", claimMatch: { issuer: "https://token.example", subject: "ci" } },
+      body: { name: "ci bot", claimMatch: { issuer: "https://token.example", subject: "ci" } },
     });
     const identityReply = await call<Json>("DELETE", `/iam/v2beta1/groups/${withIdentity.uid}`);
     expect(String(identityReply.body.message)).toContain("1 identity");
@@ -242,14 +264,14 @@ describe("identities", () => {
   });
 
   it.each([
-    [{ name: "a" }, "Invalid argument: claimMatch.issuer: is required"],
-    [{ name: "a", claimMatch: "x" }, "Invalid argument: claimMatch: must be an object"],
+    [{ name: "abc" }, "Invalid argument: claimMatch.issuer: is required"],
+    [{ name: "abc", claimMatch: "x" }, "Invalid argument: claimMatch: must be an object"],
     [
-      { name: "a", claimMatch: { issuer: "not a url", subject: "s" } },
+      { name: "abc", claimMatch: { issuer: "not a url", subject: "s" } },
       "Invalid argument: claimMatch.issuer: must be an http(s) URL",
     ],
     [
-      { name: "a", claimMatch: { issuer: "https://i.example", subject: 5 } },
+      { name: "abc", claimMatch: { issuer: "https://i.example", subject: 5 } },
       "Invalid argument: claimMatch.subject: must be a string",
     ],
   ])("create with %j is INVALID_ARGUMENT naming the field", async (body, message) => {

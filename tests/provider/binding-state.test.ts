@@ -83,7 +83,7 @@ describe("RoleBinding state after what it refers to changes", () => {
     const team = await emu.client.iam.groups.create(emu.rootGroupUid, { name: unique("owner") });
     const role = await emu.client.iam.roles.create(team.uid, {
       name: unique("deployers"),
-      capabilities: ["repos.list"],
+      capabilities: ["CAP_REPO_LIST"],
     });
     // The binding is in a subgroup of the role's group, where the custom role applies.
     const { created } = await boundSetup(role.uid, team.uid);
@@ -116,7 +116,7 @@ describe("RoleBinding's built-in role name", () => {
     const group = await emu.client.iam.groups.create(emu.rootGroupUid, { name: unique("team") });
     const custom = await emu.client.iam.roles.create(group.uid, {
       name: unique("deployer"),
-      capabilities: ["groups.list"],
+      capabilities: ["CAP_IAM_GROUPS_LIST"],
     });
     const identities = await Promise.all(
       [1, 2, 3].map((i) =>

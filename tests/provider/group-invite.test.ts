@@ -249,12 +249,12 @@ describe("GroupInvite lifecycle", () => {
     const groupUid = await freshGroup();
     const role = await emu.client.iam.roles.create(groupUid, {
       name: "short lived",
-      capabilities: ["repos.list"],
+      capabilities: ["CAP_REPO_LIST"],
     });
     const invite = await created({ groupUid, roleUid: role.uid, ttl: 600 });
     await emu.client.iam.roles.update(
       role.uid,
-      { name: "renamed", capabilities: ["repos.list", "tags.list"] },
+      { name: "renamed", capabilities: ["CAP_REPO_LIST", "CAP_TAG_LIST"] },
       { updateMask: ["name", "capabilities"] },
     );
     expect((await runtime.invite.read(invite.id, invite.outs)).props).toEqual(invite.outs);

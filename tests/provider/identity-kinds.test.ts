@@ -338,7 +338,7 @@ describe("identity kinds against the emulator", () => {
       },
     });
     const switched = await updateExpectingMask(created.id, created.outs, pattern, [
-      "claimMatch.subjectPattern",
+      "claim_match.subject_pattern",
     ]);
     expect(switched.claimMatch).toEqual(pattern.claimMatch);
 
@@ -352,18 +352,18 @@ describe("identity kinds against the emulator", () => {
       },
     });
     const withClaims = await updateExpectingMask(created.id, switched, narrowed, [
-      "claimMatch.audience",
-      "claimMatch.claims",
+      "claim_match.audience",
+      "claim_match.claims",
     ]);
     expect(withClaims.claimMatch).toEqual(narrowed.claimMatch);
     const widened = await updateExpectingMask(created.id, withClaims, pattern, [
-      "claimMatch.audience",
-      "claimMatch.claims",
+      "claim_match.audience",
+      "claim_match.claims",
     ]);
     expect(widened.claimMatch).toEqual(pattern.claimMatch);
 
     // Back to an exact subject: only the subject is sent.
-    const back = await updateExpectingMask(created.id, widened, exact, ["claimMatch.subject"]);
+    const back = await updateExpectingMask(created.id, widened, exact, ["claim_match.subject"]);
     expect(back.claimMatch).toEqual(exact.claimMatch);
   });
 
@@ -397,7 +397,7 @@ describe("identity kinds against the emulator", () => {
       staticKeys: { ...keys.staticKeys, audiences: ["https://api.example"] },
     });
     const updated = await updateExpectingMask(created.id, created.outs, audience, [
-      "staticKeys.audiences",
+      "static_keys.audiences",
     ]);
     expect(updated.staticKeys?.expirationTime).toBe(created.outs.staticKeys?.expirationTime);
 
@@ -407,7 +407,7 @@ describe("identity kinds against the emulator", () => {
       staticKeys: { ...audience.staticKeys, expirationTime: renewed },
     });
     const extended = await updateExpectingMask(created.id, updated, later, [
-      "staticKeys.expirationTime",
+      "static_keys.expiration_time",
     ]);
     expect(extended.staticKeys?.expirationTime).toBe(renewed);
   });
@@ -431,7 +431,7 @@ describe("identity kinds against the emulator", () => {
       },
     });
     const updated = await updateExpectingMask(created.id, created.outs, pattern, [
-      "awsIdentity.arnPattern",
+      "aws_identity.arn_pattern",
     ]);
     expect(updated.awsIdentity).toEqual(pattern.awsIdentity);
   });

@@ -240,7 +240,7 @@ describe("IdentityProvider lifecycle", () => {
     expect(afterRotation.outs).toMatchObject({ clientSecret: "rotated-secret" });
     let log = await emu.requests();
     expect(log.map((r) => r.method)).toEqual(["PATCH"]);
-    expect(maskOf(log[0])).toEqual(["oidc.clientSecret"]);
+    expect(maskOf(log[0])).toEqual(["oidc.client_secret"]);
 
     // Scopes, role and groups claim: one PATCH with exactly those paths.
     await emu.clearRequests();
@@ -253,9 +253,9 @@ describe("IdentityProvider lifecycle", () => {
     log = await emu.requests();
     expect(log.map((r) => r.method)).toEqual(["PATCH"]);
     expect(maskOf(log[0]).sort()).toEqual([
-      "defaultRole",
-      "oidc.additionalScopes",
-      "oidc.groupsClaim",
+      "default_role",
+      "oidc.additional_scopes",
+      "oidc.groups_claim",
     ]);
     expect(updated.outs).toMatchObject({
       defaultRole: editorRoleUid,
@@ -297,7 +297,7 @@ describe("IdentityProvider lifecycle", () => {
     );
     const updated = await runtime.idp.update(idp.id, idp.outs, pkce);
     const log = await emu.requests();
-    expect(maskOf(log[0]).sort()).toEqual(["oidc.clientSecret", "oidc.pkceEnabled"]);
+    expect(maskOf(log[0]).sort()).toEqual(["oidc.client_secret", "oidc.pkce_enabled"]);
     expect(updated.outs).toMatchObject({ clientSecret: "", oidc: { pkceEnabled: true } });
     await runtime.idp.delete(idp.id, updated.outs!);
   });
@@ -315,7 +315,7 @@ describe("IdentityProvider lifecycle", () => {
     expect(adopted.outs).toMatchObject({ clientSecret: SECRET });
     const log = await emu.requests();
     expect(log.map((r) => r.method)).toEqual(["GET", "PATCH"]);
-    expect(maskOf(log[1])).toEqual(["oidc.clientSecret"]);
+    expect(maskOf(log[1])).toEqual(["oidc.client_secret"]);
 
     await emu.clearRequests();
     const other = runtime.idp.create(
@@ -367,7 +367,7 @@ describe("IdentityProvider lifecycle", () => {
       (
         await runtime.role.check(
           {},
-          { parentUid: groupUid, name: uniqueName("sso users"), capabilities: ["repos.list"] },
+          { parentUid: groupUid, name: uniqueName("sso users"), capabilities: ["CAP_REPO_LIST"] },
         )
       ).inputs as never,
     );

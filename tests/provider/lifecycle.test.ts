@@ -310,7 +310,7 @@ describe("Identity lifecycle", () => {
     expect(updated.outs?.claimMatch).toEqual({ issuer: emu.issuer, subject: "release" });
     const log = await emu.requests();
     expect(log.map((r) => r.method)).toEqual(["PATCH"]);
-    expect(maskOf(log[0])).toEqual(["claimMatch.subject"]);
+    expect(maskOf(log[0])).toEqual(["claim_match.subject"]);
 
     await emu.clearRequests();
     const refreshed = await runtime.identity.read(created.id, updated.outs);
@@ -407,7 +407,7 @@ describe("RoleBinding lifecycle", () => {
     expect(updated.outs).toMatchObject({ roleUid: editorRoleUid, builtInRoleName: "editor" });
     const log = (await emu.requests()).filter((r) => r.method === "PATCH");
     expect(log).toHaveLength(1);
-    expect(maskOf(log[0])).toEqual(["roleUid"]);
+    expect(maskOf(log[0])).toEqual(["role_uid"]);
 
     await emu.clearRequests();
     const refreshed = await runtime.binding.read(created.id, updated.outs);

@@ -78,7 +78,7 @@ describe("getRole with parentUid", () => {
   it("a custom role named like another group's role is found within its group, in one request", async () => {
     const teamA = await emu.client.iam.groups.create(emu.rootGroupUid, { name: "role-scope-a" });
     const teamB = await emu.client.iam.groups.create(emu.rootGroupUid, { name: "role-scope-b" });
-    const capabilities = ["repos.list" as const];
+    const capabilities = ["CAP_REPO_LIST" as const];
     const inA = await emu.client.iam.roles.create(teamA.uid, { name: "deployer", capabilities });
     const inB = await emu.client.iam.roles.create(teamB.uid, { name: "deployer", capabilities });
     await emu.clearRequests();
@@ -131,7 +131,7 @@ describe("getRoles", () => {
     const team = await emu.client.iam.groups.create(emu.rootGroupUid, { name: "roles scope" });
     const mine = await emu.client.iam.roles.create(team.uid, {
       name: "auditor",
-      capabilities: ["repos.list"],
+      capabilities: ["CAP_REPO_LIST"],
     });
     await emu.clearRequests();
     const roles = await getRoles({ parentUid: team.uid }, opts);
@@ -385,26 +385,44 @@ describe("tags and advisories", () => {
     await expect(getTags({ repoUid: "" }, opts)).rejects.toThrow("getTags: repoUid: is required");
   });
 
-  it("getAdvisories applies every filter on the server", async () => {
-    await emu.clearRequests();
-    const critical = await getAdvisories({ severity: "CRITICAL" }, opts);
-    expect(critical.length).toBeGreaterThan(0);
-    expect(critical.every((a) => a.severity === "CRITICAL")).toBe(true);
-    expect(queryOf(0, await emu.requests()).get("severity")).toBe("CRITICAL");
-
+  it("getAdvisories sends the official filters, under their query keys", async () => {
     const all = await getAdvisories({}, opts);
+    expect(all.length).toBeGreaterThan(1);
     expect(await resolved(getAdvisoriesOutput(undefined, opts))).toEqual(all);
-    const opensslMedium = all.filter((a) => a.packageName === "openssl" && a.severity === "MEDIUM");
+    const artifact = all[0].artifactName;
     await emu.clearRequests();
-    const filtered = await resolved(
-      getAdvisoriesOutput({ packageName: "openssl", severity: Promise.resolve("MEDIUM") }, opts),
+    const ofArtifact = await resolved(
+      getAdvisoriesOutput({ artifactNames: Promise.resolve([artifact]) }, opts),
     );
-    expect(filtered).toEqual(opensslMedium);
-    const query = queryOf(0, await emu.requests());
-    expect(query.get("severity")).toBe("MEDIUM");
-    expect(query.get("package_name") ?? query.get("packageName")).toBe("openssl");
+    expect(ofArtifact).toEqual(all.filter((a) => a.artifactName === artifact));
+    expect(queryOf(0, await emu.requests()).getAll("artifact_names")).toEqual([artifact]);
 
-    const one = await getAdvisories({ advisoryId: all[0].advisoryId }, opts);
-    expect(one.map((a) => a.uid)).toEqual([all[0].uid]);
+    await emu.clearRequests();
+    const two = await getAdvisories({ advisoryIds: [all[0].advisoryId, all[1].advisoryId] }, opts);
+    expect(two.map((a) => a.uid).sort()).toEqual([all[0].uid, all[1].uid].sort());
+    expect(queryOf(0, await emu.requests()).getAll("advisory_ids")).toEqual([
+      all[0].advisoryId,
+      all[1].advisoryId,
+    ]);
+  });
+
+  it("getAdvisories names the replacement of a former argument, before any request", async () => {
+    await emu.clearRequests();
+    const former = [
+      [
+        { packageName: "openssl" },
+        "getAdvisories: packageName: no longer an argument: use artifactNames",
+      ],
+      [
+        { advisoryId: "CVE-1" },
+        "getAdvisories: advisoryId: no longer an argument: use advisoryIds",
+      ],
+      [{ severity: "HIGH" }, "getAdvisories: severity: no longer an argument"],
+      [{ artifactNames: "openssl" }, "getAdvisories: artifactNames: must be an array of strings"],
+    ] as const;
+    for (const [args, message] of former) {
+      await expect(getAdvisories(args as never, opts)).rejects.toThrow(message);
+    }
+    expect(await emu.requests()).toEqual([]);
   });
 });

@@ -53,8 +53,8 @@ describe("Role check", () => {
       {
         parentUid: "not-a-group",
         name: "viewer",
-        capabilities: ["repos.list", "repos.push", "groupInvites.update", 7],
-        adoptUid: `${emu.rootGroupUid}/0123456789abcdef`,
+        capabilities: ["CAP_REPO_LIST", "repos.push", "groups.create", "repos.get", 7],
+        adoptUid: `${emu.rootGroupUid}/0123`,
       },
     );
     const byProperty = Object.fromEntries(
@@ -65,13 +65,20 @@ describe("Role check", () => {
       "capabilities[1]",
       "capabilities[2]",
       "capabilities[3]",
+      "capabilities[4]",
       "name",
       "parentUid",
     ]);
     expect(byProperty.name).toMatch(/name of a built-in role/);
     expect(byProperty["capabilities[1]"]).toMatch(/unknown capability "repos.push"/);
-    expect(byProperty["capabilities[2]"]).toMatch(/no groupInvites.update/);
-    expect(byProperty["capabilities[3]"]).toMatch(/must be a string/);
+    expect(byProperty["capabilities[1]"]).toMatch(/value name of the API's Capability enum/);
+    expect(byProperty["capabilities[2]"]).toBe(
+      '"groups.create" is a former name: write CAP_IAM_GROUPS_CREATE (capabilities are the API\'s enum value names)',
+    );
+    expect(byProperty["capabilities[3]"]).toMatch(
+      /"repos.get" is a former name with no replacement: there is no GET capability, a Get needs the LIST capability CAP_REPO_LIST/,
+    );
+    expect(byProperty["capabilities[4]"]).toMatch(/must be a string/);
     expect(byProperty.adoptUid).toMatch(/role uid/);
     expect(await emu.requests()).toEqual([]);
   });
@@ -92,13 +99,13 @@ describe("Role check", () => {
     const inputs = await checked({
       parentUid: groupUid,
       name: "deployers",
-      capabilities: ["tags.list", "repos.list", "tags.list"],
+      capabilities: ["CAP_TAG_LIST", "CAP_REPO_LIST", "CAP_TAG_LIST"],
     });
     expect(inputs).toEqual({
       parentUid: groupUid,
       name: "deployers",
       description: "",
-      capabilities: ["repos.list", "tags.list"],
+      capabilities: ["CAP_REPO_LIST", "CAP_TAG_LIST"],
     });
     const preview = await runtime.role.check(
       {},
@@ -114,15 +121,16 @@ describe("Role lifecycle", () => {
     const role = await created({
       parentUid: groupUid,
       name,
-      capabilities: ["repos.list", "repos.get"],
+      capabilities: ["CAP_REPO_LIST", "CAP_MANIFEST_LIST"],
     });
-    expect(role.id).toMatch(/^[0-9a-f]{40}$/);
+    // A custom role is a child of its group.
+    expect(role.id).toMatch(new RegExp(`^${groupUid}/[0-9a-f]{16}$`));
     expect(role.outs).toMatchObject({
       uid: role.id,
       parentUid: groupUid,
       name,
       description: "",
-      capabilities: ["repos.get", "repos.list"],
+      capabilities: ["CAP_MANIFEST_LIST", "CAP_REPO_LIST"],
     });
     expect((await emu.requests()).map((r) => `${r.method} ${r.path}`)).toEqual([
       `POST /iam/v2beta1/roles/${groupUid}`,
@@ -132,17 +140,20 @@ describe("Role lifecycle", () => {
     const reordered = await checked({
       parentUid: groupUid,
       name,
-      capabilities: ["repos.list", "repos.get", "repos.list"],
+      capabilities: ["CAP_REPO_LIST", "CAP_MANIFEST_LIST", "CAP_REPO_LIST"],
     });
     expect(await runtime.role.diff(role.id, role.outs, reordered)).toEqual({ changes: false });
 
-    const wider = await checked({ ...reordered, capabilities: ["repos.get", "tags.list"] });
+    const wider = await checked({
+      ...reordered,
+      capabilities: ["CAP_MANIFEST_LIST", "CAP_TAG_LIST"],
+    });
     expect(await runtime.role.diff(role.id, role.outs, wider)).toEqual({ changes: true });
     expect(await emu.requests()).toEqual([]);
     const updated = await runtime.role.update(role.id, role.outs, wider);
     expect(updated.outs).toMatchObject({
       uid: role.id,
-      capabilities: ["repos.get", "tags.list"],
+      capabilities: ["CAP_MANIFEST_LIST", "CAP_TAG_LIST"],
       createTime: role.outs.createTime,
     });
     let log = await emu.requests();
@@ -161,7 +172,7 @@ describe("Role lifecycle", () => {
       parentUid: groupUid,
       name,
       description: "",
-      capabilities: ["repos.get", "tags.list"],
+      capabilities: ["CAP_MANIFEST_LIST", "CAP_TAG_LIST"],
     });
     expect(await runtime.role.diff(role.id, refreshed.props!, wider)).toEqual({ changes: false });
     expect(await emu.requests()).toHaveLength(1);
@@ -180,7 +191,7 @@ describe("Role lifecycle", () => {
     const existing = await emu.client.iam.roles.create(groupUid, {
       name,
       description: "made by hand",
-      capabilities: ["repos.list"],
+      capabilities: ["CAP_REPO_LIST"],
     });
     await emu.clearRequests();
     const adopted = await runtime.role.create(
@@ -188,7 +199,7 @@ describe("Role lifecycle", () => {
         parentUid: groupUid,
         name,
         description: "made by hand",
-        capabilities: ["repos.list", "repos.get"],
+        capabilities: ["CAP_REPO_LIST", "CAP_MANIFEST_LIST"],
         adoptUid: existing.uid,
       }),
     );
@@ -201,7 +212,7 @@ describe("Role lifecycle", () => {
       await checked({
         parentUid: emu.rootGroupUid,
         name,
-        capabilities: ["repos.list"],
+        capabilities: ["CAP_REPO_LIST"],
         adoptUid: existing.uid,
       }),
     );
@@ -213,7 +224,7 @@ describe("Role lifecycle", () => {
       await checked({
         parentUid: groupUid,
         name,
-        capabilities: ["repos.list"],
+        capabilities: ["CAP_REPO_LIST"],
         adoptUid: viewer.uid,
       }),
     );
@@ -226,7 +237,7 @@ describe("Role lifecycle", () => {
       match: { method: "POST", path: `/iam/v2beta1/roles/${groupUid}` },
       drop: "after",
     });
-    const role = await created({ parentUid: groupUid, name, capabilities: ["tags.get"] });
+    const role = await created({ parentUid: groupUid, name, capabilities: ["CAP_TAG_LIST"] });
     const log = await emu.requests();
     expect(log.map((r) => r.method)).toEqual(["POST", "GET"]);
     const mine = (await emu.client.iam.roles.list({ childrenOf: groupUid, name })).items;
@@ -236,7 +247,7 @@ describe("Role lifecycle", () => {
   it("a role still bound: waits, then names the role, RESOURCE_IN_USE and what to remove", async () => {
     await emu.configureRuntime({ "irm:deleteTimeoutMs": "0" });
     const name = uniqueName("bound");
-    const role = await created({ parentUid: groupUid, name, capabilities: ["repos.list"] });
+    const role = await created({ parentUid: groupUid, name, capabilities: ["CAP_REPO_LIST"] });
     const identity = await emu.client.iam.identities.create(groupUid, {
       name: uniqueName("robot"),
       claimMatch: { issuer: emu.issuer, subject: "robot" },
@@ -254,5 +265,51 @@ describe("Role lifecycle", () => {
     await emu.client.iam.roleBindings.delete(binding.uid);
     await emu.client.iam.identities.delete(identity.uid);
     await runtime.role.delete(role.id, role.outs);
+  });
+});
+
+describe("Role state written with the former capability names", () => {
+  it("diffs equal to the same set in enum names (no PATCH); a refresh stores the new names", async () => {
+    const name = uniqueName("upgraded");
+    const role = await created({
+      parentUid: groupUid,
+      name,
+      capabilities: ["CAP_REPO_LIST", "CAP_TAG_LIST", "CAP_IAM_GROUPS_CREATE"],
+    });
+    // What today's package wrote for this role: the former names (a *.get had its own).
+    const former: RoleOutputs = {
+      ...role.outs,
+      capabilities: ["groups.create", "repos.get", "repos.list", "tags.list"],
+    };
+    await emu.clearRequests();
+    const program = await checked({
+      parentUid: groupUid,
+      name,
+      capabilities: ["CAP_IAM_GROUPS_CREATE", "CAP_REPO_LIST", "CAP_TAG_LIST"],
+    });
+    expect(await runtime.role.diff(role.id, former, program)).toEqual({ changes: false });
+    // A real difference still shows, and the PATCH carries only the new names.
+    const narrower = await checked({ ...program, capabilities: ["CAP_REPO_LIST"] });
+    expect(await runtime.role.diff(role.id, former, narrower)).toEqual({ changes: true });
+    expect(await emu.requests()).toEqual([]);
+
+    const refreshed = await runtime.role.read(role.id, former);
+    expect(refreshed.props?.capabilities).toEqual([
+      "CAP_IAM_GROUPS_CREATE",
+      "CAP_REPO_LIST",
+      "CAP_TAG_LIST",
+    ]);
+    expect(refreshed.inputs?.capabilities).toEqual(refreshed.props?.capabilities);
+    expect(await runtime.role.diff(role.id, refreshed.props!, program)).toEqual({
+      changes: false,
+    });
+
+    await emu.clearRequests();
+    const updated = await runtime.role.update(role.id, former, narrower);
+    expect(updated.outs?.capabilities).toEqual(["CAP_REPO_LIST"]);
+    const log = await emu.requests();
+    expect(log.map((r) => r.method)).toEqual(["PATCH"]);
+    expect(maskOf(log[0])).toEqual(["capabilities"]);
+    await runtime.role.delete(role.id, updated.outs!);
   });
 });

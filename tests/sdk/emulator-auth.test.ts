@@ -44,9 +44,9 @@ async function requestLines(emulator: TestEmulator): Promise<string[]> {
   return (await allRequestLines(emulator)).filter((entry) => !entry.startsWith("POST /oidc/token"));
 }
 
-function exchangeLine(identityUid: string, status: number): string {
-  const query = new URLSearchParams({ aud: emu.url, identity: identityUid });
-  return `GET /sts/exchange?${query} -> ${status}`;
+/** The exchange as the SDK sends it: a POST whose form body (not logged) carries aud and identity. */
+function exchangeLine(_identityUid: string, status: number): string {
+  return `POST /sts/exchange -> ${status}`;
 }
 
 function refreshReasons(events: SdkEvent[]): string[] {
@@ -163,7 +163,7 @@ describe("refresh", () => {
     await emu.clearRequests();
     await Promise.all(Array.from({ length: 4 }, () => client.iam.roles.list()));
     const lines = await requestLines(emu);
-    expect(lines.filter((l) => l.startsWith("GET /sts/exchange"))).toHaveLength(1);
+    expect(lines.filter((l) => l.startsWith("POST /sts/exchange"))).toHaveLength(1);
     expect(lines.filter((l) => l.endsWith("-> 401"))).toHaveLength(4);
     expect(lines.filter((l) => l === "GET /iam/v2beta1/roles -> 200")).toHaveLength(4);
   });

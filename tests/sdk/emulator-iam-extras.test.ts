@@ -92,7 +92,7 @@ describe("identity providers on the emulator", () => {
       `POST /iam/v2beta1/identityProviders/${team} -> 200`,
       `GET ${path} -> 200`,
       `GET /iam/v2beta1/identityProviders?uidp.children_of=${encodeURIComponent(team)}&name=corporate%20sso -> 200`,
-      `PATCH ${path}?updateMask=oidc.pkceEnabled,oidc.groupsClaim -> 200`,
+      `PATCH ${path}?updateMask=oidc.pkce_enabled,oidc.groups_claim -> 200`,
       `DELETE ${path} -> 200`,
       `GET ${path} -> 404`,
     ]);
@@ -219,7 +219,7 @@ describe("identity kinds on the emulator", () => {
     const group = (await client.iam.groups.create(team, { name: "kinds" })).uid;
     const made: Identity[] = [
       await client.iam.identities.create(group, {
-        name: "ci",
+        name: "ci deployer",
         claimMatch: {
           issuer: "https://token.actions.githubusercontent.com",
           subjectPattern: "repo:acme/infra:ref:refs/heads/(main|release-.*)",
@@ -276,11 +276,11 @@ describe("list filters and custom roles on the emulator", () => {
   it("filters role bindings by identity, group and role, advisories by artifact", async () => {
     const group = (await client.iam.groups.create(team, { name: "filters" })).uid;
     const a = await client.iam.identities.create(group, {
-      name: "a",
+      name: "alpha",
       claimMatch: { issuer: emu.issuer, subject: "a" },
     });
     const b = await client.iam.identities.create(group, {
-      name: "b",
+      name: "bravo",
       claimMatch: { issuer: emu.issuer, subject: "b" },
     });
     const bindingA = await client.iam.roleBindings.create(group, {

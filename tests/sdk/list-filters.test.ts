@@ -81,6 +81,24 @@ describe("list filters", () => {
     expect((error as Error).message).toContain(message);
   });
 
+  it("sends no name where the request has none (role bindings, invites, advisories)", async () => {
+    standIn.answer(
+      json({ roleBindings: [], totalCount: "0" }),
+      json({ groupInvites: [], totalCount: "0" }),
+      json({ advisories: [], totalCount: "0" }),
+    );
+    const client = standIn.client();
+    const untyped = { name: "x", childrenOf: ROOT } as Record<string, string>;
+    await client.iam.roleBindings.list(untyped);
+    await client.iam.groupInvites.list(untyped);
+    await client.vulnerabilities.advisories.list(untyped);
+    expect(standIn.seen.map((r) => r.query)).toEqual([
+      { "uidp.children_of": ROOT },
+      { "uidp.children_of": ROOT },
+      { "uidp.children_of": ROOT },
+    ]);
+  });
+
   it("the uidp filter: ancestors_of, in_root and ids (a repeated key)", async () => {
     const child = `${ROOT}/1111111111111111`;
     standIn.answer(json({ groups: [], totalCount: "0" }));

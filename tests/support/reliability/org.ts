@@ -11,6 +11,7 @@ import { groupOutputs } from "../../../provider/handlers/group";
 import { identityOutputs } from "../../../provider/handlers/identity";
 import { roleBindingOutputs } from "../../../provider/handlers/role-binding";
 import type { Group, Identity, IrmClient, RoleBinding } from "../../../sdk/index";
+import { isBuiltInRoleUid } from "../../../sdk/index";
 import { createEngineStack, type EngineStack } from "../engine-stack";
 
 /** Resources per team in the fixture program: two groups, an identity, two bindings. */
@@ -95,7 +96,7 @@ export async function serviceSnapshot(
   const builtInRoleNames = new Map<string, string>();
   for (const uid of new Set(bindings.map((b) => b.role.uid))) {
     const role = await client.iam.roles.get(uid);
-    builtInRoleNames.set(uid, role.parentUid === "" ? role.name : "");
+    builtInRoleNames.set(uid, isBuiltInRoleUid(role.uid) ? role.name : "");
   }
   return {
     groups: await all(client.iam.groups.list(params)),
