@@ -38,10 +38,14 @@ beforeAll(async () => {
     roles.body.roles.find((role) => role.name === name)?.uid as string;
   viewerRole = byName("viewer");
   groupA = (
-    await owner<Json>("POST", `/iam/v2beta1/groups/${emu.rootGroupUid}`, { body: { name: "a" } })
+    await owner<Json>("POST", `/iam/v2beta1/groups/${emu.rootGroupUid}`, {
+      body: { name: "group a" },
+    })
   ).body.uid as string;
   groupB = (
-    await owner<Json>("POST", `/iam/v2beta1/groups/${emu.rootGroupUid}`, { body: { name: "b" } })
+    await owner<Json>("POST", `/iam/v2beta1/groups/${emu.rootGroupUid}`, {
+      body: { name: "group b" },
+    })
   ).body.uid as string;
   hidden = (
     await owner<Json>("POST", `/iam/v2beta1/identities/${groupB}`, {
@@ -137,7 +141,8 @@ describe("binding needs read access to what it names", () => {
     const got = await ownerOfA<Json>("GET", `/iam/v2beta1/roles/${roleOfB}`);
     const gotMissing = await ownerOfA<Json>("GET", `/iam/v2beta1/roles/${missing}`);
     expect(shape(gotMissing, missing)).toBe(shape(got, roleOfB));
-    expect(got.text.includes(groupB)).toBe(false);
+    // A custom role's uid holds its group's: the answer echoes the uid given, nothing more.
+    expect(got.text.replaceAll(roleOfB, "").includes(groupB)).toBe(false);
   });
 });
 
