@@ -157,7 +157,8 @@ export function checkProgram(program: ExportedProgram): string[] {
   const someRole = ROOT_STAND_IN;
   for (const r of program.roles) {
     const { failures } = checkRoleInputs({
-      parentUid: ROOT_STAND_IN,
+      // A custom role is a child of its group.
+      parentUid: parentOf(r.uid),
       name: r.name,
       description: r.description,
       capabilities: r.capabilities,

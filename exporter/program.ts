@@ -6,16 +6,16 @@
  * Inputs are the live objects' values exactly as the provider compares them (see
  * provider/handlers/*.ts and docs/provider.md "Adoption"), so adopting sends no PATCH.
  */
-import type {
-  AwsIdentity,
-  ClaimMatch,
-  Group,
-  Identity,
-  Role,
-  RoleBinding,
-  StaticKeysCreate,
+import {
+  type AwsIdentity,
+  type ClaimMatch,
+  type Group,
+  type Identity,
+  type Role,
+  type RoleBinding,
+  roleGroupUid,
+  type StaticKeysCreate,
 } from "../sdk/index";
-import { roleGroupUid } from "../sdk/index";
 import {
   type AssignedName,
   assignNames,
@@ -184,8 +184,6 @@ export const INVITES_SKIPPED =
   "skipped: an invite's code is answered only when the invite is created and cannot be read back, so an adopted invite would be useless; create new invites (irm.GroupInvite) where they are still needed";
 
 const parentUidOf = (uid: string) => uid.slice(0, uid.lastIndexOf("/"));
-/** The group of a custom role (the parent of its uid); `""` for a built-in role. */
-const roleParent = (role: Role) => roleGroupUid(role.uid) ?? "";
 /** Code-unit order, the same on every machine (unlike `localeCompare`). */
 const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const byNameThenUid = (a: { name: string; uid: string }, b: { name: string; uid: string }) =>
@@ -378,16 +376,21 @@ export function buildProgram(live: LiveOrganisation, options: ProgramOptions): E
     .sort(inGroupOrder((i) => parentUidOf(i.uid)));
   const identitiesByUid = new Map(identities.map((i) => [i.uid, i]));
 
-  // ---- roles
+  // ---- roles: a custom role's uid is its group's child, a built-in role's has no parent
   const rolesByUid = new Map(live.roles.map((r) => [r.uid, r]));
+  /** The group of a custom role (from its uid); undefined for a built-in role. */
+  const roleGroup = (role: Role) => roleGroupUid(role.uid);
   const roleNameCount = new Map<string, number>();
   for (const role of live.roles)
     roleNameCount.set(role.name, (roleNameCount.get(role.name) ?? 0) + 1);
   const inSubtree = (groupUid: string) =>
     groupUid === top.uid || groupUid.startsWith(`${top.uid}/`);
   const customRoles = live.roles
-    .filter((role) => roleParent(role) !== "" && inSubtree(roleParent(role)))
-    .sort(inGroupOrder((r) => roleParent(r)));
+    .filter((role) => {
+      const group = roleGroup(role);
+      return group !== undefined && inSubtree(group);
+    })
+    .sort(inGroupOrder((r) => roleGroup(r)!));
   const declaredRoles = options.declareCustomRoles ? customRoles : [];
 
   // ---- identity providers and account associations
@@ -417,7 +420,7 @@ export function buildProgram(live: LiveOrganisation, options: ProgramOptions): E
     );
   const groupNames = namesOf(declaredGroups, (g) => parentUidOf(g.uid), "group");
   const identityNames = namesOf(identities, (i) => parentUidOf(i.uid), "identity");
-  const roleNames = namesOf(declaredRoles, (r) => roleParent(r), "role");
+  const roleNames = namesOf(declaredRoles, (r) => roleGroup(r)!, "role");
   const providerNames = namesOf(identityProviders, (p) => parentUidOf(p.uid), "idp");
   // An association's container is its own group: `payments-accounts` when names repeat.
   const associationNames = namesOf(associations, (a) => a.uid, "accounts");
@@ -442,7 +445,7 @@ export function buildProgram(live: LiveOrganisation, options: ProgramOptions): E
   const referenced = new Set<string>();
   for (const g of declaredGroups) referenced.add(parentUidOf(g.uid));
   for (const i of identities) referenced.add(parentUidOf(i.uid));
-  for (const r of declaredRoles) referenced.add(roleParent(r));
+  for (const r of declaredRoles) referenced.add(roleGroup(r)!);
   for (const p of identityProviders) {
     referenced.add(parentUidOf(p.uid));
     referenced.add(p.defaultRole);
@@ -517,12 +520,9 @@ export function buildProgram(live: LiveOrganisation, options: ProgramOptions): E
       return outsideValue(uid, ["root", "group"], `The root organisation "${top.name}".`);
     return outsideValue(uid, ["parent", "group"], `The parent group of "${top.name}".`);
   };
+  // Every one of them is its parent group's child, custom roles included.
   for (const declaration of [...groups, ...roleDeclarations, ...identityDeclarations]) {
-    declaration.parent = groupExpression(
-      rolesByUid.has(declaration.uid)
-        ? roleParent(rolesByUid.get(declaration.uid)!)
-        : parentUidOf(declaration.uid),
-    );
+    declaration.parent = groupExpression(parentUidOf(declaration.uid));
   }
 
   const lookups: RoleLookup[] = [];
@@ -537,7 +537,8 @@ export function buildProgram(live: LiveOrganisation, options: ProgramOptions): E
     return { kind: "lookup", variable };
   };
   const capabilitiesNote = (role: Role) => {
-    const where = groupsByUid.get(roleParent(role))?.name ?? roleParent(role);
+    const group = roleGroup(role)!;
+    const where = groupsByUid.get(group)?.name ?? group;
     return `custom role of "${where}": ${[...role.capabilities].sort().join(", ")}`;
   };
   if (!options.declareCustomRoles) {
@@ -557,7 +558,7 @@ export function buildProgram(live: LiveOrganisation, options: ProgramOptions): E
     const name = role?.name ?? knownName;
     // A lookup by name finds exactly one role only when the name is unique.
     if (roleNameCount.get(name) === 1 && role !== undefined) {
-      return lookup(name, uid, roleParent(role) === "" ? undefined : capabilitiesNote(role));
+      return lookup(name, uid, roleGroup(role) === undefined ? undefined : capabilitiesNote(role));
     }
     return outsideValue(
       uid,

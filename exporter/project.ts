@@ -235,7 +235,7 @@ export function projectFiles(
           "write it: the program reads it from `pulumi config` under a key made from the",
           "provider's uid, which stays the same across re-exports. Set each key with",
           "`pulumi config set --secret <key> <secret>`. When it is set, the first `up` sends it",
-          "to the provider once (one `PATCH` with `updateMask=oidc.clientSecret`); after that it",
+          "to the provider once (one `PATCH` with `updateMask=oidc.client_secret`); after that it",
           "is sent again only when the value in config changes. It is stored in the stack as a",
           "Pulumi secret, never in clear.",
           "",

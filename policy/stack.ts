@@ -20,6 +20,7 @@
  * holds them.
  */
 import type { PolicyResource } from "@pulumi/policy";
+import { isBuiltInRoleUid, roleGroupUid } from "../sdk/role-uids";
 import { IRM_TYPES, isIrmType } from "./resource-types";
 import { readPath, readString, UNKNOWN } from "./values";
 
@@ -146,6 +147,11 @@ export class IrmStack {
       if (invited) return known({ name: invited.name, capabilities: invited.capabilities });
       const builtIn = this.builtInRoleNames.get(uid);
       if (builtIn !== undefined) return known({ name: builtIn });
+      if (!isBuiltInRoleUid(uid)) {
+        return notKnown(
+          `role ${uid} is a custom role of group ${roleGroupUid(uid)} that is not declared in this stack, and no group invite of the stack holds its capabilities`,
+        );
+      }
       return notKnown(
         `role ${uid} is not declared in this stack, and no role binding or group invite of the stack records its name`,
       );
@@ -264,7 +270,8 @@ export class IrmStack {
       return `the ${end} '${sources.declared.name}' that it refers to has no known ${end === "identity" ? "issuer" : "name"} yet`;
     }
     if (sources.uid !== undefined && end === "role") {
-      if (this.customRoles.has(sources.uid)) {
+      // A custom role's uid is its group's child; a binding's record says so as well.
+      if (!isBuiltInRoleUid(sources.uid) || this.customRoles.has(sources.uid)) {
         return `role ${sources.uid} is a custom role, whose name can change, so bindings do not record it`;
       }
       return `role ${sources.uid} is not declared in this stack and no binding of the stack records its built-in role name yet (the binding is created or changed by this update)`;

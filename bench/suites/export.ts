@@ -263,7 +263,7 @@ export const exportSuite: Suite = {
       notes: [
         "No per-object GET during the export: every object comes from a listing page.",
         "Finding the organisation without --group costs two one-item listings on top of the floor.",
-        "The adoption `up` sends no write but one PATCH of `oidc.clientSecret` per client secret set in config (the API never answers a secret, so it cannot be compared): otherwise only GETs (the provider's adoption reads the object it takes over, and a binding's role) and the role lookups.",
+        "The adoption `up` sends no write but one PATCH of `oidc.client_secret` per client secret set in config (the API never answers a secret, so it cannot be compared): otherwise only GETs (the provider's adoption reads the object it takes over, and a binding's role) and the role lookups.",
         "Group invites are counted and skipped: an invite's code cannot be read back.",
       ],
     };

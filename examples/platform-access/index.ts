@@ -32,22 +32,23 @@ const platform = new irm.Group("platform", {
   description: "Build and runtime infrastructure; owned by the platform team",
 });
 
-// What everyone who signs in starts with: read the group and use its registry, grant
-// nothing. (No write on roles, role bindings, identity providers, invites or account
+// What everyone who signs in starts with: read the group and pull from its registry
+// (the built-in registry.pull's capabilities), read advisories, grant nothing.
+// (No write on roles, role bindings, identity providers, invites or account
 // associations: irm-no-privileged-default-role refuses those for a default role.)
 const developer = new irm.Role("developer", {
   parentUid: platform.uid,
   name: "developer",
   description: "Read the platform group and pull from its registry",
   capabilities: [
-    "groups.get",
-    "groups.list",
-    "repos.get",
-    "repos.list",
-    "tags.get",
-    "tags.list",
-    "advisories.get",
-    "advisories.list",
+    "CAP_IAM_GROUPS_LIST",
+    "CAP_REPO_LIST",
+    "CAP_REPO_BLOBS_GET",
+    "CAP_MANIFEST_LIST",
+    "CAP_MANIFEST_METADATA_LIST",
+    "CAP_TAG_LIST",
+    "CAP_REFERRERS_LIST",
+    "CAP_ADVISORIES_LIST",
   ],
 });
 

@@ -103,7 +103,7 @@ export async function seedOrganisation(
         const repository = `acme/${uid.slice(-16)}`;
         const byPattern = index % 2 === 1;
         const identity = await client.iam.identities.create(uid, {
-          name: "ci",
+          name: "ci-bot",
           description: "CI of this team",
           claimMatch: byPattern
             ? {

@@ -9,6 +9,7 @@ import * as path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { checkProgram } from "../../exporter/index";
 import { buildProgram, INVITES_SKIPPED } from "../../exporter/program";
+import { packageFacts, projectFiles } from "../../exporter/project";
 import type {
   LiveAccountAssociation,
   LiveIdentityProvider,
@@ -57,11 +58,13 @@ function identity(parent: string, name: string, subject: string, description = "
     updateTime: TIME,
   };
 }
-/** A built-in role (flat uid) without `parentUid`, else a custom role: a child of it. */
-function role(name: string, parentUid = ""): Role {
-  const id = (++counter).toString(16);
+/** A built-in role (flat uid) without a group; a custom role is a child of its group. */
+function role(name: string, groupUid?: string): Role {
   return {
-    uid: parentUid === "" ? id.padStart(40, "0") : `${parentUid}/${id.padStart(16, "0")}`,
+    uid:
+      groupUid === undefined
+        ? (++counter).toString(16).padStart(40, "0")
+        : `${groupUid}/${segment()}`,
     name,
     description: "",
     capabilities: ["CAP_REPO_LIST", "CAP_IAM_GROUPS_LIST"],
@@ -168,7 +171,7 @@ describe("the generated program", () => {
     expect(index).toContain('const configRole = irm.getRoleOutput({ name: "config" });');
     expect(index).not.toContain('getRoleOutput({ name: "deployer" })');
     expect(index).toMatch(
-      /const deployerRoleUid =\s*config\.get\("deployerRoleUid"\) \?\?\s*"[0-9a-f]{40}(\/[0-9a-f]{16})+";/,
+      /const deployerRoleUid =\s+config\.get\("deployerRoleUid"\) \?\?\s+"a{40}(\/[0-9a-f]{16}){2}";/,
     );
     expect(index).toMatch(/const deployerRoleUid[0-9a-zA-Z]+ =/);
   });
@@ -216,6 +219,53 @@ describe("the generated program", () => {
     const checked = await typeCheck(project.dir);
     expect(checked.output).toBe("");
   }, 60_000);
+});
+
+describe("roles, told apart by uid", () => {
+  // Roles as the API answers them: no parent field; a custom role's uid is its group's child.
+  const top: Group = { ...group(ROOT, "acme"), uid: `${ROOT}/${segment()}` };
+  const team = group(top.uid, "team");
+  const ci = identity(team.uid, "ci", "repo:acme/ci:ref:refs/heads/main");
+  const builtIn = role("viewer");
+  const above = role("auditor", ROOT);
+  const own = role("deployer", team.uid);
+  const live: LiveOrganisation = {
+    top,
+    topIsRoot: false,
+    groups: [team],
+    identities: [ci],
+    bindings: [
+      binding(team.uid, ci, builtIn, "team"),
+      binding(team.uid, ci, above, "team"),
+      binding(team.uid, ci, own, "team"),
+    ],
+    roles: [builtIn, above, own],
+    identityProviders: [],
+    accountAssociations: [],
+    groupInvites: [],
+    requests: {},
+  };
+
+  it("declares a custom role of the subtree under the group its uid names", () => {
+    const program = buildProgram(live, { declareCustomRoles: true });
+    expect(program.roles.map((r) => [r.name, r.uid, r.parent])).toEqual([
+      ["deployer", own.uid, { kind: "resource", variable: "team" }],
+    ]);
+    expect(checkProgram(program)).toEqual([]);
+  });
+
+  it("looks a built-in role up plainly, and a custom role above the subtree with its group and capabilities", () => {
+    const program = buildProgram(live, { declareCustomRoles: true });
+    expect(program.lookups.map((l) => [l.name, l.note])).toEqual([
+      ["auditor", `custom role of "${ROOT}": CAP_IAM_GROUPS_LIST, CAP_REPO_LIST`],
+      ["viewer", undefined],
+    ]);
+    const lookedUp = buildProgram(live, { declareCustomRoles: false });
+    expect(lookedUp.roles).toEqual([]);
+    expect(lookedUp.omissions.map((o) => o.what)).toEqual([
+      `custom role "deployer" (${own.uid}, custom role of "team": CAP_IAM_GROUPS_LIST, CAP_REPO_LIST)`,
+    ]);
+  });
 });
 
 const ISSUER_KEYS = JSON.stringify({
@@ -362,7 +412,7 @@ describe("the generated program for every kind of object", () => {
 
   it("declares custom roles, referred to by variable from bindings and default roles", () => {
     expect(index).toMatch(
-      /const ssoUsers = new irm\.Role\("sso-users", \{\n {2}parentUid: eu\.uid,\n {2}name: "sso users",\n {2}capabilities: \["CAP_IAM_GROUPS_LIST", "CAP_REPO_LIST"\],\n {2}adoptUid: "[0-9a-f]{40}(\/[0-9a-f]{16})+",\n\}\);/,
+      /const ssoUsers = new irm\.Role\("sso-users", \{\n {2}parentUid: eu\.uid,\n {2}name: "sso users",\n {2}capabilities: \["CAP_IAM_GROUPS_LIST", "CAP_REPO_LIST"\],\n {2}adoptUid: "[0-9a-f]{40}(\/[0-9a-f]{16}){2}",\n\}\);/,
     );
     expect(index).toContain("roleUid: ssoUsers.uid,");
     expect(index).toContain("defaultRole: ssoUsers.uid,");
@@ -496,6 +546,16 @@ describe("the generated program for every kind of object", () => {
     expect(await biomeFormat(index)).toBe(index);
     const withOptions = renderIndex(program, { protect: true, retain: true });
     expect(await biomeFormat(withOptions)).toBe(withOptions);
+  });
+
+  it("the generated README names the client secret's mask path as the API spells it", () => {
+    const files = projectFiles(
+      program,
+      { projectName: "irm-acme", apiUrl: "https://api.example", protect: false, retain: false },
+      packageFacts(),
+    );
+    expect(files["README.md"]).toContain("one `PATCH` with `updateMask=oidc.client_secret`");
+    expect(files["README.md"]).not.toContain("oidc.clientSecret");
   });
 
   it("passes the provider's own checks, which name what they would refuse", () => {

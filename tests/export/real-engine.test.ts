@@ -80,7 +80,7 @@ describe.skipIf(!hasRealEngine())(
       // The API never answers a client secret: the one set in config is sent once. The PKCE
       // provider's is unset, and nothing else differs from what the export read.
       expect(writesOf(await stack.takeRequests())).toEqual([
-        "PATCH /iam/v2beta1/identityProviders/<acme-sso>?updateMask=oidc.clientSecret 200",
+        "PATCH /iam/v2beta1/identityProviders/<acme-sso>?updateMask=oidc.client_secret 200",
       ]);
       const resources = await stack.resources();
       expect(resources.map((r) => r.id).sort()).toEqual(await liveUids(emulator));
@@ -114,14 +114,14 @@ describe.skipIf(!hasRealEngine())(
       );
     }, 180_000);
 
-    it("a client secret changed in config is exactly one PATCH of oidc.clientSecret", async () => {
+    it("a client secret changed in config is exactly one PATCH of oidc.client_secret", async () => {
       const [sso] = exported.clientSecrets.filter((s) => s.uid === demo["acme-sso"]);
       await stack.setConfig(sso.configKey, `${DEMO_CLIENT_SECRET}-rotated`, true);
       const result = await stack.up();
       expect(result.error).toBeUndefined();
       expect(result.changes.map((s) => `${s.op} ${s.name}`)).toEqual(["update acme-sso"]);
       expect(writesOf(await stack.takeRequests())).toEqual([
-        "PATCH /iam/v2beta1/identityProviders/<acme-sso>?updateMask=oidc.clientSecret 200",
+        "PATCH /iam/v2beta1/identityProviders/<acme-sso>?updateMask=oidc.client_secret 200",
       ]);
       expect(stack.persistedText!()).not.toContain(`${DEMO_CLIENT_SECRET}-rotated`);
     }, 180_000);

@@ -60,9 +60,9 @@ describe(`irm-export on a seeded organisation of ${SIZE} objects`, { shuffle: fa
     expect(new Set(names).size).toBe(names.length);
     // `team-01` exists in every department: each is qualified by its department.
     expect(index).toMatch(/new irm\.Group\("department-\d+-team-0*1", \{/);
-    expect(index).toMatch(/new irm\.Identity\("department-\d+-team-0*1-ci", \{/);
+    expect(index).toMatch(/new irm\.Identity\("department-\d+-team-0*1-ci-bot", \{/);
     expect(index).toMatch(
-      /new irm\.RoleBinding\("department-\d+-team-0*1-ci-(viewer|deployer)", \{/,
+      /new irm\.RoleBinding\("department-\d+-team-0*1-ci-bot-(viewer|deployer)", \{/,
     );
     // Each department's `deployer` is declared, qualified, and bound by variable.
     expect(index).toMatch(

@@ -6,18 +6,22 @@
  * providers. Also the probing those decisions rest on.
  */
 import type { PolicyResource, ResourceValidationPolicy } from "@pulumi/policy";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
 import {
   IRM_TYPES,
   IrmStack,
   noLongLivedOrReusableInvite,
   noMatchAllIdentityPattern,
   noPrivilegedDefaultRole,
+  noPrivilegedDefaultRoleDefaults,
   noPrivilegedRoleForWorkloadIdentity,
+  noPrivilegedRoleForWorkloadIdentityDefaults,
   POLICY_NAMES,
   PROBES,
   probePattern,
 } from "../../policy/policies";
+import { IrmClient, isBuiltInRoleUid, type Role } from "../../sdk/index";
 import {
   boundBinding,
   childUid,
@@ -282,7 +286,8 @@ describe(POLICY_NAMES.noLongLivedOrReusableInvite, () => {
 describe(POLICY_NAMES.noPrivilegedDefaultRole, () => {
   const policy = noPrivilegedDefaultRole();
   const platform = group("platform", ROOT_UID);
-  const ROLE_UID = "abcdefabcdefabcdefabcdefabcdefabcdef0001";
+  // A custom role is a child of its group.
+  const ROLE_UID = `${uidOf(platform)}/abcdefabcdef0001`;
 
   const role = (name: string, capabilities: string[], uid = ROLE_UID) =>
     stackResource(IRM_TYPES.role, name, {
@@ -312,7 +317,7 @@ describe(POLICY_NAMES.noPrivilegedDefaultRole, () => {
   it("in preview, refuses a declared custom role that can write role bindings, naming the capabilities", () => {
     const admin = role(
       "team admin",
-      ["repos.list", "roleBindings.create", "roles.update"],
+      ["CAP_REPO_LIST", "CAP_IAM_ROLE_BINDINGS_CREATE", "CAP_IAM_ROLES_UPDATE"],
       UNKNOWN_STRING,
     );
     const found = runStack(policy, [
@@ -324,13 +329,19 @@ describe(POLICY_NAMES.noPrivilegedDefaultRole, () => {
     expect(found[0].level).toBe("policy");
     expect(found[0].urn).toContain("::sso");
     expect(found[0].message).toContain(
-      "IdentityProvider 'sso' gives role 'team admin', which can grant access (roleBindings.create, roles.update)",
+      "IdentityProvider 'sso' gives role 'team admin', which can grant access (CAP_IAM_ROLES_UPDATE, CAP_IAM_ROLE_BINDINGS_CREATE)",
     );
     expect(found[0].message).toContain("Fix:");
   });
 
   it("accepts a custom role that only reads and uses the registry, found by uid after the update", () => {
-    const developer = role("developer", ["repos.get", "repos.list", "tags.list", "groups.list"]);
+    const developer = role("developer", [
+      "CAP_REPO_LIST",
+      "CAP_REPO_BLOBS_GET",
+      "CAP_MANIFEST_LIST",
+      "CAP_TAG_LIST",
+      "CAP_IAM_GROUPS_LIST",
+    ]);
     expect(runStack(policy, [platform, developer, sso(ROLE_UID)])).toEqual([]);
   });
 
@@ -362,23 +373,28 @@ describe(POLICY_NAMES.noPrivilegedDefaultRole, () => {
     expect(
       runStack(policy, [
         platform,
-        invite("editor", ["groups.create", "repos.list"]),
+        invite("maker", ["CAP_IAM_GROUPS_CREATE", "CAP_REPO_LIST"]),
         sso(ROLE_UID),
       ]),
     ).toEqual([]);
     expect(
-      runStack(policy, [platform, invite("inviter", ["groupInvites.create"]), sso(ROLE_UID)]),
+      runStack(policy, [
+        platform,
+        invite("inviter", ["CAP_IAM_GROUP_INVITES_CREATE"]),
+        sso(ROLE_UID),
+      ]),
     ).toHaveLength(1);
   });
 
   it("takes privileged names and access-granting collections from config", () => {
-    const developer = role("developer", ["repos.list", "identities.create"]);
+    const developer = role("developer", ["CAP_REPO_LIST", "CAP_IAM_IDENTITY_CREATE"]);
     const resources = [platform, developer, sso(ROLE_UID)];
     expect(runStack(policy, resources)).toEqual([]);
     expect(runStack(policy, resources, { privilegedRoles: ["developer"] })).toHaveLength(1);
     expect(
-      runStack(policy, resources, { accessGrantingCollections: ["identities"] })[0].message,
-    ).toContain("(identities.create)");
+      runStack(policy, resources, { accessGrantingCapabilities: ["CAP_IAM_IDENTITY_CREATE"] })[0]
+        .message,
+    ).toContain("(CAP_IAM_IDENTITY_CREATE)");
   });
 
   it("a role the stack cannot name is an advisory note saying why, not a refusal", () => {
@@ -393,7 +409,104 @@ describe(POLICY_NAMES.noPrivilegedDefaultRole, () => {
   });
 
   it("ignores stacks without identity providers", () => {
-    expect(runStack(policy, [platform, role("admin", ["roles.create"])])).toEqual([]);
+    expect(runStack(policy, [platform, role("admin", ["CAP_IAM_ROLES_CREATE"])])).toEqual([]);
+  });
+
+  it("judges a role recorded with the former capability names by the same set in enum names", () => {
+    // A group invite's state written by an earlier version holds `<collection>.<verb>`.
+    const stale = stackResource(IRM_TYPES.groupInvite, "invite-stale", {
+      uid: childUid(uidOf(platform)),
+      groupUid: uidOf(platform),
+      roleUid: ROLE_UID,
+      role: {
+        uid: ROLE_UID,
+        name: "inviter",
+        description: "",
+        capabilities: ["repos.get", "groupInvites.create"],
+      },
+      singleUse: true,
+    });
+    const found = runStack(policy, [platform, stale, sso(ROLE_UID)]);
+    expect(found.map((f) => f.message)).toEqual([
+      expect.stringContaining(
+        "role 'inviter', which can grant access (CAP_IAM_GROUP_INVITES_CREATE)",
+      ),
+    ]);
+  });
+
+  it("refuses the former collection setting and names that are not capabilities, naming the rule", () => {
+    const resources = [platform, role("developer", ["CAP_REPO_LIST"]), sso(ROLE_UID)];
+    expect(() => runStack(policy, resources, { accessGrantingCollections: ["roles"] })).toThrow(
+      "the setting 'accessGrantingCollections' is replaced by 'accessGrantingCapabilities'",
+    );
+    expect(() =>
+      runStack(policy, resources, { accessGrantingCapabilities: ["CAP_REPO_LIST", "roles"] }),
+    ).toThrow("accessGrantingCapabilities: 'roles' is not a capability");
+    // A former name in the setting stands for its enum name.
+    expect(
+      runStack(policy, resources, { accessGrantingCapabilities: ["repos.list"] })[0].message,
+    ).toContain("(CAP_REPO_LIST)");
+  });
+
+  it("says a default role with a child uid is a custom role of its group when the stack cannot name it", () => {
+    const found = runStack(policy, [platform, sso(ROLE_UID)]);
+    expect(found.map((f) => [f.level, f.message])).toEqual([
+      [
+        "advisory",
+        expect.stringContaining(
+          `role ${ROLE_UID} is a custom role of group ${uidOf(platform)} that is not declared in this stack`,
+        ),
+      ],
+    ]);
+  });
+});
+
+describe("the policies' privileged roles, against the published built-in role sets", () => {
+  // The emulator seeds the platform's published sets (the contract suite compares them
+  // with the definitions); each is judged here by its capabilities alone.
+  let emulator: TestEmulator;
+  let builtIn: Role[];
+  beforeAll(async () => {
+    emulator = await startTestEmulator();
+    const client = new IrmClient({ baseUrl: emulator.url, token: emulator.token });
+    try {
+      builtIn = (await client.iam.roles.list().all()).filter((r) => isBuiltInRoleUid(r.uid));
+    } finally {
+      await client.close();
+    }
+  });
+  afterAll(() => emulator?.close());
+
+  it("only owner's set can grant access, so owner is the one privileged role by default", () => {
+    const platform = group("platform", ROOT_UID);
+    const roleUid = `${uidOf(platform)}/abcdefabcdef0009`;
+    const privileged = builtIn
+      .filter((published) => {
+        // A custom role with the built-in role's capabilities, under another name.
+        const copy = stackResource(IRM_TYPES.role, "copy", {
+          uid: roleUid,
+          parentUid: uidOf(platform),
+          name: `copy of ${published.name}`,
+          capabilities: published.capabilities,
+        });
+        const provider = stackResource(IRM_TYPES.identityProvider, "sso", {
+          parentUid: uidOf(platform),
+          name: "sso",
+          defaultRole: roleUid,
+          oidc: { issuer: "https://login.acme.example", clientId: "irm" },
+        });
+        return runStack(noPrivilegedDefaultRole(), [platform, copy, provider]).length > 0;
+      })
+      .map((r) => r.name);
+    expect(builtIn.map((r) => r.name).sort()).toEqual([
+      "editor",
+      "owner",
+      "registry.pull",
+      "viewer",
+    ]);
+    expect(privileged).toEqual(["owner"]);
+    expect(noPrivilegedDefaultRoleDefaults.privilegedRoles).toEqual(privileged);
+    expect(noPrivilegedRoleForWorkloadIdentityDefaults.privilegedRoles).toEqual(privileged);
   });
 });
 
@@ -483,15 +596,15 @@ describe("IrmStack with the addendum's resources", () => {
     const platform = group("platform", ROOT_UID);
     const ci = identity("ci", uidOf(platform), GITHUB, "repo:acme/infra:ref:refs/heads/main");
     const custom = stackResource(IRM_TYPES.role, "deployer-role", {
-      uid: "abcdefabcdefabcdefabcdefabcdefabcdef0002",
+      uid: `${uidOf(platform)}/abcdefabcdef0002`,
       name: "deployer",
-      capabilities: ["repos.list"],
+      capabilities: ["CAP_REPO_LIST"],
     });
     const binding = boundBinding(
       "ci-deployer",
       { group: platform, identity: ci },
       {
-        uid: "abcdefabcdefabcdefabcdefabcdefabcdef0002",
+        uid: `${uidOf(platform)}/abcdefabcdef0002`,
         name: "",
         custom: true,
       },
@@ -499,6 +612,22 @@ describe("IrmStack with the addendum's resources", () => {
     expect(new IrmStack([platform, ci, custom, binding]).name(binding, "role")).toEqual({
       known: true,
       value: "deployer",
+    });
+  });
+
+  it("a binding being created with an undeclared custom role is told apart by the role's child uid", () => {
+    const platform = group("platform", ROOT_UID);
+    const ci = identity("ci", uidOf(platform), GITHUB, "repo:acme/infra:ref:refs/heads/main");
+    const roleUid = `${uidOf(platform)}/abcdefabcdef0003`;
+    // In preview, before the provider records builtInRoleName.
+    const binding = stackResource(IRM_TYPES.roleBinding, "ci-custom", {
+      groupUid: uidOf(platform),
+      identityUid: uidOf(ci),
+      roleUid,
+    });
+    expect(new IrmStack([platform, ci, binding]).name(binding, "role")).toEqual({
+      known: false,
+      reason: `role ${roleUid} is a custom role, whose name can change, so bindings do not record it`,
     });
   });
 });

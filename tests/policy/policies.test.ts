@@ -131,7 +131,8 @@ describe(POLICY_NAMES.noPrivilegedRoleForWorkloadIdentity, () => {
 
   it("a custom role is a note naming it as custom: its name can change, so it is not recorded", () => {
     const { platform, deployer } = deployedOrg();
-    const custom = { uid: "c".repeat(40), name: "owner", custom: true };
+    // A custom role's uid is a child of its group.
+    const custom = { uid: `${uidOf(platform)}/${"c".repeat(16)}`, name: "owner", custom: true };
     const binding = boundBinding(
       "deployer-custom",
       { group: platform, identity: deployer },

@@ -24,7 +24,7 @@ import {
   type UpResult,
   up,
 } from "../../harness/lifecycle/engine";
-import { IrmClient, isNotFound, roleGroupUid } from "../../sdk/index";
+import { IrmClient, isNotFound } from "../../sdk/index";
 
 const run = promisify(execFile);
 const repoRequire = createRequire(path.join(REPO_ROOT, "package.json"));
@@ -156,10 +156,8 @@ export async function liveUids(emulator: TestEmulator): Promise<string[]> {
       if (isNotFound(error)) return undefined;
       throw error;
     });
-    const custom = roles.filter((r) => {
-      const group = roleGroupUid(r.uid);
-      return group !== undefined && (group === root || group.startsWith(`${root}/`));
-    });
+    // A custom role's uid is a child of its group's; a built-in role's has no `/`.
+    const custom = roles.filter((r) => r.uid.startsWith(`${root}/`));
     return [
       ...groups,
       ...identities,

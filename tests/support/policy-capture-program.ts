@@ -21,7 +21,8 @@ import * as pulumi from "@pulumi/pulumi";
 import { startEmulator } from "../../emulator/index";
 import type { EngineResource } from "../../harness/policy-pack-host";
 import { IRM_TYPES } from "../../policy/policies";
-import { IrmClient, isBuiltInRoleUid } from "../../sdk/index";
+import { IrmClient } from "../../sdk/index";
+import { isBuiltInRoleUid } from "../../sdk/role-uids";
 
 type Phase = "preview" | "up";
 type Props = Record<string, unknown>;
@@ -56,6 +57,7 @@ async function main(): Promise<void> {
   const client = new IrmClient({ baseUrl: emulator.url, token: emulator.bootstrap.token });
   const builtInRoleNames = new Map<string, string>();
   for await (const role of client.iam.roles.list({ pageSize: 200 })) {
+    // A built-in role's uid is flat; a custom role's is a child of its group.
     if (isBuiltInRoleUid(role.uid)) builtInRoleNames.set(role.uid, role.name);
   }
 
