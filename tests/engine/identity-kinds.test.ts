@@ -1,7 +1,7 @@
 /**
  * Identity kinds on the engine: a pattern RE2 refuses fails the preview as a check
  * failure; switching an exact subject for a pattern is one PATCH of
- * `claimMatch.subjectPattern`; another kind replaces the identity. The program also reads
+ * `claim_match.subject_pattern`; another kind replaces the identity. The program also reads
  * a group outside the stack with `Group.get` (one GET, and destroy leaves it alone).
  */
 import * as path from "node:path";
@@ -79,7 +79,7 @@ describe("identity kinds on the engine", { shuffle: false }, () => {
   );
 
   it(
-    "an exact subject switched for a pattern is one PATCH of claimMatch.subjectPattern",
+    "an exact subject switched for a pattern is one PATCH of claim_match.subject_pattern",
     async () => {
       await stack.setConfig("subject", "");
       await stack.setConfig("subjectPattern", MAIN_OR_RELEASE);
