@@ -1,19 +1,23 @@
 /**
  * The `pulumi up` lifecycle a GitOps pipeline relies on, for the unmodified
  * `examples/org-hierarchy` program with the package installed from its packed tarball,
- * on the real Pulumi engine (or, on a machine without the CLI, the small engine held to
- * the same expectations). Each scenario asserts the objects in the service, the exact
+ * on the real Pulumi engine. Each scenario asserts the objects in the service, the exact
  * write requests in the emulator's log, and then that the stack has converged: a
  * preview and a refresh with `expectNoChanges` succeed and write nothing, whatever ran
  * before.
  *
  * The scenarios run in order on one stack, as successive pipeline runs would.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
-import { type OrgSnapshot, readOrganisation } from "../../harness/lifecycle/org-snapshot";
+import { type OrgSnapshot, readOrganisation } from "../../harness/org-snapshot";
 import { writesOf } from "../../harness/request-names";
-import { createEngineStack, type EngineStack, type Step } from "../support/engine-stack";
+import {
+  createEngineStack,
+  describeOnEngine,
+  type EngineStack,
+  type Step,
+} from "../support/engine-stack";
 
 const describeSteps = (steps: Step[]) => steps.map((s) => `${s.op} ${s.name}`);
 const sorted = (list: string[]) => [...list].sort();
@@ -49,7 +53,7 @@ const FULL_ORGANISATION: Omit<OrgSnapshot, "uids"> = {
   ]),
 };
 
-describe("org-hierarchy example on the engine", { shuffle: false }, () => {
+describeOnEngine("org-hierarchy example on the engine", { shuffle: false }, () => {
   let emulator: TestEmulator;
   let stack: EngineStack;
   const organisation = () => readOrganisation(emulator.url, emulator.token, emulator.rootGroupUid);
