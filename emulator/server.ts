@@ -123,11 +123,12 @@ const HTML_GATEWAY_PAGE = (status: number): string =>
   `<!DOCTYPE html>\n<html><head><title>${status} Bad Gateway</title></head>` +
   `<body><center><h1>${status} Bad Gateway</h1></center><hr><center>proxy</center></body></html>\n`;
 
-function send(
-  response: ServerResponse,
-  result: ApiResponse,
-  variant: { truncate?: boolean; html?: boolean } = {},
-): void {
+interface SendVariant {
+  truncate?: boolean;
+  html?: boolean;
+}
+
+function send(response: ServerResponse, result: ApiResponse, variant: SendVariant = {}): void {
   if (variant.html) {
     const page = Buffer.from(HTML_GATEWAY_PAGE(result.status));
     response.writeHead(result.status, {
@@ -154,6 +155,12 @@ function sleep(ms: number): Promise<void> {
 
 export function createRequestHandler(deps: ServerDeps) {
   const { ctx, api, log, faults, rateLimiter } = deps;
+
+  /** `send` with a `Date` header from the emulator's clock, the one its timestamps use. */
+  function reply(response: ServerResponse, result: ApiResponse, variant?: SendVariant): void {
+    response.setHeader("Date", ctx.clock.now().toUTCString());
+    send(response, result, variant);
+  }
 
   /** `result` once the changes so far are on disk; an error answer if they cannot be. */
   async function durably(result: ApiResponse): Promise<ApiResponse> {
@@ -188,7 +195,7 @@ export function createRequestHandler(deps: ServerDeps) {
       result = errorResponse(toApiError(error));
     }
     result = await durably(result);
-    send(response, result);
+    reply(response, result);
   }
 
   async function handleApiRequest(
@@ -218,7 +225,7 @@ export function createRequestHandler(deps: ServerDeps) {
           status: fault.status,
         };
         record(fault.status);
-        send(response, injected, { truncate: fault.truncate, html: fault.html });
+        reply(response, injected, { truncate: fault.truncate, html: fault.html });
         return;
       }
       const retryAfter = rateLimiter.admit(ctx.clock.nowMs());
@@ -246,11 +253,11 @@ export function createRequestHandler(deps: ServerDeps) {
       // HTML without a status: the request took effect, then a proxy answered 502.
       const status = 502;
       record(status);
-      send(response, { status, body: null }, { html: true });
+      reply(response, { status, body: null }, { html: true });
       return;
     }
     record(result.status);
-    send(response, result, { truncate: fault?.truncate });
+    reply(response, result, { truncate: fault?.truncate });
   }
 
   return (request: IncomingMessage, response: ServerResponse): void => {
@@ -266,7 +273,7 @@ export function createRequestHandler(deps: ServerDeps) {
       // Last resort: a bug must still answer, not hang the client.
       process.stderr.write(`emulator: unexpected failure: ${describe(error)}\n`);
       if (!response.headersSent) {
-        send(response, errorResponse(new ApiError("INTERNAL", "Internal: unexpected failure")));
+        reply(response, errorResponse(new ApiError("INTERNAL", "Internal: unexpected failure")));
       } else {
         response.destroy();
       }
