@@ -48,6 +48,11 @@ export class Access {
     return false;
   }
 
+  /** Does the caller hold `capability` on any group at all (for collections outside the tree)? */
+  holdsAnywhere(capability: string): boolean {
+    return (this.grants.get(capability)?.length ?? 0) > 0;
+  }
+
   require(capability: string, uid: string): void {
     if (!this.can(capability, uid)) throw permissionDenied(capability, uid);
   }

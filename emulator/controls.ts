@@ -7,6 +7,8 @@
 import { createHash } from "node:crypto";
 import type { EmulatorContext } from "./api";
 import { MAX_CLOCK_ISO, MAX_CLOCK_MS } from "./clock";
+import { ADVISORY_EVENT_TYPES, REVIEW_STATES, SEVERITY_TYPES } from "./collections/advisories";
+import { CATALOG_TIERS } from "./collections/repos";
 import { invalidArgument, notFound } from "./errors";
 import {
   checkRetryAfter,
@@ -77,6 +79,67 @@ function requiredString(body: JsonObject, field: string, path: string): string {
   const value = optionalString(body, field, path);
   if (!value) throw invalidArgument(path, "is required");
   return value;
+}
+
+/** A repo's `catalogTier`: a value of the `CatalogTier` enum (default unspecified). */
+function catalogTierOf(entry: JsonObject, path: string): string {
+  const tier = optionalString(entry, "catalogTier", path) ?? "CATALOG_TIER_UNSPECIFIED";
+  if (!(CATALOG_TIERS as readonly string[]).includes(tier)) {
+    throw invalidArgument(path, `must be one of ${CATALOG_TIERS.join(", ")}`);
+  }
+  return tier;
+}
+
+function enumValue(entry: JsonObject, field: string, path: string, allowed: readonly string[]) {
+  const value = optionalString(entry, field, path) ?? allowed[0];
+  if (!allowed.includes(value)) throw invalidArgument(path, `must be one of ${allowed.join(", ")}`);
+  return value;
+}
+
+/**
+ * A seeded advisory in the platform's `Advisory` shape: `advisoryId` and `artifactName`
+ * required, `componentName` defaulting to the artifact, each event with at most one
+ * `type` member and a `ReviewState`, each severity a `Severity.Type` and a score.
+ */
+function advisorySpec(entry: JsonObject, at: string, now: string): Omit<AdvisoryRecord, "uid"> {
+  const artifactName = requiredString(entry, "artifactName", `${at}.artifactName`);
+  const text = (field: string) => optionalString(entry, field, `${at}.${field}`) ?? "";
+  const legacyAdvisoryId = optionalString(entry, "legacyAdvisoryId", `${at}.legacyAdvisoryId`);
+  const events = array(entry, "events").map((event, index) => {
+    const eventAt = `${at}.events[${index}]`;
+    const types = Object.values(ADVISORY_EVENT_TYPES).filter((type) => event[type] !== undefined);
+    if (types.length > 1) {
+      throw invalidArgument(eventAt, `sets ${types.join(" and ")}; an event has one type`);
+    }
+    for (const type of types) optionalObject(event, type, `${eventAt}.${type}`);
+    return {
+      ...structuredClone(event),
+      uid: optionalString(event, "uid", `${eventAt}.uid`) ?? flatUid(),
+      createTime: optionalString(event, "createTime", `${eventAt}.createTime`) ?? now,
+      author: optionalString(event, "author", `${eventAt}.author`) ?? "",
+      reviewState: enumValue(event, "reviewState", `${eventAt}.reviewState`, REVIEW_STATES),
+    };
+  });
+  const severities = array(entry, "severities").map((severity, index) => ({
+    type: enumValue(severity, "type", `${at}.severities[${index}].type`, SEVERITY_TYPES),
+    score: requiredString(severity, "score", `${at}.severities[${index}].score`),
+  }));
+  return {
+    advisoryId: requiredString(entry, "advisoryId", `${at}.advisoryId`),
+    author: text("author"),
+    artifactName,
+    artifactType: text("artifactType"),
+    artifactArchitecture: text("artifactArchitecture"),
+    componentName: optionalString(entry, "componentName", `${at}.componentName`) ?? artifactName,
+    componentLocation: text("componentLocation"),
+    componentType: text("componentType"),
+    aliases: optionalStringArray(entry, "aliases", `${at}.aliases`) ?? [],
+    events,
+    ...(legacyAdvisoryId !== undefined ? { legacyAdvisoryId } : {}),
+    severities,
+    createTime: now,
+    updateTime: now,
+  };
 }
 
 function requiredName(body: JsonObject, path: string): string {
@@ -193,7 +256,7 @@ function seed(ctx: EmulatorContext, body: JsonObject): JsonObject {
       name: requiredName(entry, `${at}.name`),
       description: optionalString(entry, "description", `${at}.description`) ?? "",
       public: optionalBoolean(entry, "public", `${at}.public`) ?? false,
-      catalogTier: optionalString(entry, "catalogTier", `${at}.catalogTier`) ?? "FREE",
+      catalogTier: catalogTierOf(entry, `${at}.catalogTier`),
       aliases: optionalStringArray(entry, "aliases", `${at}.aliases`) ?? [],
       tags: array(entry, "tags").map((tag, tagIndex) => {
         const tagAt = `${at}.tags[${tagIndex}]`;
@@ -210,15 +273,9 @@ function seed(ctx: EmulatorContext, body: JsonObject): JsonObject {
     requireGroup(spec.parentUid, `${at}.parentUid`);
     return spec;
   });
-  const advisorySpecs = array(body, "advisories").map((entry, index) => {
-    const at = `advisories[${index}]`;
-    return {
-      advisoryId: requiredString(entry, "advisoryId", `${at}.advisoryId`),
-      packageName: requiredString(entry, "packageName", `${at}.packageName`),
-      severity: requiredString(entry, "severity", `${at}.severity`),
-      aliases: optionalStringArray(entry, "aliases", `${at}.aliases`) ?? [],
-    };
-  });
+  const advisorySpecs = array(body, "advisories").map((entry, index) =>
+    advisorySpec(entry, `advisories[${index}]`, now),
+  );
   const generate = optionalObject(body, "generate");
   let generateSpec:
     | { kind: string; count: number; parentUid: string; namePrefix: string }
@@ -282,7 +339,7 @@ function seed(ctx: EmulatorContext, body: JsonObject): JsonObject {
       }
     }
     for (const spec of advisorySpecs) {
-      const advisory: AdvisoryRecord = { uid: flatUid(), ...spec, ...stamp };
+      const advisory: AdvisoryRecord = { uid: flatUid(), ...spec };
       state.advisories.insert(advisory);
       added.push(["del", "advisories", advisory.uid]);
       created.advisories.push(advisory.uid);
@@ -314,7 +371,7 @@ function seed(ctx: EmulatorContext, body: JsonObject): JsonObject {
           uid,
           name: `${namePrefix}-${String(index).padStart(width, "0")}`,
           description: "",
-          catalogTier: "FREE",
+          catalogTier: "CATALOG_TIER_UNSPECIFIED",
           aliases: [],
           public: false,
           ...stamp,

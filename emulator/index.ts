@@ -10,6 +10,7 @@ import { Api, type EmulatorContext } from "./api";
 import { Clock } from "./clock";
 import { acquireDataLock, type DataLock } from "./data-lock";
 import { FaultTable, RateLimiter } from "./faults";
+import { migrateSavedState } from "./migrate";
 import {
   DataStore,
   foldJournal,
@@ -146,7 +147,8 @@ async function startLocked(
     const tokens = await TokenService.create(origin, loaded?.keys);
     const state = new State();
     if (loaded) {
-      state.load(loaded);
+      // A file of an earlier version is brought to today's shapes (see migrate.ts).
+      state.load(migrateSavedState(dataFile ?? "", loaded));
       state.retargetIssuer(tokens.issuer);
     } else {
       state.seed(clock.isoNow(), tokens.issuer, options.seed ?? true);

@@ -46,6 +46,8 @@ export interface ListOptions {
   orderFieldsText?: string;
   /** False for a collection without names (invites): the `name` parameter is ignored. */
   nameFilter?: boolean;
+  /** The order without `order_by`; default `uid` ascending. */
+  defaultOrder?: { field: OrderField; descending: boolean };
 }
 
 /** Uids in list filters: a 40-hex root, then 16-hex segments. */
@@ -59,6 +61,12 @@ export interface ListParams {
   descending: boolean;
   childrenOf?: string;
   descendantsOf?: string;
+  /** `uidp.ancestors_of`: the records whose uid is a proper prefix of this uid. */
+  ancestorsOf?: string;
+  /** `uidp.in_root`: only records at the root (a uid without `/`). */
+  inRoot: boolean;
+  /** `uidp.ids`: only records with one of these exact uids. */
+  ids?: string[];
   name?: string;
   /** Collection-specific exact-match filters (e.g. `packageName`). */
   filters: Record<string, string>;
@@ -88,6 +96,25 @@ function scopeUid(field: string, raw: string | undefined): string | undefined {
   return raw;
 }
 
+/** A bool query parameter as the gateway reads one: `true`/`false` (also `1`/`0`). */
+function booleanParam(field: string, raw: string | undefined): boolean {
+  if (raw === undefined || raw === "") return false;
+  const value = raw.trim().toLowerCase();
+  if (value === "true" || value === "1" || value === "t") return true;
+  if (value === "false" || value === "0" || value === "f") return false;
+  throw invalidArgument(field, "must be true or false");
+}
+
+/** `uidp.ids`, repeated (`uidp.ids=a&uidp.ids=b`); undefined when none is given. */
+function idsParam(query: URLSearchParams): string[] | undefined {
+  const ids = [...query.getAll("uidp.ids")].filter((id) => id !== "");
+  if (ids.length === 0) return undefined;
+  for (const id of ids) {
+    if (!UID_PATTERN.test(id)) throw invalidArgument("uidp.ids", "must be uids");
+  }
+  return ids;
+}
+
 /** Parses the common list parameters (snake_case as specified, camelCase accepted too). */
 export function parseListParams(
   query: URLSearchParams,
@@ -98,8 +125,8 @@ export function parseListParams(
   const requestedSize = nonNegativeInteger("page_size", param(query, "page_size", "pageSize"));
   const skip = nonNegativeInteger("skip", param(query, "skip")) ?? 0;
   const orderBy = (param(query, "order_by", "orderBy") ?? "").trim();
-  let orderField: OrderField = "uid";
-  let descending = false;
+  let orderField: OrderField = options.defaultOrder?.field ?? "uid";
+  let descending = options.defaultOrder?.descending ?? false;
   if (orderBy !== "") {
     const [field, direction, ...rest] = orderBy.split(/\s+/);
     const known = Object.hasOwn(orderFields, field) ? orderFields[field] : undefined;
@@ -135,6 +162,12 @@ export function parseListParams(
       "uidp.descendants_of",
       param(query, "uidp.descendants_of", "uidp.descendantsOf"),
     ),
+    ancestorsOf: scopeUid(
+      "uidp.ancestors_of",
+      param(query, "uidp.ancestors_of", "uidp.ancestorsOf"),
+    ),
+    inRoot: booleanParam("uidp.in_root", param(query, "uidp.in_root", "uidp.inRoot")),
+    ids: idsParam(query),
     name: name === "" ? undefined : name,
     filters,
   };
@@ -155,6 +188,9 @@ function queryHash(collectionKey: string, params: ListParams): string {
     collectionKey,
     params.childrenOf ?? "",
     params.descendantsOf ?? "",
+    params.ancestorsOf ?? "",
+    params.inRoot ? "root" : "",
+    JSON.stringify(params.ids ?? []),
     params.name ?? "",
     JSON.stringify(Object.entries(params.filters).sort()),
     params.orderField,
@@ -418,6 +454,15 @@ export function runList<T extends { uid: string }>(request: ListRequest<T>): Lis
       const parent = scopeParentOf(record);
       return parent === ancestor || parent.startsWith(`${ancestor}/`);
     });
+  }
+  if (params.ancestorsOf !== undefined) {
+    const descendant = params.ancestorsOf;
+    conditions.push((record) => descendant.startsWith(`${record.uid}/`));
+  }
+  if (params.inRoot) conditions.push((record) => !record.uid.includes("/"));
+  if (params.ids !== undefined) {
+    const ids = new Set(params.ids);
+    conditions.push((record) => ids.has(record.uid));
   }
   if (request.predicate) conditions.push(request.predicate);
 

@@ -10,7 +10,7 @@ export interface GroupRecord extends Timestamps {
   uid: string;
   name: string;
   description: string;
-  /** Limits of the organisation; v2 shows them as int64 strings, v1 as integers. */
+  /** Limits of the organisation (`map<string, int32>`: numbers in v2 and v1). */
   resourceLimits: Record<string, number>;
   verified: boolean;
 }
@@ -37,9 +37,8 @@ export interface RoleRecord extends Timestamps {
   uid: string;
   name: string;
   description: string;
+  /** Capability enum names, in the enum's order. */
   capabilities: string[];
-  /** Group the custom role belongs to; "" for a built-in role. */
-  parentUid: string;
 }
 
 export interface RoleBindingRecord extends Timestamps {
@@ -65,12 +64,26 @@ export interface TagRecord extends Timestamps {
   deprecated: boolean;
 }
 
+/**
+ * A vulnerability advisory in the platform's `Advisory` shape: which component of which
+ * artifact it concerns, its aliases, its events (each a JSON object as answered: `uid`,
+ * `createTime`, `author`, `reviewState`, one event member such as `fixed`) and its
+ * scored severities.
+ */
 export interface AdvisoryRecord extends Timestamps {
   uid: string;
   advisoryId: string;
+  author: string;
+  artifactName: string;
+  artifactType: string;
+  artifactArchitecture: string;
+  componentName: string;
+  componentLocation: string;
+  componentType: string;
   aliases: string[];
-  packageName: string;
-  severity: string;
+  events: Array<Record<string, unknown>>;
+  legacyAdvisoryId?: string;
+  severities: Array<{ type: string; score: string }>;
 }
 
 /**
@@ -129,7 +142,18 @@ export interface AccountAssociationRecord extends Timestamps {
   chainguard?: { serviceBindings: Record<string, string> };
 }
 
-/** Collections whose operations are guarded by `<collection>.<verb>` capabilities. */
+import {
+  CAPABILITIES,
+  type Capability,
+  EDITOR_CAPABILITIES,
+  OWNER_CAPABILITIES,
+  REGISTRY_PULL_CAPABILITIES,
+  VIEWER_CAPABILITIES,
+} from "./capabilities";
+
+export { CAPABILITIES, type Capability } from "./capabilities";
+
+/** Collections whose operations are guarded by capabilities. */
 export const COLLECTIONS = [
   "groups",
   "identities",
@@ -147,55 +171,80 @@ export type CollectionName = (typeof COLLECTIONS)[number];
 export const VERBS = ["list", "get", "create", "update", "delete"] as const;
 export type Verb = (typeof VERBS)[number];
 
-/**
- * The 49 capabilities (addendum, 2.1): every collection with every verb, less
- * `groupInvites.update` (an invite never changes).
- */
-export const ALL_CAPABILITIES: readonly string[] = COLLECTIONS.flatMap((collection) =>
-  VERBS.map((verb) => `${collection}.${verb}`),
-).filter((capability) => capability !== "groupInvites.update");
-
-const READ_VERBS = new Set<string>(["list", "get"]);
-
-/** Collections whose writes grant access; only owners change them (addendum, 2.2). */
-const ACCESS_GRANTING = new Set<string>([
-  "roles",
-  "roleBindings",
-  "identityProviders",
-  "groupInvites",
-  "accountAssociations",
-]);
+/** The enum prefix of each collection's capabilities. */
+const CAPABILITY_PREFIX: Readonly<Record<CollectionName, string>> = {
+  groups: "CAP_IAM_GROUPS",
+  identities: "CAP_IAM_IDENTITY",
+  roles: "CAP_IAM_ROLES",
+  roleBindings: "CAP_IAM_ROLE_BINDINGS",
+  identityProviders: "CAP_IAM_IDENTITY_PROVIDERS",
+  accountAssociations: "CAP_IAM_ACCOUNT_ASSOCIATIONS",
+  groupInvites: "CAP_IAM_GROUP_INVITES",
+  repos: "CAP_REPO",
+  tags: "CAP_TAG",
+  advisories: "CAP_ADVISORIES",
+};
 
 /**
- * Built-in roles. `editor` can read everything and change everything but what grants
- * access (roles, role bindings, identity providers, group invites, account
- * associations), so an editor can never grant access, only use it.
+ * The capability an operation needs. There is no GET capability: a Get needs the
+ * collection's LIST value, as every Get of the API is annotated.
  */
+export function capabilityFor(collection: CollectionName, verb: Verb): Capability {
+  const suffix = verb === "get" ? "LIST" : verb.toUpperCase();
+  return `${CAPABILITY_PREFIX[collection]}_${suffix}` as Capability;
+}
+
+const CAPABILITY_NUMBER = new Map<string, number>(CAPABILITIES.map((name, index) => [name, index]));
+
+export function isCapability(name: string): name is Capability {
+  return CAPABILITY_NUMBER.has(name);
+}
+
+/** Sorted by the enum's order, without repeats (as the platform sorts a role's set). */
+export function sortCapabilities(names: Iterable<string>): string[] {
+  return [...new Set(names)].sort(
+    (a, b) => (CAPABILITY_NUMBER.get(a) ?? Infinity) - (CAPABILITY_NUMBER.get(b) ?? Infinity),
+  );
+}
+
+/**
+ * The capability an earlier version of the emulator spelled `<collection>.<verb>`
+ * (`groups.create`, `roleBindings.get`), or undefined for any other text. Used only to
+ * migrate `--data` files written by that version.
+ */
+export function capabilityOfLegacyName(name: string): Capability | undefined {
+  const [collection, verb, ...rest] = name.split(".");
+  if (rest.length > 0 || !Object.hasOwn(CAPABILITY_PREFIX, collection)) return undefined;
+  if (!(VERBS as readonly string[]).includes(verb)) return undefined;
+  const capability = capabilityFor(collection as CollectionName, verb as Verb);
+  return isCapability(capability) ? capability : undefined;
+}
+
+/** Built-in roles and their capability sets, the platform's published ones. */
 export const BUILT_IN_ROLES: ReadonlyArray<{
   name: string;
   description: string;
-  capabilities: string[];
+  capabilities: readonly string[];
 }> = [
-  { name: "owner", description: "Every capability", capabilities: [...ALL_CAPABILITIES].sort() },
+  {
+    name: "owner",
+    description: "Every capability a user may hold",
+    capabilities: OWNER_CAPABILITIES,
+  },
   {
     name: "editor",
-    description: "Read everything; change everything but access grants",
-    capabilities: ALL_CAPABILITIES.filter((capability) => {
-      const [collection, verb] = capability.split(".");
-      return READ_VERBS.has(verb) || !ACCESS_GRANTING.has(collection);
-    }).sort(),
+    description: "Changes state, but grants no roles or permissions",
+    capabilities: EDITOR_CAPABILITIES,
   },
   {
     name: "viewer",
-    description: "Read everything",
-    capabilities: ALL_CAPABILITIES.filter((capability) =>
-      READ_VERBS.has(capability.split(".")[1]),
-    ).sort(),
+    description: "Reads, and pulls from the registries",
+    capabilities: VIEWER_CAPABILITIES,
   },
   {
     name: "registry.pull",
-    description: "Read repositories and tags",
-    capabilities: ["repos.get", "repos.list", "tags.get", "tags.list"],
+    description: "Pulls from the registries",
+    capabilities: REGISTRY_PULL_CAPABILITIES,
   },
 ];
 

@@ -10,6 +10,8 @@ export interface ApiRequest {
   body: unknown;
   /** Why the body could not be read (malformed JSON, too large, wrong type); thrown by `bodyObject`. */
   bodyError?: ApiError;
+  /** An `application/x-www-form-urlencoded` body (only the token exchange reads one). */
+  form?: URLSearchParams;
   authorization?: string;
 }
 
@@ -72,8 +74,9 @@ export const optionalNumber = optionalField<number>(
 );
 
 /**
- * The field paths a PATCH changes. With `updateMask`, exactly its paths (`*` = every
- * top-level writable field); without, the writable paths present in the body.
+ * The field paths a PATCH changes, in the JSON spelling. With `updateMask` (or
+ * `update_mask`), exactly its paths, proto names or JSON names (`*` = every top-level
+ * writable field); without, the writable paths present in the body.
  */
 export function updatePaths(
   request: ApiRequest,
@@ -108,18 +111,33 @@ export function updatePaths(
   }
   const paths: string[] = [];
   for (const raw of rawMask.split(",")) {
-    const path = raw.trim();
-    if (path === "*") {
+    const given = raw.trim();
+    if (given === "*") {
       paths.push(...star);
       continue;
     }
+    const path = jsonPath(given);
     if (!writable.includes(path)) {
       throw invalidArgument(
         "update_mask",
-        `"${path}" is not a writable field; writable fields: ${writable.join(", ")}`,
+        `"${given}" is not a writable field; writable fields: ${writable.map(protoPath).join(", ")}`,
       );
     }
     paths.push(path);
   }
   return { paths: [...new Set(paths)], masked: true };
+}
+
+/**
+ * A mask path in the JSON spelling the handlers use. The server resolves mask paths
+ * against the proto messages, so the proto names (`claim_match.subject_pattern`) are
+ * the API's spelling; the JSON names (`claimMatch.subjectPattern`) are accepted too.
+ */
+export function jsonPath(path: string): string {
+  return path.replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
+}
+
+/** A JSON path in the proto spelling (`defaultRole` -> `default_role`), for messages. */
+export function protoPath(path: string): string {
+  return path.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 }

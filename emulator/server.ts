@@ -56,7 +56,7 @@ function readBody(request: IncomingMessage): Promise<RawBody> {
 function parseBody(
   raw: RawBody,
   contentType: string | undefined,
-): Pick<ApiRequest, "body" | "bodyError"> {
+): Pick<ApiRequest, "body" | "bodyError" | "form"> {
   if (raw.tooLarge) {
     return {
       body: undefined,
@@ -65,6 +65,20 @@ function parseBody(
   }
   if (raw.bytes.length === 0) return { body: undefined };
   const mediaType = (contentType ?? "").split(";")[0].trim().toLowerCase();
+  if (mediaType === "application/x-www-form-urlencoded") {
+    // Read by the token exchange; any other route refuses it as a body.
+    let form: URLSearchParams;
+    try {
+      form = new URLSearchParams(new TextDecoder("utf-8", { fatal: true }).decode(raw.bytes));
+    } catch {
+      return { body: undefined, bodyError: invalidArgument("body", "is not valid UTF-8") };
+    }
+    return {
+      body: undefined,
+      form,
+      bodyError: invalidArgument("body", `Content-Type must be application/json, not ${mediaType}`),
+    };
+  }
   if (mediaType !== "" && mediaType !== "application/json" && !mediaType.endsWith("+json")) {
     return {
       body: undefined,

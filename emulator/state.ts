@@ -78,10 +78,8 @@ export interface SavedState {
 export class State {
   readonly groups = new IndexedCollection<GroupRecord>((group) => group.name);
   readonly identities = new IndexedCollection<IdentityRecord>((identity) => identity.name);
-  readonly roles = new IndexedCollection<RoleRecord>(
-    (role) => role.name,
-    (role) => role.parentUid,
-  );
+  /** Built-in roles have flat uids; a custom role is a child of its group. */
+  readonly roles = new IndexedCollection<RoleRecord>((role) => role.name);
   readonly roleBindings = new IndexedCollection<RoleBindingRecord>(() => "");
   readonly repos = new IndexedCollection<RepoRecord>((repo) => repo.name);
   readonly tags = new IndexedCollection<TagRecord>((tag) => tag.name);
@@ -254,7 +252,6 @@ export class State {
         name: role.name,
         description: role.description,
         capabilities: [...role.capabilities],
-        parentUid: "",
         ...stamp,
       });
     }
@@ -298,21 +295,21 @@ export class State {
         name: "nginx",
         description: "Web server",
         public: true,
-        tier: "FREE",
+        tier: "CATALOG_TIER_APPLICATION",
         tags: ["1.27", "1.27.3", "latest"],
       },
       {
         name: "python",
         description: "Python runtime",
         public: true,
-        tier: "FREE",
+        tier: "CATALOG_TIER_BASE",
         tags: ["3.13", "latest"],
       },
       {
         name: "internal-api",
         description: "Private service",
         public: false,
-        tier: "PREMIUM",
+        tier: "CATALOG_TIER_APPLICATION",
         tags: ["v1", "v2"],
       },
     ];
@@ -340,13 +337,48 @@ export class State {
     const advisories = [
       {
         advisoryId: "CVE-2026-0001",
-        packageName: "openssl",
-        severity: "CRITICAL",
+        artifactName: "openssl",
+        componentName: "openssl",
         aliases: ["GHSA-0001"],
+        fixed: "3.5.1-r0",
+        score: "9.8",
       },
-      { advisoryId: "CVE-2026-0002", packageName: "zlib", severity: "HIGH", aliases: [] },
-      { advisoryId: "CVE-2026-0003", packageName: "openssl", severity: "MEDIUM", aliases: [] },
-    ];
+      {
+        advisoryId: "CVE-2026-0002",
+        artifactName: "zlib",
+        componentName: "zlib",
+        aliases: [],
+        fixed: undefined,
+        score: "7.5",
+      },
+      {
+        advisoryId: "CVE-2026-0003",
+        artifactName: "python-3.13",
+        componentName: "openssl",
+        aliases: [],
+        fixed: "3.13.2-r1",
+        score: "5.3",
+      },
+    ].map(({ fixed, score, ...advisory }) => ({
+      ...advisory,
+      author: "advisories@example.org",
+      artifactType: "apk",
+      artifactArchitecture: "x86_64",
+      componentLocation: "",
+      componentType: "apk",
+      events: [
+        {
+          uid: flatUid(),
+          createTime: now,
+          author: "advisories@example.org",
+          reviewState: "REVIEW_STATE_APPROVED",
+          ...(fixed === undefined
+            ? { detection: { manual: {} } }
+            : { fixed: { fixedVersion: fixed, note: "" } }),
+        },
+      ],
+      severities: [{ type: "TYPE_CVSS_V3", score }],
+    }));
     for (const advisory of advisories) {
       this.advisories.insert({ uid: flatUid(), ...advisory, ...stamp });
     }
@@ -375,6 +407,7 @@ export class State {
     };
   }
 
+  /** Loads a saved state, already brought to today's shapes (see `migrate.ts`). */
   load(saved: SavedState): void {
     this.rootGroupUid = saved.rootGroupUid;
     this.ownerIdentityUid = saved.ownerIdentityUid;

@@ -26,11 +26,21 @@ export interface SeedRequest {
     aliases?: string[];
     tags?: Array<{ name: string; digest?: string; deprecated?: boolean }>;
   }>;
+  /** Advisories in the platform's `Advisory` shape (`componentName` defaults to the artifact). */
   advisories?: Array<{
     advisoryId: string;
-    packageName: string;
-    severity: string;
+    artifactName: string;
+    artifactType?: string;
+    artifactArchitecture?: string;
+    componentName?: string;
+    componentType?: string;
+    componentLocation?: string;
+    author?: string;
     aliases?: string[];
+    legacyAdvisoryId?: string;
+    /** Each with one event member (`detection`, `fixed`, ...) and a `reviewState`. */
+    events?: Array<Record<string, unknown>>;
+    severities?: Array<{ type: string; score: string }>;
   }>;
   generate?: { kind: "groups" | "repos"; count: number; parentUid: string; namePrefix?: string };
 }

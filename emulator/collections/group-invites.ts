@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import type { Access } from "../access";
 import { invalidArgument } from "../errors";
 import type { OrderField } from "../listing";
-import type { GroupInviteRecord } from "../model";
+import { capabilityFor, type GroupInviteRecord } from "../model";
 import { type JsonObject, optionalBoolean, optionalString } from "../requests";
 import type { State } from "../state";
 import { type EmulatorContext, newChildUid, requireRoleUid } from "./kit";
@@ -143,6 +143,8 @@ export const groupInvites = writableCollection<GroupInviteRecord, InviteDraft>({
     filters: [{ key: "keyId", names: ["key_id", "keyId"] }],
     options: {
       orderFields: INVITE_ORDER_FIELDS,
+      // `ListGroupInvitesRequest`: newest first without `order_by`.
+      defaultOrder: { field: "createTime", descending: true },
       orderFieldsText: "uid, create_time, expiration_time",
       nameFilter: false,
     },
@@ -156,7 +158,10 @@ export const groupInvites = writableCollection<GroupInviteRecord, InviteDraft>({
   create: {
     parentHint: "the group uid belongs in the path",
     // An invite promises a future role binding: the caller must be able to make it.
-    capabilities: ["groupInvites.create", "roleBindings.create"],
+    capabilities: [
+      capabilityFor("groupInvites", "create"),
+      capabilityFor("roleBindings", "create"),
+    ],
     body: (_ctx, body) => {
       const roleUid = requireInviteRoleUid(body);
       const ttlMs = requireTtlMs(body.ttl);

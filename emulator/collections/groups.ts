@@ -3,13 +3,7 @@ import { failedPrecondition } from "../errors";
 import type { GroupRecord } from "../model";
 import { type JsonObject, optionalString } from "../requests";
 import type { State } from "../state";
-import {
-  countsOfPresent,
-  type EmulatorContext,
-  int64Strings,
-  newChildUid,
-  requireName,
-} from "./kit";
+import { countsOfPresent, type EmulatorContext, newChildUid, requireSizedName } from "./kit";
 import { writableCollection } from "./writable";
 
 export function groupOut(group: GroupRecord): JsonObject {
@@ -17,7 +11,8 @@ export function groupOut(group: GroupRecord): JsonObject {
     uid: group.uid,
     name: group.name,
     description: group.description,
-    resourceLimits: int64Strings(group.resourceLimits),
+    // map<string, int32>: numbers in JSON.
+    resourceLimits: { ...group.resourceLimits },
     verified: group.verified,
     createTime: group.createTime,
     updateTime: group.updateTime,
@@ -50,7 +45,7 @@ export const groups = writableCollection<GroupRecord, { name: string; descriptio
   create: {
     parentHint: "the parent group uid belongs in the path",
     body: (_ctx, body) => ({
-      name: requireName(body.name),
+      name: requireSizedName(body.name),
       description: optionalString(body, "description") ?? "",
     }),
     build: (ctx, draft, parentUid, now) => ({
@@ -64,12 +59,14 @@ export const groups = writableCollection<GroupRecord, { name: string; descriptio
     }),
   },
   update: {
-    writable: ["name", "description"],
+    // `verified` is accepted in a mask and left unchanged: only the platform's staff set
+    // it, and the platform's own tools send it back as they read it.
+    writable: ["name", "description", "verified"],
     fields: ["name", "description"],
     apply: (_ctx, current, body, paths) => {
       const next: GroupRecord = { ...current };
       for (const path of paths) {
-        if (path === "name") next.name = requireName(body.name);
+        if (path === "name") next.name = requireSizedName(body.name);
         if (path === "description") next.description = optionalString(body, "description") ?? "";
       }
       return next;

@@ -6,7 +6,7 @@
  */
 import { invalidArgument } from "../errors";
 import { requireHttpUrl } from "../identity-kinds";
-import type { IdentityProviderRecord } from "../model";
+import { capabilityFor, type IdentityProviderRecord } from "../model";
 import {
   type JsonObject,
   optionalBoolean,
@@ -14,7 +14,7 @@ import {
   optionalString,
   optionalStringArray,
 } from "../requests";
-import { newChildUid, parentPath, requireName, requirePathUid, requireRoleUid } from "./kit";
+import { newChildUid, parentPath, requirePathUid, requireRoleUid, requireSizedName } from "./kit";
 import { promisedRoleSteps } from "./roles";
 import { secretDigest } from "./secrets";
 import { type CreateWrite, type UpdateWrite, writableCollection } from "./writable";
@@ -67,11 +67,7 @@ export function identityProviderOut(provider: IdentityProviderRecord): JsonObjec
 // ---------------------------------------------------------------- validation
 
 function requireProviderName(value: unknown): string {
-  const name = requireName(value);
-  if (name.length < 3 || name.length > 63) {
-    throw invalidArgument("name", "must be 3 to 63 characters");
-  }
-  return name;
+  return requireSizedName(value);
 }
 
 function requireDefaultRole(value: unknown): string {
@@ -260,15 +256,18 @@ export const identityProviders = writableCollection<IdentityProviderRecord, Prov
   // provider's group: it needs roleBindings.create there too, whatever the paths.
   authorize: (_ctx, access, uid, verb) => {
     requirePathUid(uid);
-    access.require(`identityProviders.${verb}`, uid);
-    if (verb === "update") access.require("roleBindings.create", parentPath(uid));
+    access.require(capabilityFor("identityProviders", verb), uid);
+    if (verb === "update") access.require(capabilityFor("roleBindings", "create"), parentPath(uid));
     return undefined;
   },
   list: { sortName: (_ctx, provider) => provider.name },
   create: {
     parentHint: "the owning group uid belongs in the path",
     // A default role promises a future role binding: the caller must be able to make it.
-    capabilities: ["identityProviders.create", "roleBindings.create"],
+    capabilities: [
+      capabilityFor("identityProviders", "create"),
+      capabilityFor("roleBindings", "create"),
+    ],
     body: (_ctx, body) => {
       const name = requireProviderName(body.name);
       const description = optionalString(body, "description") ?? "";

@@ -8,7 +8,7 @@ import type { Clock } from "../clock";
 import { ApiError, invalidArgument, notFound, unauthenticated } from "../errors";
 import type { IndexedCollection } from "../indexed-collection";
 import { type OrderField, parseListParams, runList } from "../listing";
-import { type IdentityRecord, NAME_PATTERN, NAME_PATTERN_TEXT } from "../model";
+import { capabilityFor, type IdentityRecord, NAME_PATTERN, NAME_PATTERN_TEXT } from "../model";
 import { type ApiRequest, type ApiResponse, type JsonObject, ok } from "../requests";
 import { childSegment, type State } from "../state";
 import type { TokenService } from "../tokens";
@@ -29,7 +29,7 @@ export type CollectionHandler = (
 ) => Promise<ApiResponse>;
 
 export const PATH_UID = /^[0-9a-f]{40}(\/[0-9a-f]{16})*$/;
-/** Roles and advisories: 40 hex characters, no slash. */
+/** Built-in roles and advisories: 40 hex characters, no slash. */
 export const FLAT_UID = /^[0-9a-f]{40}$/;
 /** lastSeenTime is refreshed at most this often, so reads do not rewrite the data file each time. */
 const LAST_SEEN_RESOLUTION_MS = 60_000;
@@ -83,8 +83,11 @@ export function requirePathUid(uid: string, what = "uid"): string {
   return uid;
 }
 
+/** A role uid: a built-in role's flat uid, or a custom role's `<group uid>/<16 hex>`. */
 export function requireRoleUid(uid: string, field = "uid"): string {
-  if (!FLAT_UID.test(uid)) throw invalidArgument(field, "must be a role uid (40 hex characters)");
+  if (!PATH_UID.test(uid)) {
+    throw invalidArgument(field, "must be a role uid (hex segments separated by /)");
+  }
   return uid;
 }
 
@@ -96,6 +99,18 @@ export function requireName(value: unknown, field = "name"): string {
     throw invalidArgument(field, `must match ${NAME_PATTERN_TEXT}`);
   }
   return value;
+}
+
+/**
+ * The name of a group, an identity or an identity provider: the common pattern, and 3
+ * to 63 characters, as the definitions state for those three.
+ */
+export function requireSizedName(value: unknown, field = "name"): string {
+  const name = requireName(value, field);
+  if (name.length < 3 || name.length > 63) {
+    throw invalidArgument(field, "must be 3 to 63 characters");
+  }
+  return name;
 }
 
 // ---------------------------------------------------------------- records
@@ -144,10 +159,6 @@ export function saveUpdate<T extends { updateTime: string }>(
 }
 
 // ---------------------------------------------------------------- answers
-
-export function int64Strings(values: Record<string, number>): Record<string, string> {
-  return Object.fromEntries(Object.entries(values).map(([key, value]) => [key, String(value)]));
-}
 
 /** The sort key of `field` for the common order fields; `nameOf` gives the `name` key. */
 export function sortValueOf<T extends { uid: string; createTime: string; updateTime: string }>(
@@ -238,18 +249,28 @@ export function registryCollection<
   records: (state: State) => IndexedCollection<T>;
   out: (record: T) => JsonObject;
   isPublic: (state: State, record: T) => boolean;
+  /** The collection's own list filters: a key binding them to page tokens, and a predicate. */
+  filters?: (query: URLSearchParams) => { key: string; match?: (record: T) => boolean };
 }): CollectionHandler {
   const { key, records, out, isPublic } = spec;
   return readOnlyCollection(
     (ctx, request, access) => {
       const params = parseListParams(request.query);
-      const filter = access.listFilter(`${key}.list`, params.childrenOf ?? params.descendantsOf);
+      const filter = access.listFilter(
+        capabilityFor(key, "list"),
+        params.childrenOf ?? params.descendantsOf,
+      );
+      const own = spec.filters?.(request.query);
+      if (own) params.filters[key] = own.key;
+      const visible = filter && ((record: T) => isPublic(ctx.state, record) || filter(record.uid));
+      const match = own?.match;
       const result = runList<T>({
         collectionKey: key,
         collection: records(ctx.state),
         params,
         sortValue: sortValueOf<T>((record) => record.name),
-        predicate: filter && ((record) => isPublic(ctx.state, record) || filter(record.uid)),
+        predicate:
+          visible && match ? (record) => visible(record) && match(record) : (visible ?? match),
         nowMs: ctx.clock.nowMs(),
         pageTokenKey: ctx.tokens.pageTokenKey,
       });
@@ -262,8 +283,9 @@ export function registryCollection<
             access,
             records(ctx.state),
             uid,
-            `${key}.get`,
-            (record) => isPublic(ctx.state, record) || access.can(`${key}.get`, record.uid),
+            capabilityFor(key, "get"),
+            (record) =>
+              isPublic(ctx.state, record) || access.can(capabilityFor(key, "get"), record.uid),
           ),
         ),
       ),

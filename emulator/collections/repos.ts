@@ -1,8 +1,15 @@
 /** Registry repos: `/registry/v2beta1/repos`, read only; public repos need no token. */
 import type { Access } from "../access";
-import type { RepoRecord } from "../model";
+import { capabilityFor, type RepoRecord } from "../model";
 import type { JsonObject } from "../requests";
 import { registryCollection } from "./kit";
+
+/** The values of the platform's `CatalogTier` enum. */
+export const CATALOG_TIERS = [
+  "CATALOG_TIER_UNSPECIFIED",
+  "CATALOG_TIER_APPLICATION",
+  "CATALOG_TIER_BASE",
+] as const;
 
 export function repoOut(repo: RepoRecord): JsonObject {
   return {
@@ -17,7 +24,7 @@ export function repoOut(repo: RepoRecord): JsonObject {
 }
 
 export function repoReadable(access: Access, repo: RepoRecord, verb: "list" | "get"): boolean {
-  return repo.public || access.can(`repos.${verb}`, repo.uid);
+  return repo.public || access.can(capabilityFor("repos", verb), repo.uid);
 }
 
 export const repos = registryCollection<RepoRecord>({

@@ -5,7 +5,7 @@
 import type { Access } from "../access";
 import { alreadyExists, invalidArgument, notFound } from "../errors";
 import { bindingIssuerSubject } from "../identity-kinds";
-import type { RoleBindingRecord, RoleRecord } from "../model";
+import { capabilityFor, type RoleBindingRecord, type RoleRecord } from "../model";
 import { type JsonObject, optionalString } from "../requests";
 import type { State } from "../state";
 import { type EmulatorContext, newChildUid, PATH_UID, parentPath, requireRoleUid } from "./kit";
@@ -20,10 +20,12 @@ import { writableCollection } from "./writable";
  */
 export function bindingOut(state: State, binding: RoleBindingRecord, reader: Access): JsonObject {
   const groupUid = parentPath(binding.uid);
-  const identity = reader.can("identities.get", binding.identityUid)
+  const identity = reader.can(capabilityFor("identities", "get"), binding.identityUid)
     ? state.identities.get(binding.identityUid)
     : undefined;
-  const group = reader.can("groups.get", groupUid) ? state.groups.get(groupUid) : undefined;
+  const group = reader.can(capabilityFor("groups", "get"), groupUid)
+    ? state.groups.get(groupUid)
+    : undefined;
   const stored = state.roles.get(binding.roleUid);
   const role = stored && roleReadable(reader, stored) ? stored : undefined;
   return {
@@ -72,7 +74,7 @@ interface Target {
 function targetReferences(target: Target): void {
   const { ctx, access, identityUid, roleUid, current } = target;
   if (identityUid !== current?.identityUid) {
-    access.require("identities.get", identityUid);
+    access.require(capabilityFor("identities", "get"), identityUid);
     if (!ctx.state.identities.has(identityUid)) throw notFound(identityUid);
   }
   if (roleUid !== current?.roleUid) readableRole(ctx.state, access, roleUid);
@@ -121,24 +123,22 @@ export const roleBindings = writableCollection<
   store: (state) => state.roleBindings,
   out: (ctx, binding, access) => bindingOut(ctx.state, binding, access),
   list: {
-    // A project decision beyond the specification (docs/emulator.md): exact-match filters
-    // on the binding's identity and role.
-    filters: [
-      { key: "identityUid", names: ["identity_uid", "identityUid"] },
-      { key: "roleUid", names: ["role_uid", "roleUid"] },
-    ],
+    // `ListRoleBindingsRequest`'s filters: the binding's identity, group and role, each
+    // an exact uid (a group's descendants are not matched: the definitions do not say so).
+    filters: ["identity", "group", "role"],
     sortName: (ctx, binding) => ctx.state.identities.get(binding.identityUid)?.name ?? "",
     match: (_ctx, params) => {
-      const { identityUid, roleUid } = params.filters;
-      if (!identityUid && !roleUid) return undefined;
+      const { identity, group, role } = params.filters;
+      if (!identity && !group && !role) return undefined;
       return (binding) =>
-        (!identityUid || binding.identityUid === identityUid) &&
-        (!roleUid || binding.roleUid === roleUid);
+        (!identity || binding.identityUid === identity) &&
+        (!group || parentPath(binding.uid) === group) &&
+        (!role || binding.roleUid === role);
     },
   },
   create: {
     parentHint: "the group uid belongs in the path",
-    capabilities: ["roleBindings.create"],
+    capabilities: [capabilityFor("roleBindings", "create")],
     body: (_ctx, body) => {
       const identityUid = optionalString(body, "identityUid");
       if (!identityUid) throw invalidArgument("identityUid", "is required");
@@ -202,6 +202,8 @@ export const roleBindings = writableCollection<
     store: (ctx, binding) => ctx.state.replaceBinding(binding),
   },
   delete: {
+    // Deleting a missing binding succeeds (the platform declares the delete idempotent).
+    load: (ctx, uid) => ctx.state.roleBindings.get(uid),
     remove: (ctx, binding) => ctx.state.deleteBinding(binding.uid),
   },
 });

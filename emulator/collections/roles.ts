@@ -1,14 +1,27 @@
 /**
  * Roles: `/iam/v2beta1/roles`, the built-in roles every caller may read and the custom
- * roles of a group. Role uids are flat (40 hex characters); `parentUid` records a custom
- * role's group, "" a built-in role.
+ * roles of a group. A built-in role has a flat uid (40 hex characters); a custom role is
+ * a child of its group, `<group uid>/<16 hex>`, and its group is read from its uid.
  */
 import { type Access, isSameOrBelow } from "../access";
 import { ApiError, invalidArgument, notFound } from "../errors";
-import { ALL_CAPABILITIES, BUILT_IN_ROLES, type RoleRecord } from "../model";
+import {
+  BUILT_IN_ROLES,
+  capabilityFor,
+  isCapability,
+  type RoleRecord,
+  sortCapabilities,
+} from "../model";
 import { type JsonObject, optionalString } from "../requests";
-import { flatUid, type State } from "../state";
-import { type EmulatorContext, existing, requireName, requireRoleUid } from "./kit";
+import type { State } from "../state";
+import {
+  type EmulatorContext,
+  existing,
+  newChildUid,
+  parentPath,
+  requireName,
+  requireRoleUid,
+} from "./kit";
 import { refuseRoleDelete } from "./references";
 import { type WriteSteps, writableCollection } from "./writable";
 
@@ -18,25 +31,28 @@ export function roleOut(role: RoleRecord): JsonObject {
     name: role.name,
     description: role.description,
     capabilities: [...role.capabilities],
-    parentUid: role.parentUid,
     createTime: role.createTime,
     updateTime: role.updateTime,
   };
 }
 
-/** Built-in roles are readable by every caller; a custom role by `roles.get` on its group. */
-export function roleReadable(
-  access: Access,
-  role: RoleRecord,
-  verb: "list" | "get" = "get",
-): boolean {
-  return role.parentUid === "" || access.can(`roles.${verb}`, role.parentUid);
+/** The group of a custom role (the parent part of its uid); "" for a built-in role. */
+export function roleGroupOf(role: { uid: string }): string {
+  return role.uid.includes("/") ? parentPath(role.uid) : "";
 }
 
 /**
- * The role `uid` names, if the caller may read it. Role uids are flat: a missing role
- * has no group to check a capability on, so a custom role the caller cannot read
- * answers exactly as a missing one, `NOT_FOUND`, and never names its group.
+ * Built-in roles are readable by every caller; a custom role by `CAP_IAM_ROLES_LIST` on
+ * its group (there is no GET capability).
+ */
+export function roleReadable(access: Access, role: RoleRecord): boolean {
+  const group = roleGroupOf(role);
+  return group === "" || access.can(capabilityFor("roles", "list"), group);
+}
+
+/**
+ * The role `uid` names, if the caller may read it. Reading roles is unscoped: a custom
+ * role the caller cannot read answers exactly as a missing one, `NOT_FOUND`.
  */
 export function readableRole(state: State, access: Access, uid: string): RoleRecord {
   const role = state.roles.get(uid);
@@ -50,7 +66,8 @@ export function readableRole(state: State, access: Access, uid: string): RoleRec
  * its ancestors. `field` names the body field that carries the role uid.
  */
 export function requireRoleUsableIn(role: RoleRecord, groupUid: string, field: string): void {
-  if (role.parentUid !== "" && !isSameOrBelow(groupUid, role.parentUid)) {
+  const roleGroup = roleGroupOf(role);
+  if (roleGroup !== "" && !isSameOrBelow(groupUid, roleGroup)) {
     throw invalidArgument(
       field,
       "the role belongs to a group that is not this group or an ancestor",
@@ -61,7 +78,7 @@ export function requireRoleUsableIn(role: RoleRecord, groupUid: string, field: s
 /**
  * Step 6 for anything that promises a role in `groupUid`: the caller holds every
  * capability of the role there (no one grants more than they hold). Capabilities are
- * stored sorted, so the refusal names the first missing one in sorted order.
+ * stored in the enum's order, so the refusal names the first missing one in that order.
  */
 export function requireRoleGrantable(access: Access, role: RoleRecord, groupUid: string): void {
   for (const capability of role.capabilities) access.require(capability, groupUid);
@@ -79,7 +96,7 @@ export interface PromisedRole {
 
 /**
  * Steps 4 to 6 of a write that promises a role: the role is readable by the caller and
- * exists (`NOT_FOUND` alike, role uids being flat), may be used in the group, and the
+ * exists (`NOT_FOUND` alike), may be used in the group, and the
  * caller holds every capability of it there. `promise` answers undefined when the write
  * promises no role (an update that leaves the role alone).
  */
@@ -113,22 +130,25 @@ function requireCustomRoleName(value: unknown): string {
   return name;
 }
 
-/** The capabilities of a custom role: known names, at least one, stored sorted without duplicates. */
+/**
+ * The capabilities of a custom role: value names of the platform's `Capability` enum
+ * (`CAP_IAM_GROUPS_CREATE`), at least one, stored in the enum's order without repeats.
+ */
 function requireCapabilities(value: unknown): string[] {
   if (value === undefined || value === null) throw noCapability();
   if (!Array.isArray(value) || value.some((item) => typeof item !== "string")) {
     throw invalidArgument("capabilities", "must be an array of strings");
   }
   for (const capability of value as string[]) {
-    if (!ALL_CAPABILITIES.includes(capability)) {
+    if (!isCapability(capability)) {
       throw invalidArgument(
         "capabilities",
-        `unknown capability "${capability}" (expected <collection>.<verb>)`,
+        `unknown capability "${capability}" (expected a Capability enum name such as CAP_IAM_GROUPS_LIST)`,
       );
     }
   }
   if (value.length === 0) throw noCapability();
-  return [...new Set(value as string[])].sort();
+  return sortCapabilities(value as string[]);
 }
 
 /** A role without capabilities grants nothing: refused at create and after every update. */
@@ -150,19 +170,19 @@ export const roles = writableCollection<RoleRecord, RoleDraft>({
     requireRoleUid(uid);
     const role = readableRole(ctx.state, access, uid);
     if (verb === "get") return role;
-    if (role.parentUid === "") {
+    const group = roleGroupOf(role);
+    if (group === "") {
       throw new ApiError(
         "PERMISSION_DENIED",
-        `Permission denied: roles.${verb} on ${uid} (built-in roles cannot be changed)`,
+        `Permission denied: ${capabilityFor("roles", verb)} on ${uid} (built-in roles cannot be changed)`,
       );
     }
-    access.require(`roles.${verb}`, role.parentUid);
+    access.require(capabilityFor("roles", verb), uid);
     return role;
   },
   list: {
     sortName: (_ctx, role) => role.name,
-    visible: (_ctx, access, role) => roleReadable(access, role, "list"),
-    scopeParentOf: (role) => role.parentUid,
+    visible: (_ctx, access, role) => roleReadable(access, role),
   },
   create: {
     parentHint: "the owning group uid belongs in the path",
@@ -171,11 +191,15 @@ export const roles = writableCollection<RoleRecord, RoleDraft>({
       description: optionalString(body, "description") ?? "",
       capabilities: requireCapabilities(body.capabilities),
     }),
-    build: (ctx, draft, parentUid, now) => {
-      let uid = flatUid();
-      while (ctx.state.roles.has(uid)) uid = flatUid();
-      return { uid, ...draft, parentUid, createTime: now, updateTime: now };
-    },
+    build: (ctx, draft, parentUid, now) => ({
+      uid: newChildUid(
+        parentUid,
+        (candidate) => ctx.state.roles.has(candidate) || ctx.state.groups.has(candidate),
+      ),
+      ...draft,
+      createTime: now,
+      updateTime: now,
+    }),
   },
   update: {
     writable: ["name", "description", "capabilities"],
@@ -194,7 +218,7 @@ export const roles = writableCollection<RoleRecord, RoleDraft>({
     grants: ({ access, current, next }) => {
       for (const capability of next.capabilities) {
         if (!current.capabilities.includes(capability)) {
-          access.require(capability, current.parentUid);
+          access.require(capability, roleGroupOf(current));
         }
       }
     },

@@ -31,22 +31,45 @@ export async function handleTokenRoute(
   if (path === "/.well-known/jwks.json" && method === "GET") return ok(ctx.tokens.apiJwks());
   if (path.startsWith("/oidc/")) return oidc(ctx, request);
   if (path === "/sts/exchange") {
-    if (method !== "GET") throw unsupported(request);
+    if (method !== "GET" && method !== "POST") throw unsupported(request);
     return exchange(ctx, request);
   }
   return undefined;
+}
+
+/**
+ * The fields of `ExchangeRequest`, as the platform's gateway reads them: from a form
+ * body (POST `application/x-www-form-urlencoded`) and from the query, form values
+ * first. A JSON body is not read (the gateway has no body mapping for it).
+ */
+function exchangeFields(request: ApiRequest): URLSearchParams {
+  if (request.method === "POST" && request.body !== undefined) {
+    throw invalidArgument(
+      "body",
+      "the exchange takes an application/x-www-form-urlencoded body (or the query)",
+    );
+  }
+  const fields = new URLSearchParams(request.form);
+  for (const [key, value] of request.query) fields.append(key, value);
+  return fields;
 }
 
 async function exchange(ctx: EmulatorContext, request: ApiRequest): Promise<ApiResponse> {
   const presentedToken = bearerTokenOf(request.authorization);
   if (!presentedToken)
     throw unauthenticated("an OIDC token is required as 'Authorization: Bearer <token>'");
-  const audience = request.query.get("aud");
-  if (!audience) throw invalidArgument("aud", "is required");
-  if (withoutTrailingSlashes(audience) !== ctx.origin) {
-    throw invalidArgument("aud", `must be the API audience ${ctx.origin}`);
+  const fields = exchangeFields(request);
+  // `aud` is repeated: at least one, each the API audience (the token is minted for it).
+  // `scopes`, `scope`, `cap` and `identity_provider` are accepted and not applied: the
+  // token grants what the identity's bindings grant.
+  const audiences = fields.getAll("aud").filter((value) => value !== "");
+  if (audiences.length === 0) throw invalidArgument("aud", "is required");
+  for (const audience of audiences) {
+    if (withoutTrailingSlashes(audience) !== ctx.origin) {
+      throw invalidArgument("aud", `must be the API audience ${ctx.origin}`);
+    }
   }
-  const identityUid = request.query.get("identity");
+  const identityUid = fields.get("identity");
   if (!identityUid) throw invalidArgument("identity", "is required");
   requirePathUid(identityUid, "identity");
   // Addendum 6.10: the identity first, so that nothing the presented token names is
@@ -82,12 +105,13 @@ async function exchange(ctx: EmulatorContext, request: ApiRequest): Promise<ApiR
   });
   if (failed !== undefined) throw mismatch(failed);
   markSeen(ctx, identity);
-  const token = await ctx.tokens.mintApiToken(
-    identityUid,
-    EXCHANGED_TOKEN_TTL_SECONDS,
-    ctx.clock.now(),
+  const issued = ctx.clock.now();
+  const token = await ctx.tokens.mintApiToken(identityUid, EXCHANGED_TOKEN_TTL_SECONDS, issued);
+  // `RawToken`: the token and its expiry (no refresh token is issued).
+  const expiry = new Date(
+    (Math.floor(issued.getTime() / 1000) + EXCHANGED_TOKEN_TTL_SECONDS) * 1000,
   );
-  return ok({ token });
+  return ok({ token, expiry: expiry.toISOString() });
 }
 
 async function oidc(ctx: EmulatorContext, request: ApiRequest): Promise<ApiResponse | undefined> {

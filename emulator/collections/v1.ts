@@ -1,4 +1,5 @@
 /** The v1 paths still served: `GET /iam/v1/groups` and `GET /registry/v1/repos`, lists only. */
+import { capabilityFor } from "../model";
 import type { JsonObject } from "../requests";
 import { ok } from "../requests";
 import { type CollectionHandler, callerOf, unsupported } from "./kit";
@@ -11,7 +12,7 @@ export const v1Groups: CollectionHandler = async (ctx, request, uid) => {
   const range = ctx.state.groups.all();
   for (let index = range.start; index < range.end; index++) {
     const group = ctx.state.groups.get(range.uids[index]);
-    if (!group || !access.can("groups.list", group.uid)) continue;
+    if (!group || !access.can(capabilityFor("groups", "list"), group.uid)) continue;
     items.push({
       id: group.uid,
       name: group.name,

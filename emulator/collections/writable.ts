@@ -24,6 +24,7 @@ import {
   parseListParams,
   runList,
 } from "../listing";
+import { type CollectionName, capabilityFor } from "../model";
 import {
   type ApiRequest,
   type ApiResponse,
@@ -84,14 +85,14 @@ export interface UpdateWrite<T> {
 export type Verb = "get" | "update" | "delete";
 
 export interface WritableSpec<T extends StoredRecord, D> {
-  /** Path segment, capability prefix and list key: `groups`. */
-  name: string;
+  /** Path segment, list key and collection of the capabilities: `groups`. */
+  name: CollectionName;
   store(state: State): IndexedCollection<T>;
   /** The record as the API answers it to `access`. */
   out(ctx: EmulatorContext, record: T, access: Access): JsonObject;
   /**
    * Steps 1 and 2 for Get, Update and Delete. The default: `uid` is a path uid and the
-   * caller holds `<name>.<verb>` on it. May answer the record when finding it is part of
+   * caller holds the verb's capability on it (a Get needs the collection's LIST). May answer the record when finding it is part of
    * the check (flat uids have no group to check a capability on before the look-up).
    */
   authorize?(ctx: EmulatorContext, access: Access, uid: string, verb: Verb): T | undefined;
@@ -113,7 +114,7 @@ export interface ListSpec<T> {
   /** The sort key of an order field beyond the common ones (e.g. `expirationTime`). */
   sortValue?(record: T, field: OrderField): string | undefined;
   /**
-   * Which records the caller sees; default: `<name>.list` on the record's uid (with no
+   * Which records the caller sees; default: the LIST capability on the record's uid (with no
    * per-item check when one grant covers the whole scope).
    */
   visible?(ctx: EmulatorContext, access: Access, record: T): boolean;
@@ -126,7 +127,7 @@ export interface ListSpec<T> {
 export interface CreateSpec<T, D> extends WriteSteps<CreateWrite<D>> {
   /** Why the parent belongs in the path, for a POST without one. */
   parentHint: string;
-  /** Step 2: the capabilities the caller needs on the parent; default `<name>.create`. */
+  /** Step 2: the capabilities the caller needs on the parent; default the CREATE one. */
   capabilities?: string[];
   /** Step 3: the body, validated. Step 4 then checks the parent group exists, then `references`. */
   body(ctx: EmulatorContext, body: JsonObject, parentUid: string): D;
@@ -139,7 +140,7 @@ export interface CreateSpec<T, D> extends WriteSteps<CreateWrite<D>> {
 export interface UpdateSpec<T> extends WriteSteps<UpdateWrite<T>> {
   /** The update mask paths this collection accepts. */
   writable: readonly string[];
-  /** Step 2 beyond `<name>.update` on the uid (e.g. a capability on the record's group). */
+  /** Step 2 beyond the UPDATE capability on the uid (e.g. a capability on the record's group). */
   authorize?(ctx: EmulatorContext, access: Access, current: T): void;
   /**
    * Step 3: `current` with the paths applied from the body, validated. `request` is
@@ -187,7 +188,7 @@ export function writableCollection<T extends StoredRecord, D>(
   const authorize = (ctx: EmulatorContext, access: Access, uid: string, verb: Verb) => {
     if (spec.authorize) return spec.authorize(ctx, access, uid, verb);
     requirePathUid(uid);
-    access.require(`${spec.name}.${verb}`, uid);
+    access.require(capabilityFor(spec.name, verb), uid);
     return undefined;
   };
   const load = (ctx: EmulatorContext, uid: string): T =>
@@ -202,7 +203,7 @@ export function writableCollection<T extends StoredRecord, D>(
       visible = (record) => see(ctx, access, record);
     } else {
       const filter = access.listFilter(
-        `${spec.name}.list`,
+        capabilityFor(spec.name, "list"),
         params.childrenOf ?? params.descendantsOf,
       );
       visible = filter && ((record) => filter(record.uid));
@@ -235,7 +236,7 @@ export function writableCollection<T extends StoredRecord, D>(
     if (!creating) throw unsupported(request);
     if (uid === undefined) throw invalidArgument("parent", creating.parentHint);
     const parentUid = requirePathUid(uid, "parent");
-    for (const capability of creating.capabilities ?? [`${spec.name}.create`]) {
+    for (const capability of creating.capabilities ?? [capabilityFor(spec.name, "create")]) {
       access.require(capability, parentUid);
     }
     const draft = creating.body(ctx, bodyObject(request), parentUid);

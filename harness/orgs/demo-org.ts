@@ -83,7 +83,7 @@ export async function createDemoOrganisation(emulator: {
     const deployer = await client.iam.roles.create(uids.engineering, {
       name: "deployer",
       description: "Deploys services",
-      capabilities: ["repos.list", "groups.get"],
+      capabilities: ["CAP_REPO_LIST", "CAP_IAM_GROUPS_LIST"],
     });
     uids.deployer = deployer.uid;
     const bound = await client.iam.roleBindings.create(uids.platform, {
@@ -96,7 +96,7 @@ export async function createDemoOrganisation(emulator: {
     const ssoUser = await client.iam.roles.create(uids.engineering, {
       name: "sso user",
       description: "What a colleague signing in may do",
-      capabilities: ["groups.get", "groups.list", "repos.get", "repos.list"],
+      capabilities: ["CAP_IAM_GROUPS_LIST", "CAP_REPO_LIST"],
     });
     uids["sso-user"] = ssoUser.uid;
     const sso = await client.iam.identityProviders.create(uids.engineering, {

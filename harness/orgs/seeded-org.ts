@@ -85,7 +85,7 @@ export async function seedOrganisation(
       const role = await client.iam.roles.create(department, {
         name: "deployer",
         description: "Deploys the department's services",
-        capabilities: ["groups.get", "repos.get", "repos.list"],
+        capabilities: ["CAP_IAM_GROUPS_LIST", "CAP_REPO_LIST"],
       });
       deployers.set(department, role.uid);
       await client.iam.accountAssociations.create(department, {

@@ -46,7 +46,7 @@ describe("a PATCH whose values equal the current ones changes nothing", () => {
     ).body;
     const role = (
       await api<Json>("POST", `/iam/v2beta1/roles/${group.uid}`, {
-        body: { name: "same", capabilities: ["groups.list", "groups.get"] },
+        body: { name: "same", capabilities: ["CAP_IAM_GROUPS_LIST", "CAP_IAM_GROUPS_LIST"] },
       })
     ).body;
     const binding = (
@@ -91,7 +91,7 @@ describe("a PATCH whose values equal the current ones changes nothing", () => {
         `/iam/v2beta1/roles/${role.uid}`,
         "?updateMask=capabilities",
         // Another order and a duplicate: the same set.
-        { capabilities: ["groups.get", "groups.list", "groups.get"] },
+        { capabilities: ["CAP_IAM_GROUPS_LIST", "CAP_IAM_GROUPS_LIST", "CAP_IAM_GROUPS_LIST"] },
         role,
       ],
       [`/iam/v2beta1/roleBindings/${binding.uid}`, "", { roleUid: role.uid }, binding],
@@ -135,14 +135,14 @@ describe("a custom role may not take a built-in role's name", () => {
     "%s: INVALID_ARGUMENT on name at create and at rename",
     async (name) => {
       const created = await api<Json>("POST", `/iam/v2beta1/roles/${emu.rootGroupUid}`, {
-        body: { name, capabilities: ["groups.get"] },
+        body: { name, capabilities: ["CAP_IAM_GROUPS_LIST"] },
       });
       expect(created.status).toBe(400);
       expect(reasonOf(created.body)).toBe("INVALID_ARGUMENT");
       expect(created.body.message).toBe("Invalid argument: name: is the name of a built-in role");
       const custom = (
         await api<Json>("POST", `/iam/v2beta1/roles/${emu.rootGroupUid}`, {
-          body: { name: `not-${name}`, capabilities: ["groups.get"] },
+          body: { name: `not-${name}`, capabilities: ["CAP_IAM_GROUPS_LIST"] },
         })
       ).body;
       const renamed = await api<Json>("PATCH", `/iam/v2beta1/roles/${custom.uid}`, {
@@ -159,7 +159,7 @@ describe("a custom role may not take a built-in role's name", () => {
   it("other duplicate names stay allowed", async () => {
     for (let i = 0; i < 2; i++) {
       const reply = await api<Json>("POST", `/iam/v2beta1/roles/${emu.rootGroupUid}`, {
-        body: { name: "deployer", capabilities: ["groups.get"] },
+        body: { name: "deployer", capabilities: ["CAP_IAM_GROUPS_LIST"] },
       });
       expect(reply.status).toBe(200);
     }

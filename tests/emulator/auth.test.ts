@@ -226,7 +226,8 @@ describe("access control", () => {
         body: { name: "team-a-admin", claimMatch: { issuer: emu.issuer, subject: "team-a-admin" } },
       })
     ).body.uid as string;
-    const roles = await owner<{ roles: Json[] }>("GET", "/iam/v2beta1/roles?name=editor");
+    // Owner of team A only (the editor creates no groups).
+    const roles = await owner<{ roles: Json[] }>("GET", "/iam/v2beta1/roles?name=owner");
     await owner("POST", `/iam/v2beta1/roleBindings/${teamA}`, {
       body: { identityUid: scoped, roleUid: roles.body.roles[0].uid },
     });
@@ -241,21 +242,21 @@ describe("access control", () => {
     expect(reply.status).toBe(403);
     expect(reply.body).toMatchObject({
       code: 7,
-      message: `Permission denied: groups.create on ${emu.rootGroupUid}`,
+      message: `Permission denied: CAP_IAM_GROUPS_CREATE on ${emu.rootGroupUid}`,
     });
     expect(reasonOf(reply.body)).toBe("PERMISSION_DENIED");
   });
 
   it("built-in roles are visible to every authenticated caller, custom ones only where listable", async () => {
     const hidden = await owner<Json>("POST", `/iam/v2beta1/roles/${teamB}`, {
-      body: { name: "b-only", capabilities: ["groups.get"] },
+      body: { name: "b-only", capabilities: ["CAP_IAM_GROUPS_LIST"] },
     });
     const api = caller(emu.url, scopedToken);
     const roles = await api<{ roles: Json[] }>("GET", "/iam/v2beta1/roles?page_size=200");
     const names = roles.body.roles.map((role) => role.name);
     expect(names).toEqual(expect.arrayContaining(["owner", "editor", "viewer", "registry.pull"]));
     expect(names).not.toContain("b-only");
-    // Role uids are flat: a custom role the caller cannot read answers as a missing one.
+    // Reading roles is unscoped: a custom role the caller cannot read answers as a missing one.
     const unreadable = await api<Json>("GET", `/iam/v2beta1/roles/${hidden.body.uid}`);
     const missing = await api<Json>("GET", `/iam/v2beta1/roles/${"0".repeat(40)}`);
     expect(unreadable.status).toBe(404);
@@ -311,7 +312,12 @@ describe("access control", () => {
       await owner<Json>("POST", `/iam/v2beta1/roles/${teamA}`, {
         body: {
           name: "binder",
-          capabilities: ["roleBindings.create", "groups.get", "identities.get", "roles.get"],
+          capabilities: [
+            "CAP_IAM_ROLE_BINDINGS_CREATE",
+            "CAP_IAM_GROUPS_LIST",
+            "CAP_IAM_IDENTITY_LIST",
+            "CAP_IAM_ROLES_LIST",
+          ],
         },
       })
     ).body;
@@ -333,7 +339,7 @@ describe("access control", () => {
     expect(String(escalation.body.message)).toMatch(/^Permission denied: /);
     const subset = (
       await owner<Json>("POST", `/iam/v2beta1/roles/${teamA}`, {
-        body: { name: "getter", capabilities: ["groups.get"] },
+        body: { name: "getter", capabilities: ["CAP_IAM_GROUPS_LIST"] },
       })
     ).body;
     const allowed = await api<Json>("POST", `/iam/v2beta1/roleBindings/${teamA}`, {

@@ -1,8 +1,9 @@
 /**
- * The capability names (addendum 2.1), the refined built-in roles (2.2) and what the new
- * operations require (2.3), over HTTP.
+ * The capability names (the platform's `Capability` enum), the built-in roles' published
+ * sets, and what the operations require (a Get needs the collection's LIST), over HTTP.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CAPABILITIES } from "../../emulator/capabilities";
 import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
 import { failure, type Json, type Org, org } from "../support/emulator-org";
 
@@ -15,109 +16,168 @@ beforeAll(async () => {
 });
 afterAll(() => emu.close());
 
-const COLLECTIONS = [
-  "groups",
-  "identities",
-  "roles",
-  "roleBindings",
-  "identityProviders",
-  "accountAssociations",
-  "groupInvites",
-  "repos",
-  "tags",
-  "advisories",
+/** The platform's enum: 216 values besides UNKNOWN; the contract suite compares the list. */
+const ENUM_SIZE = 216;
+
+/** The names this API pins (capabilities of its own collections and reads). */
+const PINNED = /^CAP_(IAM_|REPO_|TAG|MANIFEST|REFERRERS|ADVISORIES|EVENTS)/;
+const IAM_LISTS = [
+  "CAP_IAM_GROUPS_LIST",
+  "CAP_IAM_GROUP_INVITES_LIST",
+  "CAP_IAM_ROLES_LIST",
+  "CAP_IAM_ROLE_BINDINGS_LIST",
+  "CAP_IAM_ACCOUNT_ASSOCIATIONS_LIST",
+  "CAP_IAM_IDENTITY_LIST",
+  "CAP_IAM_IDENTITY_PROVIDERS_LIST",
 ];
-const VERBS = ["list", "get", "create", "update", "delete"];
-/** The 49 names, written out from the addendum's rule (every pair less groupInvites.update). */
-const ALL = COLLECTIONS.flatMap((c) => VERBS.map((v) => `${c}.${v}`))
-  .filter((name) => name !== "groupInvites.update")
-  .sort();
-const READS = ALL.filter((name) => name.endsWith(".list") || name.endsWith(".get"));
-const GRANTING = [
-  "roles",
-  "roleBindings",
-  "identityProviders",
-  "groupInvites",
-  "accountAssociations",
+const PULL = [
+  "CAP_REPO_BLOBS_GET",
+  "CAP_REPO_LIST",
+  "CAP_MANIFEST_LIST",
+  "CAP_MANIFEST_METADATA_LIST",
+  "CAP_TAG_LIST",
+  "CAP_REFERRERS_LIST",
 ];
+/** The published sets on the pinned subset, written out from the definitions. */
+const VIEWER = [...IAM_LISTS, "CAP_EVENTS_SUBSCRIPTION_LIST", ...PULL, "CAP_ADVISORIES_LIST"];
+const EDITOR = [
+  ...VIEWER,
+  "CAP_EVENTS_SUBSCRIPTION_CREATE",
+  "CAP_EVENTS_SUBSCRIPTION_UPDATE",
+  "CAP_EVENTS_SUBSCRIPTION_DELETE",
+  "CAP_REPO_CREATE",
+  "CAP_REPO_UPDATE",
+  "CAP_REPO_DELETE",
+];
+const REGISTRY_PULL = ["CAP_IAM_GROUPS_LIST", ...PULL];
+const IAM_COLLECTIONS = [
+  "GROUPS",
+  "GROUP_INVITES",
+  "ROLES",
+  "ROLE_BINDINGS",
+  "ACCOUNT_ASSOCIATIONS",
+  "IDENTITY",
+  "IDENTITY_PROVIDERS",
+];
+const OWNER = [
+  ...IAM_COLLECTIONS.flatMap((c) =>
+    ["CREATE", "UPDATE", "LIST", "DELETE"]
+      .map((v) => `CAP_IAM_${c}_${v}`)
+      .filter((name) => name !== "CAP_IAM_GROUP_INVITES_UPDATE"),
+  ),
+  "CAP_IAM_SCIM_MANAGE",
+  ...["CREATE", "UPDATE", "LIST", "DELETE"].map((v) => `CAP_EVENTS_SUBSCRIPTION_${v}`),
+  ...["CREATE", "UPDATE", "LIST", "DELETE"].map((v) => `CAP_REPO_${v}`),
+  "CAP_REPO_BLOBS_GET",
+  "CAP_REPO_CHECK_POLICIES",
+  ...["CREATE", "UPDATE", "LIST", "DELETE"].map((v) => `CAP_MANIFEST_${v}`),
+  "CAP_MANIFEST_METADATA_LIST",
+  ...["CREATE", "UPDATE", "LIST", "DELETE"].map((v) => `CAP_TAG_${v}`),
+  "CAP_REFERRERS_LIST",
+  "CAP_ADVISORIES_LIST",
+];
+
+function pinned(capabilities: unknown): string[] {
+  return (capabilities as string[]).filter((name) => PINNED.test(name)).sort();
+}
 
 async function builtInRole(name: string): Promise<Json> {
   const uid = await o.builtIn(name);
   return (await o.call<Json>("GET", `/iam/v2beta1/roles/${uid}`)).body;
 }
 
-describe("capability names (2.1)", () => {
-  it("there are 49, and a custom role may hold each of them", async () => {
-    expect(ALL).toHaveLength(49);
-    const uid = await o.role(emu.rootGroupUid, ALL);
+describe("capability names: the platform's enum", () => {
+  it("the emulator knows the enum's 216 names, and a custom role may hold every owner value", async () => {
+    expect(CAPABILITIES).toHaveLength(ENUM_SIZE);
+    expect(new Set(CAPABILITIES).size).toBe(ENUM_SIZE);
+    expect(CAPABILITIES).not.toContain("UNKNOWN");
+    const owner = (await builtInRole("owner")).capabilities as string[];
+    const uid = await o.role(emu.rootGroupUid, [...owner].reverse());
     const role = (await o.call<Json>("GET", `/iam/v2beta1/roles/${uid}`)).body;
-    expect(role.capabilities).toEqual(ALL);
+    // Stored in the enum's order, without repeats.
+    expect(role.capabilities).toEqual(owner);
+    expect(owner).toEqual(
+      [...owner].sort(
+        (a, b) => CAPABILITIES.indexOf(a as never) - CAPABILITIES.indexOf(b as never),
+      ),
+    );
+  });
+
+  it("values beyond the owner set (newer, deprecated) are enum names and accepted too", async () => {
+    const uid = await o.role(emu.rootGroupUid, [
+      "CAP_IAM_POLICY_LIST",
+      "CAP_REGISTRY_OVERLAYS_LIST",
+      "CAP_SKILLS_LIST",
+    ]);
+    expect((await o.call<Json>("GET", `/iam/v2beta1/roles/${uid}`)).body.capabilities).toEqual([
+      "CAP_IAM_POLICY_LIST",
+      "CAP_REGISTRY_OVERLAYS_LIST",
+      "CAP_SKILLS_LIST",
+    ]);
   });
 
   it.each([
-    "groupInvites.update",
+    "groups.create",
+    "CAP_IAM_GROUP_INVITES_UPDATE",
+    "CAP_IAM_GROUPS_GET",
     "role_bindings.create",
-    "identity.list",
-    "repo.list",
-    "identity_providers.create",
-    "identityProviders.scim.manage",
-    "advisories.approve",
+    "UNKNOWN",
+    "cap_iam_groups_list",
   ])("%s is refused, never translated", async (name) => {
     const reply = await o.call("POST", `/iam/v2beta1/roles/${emu.rootGroupUid}`, {
       body: { name: "bad caps", capabilities: [name] },
     });
     expect(failure(reply)).toEqual([
       400,
-      `Invalid argument: capabilities: unknown capability "${name}" (expected <collection>.<verb>)`,
+      `Invalid argument: capabilities: unknown capability "${name}" (expected a Capability enum name such as CAP_IAM_GROUPS_LIST)`,
     ]);
   });
 });
 
-describe("built-in roles (2.2)", () => {
-  it("owner holds all 49", async () => {
-    expect((await builtInRole("owner")).capabilities).toEqual(ALL);
-  });
-
-  it("editor reads everything and writes everything but access grants", async () => {
-    const editor = await builtInRole("editor");
-    const expected = ALL.filter(
-      (name) => READS.includes(name) || !GRANTING.includes(name.split(".")[0]),
-    );
-    expect(editor.capabilities).toEqual(expected);
-    expect(editor.description).toBe("Read everything; change everything but access grants");
-    for (const collection of GRANTING) {
-      for (const verb of ["create", "update", "delete"]) {
-        expect(editor.capabilities).not.toContain(`${collection}.${verb}`);
-      }
+describe("built-in roles: the published sets", () => {
+  it("owner, editor, viewer and registry.pull hold the published sets", async () => {
+    const sizes: Record<string, number> = {
+      owner: 138,
+      editor: 62,
+      viewer: 51,
+      "registry.pull": 10,
+    };
+    const expected: Record<string, string[]> = {
+      owner: OWNER,
+      editor: EDITOR,
+      viewer: VIEWER,
+      "registry.pull": REGISTRY_PULL,
+    };
+    for (const [name, size] of Object.entries(sizes)) {
+      const role = await builtInRole(name);
+      const held = role.capabilities as string[];
+      expect(held, name).toHaveLength(size);
+      for (const capability of held) expect(CAPABILITIES, name).toContain(capability);
+      expect(pinned(held), name).toEqual([...expected[name]].sort());
     }
-    expect(editor.capabilities).toContain("advisories.delete");
+    expect(OWNER).toHaveLength(49);
+    expect(EDITOR).toHaveLength(21);
+    expect(VIEWER).toHaveLength(15);
+    expect(REGISTRY_PULL).toHaveLength(7);
   });
 
-  it("viewer holds the 20 list and get names; registry.pull is unchanged", async () => {
-    expect((await builtInRole("viewer")).capabilities).toEqual(READS);
-    expect(READS).toHaveLength(20);
-    expect((await builtInRole("registry.pull")).capabilities).toEqual([
-      "repos.get",
-      "repos.list",
-      "tags.get",
-      "tags.list",
-    ]);
-  });
-
-  it("an editor creates groups and identities but no provider, invite, association, role or binding", async () => {
+  it("an editor creates no group, identity, role, binding, provider, invite or association", async () => {
     const group = await o.group(emu.rootGroupUid);
     const editor = await o.actor(group, [[group, await o.builtIn("editor")]]);
     const viewer = await o.builtIn("viewer");
-    expect(
-      (
-        await editor.call("POST", `/iam/v2beta1/groups/${group}`, {
-          body: { name: "made by editor" },
-        })
-      ).status,
-    ).toBe(200);
     const refused: Array<[string, unknown, string]> = [
-      ["roles", { name: "r", capabilities: ["groups.get"] }, "roles.create"],
-      ["roleBindings", { identityUid: editor.identityUid, roleUid: viewer }, "roleBindings.create"],
+      ["groups", { name: "made by editor" }, "CAP_IAM_GROUPS_CREATE"],
+      [
+        "identities",
+        { name: "by editor", claimMatch: { issuer: "https://issuer.example", subject: "s" } },
+        "CAP_IAM_IDENTITY_CREATE",
+      ],
+      ["roles", { name: "r", capabilities: ["CAP_IAM_GROUPS_LIST"] }, "CAP_IAM_ROLES_CREATE"],
+      [
+        "roleBindings",
+        { identityUid: editor.identityUid, roleUid: viewer },
+        "CAP_IAM_ROLE_BINDINGS_CREATE",
+      ],
       [
         "identityProviders",
         {
@@ -125,13 +185,13 @@ describe("built-in roles (2.2)", () => {
           defaultRole: viewer,
           oidc: { issuer: "https://idp.example", clientId: "c", clientSecret: "s" },
         },
-        "identityProviders.create",
+        "CAP_IAM_IDENTITY_PROVIDERS_CREATE",
       ],
-      ["groupInvites", { roleUid: viewer, ttl: "60s" }, "groupInvites.create"],
+      ["groupInvites", { roleUid: viewer, ttl: "60s" }, "CAP_IAM_GROUP_INVITES_CREATE"],
       [
         "accountAssociations",
         { name: "acct", amazon: { account: "123456789012" } },
-        "accountAssociations.create",
+        "CAP_IAM_ACCOUNT_ASSOCIATIONS_CREATE",
       ],
     ];
     for (const [collection, body, capability] of refused) {
@@ -141,8 +201,8 @@ describe("built-in roles (2.2)", () => {
   });
 });
 
-describe("what the new operations require (2.3)", () => {
-  it("each list, get and delete needs its own capability on the item", async () => {
+describe("what the operations require", () => {
+  it("a get needs the LIST capability, a delete or update its own, each on the item", async () => {
     const group = await o.group(emu.rootGroupUid);
     const viewer = await o.builtIn("viewer");
     const provider = (
@@ -163,35 +223,46 @@ describe("what the new operations require (2.3)", () => {
       body: { name: "acct", amazon: { account: "123456789012" } },
     });
     // A caller holding everything but the new collections' capabilities.
-    const others = ALL.filter(
-      (name) =>
-        !["identityProviders", "groupInvites", "accountAssociations"].includes(name.split(".")[0]),
+    const others = OWNER.filter(
+      (name) => !/^CAP_IAM_(IDENTITY_PROVIDERS|GROUP_INVITES|ACCOUNT_ASSOCIATIONS)_/.test(name),
     );
     const stranger = await o.actor(group, [[group, await o.role(group, others)]]);
     const cases: Array<[string, string, string]> = [
-      ["GET", `/iam/v2beta1/identityProviders/${provider}`, `identityProviders.get on ${provider}`],
+      [
+        "GET",
+        `/iam/v2beta1/identityProviders/${provider}`,
+        `CAP_IAM_IDENTITY_PROVIDERS_LIST on ${provider}`,
+      ],
       [
         "DELETE",
         `/iam/v2beta1/identityProviders/${provider}`,
-        `identityProviders.delete on ${provider}`,
+        `CAP_IAM_IDENTITY_PROVIDERS_DELETE on ${provider}`,
       ],
-      ["GET", `/iam/v2beta1/groupInvites/${invite}`, `groupInvites.get on ${invite}`],
-      ["DELETE", `/iam/v2beta1/groupInvites/${invite}`, `groupInvites.delete on ${invite}`],
-      ["GET", `/iam/v2beta1/accountAssociations/${group}`, `accountAssociations.get on ${group}`],
+      ["GET", `/iam/v2beta1/groupInvites/${invite}`, `CAP_IAM_GROUP_INVITES_LIST on ${invite}`],
+      [
+        "DELETE",
+        `/iam/v2beta1/groupInvites/${invite}`,
+        `CAP_IAM_GROUP_INVITES_DELETE on ${invite}`,
+      ],
+      [
+        "GET",
+        `/iam/v2beta1/accountAssociations/${group}`,
+        `CAP_IAM_ACCOUNT_ASSOCIATIONS_LIST on ${group}`,
+      ],
       [
         "DELETE",
         `/iam/v2beta1/accountAssociations/${group}`,
-        `accountAssociations.delete on ${group}`,
+        `CAP_IAM_ACCOUNT_ASSOCIATIONS_DELETE on ${group}`,
       ],
       [
         "PATCH",
         `/iam/v2beta1/accountAssociations/${group}`,
-        `accountAssociations.update on ${group}`,
+        `CAP_IAM_ACCOUNT_ASSOCIATIONS_UPDATE on ${group}`,
       ],
       [
         "PATCH",
         `/iam/v2beta1/identityProviders/${provider}`,
-        `identityProviders.update on ${provider}`,
+        `CAP_IAM_IDENTITY_PROVIDERS_UPDATE on ${provider}`,
       ],
     ];
     for (const [method, path, denied] of cases) {

@@ -75,8 +75,11 @@ describe("faults", () => {
     expect(reasonOf(first.body)).toBe("UNAVAILABLE");
     // Another method does not match and does not use up the fault.
     expect(
-      (await owner("POST", `/iam/v2beta1/groups/${emu.rootGroupUid}`, { body: { name: "f1" } }))
-        .status,
+      (
+        await owner("POST", `/iam/v2beta1/groups/${emu.rootGroupUid}`, {
+          body: { name: "fault 1" },
+        })
+      ).status,
     ).toBe(200);
     expect((await owner("GET", "/iam/v2beta1/groups")).status).toBe(503);
     expect((await owner("GET", "/iam/v2beta1/groups")).status).toBe(200);

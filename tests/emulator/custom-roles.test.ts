@@ -33,7 +33,7 @@ describe("capabilities are required", () => {
   );
 
   it("an update may not leave the list empty, with or without a mask; the role is unchanged", async () => {
-    const uid = await o.role(emu.rootGroupUid, ["groups.get"]);
+    const uid = await o.role(emu.rootGroupUid, ["CAP_IAM_GROUPS_LIST"]);
     for (const path of [roles(`/${uid}`), roles(`/${uid}?updateMask=capabilities`)]) {
       const reply = await o.call("PATCH", path, { body: { capabilities: [] } });
       expect(failure(reply)).toEqual([
@@ -49,7 +49,7 @@ describe("capabilities are required", () => {
       "Invalid argument: capabilities: at least one capability is required",
     ]);
     const stored = await o.call<Json>("GET", roles(`/${uid}`));
-    expect(stored.body.capabilities).toEqual(["groups.get"]);
+    expect(stored.body.capabilities).toEqual(["CAP_IAM_GROUPS_LIST"]);
   });
 });
 
@@ -58,13 +58,13 @@ describe("built-in names are reserved", () => {
     "%s cannot name a custom role, at create or by update",
     async (name) => {
       const created = await o.call("POST", roles(`/${emu.rootGroupUid}`), {
-        body: { name, capabilities: ["groups.get"] },
+        body: { name, capabilities: ["CAP_IAM_GROUPS_LIST"] },
       });
       expect(failure(created)).toEqual([
         400,
         "Invalid argument: name: is the name of a built-in role",
       ]);
-      const uid = await o.role(emu.rootGroupUid, ["groups.get"]);
+      const uid = await o.role(emu.rootGroupUid, ["CAP_IAM_GROUPS_LIST"]);
       const renamed = await o.call("PATCH", roles(`/${uid}`), { body: { name } });
       expect(failure(renamed)).toEqual([
         400,
@@ -74,15 +74,15 @@ describe("built-in names are reserved", () => {
   );
 
   it("other duplicate names are allowed", async () => {
-    await o.role(emu.rootGroupUid, ["groups.get"], "twin");
-    await o.role(emu.rootGroupUid, ["groups.get"], "twin");
+    await o.role(emu.rootGroupUid, ["CAP_IAM_GROUPS_LIST"], "twin");
+    await o.role(emu.rootGroupUid, ["CAP_IAM_GROUPS_LIST"], "twin");
   });
 });
 
 describe("deletes refused while the role is in use", () => {
   it("a binding blocks the delete until it is gone", async () => {
     const group = await o.group(emu.rootGroupUid);
-    const role = await o.role(group, ["groups.get"]);
+    const role = await o.role(group, ["CAP_IAM_GROUPS_LIST"]);
     const binding = await o.bind(group, await o.identity(group), role);
     const refused = await o.call<Json>("DELETE", roles(`/${role}`));
     expect(failure(refused)).toEqual([
@@ -96,7 +96,7 @@ describe("deletes refused while the role is in use", () => {
 
   it("an identity provider's defaultRole blocks the delete; the message counts both uses", async () => {
     const group = await o.group(emu.rootGroupUid);
-    const role = await o.role(group, ["groups.get"]);
+    const role = await o.role(group, ["CAP_IAM_GROUPS_LIST"]);
     const provider = (
       await o.call<Json>("POST", `/iam/v2beta1/identityProviders/${group}`, {
         body: {
@@ -125,11 +125,11 @@ describe("deletes refused while the role is in use", () => {
 
   it("a group invite never blocks it: the invite stays, without its hydrated role", async () => {
     const group = await o.group(emu.rootGroupUid);
-    const role = await o.role(group, ["groups.get"]);
+    const role = await o.role(group, ["CAP_IAM_GROUPS_LIST"]);
     const invite = await o.call<Json>("POST", `/iam/v2beta1/groupInvites/${group}`, {
       body: { roleUid: role, ttl: "3600s" },
     });
-    expect(invite.body.role).toMatchObject({ uid: role, capabilities: ["groups.get"] });
+    expect(invite.body.role).toMatchObject({ uid: role, capabilities: ["CAP_IAM_GROUPS_LIST"] });
     expect((await o.call("DELETE", roles(`/${role}`))).status).toBe(200);
     const after = await o.call<Json>("GET", `/iam/v2beta1/groupInvites/${invite.body.uid}`);
     expect(after.status).toBe(200);
@@ -143,7 +143,7 @@ describe("usable only in its own group and below", () => {
     const parent = await o.group(emu.rootGroupUid);
     const child = await o.group(parent);
     const sibling = await o.group(emu.rootGroupUid);
-    const role = await o.role(parent, ["groups.get"]);
+    const role = await o.role(parent, ["CAP_IAM_GROUPS_LIST"]);
     const attempts = (group: string) => ({
       roleBindings: [
         `/iam/v2beta1/roleBindings/${group}`,

@@ -238,6 +238,80 @@ describe("order: the identity first, then only an issuer it accepts (6.10 steps 
   });
 });
 
+describe("the exchange's request and answer (ExchangeRequest, RawToken)", () => {
+  const form = (token: string, body: string, query = "") =>
+    fetch(`${emu.url}/sts/exchange${query}`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${token}`,
+        "content-type": "application/x-www-form-urlencoded",
+      },
+      body,
+    });
+
+  it("POST with a form body, as the platform's SDK sends it; repeated keys; the query too", async () => {
+    const uid = await identity({ claimMatch: { issuer: outsideIssuer, subject: "f" } });
+    const token = await signed(outsideKey, { iss: outsideIssuer, sub: "f", aud: emu.url });
+    for (const [body, query] of [
+      [`aud=${enc(emu.url)}&identity=${enc(uid)}`, ""],
+      [
+        `aud=${enc(emu.url)}&aud=${enc(`${emu.url}/`)}&identity=${enc(uid)}&scopes=a&scopes=b&cap=CAP_IAM_GROUPS_LIST&identity_provider=`,
+        "",
+      ],
+      [`identity=${enc(uid)}`, `?aud=${enc(emu.url)}`],
+    ]) {
+      const reply = await form(token, body, query);
+      const answer = (await reply.json()) as Json;
+      expect(reply.status, JSON.stringify(answer)).toBe(200);
+      expect(Object.keys(answer).sort()).toEqual(["expiry", "token"]);
+      const claims = JSON.parse(
+        Buffer.from(String(answer.token).split(".")[1], "base64url").toString(),
+      ) as Json;
+      expect(claims.sub).toBe(uid);
+      // RFC 3339, the token's own exp.
+      expect(answer.expiry).toBe(new Date((claims.exp as number) * 1000).toISOString());
+    }
+  });
+
+  it("a form without aud, or with another audience among them, is INVALID_ARGUMENT on aud", async () => {
+    const uid = await identity({ claimMatch: { issuer: outsideIssuer, subject: "f" } });
+    const token = await signed(outsideKey, { iss: outsideIssuer, sub: "f", aud: emu.url });
+    for (const body of [
+      `identity=${enc(uid)}`,
+      `aud=${enc(emu.url)}&aud=https%3A%2F%2Fother.example&identity=${enc(uid)}`,
+    ]) {
+      const reply = await form(token, body);
+      expect(reply.status).toBe(400);
+      expect(((await reply.json()) as Json).message).toMatch(/^Invalid argument: aud: /);
+    }
+  });
+
+  it("a JSON body is not read: INVALID_ARGUMENT on body", async () => {
+    const uid = await identity({ claimMatch: { issuer: outsideIssuer, subject: "f" } });
+    const token = await signed(outsideKey, { iss: outsideIssuer, sub: "f", aud: emu.url });
+    const reply = await caller(emu.url, token)<Json>("POST", "/sts/exchange", {
+      body: { aud: [emu.url], identity: uid },
+    });
+    expect(reply.status).toBe(400);
+    expect(reply.body.message).toMatch(/^Invalid argument: body: /);
+  });
+
+  it("another API route refuses a form body", async () => {
+    const reply = await fetch(`${emu.url}/iam/v2beta1/groups/${group}`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${emu.token}`,
+        "content-type": "application/x-www-form-urlencoded",
+      },
+      body: "name=formed",
+    });
+    expect(reply.status).toBe(400);
+    expect(((await reply.json()) as Json).message).toBe(
+      "Invalid argument: body: Content-Type must be application/json, not application/x-www-form-urlencoded",
+    );
+  });
+});
+
 describe("claimMatch (6.10)", () => {
   it("subjectPattern admits whole subjects only", async () => {
     const uid = await identity({
@@ -310,6 +384,17 @@ describe("claimMatch (6.10)", () => {
     await expectDenied(await token("https://other.example"), uid, "audience");
     await expectDenied(await token(["https://other.example"]), uid, "audience");
     await expectDenied(await token(), uid, "audience");
+  });
+
+  it("no audience named: the host of {auth_url} is the default audience too", async () => {
+    const uid = await identity({ claimMatch: { issuer: outsideIssuer, subject: "a" } });
+    const token = (aud?: string | string[]) =>
+      signed(outsideKey, { iss: outsideIssuer, sub: "a", aud });
+    const host = new URL(emu.url).host;
+    await expectAccepted(await token(host), uid);
+    await expectAccepted(await token(["https://other.example", host]), uid);
+    await expectDenied(await token(`${host}.example`), uid, "audience");
+    await expectDenied(await token(new URL(emu.url).hostname), uid, "audience");
   });
 
   it("claims: strings equal, numbers and booleans as their JSON text, objects, arrays and null never", async () => {

@@ -50,7 +50,7 @@ describe("create and read", () => {
       role: {
         uid: viewer,
         name: "viewer",
-        description: "Read everything",
+        description: "Reads, and pulls from the registries",
         capabilities: expect.any(Array),
       },
       email: "someone@example.com",
@@ -114,7 +114,7 @@ describe("validation (4.3)", () => {
     [
       "roleUid form",
       () => ({ roleUid: "abc", ttl: "60s" }),
-      "roleUid: must be a role uid (40 hex characters)",
+      "roleUid: must be a role uid (hex segments separated by /)",
     ],
     ["roleUid type", () => ({ roleUid: 5, ttl: "60s" }), "roleUid: must be a string"],
     ["ttl missing", () => ({ roleUid: viewer }), "ttl: is required"],
@@ -194,7 +194,7 @@ describe("validation (4.3)", () => {
     expect(
       failure(await o.call("POST", path(`/${group}`), { body: { roleUid: missing, ttl: "60s" } })),
     ).toEqual([404, `Not found: ${missing}`]);
-    const foreign = await o.role(await o.group(emu.rootGroupUid), ["groups.get"]);
+    const foreign = await o.role(await o.group(emu.rootGroupUid), ["CAP_IAM_GROUPS_LIST"]);
     expect(
       failure(await o.call("POST", path(`/${group}`), { body: { roleUid: foreign, ttl: "60s" } })),
     ).toEqual([
@@ -205,10 +205,10 @@ describe("validation (4.3)", () => {
 });
 
 describe("capabilities (2.3) and the order of checks", () => {
-  it("groupInvites.create and roleBindings.create on the group, then every capability of the role", async () => {
+  it("groupInvites.create and CAP_IAM_ROLE_BINDINGS_CREATE on the group, then every capability of the role", async () => {
     const group = await o.group(emu.rootGroupUid);
     const onlyInvites = await o.actor(group, [
-      [group, await o.role(group, ["groupInvites.create"])],
+      [group, await o.role(group, ["CAP_IAM_GROUP_INVITES_CREATE"])],
     ]);
     expect(
       failure(
@@ -216,24 +216,31 @@ describe("capabilities (2.3) and the order of checks", () => {
           body: { roleUid: viewer, ttl: "60s" },
         }),
       ),
-    ).toEqual([403, `Permission denied: roleBindings.create on ${group}`]);
+    ).toEqual([403, `Permission denied: CAP_IAM_ROLE_BINDINGS_CREATE on ${group}`]);
     const inviter = await o.actor(group, [
-      [group, await o.role(group, ["groupInvites.create", "roleBindings.create", "repos.get"])],
+      [
+        group,
+        await o.role(group, [
+          "CAP_IAM_GROUP_INVITES_CREATE",
+          "CAP_IAM_ROLE_BINDINGS_CREATE",
+          "CAP_REPO_LIST",
+        ]),
+      ],
     ]);
-    // The first missing capability of viewer, in sorted order.
+    // The first missing capability of viewer, in the enum's order.
     expect(
       failure(
         await inviter.call("POST", path(`/${group}`), { body: { roleUid: viewer, ttl: "60s" } }),
       ),
-    ).toEqual([403, `Permission denied: accountAssociations.get on ${group}`]);
+    ).toEqual([403, `Permission denied: CAP_IAM_GROUPS_LIST on ${group}`]);
     const pull = await o.builtIn("registry.pull");
     expect(
       failure(
         await inviter.call("POST", path(`/${group}`), { body: { roleUid: pull, ttl: "60s" } }),
       ),
-    ).toEqual([403, `Permission denied: repos.list on ${group}`]);
-    const own = await o.role(group, ["repos.get"]);
-    // A custom role needs roles.get to be read, as for a binding: NOT_FOUND otherwise.
+    ).toEqual([403, `Permission denied: CAP_IAM_GROUPS_LIST on ${group}`]);
+    const own = await o.role(group, ["CAP_REPO_LIST"]);
+    // A custom role needs CAP_IAM_ROLES_LIST to be read, as for a binding: NOT_FOUND otherwise.
     expect(
       failure(
         await inviter.call("POST", path(`/${group}`), { body: { roleUid: own, ttl: "60s" } }),
@@ -245,7 +252,14 @@ describe("capabilities (2.3) and the order of checks", () => {
     const group = await o.group(emu.rootGroupUid);
     const other = await o.group(emu.rootGroupUid);
     const inviter = await o.actor(group, [
-      [group, await o.role(group, ["groupInvites.create", "roleBindings.create", "roles.get"])],
+      [
+        group,
+        await o.role(group, [
+          "CAP_IAM_GROUP_INVITES_CREATE",
+          "CAP_IAM_ROLE_BINDINGS_CREATE",
+          "CAP_IAM_ROLES_LIST",
+        ]),
+      ],
     ]);
     const bad = { roleUid: "cd".repeat(20), ttl: "1h" };
     expect(failure(await inviter.call("POST", path("/xyz"), { body: bad }))[1]).toBe(
@@ -253,7 +267,7 @@ describe("capabilities (2.3) and the order of checks", () => {
     );
     expect(failure(await inviter.call("POST", path(`/${other}`), { body: bad }))).toEqual([
       403,
-      `Permission denied: groupInvites.create on ${other}`,
+      `Permission denied: CAP_IAM_GROUP_INVITES_CREATE on ${other}`,
     ]);
     expect(failure(await inviter.call("POST", path(`/${group}`), { body: bad }))[1]).toBe(
       'Invalid argument: ttl: must be a duration string such as "3600s"',
@@ -261,7 +275,7 @@ describe("capabilities (2.3) and the order of checks", () => {
     expect(
       failure(await inviter.call("POST", path(`/${group}`), { body: { ...bad, ttl: "1s" } })),
     ).toEqual([404, `Not found: ${bad.roleUid}`]);
-    const foreign = await o.role(other, ["groups.get"]);
+    const foreign = await o.role(other, ["CAP_IAM_GROUPS_LIST"]);
     expect(
       failure(
         await o.call("POST", path(`/${group}`), { body: { roleUid: foreign, ttl: "1s" } }),
@@ -279,12 +293,12 @@ describe("capabilities (2.3) and the order of checks", () => {
     const missing = `${group}/${"0".repeat(16)}`;
     const stranger = await o.actor(group, []);
     for (const [method, capability] of [
-      ["GET", "get"],
-      ["DELETE", "delete"],
+      ["GET", "CAP_IAM_GROUP_INVITES_LIST"],
+      ["DELETE", "CAP_IAM_GROUP_INVITES_DELETE"],
     ]) {
       expect(failure(await stranger.call(method, path(`/${missing}`)))).toEqual([
         403,
-        `Permission denied: groupInvites.${capability} on ${missing}`,
+        `Permission denied: ${capability} on ${missing}`,
       ]);
       expect(failure(await o.call(method, path(`/${missing}`)))).toEqual([
         404,
@@ -346,6 +360,34 @@ describe("lists (4.2)", () => {
         "Invalid argument: order_by: must be one of uid, create_time, expiration_time, optionally followed by asc or desc",
       ]);
     }
+  });
+
+  it("without order_by, invites list newest first", async () => {
+    const group = await o.group(emu.rootGroupUid);
+    const made: string[] = [];
+    for (let index = 0; index < 4; index++) {
+      made.push((await create(group, { roleUid: viewer, ttl: "600s" })).uid as string);
+      await emu.advanceClock(1);
+    }
+    const listed = async (query: string) =>
+      (
+        (await o.call<Json>("GET", path(`?uidp.children_of=${group}${query}`))).body
+          .groupInvites as Json[]
+      ).map((invite) => invite.uid);
+    expect(await listed("")).toEqual([...made].reverse());
+    expect(await listed("&order_by=")).toEqual([...made].reverse());
+    expect(await listed("&order_by=uid")).toEqual([...made].sort());
+    // Paged, the default order holds across pages.
+    const first = await o.call<Json>("GET", path(`?uidp.children_of=${group}&page_size=2`));
+    const second = await o.call<Json>(
+      "GET",
+      path(`?uidp.children_of=${group}&page_size=2&page_token=${first.body.nextPageToken}`),
+    );
+    expect(
+      [...(first.body.groupInvites as Json[]), ...(second.body.groupInvites as Json[])].map(
+        (invite) => invite.uid,
+      ),
+    ).toEqual([...made].reverse());
   });
 
   it("a page token is bound to key_id", async () => {

@@ -180,7 +180,7 @@ describe("--data", () => {
     delete saved.identityProviders;
     delete saved.groupInvites;
     delete saved.accountAssociations;
-    const oldEditor = ["groups.create", "groups.get", "roles.get", "roleBindings.list"];
+    const oldEditor = ["groups.create", "groups.get", "groups.list", "roles.list"];
     for (const role of saved.roles as Json[]) {
       if (role.name === "editor") {
         role.capabilities = oldEditor;
@@ -193,9 +193,10 @@ describe("--data", () => {
       const call = caller(second.url, second.token);
       const editor = (await call<{ roles: Json[] }>("GET", "/iam/v2beta1/roles?name=editor")).body
         .roles[0];
-      expect(editor.description).toBe("Read everything; change everything but access grants");
-      expect(editor.capabilities).toContain("identityProviders.list");
-      expect(editor.capabilities).not.toContain("identityProviders.create");
+      expect(editor.description).toBe("Changes state, but grants no roles or permissions");
+      expect(editor.capabilities).toContain("CAP_IAM_IDENTITY_PROVIDERS_LIST");
+      expect(editor.capabilities).not.toContain("CAP_IAM_GROUPS_CREATE");
+      expect(editor.capabilities).not.toContain("CAP_IAM_IDENTITY_PROVIDERS_CREATE");
       for (const collection of ["identityProviders", "groupInvites", "accountAssociations"]) {
         const listed = await call<Json>("GET", `/iam/v2beta1/${collection}`);
         expect(listed.body[collection]).toEqual([]);
@@ -214,9 +215,112 @@ describe("--data", () => {
   });
 });
 
-describe("list filters the project adds (docs/emulator.md)", () => {
-  it("role bindings by identity_uid (alias identityUid) and role_uid (alias roleUid), exact match", async () => {
+describe("--data files of the previous version", () => {
+  let directory: string;
+  beforeAll(() => {
+    directory = fs.mkdtempSync(path.join(os.tmpdir(), "irm-previous-"));
+  });
+  afterAll(() => fs.rmSync(directory, { recursive: true, force: true }));
+  const previous = async (name: string, edit: (saved: Json) => void): Promise<string> => {
+    const dataFile = path.join(directory, name);
+    const first = await startTestEmulator({ dataFile });
+    await first.close();
+    const saved = JSON.parse(fs.readFileSync(dataFile, "utf8")) as Json;
+    edit(saved);
+    fs.writeFileSync(dataFile, JSON.stringify(saved));
+    return dataFile;
+  };
+  const flatRole = "ab".repeat(20);
+
+  it("old capability names, flat custom role uids, tiers and advisories are migrated on load", async () => {
+    let bindingUid = "";
+    const dataFile = await previous("previous.json", (saved) => {
+      const root = saved.rootGroupUid as string;
+      const stamp = {
+        createTime: "2026-01-01T00:00:00.000Z",
+        updateTime: "2026-01-01T00:00:00.000Z",
+      };
+      (saved.roles as Json[]).push({
+        uid: flatRole,
+        name: "deployer",
+        description: "",
+        capabilities: ["repos.list", "groups.get", "groups.list"],
+        parentUid: root,
+        ...stamp,
+      });
+      bindingUid = `${root}/${"1".repeat(16)}`;
+      (saved.roleBindings as Json[]).push({
+        uid: bindingUid,
+        identityUid: saved.platformUserUid,
+        roleUid: flatRole,
+        ...stamp,
+      });
+      for (const repo of saved.repos as Json[]) repo.catalogTier = "PREMIUM";
+      saved.advisories = [
+        {
+          uid: "cd".repeat(20),
+          advisoryId: "CVE-2025-0001",
+          aliases: [],
+          packageName: "zlib",
+          severity: "HIGH",
+          ...stamp,
+        },
+      ];
+    });
+    const seen: string[] = [];
+    for (let start = 0; start < 2; start++) {
+      const emulator = await startTestEmulator({ dataFile });
+      try {
+        const call = caller(emulator.url, emulator.token);
+        const binding = (await call<Json>("GET", `/iam/v2beta1/roleBindings/${bindingUid}`)).body;
+        const roleUid = (binding.role as Json).uid as string;
+        expect(roleUid).toMatch(new RegExp(`^${emulator.rootGroupUid}/[0-9a-f]{16}$`));
+        seen.push(roleUid);
+        const role = await call<Json>("GET", `/iam/v2beta1/roles/${roleUid}`);
+        expect(role.body).toMatchObject({
+          name: "deployer",
+          capabilities: ["CAP_IAM_GROUPS_LIST", "CAP_REPO_LIST"],
+        });
+        expect(role.body).not.toHaveProperty("parentUid");
+        expect((await call("GET", `/iam/v2beta1/roles/${flatRole}`)).status).toBe(404);
+        const repos = (await call<Json>("GET", "/registry/v2beta1/repos")).body.repos as Json[];
+        for (const repo of repos) expect(repo.catalogTier).toBe("CATALOG_TIER_UNSPECIFIED");
+        const advisory = (
+          await call<Json>("GET", `/vulnerabilities/v2beta1/advisories/${"cd".repeat(20)}`)
+        ).body;
+        expect(advisory).toMatchObject({ artifactName: "zlib", componentName: "zlib", events: [] });
+        expect(advisory).not.toHaveProperty("packageName");
+        expect(advisory).not.toHaveProperty("severity");
+      } finally {
+        await emulator.close();
+      }
+    }
+    // The same uid after a second start (the migrated file was stored).
+    expect(seen[1]).toBe(seen[0]);
+  });
+
+  it("a file holding a capability of neither form is refused, naming the role", async () => {
+    const dataFile = await previous("unknown-capability.json", (saved) => {
+      (saved.roles as Json[]).push({
+        uid: flatRole,
+        name: "odd",
+        description: "",
+        capabilities: ["groups.fly"],
+        parentUid: saved.rootGroupUid,
+        createTime: "2026-01-01T00:00:00.000Z",
+        updateTime: "2026-01-01T00:00:00.000Z",
+      });
+    });
+    await expect(startTestEmulator({ dataFile })).rejects.toThrow(
+      `role ${flatRole} holds the unknown capability "groups.fly"`,
+    );
+  });
+});
+
+describe("list filters of the definitions", () => {
+  it("role bindings by identity, group and role, exact match; the old names filter nothing", async () => {
     const group = await o.group(emu.rootGroupUid);
+    const child = await o.group(group);
     const alice = await o.identity(group);
     const bob = await o.identity(group);
     const viewer = await o.builtIn("viewer");
@@ -224,61 +328,121 @@ describe("list filters the project adds (docs/emulator.md)", () => {
     const aliceViewer = await o.bind(group, alice, viewer);
     const aliceEditor = await o.bind(group, alice, editor);
     const bobViewer = await o.bind(group, bob, viewer);
+    const bobInChild = await o.bind(child, bob, viewer);
     const uids = async (query: string) =>
       (
-        (await o.call<Json>("GET", `/iam/v2beta1/roleBindings?uidp.children_of=${group}&${query}`))
-          .body.roleBindings as Json[]
+        (
+          await o.call<Json>(
+            "GET",
+            `/iam/v2beta1/roleBindings?uidp.descendants_of=${group}&${query}`,
+          )
+        ).body.roleBindings as Json[]
       )
         .map((binding) => binding.uid)
         .sort();
-    expect(await uids(`identity_uid=${alice}`)).toEqual([aliceViewer, aliceEditor].sort());
-    expect(await uids(`identityUid=${alice}`)).toEqual([aliceViewer, aliceEditor].sort());
-    expect(await uids(`role_uid=${viewer}`)).toEqual([aliceViewer, bobViewer].sort());
-    expect(await uids(`roleUid=${viewer}`)).toEqual([aliceViewer, bobViewer].sort());
-    expect(await uids(`identity_uid=${bob}&role_uid=${viewer}`)).toEqual([bobViewer]);
-    expect(await uids(`identity_uid=${alice.slice(0, -1)}`)).toEqual([]);
+    expect(await uids(`identity=${alice}`)).toEqual([aliceViewer, aliceEditor].sort());
+    expect(await uids(`role=${viewer}`)).toEqual([aliceViewer, bobViewer, bobInChild].sort());
+    expect(await uids(`identity=${bob}&role=${viewer}`)).toEqual([bobViewer, bobInChild].sort());
+    expect(await uids(`group=${child}`)).toEqual([bobInChild]);
+    expect(await uids(`group=${group}&identity=${bob}`)).toEqual([bobViewer]);
+    expect(await uids(`identity=${alice.slice(0, -1)}`)).toEqual([]);
+    // Not fields of the request: ignored, as the platform's gateway ignores them.
+    const all = await uids("");
+    expect(all).toHaveLength(4);
+    expect(await uids(`identity_uid=${alice}&role_uid=${editor}`)).toEqual(all);
     // Bound to the page token.
     const first = await o.call<Json>(
       "GET",
-      `/iam/v2beta1/roleBindings?uidp.children_of=${group}&role_uid=${viewer}&page_size=1`,
+      `/iam/v2beta1/roleBindings?uidp.children_of=${group}&role=${viewer}&page_size=1`,
     );
     const token = first.body.nextPageToken as string;
     expect(token).not.toBe("");
     const same = await o.call<Json>(
       "GET",
-      `/iam/v2beta1/roleBindings?uidp.children_of=${group}&roleUid=${viewer}&page_size=1&page_token=${token}`,
+      `/iam/v2beta1/roleBindings?uidp.children_of=${group}&role=${viewer}&page_size=1&page_token=${token}`,
     );
     expect(same.status).toBe(200);
     const moved = await o.call(
       "GET",
-      `/iam/v2beta1/roleBindings?uidp.children_of=${group}&role_uid=${editor}&page_size=1&page_token=${token}`,
+      `/iam/v2beta1/roleBindings?uidp.children_of=${group}&role=${editor}&page_size=1&page_token=${token}`,
     );
     expect(failure(moved)[1]).toMatch(/^Invalid argument: page_token: belongs to another query/);
   });
 
-  it("advisories by severity, exact match, bound to the page token", async () => {
+  it("deleting a missing role binding answers {}, after the capability check", async () => {
+    const group = await o.group(emu.rootGroupUid);
+    const binding = await o.bind(group, await o.identity(group), await o.builtIn("viewer"));
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const reply = await o.call<Json>("DELETE", `/iam/v2beta1/roleBindings/${binding}`);
+      expect(reply.status).toBe(200);
+      expect(reply.body).toEqual({});
+    }
+    const missing = `${group}/${"0".repeat(16)}`;
+    expect((await o.call<Json>("DELETE", `/iam/v2beta1/roleBindings/${missing}`)).body).toEqual({});
+    const stranger = await o.actor(group, []);
+    expect(failure(await stranger.call("DELETE", `/iam/v2beta1/roleBindings/${missing}`))).toEqual([
+      403,
+      `Permission denied: CAP_IAM_ROLE_BINDINGS_DELETE on ${missing}`,
+    ]);
+  });
+
+  it("advisories: the official shape and filters, bound to the page token", async () => {
     const list = async (query: string) =>
       (await o.call<Json>("GET", `/vulnerabilities/v2beta1/advisories?${query}`)).body;
     const all = (await list("")).advisories as Json[];
-    const severities = [...new Set(all.map((advisory) => advisory.severity as string))];
-    expect(severities.length).toBeGreaterThan(1);
-    for (const severity of severities) {
-      const matched = (await list(`severity=${severity}`)).advisories as Json[];
-      expect(matched.map((a) => a.uid)).toEqual(
-        all.filter((a) => a.severity === severity).map((a) => a.uid),
+    expect(all.length).toBe(3);
+    for (const advisory of all) {
+      expect(Object.keys(advisory).sort()).toEqual(
+        [
+          "uid",
+          "advisoryId",
+          "createTime",
+          "updateTime",
+          "author",
+          "artifactName",
+          "artifactType",
+          "artifactArchitecture",
+          "componentName",
+          "componentLocation",
+          "componentType",
+          "aliases",
+          "events",
+          "severities",
+        ].sort(),
       );
     }
-    expect((await list(`severity=${severities[0].toLowerCase()}`)).advisories).toEqual([]);
-    const packageName = all[0].packageName as string;
-    const byPackage = all.filter((a) => a.packageName === packageName).map((a) => a.uid);
-    for (const name of ["package_name", "packageName"]) {
-      const matched = (await list(`${name}=${packageName}`)).advisories as Json[];
-      expect(matched.map((a) => a.uid)).toEqual(byPackage);
-    }
+    const ids = (items: unknown) => (items as Json[]).map((a) => a.advisoryId).sort();
+    expect(ids((await list("component_names=openssl")).advisories)).toEqual([
+      "CVE-2026-0001",
+      "CVE-2026-0003",
+    ]);
+    expect(ids((await list("componentNames=openssl&artifact_names=zlib")).advisories)).toEqual([]);
+    expect(ids((await list("artifact_names=openssl&artifact_names=zlib")).advisories)).toEqual([
+      "CVE-2026-0001",
+      "CVE-2026-0002",
+    ]);
+    expect(ids((await list("aliases=GHSA-0001")).advisories)).toEqual(["CVE-2026-0001"]);
+    expect(ids((await list("advisory_ids=CVE-2026-0002")).advisories)).toEqual(["CVE-2026-0002"]);
+    expect(ids((await list("query=PYTHON")).advisories)).toEqual(["CVE-2026-0003"]);
+    expect(ids((await list("event_types=EVENT_TYPE_FILTER_FIXED")).advisories)).toEqual([
+      "CVE-2026-0001",
+      "CVE-2026-0003",
+    ]);
+    expect(ids((await list("latest_event_type=EVENT_TYPE_FILTER_DETECTION")).advisories)).toEqual([
+      "CVE-2026-0002",
+    ]);
+    expect(
+      failure(await o.call("GET", "/vulnerabilities/v2beta1/advisories?event_types=FIXED")),
+    ).toEqual([
+      400,
+      expect.stringMatching(/^Invalid argument: event_types: "FIXED" is not one of /),
+    ]);
+    // Not fields of the request: ignored.
+    expect(ids((await list("package_name=zlib&severity=HIGH")).advisories)).toEqual(ids(all));
     const first = await list("page_size=1");
     const moved = await o.call(
       "GET",
-      `/vulnerabilities/v2beta1/advisories?page_size=1&severity=${severities[0]}&page_token=${first.nextPageToken}`,
+      `/vulnerabilities/v2beta1/advisories?page_size=1&component_names=zlib&page_token=${first.nextPageToken}`,
     );
     expect(failure(moved)[1]).toMatch(/^Invalid argument: page_token: belongs to another query/);
   });

@@ -70,7 +70,7 @@ describe("groups", () => {
   it.each([
     [{ name: "Upper" }, "Invalid argument: name: must match ^[a-z0-9 ._-]{1,}$"],
     [{ name: 42 }, "Invalid argument: name: must be a string"],
-    [{ name: "ok", description: 7 }, "Invalid argument: description: must be a string"],
+    [{ name: "okay", description: 7 }, "Invalid argument: description: must be a string"],
   ])("create with %j is rejected naming the field", async (body, message) => {
     const reply = await call<Json>("POST", `/iam/v2beta1/groups/${emu.rootGroupUid}`, { body });
     expect(reply.status).toBe(400);
@@ -80,7 +80,7 @@ describe("groups", () => {
   it("create under an unknown parent is NOT_FOUND naming the uid", async () => {
     const missing = `${emu.rootGroupUid}/0000000000000000`;
     const reply = await call<Json>("POST", `/iam/v2beta1/groups/${missing}`, {
-      body: { name: "x" },
+      body: { name: "xyz" },
     });
     expect(reply.status).toBe(404);
     expect(reply.body).toMatchObject({ code: 5, message: `Not found: ${missing}` });
@@ -129,13 +129,13 @@ describe("groups", () => {
     const group = await createGroup(emu.rootGroupUid, "mask-errors");
     const reply = await call<Json>(
       "PATCH",
-      `/iam/v2beta1/groups/${group.uid}?updateMask=verified`,
-      {
-        body: { verified: true },
-      },
+      `/iam/v2beta1/groups/${group.uid}?updateMask=resource_limits`,
+      { body: { resourceLimits: { repositories: 1 } } },
     );
     expect(reply.status).toBe(400);
-    expect(String(reply.body.message)).toMatch(/^Invalid argument: update_mask: /);
+    expect(String(reply.body.message)).toBe(
+      'Invalid argument: update_mask: "resource_limits" is not a writable field; writable fields: name, description, verified',
+    );
     const ignored = await call<Json>("PATCH", `/iam/v2beta1/groups/${group.uid}`, {
       body: { uid: "other", verified: true, createTime: "2000-01-01T00:00:00.000Z" },
     });
@@ -144,6 +144,41 @@ describe("groups", () => {
       verified: false,
       createTime: group.createTime,
     });
+  });
+
+  it("group and identity names are 3 to 63 characters", async () => {
+    for (const [collection, extra] of [
+      ["groups", {}],
+      ["identities", { claimMatch: { issuer: "https://i.example", subject: "s" } }],
+    ] as const) {
+      for (const name of ["ab", "a".repeat(64)]) {
+        const reply = await call<Json>("POST", `/iam/v2beta1/${collection}/${emu.rootGroupUid}`, {
+          body: { name, ...extra },
+        });
+        expect(reply.status, `${collection} ${name.length}`).toBe(400);
+        expect(reply.body.message).toBe("Invalid argument: name: must be 3 to 63 characters");
+      }
+      for (const name of ["abc", "a".repeat(63)]) {
+        const reply = await call<Json>("POST", `/iam/v2beta1/${collection}/${emu.rootGroupUid}`, {
+          body: { name, ...extra },
+        });
+        expect(reply.status, `${collection} ${name.length}`).toBe(200);
+        await call("DELETE", `/iam/v2beta1/${collection}/${reply.body.uid}`);
+      }
+    }
+  });
+
+  it("a mask naming verified is accepted and leaves it unchanged (only the platform's staff set it)", async () => {
+    const group = await createGroup(emu.rootGroupUid, "verified-echo");
+    for (const mask of ["verified", "name,description,verified", "*"]) {
+      const reply = await call<Json>(
+        "PATCH",
+        `/iam/v2beta1/groups/${group.uid}?update_mask=${mask}`,
+        { body: { name: "verified-echo", description: "d", verified: true } },
+      );
+      expect(reply.status, mask).toBe(200);
+      expect(reply.body.verified, mask).toBe(false);
+    }
   });
 
   it("deleting a group with children is FAILED_PRECONDITION RESOURCE_NOT_EMPTY; an empty one goes", async () => {
@@ -182,7 +217,7 @@ describe("groups", () => {
     expect(String(repoReply.body.message)).toContain("1 repo");
     const withIdentity = await createGroup(emu.rootGroupUid, "with-identity");
     await call("POST", `/iam/v2beta1/identities/${withIdentity.uid}`, {
-      body: { name: "ci", claimMatch: { issuer: "https://token.example", subject: "ci" } },
+      body: { name: "ci bot", claimMatch: { issuer: "https://token.example", subject: "ci" } },
     });
     const identityReply = await call<Json>("DELETE", `/iam/v2beta1/groups/${withIdentity.uid}`);
     expect(String(identityReply.body.message)).toContain("1 identity");
@@ -229,14 +264,14 @@ describe("identities", () => {
   });
 
   it.each([
-    [{ name: "a" }, "Invalid argument: claimMatch.issuer: is required"],
-    [{ name: "a", claimMatch: "x" }, "Invalid argument: claimMatch: must be an object"],
+    [{ name: "abc" }, "Invalid argument: claimMatch.issuer: is required"],
+    [{ name: "abc", claimMatch: "x" }, "Invalid argument: claimMatch: must be an object"],
     [
-      { name: "a", claimMatch: { issuer: "not a url", subject: "s" } },
+      { name: "abc", claimMatch: { issuer: "not a url", subject: "s" } },
       "Invalid argument: claimMatch.issuer: must be an http(s) URL",
     ],
     [
-      { name: "a", claimMatch: { issuer: "https://i.example", subject: 5 } },
+      { name: "abc", claimMatch: { issuer: "https://i.example", subject: 5 } },
       "Invalid argument: claimMatch.subject: must be a string",
     ],
   ])("create with %j is INVALID_ARGUMENT naming the field", async (body, message) => {
@@ -319,7 +354,9 @@ describe("rules shared by the IAM collections", () => {
 describe("roles", () => {
   it("lists the built-in roles with their capabilities to any authenticated caller", async () => {
     const reply = await call<{ roles: Json[] }>("GET", "/iam/v2beta1/roles?order_by=name");
-    const builtIn = reply.body.roles.filter((role) => role.parentUid === "");
+    // Built-in roles are told apart by their flat uid; no role answers a parentUid.
+    for (const role of reply.body.roles) expect(role).not.toHaveProperty("parentUid");
+    const builtIn = reply.body.roles.filter((role) => !String(role.uid).includes("/"));
     expect(builtIn.map((role) => role.name)).toEqual([
       "editor",
       "owner",
@@ -328,41 +365,39 @@ describe("roles", () => {
     ]);
     for (const role of builtIn) expect(role.uid).toMatch(/^[0-9a-f]{40}$/);
     const viewer = builtIn.find((role) => role.name === "viewer") as { capabilities: string[] };
-    expect(viewer.capabilities).toContain("groups.list");
-    expect(viewer.capabilities.every((c) => /\.(list|get)$/.test(c))).toBe(true);
+    expect(viewer.capabilities).toContain("CAP_IAM_GROUPS_LIST");
+    expect(viewer.capabilities.every((c) => /^CAP_[A-Z0-9_]+$/.test(c))).toBe(true);
     const editor = builtIn.find((role) => role.name === "editor") as { capabilities: string[] };
-    expect(editor.capabilities).toContain("groups.create");
-    expect(editor.capabilities).not.toContain("roleBindings.create");
+    expect(editor.capabilities).toContain("CAP_REPO_CREATE");
+    expect(editor.capabilities).not.toContain("CAP_IAM_GROUPS_CREATE");
+    expect(editor.capabilities).not.toContain("CAP_IAM_ROLE_BINDINGS_CREATE");
     const pull = builtIn.find((role) => role.name === "registry.pull") as {
       capabilities: string[];
     };
-    expect([...pull.capabilities].sort()).toEqual([
-      "repos.get",
-      "repos.list",
-      "tags.get",
-      "tags.list",
-    ]);
+    expect(pull.capabilities).toEqual(expect.arrayContaining(["CAP_REPO_LIST", "CAP_TAG_LIST"]));
   });
 
   it("custom roles: create with capabilities, update, delete; built-ins cannot change", async () => {
     const created = await call<Json>("POST", `/iam/v2beta1/roles/${emu.rootGroupUid}`, {
-      body: { name: "group-reader", capabilities: ["groups.get", "groups.list"] },
+      body: { name: "group-reader", capabilities: ["CAP_IAM_GROUPS_LIST", "CAP_IAM_GROUPS_LIST"] },
     });
     expect(created.status).toBe(200);
     expect(created.body).toMatchObject({
       name: "group-reader",
-      parentUid: emu.rootGroupUid,
-      capabilities: ["groups.get", "groups.list"],
+      capabilities: ["CAP_IAM_GROUPS_LIST"],
     });
-    expect(created.body.uid).toMatch(/^[0-9a-f]{40}$/);
+    expect(created.body).not.toHaveProperty("parentUid");
+    // A custom role is a child of its group.
+    expect(created.body.uid).toMatch(new RegExp(`^${emu.rootGroupUid}/[0-9a-f]{16}$`));
     const updated = await call<Json>(
       "PATCH",
       `/iam/v2beta1/roles/${created.body.uid}?updateMask=capabilities`,
       {
-        body: { capabilities: ["groups.get"] },
+        body: { capabilities: ["CAP_REPO_LIST", "CAP_IAM_GROUPS_LIST"] },
       },
     );
-    expect(updated.body.capabilities).toEqual(["groups.get"]);
+    // In the enum's order.
+    expect(updated.body.capabilities).toEqual(["CAP_IAM_GROUPS_LIST", "CAP_REPO_LIST"]);
     const unknown = await call<Json>("POST", `/iam/v2beta1/roles/${emu.rootGroupUid}`, {
       body: { name: "bad", capabilities: ["groups.fly"] },
     });
@@ -411,7 +446,7 @@ describe("role bindings", () => {
         issuer: "https://ci.example",
       },
       group: { uid: group.uid, name: "bound", description: "" },
-      role: { uid: viewer, name: "viewer", description: "Read everything" },
+      role: { uid: viewer, name: "viewer", description: "Reads, and pulls from the registries" },
     });
     expect(reply.body.createTime).toMatch(ISO_MS);
     const fetched = await call("GET", `/iam/v2beta1/roleBindings/${reply.body.uid}`);
@@ -447,7 +482,7 @@ describe("role bindings", () => {
   it("a bound custom role cannot be deleted; unknown identity or role is NOT_FOUND", async () => {
     const role = (
       await call<Json>("POST", `/iam/v2beta1/roles/${group.uid}`, {
-        body: { name: "tiny", capabilities: ["groups.get"] },
+        body: { name: "tiny", capabilities: ["CAP_IAM_GROUPS_LIST"] },
       })
     ).body;
     const someone = (

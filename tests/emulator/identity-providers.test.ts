@@ -126,7 +126,7 @@ describe("validation (3.3)", () => {
     [
       "defaultRole form",
       () => body({ defaultRole: "abc" }),
-      "defaultRole: must be a role uid (40 hex characters)",
+      "defaultRole: must be a role uid (hex segments separated by /)",
     ],
     ["defaultRole type", () => body({ defaultRole: 1 }), "defaultRole: must be a string"],
     ["oidc missing", () => body({ oidc: undefined }), "oidc: is required"],
@@ -214,7 +214,7 @@ describe("validation (3.3)", () => {
       failure(await o.call("POST", path(`/${group}`), { body: body({ defaultRole: missing }) })),
     ).toEqual([404, `Not found: ${missing}`]);
     const other = await o.group(emu.rootGroupUid);
-    const hidden = await o.role(other, ["groups.get"]);
+    const hidden = await o.role(other, ["CAP_IAM_GROUPS_LIST"]);
     const admin = await o.actor(group, [[group, await o.builtIn("owner")]]);
     expect(
       failure(await admin.call("POST", path(`/${group}`), { body: body({ defaultRole: hidden }) })),
@@ -245,44 +245,48 @@ describe("capabilities (2.3) and the order of checks", () => {
   it("a create needs identityProviders.create and roleBindings.create, then the default role's capabilities", async () => {
     const group = await o.group(emu.rootGroupUid);
     const onlyProviders = await o.actor(group, [
-      [group, await o.role(group, ["identityProviders.create", "groups.get"])],
+      [group, await o.role(group, ["CAP_IAM_IDENTITY_PROVIDERS_CREATE", "CAP_IAM_GROUPS_LIST"])],
     ]);
     expect(failure(await onlyProviders.call("POST", path(`/${group}`), { body: body() }))).toEqual([
       403,
-      `Permission denied: roleBindings.create on ${group}`,
+      `Permission denied: CAP_IAM_ROLE_BINDINGS_CREATE on ${group}`,
     ]);
     const noProviders = await o.actor(group, [
-      [group, await o.role(group, ["roleBindings.create"])],
+      [group, await o.role(group, ["CAP_IAM_ROLE_BINDINGS_CREATE"])],
     ]);
     expect(failure(await noProviders.call("POST", path(`/${group}`), { body: body() }))).toEqual([
       403,
-      `Permission denied: identityProviders.create on ${group}`,
+      `Permission denied: CAP_IAM_IDENTITY_PROVIDERS_CREATE on ${group}`,
     ]);
-    // Both, but not every capability of viewer: the first missing one in sorted order.
+    // Both, but not every capability of viewer: the first missing one in the enum's order.
     const both = await o.actor(group, [
       [
         group,
         await o.role(group, [
-          "identityProviders.create",
-          "roleBindings.create",
-          "accountAssociations.get",
+          "CAP_IAM_IDENTITY_PROVIDERS_CREATE",
+          "CAP_IAM_ROLE_BINDINGS_CREATE",
+          "CAP_IAM_ACCOUNT_ASSOCIATIONS_LIST",
         ]),
       ],
     ]);
     expect(failure(await both.call("POST", path(`/${group}`), { body: body() }))).toEqual([
       403,
-      `Permission denied: accountAssociations.list on ${group}`,
+      `Permission denied: CAP_IAM_GROUPS_LIST on ${group}`,
     ]);
   });
 
   it("path, capability, body, references, role usable, grants: the first failure answers", async () => {
     const group = await o.group(emu.rootGroupUid);
     const sibling = await o.group(emu.rootGroupUid);
-    const foreign = await o.role(sibling, ["groups.get"]);
+    const foreign = await o.role(sibling, ["CAP_IAM_GROUPS_LIST"]);
     const limited = await o.actor(group, [
       [
         group,
-        await o.role(group, ["identityProviders.create", "roleBindings.create", "groups.get"]),
+        await o.role(group, [
+          "CAP_IAM_IDENTITY_PROVIDERS_CREATE",
+          "CAP_IAM_ROLE_BINDINGS_CREATE",
+          "CAP_IAM_GROUPS_LIST",
+        ]),
       ],
     ]);
     const bad = body({ name: "x", defaultRole: "ab".repeat(20) });
@@ -293,7 +297,7 @@ describe("capabilities (2.3) and the order of checks", () => {
     // 2. capability before the body
     expect(failure(await limited.call("POST", path(`/${sibling}`), { body: bad }))).toEqual([
       403,
-      `Permission denied: identityProviders.create on ${sibling}`,
+      `Permission denied: CAP_IAM_IDENTITY_PROVIDERS_CREATE on ${sibling}`,
     ]);
     // 3. body before references
     expect(failure(await limited.call("POST", path(`/${group}`), { body: bad }))[1]).toBe(
@@ -317,7 +321,7 @@ describe("capabilities (2.3) and the order of checks", () => {
           body: body({ defaultRole: await o.builtIn("owner") }),
         }),
       ),
-    ).toEqual([403, `Permission denied: accountAssociations.create on ${group}`]);
+    ).toEqual([403, `Permission denied: CAP_IAM_GROUPS_CREATE on ${group}`]);
   });
 
   it("an update needs identityProviders.update and roleBindings.create; a new default role its capabilities", async () => {
@@ -325,16 +329,20 @@ describe("capabilities (2.3) and the order of checks", () => {
     const provider = await create(group);
     const uid = provider.uid as string;
     const onlyUpdate = await o.actor(group, [
-      [group, await o.role(group, ["identityProviders.update"])],
+      [group, await o.role(group, ["CAP_IAM_IDENTITY_PROVIDERS_UPDATE"])],
     ]);
     expect(
       failure(await onlyUpdate.call("PATCH", path(`/${uid}`), { body: { description: "x" } })),
-    ).toEqual([403, `Permission denied: roleBindings.create on ${group}`]);
+    ).toEqual([403, `Permission denied: CAP_IAM_ROLE_BINDINGS_CREATE on ${group}`]);
     const updater = await o.actor(group, [
       [
         group,
         // roles.get: a custom default role must be readable, as for a binding.
-        await o.role(group, ["identityProviders.update", "roleBindings.create", "roles.get"]),
+        await o.role(group, [
+          "CAP_IAM_IDENTITY_PROVIDERS_UPDATE",
+          "CAP_IAM_ROLE_BINDINGS_CREATE",
+          "CAP_IAM_ROLES_LIST",
+        ]),
       ],
     ]);
     expect(
@@ -343,8 +351,8 @@ describe("capabilities (2.3) and the order of checks", () => {
     // defaultRole among the applied paths: every capability of the role, even a restated one.
     expect(
       failure(await updater.call("PATCH", path(`/${uid}`), { body: { defaultRole: viewer } })),
-    ).toEqual([403, `Permission denied: accountAssociations.get on ${group}`]);
-    const small = await o.role(group, ["roles.get"]);
+    ).toEqual([403, `Permission denied: CAP_IAM_GROUPS_LIST on ${group}`]);
+    const small = await o.role(group, ["CAP_IAM_ROLES_LIST"]);
     const changed = await updater.call<Json>("PATCH", path(`/${uid}`), {
       body: { defaultRole: small },
     });
@@ -364,22 +372,49 @@ describe("capabilities (2.3) and the order of checks", () => {
     const stranger = await o.actor(group, []);
     expect(failure(await stranger.call("GET", path(`/${missing}`)))).toEqual([
       403,
-      `Permission denied: identityProviders.get on ${missing}`,
+      `Permission denied: CAP_IAM_IDENTITY_PROVIDERS_LIST on ${missing}`,
     ]);
   });
 });
 
 describe("update (3.4)", () => {
-  it("mask paths are the camelCase JSON paths; others are INVALID_ARGUMENT on update_mask", async () => {
+  it("mask paths are the proto names (JSON names accepted too); others are INVALID_ARGUMENT on update_mask", async () => {
     const uid = (await create(await o.group(emu.rootGroupUid))).uid as string;
-    for (const mask of ["oidc.client_id", "default_role", "uid", "scim"]) {
+    for (const mask of ["uid", "scim", "oidc.client", "create_time"]) {
       const reply = await o.call("PATCH", path(`/${uid}?updateMask=${mask}`), { body: {} });
       expect(failure(reply)[1]).toMatch(
         new RegExp(
-          `^Invalid argument: update_mask: "${mask.replace(".", "\\.")}" is not a writable field`,
+          `^Invalid argument: update_mask: "${mask.replace(".", "\\.")}" is not a writable field; writable fields: name, description, default_role, oidc, `,
         ),
       );
     }
+    for (const key of ["update_mask", "updateMask"]) {
+      for (const [mask, groupsClaim] of [
+        ["oidc.groups_claim", "groups-a"],
+        ["oidc.groupsClaim", "groups-b"],
+      ]) {
+        const reply = await o.call<Json>("PATCH", path(`/${uid}?${key}=${mask},description`), {
+          body: { description: `by ${mask}`, oidc: { groupsClaim } },
+        });
+        expect(reply.status, `${key}=${mask}`).toBe(200);
+        expect(reply.body.description).toBe(`by ${mask}`);
+        expect((reply.body.oidc as Json).groupsClaim).toBe(groupsClaim);
+      }
+    }
+    const secretless = await o.call<Json>(
+      "PATCH",
+      path(`/${uid}?update_mask=oidc.pkce_enabled,oidc.client_secret`),
+      { body: { oidc: { pkceEnabled: true, clientSecret: "" } } },
+    );
+    expect(secretless.status).toBe(200);
+    expect((secretless.body.oidc as Json).pkceEnabled).toBe(true);
+    const refused = await o.call("PATCH", path(`/${uid}?update_mask=oidc.pkce_enabled`), {
+      body: { oidc: { pkceEnabled: false } },
+    });
+    expect(failure(refused)).toEqual([
+      400,
+      "Invalid argument: oidc.clientSecret: is required unless oidc.pkceEnabled is true",
+    ]);
   });
 
   it("without a mask an oidc object counts through its members", async () => {

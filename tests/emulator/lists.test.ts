@@ -250,3 +250,71 @@ describe("the same parameters on every list", () => {
     }
   });
 });
+
+describe("the other uidp filters and the tag filters of the definitions", () => {
+  it("uidp.ids, uidp.ancestors_of and uidp.in_root", async () => {
+    const [top] = (await emu.seed({ groups: [{ parentUid: emu.rootGroupUid, name: "uidp-top" }] }))
+      .groups;
+    const [middle, other] = (
+      await emu.seed({
+        groups: [
+          { parentUid: top, name: "uidp-middle" },
+          { parentUid: top, name: "uidp-other" },
+        ],
+      })
+    ).groups;
+    const [leaf] = (await emu.seed({ groups: [{ parentUid: middle, name: "uidp-leaf" }] })).groups;
+    const uids = async (query: string) =>
+      (await call<GroupList>("GET", `/iam/v2beta1/groups?${query}`)).body.groups
+        .map((group) => group.uid)
+        .sort();
+    expect(await uids(`uidp.ids=${enc(leaf)}`)).toEqual([leaf]);
+    expect(await uids(`uidp.ids=${enc(leaf)}&uidp.ids=${enc(other)}`)).toEqual(
+      [leaf, other].sort(),
+    );
+    expect(await uids(`uidp.ancestors_of=${enc(leaf)}`)).toEqual(
+      [emu.rootGroupUid, top, middle].sort(),
+    );
+    expect(await uids("uidp.in_root=true")).toEqual([emu.rootGroupUid]);
+    expect(await uids(`uidp.in_root=false&uidp.ids=${enc(leaf)}`)).toEqual([leaf]);
+    const bad = await call("GET", "/iam/v2beta1/groups?uidp.in_root=maybe");
+    expect(bad.status).toBe(400);
+  });
+
+  it("tags by digest and updated_since (RFC 3339, or seconds and nanos)", async () => {
+    const [repo] = (
+      await emu.seed({
+        repos: [
+          {
+            parentUid: emu.rootGroupUid,
+            name: "filtered",
+            tags: [
+              { name: "one", digest: `sha256:${"1".repeat(64)}` },
+              { name: "two", digest: `sha256:${"2".repeat(64)}` },
+            ],
+          },
+        ],
+      })
+    ).repos;
+    const names = async (query: string) =>
+      (
+        (
+          await call<{ tags: Array<{ name: string }> }>(
+            "GET",
+            `/registry/v2beta1/tags?uidp.children_of=${enc(repo)}&${query}`,
+          )
+        ).body.tags ?? []
+      )
+        .map((tag) => tag.name)
+        .sort();
+    expect(await names(`digest=${enc(`sha256:${"1".repeat(64)}`)}`)).toEqual(["one"]);
+    const tomorrow = Date.parse(await emu.advanceClock(0)) + 86_400_000;
+    expect(await names(`updated_since=${enc(new Date(tomorrow).toISOString())}`)).toEqual([]);
+    expect(await names(`updated_since.seconds=${Math.floor(tomorrow / 1000)}`)).toEqual([]);
+    expect(await names("updated_since=2000-01-01T00:00:00Z")).toEqual(["one", "two"]);
+    expect(await names("updated_since.seconds=946684800&updated_since.nanos=5")).toEqual([
+      "one",
+      "two",
+    ]);
+  });
+});

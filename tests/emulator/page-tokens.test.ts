@@ -51,7 +51,7 @@ beforeAll(async () => {
       body: { name: "paged" },
     })
   ).body.uid;
-  for (const name of ["g1", "g2", "g3", "g4", "g5"]) {
+  for (const name of ["group 1", "group 2", "group 3", "group 4", "group 5"]) {
     await root("POST", `/iam/v2beta1/groups/${parent}`, { body: { name } });
   }
 });
@@ -167,7 +167,7 @@ describe("with --data, page tokens survive a restart", () => {
     let firstUids: string[];
     try {
       const root = caller(before.url, before.token);
-      for (const name of ["r1", "r2", "r3"]) {
+      for (const name of ["restart 1", "restart 2", "restart 3"]) {
         await root("POST", `/iam/v2beta1/groups/${before.rootGroupUid}`, { body: { name } });
       }
       const first = await list(before, "page_size=2");

@@ -44,7 +44,7 @@ describe("repos and tags", () => {
           parentUid: team,
           name: "shop",
           description: "web shop",
-          catalogTier: "PREMIUM",
+          catalogTier: "CATALOG_TIER_BASE",
           aliases: ["store"],
           tags: [
             { name: "v1", digest: `sha256:${"a".repeat(64)}`, deprecated: true },
@@ -63,7 +63,7 @@ describe("repos and tags", () => {
       uid: repoUid,
       name: "shop",
       description: "web shop",
-      catalogTier: "PREMIUM",
+      catalogTier: "CATALOG_TIER_BASE",
       aliases: ["store"],
     });
     const tags = await owner<{ tags: Json[] }>(
@@ -125,14 +125,14 @@ describe("repos and tags", () => {
     ).body.repos[0].uid;
     expect(uids).not.toContain(privateElsewhere);
     expect((await api("GET", "/iam/v2beta1/groups")).status).toBe(200);
-    expect((await api("POST", `/iam/v2beta1/groups/${team}`, { body: { name: "x" } })).status).toBe(
-      403,
-    );
+    expect(
+      (await api("POST", `/iam/v2beta1/groups/${team}`, { body: { name: "xyz" } })).status,
+    ).toBe(403);
   });
 
   it("repos are read-only", async () => {
     const reply = await owner<Json>("POST", `/registry/v2beta1/repos/${emu.rootGroupUid}`, {
-      body: { name: "x" },
+      body: { name: "xyz" },
     });
     expect(reply.status).toBe(501);
     expect(reply.body.code).toBe(12);
@@ -140,52 +140,98 @@ describe("repos and tags", () => {
 });
 
 describe("advisories", () => {
-  it("have the public shape, filter by name (advisoryId) and packageName, and need a token", async () => {
+  it("have the official shape, filter by the official filters, and need CAP_ADVISORIES_LIST", async () => {
     const seeded = await emu.seed({
       advisories: [
         {
-          advisoryId: "CVE-2099-0042",
-          packageName: "libfoo",
-          severity: "LOW",
-          aliases: ["GHSA-x"],
+          advisoryId: "CGA-2099-0042",
+          artifactName: "libfoo",
+          componentName: "libfoo-core",
+          aliases: ["CVE-2099-0042"],
+          events: [{ reviewState: "REVIEW_STATE_APPROVED", fixed: { fixedVersion: "1.2.3-r0" } }],
+          severities: [{ type: "TYPE_CVSS_V4", score: "4.2" }],
         },
       ],
     });
     const all = await owner<{ advisories: Json[] }>("GET", "/vulnerabilities/v2beta1/advisories");
     for (const advisory of all.body.advisories) {
-      expect(Object.keys(advisory).sort()).toEqual(
-        [
-          "advisoryId",
-          "aliases",
-          "createTime",
-          "packageName",
-          "severity",
-          "uid",
-          "updateTime",
-        ].sort(),
-      );
+      expect(advisory).not.toHaveProperty("packageName");
+      expect(advisory).not.toHaveProperty("severity");
       expect(advisory.uid).toMatch(/^[0-9a-f]{40}$/);
     }
-    const byId = await owner<{ advisories: Json[] }>(
+    // ListAdvisoriesRequest has no name: ignored.
+    const byName = await owner<{ advisories: Json[] }>(
       "GET",
-      "/vulnerabilities/v2beta1/advisories?name=CVE-2099-0042",
+      "/vulnerabilities/v2beta1/advisories?name=CGA-2099-0042",
+    );
+    expect(byName.body.advisories).toHaveLength(all.body.advisories.length);
+    const byId = await owner<{ advisories: Json[]; totalCount: string }>(
+      "GET",
+      "/vulnerabilities/v2beta1/advisories?advisoryIds=CGA-2099-0042",
     );
     expect(byId.body.advisories.map((a) => a.uid)).toEqual(seeded.advisories);
-    const byPackage = await owner<{ advisories: Json[]; totalCount: string }>(
-      "GET",
-      "/vulnerabilities/v2beta1/advisories?packageName=libfoo",
-    );
-    expect(byPackage.body.totalCount).toBe("1");
+    expect(byId.body.totalCount).toBe("1");
     const got = await owner<Json>(
       "GET",
       `/vulnerabilities/v2beta1/advisories/${seeded.advisories[0]}`,
     );
     expect(got.body).toMatchObject({
-      advisoryId: "CVE-2099-0042",
-      severity: "LOW",
-      aliases: ["GHSA-x"],
+      advisoryId: "CGA-2099-0042",
+      artifactName: "libfoo",
+      componentName: "libfoo-core",
+      aliases: ["CVE-2099-0042"],
+      severities: [{ type: "TYPE_CVSS_V4", score: "4.2" }],
     });
+    const [event] = got.body.events as Json[];
+    expect(event).toMatchObject({
+      author: "",
+      reviewState: "REVIEW_STATE_APPROVED",
+      fixed: { fixedVersion: "1.2.3-r0" },
+    });
+    expect(event.uid).toMatch(/^[0-9a-f]{40}$/);
     expect((await anonymous("GET", "/vulnerabilities/v2beta1/advisories")).status).toBe(401);
+  });
+
+  it("a caller without CAP_ADVISORIES_LIST anywhere is refused", async () => {
+    const api = caller(emu.url, emu.token);
+    const team = (
+      await api<Json>("POST", `/iam/v2beta1/groups/${emu.rootGroupUid}`, {
+        body: { name: "no advisories" },
+      })
+    ).body.uid as string;
+    const identity = (
+      await api<Json>("POST", `/iam/v2beta1/identities/${team}`, {
+        body: { name: "reader", claimMatch: { issuer: emu.issuer, subject: "reader" } },
+      })
+    ).body.uid as string;
+    const role = (
+      await api<Json>("POST", `/iam/v2beta1/roles/${team}`, {
+        body: { name: "groups only", capabilities: ["CAP_IAM_GROUPS_LIST"] },
+      })
+    ).body.uid as string;
+    await api("POST", `/iam/v2beta1/roleBindings/${team}`, {
+      body: { identityUid: identity, roleUid: role },
+    });
+    const reader = caller(emu.url, await emu.mintToken(identity));
+    const listed = await reader<Json>("GET", "/vulnerabilities/v2beta1/advisories");
+    expect(listed.status).toBe(403);
+    expect(listed.body.message).toBe("Permission denied: CAP_ADVISORIES_LIST on advisories");
+  });
+
+  it("seed entries are validated against the official enums", async () => {
+    const bad = await fetch(`${emu.url}/emulator/seed`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        advisories: [
+          { advisoryId: "X", artifactName: "a", severities: [{ type: "CRITICAL", score: "9" }] },
+        ],
+      }),
+    });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as Json).message).toMatch(
+      /^Invalid argument: advisories\[0\]\.severities\[0\]\.type: must be one of TYPE_UNSPECIFIED/,
+    );
   });
 });
 
@@ -205,10 +251,8 @@ describe("v1 paths", () => {
     for (const key of ["clusters", "idps", "repositories"])
       expect(Number.isInteger(limits[key])).toBe(true);
     const v2 = await owner<Json>("GET", `/iam/v2beta1/groups/${emu.rootGroupUid}`);
-    // v2 shows the same limits as int64 strings.
-    expect(v2.body.resourceLimits).toEqual(
-      Object.fromEntries(Object.entries(limits).map(([k, v]) => [k, String(v)])),
-    );
+    // v2 shows the same limits, as numbers too (map<string, int32>).
+    expect(v2.body.resourceLimits).toEqual(limits);
   });
 
   it("GET /registry/v1/repos answers items with id, and public ones without a token", async () => {

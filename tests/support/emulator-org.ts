@@ -67,7 +67,7 @@ export function org(emu: TestEmulator): Org {
       const known = builtIns.get(name);
       if (known) return known;
       const reply = await call<{ roles: Json[] }>("GET", `/iam/v2beta1/roles?name=${enc(name)}`);
-      const found = reply.body.roles.find((role) => role.parentUid === "");
+      const found = reply.body.roles.find((role) => !String(role.uid).includes("/"));
       expect(found, `built-in role ${name}`).toBeDefined();
       builtIns.set(name, found?.uid as string);
       return found?.uid as string;

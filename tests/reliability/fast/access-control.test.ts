@@ -55,13 +55,13 @@ beforeAll(async () => {
   roles.granter = await owner.iam.roles.create(g.a, {
     name: "granter",
     capabilities: [
-      "roleBindings.create",
-      "roleBindings.list",
-      "roles.update",
-      "roles.get",
-      "groups.get",
+      "CAP_IAM_ROLE_BINDINGS_CREATE",
+      "CAP_IAM_ROLE_BINDINGS_LIST",
+      "CAP_IAM_ROLES_UPDATE",
+      "CAP_IAM_ROLES_LIST",
+      "CAP_IAM_GROUPS_LIST",
       // A binding answers with the identity's name and claims: binding needs to read it.
-      "identities.get",
+      "CAP_IAM_IDENTITY_LIST",
     ],
   });
 
@@ -251,7 +251,13 @@ describe("escalation attempts are refused", () => {
     const attempt = await outcome(() =>
       as.dave.iam.roles.update(
         roles.granter.uid,
-        { capabilities: [...roles.granter.capabilities, "groups.delete", "roleBindings.delete"] },
+        {
+          capabilities: [
+            ...roles.granter.capabilities,
+            "CAP_IAM_GROUPS_DELETE",
+            "CAP_IAM_ROLE_BINDINGS_DELETE",
+          ],
+        },
         { updateMask: ["capabilities"] },
       ),
     );
@@ -275,7 +281,7 @@ describe("escalation attempts are refused", () => {
       await outcome(() =>
         as.erin.iam.roles.update(
           roles.viewer.uid,
-          { capabilities: ["groups.delete"] },
+          { capabilities: ["CAP_IAM_GROUPS_DELETE"] },
           { updateMask: ["capabilities"] },
         ),
       ),
@@ -283,7 +289,7 @@ describe("escalation attempts are refused", () => {
     // A custom role of A cannot be bound outside A.
     const mine = await as.erin.iam.roles.create(g.a, {
       name: "mine",
-      capabilities: ["groups.get"],
+      capabilities: ["CAP_IAM_GROUPS_LIST"],
     });
     const outside = await outcome(() =>
       as.erin.iam.roleBindings.create(g.b, { identityUid: uids.erin, roleUid: mine.uid }),

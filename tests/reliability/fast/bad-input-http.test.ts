@@ -154,7 +154,12 @@ const WRONG_FIELD_TYPES: Array<[string, string, string, unknown]> = [
   ],
   ["binding identityUid an array", "POST", "roleBindings", { identityUid: [], roleUid: "x" }],
   ["binding roleUid an object", "POST", "roleBindings", { identityUid: "x", roleUid: {} }],
-  ["role capabilities a string", "POST", "roles", { name: "r", capabilities: "groups.get" }],
+  [
+    "role capabilities a string",
+    "POST",
+    "roles",
+    { name: "r", capabilities: "CAP_IAM_GROUPS_LIST" },
+  ],
   ["role capabilities unknown", "POST", "roles", { name: "r", capabilities: ["root.everything"] }],
 ];
 

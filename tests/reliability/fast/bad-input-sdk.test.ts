@@ -25,18 +25,22 @@ afterAll(async () => {
 function verbs(): Array<[string, string, (uid: string) => Promise<unknown>]> {
   const { groups, identities, roles, roleBindings } = client.iam;
   return [
-    ["groups.get", "/iam/v2beta1/groups/", (uid) => groups.get(uid)],
-    ["groups.create", "/iam/v2beta1/groups/", (uid) => groups.create(uid, { name: "x" })],
-    ["groups.update", "/iam/v2beta1/groups/", (uid) => groups.update(uid, { name: "x" })],
-    ["groups.delete", "/iam/v2beta1/groups/", (uid) => groups.delete(uid)],
-    ["identities.get", "/iam/v2beta1/identities/", (uid) => identities.get(uid)],
-    ["identities.delete", "/iam/v2beta1/identities/", (uid) => identities.delete(uid)],
-    ["roles.get", "/iam/v2beta1/roles/", (uid) => roles.get(uid)],
-    ["roleBindings.delete", "/iam/v2beta1/roleBindings/", (uid) => roleBindings.delete(uid)],
-    ["repos.get", "/registry/v2beta1/repos/", (uid) => client.registry.repos.get(uid)],
-    ["tags.get", "/registry/v2beta1/tags/", (uid) => client.registry.tags.get(uid)],
+    ["CAP_IAM_GROUPS_LIST", "/iam/v2beta1/groups/", (uid) => groups.get(uid)],
+    ["CAP_IAM_GROUPS_CREATE", "/iam/v2beta1/groups/", (uid) => groups.create(uid, { name: "x" })],
+    ["CAP_IAM_GROUPS_UPDATE", "/iam/v2beta1/groups/", (uid) => groups.update(uid, { name: "x" })],
+    ["CAP_IAM_GROUPS_DELETE", "/iam/v2beta1/groups/", (uid) => groups.delete(uid)],
+    ["CAP_IAM_IDENTITY_LIST", "/iam/v2beta1/identities/", (uid) => identities.get(uid)],
+    ["CAP_IAM_IDENTITY_DELETE", "/iam/v2beta1/identities/", (uid) => identities.delete(uid)],
+    ["CAP_IAM_ROLES_LIST", "/iam/v2beta1/roles/", (uid) => roles.get(uid)],
     [
-      "advisories.get",
+      "CAP_IAM_ROLE_BINDINGS_DELETE",
+      "/iam/v2beta1/roleBindings/",
+      (uid) => roleBindings.delete(uid),
+    ],
+    ["CAP_REPO_LIST", "/registry/v2beta1/repos/", (uid) => client.registry.repos.get(uid)],
+    ["CAP_TAG_LIST", "/registry/v2beta1/tags/", (uid) => client.registry.tags.get(uid)],
+    [
+      "CAP_ADVISORIES_LIST",
       "/vulnerabilities/v2beta1/advisories/",
       (uid) => client.vulnerabilities.advisories.get(uid),
     ],

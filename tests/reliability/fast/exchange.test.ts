@@ -81,7 +81,7 @@ function exchange(oidcToken: string, identity: string) {
 
 async function identity(issuer: string, subject: string): Promise<string> {
   const reply = await owner<Json>("POST", `/iam/v2beta1/identities/${emu.rootGroupUid}`, {
-    body: { name: subject, claimMatch: { issuer, subject } },
+    body: { name: `${subject} identity`, claimMatch: { issuer, subject } },
   });
   expect(reply.status).toBe(200);
   return reply.body.uid as string;

@@ -47,7 +47,7 @@ const RESOURCES: ResourceCases[] = [
   {
     type: "Role",
     check: (news) => runtime.role.check({}, news),
-    valid: { parentUid: ROOT, name: "readers", capabilities: ["repos.list"] },
+    valid: { parentUid: ROOT, name: "readers", capabilities: ["CAP_REPO_LIST"] },
     cases: [
       [
         "parentUid a child uid is fine, a role uid is not",
@@ -68,11 +68,11 @@ const RESOURCES: ResourceCases[] = [
         "capabilities",
         /at least one capability/,
       ],
-      ["capabilities a string", "capabilities", "repos.list", "capabilities", TYPE],
+      ["capabilities a string", "capabilities", "CAP_REPO_LIST", "capabilities", TYPE],
       [
         "an unknown capability",
         "capabilities",
-        ["repos.list", "repos.admin"],
+        ["CAP_REPO_LIST", "repos.admin"],
         "capabilities[1]",
         /unknown capability/,
       ],
@@ -86,7 +86,7 @@ const RESOURCES: ResourceCases[] = [
       [
         "groupInvites.update, which does not exist",
         "capabilities",
-        ["groupInvites.update"],
+        ["CAP_IAM_GROUP_INVITES_UPDATE"],
         "capabilities[0]",
         /no groupInvites\.update/,
       ],

@@ -7,9 +7,10 @@
  * subtree.
  *
  * The attacker, mallory, holds a custom role "gatekeeper" in group A that grants every
- * write on the new collections but not, for instance, `groups.delete`.
+ * write on the new collections but not, for instance, `CAP_IAM_GROUPS_DELETE`.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CAPABILITIES } from "../../../emulator/capabilities";
 import { startTestEmulator, type TestEmulator } from "../../../harness/emulator";
 import { type Caller, caller, enc, reasonOf } from "../../support/emulator-http";
 
@@ -31,23 +32,20 @@ let gatekeeper = "";
 let wide = "";
 
 const GATEKEEPER_CAPABILITIES = [
-  "groups.get",
-  "groups.list",
-  "identities.get",
-  "identities.list",
-  "roles.get",
-  "roles.list",
-  "roles.update",
-  "roleBindings.create",
-  "roleBindings.list",
-  "groupInvites.create",
-  "groupInvites.list",
-  "identityProviders.create",
-  "identityProviders.get",
-  "identityProviders.update",
-  "accountAssociations.create",
-  "accountAssociations.get",
-  "accountAssociations.update",
+  "CAP_IAM_GROUPS_LIST",
+  "CAP_IAM_GROUP_INVITES_CREATE",
+  "CAP_IAM_GROUP_INVITES_LIST",
+  "CAP_IAM_ROLES_UPDATE",
+  "CAP_IAM_ROLES_LIST",
+  "CAP_IAM_ROLE_BINDINGS_CREATE",
+  "CAP_IAM_ROLE_BINDINGS_LIST",
+  "CAP_IAM_ACCOUNT_ASSOCIATIONS_CREATE",
+  "CAP_IAM_ACCOUNT_ASSOCIATIONS_UPDATE",
+  "CAP_IAM_ACCOUNT_ASSOCIATIONS_LIST",
+  "CAP_IAM_IDENTITY_LIST",
+  "CAP_IAM_IDENTITY_PROVIDERS_CREATE",
+  "CAP_IAM_IDENTITY_PROVIDERS_UPDATE",
+  "CAP_IAM_IDENTITY_PROVIDERS_LIST",
 ];
 
 async function roleUid(name: string): Promise<string> {
@@ -100,22 +98,22 @@ beforeAll(async () => {
   ownerRole = await roleUid("owner");
   editorRole = await roleUid("editor");
   viewerRole = await roleUid("viewer");
-  groupA = (await made(`groups/${emu.rootGroupUid}`, { name: "a" })).uid as string;
-  groupA1 = (await made(`groups/${groupA}`, { name: "a1" })).uid as string;
-  groupB = (await made(`groups/${emu.rootGroupUid}`, { name: "b" })).uid as string;
+  groupA = (await made(`groups/${emu.rootGroupUid}`, { name: "group a" })).uid as string;
+  groupA1 = (await made(`groups/${groupA}`, { name: "group a1" })).uid as string;
+  groupB = (await made(`groups/${emu.rootGroupUid}`, { name: "group b" })).uid as string;
   gatekeeper = (
     await made(`roles/${groupA}`, { name: "gatekeeper", capabilities: GATEKEEPER_CAPABILITIES })
   ).uid as string;
   wide = (
     await made(`roles/${groupA}`, {
       name: "wide",
-      capabilities: [...GATEKEEPER_CAPABILITIES, "groups.delete"],
+      capabilities: [...GATEKEEPER_CAPABILITIES, "CAP_IAM_GROUPS_DELETE"],
     })
   ).uid as string;
   const m = await identityIn(groupA, "mallory");
   await bind(groupA, m, gatekeeper);
   mallory = caller(emu.url, await emu.mintToken(m, 3600));
-  const ed = await identityIn(groupA, "ed");
+  const ed = await identityIn(groupA, "ed the editor");
   await bind(groupA, ed, editorRole);
   editor = caller(emu.url, await emu.mintToken(ed, 3600));
 });
@@ -126,9 +124,9 @@ afterAll(async () => {
 
 describe("an invite's role", () => {
   it.each([
-    ["owner", () => ownerRole, "accountAssociations.delete"],
-    ["editor", () => editorRole, "accountAssociations.list"],
-    ["a custom role with groups.delete", () => wide, "groups.delete"],
+    ["owner", () => ownerRole, "CAP_IAM_GROUPS_CREATE"],
+    ["editor", () => editorRole, "CAP_TENANT_RECORD_SIGNATURES_LIST"],
+    ["a custom role with groups.delete", () => wide, "CAP_IAM_GROUPS_DELETE"],
   ])(
     "mallory cannot invite to %s: PERMISSION_DENIED naming what she lacks, no invite made",
     async (_n, role, missing) => {
@@ -213,15 +211,23 @@ describe("a custom role's capabilities", () => {
     ["no mask", ""],
   ])("%s: mallory cannot add groups.delete to her own role", async (_f, query) => {
     const reply = await mallory<Json>("PATCH", `/iam/v2beta1/roles/${gatekeeper}${query}`, {
-      body: { name: "gatekeeper", capabilities: [...GATEKEEPER_CAPABILITIES, "groups.delete"] },
+      body: {
+        name: "gatekeeper",
+        capabilities: [...GATEKEEPER_CAPABILITIES, "CAP_IAM_GROUPS_DELETE"],
+      },
     });
-    expectDenied(reply, "groups.delete");
+    expectDenied(reply, "CAP_IAM_GROUPS_DELETE");
     const after = await owner<Json>("GET", `/iam/v2beta1/roles/${gatekeeper}`);
-    expect(after.body.capabilities).toEqual([...GATEKEEPER_CAPABILITIES].sort());
+    // In the enum's order, as a role answers its capabilities.
+    expect(after.body.capabilities).toEqual(
+      [...GATEKEEPER_CAPABILITIES].sort(
+        (a, b) => CAPABILITIES.indexOf(a as never) - CAPABILITIES.indexOf(b as never),
+      ),
+    );
   });
 
   it("removing one she holds is allowed (then restored by the owner)", async () => {
-    const fewer = GATEKEEPER_CAPABILITIES.filter((c) => c !== "roleBindings.list");
+    const fewer = GATEKEEPER_CAPABILITIES.filter((c) => c !== "CAP_IAM_ROLE_BINDINGS_LIST");
     const reply = await mallory<Json>(
       "PATCH",
       `/iam/v2beta1/roles/${gatekeeper}?updateMask=capabilities`,
@@ -313,17 +319,17 @@ describe("an account association's service bindings", () => {
 
 describe("an editor never writes an access grant", () => {
   it.each([
-    ["roles", "roles.create", () => ({ name: "r", capabilities: ["repos.list"] })],
+    ["roles", "CAP_IAM_ROLES_CREATE", () => ({ name: "r", capabilities: ["CAP_REPO_LIST"] })],
     [
       "roleBindings",
-      "roleBindings.create",
+      "CAP_IAM_ROLE_BINDINGS_CREATE",
       () => ({ identityUid: `${groupA}/0000000000000001`, roleUid: viewerRole }),
     ],
-    ["identityProviders", "identityProviders.create", () => idpBody(viewerRole)],
-    ["groupInvites", "groupInvites.create", () => ({ roleUid: viewerRole, ttl: "60s" })],
+    ["identityProviders", "CAP_IAM_IDENTITY_PROVIDERS_CREATE", () => idpBody(viewerRole)],
+    ["groupInvites", "CAP_IAM_GROUP_INVITES_CREATE", () => ({ roleUid: viewerRole, ttl: "60s" })],
     [
       "accountAssociations",
-      "accountAssociations.create",
+      "CAP_IAM_ACCOUNT_ASSOCIATIONS_CREATE",
       () => ({ name: "x", amazon: { account: "123456789012" } }),
     ],
   ])(
@@ -341,23 +347,33 @@ describe("an editor never writes an access grant", () => {
       amazon: { account: "123456789012" },
     });
     const cases: Array<[string, string, string, Json | undefined]> = [
-      ["PATCH", `roles/${gatekeeper}?updateMask=description`, "roles.update", { description: "x" }],
-      ["DELETE", `roles/${wide}`, "roles.delete", undefined],
+      [
+        "PATCH",
+        `roles/${gatekeeper}?updateMask=description`,
+        "CAP_IAM_ROLES_UPDATE",
+        { description: "x" },
+      ],
+      ["DELETE", `roles/${wide}`, "CAP_IAM_ROLES_DELETE", undefined],
       [
         "PATCH",
         `identityProviders/${idp.uid}?updateMask=name`,
-        "identityProviders.update",
+        "CAP_IAM_IDENTITY_PROVIDERS_UPDATE",
         { name: "mine" },
       ],
-      ["DELETE", `identityProviders/${idp.uid}`, "identityProviders.delete", undefined],
-      ["DELETE", `groupInvites/${invite.uid}`, "groupInvites.delete", undefined],
+      ["DELETE", `identityProviders/${idp.uid}`, "CAP_IAM_IDENTITY_PROVIDERS_DELETE", undefined],
+      ["DELETE", `groupInvites/${invite.uid}`, "CAP_IAM_GROUP_INVITES_DELETE", undefined],
       [
         "PATCH",
         `accountAssociations/${groupA1}?updateMask=name`,
-        "accountAssociations.update",
+        "CAP_IAM_ACCOUNT_ASSOCIATIONS_UPDATE",
         { name: "y" },
       ],
-      ["DELETE", `accountAssociations/${groupA1}`, "accountAssociations.delete", undefined],
+      [
+        "DELETE",
+        `accountAssociations/${groupA1}`,
+        "CAP_IAM_ACCOUNT_ASSOCIATIONS_DELETE",
+        undefined,
+      ],
     ];
     for (const [method, path, capability, body] of cases) {
       expectDenied(await editor<Json>(method, `/iam/v2beta1/${path}`, { body }), capability);
@@ -480,7 +496,7 @@ describe("an owner of A cannot see or touch B's providers, invites and associati
       ["DELETE", `accountAssociations/${groupB}`, undefined],
       ["POST", `identityProviders/${groupB}`, idpBody(viewerRole, "planted")],
       ["POST", `groupInvites/${groupB}`, { roleUid: viewerRole, ttl: "60s" }],
-      ["POST", `roles/${groupB}`, { name: "planted", capabilities: ["repos.list"] }],
+      ["POST", `roles/${groupB}`, { name: "planted", capabilities: ["CAP_REPO_LIST"] }],
     ];
     for (const [method, path, body] of attempts) {
       expectDenied(await aOwner<Json>(method, `/iam/v2beta1/${path}`, { body }));

@@ -94,7 +94,7 @@ const idp = (): Json => ({
 const invite = (): Json => ({
   uid: CHILD,
   roleUid: ROLE,
-  role: { uid: ROLE, name: "viewer", description: "", capabilities: ["repos.list"] },
+  role: { uid: ROLE, name: "viewer", description: "", capabilities: ["CAP_REPO_LIST"] },
   email: "",
   expirationTime: TIME,
   singleUse: false,
@@ -471,7 +471,7 @@ describe("the provider: only the API's own NOT_FOUND for the object means gone",
           parentUid: groupUid,
           name: "readers",
           description: "",
-          capabilities: ["repos.list"],
+          capabilities: ["CAP_REPO_LIST"],
         });
         return { id: created.id, props: created.outs as unknown as Json };
       },
