@@ -1,5 +1,5 @@
 /**
- * The API's router: IAM v2beta1, Registry and Vulnerabilities v2beta1, the v1 paths,
+ * The API's router: IAM v2beta1, Registry and Vulnerabilities v2beta1, ping, the v1 paths,
  * the token exchange and the OIDC test issuer. Each collection lives in its own module
  * under `collections/`; handlers take a parsed request and answer a response object
  * (or throw an ApiError); the server does the HTTP.
@@ -23,8 +23,8 @@ import { roleBindings } from "./collections/role-bindings";
 import { roles } from "./collections/roles";
 import { handleTokenRoute } from "./collections/sts";
 import { tags } from "./collections/tags";
-import { v1Groups, v1Repos } from "./collections/v1";
-import type { ApiRequest, ApiResponse } from "./requests";
+import { v1Groups, v1Identities, v1Repos } from "./collections/v1";
+import { type ApiRequest, type ApiResponse, ok } from "./requests";
 
 export type { EmulatorContext } from "./collections/kit";
 export { EXCHANGED_TOKEN_TTL_SECONDS } from "./collections/sts";
@@ -42,6 +42,7 @@ const ROUTES: Record<string, CollectionHandler> = {
   "registry/v2beta1/tags": tags,
   "vulnerabilities/v2beta1/advisories": advisories,
   "iam/v1/groups": v1Groups,
+  "iam/v1/identities": v1Identities,
   "registry/v1/repos": v1Repos,
 };
 
@@ -50,6 +51,11 @@ export class Api {
 
   /** Answers a request, or undefined when no route of the API matches its path. */
   async handle(request: ApiRequest): Promise<ApiResponse | undefined> {
+    // Health check: no token needed (the platform's PingService says so).
+    if (request.path === "/ping/v2beta1/ping") {
+      if (request.method !== "GET") throw unsupported(request);
+      return ok({ response: "pong" });
+    }
     const tokenAnswer = await handleTokenRoute(this.ctx, request);
     if (tokenAnswer) return tokenAnswer;
     // Colon actions (`identityProviders/<uid>:generateScimToken`, `roleBindings:batchCreate`,

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * `npm run emulator -- [--host H] [--port P] [--bootstrap-file F] [--data F]`
+ * `npm run emulator -- [--host H] [--port P] [--bootstrap-file F] [--data F] [--no-seed] [--no-grpc]`
  * Prints `listening on http://HOST:PORT` once ready, writes the bootstrap JSON,
  * and stops cleanly (a last snapshot of `--data`, lock released) on SIGINT or SIGTERM.
  */
@@ -10,7 +10,7 @@ import { startEmulator } from "./index";
 import { removeStaleTemporaries, writeAtomically } from "./persistence";
 
 const USAGE =
-  "usage: npm run emulator -- [--host 127.0.0.1] [--port 8787] [--bootstrap-file FILE] [--data FILE] [--no-seed]";
+  "usage: npm run emulator -- [--host 127.0.0.1] [--port 8787] [--bootstrap-file FILE] [--data FILE] [--no-seed] [--no-grpc]";
 
 async function main(): Promise<void> {
   let values: {
@@ -19,6 +19,7 @@ async function main(): Promise<void> {
     "bootstrap-file"?: string;
     data?: string;
     "no-seed"?: boolean;
+    "no-grpc"?: boolean;
     help?: boolean;
   };
   try {
@@ -29,6 +30,7 @@ async function main(): Promise<void> {
         "bootstrap-file": { type: "string" },
         data: { type: "string" },
         "no-seed": { type: "boolean" },
+        "no-grpc": { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
       strict: true,
@@ -52,6 +54,7 @@ async function main(): Promise<void> {
     port,
     dataFile: values.data,
     seed: !values["no-seed"],
+    grpc: !values["no-grpc"],
   });
   const bootstrapFile = values["bootstrap-file"];
   if (bootstrapFile) {

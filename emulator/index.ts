@@ -4,12 +4,20 @@
  * issuer, all on one origin. `npm run emulator` runs it from the command line
  * (`emulator/cli.ts`); tests start it in-process with `startEmulator`.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import {
+  createServer as createHttp2Server,
+  type Http2ServerRequest,
+  type Http2ServerResponse,
+} from "node:http2";
+import type { AddressInfo, Server } from "node:net";
 import { Api, type EmulatorContext } from "./api";
 import { Clock } from "./clock";
 import { acquireDataLock, type DataLock } from "./data-lock";
 import { FaultTable, RateLimiter } from "./faults";
+import { createFront } from "./front";
+import { type GrpcDefinitions, loadGrpcDefinitions } from "./grpc/descriptors";
+import { GrpcFace, isGrpcRequest } from "./grpc/face";
 import { migrateSavedState } from "./migrate";
 import {
   DataStore,
@@ -21,7 +29,7 @@ import {
   removeStaleTemporaries,
 } from "./persistence";
 import { DEFAULT_REQUEST_LOG_LIMIT, RequestLog } from "./request-log";
-import { answerClientError, createRequestHandler } from "./server";
+import { answerClientError, createApiPipeline, createRequestHandler } from "./server";
 import { State } from "./state";
 import { TokenService } from "./tokens";
 
@@ -46,6 +54,11 @@ export interface EmulatorOptions {
   seed?: boolean;
   /** How many request log entries to keep; default 100,000. */
   requestLogLimit?: number;
+  /**
+   * Serve gRPC (HTTP/2 without TLS) on the same port; default true. Needs the descriptor
+   * set `npm run build` writes when Go is present; without it gRPC is off.
+   */
+  grpc?: boolean;
 }
 
 export interface Bootstrap {
@@ -56,11 +69,18 @@ export interface Bootstrap {
   rootGroupUid: string;
   /** URL of the emulator's own OIDC test issuer. */
   issuer: string;
+  /**
+   * Where gRPC clients connect (`http://HOST:PORT`, the same origin: plaintext HTTP/2);
+   * absent when the gRPC face is off.
+   */
+  grpcUrl?: string;
 }
 
 export interface RunningEmulator {
   /** `http://HOST:PORT`: API base URL and auth URL. */
   url: string;
+  /** Whether gRPC is served on the same port (see `EmulatorOptions.grpc`). */
+  grpc: boolean;
   bootstrap: Bootstrap;
   /** Stops listening, drops open connections, writes a last snapshot and frees the data file. */
   close(): Promise<void>;
@@ -78,6 +98,18 @@ function listen(server: Server, host: string, port: number): Promise<number> {
       resolve((server.address() as AddressInfo).port);
     });
   });
+}
+
+/** The gRPC definitions; a damaged descriptor set turns gRPC off (said on stderr), not the emulator. */
+function grpcDefinitionsOrNone(): GrpcDefinitions | undefined {
+  try {
+    return loadGrpcDefinitions();
+  } catch (error) {
+    process.stderr.write(
+      `emulator: the gRPC descriptor set cannot be read (${error instanceof Error ? error.message : String(error)}); gRPC is off\n`,
+    );
+    return undefined;
+  }
 }
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
@@ -123,17 +155,35 @@ async function startLocked(
     await removeStaleTemporaries(dataFile);
   }
 
-  // The handler is installed once the state exists; nothing is announced before that.
+  // The handlers are installed once the state exists; nothing is announced before that.
   let handler: ((request: IncomingMessage, response: ServerResponse) => void) | undefined;
-  const server = createServer((request, response) => {
+  let grpcFace: GrpcFace | undefined;
+  const httpServer = createServer((request, response) => {
     if (handler) handler(request, response);
     else response.destroy();
   });
   // Slow or idle clients must not keep the process alive or hold sockets forever.
-  server.keepAliveTimeout = 5000;
-  server.on("clientError", answerClientError);
+  httpServer.keepAliveTimeout = 5000;
+  httpServer.on("clientError", answerClientError);
+  const grpcDefinitions = options.grpc === false ? undefined : grpcDefinitionsOrNone();
+  // HTTP/2 without TLS: gRPC calls go to the gRPC face, other requests to the same
+  // handler as HTTP/1.1 (through Node's compatibility API).
+  const http2Server = grpcDefinitions
+    ? createHttp2Server((request: Http2ServerRequest, response: Http2ServerResponse) => {
+        if (grpcFace && isGrpcRequest(request)) {
+          void grpcFace.handle(request, response);
+        } else if (handler) {
+          handler(request as unknown as IncomingMessage, response as unknown as ServerResponse);
+        } else {
+          response.stream.close();
+        }
+      })
+    : undefined;
+  // An idle HTTP/2 session is closed after a minute (a gRPC client reconnects at will).
+  http2Server?.setTimeout(60_000);
   const log = new RequestLog(options.requestLogLimit ?? DEFAULT_REQUEST_LOG_LIMIT);
-  server.on("connection", (socket) => log.trackConnection(socket));
+  const front = createFront(httpServer, http2Server, (socket) => log.trackConnection(socket));
+  const server = front.server;
   const port = await listen(server, host, options.port ?? 0);
   const origin = originOf(host, port);
 
@@ -168,14 +218,16 @@ async function startLocked(
     }
     const durable = store;
 
-    handler = createRequestHandler({
+    const deps = {
       ctx,
       api: new Api(ctx),
       log,
       faults: new FaultTable(),
       rateLimiter: new RateLimiter(),
       commit: durable ? () => durable.commit() : () => Promise.resolve(),
-    });
+    };
+    handler = createRequestHandler(deps);
+    if (grpcDefinitions) grpcFace = new GrpcFace(grpcDefinitions, createApiPipeline(deps));
 
     const bootstrap: Bootstrap = {
       apiUrl: origin,
@@ -187,6 +239,7 @@ async function startLocked(
       ),
       rootGroupUid: state.rootGroupUid,
       issuer: tokens.issuer,
+      ...(grpcDefinitions ? { grpcUrl: origin } : {}),
     };
 
     let closing: Promise<void> | undefined;
@@ -194,7 +247,7 @@ async function startLocked(
       closing ??= (async () => {
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
-          server.closeAllConnections();
+          front.closeAll();
         });
         try {
           await durable?.close();
@@ -205,7 +258,7 @@ async function startLocked(
       return closing;
     };
 
-    return { url: origin, bootstrap, close };
+    return { url: origin, grpc: grpcDefinitions !== undefined, bootstrap, close };
   } catch (error) {
     await store?.close().catch(() => undefined);
     await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -167,26 +167,104 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-export function createRequestHandler(deps: ServerDeps) {
+/** `result` once the changes so far are on disk; an error answer if they cannot be. */
+async function durably(deps: ServerDeps, result: ApiResponse): Promise<ApiResponse> {
+  try {
+    await deps.commit();
+    return result;
+  } catch {
+    // The store has logged why (without request data).
+    return errorResponse(
+      new ApiError("INTERNAL", "Internal: the change could not be saved to the data file"),
+    );
+  }
+}
+
+/** One API request, whatever carried it (HTTP/1.1, or a gRPC call translated to it). */
+export interface ApiCall {
+  method: string;
+  /** The path as sent, percent-escapes and all (faults and the log match it). */
+  rawPath: string;
+  query: string;
+  authorization?: string;
+  /** Reads the body (after any fault latency), parsed or with the reason it cannot be. */
+  readBody(): Promise<Pick<ApiRequest, "body" | "bodyError">>;
+}
+
+/** What to do with a call: drop the connection, or send the answer (maybe as a fault shapes it). */
+export type ApiOutcome =
+  | { kind: "drop" }
+  | { kind: "answer"; result: ApiResponse; truncate?: boolean; html?: boolean };
+
+/**
+ * The one path every API request takes: faults, the rate limit, the router, the
+ * durability wait and the request log. The HTTP server and the gRPC face both use it,
+ * so a call is refused, journaled and logged the same way whichever carried it.
+ */
+export function createApiPipeline(deps: ServerDeps): (call: ApiCall) => Promise<ApiOutcome> {
   const { ctx, api, log, faults, rateLimiter } = deps;
+
+  return async (call) => {
+    const { method, rawPath, query } = call;
+    const time = ctx.clock.isoNow();
+    const record = (status: number) => log.record({ method, path: rawPath, query, status, time });
+
+    const fault: Fault | undefined = faults.take(method, rawPath);
+    if (fault?.drop === "before") {
+      record(0);
+      return { kind: "drop" };
+    }
+    let result: ApiResponse;
+    try {
+      const body = await call.readBody();
+      if (fault?.latencyMs) await sleep(fault.latencyMs);
+      if (fault?.status !== undefined && fault.drop !== "after") {
+        // The status is the fault's own; the body carries the nearest gRPC code.
+        const injected = {
+          ...errorResponse(errorForStatus(fault.status, fault.retryAfter)),
+          status: fault.status,
+        };
+        record(fault.status);
+        return { kind: "answer", result: injected, truncate: fault.truncate, html: fault.html };
+      }
+      const retryAfter = rateLimiter.admit(ctx.clock.nowMs());
+      if (retryAfter !== undefined) throw resourceExhausted(retryAfter);
+      const parsed: ApiRequest = {
+        method,
+        path: decodePath(rawPath),
+        query: new URLSearchParams(query),
+        authorization: call.authorization,
+        ...body,
+      };
+      const answer = await api.handle(parsed);
+      if (!answer) throw notFound(`${method} ${rawPath}`);
+      result = answer;
+    } catch (error) {
+      result = errorResponse(toApiError(error));
+    }
+    result = await durably(deps, result);
+    if (fault?.drop === "after") {
+      record(0);
+      return { kind: "drop" };
+    }
+    if (fault?.html) {
+      // HTML without a status: the request took effect, then a proxy answered 502.
+      const status = 502;
+      record(status);
+      return { kind: "answer", result: { status, body: null }, html: true };
+    }
+    record(result.status);
+    return { kind: "answer", result, truncate: fault?.truncate };
+  };
+}
+
+export function createRequestHandler(deps: ServerDeps) {
+  const { ctx, log, faults, rateLimiter } = deps;
 
   /** `send` with a `Date` header from the emulator's clock, the one its timestamps use. */
   function reply(response: ServerResponse, result: ApiResponse, variant?: SendVariant): void {
     response.setHeader("Date", ctx.clock.now().toUTCString());
     send(response, result, variant);
-  }
-
-  /** `result` once the changes so far are on disk; an error answer if they cannot be. */
-  async function durably(result: ApiResponse): Promise<ApiResponse> {
-    try {
-      await deps.commit();
-      return result;
-    } catch {
-      // The store has logged why (without request data).
-      return errorResponse(
-        new ApiError("INTERNAL", "Internal: the change could not be saved to the data file"),
-      );
-    }
   }
 
   async function handleControlRequest(
@@ -208,9 +286,11 @@ export function createRequestHandler(deps: ServerDeps) {
     } catch (error) {
       result = errorResponse(toApiError(error));
     }
-    result = await durably(result);
+    result = await durably(deps, result);
     reply(response, result);
   }
+
+  const answerApi = createApiPipeline(deps);
 
   async function handleApiRequest(
     request: IncomingMessage,
@@ -218,60 +298,18 @@ export function createRequestHandler(deps: ServerDeps) {
     rawPath: string,
     query: string,
   ): Promise<void> {
-    const method = request.method ?? "GET";
-    const time = ctx.clock.isoNow();
-    const record = (status: number) => log.record({ method, path: rawPath, query, status, time });
-
-    const fault: Fault | undefined = faults.take(method, rawPath);
-    if (fault?.drop === "before") {
-      record(0);
+    const outcome = await answerApi({
+      method: request.method ?? "GET",
+      rawPath,
+      query,
+      authorization: request.headers.authorization,
+      readBody: async () => parseBody(await readBody(request), request.headers["content-type"]),
+    });
+    if (outcome.kind === "drop") {
       request.socket.destroy();
       return;
     }
-    let result: ApiResponse;
-    try {
-      const raw = await readBody(request);
-      if (fault?.latencyMs) await sleep(fault.latencyMs);
-      if (fault?.status !== undefined && fault.drop !== "after") {
-        // The status is the fault's own; the body carries the nearest gRPC code.
-        const injected = {
-          ...errorResponse(errorForStatus(fault.status, fault.retryAfter)),
-          status: fault.status,
-        };
-        record(fault.status);
-        reply(response, injected, { truncate: fault.truncate, html: fault.html });
-        return;
-      }
-      const retryAfter = rateLimiter.admit(ctx.clock.nowMs());
-      if (retryAfter !== undefined) throw resourceExhausted(retryAfter);
-      const parsed: ApiRequest = {
-        method,
-        path: decodePath(rawPath),
-        query: new URLSearchParams(query),
-        authorization: request.headers.authorization,
-        ...parseBody(raw, request.headers["content-type"]),
-      };
-      const answer = await api.handle(parsed);
-      if (!answer) throw notFound(`${method} ${rawPath}`);
-      result = answer;
-    } catch (error) {
-      result = errorResponse(toApiError(error));
-    }
-    result = await durably(result);
-    if (fault?.drop === "after") {
-      record(0);
-      request.socket.destroy();
-      return;
-    }
-    if (fault?.html) {
-      // HTML without a status: the request took effect, then a proxy answered 502.
-      const status = 502;
-      record(status);
-      reply(response, { status, body: null }, { html: true });
-      return;
-    }
-    record(result.status);
-    reply(response, result, { truncate: fault?.truncate });
+    reply(response, outcome.result, { truncate: outcome.truncate, html: outcome.html });
   }
 
   return (request: IncomingMessage, response: ServerResponse): void => {

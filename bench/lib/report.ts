@@ -276,7 +276,7 @@ export function renderMarkdown(results: BenchResults): string {
     "  `IRM_BENCH_SERIAL_MAX` the largest size run with `parallel: 1`, `IRM_BENCH_LIFECYCLE_BUDGET_S` a time after",
     "  which it starts no new cycle (the page lists what it skipped).",
     "- `npm run bench -- --quick` is a smoke run (fewer repetitions and sizes): it prints the page and",
-    "  writes `bench/results/quick.json` only. `--only operations,lifecycle,sdk-listing,emulator,export` runs",
+    "  writes `bench/results/quick.json` only. `--only operations,lifecycle,sdk-listing,emulator,grpc,export` runs",
     "  some suites and writes `bench/results/partial.json` only. Neither replaces the figures of record.",
     "- `npm run bench -- --only <suites> --record` also puts those suites' sections, as this run measured them,",
     "  in place of theirs in `bench/results/latest.json` and rewrites this page from it: the other sections",

@@ -2,6 +2,7 @@
 import type { Suite } from "../lib/suite";
 import { emulatorSuite } from "./emulator";
 import { exportSuite } from "./export";
+import { grpcSuite } from "./grpc";
 import { lifecycleSuite } from "./lifecycle";
 import { operationsSuite } from "./operations";
 import { sdkListingSuite } from "./sdk-listing";
@@ -12,6 +13,7 @@ export const SUITES: Suite[] = [
   lifecycleSuite,
   sdkListingSuite,
   emulatorSuite,
+  grpcSuite,
   exportSuite,
 ];
 

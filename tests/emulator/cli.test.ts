@@ -8,6 +8,7 @@ import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { descriptorFilePath } from "../../emulator/grpc/descriptors";
 import { caller } from "../support/emulator-http";
 
 const CLI = resolve(__dirname, "../../dist/emulator/cli.js");
@@ -61,13 +62,17 @@ describe("npm run emulator", () => {
     ]);
     expect(first.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const bootstrap = JSON.parse(await readFile(bootstrapFile, "utf8")) as Record<string, string>;
+    // grpcUrl is there when the build wrote the gRPC descriptor set (Go was present).
+    const grpcOn = descriptorFilePath() !== undefined;
     expect(Object.keys(bootstrap).sort()).toEqual([
       "apiUrl",
       "authUrl",
+      ...(grpcOn ? ["grpcUrl"] : []),
       "issuer",
       "rootGroupUid",
       "token",
     ]);
+    if (grpcOn) expect(bootstrap.grpcUrl).toBe(first.url);
     expect(bootstrap.apiUrl).toBe(first.url);
     expect(bootstrap.authUrl).toBe(first.url);
     expect(bootstrap.issuer).toBe(`${first.url}/oidc`);
