@@ -5,10 +5,15 @@
  * a group outside the stack with `Group.get` (one GET, and destroy leaves it alone).
  */
 import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
 import { writesOf } from "../../harness/request-names";
-import { createEngineStack, type EngineStack, type Step } from "../support/engine-stack";
+import {
+  createEngineStack,
+  describeOnEngine,
+  type EngineStack,
+  type Step,
+} from "../support/engine-stack";
 
 const describeSteps = (steps: Step[]) => steps.map((s) => `${s.op} ${s.name}`).sort();
 const MAIN = "repo:acme/infra:ref:refs/heads/main";
@@ -16,7 +21,7 @@ const MAIN = "repo:acme/infra:ref:refs/heads/main";
 const ENGINE_STEP_TIMEOUT_MS = 180_000;
 const MAIN_OR_RELEASE = "repo:acme/infra:ref:refs/heads/(main|release-.*)";
 
-describe("identity kinds on the engine", { shuffle: false }, () => {
+describeOnEngine("identity kinds on the engine", { shuffle: false }, () => {
   let emulator: TestEmulator;
   let stack: EngineStack;
   let groupUid: string;

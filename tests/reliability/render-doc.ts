@@ -524,8 +524,8 @@ loopback only, and every loop is bounded in count and time.
 The deployment scenarios deploy through \`createEngineStack\` (\`tests/support/engine-stack.ts\`):
 the real Pulumi engine wherever the suite's global setup finds the CLI
 (\`npm run pulumi:install\` builds it; \`PULUMI_CLI_DIR\`, the install cache or \`PATH\`), with the
-package packed and installed once per run; on a machine without the CLI they run on the
-small in-repo engine instead. The "engine" column says where each row ran.
+package packed and installed once per run; on a machine without the CLI they are
+skipped. The "engine" column says where each row ran.
 
 ## The recorded run
 
