@@ -24,11 +24,11 @@ function jwks(withPrivate = false): string {
 }
 
 function failuresOf(raw: Record<string, unknown>) {
-  return checkIdentityInputs({ parentUid: GROUP, name: "ci", ...raw }).failures;
+  return checkIdentityInputs({ parentUid: GROUP, name: "ci-bot", ...raw }).failures;
 }
 
 function inputsOf(raw: Record<string, unknown>): IdentityInputs {
-  const result = checkIdentityInputs({ parentUid: GROUP, name: "ci", ...raw });
+  const result = checkIdentityInputs({ parentUid: GROUP, name: "ci-bot", ...raw });
   expect(result.failures).toEqual([]);
   return result.inputs;
 }

@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as runtime from "../../provider/runtime";
+import { groupProvider, identityProvider, roleBindingProvider } from "../../provider/shim";
 import type { GroupInputs, IdentityInputs, RoleBindingInputs } from "../../provider/types";
 import { maskOf, type ProviderFixture, startProviderFixture } from "../support/provider-fixture";
 
@@ -120,10 +121,12 @@ describe("Group lifecycle", () => {
     const refreshed = await runtime.group.read(created.id, updated.outs);
     expect(refreshed.id).toBe(created.id);
     expect(refreshed.props).toMatchObject({ name: renamed.name, description: "" });
+    // A refresh also moves the stored provider text to this release's.
     expect(refreshed.inputs).toEqual({
       parentUid: emu.rootGroupUid,
       name: renamed.name,
       description: "",
+      __provider: groupProvider,
     });
     expect(await emu.requests()).toHaveLength(1);
     // A refresh of an unchanged object leaves nothing to do.
@@ -294,7 +297,7 @@ describe("Group lifecycle", () => {
     await expect(
       runtime.group.create({
         parentUid: emu.rootGroupUid,
-        name: "x",
+        name: "xyz",
         description: "",
         adoptUid: missing,
       }),
@@ -343,7 +346,11 @@ describe("Identity lifecycle", () => {
 
     await emu.clearRequests();
     const refreshed = await runtime.identity.read(created.id, updated.outs);
-    expect(refreshed.inputs).toEqual({ ...release, description: "" });
+    expect(refreshed.inputs).toEqual({
+      ...release,
+      description: "",
+      __provider: identityProvider,
+    });
     expect(await runtime.identity.diff(created.id, refreshed.props!, release)).toEqual({
       changes: false,
     });
@@ -440,7 +447,7 @@ describe("RoleBinding lifecycle", () => {
 
     await emu.clearRequests();
     const refreshed = await runtime.binding.read(created.id, updated.outs);
-    expect(refreshed.inputs).toEqual(asEditor);
+    expect(refreshed.inputs).toEqual({ ...asEditor, __provider: roleBindingProvider });
     await runtime.binding.delete(created.id, refreshed.props!);
     expect((await emu.requests()).map((r) => r.method)).toEqual(["GET", "DELETE"]);
   });

@@ -314,7 +314,7 @@ describe("the real provider host", () => {
       host.check(
         urn(type, "team"),
         {},
-        { parentUid: emu.rootGroupUid, name: "x", __provider: run.providerOf(type) },
+        { parentUid: emu.rootGroupUid, name: "xyz", __provider: run.providerOf(type) },
       ),
     ).rejects.toThrow(/Package subpath .\.\/provider\/runtime. is not defined by "exports"/);
   });

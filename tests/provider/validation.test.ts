@@ -58,11 +58,11 @@ describe("check: Group", () => {
 
   it("requires adoptUid to be a direct child of parentUid", () => {
     const other = `${ROOT}/${"9".repeat(16)}/${"3".repeat(16)}`;
-    const bad = checkGroupInputs({ parentUid: ROOT, name: "x", adoptUid: other });
+    const bad = checkGroupInputs({ parentUid: ROOT, name: "xyz", adoptUid: other });
     expect(bad.failures).toEqual([
       { property: "adoptUid", reason: expect.stringContaining("direct child of parentUid") },
     ]);
-    const good = checkGroupInputs({ parentUid: ROOT, name: "x", adoptUid: GROUP });
+    const good = checkGroupInputs({ parentUid: ROOT, name: "xyz", adoptUid: GROUP });
     expect(good.failures).toEqual([]);
     expect(good.inputs.adoptUid).toBe(GROUP);
   });

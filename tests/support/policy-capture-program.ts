@@ -84,7 +84,8 @@ async function main(): Promise<void> {
         const inputs = args.inputs as Props;
         const state = phase === "up" ? upState(args.type, inputs) : { ...inputs };
         states.set(`${args.type}::${args.name}`, state);
-        return { id: String(state.uid ?? `${args.name}-id`), state };
+        // As the engine: a create's id is unknown in preview (an empty id reads as unknown).
+        return { id: phase === "preview" ? "" : String(state.uid ?? `${args.name}-id`), state };
       },
       call: () => ({}),
     },

@@ -10,6 +10,7 @@ import { startTestEmulator, type TestEmulator } from "../../../harness/emulator"
 import { getGroup, getRepo, getRepos, getRole, getRoles } from "../../../provider/index";
 import * as runtime from "../../../provider/runtime";
 import { createEngineStack, describeOnEngine, type EngineStack } from "../../support/engine-stack";
+import { type ProviderFixture, startProviderFixture } from "../../support/provider-fixture";
 import { FIXTURES } from "../../support/reliability/org";
 
 const ROOT = "0123456789abcdef0123456789abcdef01234567";
@@ -141,7 +142,6 @@ const RESOURCES: ResourceCase[] = [
         ...required,
         ...BAD_GROUP_UIDS,
         ["a role name instead of a uid", "viewer"],
-        ["a child uid", CHILD],
       ]),
       adoptUid: stringField([...BAD_GROUP_UIDS, ["a root", ROOT]]),
     },
@@ -156,9 +156,21 @@ function withField(valid: Inputs, field: string, value: unknown): Inputs {
 }
 
 describe("resource inputs: check refuses each bad value, naming the field", () => {
+  // A valid create's check reads its parent group once: give it one that exists.
+  let fixture: ProviderFixture;
+  beforeAll(async () => {
+    fixture = await startProviderFixture();
+    await fixture.configureRuntime();
+  });
+  afterAll(() => fixture?.close());
+
+  /** The valid inputs, placed in the fixture's root group instead of the made-up one. */
+  const inRealRoot = (inputs: Inputs): Inputs =>
+    JSON.parse(JSON.stringify(inputs).replaceAll(ROOT, fixture.rootGroupUid)) as Inputs;
+
   for (const resource of RESOURCES) {
     it(`${resource.type}: the valid inputs pass`, async () => {
-      expect((await resource.check(resource.valid)).failures ?? []).toEqual([]);
+      expect((await resource.check(inRealRoot(resource.valid))).failures ?? []).toEqual([]);
     });
     for (const [field, values] of Object.entries(resource.fields)) {
       it.each(values)(`${resource.type}.${field}: %s`, async (_what, value) => {
