@@ -4,10 +4,13 @@
  * - a `Host` that is an IP address or `localhost`: a web page that rebinds its own DNS
  *   name to 127.0.0.1 sends its name as `Host`, and is refused (DNS rebinding);
  * - no `Origin`, or one on a loopback host: a browser page of another site is refused;
- * - a peer on loopback, unless the emulator was started with `openControls`
- *   (`--open-controls`): `--host 0.0.0.0` opens the API to the network, not the
- *   controls.
- * A refusal is PERMISSION_DENIED naming the rule.
+ * - a peer on loopback: `--host 0.0.0.0` opens the API to the network, not the controls.
+ * `openControls` (`--open-controls`) lifts the Host and peer rules: its user has opened
+ * the controls to the network on purpose, and callers there name the emulator as they
+ * reach it (a container's service name, `emulator:8787`). The Origin rule stays: no
+ * browser page of another site drives them.
+ * A refusal is PERMISSION_DENIED naming the rule and, where the flag would lift it, the
+ * flag.
  */
 import type { IncomingMessage } from "node:http";
 import { isIP } from "node:net";
@@ -28,6 +31,9 @@ function hostnameOf(hostHeader: string): string {
   return colon < 0 ? hostHeader : hostHeader.slice(0, colon);
 }
 
+/** Where a refusal could be lifted, the one flag that lifts it. */
+const OPEN_HINT = "(start the emulator with --open-controls to open them to the network)";
+
 function refused(rule: string): ApiError {
   return new ApiError("PERMISSION_DENIED", `Permission denied: test controls ${rule}`);
 }
@@ -35,8 +41,8 @@ function refused(rule: string): ApiError {
 /** Throws PERMISSION_DENIED when `request` may not use the test controls. */
 export function checkControlCaller(request: IncomingMessage, openControls: boolean): void {
   const host = hostnameOf(request.headers.host ?? "");
-  if (host === "" || !(isIP(host) !== 0 || isLoopbackName(host))) {
-    throw refused("answer only a Host that is an IP address or localhost");
+  if (!openControls && (host === "" || !(isIP(host) !== 0 || isLoopbackName(host)))) {
+    throw refused(`answer only a Host that is an IP address or localhost ${OPEN_HINT}`);
   }
   const origin = request.headers.origin;
   if (origin !== undefined) {
@@ -51,6 +57,6 @@ export function checkControlCaller(request: IncomingMessage, openControls: boole
     }
   }
   if (!openControls && !isLoopbackName(request.socket.remoteAddress ?? "")) {
-    throw refused("answer only loopback callers (start the emulator with --open-controls)");
+    throw refused(`answer only loopback callers ${OPEN_HINT}`);
   }
 }

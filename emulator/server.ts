@@ -140,11 +140,12 @@ const HTML_GATEWAY_PAGE = (status: number): string =>
   `<!DOCTYPE html>\n<html><head><title>${status} Bad Gateway</title></head>` +
   `<body><center><h1>${status} Bad Gateway</h1></center><hr><center>proxy</center></body></html>\n`;
 
-function send(
-  response: ServerResponse,
-  result: ApiResponse,
-  variant: { truncate?: boolean; html?: boolean } = {},
-): void {
+interface SendVariant {
+  truncate?: boolean;
+  html?: boolean;
+}
+
+function send(response: ServerResponse, result: ApiResponse, variant: SendVariant = {}): void {
   if (variant.html) {
     const page = Buffer.from(HTML_GATEWAY_PAGE(result.status));
     response.writeHead(result.status, {
@@ -263,6 +264,12 @@ export function createApiPipeline(deps: ServerDeps): (call: ApiCall) => Promise<
 export function createRequestHandler(deps: ServerDeps) {
   const { ctx, log, faults, rateLimiter } = deps;
 
+  /** `send` with a `Date` header from the emulator's clock, the one its timestamps use. */
+  function reply(response: ServerResponse, result: ApiResponse, variant?: SendVariant): void {
+    response.setHeader("Date", ctx.clock.now().toUTCString());
+    send(response, result, variant);
+  }
+
   async function handleControlRequest(
     request: IncomingMessage,
     response: ServerResponse,
@@ -284,7 +291,7 @@ export function createRequestHandler(deps: ServerDeps) {
       result = errorResponse(toApiError(error));
     }
     result = await durably(deps, result);
-    send(response, result);
+    reply(response, result);
   }
 
   const answerApi = createApiPipeline(deps);
@@ -306,7 +313,7 @@ export function createRequestHandler(deps: ServerDeps) {
       request.socket.destroy();
       return;
     }
-    send(response, outcome.result, { truncate: outcome.truncate, html: outcome.html });
+    reply(response, outcome.result, { truncate: outcome.truncate, html: outcome.html });
   }
 
   return (request: IncomingMessage, response: ServerResponse): void => {
@@ -322,7 +329,7 @@ export function createRequestHandler(deps: ServerDeps) {
       // Last resort: a bug must still answer, not hang the client.
       process.stderr.write(`emulator: unexpected failure: ${describe(error)}\n`);
       if (!response.headersSent) {
-        send(response, errorResponse(new ApiError("INTERNAL", "Internal: unexpected failure")));
+        reply(response, errorResponse(new ApiError("INTERNAL", "Internal: unexpected failure")));
       } else {
         response.destroy();
       }

@@ -1,9 +1,7 @@
 /**
- * One interface over the two engines the lifecycle scenarios run on: the real Pulumi
+ * The interface the lifecycle scenarios are written against: a stack on the real Pulumi
  * engine (the CLI, through the Automation API, in a project folder with the package
- * installed from its packed tarball) wherever the CLI can be provided, and the small
- * in-repo engine on machines without it. A scenario written against `EngineStack`
- * asserts only what the real engine does; the small engine must match it.
+ * installed from its packed tarball), implemented by `real-engine/real-stack.ts`.
  */
 import type { TestEmulator } from "./emulator";
 
@@ -69,7 +67,7 @@ export interface StateResource {
 }
 
 export interface EngineStack {
-  engine: "real" | "small";
+  engine: "real";
   /** The project folder (program copy; the installed package is reachable from it). */
   dir: string;
   preview(settings?: RunSettings): Promise<RunOutcome>;
@@ -94,9 +92,9 @@ export interface EngineStack {
   /**
    * Everything the run left on disk (state, its backups and history, the engine's logs
    * and workspace files, the program folder), as text: what a secret must never appear
-   * in. Absent where the engine persists nothing of its own.
+   * in.
    */
-  persistedText?(): string;
+  persistedText(): string;
   /** Stops what the stack started and deletes its folders. */
   dispose(): Promise<void>;
 }
@@ -109,6 +107,8 @@ export interface EngineStackOptions {
   projectConfig?: Record<string, string>;
   /** Environment for the engine, the program and the provider host. */
   env?: Record<string, string>;
+  /** Leave `irm:token` out of the stack's config: the token comes from `IRM_TOKEN` in `env`. */
+  tokenFromEnv?: boolean;
   /** Names the scratch folder. */
   name: string;
 }

@@ -7,12 +7,29 @@ import { IrmClient } from "../sdk/index";
 import {
   CONFIG_NAMESPACE,
   DEFAULTS,
+  flag,
   nonNegativeInteger,
   readSettings,
   SETTINGS,
+  type SettingParser,
   type SettingTable,
   type SettingValues,
 } from "../sdk/settings";
+
+const ALLOW_INSECURE_HTTP_KEY = `${CONFIG_NAMESPACE}:allowInsecureHttp`;
+
+/**
+ * `irm:allowInsecureHttp` is a Pulumi boolean: `true`/`false` (as
+ * `pulumi config set --type bool` writes it) or `1`/`0`; anything else is refused naming
+ * the key, never read as off in silence. The variable keeps the SDK's rule (`1` turns it on).
+ */
+const insecureHttpSwitch: SettingParser<boolean> = (raw, source) => {
+  if (source !== ALLOW_INSECURE_HTTP_KEY) return flag(raw, source);
+  const value = raw.trim().toLowerCase();
+  if (value === "true" || value === "1") return true;
+  if (value === "false" || value === "0") return false;
+  throw new TypeError(`${source}: must be true or false, got ${JSON.stringify(raw)}`);
+};
 
 /**
  * What the provider reads: the SDK's connection settings under their `irm:` names,
@@ -23,6 +40,12 @@ export const PROVIDER_SETTINGS = {
   apiUrl: { ...SETTINGS.apiUrl, config: `${CONFIG_NAMESPACE}:apiUrl` },
   /** `{auth_url}`; unset means the API URL. */
   authUrl: { ...SETTINGS.authUrl, config: `${CONFIG_NAMESPACE}:authUrl` },
+  /** Allows plain `http://` API and auth URLs to hosts other than loopback (tokens in clear). */
+  allowInsecureHttp: {
+    ...SETTINGS.allowInsecureHttp,
+    config: ALLOW_INSECURE_HTTP_KEY,
+    parse: insecureHttpSwitch,
+  },
   /** Static API token (set `irm:token` as a secret). */
   token: { ...SETTINGS.token, config: `${CONFIG_NAMESPACE}:token` },
   /** Identity a workload assumes by token exchange. */
@@ -102,6 +125,7 @@ export function clientFor(settings: ProviderSettings): IrmClient {
   const options = {
     baseUrl: requireApiUrl(settings),
     authUrl: settings.authUrl,
+    allowInsecureHttp: settings.allowInsecureHttp,
     token: settings.token,
     identity: settings.identity,
     identityTokenFile: settings.identityTokenFile,

@@ -110,7 +110,7 @@ export interface RoleBindingInputs {
   groupUid: string;
   /** Uid of the identity that receives the role. */
   identityUid: string;
-  /** Uid of the role (40 hex). */
+  /** Uid of the role (a built-in role's 40 hex, or a custom role's `<group uid>/<16 hex>`). */
   roleUid: string;
   adoptUid?: string;
 }

@@ -3,10 +3,10 @@
  *
  * Starts the local emulator, deploys `examples/org-hierarchy` against it, prints the
  * resulting organisation as a tree, deploys a second time to show that nothing
- * changes, and stops the emulator. With the Pulumi CLI on PATH it runs the real
- * `pulumi up` with a local file backend in a temporary folder (no login); without
- * it, it says so and uses the test harness, which drives the same provider host
- * the CLI would.
+ * changes, and stops the emulator. It runs the real `pulumi up` with a local file
+ * backend in a temporary folder (no login): the Pulumi CLI found by
+ * `scripts/pulumi-cli/locate.ts`, or, on a machine without one, the one
+ * `npm run pulumi:install` builds (it says so first).
  */
 import { spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -18,9 +18,9 @@ import {
   createConsumerProject,
   REPO_ROOT,
 } from "../harness/installed-package";
-import { newStack, type StackState, up } from "../harness/lifecycle/engine";
 import { readOrganisation, renderOrganisation } from "./org-tree";
-import { findPulumiCli, type PulumiCli } from "./pulumi-cli/locate";
+import { ensurePulumiCli } from "./pulumi-cli/ensure";
+import type { PulumiCli } from "./pulumi-cli/locate";
 
 const EXAMPLE = "org-hierarchy";
 const STACK = "demo";
@@ -123,40 +123,6 @@ function pulumiCliDeployer(
   };
 }
 
-/** The test harness: the same provider host over gRPC, without the CLI. */
-function harnessDeployer(project: ConsumerProject, emulator: RunningEmulator): Deployer {
-  let state: StackState = newStack(project.dir, STACK);
-  const options = {
-    config: {
-      "irm:apiUrl": emulator.bootstrap.apiUrl,
-      "irm:token": emulator.bootstrap.token,
-      [`${EXAMPLE}:rootGroupUid`]: emulator.bootstrap.rootGroupUid,
-    },
-    secretKeys: ["irm:token"],
-  };
-  return {
-    describe:
-      "No Pulumi CLI found (npm run pulumi:install builds one): deploying with the small in-repo engine (harness/lifecycle), " +
-      "which runs the program and the real provider host as `pulumi up` would.",
-    async deploy() {
-      const result = await up(project.dir, state, options);
-      if (result.error) throw new Error(`deployment failed: ${result.error}`);
-      state = result.state;
-      for (const step of result.steps) {
-        if (step.op === "same") continue;
-        // urn:pulumi:<stack>::<project>::pulumi-nodejs:dynamic/irm:Group::<name> -> irm:Group <name>
-        const [type, name] = step.urn.split("::").slice(2);
-        console.log(
-          `  ${step.op.padEnd(8)} ${type.replace("pulumi-nodejs:dynamic/", "").padEnd(16)} ${name}`,
-        );
-      }
-      const unchanged = result.steps.filter((s) => s.op === "same").length;
-      return { changed: result.steps.length - unchanged, unchanged };
-    },
-    dispose() {},
-  };
-}
-
 async function countWrites(emulator: RunningEmulator): Promise<number> {
   const response = await fetch(`${emulator.url}/emulator/requests`);
   const { requests } = (await response.json()) as { requests: Array<{ method: string }> };
@@ -176,8 +142,7 @@ async function main(): Promise<number> {
       name: "demo",
       programDir: path.join(REPO_ROOT, "examples", EXAMPLE),
     });
-    const cli = findPulumiCli();
-    deployer = cli ? pulumiCliDeployer(cli, project, emulator) : harnessDeployer(project, emulator);
+    deployer = pulumiCliDeployer(await ensurePulumiCli(), project, emulator);
     console.log(deployer.describe);
 
     console.log(`\nFirst deployment of examples/${EXAMPLE}:`);

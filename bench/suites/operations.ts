@@ -143,28 +143,28 @@ const ADDENDUM_RESOURCES: MeasuredResource[] = (
     [
       "team-sso",
       "`IdentityProvider`",
-      patch("oidc.clientSecret"),
-      patch("description", "oidc.additionalScopes"),
+      patch("oidc.client_secret"),
+      patch("description", "oidc.additional_scopes"),
     ],
     ["new-hire", "`GroupInvite`", replace("email"), replace("ttl", "singleUse")],
     ["team-accounts", "`AccountAssociation`", patch("description"), patch("amazon", "google")],
     [
       "ci-pattern",
       "`Identity` (subjectPattern, audience)",
-      patch("claimMatch.subjectPattern"),
-      patch("claimMatch.subjectPattern", "claimMatch.audience"),
+      patch("claim_match.subject_pattern"),
+      patch("claim_match.subject_pattern", "claim_match.audience"),
     ],
     [
       "signer",
       "`Identity` (staticKeys)",
-      patch("staticKeys.issuerKeys"),
-      patch("staticKeys.issuerKeys", "staticKeys.audiences"),
+      patch("static_keys.issuer_keys"),
+      patch("static_keys.issuer_keys", "static_keys.audiences"),
     ],
     [
       "aws-deployer",
       "`Identity` (awsIdentity)",
-      patch("awsIdentity.arn"),
-      patch("awsIdentity.arn", "awsIdentity.userIdPattern"),
+      patch("aws_identity.arn"),
+      patch("aws_identity.arn", "aws_identity.user_id_pattern"),
     ],
     [
       "ingester",
@@ -360,7 +360,7 @@ async function perResourceSection(
       "A group invite has no update in the API (`PATCH` is UNIMPLEMENTED): any change replaces it, the new " +
         "invite (with a new code) created before the old one is deleted, so the floor of a change is one POST " +
         "and one DELETE.",
-      "An identity provider's client secret is sent only when it changes, as the one path `oidc.clientSecret`; " +
+      "An identity provider's client secret is sent only when it changes, as the one path `oidc.client_secret`; " +
         "the API never answers it, so a refresh keeps the value in state without reading it back.",
       unattributed.length === 0
         ? "No request of these runs went to anything but the stack's own objects."

@@ -220,8 +220,13 @@ function requireSameRule(stored: string, requested: string): void {
   }
 }
 
-/** An update promises its default role only when `defaultRole` is among the applied paths. */
-const updateSteps = promisedRoleSteps<UpdateWrite<IdentityProviderRecord>>((write) =>
+/**
+ * An update promises its default role only when `defaultRole` is among the applied paths
+ * (set, changed, restated, or under `*`): then it needs what the create needs,
+ * `CAP_IAM_ROLE_BINDINGS_CREATE` and every capability of the role on the provider's
+ * group. Any other update needs only `CAP_IAM_IDENTITY_PROVIDERS_UPDATE`.
+ */
+const promisedByUpdate = promisedRoleSteps<UpdateWrite<IdentityProviderRecord>>((write) =>
   write.paths.includes("defaultRole")
     ? {
         ctx: write.ctx,
@@ -232,6 +237,15 @@ const updateSteps = promisedRoleSteps<UpdateWrite<IdentityProviderRecord>>((writ
       }
     : undefined,
 );
+const updateSteps: typeof promisedByUpdate = {
+  ...promisedByUpdate,
+  grants: (write) => {
+    if (write.paths.includes("defaultRole")) {
+      write.access.require(capabilityFor("roleBindings", "create"), parentPath(write.current.uid));
+    }
+    promisedByUpdate.grants(write);
+  },
+};
 
 interface ProviderDraft {
   name: string;
@@ -252,12 +266,11 @@ export const identityProviders = writableCollection<IdentityProviderRecord, Prov
   name: "identityProviders",
   store: (state) => state.identityProviders,
   out: (_ctx, provider) => identityProviderOut(provider),
-  // An update may change the default role, which promises a future role binding in the
-  // provider's group: it needs roleBindings.create there too, whatever the paths.
+  // An update that changes the default role needs more, once its paths are known
+  // (`updateSteps.grants`).
   authorize: (_ctx, access, uid, verb) => {
     requirePathUid(uid);
     access.require(capabilityFor("identityProviders", verb), uid);
-    if (verb === "update") access.require(capabilityFor("roleBindings", "create"), parentPath(uid));
     return undefined;
   },
   list: { sortName: (_ctx, provider) => provider.name },

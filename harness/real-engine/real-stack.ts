@@ -220,8 +220,8 @@ export async function createRealEngineStack(
   const projectName = (await stack.workspace.projectSettings()).name;
   const config: Record<string, { value: string; secret?: boolean }> = {
     "irm:apiUrl": { value: emulator.url },
-    "irm:token": { value: emulator.token, secret: true },
   };
+  if (!options.tokenFromEnv) config["irm:token"] = { value: emulator.token, secret: true };
   for (const [key, value] of Object.entries(options.projectConfig ?? {})) {
     config[`${projectName}:${key}`] = { value };
   }

@@ -1,11 +1,5 @@
 /** Provider methods of `Group`. */
-import {
-  type Group,
-  type GroupMaskPath,
-  type GroupUpdate,
-  type IrmClient,
-  MAX_PAGE_SIZE,
-} from "../../sdk/index";
+import { type Group, type GroupUpdate, type IrmClient, MAX_PAGE_SIZE } from "../../sdk/index";
 import type { GroupInputs, GroupOutputs } from "../types";
 import { checkGroupInputs, parentOf } from "../validation";
 import {

@@ -33,8 +33,8 @@ export interface CollectionSpec<T extends Identified> {
   /** Reads one object, throwing `ShapeError` (naming the field under `at`) when it is malformed. */
   decode: (raw: unknown, at: string) => T;
   /**
-   * The group an object belongs to: by default the parent of its path-shaped uid; the
-   * `parentUid` field for roles (whose uids are flat).
+   * The group an object belongs to: by default the parent of its path-shaped uid (a
+   * custom role's too, `<group uid>/<16 hex>`).
    */
   parentOf?: (item: T) => string;
   /**

@@ -2,14 +2,19 @@
  * The test controls mint owner tokens: they answer only this machine. A `Host` that is
  * a DNS name other than localhost (a page that rebinds its name to 127.0.0.1), an
  * `Origin` of another site, and, on `--host 0.0.0.0`, a caller beyond loopback are
- * refused (PERMISSION_DENIED naming the rule), unless `openControls` opens them. The
- * API itself is unaffected.
+ * refused (PERMISSION_DENIED naming the rule). `--open-controls` lifts the Host and
+ * peer rules (a container driven by its service name), never the Origin rule. The API
+ * itself is unaffected.
  */
+
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { request } from "node:http";
 import * as os from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator } from "../../emulator/index";
 import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
+import { startCli, stopCleanly } from "../support/emulator-cli";
 
 interface Answer {
   status: number;
@@ -117,4 +122,87 @@ describe.skipIf(outside === undefined)("on 0.0.0.0 the controls stay loopback-on
       }
     }
   });
+});
+
+/** The refusal names the one flag that opens the controls, exactly as the CLI spells it. */
+const FLAG_HINT = "(start the emulator with --open-controls to open them to the network)";
+
+describe("a container setup: --host 0.0.0.0, driven over a service name", () => {
+  it("without --open-controls a service-name Host is refused, naming the flag", async () => {
+    const answer = await send(emu.url, "GET", "/emulator/requests", { host: "emulator:8787" });
+    expect(answer.status).toBe(403);
+    expect(answer.body).toContain(`Host that is an IP address or localhost ${FLAG_HINT}`);
+  });
+
+  it("with --open-controls (the command line) the controls answer Host emulator:PORT", async () => {
+    const dir = await mkdtemp(join(os.tmpdir(), "irm-open-controls-"));
+    const bootstrapFile = join(dir, "bootstrap.json");
+    const cli = await startCli([
+      "--host",
+      "0.0.0.0",
+      "--port",
+      "0",
+      "--no-grpc",
+      "--no-seed",
+      "--open-controls",
+      "--bootstrap-file",
+      bootstrapFile,
+    ]);
+    try {
+      const port = new URL(cli.url).port;
+      const bootstrap = JSON.parse(await readFile(bootstrapFile, "utf8")) as {
+        token: string;
+        rootGroupUid: string;
+      };
+      // Another container reaches this one by its address, naming it by service name.
+      const address = outside ?? "127.0.0.1";
+      const url = `http://${address}:${port}`;
+      const host = `emulator:${port}`;
+      expect((await send(url, "GET", "/emulator/clock", { host })).status).toBe(200);
+      // The whole round a test makes: an identity through the API, a token minted for it.
+      const made = await send(
+        url,
+        "POST",
+        `/iam/v2beta1/identities/${bootstrap.rootGroupUid}`,
+        {
+          host,
+          "content-type": "application/json",
+          authorization: `Bearer ${bootstrap.token}`,
+        },
+        JSON.stringify({
+          name: "ci runner",
+          claimMatch: { issuer: "https://issuer.example", subject: "ci" },
+        }),
+      );
+      expect(made.status, made.body).toBe(200);
+      const identityUid = (JSON.parse(made.body) as { uid: string }).uid;
+      const minted = await mint(url, { host }, identityUid);
+      expect(minted.status, minted.body).toBe(200);
+      expect(JSON.parse(minted.body).token).toEqual(expect.any(String));
+      // A browser page of another site is still refused: the flag opens the network only.
+      const page = await mint(url, { host, origin: "http://attacker.example" }, identityUid);
+      expect(page.status).toBe(403);
+      expect(page.body).toContain("another origin");
+    } finally {
+      expect(await stopCleanly(cli)).toBe(0);
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it.skipIf(outside === undefined)(
+    "without the flag a caller beyond loopback is refused, naming the flag",
+    async () => {
+      const emulator = await startEmulator({ host: "0.0.0.0", port: 0, seed: false });
+      try {
+        const far = `http://${outside}:${new URL(emulator.url).port}`;
+        for (const host of [undefined, "emulator:8787"]) {
+          const answer = await send(far, "GET", "/emulator/requests", host ? { host } : {});
+          expect(answer.status, host).toBe(403);
+          expect(answer.body, host).toContain(FLAG_HINT);
+        }
+      } finally {
+        await emulator.close();
+      }
+    },
+  );
 });

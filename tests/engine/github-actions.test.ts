@@ -2,14 +2,19 @@
  * `examples/github-actions` on the engine: an identity pinned to a repository's main
  * branch and its binding by role name; preview, up, convergence, an update, destroy.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
 import { writesOf } from "../../harness/request-names";
-import { createEngineStack, type EngineStack, type Step } from "../support/engine-stack";
+import {
+  createEngineStack,
+  describeOnEngine,
+  type EngineStack,
+  type Step,
+} from "../support/engine-stack";
 
 const describeSteps = (steps: Step[]) => steps.map((s) => `${s.op} ${s.name}`);
 
-describe("github-actions example on the engine", { shuffle: false }, () => {
+describeOnEngine("github-actions example on the engine", { shuffle: false }, () => {
   let emulator: TestEmulator;
   let stack: EngineStack;
   let groupUid: string;

@@ -4,7 +4,6 @@
  * convergence (preview and refresh with --expect-no-changes), a one-field update as one
  * PATCH with its mask, a secret rotation, a replacement, destroy; and neither the client
  * secret nor the invite code in plain text in state, on disk or in the engine's events.
- * Real engine only: the small one refuses `additionalSecretOutputs`.
  */
 
 import * as path from "node:path";
@@ -26,8 +25,6 @@ const ROTATED_SECRET = "engine-rotated-secret-91d0f3-never-in-state";
 /** Several engine runs per step (up, then preview and refresh to prove convergence). */
 const ENGINE_TIMEOUT_MS = 240_000;
 
-// The small in-repo engine refuses additionalSecretOutputs, which the client secret and
-// the invite code need: without the Pulumi CLI this scenario is skipped, never weakened.
 describe.skipIf(!hasRealEngine())(
   "IAM extras on the engine: role, identity provider, invite, account association",
   { shuffle: false },

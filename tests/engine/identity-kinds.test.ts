@@ -1,14 +1,19 @@
 /**
  * Identity kinds on the engine: a pattern RE2 refuses fails the preview as a check
  * failure; switching an exact subject for a pattern is one PATCH of
- * `claimMatch.subjectPattern`; another kind replaces the identity. The program also reads
+ * `claim_match.subject_pattern`; another kind replaces the identity. The program also reads
  * a group outside the stack with `Group.get` (one GET, and destroy leaves it alone).
  */
 import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
 import { writesOf } from "../../harness/request-names";
-import { createEngineStack, type EngineStack, type Step } from "../support/engine-stack";
+import {
+  createEngineStack,
+  describeOnEngine,
+  type EngineStack,
+  type Step,
+} from "../support/engine-stack";
 
 const describeSteps = (steps: Step[]) => steps.map((s) => `${s.op} ${s.name}`).sort();
 const MAIN = "repo:acme/infra:ref:refs/heads/main";
@@ -16,7 +21,7 @@ const MAIN = "repo:acme/infra:ref:refs/heads/main";
 const ENGINE_STEP_TIMEOUT_MS = 180_000;
 const MAIN_OR_RELEASE = "repo:acme/infra:ref:refs/heads/(main|release-.*)";
 
-describe("identity kinds on the engine", { shuffle: false }, () => {
+describeOnEngine("identity kinds on the engine", { shuffle: false }, () => {
   let emulator: TestEmulator;
   let stack: EngineStack;
   let groupUid: string;
@@ -79,7 +84,7 @@ describe("identity kinds on the engine", { shuffle: false }, () => {
   );
 
   it(
-    "an exact subject switched for a pattern is one PATCH of claimMatch.subjectPattern",
+    "an exact subject switched for a pattern is one PATCH of claim_match.subject_pattern",
     async () => {
       await stack.setConfig("subject", "");
       await stack.setConfig("subjectPattern", MAIN_OR_RELEASE);

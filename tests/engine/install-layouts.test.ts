@@ -10,7 +10,7 @@
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
-import { readOrganisation } from "../../harness/lifecycle/org-snapshot";
+import { readOrganisation } from "../../harness/org-snapshot";
 import {
   createLayoutBase,
   type InstallLayout,

@@ -4,15 +4,20 @@
  * and secret configuration. One stack of `fixtures/options`, runs in order.
  */
 import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, expect, inject, it } from "vitest";
 import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
 import { writesOf } from "../../harness/request-names";
-import { createEngineStack, type EngineStack, type Step } from "../support/engine-stack";
+import {
+  createEngineStack,
+  describeOnEngine,
+  type EngineStack,
+  type Step,
+} from "../support/engine-stack";
 
 const describeSteps = (steps: Step[]) => steps.map((s) => `${s.op} ${s.name}`).sort();
 const LATENCY_MS = 400;
 
-describe("engine options, parallelism, policies and secrets", { shuffle: false }, () => {
+describeOnEngine("engine options, parallelism, policies and secrets", { shuffle: false }, () => {
   let emulator: TestEmulator;
   let stack: EngineStack;
   let parentUid: string;
@@ -110,10 +115,8 @@ describe("engine options, parallelism, policies and secrets", { shuffle: false }
       expect(text.includes(token)).toBe(false);
       expect(text.includes(signature)).toBe(false);
     }
-    if (stack.engine === "real") {
-      // The secret is in the stack's config file, encrypted, and nowhere else in clear.
-      expect(stack.persistedText?.()).not.toBe("");
-    }
+    // The secret is in the stack's config file, encrypted, and nowhere else in clear.
+    expect(stack.persistedText?.()).not.toBe("");
   });
 
   it("a mandatory policy violation stops up before anything is created", async () => {

@@ -1,22 +1,21 @@
 /**
  * The `pulumi up` lifecycle a GitOps pipeline relies on, for the unmodified
  * `examples/org-hierarchy` program with the package installed from its packed tarball,
- * on the real Pulumi engine (or, on a machine without the CLI, the small engine held to
- * the same expectations). Each scenario asserts the objects in the service, the exact
+ * on the real Pulumi engine. Each scenario asserts the objects in the service, the exact
  * write requests in the emulator's log, and then that the stack has converged: a
  * preview and a refresh with `expectNoChanges` succeed and write nothing, whatever ran
  * before.
  *
  * The scenarios run in order on one stack, as successive pipeline runs would.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
-import { type OrgSnapshot, readOrganisation } from "../../harness/lifecycle/org-snapshot";
+import { type OrgSnapshot, readOrganisation } from "../../harness/org-snapshot";
 import { writesOf } from "../../harness/request-names";
 import {
   createEngineStack,
+  describeOnEngine,
   type EngineStack,
-  hasRealEngine,
   type RunOutcome,
   type Step,
 } from "../support/engine-stack";
@@ -38,7 +37,6 @@ function expectBefore(list: string[], pairs: Array<[string, string]>): void {
  * (its steps, and the summary line the CLI printed) is what the run then did.
  */
 function expectPreviewedAsDone(result: RunOutcome, summary: string): void {
-  if (!hasRealEngine()) return; // the small engine applies without a preview
   if (result.planned === undefined) throw new Error("the real engine's up ran no preview");
   expect(describeSteps(result.planned)).toEqual(describeSteps(result.changes));
   const previewText = result.output.split(/^Updating \(/m)[0];
@@ -68,7 +66,7 @@ const FULL_ORGANISATION: Omit<OrgSnapshot, "uids"> = {
   ]),
 };
 
-describe("org-hierarchy example on the engine", { shuffle: false }, () => {
+describeOnEngine("org-hierarchy example on the engine", { shuffle: false }, () => {
   let emulator: TestEmulator;
   let stack: EngineStack;
   const organisation = () => readOrganisation(emulator.url, emulator.token, emulator.rootGroupUid);

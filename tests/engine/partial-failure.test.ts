@@ -5,13 +5,13 @@
  * The engine runs independent steps in parallel, so which groups were created before
  * the stop is not fixed: the assertions are about consistency, not order.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
-import { readOrganisation } from "../../harness/lifecycle/org-snapshot";
+import { readOrganisation } from "../../harness/org-snapshot";
 import { writesOf } from "../../harness/request-names";
-import { createEngineStack, type EngineStack } from "../support/engine-stack";
+import { createEngineStack, describeOnEngine, type EngineStack } from "../support/engine-stack";
 
-describe("org-hierarchy example: a failure half-way", { shuffle: false }, () => {
+describeOnEngine("org-hierarchy example: a failure half-way", { shuffle: false }, () => {
   let emulator: TestEmulator;
   let stack: EngineStack;
   const organisation = () => readOrganisation(emulator.url, emulator.token, emulator.rootGroupUid);

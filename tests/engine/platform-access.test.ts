@@ -13,7 +13,7 @@
 import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime/rpc";
+import { specialSigKey } from "@pulumi/pulumi/runtime/rpc";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
 import { writesOf } from "../../harness/request-names";
@@ -88,9 +88,6 @@ function violations(output: string): string[] {
   return sorted([...found]);
 }
 
-// Real engine only: the small engine refuses additionalSecretOutputs (it cannot honour
-// them), which IdentityProvider and GroupInvite use to keep the client secret and the
-// invite code secret. On a machine without the CLI these scenarios are skipped.
 describe.runIf(hasRealEngine())(
   "platform-access example on the real engine",
   { shuffle: false },
@@ -241,7 +238,7 @@ describe.runIf(hasRealEngine())(
           expect(text.includes(clientSecret)).toBe(false);
           expect(text.includes(code)).toBe(false);
         }
-        if (stack.engine === "real") expect(stack.persistedText?.()).not.toBe("");
+        expect(stack.persistedText?.()).not.toBe("");
         expect(writesOf(await stack.takeRequests())).toEqual([]);
       },
       RUN_TIMEOUT_MS,

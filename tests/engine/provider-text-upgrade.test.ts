@@ -14,7 +14,7 @@
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
-import { readOrganisation } from "../../harness/lifecycle/org-snapshot";
+import { readOrganisation } from "../../harness/org-snapshot";
 import {
   createLayoutBase,
   installPackage,

@@ -2,11 +2,10 @@
  * irm-export on the demo organisation: the objects `examples/org-hierarchy` declares
  * (what `npm run demo` deploys), made through the SDK, plus custom roles, identity
  * providers, an identity of every kind, an account association and a group invite
- * (harness/orgs/demo-org.ts); exported and type-checked. The small engine deploys the
+ * (harness/orgs/demo-org.ts); exported and type-checked. The real engine deploys the
  * `platform` subtree (a custom role looked up, claim patterns, a service principal, the
- * group's own account association): it cannot honour an identity provider's secret
- * outputs, so the whole organisation is deployed by real-engine.test.ts. The deploy
- * scenarios run in order on one stack, as successive pipeline runs would.
+ * group's own account association); real-engine.test.ts deploys the whole organisation.
+ * The deploy scenarios run in order on one stack, as successive pipeline runs would.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { exportOrganisation } from "../../exporter/index";
@@ -16,11 +15,13 @@ import {
   DEMO_CLIENT_SECRET,
   type DemoUids,
 } from "../../harness/orgs/demo-org";
+import { describeOnEngine, type EngineStack, hasRealEngine } from "../support/engine-stack";
 import {
   biomeFormat,
   changes,
-  createExportedStack,
-  type ExportedStack,
+  createExportedProject,
+  deployExported,
+  type ExportedProject,
   liveUids,
   stateIds,
   typeCheck,
@@ -30,19 +31,25 @@ import {
 describe("irm-export on the demo organisation", { shuffle: false }, () => {
   let emulator: TestEmulator;
   let demo: DemoUids;
-  let exported: ExportedStack;
-  let platform: ExportedStack;
+  let exported: ExportedProject;
+  let platform: ExportedProject;
+  /** The platform subtree's project on the engine, where this run has one. */
+  let stack: EngineStack;
 
   beforeAll(async () => {
     emulator = await startTestEmulator();
     demo = await createDemoOrganisation(emulator);
-    exported = await createExportedStack(emulator, "export-demo");
-    platform = await createExportedStack(emulator, "export-demo-platform", {
+    exported = await createExportedProject(emulator, "export-demo");
+    platform = await createExportedProject(emulator, "export-demo-platform", {
       groupUid: demo.platform,
     });
-  }, 120_000);
+    if (hasRealEngine()) {
+      stack = await deployExported(emulator, platform, "export-demo-platform-stack");
+    }
+  }, 400_000);
 
   afterAll(async () => {
+    await stack?.dispose();
     await emulator?.close();
     exported?.project.remove();
     platform?.project.remove();
@@ -125,14 +132,14 @@ describe("irm-export on the demo organisation", { shuffle: false }, () => {
   });
 
   it("type-checks against the installed package and is formatted as Biome formats it", async () => {
-    for (const stack of [exported, platform]) {
-      const checked = await typeCheck(stack.project.dir);
+    for (const generated of [exported, platform]) {
+      const checked = await typeCheck(generated.project.dir);
       expect(checked.output).toBe("");
       expect(checked.ok).toBe(true);
-      const index = stack.result.files["index.ts"];
+      const index = generated.result.files["index.ts"];
       expect(await biomeFormat(index)).toBe(index);
     }
-  }, 120_000);
+  }, 400_000);
 
   it("a group's subtree: its parent and outside roles by config and lookup, its own association by one GET", () => {
     const { result } = platform;
@@ -171,36 +178,38 @@ describe("irm-export on the demo organisation", { shuffle: false }, () => {
     expect(result.skippedInvites).toBe(0);
   });
 
-  it("first up of the subtree adopts every object: no request writes anything", async () => {
-    const result = await platform.up();
-    expect(result.error).toBeUndefined();
-    expect(writes(await emulator.requests())).toEqual([]);
-    // The group, its identities, bindings and association (whose uid is the group's).
-    const ids = stateIds(platform.state);
-    expect(ids).toHaveLength(8);
-    expect(new Set(ids)).toEqual(
-      new Set((await liveUids(emulator)).filter((uid) => uid.startsWith(demo.platform))),
-    );
-    expect(JSON.stringify(platform.state)).not.toContain(emulator.token);
-  }, 120_000);
+  describeOnEngine("the subtree's project on the engine", { shuffle: false }, () => {
+    it("first up of the subtree adopts every object: no request writes anything", async () => {
+      const result = await stack.up();
+      expect(result.error).toBeUndefined();
+      expect(writes(await emulator.requests())).toEqual([]);
+      // The group, its identities, bindings and association (whose uid is the group's).
+      const ids = await stateIds(stack);
+      expect(ids).toHaveLength(8);
+      expect(new Set(ids)).toEqual(
+        new Set((await liveUids(emulator)).filter((uid) => uid.startsWith(demo.platform))),
+      );
+      expect(stack.persistedText()).not.toContain(emulator.token);
+    }, 180_000);
 
-  it("second up shows no changes and sends no write", async () => {
-    const result = await platform.up();
-    expect(result.error).toBeUndefined();
-    expect(changes(result)).toEqual([]);
-    expect(writes(await emulator.requests())).toEqual([]);
-  }, 120_000);
+    it("second up shows no changes and sends no write", async () => {
+      const result = await stack.up();
+      expect(result.error).toBeUndefined();
+      expect(changes(result)).toEqual([]);
+      expect(writes(await emulator.requests())).toEqual([]);
+    }, 180_000);
 
-  it("a description changed in the generated code is exactly one PATCH", async () => {
-    platform.editProgram(
-      'description: "Build and runtime infrastructure",',
-      'description: "Builds and runtimes",',
-    );
-    const result = await platform.up();
-    expect(result.error).toBeUndefined();
-    expect(changes(result)).toEqual(["update platform"]);
-    expect(writes(await emulator.requests())).toEqual([
-      `PATCH /iam/v2beta1/groups/${demo.platform}?updateMask=description`,
-    ]);
-  }, 120_000);
+    it("a description changed in the generated code is exactly one PATCH", async () => {
+      stack.editProgram(
+        'description: "Build and runtime infrastructure",',
+        'description: "Builds and runtimes",',
+      );
+      const result = await stack.up();
+      expect(result.error).toBeUndefined();
+      expect(changes(result)).toEqual(["update platform"]);
+      expect(writes(await emulator.requests())).toEqual([
+        `PATCH /iam/v2beta1/groups/${demo.platform}?updateMask=description`,
+      ]);
+    }, 180_000);
+  });
 });

@@ -9,10 +9,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { exportOrganisation, requestFloor } from "../../exporter/index";
 import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
 import { type SeededOrganisation, seedOrganisation } from "../../harness/orgs/seeded-org";
+import { describeOnEngine, type EngineStack, hasRealEngine } from "../support/engine-stack";
 import {
   changes,
-  createExportedStack,
-  type ExportedStack,
+  createExportedProject,
+  deployExported,
+  type ExportedProject,
   liveUids,
   stateIds,
   typeCheck,
@@ -23,16 +25,20 @@ const SIZE = Number(process.env.IRM_EXPORT_TEST_SIZE ?? 200);
 
 describe(`irm-export on a seeded organisation of ${SIZE} objects`, { shuffle: false }, () => {
   let emulator: TestEmulator;
-  let exported: ExportedStack;
+  let exported: ExportedProject;
   let seeded: SeededOrganisation;
+  /** The exported project on the engine, where this run has one. */
+  let stack: EngineStack;
 
   beforeAll(async () => {
     emulator = await startTestEmulator();
     seeded = await seedOrganisation(emulator, SIZE);
-    exported = await createExportedStack(emulator, "export-seeded");
+    exported = await createExportedProject(emulator, "export-seeded");
+    if (hasRealEngine()) stack = await deployExported(emulator, exported, "export-seeded-stack");
   }, 300_000);
 
   afterAll(async () => {
+    await stack?.dispose();
     await emulator?.close();
     exported?.project.remove();
   });
@@ -73,42 +79,46 @@ describe(`irm-export on a seeded organisation of ${SIZE} objects`, { shuffle: fa
     expect(index).toContain('subjectPattern: "repo:acme/');
   });
 
-  it("type-checks, adopts everything with no write, then shows no changes", async () => {
+  it("type-checks against the installed package", async () => {
     const checked = await typeCheck(exported.project.dir);
     expect(checked.output).toBe("");
-
-    const first = await exported.up();
-    expect(first.error).toBeUndefined();
-    expect(writes(await emulator.requests())).toEqual([]);
-    expect(stateIds(exported.state)).toEqual(await liveUids(emulator));
-
-    const second = await exported.up();
-    expect(second.error).toBeUndefined();
-    expect(changes(second)).toEqual([]);
-    expect(writes(await emulator.requests())).toEqual([]);
   }, 300_000);
 
-  it("one description changed in the code is exactly one PATCH", async () => {
-    // The first identity's declaration, edited in place like a user would.
-    const index = exported.result.files["index.ts"];
-    const block =
-      /new irm\.Identity\("([^"]+)", \{\n(?: {2}[^\n]*\n)*? {2}description: "CI of this team",\n(?: {2}[^\n]*\n)*?\}\);/.exec(
-        index,
-      )!;
-    const resourceName = block[1];
-    expect(block[0]).toContain('description: "CI of this team",');
-    exported.editProgram(
-      block[0],
-      block[0].replace('description: "CI of this team",', 'description: "changed",'),
-    );
-    const result = await exported.up();
-    expect(result.error).toBeUndefined();
-    expect(changes(result)).toEqual([`update ${resourceName}`]);
-    const uid = exported.state.resources.find((r) => r.urn.endsWith(`::${resourceName}`))!.id;
-    expect(writes(await emulator.requests())).toEqual([
-      `PATCH /iam/v2beta1/identities/${uid}?updateMask=description`,
-    ]);
-  }, 300_000);
+  describeOnEngine("the project on the engine", { shuffle: false }, () => {
+    it("adopts everything with no write, then shows no changes", async () => {
+      const first = await stack.up();
+      expect(first.error).toBeUndefined();
+      expect(writes(await emulator.requests())).toEqual([]);
+      expect(await stateIds(stack)).toEqual(await liveUids(emulator));
+
+      const second = await stack.up();
+      expect(second.error).toBeUndefined();
+      expect(changes(second)).toEqual([]);
+      expect(writes(await emulator.requests())).toEqual([]);
+    }, 400_000);
+
+    it("one description changed in the code is exactly one PATCH", async () => {
+      // The first identity's declaration, edited in place like a user would.
+      const index = exported.result.files["index.ts"];
+      const block =
+        /new irm\.Identity\("([^"]+)", \{\n(?: {2}[^\n]*\n)*? {2}description: "CI of this team",\n(?: {2}[^\n]*\n)*?\}\);/.exec(
+          index,
+        )!;
+      const resourceName = block[1];
+      expect(block[0]).toContain('description: "CI of this team",');
+      stack.editProgram(
+        block[0],
+        block[0].replace('description: "CI of this team",', 'description: "changed",'),
+      );
+      const result = await stack.up();
+      expect(result.error).toBeUndefined();
+      expect(changes(result)).toEqual([`update ${resourceName}`]);
+      const uid = stack.uidOf(resourceName);
+      expect(writes(await emulator.requests())).toEqual([
+        `PATCH /iam/v2beta1/identities/${uid}?updateMask=description`,
+      ]);
+    }, 400_000);
+  });
 });
 
 describe("irm-export of identity providers over more than one page", { shuffle: false }, () => {

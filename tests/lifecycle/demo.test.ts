@@ -1,13 +1,16 @@
 /**
- * `npm run demo` end to end, spawned as a user runs it: once with no Pulumi CLI to be
- * found (no `pulumi` on PATH, an empty CLI cache), so the demo takes its documented
- * fallback, and once with the real CLI wherever this run has it.
+ * `npm run demo` end to end, spawned as a user runs it, with the real CLI wherever this
+ * run has it; and, on a machine with no Pulumi CLI to be found (no `pulumi` on PATH, an
+ * empty CLI cache), the demo's first step: it says so in one line and builds the CLI
+ * with `scripts/pulumi-cli/install.ts` (here with a stand-in `go` that writes a CLI
+ * reporting the pinned version, so the test does not spend minutes compiling).
  */
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, inject, it } from "vitest";
 import { REPO_ROOT, scratchDir } from "../../harness/installed-package";
+import { pinnedPulumiVersion } from "../../scripts/pulumi-cli/locate";
 
 function pathWithoutPulumi(): string {
   return (process.env.PATH ?? "")
@@ -16,11 +19,16 @@ function pathWithoutPulumi(): string {
     .join(path.delimiter);
 }
 
-function runDemo(
+function runDemo(env: Record<string, string> = {}) {
+  return runNode(["--import", "tsx", path.join("scripts", "demo.ts")], env);
+}
+
+function runNode(
+  args: string[],
   env: Record<string, string> = {},
 ): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", path.join("scripts", "demo.ts")], {
+    const child = spawn(process.execPath, args, {
       cwd: REPO_ROOT,
       env: {
         ...process.env,
@@ -43,33 +51,68 @@ function runDemo(
   });
 }
 
+/** A `go` whose `build -o <file>` writes a `pulumi` that reports `version`; logs its calls. */
+function standInGo(dir: string, version: string): { log: string } {
+  const log = path.join(dir, "go-calls.log");
+  const go = path.join(dir, "go");
+  fs.writeFileSync(
+    go,
+    `#!/bin/sh
+echo "$@" >> '${log}'
+out=""
+while [ $# -gt 0 ]; do
+  if [ "$1" = "-o" ]; then out="$2"; fi
+  shift
+done
+if [ -n "$out" ]; then
+  mkdir -p "$(dirname "$out")"
+  printf '#!/bin/sh\necho v${version}\n' > "$out"
+  chmod +x "$out"
+fi
+`,
+    { mode: 0o755 },
+  );
+  return { log };
+}
+
 describe("npm run demo", () => {
-  it("deploys org-hierarchy, prints the tree, shows a second run changes nothing, stops the emulator", async () => {
-    const { code, output } = await runDemo();
-    expect(output).toMatch(/^Emulator listening on http:\/\/127\.0\.0\.1:\d+/m);
-    // Without the CLI it says so, in one line.
-    expect(output.match(/No Pulumi CLI found/g)).toHaveLength(1);
-    expect(output).toContain("First deployment: 13 resources created or changed.");
-    for (const line of [
-      "example-org (root organisation)",
-      "├── [group] engineering - All engineering teams",
-      "│   ├── [group] payments - Card and ledger services",
-      "│   │   ├── [group] payments-api - Public payments API",
-      "│   └── [group] platform - Build and runtime infrastructure",
-      "│       └── [identity] platform-ci (accepts repo:acme/platform:ref:refs/heads/main)",
-      "│           ├── role editor on platform",
-      "│           └── role registry.pull on example-org",
-    ]) {
-      expect(output).toContain(line);
+  it("without a Pulumi CLI, says so in one line and builds one into the cache first", async () => {
+    const scratch = scratchDir("demo-no-cli");
+    fs.rmSync(scratch, { recursive: true, force: true });
+    fs.mkdirSync(path.join(scratch, "bin"), { recursive: true });
+    const version = pinnedPulumiVersion();
+    const go = standInGo(path.join(scratch, "bin"), version);
+    const cache = path.join(scratch, "cache");
+    const script = [
+      `const { ensurePulumiCli } = require(${JSON.stringify(path.join(REPO_ROOT, "scripts", "pulumi-cli", "ensure.ts"))});`,
+      "ensurePulumiCli().then((cli) => console.log(JSON.stringify(cli)));",
+    ].join("\n");
+    const { code, output } = await runNode(["--import", "tsx", "-e", script], {
+      PATH: `${path.join(scratch, "bin")}${path.delimiter}${pathWithoutPulumi()}`,
+      IRM_PULUMI_CACHE: cache,
+    });
+    try {
+      expect(code, output).toBe(0);
+      expect(output.match(/No Pulumi CLI found/g)).toHaveLength(1);
+      expect(output).toContain("building it with npm run pulumi:install");
+      // install.ts ran: one go build of the CLI's main package, into the cache.
+      const calls = fs.readFileSync(go.log, "utf8").trim().split("\n");
+      expect(calls).toHaveLength(1);
+      expect(calls[0]).toMatch(/^build .*github\.com\/pulumi\/pulumi\/pkg\/v3\/cmd\/pulumi$/);
+      const cli = JSON.parse(output.trim().split("\n").pop() ?? "{}");
+      expect(cli).toMatchObject({
+        source: "cache",
+        version: `v${version}`,
+        pulumi: path.join(cache, `v${version}`, "bin", "pulumi"),
+      });
+      // The launchers the engine needs were written beside it.
+      expect(fs.existsSync(path.join(cache, `v${version}`, "bin", "pulumi-language-nodejs"))).toBe(
+        true,
+      );
+    } finally {
+      fs.rmSync(scratch, { recursive: true, force: true });
     }
-    expect(output).toContain(
-      "Second deployment: no changes (13 resources unchanged, 0 write requests).",
-    );
-    expect(output.trimEnd().endsWith("Emulator stopped.")).toBe(true);
-    // No token (a JWT) is ever printed.
-    expect(output).not.toMatch(/eyJ[\w-]+\.[\w-]+\./);
-    expect(code).toBe(0);
-  });
+  }, 120_000);
 
   it.runIf(inject("realEngine").cliRoot !== "")(
     "with the real Pulumi CLI, runs pulumi up twice in the example's folder: 13 creates, then no changes",
@@ -83,10 +126,25 @@ describe("npm run demo", () => {
       // The engine's own summary of each run: the 13 resources and the stack itself.
       expect(output).toMatch(/\+ 14 created/);
       expect(output).toMatch(/14 unchanged/);
+      expect(output).toMatch(/^Emulator listening on http:\/\/127\.0\.0\.1:\d+/m);
       expect(output).toContain("First deployment: 13 resources created or changed.");
+      for (const line of [
+        "example-org (root organisation)",
+        "├── [group] engineering - All engineering teams",
+        "│   ├── [group] payments - Card and ledger services",
+        "│   │   ├── [group] payments-api - Public payments API",
+        "│   └── [group] platform - Build and runtime infrastructure",
+        "│       └── [identity] platform-ci (accepts repo:acme/platform:ref:refs/heads/main)",
+        "│           ├── role editor on platform",
+        "│           └── role registry.pull on example-org",
+      ]) {
+        expect(output).toContain(line);
+      }
       expect(output).toContain(
         "Second deployment: no changes (13 resources unchanged, 0 write requests).",
       );
+      expect(output.trimEnd().endsWith("Emulator stopped.")).toBe(true);
+      // No token (a JWT) is ever printed.
       expect(output).not.toMatch(/eyJ[\w-]+\.[\w-]+\./);
       expect(code).toBe(0);
     },

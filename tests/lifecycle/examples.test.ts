@@ -9,7 +9,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { createConsumerProject, REPO_ROOT } from "../../harness/installed-package";
-import { readProjectFile } from "../../harness/lifecycle/state";
+import { readProjectFile } from "../../harness/project-file";
 
 const EXAMPLES = ["org-hierarchy", "github-actions", "platform-access"];
 

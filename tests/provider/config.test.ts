@@ -52,8 +52,39 @@ describe("provider settings", () => {
       token: undefined,
       identity: "id-uid",
       identityTokenFile: "/run/oidc-token",
+      allowInsecureHttp: false,
       deleteTimeoutMs: 1500,
     });
+  });
+
+  it("irm:allowInsecureHttp opens plain http to a host beyond loopback, and nothing else does", () => {
+    const at = { "irm:apiUrl": "http://api.example" };
+    // Unset: the client for such an address is refused, naming the way to allow it.
+    expect(() => clientFor(resolveProviderSettings(fromMap(at), {}))).toThrow(
+      /must be https unless its host is loopback/,
+    );
+    for (const raw of ["true", "1", " TRUE "]) {
+      const settings = resolveProviderSettings(
+        fromMap({ ...at, "irm:allowInsecureHttp": raw }),
+        {},
+      );
+      expect(settings.allowInsecureHttp, raw).toBe(true);
+      expect(() => clientFor(settings), raw).not.toThrow();
+    }
+    // The key wins over the variable, as every key does.
+    const off = resolveProviderSettings(fromMap({ ...at, "irm:allowInsecureHttp": "false" }), {
+      IRM_ALLOW_INSECURE_HTTP: "1",
+    });
+    expect(off.allowInsecureHttp).toBe(false);
+    expect(() => clientFor(off)).toThrow(/must be https/);
+    // The variable alone keeps the SDK's rule.
+    expect(
+      resolveProviderSettings(fromMap(at), { IRM_ALLOW_INSECURE_HTTP: "1" }).allowInsecureHttp,
+    ).toBe(true);
+    // A value that is no boolean is refused naming the key, never read as off in silence.
+    expect(() =>
+      resolveProviderSettings(fromMap({ ...at, "irm:allowInsecureHttp": "yes" }), {}),
+    ).toThrow('irm:allowInsecureHttp: must be true or false, got "yes"');
   });
 
   it("rejects a malformed delete timeout, naming the key", () => {

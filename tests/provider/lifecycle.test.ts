@@ -233,9 +233,10 @@ describe("Group lifecycle", () => {
   it("never takes over an older group of the same name after an unknown outcome", async () => {
     const name = uniqueName("older-namesake");
     const older = await emu.client.iam.groups.create(emu.rootGroupUid, { name });
-    // More than the Date header's one-second resolution later, on the service's clock, a
-    // create of the same name is lost before it reaches the service.
-    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    // More than the Date header's one-second resolution later, on the service's clock
+    // (which its Date headers and timestamps share), a create of the same name is lost
+    // before it reaches the service.
+    await emu.advanceClock(2);
     const inputs = await checkedGroup({ parentUid: emu.rootGroupUid, name });
     await emu.clearRequests();
     await emu.fault({

@@ -387,11 +387,15 @@ const ROUND_THREE_FINDINGS: Finding[] = [
     test: "tests/policy/pattern-walkarounds.test.ts",
   },
   {
-    text: "The emulator's test controls, which mint owner tokens, answered any `Host` (DNS rebinding from a browser), any `Origin`, and any peer on `--host 0.0.0.0`. They now answer an IP or `localhost` Host, no or a loopback Origin, and loopback peers unless `--open-controls`",
+    text: "The emulator's test controls, which mint owner tokens, answered any `Host` (DNS rebinding from a browser), any `Origin`, and any peer on `--host 0.0.0.0`. They now answer an IP or `localhost` Host, no or a loopback Origin, and loopback peers; `--open-controls` lifts the Host and peer rules (an emulator in a container driven by its service name, `Host: emulator:8787`), never the Origin rule, and a refusal it would lift names the flag",
     test: "tests/emulator/control-guard.test.ts",
   },
   {
-    text: "An `http://` API or auth URL to a host other than loopback sent tokens in clear. The SDK refuses it unless `IRM_ALLOW_INSECURE_HTTP=1` (option `allowInsecureHttp`)",
+    text: "An identity-provider update that left the default role alone still needed `CAP_IAM_ROLE_BINDINGS_CREATE`. An update whose paths hold `default_role` (or `*`, even restated) needs what the create needs, binding create and every capability of the role on the provider's group, refused naming the first missing one; any other update needs only `CAP_IAM_IDENTITY_PROVIDERS_UPDATE`",
+    test: "fast/iam-extras-escalation.test.ts",
+  },
+  {
+    text: "An `http://` API or auth URL to a host other than loopback sent tokens in clear. The SDK refuses it unless `IRM_ALLOW_INSECURE_HTTP=1` (option `allowInsecureHttp`; the provider's `irm:allowInsecureHttp`)",
     test: "tests/sdk/settings.test.ts",
   },
   {
@@ -520,8 +524,8 @@ loopback only, and every loop is bounded in count and time.
 The deployment scenarios deploy through \`createEngineStack\` (\`tests/support/engine-stack.ts\`):
 the real Pulumi engine wherever the suite's global setup finds the CLI
 (\`npm run pulumi:install\` builds it; \`PULUMI_CLI_DIR\`, the install cache or \`PATH\`), with the
-package packed and installed once per run; on a machine without the CLI they run on the
-small in-repo engine instead. The "engine" column says where each row ran.
+package packed and installed once per run; on a machine without the CLI they are
+skipped. The "engine" column says where each row ran.
 
 ## The recorded run
 

@@ -102,12 +102,14 @@ describe("readSettings", () => {
     expect(CONFIG_KEYS).toEqual({
       apiUrl: "irm:apiUrl",
       authUrl: "irm:authUrl",
+      allowInsecureHttp: "irm:allowInsecureHttp",
       token: "irm:token",
       identity: "irm:identity",
       identityTokenFile: "irm:identityTokenFile",
       deleteTimeoutMs: "irm:deleteTimeoutMs",
     });
     expect(PROVIDER_SETTINGS.apiUrl.env).toBe(SETTINGS.apiUrl.env);
+    expect(PROVIDER_SETTINGS.allowInsecureHttp.env).toBe(SETTINGS.allowInsecureHttp.env);
     expect(Object.keys(SETTINGS)).not.toContain("deleteTimeoutMs");
   });
 });
@@ -178,7 +180,7 @@ function sampleFor(parse: unknown): { raw: string; value: unknown } {
 describe("README.md's configuration table", () => {
   const rows = readmeRows();
   // The address has no default; every other setting is at its default here.
-  const address = { IRM_API_URL: "http://api.example" };
+  const address = { IRM_API_URL: "https://api.example" };
   const sdkDefaults = resolveSettings({}, address);
   const providerDefaults = resolveProviderSettings(() => undefined, {});
   const sdkRows = Object.values(SETTINGS as SettingTable);

@@ -1,9 +1,10 @@
 /**
- * The lifecycle scenarios' entry point: a stack on the real Pulumi engine wherever the
- * global setup found the CLI, else on the small in-repo engine.
+ * The lifecycle scenarios' entry point: a stack on the real Pulumi engine, which the
+ * global setup found (`npm run pulumi:install` provides it; CI requires it). Files that
+ * deploy run under `describeOnEngine`, so a machine without the CLI skips them (the
+ * global setup says so in one line) instead of failing each one.
  */
-import { inject } from "vitest";
-import { createSmallEngineStack } from "../../harness/lifecycle/small-engine-stack";
+import { describe, inject } from "vitest";
 import { createRealEngineStack } from "../../harness/real-engine/real-stack";
 import type { EngineStack, EngineStackOptions } from "../../harness/stack";
 
@@ -14,8 +15,15 @@ export function hasRealEngine(): boolean {
   return inject("realEngine").cliRoot !== "";
 }
 
+/** `describe`, skipped when this run has no Pulumi CLI. */
+export const describeOnEngine: (typeof describe)["skip"] = describe.runIf(hasRealEngine());
+
 export async function createEngineStack(options: EngineStackOptions): Promise<EngineStack> {
   const context = inject("realEngine");
-  if (context.cliRoot !== "") return createRealEngineStack(context, options);
-  return createSmallEngineStack(options);
+  if (context.cliRoot === "") {
+    throw new Error(
+      "no Pulumi CLI in this run (npm run pulumi:install provides one): engine scenarios belong under describeOnEngine",
+    );
+  }
+  return createRealEngineStack(context, options);
 }

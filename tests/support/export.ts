@@ -1,8 +1,7 @@
 /**
- * Equipment of the export tests, kept reusable for the real-engine suite: generate a
- * project from the emulator's organisation into a consumer project (the package
- * installed as users install it), type-check it, deploy it with the mini engine, and
- * state what a deploy must and must not send.
+ * Equipment of the export tests: generate a project from the emulator's organisation,
+ * type-check it against the package installed as users install it, deploy it on the
+ * real engine, and state what a deploy must and must not send.
  */
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
@@ -17,14 +16,8 @@ import {
   REPO_ROOT,
   scratchDir,
 } from "../../harness/installed-package";
-import {
-  newStack,
-  type RunOptions,
-  type StackState,
-  type UpResult,
-  up,
-} from "../../harness/lifecycle/engine";
 import { IrmClient, isNotFound } from "../../sdk/index";
+import { createEngineStack, type EngineStack, type RunOutcome } from "./engine-stack";
 
 const run = promisify(execFile);
 const repoRequire = createRequire(path.join(REPO_ROOT, "package.json"));
@@ -46,63 +39,48 @@ export async function generateProject(
   });
 }
 
-export interface ExportedStack {
-  project: ConsumerProject;
+export interface ExportedProject {
   result: ExportResult;
-  state: StackState;
-  up(): Promise<UpResult>;
-  /** Replaces `before` (exactly one occurrence) in the generated index.ts. */
-  editProgram(before: string, after: string): void;
+  /** The generated project with the package installed as users install it. */
+  project: ConsumerProject;
+}
+
+/** Exports into a scratch consumer project with the installed package (type-checkable). */
+export async function createExportedProject(
+  emulator: TestEmulator,
+  name: string,
+  options: Omit<ExportOptions, "outDir" | "settings" | "client"> = {},
+): Promise<ExportedProject> {
+  const generated = scratchDir(`${name}-generated`);
+  fs.rmSync(generated, { recursive: true, force: true });
+  const result = await generateProject(emulator, generated, options);
+  const project = createConsumerProject({ name, programDir: generated });
+  fs.rmSync(generated, { recursive: true, force: true });
+  return { result, project };
 }
 
 /**
- * Exports into a scratch consumer project with the installed package, ready for `up`.
- * `clientSecrets` (identity provider uid → secret) are set as the user would set them,
- * `pulumi config set --secret <key>` under the key the export names.
+ * The exported project as a stack on the real engine. `clientSecrets` (identity
+ * provider uid → secret) are set as the user would set them, `pulumi config set
+ * --secret <key>` under the key the export names.
  */
-export async function createExportedStack(
+export async function deployExported(
   emulator: TestEmulator,
+  exported: ExportedProject,
   name: string,
-  options: Omit<ExportOptions, "outDir" | "settings" | "client"> & {
-    clientSecrets?: Record<string, string>;
-  } = {},
-): Promise<ExportedStack> {
-  const generated = scratchDir(`${name}-generated`);
-  fs.rmSync(generated, { recursive: true, force: true });
-  const { clientSecrets = {}, ...exportOptions } = options;
-  const result = await generateProject(emulator, generated, exportOptions);
-  const project = createConsumerProject({ name, programDir: generated });
-  fs.rmSync(generated, { recursive: true, force: true });
-  const state = newStack(project.dir);
-  const secrets: Record<string, string> = {};
-  for (const secret of result.clientSecrets) {
+  clientSecrets: Record<string, string> = {},
+): Promise<EngineStack> {
+  const stack = await createEngineStack({ name, program: exported.project.dir, emulator });
+  for (const secret of exported.result.clientSecrets) {
     const value = clientSecrets[secret.uid];
-    if (value !== undefined) secrets[`${state.project}:${secret.configKey}`] = value;
+    if (value !== undefined) await stack.setConfig(secret.configKey, value, true);
   }
-  const runOptions: RunOptions = {
-    config: { "irm:apiUrl": emulator.url, "irm:token": emulator.token, ...secrets },
-    secretKeys: ["irm:token", ...Object.keys(secrets)],
-    timeoutMs: 300_000,
-  };
-  const stack: ExportedStack = {
-    project,
-    result,
-    state,
-    async up() {
-      await emulator.clearRequests();
-      const outcome = await up(project.dir, stack.state, runOptions);
-      stack.state = outcome.state;
-      return outcome;
-    },
-    editProgram(before, after) {
-      const file = path.join(project.dir, "index.ts");
-      const source = fs.readFileSync(file, "utf8");
-      const count = source.split(before).length - 1;
-      if (count !== 1) throw new Error(`editProgram: expected one ${before}, found ${count}`);
-      fs.writeFileSync(file, source.replace(before, after));
-    },
-  };
   return stack;
+}
+
+/** Ids in the stack's state, sorted. */
+export async function stateIds(stack: EngineStack): Promise<string[]> {
+  return (await stack.resources()).map((r) => r.id).sort();
 }
 
 /** `tsc --noEmit` on the project, against the installed package; answers the compiler's output. */
@@ -188,14 +166,7 @@ export function writes(entries: LogEntry[]): string[] {
     .map((entry) => `${entry.method} ${entry.path}${entry.query ? `?${entry.query}` : ""}`);
 }
 
-/** Ids in the stack's state, sorted. */
-export function stateIds(state: StackState): string[] {
-  return state.resources.map((r) => r.id).sort();
-}
-
 /** Steps that are not "same", as `op name`. */
-export function changes(result: UpResult): string[] {
-  return result.steps
-    .filter((s) => s.op !== "same")
-    .map((s) => `${s.op} ${s.urn.split("::").pop()}`);
+export function changes(result: RunOutcome): string[] {
+  return result.changes.map((s) => `${s.op} ${s.name}`);
 }

@@ -5,13 +5,12 @@
  * (resources: in `check`, which the engine runs before create; lookups: before any
  * request at all), and never echo a pasted blob back in full.
  */
-import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestEmulator, type TestEmulator } from "../../../harness/emulator";
-import { type ConsumerProject, createConsumerProject } from "../../../harness/installed-package";
-import { newStack, up } from "../../../harness/lifecycle/engine";
 import { getGroup, getRepo, getRepos, getRole, getRoles } from "../../../provider/index";
 import * as runtime from "../../../provider/runtime";
+import { createEngineStack, describeOnEngine, type EngineStack } from "../../support/engine-stack";
+import { FIXTURES } from "../../support/reliability/org";
 
 const ROOT = "0123456789abcdef0123456789abcdef01234567";
 const CHILD = `${ROOT}/0123456789abcdef`;
@@ -259,55 +258,61 @@ describe("lookup arguments: refused before any request, naming the lookup and th
   });
 });
 
-describe("through the engine and the real provider host", () => {
+describeOnEngine("through the engine and the real provider host", { timeout: 300_000 }, () => {
   let emu: TestEmulator;
-  let project: ConsumerProject;
+  const stacks: EngineStack[] = [];
   beforeAll(async () => {
     emu = await startTestEmulator();
-    project = createConsumerProject({
-      name: "reliability-bad-input",
-      programDir: path.join(__dirname, "..", "fixtures", "big-org"),
-      requiredSubpaths: [".", "./provider/runtime"],
-    });
   });
-  afterAll(() => emu?.close());
+  afterAll(async () => {
+    for (const stack of stacks) await stack.dispose();
+    await emu?.close();
+  });
 
   const WRITES = new Set(["POST", "PATCH", "DELETE"]);
 
-  it("a malformed parent uid fails the first resource with its field named; nothing is written", async () => {
-    await emu.clearRequests();
-    const result = await up(project.dir, newStack(project.dir), {
-      config: {
-        "irm:apiUrl": emu.url,
-        "irm:token": emu.token,
-        "big-org:rootUid": "../../etc/passwd",
-        "big-org:issuer": emu.issuer,
-        "big-org:teams": "2",
-      },
-      secretKeys: ["irm:token"],
+  async function bigOrg(name: string, projectConfig: Record<string, string>) {
+    const stack = await createEngineStack({
+      name,
+      program: FIXTURES.bigOrg,
+      emulator: emu,
+      projectConfig: { rootUid: emu.rootGroupUid, issuer: emu.issuer, ...projectConfig },
     });
-    expect(result.error).toMatch(/team-0: invalid inputs: parentUid: must be a group uid/);
-    expect(result.state.resources).toEqual([]);
+    stacks.push(stack);
+    return stack;
+  }
+
+  it("a malformed parent uid fails a resource with its field named; nothing is written", async () => {
+    const stack = await bigOrg("bad-input-parent", { rootUid: "../../etc/passwd", teams: "2" });
+    const result = await stack.up();
+    // The engine checks the teams in parallel: whichever it checked first is named.
+    expect(result.error).toMatch(
+      /resource 'team-\d': property parentUid value .* has a problem: must be a group uid/,
+    );
+    expect(await stack.resources()).toEqual([]);
     expect((await emu.requests()).filter((e) => WRITES.has(e.method))).toEqual([]);
   });
 
   it("an issuer that is not https fails the identity before it is written", async () => {
-    await emu.clearRequests();
-    const result = await up(project.dir, newStack(project.dir), {
-      config: {
-        "irm:apiUrl": emu.url,
-        "irm:token": emu.token,
-        "big-org:rootUid": emu.rootGroupUid,
-        "big-org:issuer": "http://token.actions.example",
-        "big-org:teams": "1",
-      },
-      secretKeys: ["irm:token"],
+    const stack = await bigOrg("bad-input-issuer", {
+      issuer: "http://token.actions.example",
+      teams: "1",
     });
-    expect(result.error).toMatch(/ci-0: invalid inputs: claimMatch\.issuer: must be an https URL/);
+    const result = await stack.up();
+    expect(result.error).toMatch(
+      /resource 'ci-0': property claimMatch\.issuer value .* has a problem: must be an https URL/,
+    );
     const writes = (await emu.requests()).filter((e) => WRITES.has(e.method));
     expect(writes.some((e) => e.path.startsWith("/iam/v2beta1/identities"))).toBe(false);
-    // What was written before the failure is in state, and nothing else.
-    expect(writes.map((e) => e.path.split("/")[3])).toEqual(["groups", "groups"]);
-    expect(result.state.resources.map((r) => r.urn.split("::").pop())).toEqual(["team-0", "svc-0"]);
+    // Whatever the engine wrote before it stopped (the groups, which do not wait for the
+    // identity) is in state, and nothing else: state and service agree.
+    expect(writes.every((e) => e.method === "POST" && e.path.split("/")[3] === "groups")).toBe(
+      true,
+    );
+    const resources = await stack.resources();
+    expect(resources.map((r) => r.name).every((name) => ["team-0", "svc-0"].includes(name))).toBe(
+      true,
+    );
+    expect(resources).toHaveLength(writes.length);
   });
 });

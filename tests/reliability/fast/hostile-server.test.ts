@@ -546,7 +546,7 @@ describe("bodies and waits are bounded", () => {
     expect((await rejection(client.iam.groups.list())).message).toContain(
       "body larger than 100000 bytes",
     );
-    expect(() => new IrmClient({ env: { IRM_MAX_RESPONSE_BYTES: "0" } })).toThrow(
+    expect(() => new IrmClient({ baseUrl: api.url, env: { IRM_MAX_RESPONSE_BYTES: "0" } })).toThrow(
       /IRM_MAX_RESPONSE_BYTES/,
     );
     await client.close();

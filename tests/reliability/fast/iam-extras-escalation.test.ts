@@ -204,6 +204,63 @@ describe("an identity provider's default role", () => {
   );
 });
 
+describe("an identity provider's update, by who holds what", () => {
+  /** Ivy may update providers of A and nothing else: no binding create, no role held. */
+  let ivy: Caller;
+  let provider = "";
+  const patch = (who: Caller, mask: string, body: Json) =>
+    who<Json>("PATCH", `/iam/v2beta1/identityProviders/${provider}?updateMask=${enc(mask)}`, {
+      body,
+    });
+  const stored = async () =>
+    (await owner<Json>("GET", `/iam/v2beta1/identityProviders/${provider}`)).body;
+
+  beforeAll(async () => {
+    const updater = (
+      await made(`roles/${groupA}`, {
+        name: "provider updater",
+        capabilities: ["CAP_IAM_IDENTITY_PROVIDERS_UPDATE", "CAP_IAM_IDENTITY_PROVIDERS_LIST"],
+      })
+    ).uid as string;
+    const i = await identityIn(groupA, "ivy");
+    await bind(groupA, i, updater);
+    ivy = caller(emu.url, await emu.mintToken(i, 3600));
+    provider = (await made(`identityProviders/${groupA}`, idpBody(gatekeeper, "ivys sso")))
+      .uid as string;
+  });
+
+  it("an update that leaves the default role alone needs only the update capability", async () => {
+    const reply = await patch(ivy, "name", { name: "renamed sso" });
+    expect(reply.status, reply.text).toBe(200);
+    expect((await stored()).name).toBe("renamed sso");
+    const oidc = await patch(ivy, "oidc.client_id", { oidc: { clientId: "irm-2" } });
+    expect(oidc.status, oidc.text).toBe(200);
+  });
+
+  it.each([
+    ["default_role", (role: string) => ({ defaultRole: role })],
+    ["*", (role: string) => idpBody(role, "renamed sso")],
+  ])(
+    "mask %s: needs what the create needs, refused naming the first capability missing",
+    async (mask, body) => {
+      const before = await stored();
+      // Ivy cannot promise any binding: even a role she could read is refused.
+      expectDenied(await patch(ivy, mask, body(viewerRole)));
+      expect((await patch(ivy, mask, body(viewerRole))).body.message).toBe(
+        `Permission denied: CAP_IAM_ROLE_BINDINGS_CREATE on ${groupA}`,
+      );
+      // Mallory may create bindings, but does not hold owner's capabilities.
+      const reply = await patch(mallory, mask, body(ownerRole));
+      expectDenied(reply);
+      expect(reply.body.message).toBe(`Permission denied: CAP_IAM_GROUPS_CREATE on ${groupA}`);
+      expect(await stored()).toEqual(before);
+      // A role she holds whole she may set (the rule is not a blanket refusal).
+      const allowed = await patch(mallory, mask, body(gatekeeper));
+      expect(allowed.status, allowed.text).toBe(200);
+    },
+  );
+});
+
 describe("a custom role's capabilities", () => {
   it.each([
     ["mask capabilities", "?updateMask=capabilities"],

@@ -12,30 +12,15 @@ import * as path from "node:path";
 import { inspect } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestEmulator, type TestEmulator } from "../../../harness/emulator";
-import {
-  type ConsumerProject,
-  createConsumerProject,
-  REPO_ROOT,
-} from "../../../harness/installed-package";
-import { destroy, newStack, refresh, up } from "../../../harness/lifecycle/engine";
+import { REPO_ROOT } from "../../../harness/installed-package";
 import { IrmClient } from "../../../sdk/index";
-
-let emu: TestEmulator;
-let project: ConsumerProject;
-let ownerUid: string;
-
-beforeAll(async () => {
-  emu = await startTestEmulator();
-  project = createConsumerProject({
-    name: "reliability-secrets",
-    programDir: path.join(__dirname, "..", "fixtures", "big-org"),
-    requiredSubpaths: [".", "./provider/runtime"],
-  });
-  ownerUid = JSON.parse(Buffer.from(emu.token.split(".")[1], "base64url").toString("utf8"))
-    .sub as string;
-});
-
-afterAll(() => emu?.close());
+import {
+  createEngineStack,
+  describeOnEngine,
+  type EngineStack,
+  type RunOutcome,
+} from "../../support/engine-stack";
+import { FIXTURES } from "../../support/reliability/org";
 
 /** Fails naming where the sentinel (or its signature, for a JWT) was found. */
 function expectNoSecret(sentinel: string, places: Record<string, string>): void {
@@ -49,77 +34,107 @@ function expectNoSecret(sentinel: string, places: Record<string, string>): void 
   }
 }
 
-const programConfig = () => ({
-  "irm:apiUrl": emu.url,
-  "big-org:rootUid": emu.rootGroupUid,
-  "big-org:issuer": emu.issuer,
-  "big-org:teams": "1",
-});
+// Several engine runs per test, each a CLI, a language host and a provider host.
+describeOnEngine("through the engine: up, refresh and destroy", { timeout: 400_000 }, () => {
+  let emu: TestEmulator;
+  let ownerUid: string;
+  const stacks: EngineStack[] = [];
 
-describe("through the engine: up, refresh and destroy", () => {
+  beforeAll(async () => {
+    emu = await startTestEmulator();
+    ownerUid = JSON.parse(Buffer.from(emu.token.split(".")[1], "base64url").toString("utf8"))
+      .sub as string;
+  });
+
+  afterAll(async () => {
+    for (const stack of stacks) await stack.dispose();
+    await emu?.close();
+  });
+
+  /** A one-team stack of the reliability fixture; IRM_DEBUG=1 makes the provider log. */
+  async function bigOrg(name: string, env: Record<string, string> = {}, tokenFromEnv = false) {
+    const stack = await createEngineStack({
+      name,
+      program: FIXTURES.bigOrg,
+      emulator: emu,
+      projectConfig: { rootUid: emu.rootGroupUid, issuer: emu.issuer, teams: "1" },
+      env: { IRM_DEBUG: "1", ...env },
+      tokenFromEnv,
+    });
+    stacks.push(stack);
+    return stack;
+  }
+
+  /** Everything a user could see or keep: what each run printed, state, files on disk. */
+  async function everything(
+    stack: EngineStack,
+    runs: RunOutcome[],
+  ): Promise<Record<string, string>> {
+    return {
+      "the runs' output and events": runs.map((run) => run.output).join("\n"),
+      "the runs' errors": runs.map((run) => run.error ?? "").join("\n"),
+      "state (stack export)": JSON.stringify(await stack.resources()),
+      "state, backups, history, logs and config on disk": stack.persistedText(),
+    };
+  }
+
+  /** One stack for the tokens given in config: each test sets the one it tries. */
+  let configStack: Promise<EngineStack> | undefined;
+  const withConfigToken = () => {
+    configStack ??= bigOrg("secrets-config");
+    return configStack;
+  };
+
   it("a token given as the Pulumi secret irm:token stays out of state and output", async () => {
     const sentinel = await emu.mintToken(ownerUid, 3600);
-    const options = {
-      config: { ...programConfig(), "irm:token": sentinel },
-      secretKeys: ["irm:token"],
-      // LIFECYCLE_DEBUG passes the provider host's stderr through into the run's log.
-      env: { IRM_DEBUG: "1", LIFECYCLE_DEBUG: "1" },
-    };
+    const stack = await withConfigToken();
+    await stack.setConfig("irm:token", sentinel, true);
     // Some 503s, so that the debug log has retries to report.
     await emu.fault({ match: { method: "POST" }, status: 503, count: 3 });
-    const created = await up(project.dir, newStack(project.dir), options);
-    expect(created.error, created.log).toBeUndefined();
-    expect(created.state.resources).toHaveLength(5);
-    expect(created.log).toMatch(/retry/i);
-    const refreshed = await refresh(project.dir, created.state, options);
-    const destroyed = await destroy(project.dir, refreshed.state, options);
-    expect(destroyed.error).toBeUndefined();
-
-    const providers = created.state.resources.map((r) => String(r.inputs.__provider));
+    const created = await stack.up();
+    expect(created.error, created.output).toBeUndefined();
+    const resources = await stack.resources();
+    expect(resources).toHaveLength(5);
+    // The provider host's debug log reached the engine's output: what is checked is real.
+    expect(created.output).toMatch(/retry/i);
+    const providers = resources.map((r) => String(r.inputs.__provider));
     expect(providers.every((text) => text.includes("pulumi-irm/provider/runtime"))).toBe(true);
+    const refreshed = await stack.refresh();
+    expect(refreshed.error).toBeUndefined();
+    const afterRefresh = await everything(stack, [created, refreshed]);
+    const destroyed = await stack.destroy();
+    expect(destroyed.error).toBeUndefined();
     expectNoSecret(sentinel, {
-      "state after up": JSON.stringify(created.state),
-      "state after refresh": JSON.stringify(refreshed.state),
+      ...afterRefresh,
       "the serialized providers": providers.join("\n"),
-      "the output of up": created.log,
+      "the output of destroy": destroyed.output,
     });
   });
 
   it("a token given as IRM_TOKEN stays out of state and output", async () => {
     const sentinel = await emu.mintToken(ownerUid, 3600);
-    const options = {
-      config: programConfig(),
-      env: { IRM_TOKEN: sentinel, IRM_DEBUG: "1", LIFECYCLE_DEBUG: "1" },
-    };
+    const stack = await bigOrg("secrets-env", { IRM_TOKEN: sentinel }, true);
     await emu.fault({ match: { method: "GET" }, status: 503, count: 2 });
-    const created = await up(project.dir, newStack(project.dir), options);
-    expect(created.error, created.log).toBeUndefined();
-    const destroyed = await destroy(project.dir, created.state, options);
-    expect(destroyed.error).toBeUndefined();
-    expectNoSecret(sentinel, {
-      state: JSON.stringify(created.state),
-      "the output of up": created.log,
-    });
+    const created = await stack.up();
+    expect(created.error, created.output).toBeUndefined();
+    expect(await stack.resources()).toHaveLength(5);
+    // The provider was handed the token from the environment, not from config.
+    expect(stack.persistedText()).not.toContain("irm:token");
+    expectNoSecret(sentinel, await everything(stack, [created]));
   });
 
   it("a refused token stays out of the error and the output of the failed run", async () => {
+    const stack = await withConfigToken();
     for (const sentinel of [
       "sentinel-not-a-jwt-5b0c7a1e9d2f4c3b8a6e",
       // A well-formed token the service refuses (expired on its clock).
       await emu.mintToken(ownerUid, 1),
     ]) {
       await emu.advanceClock(5);
-      const result = await up(project.dir, newStack(project.dir), {
-        config: { ...programConfig(), "irm:token": sentinel },
-        secretKeys: ["irm:token"],
-        env: { IRM_DEBUG: "1", LIFECYCLE_DEBUG: "1" },
-      });
+      await stack.setConfig("irm:token", sentinel, true);
+      const result = await stack.up();
       expect(result.error).toMatch(/Unauthenticated|UNAUTHENTICATED/);
-      expectNoSecret(sentinel, {
-        "the error": result.error ?? "",
-        "the output": result.log,
-        state: JSON.stringify(result.state),
-      });
+      expectNoSecret(sentinel, await everything(stack, [result]));
     }
   });
 });

@@ -2,8 +2,8 @@
  * vitest global setup: finds the real Pulumi CLI (see scripts/pulumi-cli/locate.ts) and,
  * when there is one, reserves the folder the packed package is installed into (by the
  * first real-engine stack of the run). With
- * `IRM_REQUIRE_PULUMI_CLI=1` (CI) a missing CLI fails the run; otherwise the run goes on
- * without the real engine and says so in one line.
+ * `IRM_REQUIRE_PULUMI_CLI=1` (CI) a missing CLI fails the run; otherwise the run goes on,
+ * skipping the engine scenarios, and says so in one line.
  */
 import * as fs from "node:fs";
 import type { TestProject } from "vitest/node";
@@ -32,7 +32,7 @@ export function setup(project: TestProject): void {
       );
     }
     process.stdout.write(
-      "real engine: no Pulumi CLI found (npm run pulumi:install provides one); lifecycle scenarios ran on the small in-repo engine\n",
+      "real engine: no Pulumi CLI found (npm run pulumi:install provides one); the engine scenarios are skipped\n",
     );
     project.provide("realEngine", { cliRoot: "", base: "" });
     return;

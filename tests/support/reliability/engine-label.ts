@@ -1,6 +1,6 @@
 /**
  * Which engine a scenario deployed through, for its figures: the real Pulumi engine with
- * its CLI version, or the small in-repo engine. Called from tests only (it reads what
+ * its CLI version. Called from tests only (it reads what
  * the global setup provided).
  */
 import { execFileSync } from "node:child_process";
@@ -10,8 +10,7 @@ import type { EngineStack } from "../../../harness/stack";
 
 let cliVersion: string | undefined;
 
-export function engineLabel(stack: Pick<EngineStack, "engine">): string {
-  if (stack.engine === "small") return "small in-repo engine";
+export function engineLabel(_stack: Pick<EngineStack, "engine">): string {
   if (cliVersion === undefined) {
     const pulumi = path.join(inject("realEngine").cliRoot, "bin", "pulumi");
     cliVersion = execFileSync(pulumi, ["version"], { encoding: "utf8" }).trim();

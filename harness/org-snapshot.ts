@@ -3,8 +3,7 @@
  * groups with their parents, identities with their group and subject, bindings as
  * "identity is role on group". Read with the SDK from the repository's sources.
  */
-import { IrmClient } from "../../sdk/index";
-import type { StackState } from "./state";
+import { IrmClient } from "../sdk/index";
 
 export interface OrgSnapshot {
   /** `name <- parent name`, sorted. */
@@ -54,9 +53,4 @@ export async function readOrganisation(
   }
   for (const list of Object.values(snapshot)) list.sort();
   return snapshot;
-}
-
-/** Uids the stack's state holds, sorted: equal to `OrgSnapshot.uids` when state and service agree. */
-export function stateUids(state: StackState): string[] {
-  return [...state.resources, ...state.pendingDeletes].map((r) => r.id).sort();
 }
