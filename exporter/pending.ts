@@ -168,7 +168,7 @@ export async function matchPendingCreates(
     } else {
       matches.push({
         ...pick(pending),
-        problem: `${found.length} objects match (${found.join(", ")}): choose one, delete the others`,
+        problem: `${found.length} objects match (${[...found].sort().join(", ")}): choose one, delete the others`,
       });
     }
   }

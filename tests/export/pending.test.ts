@@ -64,7 +64,7 @@ describe("irm-pending", () => {
     twins = [
       (await client.iam.groups.create(root, { name: "twin" })).uid,
       (await client.iam.groups.create(root, { name: "twin" })).uid,
-    ];
+    ].sort();
     await client.close();
   });
 
