@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * `irm-export [--group UID] --out DIR [--api-url URL] [--name NAME] [--protect] [--retain]
- * [--force] [--dry-run]`: writes a Pulumi project that adopts an existing organisation.
+ * [--include-self] [--force] [--dry-run]`: writes a Pulumi project that adopts an existing organisation.
  * Credentials come only from the environment (`IRM_TOKEN`, or `IRM_IDENTITY` with
  * `IRM_IDENTITY_TOKEN_FILE`), or `--token-file`, never from an argument, so no token
  * lands in shell history; nothing printed ever contains one. Exit codes: 0 done,
@@ -29,6 +29,9 @@ secrets are read from \`pulumi config --secret\` (the plan lists the keys).
                      with IRM_IDENTITY_TOKEN_FILE; see sdk/settings.ts)
   --protect          every resource gets protect: true
   --retain           every resource gets retainOnDelete: true
+  --include-self     declare the identity the token acts as and its role bindings,
+                     with protect: true (default: left out, so that no run of the
+                     stack can delete the access it runs with)
   --force            write into a non-empty --out, replacing the generated files only
   --dry-run          print what would be written, write nothing
   --quiet            no progress lines
@@ -42,6 +45,7 @@ interface Flags {
   "token-file"?: string;
   protect?: boolean;
   retain?: boolean;
+  "include-self"?: boolean;
   force?: boolean;
   "dry-run"?: boolean;
   quiet?: boolean;
@@ -60,6 +64,7 @@ function parseFlags(argv: string[]): Flags {
         "token-file": { type: "string" },
         protect: { type: "boolean" },
         retain: { type: "boolean" },
+        "include-self": { type: "boolean" },
         force: { type: "boolean" },
         "dry-run": { type: "boolean" },
         quiet: { type: "boolean" },
@@ -160,6 +165,7 @@ export async function main(argv: string[]): Promise<number> {
       projectName: flags.name,
       protect: flags.protect,
       retain: flags.retain,
+      includeSelf: flags["include-self"],
       force: flags.force,
       dryRun,
       settings: {

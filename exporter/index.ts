@@ -39,6 +39,12 @@ export interface ExportOptions {
   protect?: boolean;
   /** Every resource gets `retainOnDelete: true`. */
   retain?: boolean;
+  /**
+   * Declare the identity the token acts as and its role bindings, with `protect: true`.
+   * Default false: they are left out (listed in `omissions`), so the stack cannot
+   * delete the access it runs with.
+   */
+  includeSelf?: boolean;
   /** Overwrite the generated files in a non-empty `outDir`. */
   force?: boolean;
   /** Read and generate, write nothing. */
@@ -231,7 +237,10 @@ export async function exportOrganisation(options: ExportOptions): Promise<Export
       groupUid: options.groupUid,
       onProgress: options.onProgress,
     });
-    const program = buildProgram(live, { declareCustomRoles: options.declareCustomRoles ?? true });
+    const program = buildProgram(live, {
+      declareCustomRoles: options.declareCustomRoles ?? true,
+      includeSelf: options.includeSelf ?? false,
+    });
     const files = projectFiles(
       program,
       {

@@ -82,6 +82,11 @@ export type Relationship =
 
 export interface IdentityDeclaration extends DeclaredChild {
   relationship: Relationship;
+  /**
+   * The identity the export's token acts as (only with `includeSelf`): declared with
+   * `protect: true`, so no `pulumi destroy` deletes it.
+   */
+  self?: boolean;
 }
 
 /** A custom role, declared with `irm.Role` (see `ProgramOptions.declareCustomRoles`). */
@@ -144,6 +149,8 @@ export interface BindingDeclaration {
   group: UidExpression;
   identity: UidExpression;
   role: UidExpression;
+  /** A binding of the identity the export's token acts as (only with `includeSelf`): protected. */
+  self?: boolean;
 }
 
 /** Something that exists but is not in the program, and why. */
@@ -177,11 +184,21 @@ export interface ProgramOptions {
    * `Role` resource had to.
    */
   declareCustomRoles: boolean;
+  /**
+   * Declare the identity the token acts as (`live.callerUid`) and its role bindings,
+   * each with `protect: true`. Default false: they are left out and listed in
+   * `omissions`, so the stack holds nothing whose deletion locks the user out.
+   */
+  includeSelf?: boolean;
 }
 
 /** Why group invites are never declared. */
 export const INVITES_SKIPPED =
   "skipped: an invite's code is answered only when the invite is created and cannot be read back, so an adopted invite would be useless; create new invites (irm.GroupInvite) where they are still needed";
+
+/** Why the identity the token acts as, and its bindings, are left out by default. */
+export const SELF_LEFT_OUT =
+  "left out: this export's token acts as it, and a stack declaring it could delete it (`pulumi destroy`, or a line removed from the program) and lock you out; export with --include-self to declare it and its bindings, protected";
 
 const parentUidOf = (uid: string) => uid.slice(0, uid.lastIndexOf("/"));
 /** Code-unit order, the same on every machine (unlike `localeCompare`). */
@@ -313,6 +330,10 @@ export function buildProgram(live: LiveOrganisation, options: ProgramOptions): E
   const { top } = live;
   const omissions: Omission[] = [];
   const variables = new VariableNames();
+  /** The identity the token acts as, when it is declared only on request. */
+  const caller = live.callerUid;
+  const isSelf = (identityUid: string) => caller !== undefined && identityUid === caller;
+  const includeSelf = options.includeSelf ?? false;
 
   // ---- groups: the chosen one (unless it is a root) and everything below, parents first
   const groupsByUid = new Map<string, Group>([
@@ -362,6 +383,13 @@ export function buildProgram(live: LiveOrganisation, options: ProgramOptions): E
   const relationships = new Map<string, Relationship>();
   const identities = live.identities
     .filter((identity) => {
+      if (isSelf(identity.uid) && !includeSelf) {
+        omissions.push({
+          what: `identity "${identity.name}" (${identity.uid})`,
+          why: SELF_LEFT_OUT,
+        });
+        return false;
+      }
       const relationship = relationshipOf(identity);
       if (relationship) {
         relationships.set(identity.uid, relationship);
@@ -375,6 +403,14 @@ export function buildProgram(live: LiveOrganisation, options: ProgramOptions): E
     })
     .sort(inGroupOrder((i) => parentUidOf(i.uid)));
   const identitiesByUid = new Map(identities.map((i) => [i.uid, i]));
+  const liveBindings = live.bindings.filter((binding) => {
+    if (!isSelf(binding.identity.uid) || includeSelf) return true;
+    omissions.push({
+      what: `role binding of "${binding.identity.name}" to role "${binding.role.name}" (${binding.uid})`,
+      why: SELF_LEFT_OUT,
+    });
+    return false;
+  });
 
   // ---- roles: a custom role's uid is its group's child, a built-in role's has no parent
   const rolesByUid = new Map(live.roles.map((r) => [r.uid, r]));
@@ -425,7 +461,7 @@ export function buildProgram(live: LiveOrganisation, options: ProgramOptions): E
   // An association's container is its own group: `payments-accounts` when names repeat.
   const associationNames = namesOf(associations, (a) => a.uid, "accounts");
   const bindingNames = assignNames(
-    live.bindings.map((b): NameCandidate<RoleBinding> => {
+    liveBindings.map((b): NameCandidate<RoleBinding> => {
       // `platform-ci-editor`: the identity's resource name when it is declared, then the role.
       const identity = identitiesByUid.get(b.identity.uid);
       const who = identity ? identityNames.get(identity)!.words : wordsOf(b.identity.name);
@@ -454,7 +490,7 @@ export function buildProgram(live: LiveOrganisation, options: ProgramOptions): E
     referenced.add(a.uid);
     for (const uid of Object.values(a.chainguard?.serviceBindings ?? {})) referenced.add(uid);
   }
-  for (const b of live.bindings) {
+  for (const b of liveBindings) {
     referenced.add(parentUidOf(b.uid));
     referenced.add(b.identity.uid);
     referenced.add(b.role.uid);
@@ -498,6 +534,7 @@ export function buildProgram(live: LiveOrganisation, options: ProgramOptions): E
   const identityDeclarations: IdentityDeclaration[] = identities.map((identity) => ({
     ...namedDeclaration(identity, identityNames, "identity", identityVariables),
     relationship: relationships.get(identity.uid)!,
+    ...(isSelf(identity.uid) ? { self: true } : {}),
   }));
 
   // ---- outside values and lookups, claimed after the declared objects' names
@@ -575,6 +612,13 @@ export function buildProgram(live: LiveOrganisation, options: ProgramOptions): E
     if (variable) return { kind: "resource", variable };
     const identity = liveIdentitiesByUid.get(uid);
     const name = identity?.name ?? knownName;
+    if (isSelf(uid) && !includeSelf) {
+      return outsideValue(
+        uid,
+        wordsOf(name),
+        `The identity "${name}" this export's token acts as (not declared, so no run deletes it).`,
+      );
+    }
     return outsideValue(
       uid,
       wordsOf(name),
@@ -644,7 +688,7 @@ export function buildProgram(live: LiveOrganisation, options: ProgramOptions): E
     },
   );
 
-  const bindings: BindingDeclaration[] = [...live.bindings]
+  const bindings: BindingDeclaration[] = [...liveBindings]
     .sort(
       (a, b) =>
         (groupOrder.get(parentUidOf(a.uid)) ?? 0) - (groupOrder.get(parentUidOf(b.uid)) ?? 0) ||
@@ -657,6 +701,7 @@ export function buildProgram(live: LiveOrganisation, options: ProgramOptions): E
       group: groupExpression(parentUidOf(binding.uid)),
       identity: identityExpression(binding.identity.uid, binding.identity.name),
       role: roleExpression(binding.role.uid, binding.role.name),
+      ...(isSelf(binding.identity.uid) ? { self: true } : {}),
     }));
 
   const invites = live.groupInvites.length;

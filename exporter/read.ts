@@ -44,6 +44,11 @@ export interface LiveOrganisation {
   groupInvites: LiveGroupInvite[];
   /** Requests sent, by collection (the floor is ceil(count / 200) each, at least 1). */
   requests: Record<string, number>;
+  /**
+   * Uid of the identity the export's token acts as (its `sub`), when the token says:
+   * the export leaves it and its bindings out unless asked (see `buildProgram`).
+   */
+  callerUid?: string;
 }
 
 /**
@@ -142,6 +147,8 @@ export async function readOrganisation(
     requests[collection] = (requests[collection] ?? 0) + 1;
   };
   const top = await findTop(client, options.groupUid, count);
+  // After findTop: a token the service refuses has been reported in words by then.
+  const callerUid = await client.tokenSubject();
   /** Every item of one collection, through the SDK's one walk across pages (`all`). */
   const everything = async <T>(
     collection: ReadProgress["collection"],
@@ -185,6 +192,7 @@ export async function readOrganisation(
     accountAssociations: own ? [own, ...associations] : associations,
     groupInvites: invites,
     requests,
+    ...(callerUid === undefined ? {} : { callerUid }),
   };
 }
 

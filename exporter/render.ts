@@ -146,19 +146,19 @@ function declaration(
   type: string,
   resourceName: string,
   body: (indent: string) => string[],
-  withOptions: boolean,
+  options: string | undefined,
 ): string[] {
   const start = `${variable ? `const ${variable} = ` : ""}new irm.${type}(`;
   const name = literal(resourceName);
   const hugged = `${start}${name}, {`;
-  if (!withOptions && fits(hugged)) return [hugged, ...body("  "), "});"];
+  if (!options && fits(hugged)) return [hugged, ...body("  "), "});"];
   return [
     start,
     `  ${name},`,
     "  {",
     ...body("    "),
     "  },",
-    ...(withOptions ? ["  options,"] : []),
+    ...(options ? [`  ${options},`] : []),
     ");",
   ];
 }
@@ -179,7 +179,7 @@ function namedObjectLines(
   type: string,
   object: NamedObject,
   extra: Array<[string, Value]>,
-  withOptions: boolean,
+  options: string | undefined,
 ): string[] {
   const members: Array<[string, Value]> = [
     ["parentUid", ref(object.parent)],
@@ -193,16 +193,16 @@ function namedObjectLines(
     type,
     object.resourceName,
     (indent) => members.flatMap(([k, v]) => member(indent, k, v)),
-    withOptions,
+    options,
   );
 }
 
-function groupLines(group: GroupDeclaration, withOptions: boolean): string[] {
-  return namedObjectLines("Group", group, [], withOptions);
+function groupLines(group: GroupDeclaration, options: string | undefined): string[] {
+  return namedObjectLines("Group", group, [], options);
 }
 
 /** The kind member of an identity: `claimMatch`, `staticKeys`, `awsIdentity` or `servicePrincipal`. */
-function identityLines(identity: IdentityDeclaration, withOptions: boolean): string[] {
+function identityLines(identity: IdentityDeclaration, options: string | undefined): string[] {
   const r = identity.relationship;
   const kind: [string, Value] =
     r.kind === "claimMatch"
@@ -212,7 +212,7 @@ function identityLines(identity: IdentityDeclaration, withOptions: boolean): str
         : r.kind === "awsIdentity"
           ? ["awsIdentity", r.awsIdentity as unknown as { [key: string]: Value }]
           : ["servicePrincipal", r.servicePrincipal];
-  const text = namedObjectLines("Identity", identity, [kind], withOptions);
+  const text = namedObjectLines("Identity", identity, [kind], options);
   if (r.kind === "staticKeys" && r.expirationTime) {
     // Not an input: the provider keeps the service's expiry and never diffs it.
     return [
@@ -225,13 +225,13 @@ function identityLines(identity: IdentityDeclaration, withOptions: boolean): str
   return text;
 }
 
-function roleLines(role: RoleDeclaration, withOptions: boolean): string[] {
-  return namedObjectLines("Role", role, [["capabilities", role.capabilities]], withOptions);
+function roleLines(role: RoleDeclaration, options: string | undefined): string[] {
+  return namedObjectLines("Role", role, [["capabilities", role.capabilities]], options);
 }
 
 function identityProviderLines(
   provider: IdentityProviderDeclaration,
-  withOptions: boolean,
+  options: string | undefined,
 ): string[] {
   return namedObjectLines(
     "IdentityProvider",
@@ -241,13 +241,13 @@ function identityProviderLines(
       ["oidc", provider.oidc as unknown as { [key: string]: Value }],
       ["clientSecret", new Code(provider.clientSecret.variable)],
     ],
-    withOptions,
+    options,
   );
 }
 
 function accountAssociationLines(
   association: AccountAssociationDeclaration,
-  withOptions: boolean,
+  options: string | undefined,
 ): string[] {
   const members: Array<[string, Value]> = [
     ["groupUid", ref(association.group)],
@@ -274,11 +274,11 @@ function accountAssociationLines(
     "AccountAssociation",
     association.resourceName,
     (indent) => members.flatMap(([k, v]) => member(indent, k, v)),
-    withOptions,
+    options,
   );
 }
 
-function bindingLines(binding: BindingDeclaration, withOptions: boolean): string[] {
+function bindingLines(binding: BindingDeclaration, options: string | undefined): string[] {
   const members: Array<[string, Value]> = [
     ["groupUid", ref(binding.group)],
     ["identityUid", ref(binding.identity)],
@@ -290,7 +290,7 @@ function bindingLines(binding: BindingDeclaration, withOptions: boolean): string
     "RoleBinding",
     binding.resourceName,
     (indent) => members.flatMap(([k, v]) => member(indent, k, v)),
-    withOptions,
+    options,
   );
 }
 
@@ -350,6 +350,10 @@ export interface RenderOptions {
 /** The program's `index.ts`. */
 export function renderIndex(program: ExportedProgram, options: RenderOptions): string {
   const withOptions = options.protect || options.retain;
+  const every = withOptions ? "options" : undefined;
+  // The identity the token acts as and its bindings, declared only on request: protected.
+  const hasSelf = program.identities.some((i) => i.self) || program.bindings.some((b) => b.self);
+  const own = (self: boolean | undefined) => (self ? "selfOptions" : every);
   const sections: string[][] = [];
   const what = program.top.isRoot ? "organisation" : "group";
   sections.push([
@@ -365,7 +369,7 @@ export function renderIndex(program: ExportedProgram, options: RenderOptions): s
     ...program.omissions.flatMap((o) => comment(`- ${o.what}: ${o.why}`, "  ")),
   ]);
   const usesConfig = program.outside.length > 0 || program.clientSecrets.length > 0;
-  const usesPulumi = usesConfig || withOptions;
+  const usesPulumi = usesConfig || withOptions || hasSelf;
   sections.push([
     ...(usesPulumi ? ['import * as pulumi from "@pulumi/pulumi";'] : []),
     'import * as irm from "pulumi-irm";',
@@ -427,6 +431,15 @@ export function renderIndex(program: ExportedProgram, options: RenderOptions): s
       `const options: pulumi.CustomResourceOptions = { ${set.join(", ")} };`,
     ]);
   }
+  if (hasSelf) {
+    sections.push([
+      ...comment(
+        "Options of the identity this export's token acts as and of its role bindings: " +
+          "`protect`, so that no `pulumi destroy` deletes the access the stack runs with.",
+      ),
+      `const selfOptions: pulumi.CustomResourceOptions = { ${withOptions ? "...options, " : ""}protect: true };`,
+    ]);
+  }
   if (program.lookups.length > 0) {
     const lines = [...comment("Roles, found by name at each run.")];
     for (const lookup of program.lookups) {
@@ -445,27 +458,27 @@ export function renderIndex(program: ExportedProgram, options: RenderOptions): s
   };
   block(
     "Groups, each after its parent.",
-    program.groups.map((g) => groupLines(g, withOptions)),
+    program.groups.map((g) => groupLines(g, every)),
   );
   block(
     "Custom roles.",
-    program.roles.map((r) => roleLines(r, withOptions)),
+    program.roles.map((r) => roleLines(r, every)),
   );
   block(
     "Identities.",
-    program.identities.map((i) => identityLines(i, withOptions)),
+    program.identities.map((i) => identityLines(i, own(i.self))),
   );
   block(
     "Identity providers (single sign-on).",
-    program.identityProviders.map((p) => identityProviderLines(p, withOptions)),
+    program.identityProviders.map((p) => identityProviderLines(p, every)),
   );
   block(
     "Account associations: the outside accounts of a group.",
-    program.accountAssociations.map((a) => accountAssociationLines(a, withOptions)),
+    program.accountAssociations.map((a) => accountAssociationLines(a, every)),
   );
   block(
     "Role bindings.",
-    program.bindings.map((b) => bindingLines(b, withOptions)),
+    program.bindings.map((b) => bindingLines(b, own(b.self))),
   );
   return `${sections.map((lines) => lines.join("\n")).join("\n\n")}\n`;
 }

@@ -16,6 +16,7 @@ import {
   staticToken,
   type TokenSource,
   type TokenSourceContext,
+  tokenSubject,
 } from "./auth/token-source";
 import { isUnauthenticated } from "./core/errors";
 import { type SdkLogger, stderrLogger } from "./core/events";
@@ -297,6 +298,16 @@ export class IrmClient implements ApiRequester {
       authUrl: this.authUrl,
       tokenSource: this.#tokenSource.description,
     };
+  }
+
+  /**
+   * The `sub` claim of the token this client presents: the uid of the identity it acts
+   * as. Read without verifying (the service verifies); undefined when there is no token
+   * or it is not a JWT with a string `sub`. Never returns the token itself.
+   */
+  async tokenSubject(signal?: AbortSignal): Promise<string | undefined> {
+    const token = await this.#token(signal);
+    return token === undefined ? undefined : tokenSubject(token);
   }
 
   /** Releases the keep-alive connections of the client's own dispatcher; safe to call twice. */

@@ -22,6 +22,7 @@ export {
   type TokenSource,
   type TokenSourceContext,
   tokenExpiry,
+  tokenSubject,
 } from "./auth/token-source";
 export {
   CAPABILITIES,

@@ -76,6 +76,16 @@ export function tokenExpiry(token: string): number | undefined {
   }
 }
 
+/** `sub` of a JWT, read without verifying (the service verifies); undefined if there is none. */
+export function tokenSubject(token: string): string | undefined {
+  try {
+    const { sub } = decodeJwt(token);
+    return typeof sub === "string" && sub !== "" ? sub : undefined;
+  } catch {
+    return undefined; // not a JWT
+  }
+}
+
 /** Waits for a shared promise, letting one caller give up without cancelling it for the others. */
 function abandonable<T>(shared: Promise<T>, signal?: AbortSignal): Promise<T> {
   if (!signal) return shared;

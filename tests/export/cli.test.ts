@@ -39,6 +39,8 @@ describe("irm-export command", () => {
   let teamUid: string;
   let outsiderToken: string;
   let providerKey: string;
+  /** The identity the emulator's token acts as (its `sub`). */
+  let selfUid: string;
   const CLIENT_SECRET = "cli-test-client-secret";
   const scratch = scratchDir("export-cli");
 
@@ -49,6 +51,7 @@ describe("irm-export command", () => {
     const team = await client.iam.groups.create(emulator.rootGroupUid, { name: "team" });
     const other = await client.iam.groups.create(emulator.rootGroupUid, { name: "other" });
     teamUid = team.uid;
+    selfUid = (await client.tokenSubject())!;
     // An identity that may only read `other`: it has no access to `team`.
     const outsider = await client.iam.identities.create(other.uid, {
       name: "outsider",
@@ -94,7 +97,14 @@ describe("irm-export command", () => {
     );
     expect(outcome.stdout).toMatch(/^ {2}index\.ts +\d+ lines$/m);
     expect(outcome.stdout).toContain(
-      "declaring 2 groups, 0 custom roles, 3 identities, 1 identity provider, 0 account associations, 3 role bindings (each with adoptUid)",
+      "declaring 2 groups, 0 custom roles, 2 identities, 1 identity provider, 0 account associations, 2 role bindings (each with adoptUid)",
+    );
+    // The identity the token acts as, and its owner binding on the root, are left out.
+    expect(outcome.stdout).toContain(
+      `not exported: identity "bootstrap-owner" (${selfUid}): left out: this export's token acts as it`,
+    );
+    expect(outcome.stdout).toMatch(
+      /^not exported: role binding of "bootstrap-owner" to role "owner" \([0-9a-f/]+\): left out: /m,
     );
     expect(outcome.stdout).toContain("not exported: 1 group invite: skipped: an invite's code");
     expect(outcome.stdout).toContain(
@@ -125,8 +135,12 @@ describe("irm-export command", () => {
     expect(index).toContain(
       "const options: pulumi.CustomResourceOptions = { protect: true, retainOnDelete: true };",
     );
-    // 2 groups, 3 identities (two seeded by the emulator), 1 identity provider, 3 bindings.
-    expect(index.match(/^ {2}options,$/gm)).toHaveLength(9);
+    // 2 groups, 2 identities (outsider and the emulator's second), 1 identity provider,
+    // 2 bindings: not the identity the token acts as, nor its binding.
+    expect(index.match(/^ {2}options,$/gm)).toHaveLength(7);
+    expect(index).not.toContain(`adoptUid: "${selfUid}"`);
+    const readme = fs.readFileSync(path.join(out, "README.md"), "utf8");
+    expect(readme).toContain(`identity "bootstrap-owner" (${selfUid}): left out:`);
     const manifest = JSON.parse(fs.readFileSync(path.join(out, "package.json"), "utf8"));
     const own = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8"));
     expect(manifest.dependencies).toEqual({
@@ -138,6 +152,26 @@ describe("irm-export command", () => {
     }
     // No temporary folder is left beside it.
     expect(fs.readdirSync(scratch).filter((f) => f.includes("irm-export"))).toEqual([]);
+    expectNoToken(outcome);
+  });
+
+  it("--include-self declares the token's own identity and its bindings, protected", async () => {
+    const out = path.join(scratch, "self");
+    const outcome = await irmExport(["--out", out, "--include-self"], env);
+    expect(outcome.code).toBe(0);
+    expect(outcome.stdout).toContain(
+      "declaring 2 groups, 0 custom roles, 3 identities, 1 identity provider, 0 account associations, 3 role bindings",
+    );
+    expect(outcome.stdout).not.toContain("bootstrap-owner");
+    const index = fs.readFileSync(path.join(out, "index.ts"), "utf8");
+    expect(index).toContain("const selfOptions: pulumi.CustomResourceOptions = { protect: true };");
+    // Its identity and its one binding, and nothing else, are protected.
+    const self = new RegExp(
+      `new irm\\.Identity\\(\\n {2}"bootstrap-owner",\\n {2}\\{\\n(?: {4}[^\\n]*\\n)*? {4}adoptUid: "${selfUid}",\\n {2}\\},\\n {2}selfOptions,\\n\\);`,
+    );
+    expect(index).toMatch(self);
+    expect(index.match(/^ {2}selfOptions,$/gm)).toHaveLength(2);
+    expect(index.match(/^ {2}options,$/gm)).toBeNull();
     expectNoToken(outcome);
   });
 

@@ -70,13 +70,13 @@ describe("irm-export on the demo organisation", { shuffle: false }, () => {
       accountAssociations: 1,
       groupInvites: 1,
     });
-    // 4 groups; 3 CI identities, 4 of the addendum's kinds and the emulator's 2 seeded
-    // ones; 6 + 1 + 1 + 2 seeded bindings; deployer and sso user; two providers; one
-    // association.
+    // 4 groups; 3 CI identities, 4 of the addendum's kinds and the emulator's second
+    // seeded one (not the one the token acts as); 6 + 1 + 1 + 1 seeded bindings (not the
+    // token's own); deployer and sso user; two providers; one association.
     expect(result.counts).toEqual({
       groups: 4,
-      identities: 9,
-      roleBindings: 10,
+      identities: 8,
+      roleBindings: 9,
       customRoles: 2,
       identityProviders: 2,
       accountAssociations: 1,

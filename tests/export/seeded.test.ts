@@ -47,8 +47,9 @@ describe(`irm-export on a seeded organisation of ${SIZE} objects`, { shuffle: fa
     const { result } = exported;
     const { counts } = result;
     const declared = counts.groups + counts.identities + counts.roleBindings;
-    // The seeded objects and the emulator's two identities with their bindings.
-    expect(declared).toBe(SIZE + 4);
+    // The seeded objects and the emulator's second identity with its binding: not the
+    // identity the token acts as, nor its binding.
+    expect(declared).toBe(SIZE + 2);
     expect(counts.customRoles).toBe(seeded.customRoles);
     expect(counts.accountAssociations).toBe(seeded.accountAssociations);
     expect(counts.identityProviders).toBe(0);

@@ -3,12 +3,16 @@
  * ships and resolves it through the `exports` map, so a broken map fails as it would
  * for a user.
  */
+import { execFileSync, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type ConsumerProject,
   createConsumerProject,
+  ensureBuilt,
+  packedFiles,
+  REPO_ROOT,
   scratchDir,
 } from "../../harness/installed-package";
 
@@ -109,4 +113,72 @@ describe("installed package copy", () => {
     expect(fs.existsSync(path.join(project.dir, "node_modules", "left-behind"))).toBe(false);
     expect(project.require("fake-pkg")).toEqual({ kind: "root" });
   });
+});
+
+describe("the packed package, installed with npm into a fresh project", () => {
+  const staging = scratchDir("pack-staging");
+  const consumer = scratchDir("pack-consumer");
+  const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+  /** Scripts npm runs (or lists for review) when a package is installed from a tarball. */
+  const INSTALL_SCRIPTS = ["preinstall", "install", "postinstall", "prepare"];
+
+  afterAll(() => {
+    for (const dir of [staging, consumer]) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("keeps prepare for npm ci here, ships no install script, and installs without a warning naming it", () => {
+    // `npm ci` in the repository runs `prepare`, which builds dist/.
+    const own = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8"));
+    expect(own.scripts.prepare).toBe("npm run build");
+    // The repository's own hooks run on a copy of what `npm pack` ships, so that this
+    // test never rewrites the repository's package.json or dist/ while others run; only
+    // the build step is skipped (dist/ is copied, built).
+    ensureBuilt();
+    fs.rmSync(staging, { recursive: true, force: true });
+    for (const file of [...packedFiles(REPO_ROOT), "scripts/pack-manifest.mjs"]) {
+      fs.mkdirSync(path.dirname(path.join(staging, file)), { recursive: true });
+      fs.copyFileSync(path.join(REPO_ROOT, file), path.join(staging, file));
+    }
+    const staged = { ...own, scripts: { ...own.scripts, build: "node -e 0" } };
+    const stagedText = `${JSON.stringify(staged, null, 2)}\n`;
+    fs.writeFileSync(path.join(staging, "package.json"), stagedText);
+    const packed = execFileSync(npm, ["pack", "--json", "--pack-destination", staging], {
+      cwd: staging,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const tarball = path.join(
+      staging,
+      (JSON.parse(packed) as Array<{ filename: string }>)[0].filename,
+    );
+    // The manifest is back as it was, and no saved copy is left.
+    expect(fs.readFileSync(path.join(staging, "package.json"), "utf8")).toBe(stagedText);
+    expect(fs.existsSync(path.join(staging, ".package.json.packing"))).toBe(false);
+    const shipped = JSON.parse(
+      execFileSync("tar", ["-xOzf", tarball, "package/package.json"], { encoding: "utf8" }),
+    );
+    expect(Object.keys(shipped.scripts).filter((s) => INSTALL_SCRIPTS.includes(s))).toEqual([]);
+
+    fs.rmSync(consumer, { recursive: true, force: true });
+    fs.mkdirSync(consumer, { recursive: true });
+    fs.writeFileSync(
+      path.join(consumer, "package.json"),
+      JSON.stringify({ name: "fresh", version: "1.0.0", private: true }),
+    );
+    const install = spawnSync(
+      npm,
+      ["install", "--prefer-offline", "--no-audit", "--no-fund", tarball],
+      { cwd: consumer, encoding: "utf8", timeout: 240_000 },
+    );
+    const output = `${install.stdout}\n${install.stderr}`;
+    expect(install.status, output).toBe(0);
+    // npm lists every package with install scripts not yet reviewed; this one is not among them.
+    const listed = output.split("\n").filter((line) => line.includes(`${own.name}@`));
+    expect(listed).toEqual([]);
+    expect(output).not.toMatch(/prepare: npm run build/);
+    const installed = JSON.parse(
+      fs.readFileSync(path.join(consumer, "node_modules", own.name, "package.json"), "utf8"),
+    );
+    expect(installed.version).toBe(own.version);
+  }, 300_000);
 });

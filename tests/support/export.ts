@@ -115,11 +115,17 @@ export async function biomeFormat(source: string): Promise<string> {
 /**
  * Every object an export declares below the root, by uid: groups, identities, role
  * bindings, identity providers, the root's and every group's account association (uid
- * = the group's), and the custom roles of the root and below. Not group invites.
+ * = the group's), and the custom roles of the root and below. Not group invites, and
+ * not the identity the emulator's token acts as nor its bindings, which an export
+ * leaves out unless `includeSelf` (then pass `{ includeSelf: true }`).
  */
-export async function liveUids(emulator: TestEmulator): Promise<string[]> {
+export async function liveUids(
+  emulator: TestEmulator,
+  options: { includeSelf?: boolean } = {},
+): Promise<string[]> {
   const client = new IrmClient({ baseUrl: emulator.url, token: emulator.token });
   try {
+    const self = options.includeSelf ? undefined : await client.tokenSubject();
     const root = emulator.rootGroupUid;
     const below = { descendantsOf: root };
     const [groups, identities, bindings, providers, associations, roles] = await Promise.all([
@@ -145,6 +151,7 @@ export async function liveUids(emulator: TestEmulator): Promise<string[]> {
       ...(own ? [own] : []),
       ...custom,
     ]
+      .filter((o) => o.uid !== self && !("identity" in o && o.identity.uid === self))
       .map((o) => o.uid)
       .sort();
   } finally {
