@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as runtime from "../../provider/runtime";
+import { roleBindingProvider } from "../../provider/shim";
 import type { RoleBindingInputs, RoleBindingOutputs } from "../../provider/types";
 import { type ProviderFixture, startProviderFixture } from "../support/provider-fixture";
 
@@ -69,7 +70,12 @@ describe("RoleBinding state after what it refers to changes", () => {
 
     await emu.clearRequests();
     const refreshed = await runtime.binding.read(created.id, state);
-    expect(refreshed).toEqual({ id: created.id, props: state, inputs });
+    // A refresh writes this release's provider text into both, nothing else moves.
+    expect(refreshed).toEqual({
+      id: created.id,
+      props: { ...state, __provider: roleBindingProvider },
+      inputs: { ...inputs, __provider: roleBindingProvider },
+    });
     expect(await runtime.binding.diff(created.id, refreshed.props!, inputs)).toEqual({
       changes: false,
     });
@@ -91,7 +97,7 @@ describe("RoleBinding state after what it refers to changes", () => {
     expect(state.builtInRoleName).toBe("");
     await emu.client.iam.roles.update(role.uid, { name: unique("renamed-role") });
     const refreshed = await runtime.binding.read(created.id, state);
-    expect(refreshed.props).toEqual(state);
+    expect(refreshed.props).toEqual({ ...state, __provider: roleBindingProvider });
   });
 
   it("state written by an earlier version (hydrated copies) is rewritten once to the owned fields", async () => {
@@ -105,7 +111,7 @@ describe("RoleBinding state after what it refers to changes", () => {
       role: { uid: state.roleUid, name: "viewer", description: "" },
     } as unknown as RoleBindingOutputs;
     const refreshed = await runtime.binding.read(created.id, legacy);
-    expect(refreshed.props).toEqual(state);
+    expect(refreshed.props).toEqual({ ...state, __provider: roleBindingProvider });
   });
 });
 

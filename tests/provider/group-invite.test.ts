@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { GroupInviteInputs, GroupInviteOutputs } from "../../provider/handlers/group-invite";
 import * as runtime from "../../provider/runtime";
+import { groupInviteProvider } from "../../provider/shim";
 import { UNKNOWN_VALUE } from "../../provider/validation";
 import { type ProviderFixture, startProviderFixture } from "../support/provider-fixture";
 
@@ -160,8 +161,9 @@ describe("GroupInvite lifecycle", () => {
     // Past its expiry the invite stays, and so does its state.
     await emu.advanceClock(7200);
     const refreshed = await runtime.invite.read(invite.id, invite.outs);
-    expect(refreshed.props).toEqual(invite.outs);
-    expect(refreshed.inputs).toEqual(same);
+    // The refresh also writes this release's provider text into both.
+    expect(refreshed.props).toEqual({ ...invite.outs, __provider: groupInviteProvider });
+    expect(refreshed.inputs).toEqual({ ...same, __provider: groupInviteProvider });
     expect((await emu.requests()).map((r) => r.method)).toEqual(["GET"]);
 
     await emu.clearRequests();
@@ -256,10 +258,13 @@ describe("GroupInvite lifecycle", () => {
       { name: "renamed", capabilities: ["CAP_REPO_LIST", "CAP_TAG_LIST"] },
       { updateMask: ["name", "capabilities"] },
     );
-    expect((await runtime.invite.read(invite.id, invite.outs)).props).toEqual(invite.outs);
+    expect((await runtime.invite.read(invite.id, invite.outs)).props).toEqual({
+      ...invite.outs,
+      __provider: groupInviteProvider,
+    });
     await emu.client.iam.roles.delete(role.uid);
     const refreshed = await runtime.invite.read(invite.id, invite.outs);
-    expect(refreshed.props).toEqual(invite.outs);
+    expect(refreshed.props).toEqual({ ...invite.outs, __provider: groupInviteProvider });
     await runtime.invite.delete(invite.id, refreshed.props!);
   });
 });

@@ -7,6 +7,7 @@
 import { generateKeyPairSync } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as runtime from "../../provider/runtime";
+import { identityProvider } from "../../provider/shim";
 import type { IdentityInputs, IdentityOutputs } from "../../provider/types";
 import { checkIdentityInputs, UNKNOWN_VALUE } from "../../provider/validation";
 import { maskOf, type ProviderFixture, startProviderFixture } from "../support/provider-fixture";
@@ -209,7 +210,7 @@ describe("diff: identity kinds", () => {
   const state: IdentityOutputs = {
     uid: IDENTITY,
     parentUid: GROUP,
-    name: "ci",
+    name: "ci-bot",
     description: "",
     claimMatch: { issuer: ISSUER, subject: "repo:acme/infra:ref:refs/heads/main" },
     createTime: "2026-11-21T10:00:00.000Z",
@@ -318,7 +319,7 @@ describe("identity kinds against the emulator", () => {
     expect(maskOf(log[0])).toEqual(mask);
     expect(await runtime.identity.diff(id, outs, news)).toEqual({ changes: false });
     const refreshed = await runtime.identity.read(id, outs);
-    expect(refreshed.props).toEqual(outs);
+    expect(refreshed.props).toEqual({ ...outs, __provider: identityProvider });
     return outs;
   }
 

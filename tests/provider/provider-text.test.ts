@@ -5,10 +5,11 @@
  * host's own writes (`check` keeps it, `read` moves it to this release's).
  */
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createConsumerProject } from "../../harness/installed-package";
 import * as runtime from "../../provider/runtime";
 import * as shim from "../../provider/shim";
+import { type ProviderFixture, startProviderFixture } from "../support/provider-fixture";
 
 const requireFromString = require("require-from-string") as (code: string) => {
   handler(): Record<string, unknown>;
@@ -91,7 +92,17 @@ describe("provider texts", () => {
 });
 
 describe("the runtime keeps the stored text in step", () => {
-  const news = { parentUid: "a".repeat(40), name: "team", description: "" };
+  // A new resource's check reads its parent group once: the runtime talks to an emulator,
+  // and the group is the emulator's root.
+  let fixture: ProviderFixture;
+  let news: { parentUid: string; name: string; description: string };
+
+  beforeAll(async () => {
+    fixture = await startProviderFixture();
+    await fixture.configureRuntime();
+    news = { parentUid: fixture.rootGroupUid, name: "team", description: "" };
+  });
+  afterAll(() => fixture?.close());
 
   it("check keeps the text a resource stores, through the host's write of the program's", async () => {
     const result = await runtime.group.check({ ...news, __provider: OLD_TEXT }, { ...news });

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { RoleInputs, RoleOutputs } from "../../provider/handlers/role";
 import * as runtime from "../../provider/runtime";
+import { roleProvider } from "../../provider/shim";
 import { UNKNOWN_VALUE } from "../../provider/validation";
 import { maskOf, type ProviderFixture, startProviderFixture } from "../support/provider-fixture";
 
@@ -173,6 +174,7 @@ describe("Role lifecycle", () => {
       name,
       description: "",
       capabilities: ["CAP_MANIFEST_LIST", "CAP_TAG_LIST"],
+      __provider: roleProvider,
     });
     expect(await runtime.role.diff(role.id, refreshed.props!, wider)).toEqual({ changes: false });
     expect(await emu.requests()).toHaveLength(1);
