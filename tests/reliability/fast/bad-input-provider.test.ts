@@ -102,7 +102,7 @@ const RESOURCES: ResourceCase[] = [
     check: (inputs) => runtime.identity.check({}, inputs),
     valid: {
       parentUid: ROOT,
-      name: "ci",
+      name: "ci-bot",
       description: "",
       claimMatch: { issuer: "https://token.actions.example", subject: "repo:x:ref:main" },
     },

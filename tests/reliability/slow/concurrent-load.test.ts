@@ -140,9 +140,10 @@ describe(`the emulator under ${CLIENTS} concurrent clients`, () => {
     const shared = await ctx.client.iam.groups.create(ctx.emu.rootGroupUid, {
       name: "load shared",
     });
-    const editor = (await ctx.client.iam.roles.list({ name: "editor" })).items[0];
+    // The published editor set writes no group or identity: the clients are owners.
+    const owner = (await ctx.client.iam.roles.list({ name: "owner" })).items[0];
 
-    // Each client is its own identity, an editor of the tree and of the shared group.
+    // Each client is its own identity, an owner of the tree and of the shared group.
     const clients: IrmClient[] = [];
     for (let i = 0; i < CLIENTS; i++) {
       const identity = await ctx.client.iam.identities.create(ctx.emu.rootGroupUid, {
@@ -152,7 +153,7 @@ describe(`the emulator under ${CLIENTS} concurrent clients`, () => {
       for (const group of [tree.uid, shared.uid]) {
         await ctx.client.iam.roleBindings.create(group, {
           identityUid: identity.uid,
-          roleUid: editor.uid,
+          roleUid: owner.uid,
         });
       }
       clients.push(
