@@ -55,8 +55,7 @@ export {
 export function checkGroupInputs(news: RawInputs): Checked<GroupInputs> {
   const checker = new Checker();
   const parentUid = checker.uid("parentUid", news.parentUid, GROUP_UID_PATTERN, GROUP_SHAPE);
-  // The published definitions: group and identity names are 3 to 63 characters.
-  const name = checker.name("name", news.name, 3, 63);
+  const name = checker.name("name", news.name);
   const description = checker.description("description", news.description);
   const adoptUid = checker.adoptUid(news.adoptUid, "parentUid", parentUid);
   const inputs = withAdoptUid(
@@ -69,8 +68,7 @@ export function checkGroupInputs(news: RawInputs): Checked<GroupInputs> {
 export function checkIdentityInputs(news: RawInputs): Checked<IdentityInputs> {
   const checker = new Checker();
   const parentUid = checker.uid("parentUid", news.parentUid, GROUP_UID_PATTERN, GROUP_SHAPE);
-  // The published definitions: group and identity names are 3 to 63 characters.
-  const name = checker.name("name", news.name, 3, 63);
+  const name = checker.name("name", news.name);
   const description = checker.description("description", news.description);
   const kinds = checkIdentityKind(checker, news);
   const adoptUid = checker.adoptUid(news.adoptUid, "parentUid", parentUid);

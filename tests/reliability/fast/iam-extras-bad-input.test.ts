@@ -311,7 +311,7 @@ const RESOURCES: ResourceCases[] = [
     check: (news) => runtime.identity.check({}, news),
     valid: {
       parentUid: ROOT,
-      name: "ci",
+      name: "ci-bot",
       claimMatch: { issuer: "https://token.example.com", subject: "repo:acme/x" },
     },
     cases: [
@@ -517,7 +517,7 @@ describe.each(RESOURCES.map((r) => [r.type, r] as const))("%s", (_type, resource
 });
 
 describe("identities of the other kinds", () => {
-  const identity: Inputs = { parentUid: ROOT, name: "ci" };
+  const identity: Inputs = { parentUid: ROOT, name: "ci-bot" };
 
   it("each kind's valid inputs pass", async () => {
     for (const kind of [
@@ -586,7 +586,7 @@ describe("staticKeys keys the exchange could never verify with", () => {
         (news) => runtime.identity.check({}, news),
         {
           parentUid: ROOT,
-          name: "ci",
+          name: "ci-bot",
           staticKeys: { issuer: "https://k.example", subject: "s", issuerKeys: keys() },
         },
         "staticKeys.issuerKeys",
@@ -604,7 +604,7 @@ describe("staticKeys keys the exchange could never verify with", () => {
         {},
         {
           parentUid: ROOT,
-          name: "ci",
+          name: "ci-bot",
           staticKeys: { issuer: "https://k.example", subject: "s", issuerKeys: keysOf(publicKey) },
         },
       );
