@@ -18,6 +18,7 @@ import {
   type TokenSourceContext,
   tokenSubject,
 } from "./auth/token-source";
+import type { RequestOptions } from "./core/common-types";
 import { isUnauthenticated } from "./core/errors";
 import { type SdkLogger, stderrLogger } from "./core/events";
 import type { ApiCall, ApiRequester, QueryValue } from "./core/resource";
@@ -32,7 +33,6 @@ import { IdentityProviders } from "./resources/identity-providers";
 import { Advisories, Repos, Tags } from "./resources/registry";
 import { V1Groups, V1Repos } from "./resources/v1";
 import { readSettings, SETTINGS } from "./settings";
-import type { RequestOptions } from "./types";
 
 export interface RetryOptions {
   /** Retries after the first attempt. Env `IRM_MAX_RETRIES`, default 5. */

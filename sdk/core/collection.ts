@@ -9,7 +9,7 @@
  * that scope. A wrong answer is a `BadResponseError` naming the field; for a create
  * it is an `OutcomeUnknownError` (the create may have happened: look it up).
  */
-import type { ListParams, RequestOptions, UpdateOptions } from "../types";
+import type { ListParams, RequestOptions, UpdateOptions } from "./common-types";
 import {
   BadResponseError,
   GrpcCode,

@@ -1,31 +1,124 @@
 /**
- * IAM collections: groups, roles, role bindings, each with the one reader of its
- * shape (required fields and their types; see `core/shape.ts`). Identities,
+ * IAM collections: groups, roles, role bindings, each with its types and the one
+ * reader of its shape (required fields and their types; see `core/shape.ts`). Identities,
  * identity providers, group invites and account associations have files of
  * their own.
  */
+
+import type { CapabilityName } from "../capabilities";
 import { uidParent, WritableCollection } from "../core/collection";
+import type { PageParams, RequestOptions, Timestamp, UidpFilter } from "../core/common-types";
 import { type ApiRequester, listQuery, type QueryValue } from "../core/resource";
 import { int64Field, ShapeError, ShapeReader } from "../core/shape";
-import type {
-  Group,
-  GroupCreate,
-  GroupMaskPath,
-  GroupUpdate,
-  RequestOptions,
-  Role,
-  RoleBinding,
-  RoleBindingCreate,
-  RoleBindingIdentity,
-  RoleBindingListParams,
-  RoleBindingMaskPath,
-  RoleBindingRef,
-  RoleBindingUpdate,
-  RoleCreate,
-  RoleMaskPath,
-  RoleUpdate,
-} from "../types";
 import { capabilityNames, ROLE_UID } from "./decode";
+
+export interface Group {
+  uid: string;
+  name: string;
+  description: string;
+  /** May be empty; v1 output holds integer members `clusters`, `idps`, `repositories`. */
+  resourceLimits: Record<string, number>;
+  /** False on newly created groups. */
+  verified: boolean;
+  createTime: Timestamp;
+  updateTime: Timestamp;
+}
+
+export interface GroupCreate {
+  /** Must match `^[a-z0-9 ._-]{1,}$`. */
+  name: string;
+  description?: string;
+}
+
+export type GroupUpdate = Partial<Pick<Group, "name" | "description">>;
+
+/** Update-mask paths of a group (proto field names). */
+export type GroupMaskPath = "name" | "description" | "*";
+
+/**
+ * A role: built-in (`owner`, `editor`, `viewer`, `registry.pull`; a flat uid of 40 hex)
+ * or a custom role of a group (uid `<group uid>/<16 hex>`). `isBuiltInRoleUid` and
+ * `roleGroupUid` tell them apart.
+ */
+export interface Role {
+  uid: string;
+  name: string;
+  description: string;
+  /** Enum value names, e.g. `CAP_IAM_GROUPS_CREATE`; a set (the order is not stated). */
+  capabilities: CapabilityName[];
+  createTime: Timestamp;
+  updateTime: Timestamp;
+}
+
+/**
+ * A custom role of a group, usable in that group and the groups below it. The
+ * name may not be a built-in role's (`owner`, `editor`, `viewer`,
+ * `registry.pull`); at least one capability is required, and only capabilities
+ * the caller holds on the group may be given.
+ */
+export interface RoleCreate {
+  name: string;
+  description?: string;
+  /** At least one; a set (repeats are dropped). */
+  capabilities: readonly CapabilityName[];
+}
+
+/** An update may not leave `capabilities` empty. */
+export interface RoleUpdate {
+  name?: string;
+  description?: string;
+  capabilities?: readonly CapabilityName[];
+}
+
+/** Update-mask paths of a role (proto field names). */
+export type RoleMaskPath = "name" | "description" | "capabilities" | "*";
+
+/** The identity as hydrated inside a role binding. */
+export interface RoleBindingIdentity {
+  uid: string;
+  name: string;
+  description: string;
+  /** The exact `claimMatch.subject` or `staticKeys.subject`; `""` for a pattern and the other kinds. */
+  subject: string;
+  /** The exact `claimMatch.issuer` or `staticKeys.issuer`; `""` for a pattern and the other kinds. */
+  issuer: string;
+}
+
+/** A group or role as hydrated inside a role binding. */
+export interface RoleBindingRef {
+  uid: string;
+  name: string;
+  description: string;
+}
+
+export interface RoleBinding {
+  uid: string;
+  identity: RoleBindingIdentity;
+  group: RoleBindingRef;
+  role: RoleBindingRef;
+  createTime: Timestamp;
+  updateTime?: Timestamp;
+}
+
+export interface RoleBindingCreate {
+  identityUid: string;
+  roleUid: string;
+}
+
+export type RoleBindingUpdate = Partial<RoleBindingCreate>;
+
+/** Update-mask paths of a role binding (proto field names). */
+export type RoleBindingMaskPath = "identity_uid" | "role_uid" | "*";
+
+/** `ListRoleBindingsRequest`'s filters: the `uidp` filter and these (no `name`). */
+export interface RoleBindingListParams extends UidpFilter, PageParams {
+  /** `identity`: only bindings of this identity (by uid). */
+  identity?: string;
+  /** `group`: only bindings in this group (by uid). */
+  group?: string;
+  /** `role`: only bindings of this role (by uid). */
+  role?: string;
+}
 
 /** Resource limits are counters: int64 strings on the wire, numbers here. */
 export function decodeGroup(raw: unknown, at = "group"): Group {
