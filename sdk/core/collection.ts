@@ -55,6 +55,15 @@ export interface FilterMismatch {
   problem: string;
 }
 
+/** The exact `name` filter, for collections whose answers the SDK checks against it. */
+export function nameMismatch(
+  item: { name: string },
+  params: ListParams,
+): FilterMismatch | undefined {
+  if (!params.name || item.name === params.name) return undefined;
+  return { field: "name", problem: `is not ${JSON.stringify(params.name)}, the name filtered on` };
+}
+
 /** The parent of a path-shaped uid (`a/b` → `a`); `""` for a root. */
 export function uidParent(uid: string): string {
   const slash = uid.lastIndexOf("/");

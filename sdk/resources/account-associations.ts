@@ -5,7 +5,7 @@
  * `Number.MAX_SAFE_INTEGER` is refused rather than silently rounded, in answers
  * and in requests alike.
  */
-import { WritableCollection } from "../core/collection";
+import { nameMismatch, WritableCollection } from "../core/collection";
 import type { ListParams, RequestOptions, Timestamp } from "../core/common-types";
 import type { ApiRequester } from "../core/resource";
 import { isRecord, ShapeError, ShapeReader } from "../core/shape";
@@ -308,10 +308,6 @@ export class AccountAssociations extends WritableCollection<
     item: AccountAssociation,
     params: AccountAssociationListParams,
   ) {
-    if (!params.name || item.name === params.name) return undefined;
-    return {
-      field: "name",
-      problem: `is not ${JSON.stringify(params.name)}, the name filtered on`,
-    };
+    return nameMismatch(item, params);
   }
 }

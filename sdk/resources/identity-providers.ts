@@ -3,7 +3,7 @@
  * group. `oidc.clientSecret` is write-only: the reader never copies it from an
  * answer, and the client secret a request carries never appears in its errors.
  */
-import { WritableCollection } from "../core/collection";
+import { nameMismatch, WritableCollection } from "../core/collection";
 import type { ListParams, Timestamp } from "../core/common-types";
 import type { ApiRequester } from "../core/resource";
 import { ShapeReader } from "../core/shape";
@@ -221,10 +221,6 @@ export class IdentityProviders extends WritableCollection<
   }
 
   protected override filterMismatch(item: IdentityProvider, params: IdentityProviderListParams) {
-    if (!params.name || item.name === params.name) return undefined;
-    return {
-      field: "name",
-      problem: `is not ${JSON.stringify(params.name)}, the name filtered on`,
-    };
+    return nameMismatch(item, params);
   }
 }
