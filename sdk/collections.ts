@@ -6,10 +6,12 @@
 import type { ApiRequester } from "./core/resource";
 import { AccountAssociations } from "./resources/account-associations";
 import { GroupInvites } from "./resources/group-invites";
-import { Groups, RoleBindings, Roles } from "./resources/iam";
+import { Groups } from "./resources/groups";
 import { Identities } from "./resources/identities";
 import { IdentityProviders } from "./resources/identity-providers";
 import { Advisories, Repos, Tags } from "./resources/registry";
+import { RoleBindings } from "./resources/role-bindings";
+import { Roles } from "./resources/roles";
 import { V1Groups, V1Repos } from "./resources/v1";
 
 /** A collection's class: made with the requester its calls go through. */

@@ -123,20 +123,7 @@ export {
   type GroupMaskPath,
   Groups,
   type GroupUpdate,
-  type Role,
-  type RoleBinding,
-  type RoleBindingCreate,
-  type RoleBindingIdentity,
-  type RoleBindingListParams,
-  type RoleBindingMaskPath,
-  type RoleBindingRef,
-  RoleBindings,
-  type RoleBindingUpdate,
-  type RoleCreate,
-  type RoleMaskPath,
-  Roles,
-  type RoleUpdate,
-} from "./resources/iam";
+} from "./resources/groups";
 export {
   type AwsIdentity,
   type ClaimMatch,
@@ -190,6 +177,23 @@ export {
   type TagListParams,
   Tags,
 } from "./resources/registry";
+export {
+  type RoleBinding,
+  type RoleBindingCreate,
+  type RoleBindingIdentity,
+  type RoleBindingListParams,
+  type RoleBindingMaskPath,
+  type RoleBindingRef,
+  RoleBindings,
+  type RoleBindingUpdate,
+} from "./resources/role-bindings";
+export {
+  type Role,
+  type RoleCreate,
+  type RoleMaskPath,
+  Roles,
+  type RoleUpdate,
+} from "./resources/roles";
 export {
   type V1Group,
   V1Groups,
