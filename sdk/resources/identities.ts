@@ -314,8 +314,7 @@ export function decodeIdentity(raw: unknown, at = "identity"): Identity {
       );
       break;
   }
-  const lastSeenTime = r.optionalTimestamp("lastSeenTime");
-  if (lastSeenTime !== undefined) identity.lastSeenTime = lastSeenTime;
+  r.copyTimestamps(identity, "lastSeenTime");
   return identity;
 }
 

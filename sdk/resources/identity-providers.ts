@@ -165,10 +165,7 @@ function decodeScim(r: ShapeReader): IdentityProviderScim {
         : checkEnum(state, `${r.at}.credentialState`, SCIM_CREDENTIAL_STATES),
     etag: r.optionalString("etag", ""),
   };
-  for (const field of ["tokenExpireTime", "previousTokenExpireTime"] as const) {
-    const value = r.optionalTimestamp(field);
-    if (value !== undefined) scim[field] = value;
-  }
+  r.copyTimestamps(scim, "tokenExpireTime", "previousTokenExpireTime");
   return scim;
 }
 

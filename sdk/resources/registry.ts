@@ -252,8 +252,7 @@ function decodeEvent(raw: unknown, at: string): AdvisoryEvent {
     reviewer: r.optionalString("reviewer", ""),
     reviewState: r.optionalString("reviewState", "REVIEW_STATE_UNSPECIFIED"),
   };
-  const createTime = r.optionalTimestamp("createTime");
-  if (createTime !== undefined) event.createTime = createTime;
+  r.copyTimestamps(event, "createTime");
   const issue = r.optionalString("issue");
   if (issue !== undefined) event.issue = issue;
   const findings = r.optionalString("findings");
@@ -295,10 +294,7 @@ export function decodeAdvisory(raw: unknown, at = "advisory"): Advisory {
       decodeEvent(event, `${at}.events[${index}]`),
     ),
   };
-  for (const field of ["createTime", "updateTime", "deleteTime"] as const) {
-    const value = r.optionalTimestamp(field);
-    if (value !== undefined) advisory[field] = value;
-  }
+  r.copyTimestamps(advisory, "createTime", "updateTime", "deleteTime");
   const legacy = r.optionalString("legacyAdvisoryId");
   if (legacy !== undefined && legacy !== "") advisory.legacyAdvisoryId = legacy;
   if (r.raw.severities !== undefined && r.raw.severities !== null) {

@@ -82,8 +82,7 @@ export function decodeRoleBinding(raw: unknown, at = "roleBinding"): RoleBinding
       `${binding.group.uid} is not the group of ${binding.uid}`,
     );
   }
-  const updateTime = r.optionalTimestamp("updateTime");
-  if (updateTime !== undefined) binding.updateTime = updateTime;
+  r.copyTimestamps(binding, "updateTime");
   return binding;
 }
 
