@@ -235,6 +235,12 @@ export const CAPABILITIES = [
 /** A capability's wire name: one of {@link CAPABILITIES}. */
 export type Capability = (typeof CAPABILITIES)[number];
 
+/**
+ * Names a capability: one of `Capability`; any other string is the service's to judge
+ * (answers may carry values newer than this SDK's list).
+ */
+export type CapabilityName = Capability | (string & Record<never, never>);
+
 const KNOWN: ReadonlySet<string> = new Set(CAPABILITIES);
 
 /** True for a name of {@link CAPABILITIES}. */

@@ -18,21 +18,15 @@ import {
   type TokenSourceContext,
   tokenSubject,
 } from "./auth/token-source";
+import { type ApiCollections, collectionsOf } from "./collections";
+import type { RequestOptions } from "./core/common-types";
 import { isUnauthenticated } from "./core/errors";
 import { type SdkLogger, stderrLogger } from "./core/events";
 import type { ApiCall, ApiRequester, QueryValue } from "./core/resource";
 import { type RetrySettings, withRetries } from "./core/retry";
 import { ServerClock } from "./core/server-clock";
 import { type HttpMethod, sendOnce } from "./core/transport";
-import { AccountAssociations } from "./resources/account-associations";
-import { GroupInvites } from "./resources/group-invites";
-import { Groups, RoleBindings, Roles } from "./resources/iam";
-import { Identities } from "./resources/identities";
-import { IdentityProviders } from "./resources/identity-providers";
-import { Advisories, Repos, Tags } from "./resources/registry";
-import { V1Groups, V1Repos } from "./resources/v1";
 import { readSettings, SETTINGS } from "./settings";
-import type { RequestOptions } from "./types";
 
 export interface RetryOptions {
   /** Retries after the first attempt. Env `IRM_MAX_RETRIES`, default 5. */
@@ -229,18 +223,11 @@ const REMEMBERED_TOKENS = 4;
 export class IrmClient implements ApiRequester {
   readonly baseUrl: string;
   readonly authUrl: string;
-  readonly iam: {
-    groups: Groups;
-    identities: Identities;
-    roles: Roles;
-    roleBindings: RoleBindings;
-    identityProviders: IdentityProviders;
-    groupInvites: GroupInvites;
-    accountAssociations: AccountAssociations;
-  };
-  readonly registry: { repos: Repos; tags: Tags };
-  readonly vulnerabilities: { advisories: Advisories };
-  readonly v1: { groups: V1Groups; repos: V1Repos };
+  /** The collections of each API, as `collections.ts` lists them. */
+  readonly iam: ApiCollections<"iam">;
+  readonly registry: ApiCollections<"registry">;
+  readonly vulnerabilities: ApiCollections<"vulnerabilities">;
+  readonly v1: ApiCollections<"v1">;
 
   readonly #settings: ResolvedSettings;
   readonly #tokenSource: TokenSource;
@@ -272,18 +259,10 @@ export class IrmClient implements ApiRequester {
       postForm: (url, form, bearer, signal) => this.#postForm(url, form, bearer, signal),
     };
 
-    this.iam = {
-      groups: new Groups(this),
-      identities: new Identities(this),
-      roles: new Roles(this),
-      roleBindings: new RoleBindings(this),
-      identityProviders: new IdentityProviders(this),
-      groupInvites: new GroupInvites(this),
-      accountAssociations: new AccountAssociations(this),
-    };
-    this.registry = { repos: new Repos(this), tags: new Tags(this) };
-    this.vulnerabilities = { advisories: new Advisories(this) };
-    this.v1 = { groups: new V1Groups(this), repos: new V1Repos(this) };
+    this.iam = collectionsOf("iam", this);
+    this.registry = collectionsOf("registry", this);
+    this.vulnerabilities = collectionsOf("vulnerabilities", this);
+    this.v1 = collectionsOf("v1", this);
   }
 
   /** Timeout of one attempt of a request, in milliseconds (`timeoutMs`, `IRM_TIMEOUT_MS`). */

@@ -27,6 +27,7 @@ export {
 export {
   CAPABILITIES,
   type Capability,
+  type CapabilityName,
   capabilitiesInEnumNames,
   isCapability,
   type LegacyCapability,
@@ -40,6 +41,16 @@ export {
   resolveSettings,
   resolveTokenSource,
 } from "./client";
+export type {
+  ListParams,
+  MaskPathOf,
+  Page,
+  PageParams,
+  RequestOptions,
+  Timestamp,
+  UidpFilter,
+  UpdateOptions,
+} from "./core/common-types";
 export {
   AlreadyExistsError,
   BadResponseError,
@@ -81,29 +92,118 @@ export { buildUpdateMask, encodeUid, InvalidPathError } from "./core/path";
 export { redact } from "./core/redact";
 export type { RetrySettings } from "./core/retry";
 export { ServerClock, type ServerTimeBounds } from "./core/server-clock";
-export { AccountAssociations } from "./resources/account-associations";
-export { encodeTtl, GroupInvites } from "./resources/group-invites";
-export { Groups, RoleBindings, Roles } from "./resources/iam";
 export {
+  type AccountAssociation,
+  type AccountAssociationCreate,
+  type AccountAssociationListParams,
+  type AccountAssociationMaskPath,
+  AccountAssociations,
+  type AccountAssociationUpdate,
+  type AmazonAccount,
+  type AzureTenant,
+  type ChainguardBindings,
+  type GitHubInstallation,
+  type GitHubInstallationInput,
+  type GitHubInstallations,
+  type GitHubInstallationsInput,
+  type GoogleProject,
+} from "./resources/account-associations";
+export {
+  type CreatedGroupInvite,
+  encodeTtl,
+  type GroupInvite,
+  type GroupInviteCreate,
+  type GroupInviteListParams,
+  type GroupInviteRole,
+  GroupInvites,
+} from "./resources/group-invites";
+export {
+  type Group,
+  type GroupCreate,
+  type GroupMaskPath,
+  Groups,
+  type GroupUpdate,
+} from "./resources/groups";
+export {
+  type AwsIdentity,
+  type ClaimMatch,
   IDENTITY_KINDS,
   Identities,
+  type Identity,
+  type IdentityCreate,
   type IdentityKind,
+  type IdentityListParams,
+  type IdentityMaskPath,
+  type IdentityUpdate,
   identityKind,
   RELATIONSHIP_TYPES,
+  type RelationshipType,
   SERVICE_PRINCIPAL_NAMES,
   SERVICE_PRINCIPALS,
+  type ServicePrincipal,
+  type ServicePrincipalName,
+  type StaticKeys,
+  type StaticKeysCreate,
 } from "./resources/identities";
 export {
   CORRELATION_RULES,
+  type CorrelationRule,
+  type IdentityProvider,
+  type IdentityProviderCreate,
+  type IdentityProviderListParams,
+  type IdentityProviderMaskPath,
+  type IdentityProviderOidc,
+  type IdentityProviderOidcInput,
+  type IdentityProviderScim,
   IdentityProviders,
+  type IdentityProviderUpdate,
   SCIM_CREDENTIAL_STATES,
+  type ScimCredentialState,
 } from "./resources/identity-providers";
-export { Advisories, CATALOG_TIERS, Repos, Tags } from "./resources/registry";
-export { V1Groups, V1Repos } from "./resources/v1";
+export {
+  Advisories,
+  type Advisory,
+  type AdvisoryEvent,
+  type AdvisoryEventType,
+  type AdvisoryListParams,
+  type AdvisorySeverity,
+  CATALOG_TIERS,
+  type CatalogTier,
+  type EventTypeFilter,
+  type Repo,
+  Repos,
+  type ReviewState,
+  type Tag,
+  type TagListParams,
+  Tags,
+} from "./resources/registry";
+export {
+  type RoleBinding,
+  type RoleBindingCreate,
+  type RoleBindingIdentity,
+  type RoleBindingListParams,
+  type RoleBindingMaskPath,
+  type RoleBindingRef,
+  RoleBindings,
+  type RoleBindingUpdate,
+} from "./resources/role-bindings";
+export {
+  type Role,
+  type RoleCreate,
+  type RoleMaskPath,
+  Roles,
+  type RoleUpdate,
+} from "./resources/roles";
+export {
+  type V1Group,
+  V1Groups,
+  type V1List,
+  type V1Repo,
+  V1Repos,
+} from "./resources/v1";
 export {
   isBuiltInRoleUid,
   ROLE_UID_PATTERN,
   ROLE_UID_SHAPE,
   roleGroupUid,
 } from "./role-uids";
-export * from "./types";

@@ -9,7 +9,7 @@
  * that scope. A wrong answer is a `BadResponseError` naming the field; for a create
  * it is an `OutcomeUnknownError` (the create may have happened: look it up).
  */
-import type { ListParams, RequestOptions, UpdateOptions } from "../types";
+import type { ListParams, RequestOptions, UpdateOptions } from "./common-types";
 import {
   BadResponseError,
   GrpcCode,
@@ -53,6 +53,15 @@ export interface Identified {
 export interface FilterMismatch {
   field: string;
   problem: string;
+}
+
+/** The exact `name` filter, for collections whose answers the SDK checks against it. */
+export function nameMismatch(
+  item: { name: string },
+  params: ListParams,
+): FilterMismatch | undefined {
+  if (!params.name || item.name === params.name) return undefined;
+  return { field: "name", problem: `is not ${JSON.stringify(params.name)}, the name filtered on` };
 }
 
 /** The parent of a path-shaped uid (`a/b` → `a`); `""` for a root. */

@@ -134,10 +134,6 @@ export class AlreadyExistsError extends named("AlreadyExistsError") {}
 export class PermissionDeniedError extends named("PermissionDeniedError") {}
 /** 9: the resource is not in a state that allows the call. */
 export class FailedPreconditionError extends named("FailedPreconditionError") {}
-/** 9 with a `RESOURCE_NOT_EMPTY` violation: a group still has children. */
-export class ResourceNotEmptyError extends FailedPreconditionError {
-  override name = "ResourceNotEmptyError";
-}
 /** 8: rate limited; `retryAfterMs` holds the server's hint when it gave one. */
 export class RateLimitedError extends named("RateLimitedError") {}
 /** 14: the service is overloaded or down. */
@@ -146,6 +142,10 @@ export class UnavailableError extends named("UnavailableError") {}
 export class UnauthenticatedError extends named("UnauthenticatedError") {}
 /** 13: a bug in the service. */
 export class InternalError extends named("InternalError") {}
+/** 9 with a `RESOURCE_NOT_EMPTY` violation: a group still has children. */
+export class ResourceNotEmptyError extends FailedPreconditionError {
+  override name = "ResourceNotEmptyError";
+}
 
 /**
  * A non-idempotent request (a create) may or may not have taken effect: the

@@ -7,7 +7,7 @@
  * follows a cursor: `skip` positions the first page only, and a page token the
  * walk has already been given ends it with a `BadResponseError` instead of looping.
  */
-import type { ListParams, Page } from "../types";
+import type { ListParams, Page } from "./common-types";
 import { BadResponseError, GrpcCode } from "./errors";
 
 /** Largest page the service returns; walking every page uses it to ask for as few pages as possible. */

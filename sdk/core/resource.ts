@@ -2,7 +2,7 @@
  * Shared plumbing of the resource classes: the request function they call, the
  * list query mapping and the decoding of list envelopes.
  */
-import type { ListParams, Page, RequestOptions } from "../types";
+import type { ListParams, Page, RequestOptions } from "./common-types";
 import { int64Field, ShapeError, ShapeReader } from "./shape";
 import type { HttpMethod } from "./transport";
 

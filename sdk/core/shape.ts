@@ -27,6 +27,9 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/** The members of `T` that a string may be written to. */
+type StringMember<T> = { [K in keyof T]-?: string extends T[K] ? K : never }[keyof T] & string;
+
 /** Reads the fields of one JSON object, naming each failure by its path. */
 export class ShapeReader {
   constructor(
@@ -77,6 +80,17 @@ export class ShapeReader {
     if (Number.isNaN(Date.parse(value)))
       this.#fail(field, `not a timestamp: ${JSON.stringify(value.slice(0, 40))}`);
     return value;
+  }
+
+  /**
+   * Sets on `target` each of `fields` the answer carries as a timestamp; one that is
+   * absent or `""` stays unset there.
+   */
+  copyTimestamps<T extends object>(target: T, ...fields: StringMember<T>[]): void {
+    for (const field of fields) {
+      const value = this.optionalTimestamp(field);
+      if (value !== undefined) (target as Record<string, unknown>)[field] = value;
+    }
   }
 
   optionalBoolean(field: string, fallback: boolean): boolean {

@@ -5,25 +5,115 @@
  * `Number.MAX_SAFE_INTEGER` is refused rather than silently rounded, in answers
  * and in requests alike.
  */
-import { WritableCollection } from "../core/collection";
+import { nameMismatch, WritableCollection } from "../core/collection";
+import type { ListParams, RequestOptions, Timestamp } from "../core/common-types";
 import type { ApiRequester } from "../core/resource";
 import { isRecord, ShapeError, ShapeReader } from "../core/shape";
-import type {
-  AccountAssociation,
-  AccountAssociationCreate,
-  AccountAssociationListParams,
-  AccountAssociationMaskPath,
-  AccountAssociationUpdate,
-  AzureTenant,
-  ChainguardBindings,
-  GitHubInstallation,
-  GitHubInstallations,
-  GitHubInstallationsInput,
-  RequestOptions,
-  ServicePrincipalName,
-} from "../types";
 import { checkEnum, stringMap } from "./decode";
+import type { ServicePrincipalName } from "./identities";
 import { SERVICE_PRINCIPAL_NAMES } from "./identities";
+
+export interface AmazonAccount {
+  /** 12 digits. */
+  account: string;
+}
+
+export interface GoogleProject {
+  /** 6 to 30 characters: lowercase letter first, then letters, digits, `-`. */
+  projectId: string;
+  projectNumber: string;
+}
+
+export interface AzureTenant {
+  /** A GUID. */
+  tenantId: string;
+  /** Component name to client id (a GUID); at least one. */
+  clientIds: Record<string, string>;
+}
+
+export interface GitHubInstallation {
+  /** A positive int64; the SDK hands out numbers and refuses an answer beyond `Number.MAX_SAFE_INTEGER`. */
+  installationId: number;
+  /** Informational; `""` when unset. */
+  name: string;
+}
+
+export interface GitHubInstallations {
+  /** GitHub App id (a positive int64 in decimal, kept as a string key) to its installations. */
+  appInstallations: Record<string, { installations: GitHubInstallation[] }>;
+}
+
+/** A GitHub installation as sent: `installationId` a safe integer or its decimal string. */
+export interface GitHubInstallationInput {
+  installationId: number | string;
+  name?: string;
+}
+
+export interface GitHubInstallationsInput {
+  appInstallations: Record<string, { installations: GitHubInstallationInput[] }>;
+}
+
+export interface ChainguardBindings {
+  /** Service (short name, e.g. `INGESTER`) to the uid of an identity directly in the group with that `servicePrincipal`. */
+  serviceBindings: Partial<Record<ServicePrincipalName, string>>;
+}
+
+/**
+ * A group's outside accounts, and the identities the platform's services assume
+ * there. A group has at most one; its `uid` is the group's uid.
+ */
+export interface AccountAssociation {
+  uid: string;
+  name: string;
+  description: string;
+  amazon?: AmazonAccount;
+  google?: GoogleProject;
+  azure?: AzureTenant;
+  github?: GitHubInstallations;
+  chainguard?: ChainguardBindings;
+  createTime: Timestamp;
+  updateTime: Timestamp;
+}
+
+/** At least one of the five blocks. */
+export interface AccountAssociationCreate {
+  name: string;
+  description?: string;
+  amazon?: AmazonAccount;
+  google?: GoogleProject;
+  azure?: AzureTenant;
+  github?: GitHubInstallationsInput;
+  chainguard?: ChainguardBindings;
+}
+
+/**
+ * Blocks are replaced whole. Without a mask, a block sent as `null` is removed;
+ * with a mask, a named block absent from the body is removed (`*` removes every
+ * absent one). At least one block must remain.
+ */
+export interface AccountAssociationUpdate {
+  name?: string;
+  description?: string;
+  amazon?: AmazonAccount | null;
+  google?: GoogleProject | null;
+  azure?: AzureTenant | null;
+  github?: GitHubInstallationsInput | null;
+  chainguard?: ChainguardBindings | null;
+}
+
+/** Blocks only, no sub-paths (`google.projectId` is refused). */
+export type AccountAssociationMaskPath =
+  | "name"
+  | "description"
+  | "amazon"
+  | "google"
+  | "azure"
+  | "github"
+  | "chainguard"
+  | "*";
+
+/** Scope filters test the group's uid: `descendantsOf: X` lists the associations of groups strictly below X. */
+export type AccountAssociationListParams = ListParams;
 
 /** GitHub App ids: positive int64 in decimal. */
 const APP_ID = /^[1-9][0-9]{0,18}$/;
@@ -218,10 +308,6 @@ export class AccountAssociations extends WritableCollection<
     item: AccountAssociation,
     params: AccountAssociationListParams,
   ) {
-    if (!params.name || item.name === params.name) return undefined;
-    return {
-      field: "name",
-      problem: `is not ${JSON.stringify(params.name)}, the name filtered on`,
-    };
+    return nameMismatch(item, params);
   }
 }

@@ -4,21 +4,72 @@
  * enumerable, so that printing, spreading or serialising an invite never shows
  * it; errors of every call are cleaned of any `"code": "..."` value.
  */
+
+import type { CapabilityName } from "../capabilities";
 import { CreatableCollection } from "../core/collection";
+import type { PageParams, RequestOptions, Timestamp, UidpFilter } from "../core/common-types";
 import { REDACTED } from "../core/redact";
 import type { ApiRequester, QueryValue } from "../core/resource";
 import { listQuery } from "../core/resource";
 import { ShapeError, ShapeReader } from "../core/shape";
-import type {
-  CreatedGroupInvite,
-  GroupInvite,
-  GroupInviteCreate,
-  GroupInviteListParams,
-  GroupInviteRole,
-  RequestOptions,
-} from "../types";
 import { boundedString, capabilityNames, patternString, ROLE_UID } from "./decode";
 import { guardSecrets } from "./secrets";
+
+/** The role of an invite, hydrated: capabilities as enum value names, a set. */
+export interface GroupInviteRole {
+  uid: string;
+  name: string;
+  description: string;
+  capabilities: CapabilityName[];
+}
+
+/**
+ * An invite to a group: whoever presents its code (as `email`, when set) gets a
+ * binding to `roleUid` there. It never changes; after `expirationTime` it stays
+ * listed until deleted, but can no longer be redeemed.
+ */
+export interface GroupInvite {
+  /** `<group uid>/<16 hex>`. */
+  uid: string;
+  roleUid: string;
+  /** Absent once the role is deleted (the invite stays). */
+  role?: GroupInviteRole;
+  /** The only address allowed to redeem; `""` = anyone who has the code. */
+  email: string;
+  expirationTime: Timestamp;
+  singleUse: boolean;
+  /** Opaque (no published format), unique per invite; `list({ keyId })` finds it. */
+  keyId: string;
+  createTime: Timestamp;
+}
+
+/**
+ * The answer of a create: the only time the secret `code` is readable. `code` is
+ * not enumerable: `JSON.stringify`, spreading and `console.log` leave it out (the
+ * last shows `[REDACTED]`); read it as `invite.code`.
+ */
+export interface CreatedGroupInvite extends GroupInvite {
+  readonly code: string;
+}
+
+/**
+ * The caller must hold `groupInvites.create` and `roleBindings.create` on the
+ * group, and every capability of the role.
+ */
+export interface GroupInviteCreate {
+  /** A built-in role (40 hex), or a custom role of the group or one of its ancestors (`<group uid>/<16 hex>`). */
+  roleUid: string;
+  /** Lifetime: seconds (sent as `"<n>s"`) or a duration string such as `"3600s"`; 1 ms to 365 days. */
+  ttl: string | number;
+  email?: string;
+  singleUse?: boolean;
+}
+
+/** `ListGroupInvitesRequest`'s filters: the `uidp` filter and `keyId` (no `name`). */
+export interface GroupInviteListParams extends UidpFilter, PageParams {
+  /** `key_id`: exact match on the invite's `keyId`. */
+  keyId?: string;
+}
 
 /** `keyId` and `code` are opaque strings of no published format: only their size is bounded. */
 const MAX_KEY_ID = 1024;

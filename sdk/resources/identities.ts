@@ -5,23 +5,178 @@
  * `issuer ?? issuerPattern` being set.
  */
 import { WritableCollection } from "../core/collection";
+import type { ListParams, Timestamp } from "../core/common-types";
 import type { ApiRequester, QueryValue } from "../core/resource";
 import { listQuery } from "../core/resource";
 import { ShapeError, ShapeReader } from "../core/shape";
-import type {
-  AwsIdentity,
-  ClaimMatch,
-  Identity,
-  IdentityCreate,
-  IdentityListParams,
-  IdentityMaskPath,
-  IdentityUpdate,
-  RelationshipType,
-  ServicePrincipal,
-  ServicePrincipalName,
-  StaticKeys,
-} from "../types";
 import { boundedString, checkEnum, readPair, stringMap } from "./decode";
+
+/**
+ * `claimMatch` of an identity: which OIDC tokens may assume it. Each pair has an
+ * exact member and an RE2 pattern (matched against the whole value): exactly one
+ * of `issuer` / `issuerPattern` and of `subject` / `subjectPattern`, at most one
+ * of `audience` / `audiencePattern`. Answers carry only the members that are set,
+ * so an exact match reads `{ issuer, subject }`.
+ */
+export interface ClaimMatch {
+  /** URL of the OIDC token issuer. */
+  issuer?: string;
+  /** RE2 pattern the token's `iss` must fully match. */
+  issuerPattern?: string;
+  /** The token subject to match (`*` matches any subject of that issuer). */
+  subject?: string;
+  /** RE2 pattern the token's `sub` must fully match. */
+  subjectPattern?: string;
+  /** An element of the token's `aud` must equal it; with neither audience member, `{base_url}`. */
+  audience?: string;
+  /** RE2 pattern an element of the token's `aud` must fully match. */
+  audiencePattern?: string;
+  /** Claim name to exact value; left out of answers when empty. */
+  claims?: Record<string, string>;
+  /** Claim name to RE2 pattern; left out of answers when empty. */
+  claimPatterns?: Record<string, string>;
+}
+
+/** `staticKeys` of an identity: tokens of an issuer that cannot be reached, checked against keys registered here. */
+export interface StaticKeys {
+  /** Absolute http(s) URL; the token's `iss` must equal it. */
+  issuer: string;
+  /** The token's `sub` must equal it. */
+  subject: string;
+  /** A JWKS document (`{"keys":[...]}`) as a string: public keys only, at most 65,536 characters. */
+  issuerKeys: string;
+  /** After it, the exchange refuses the identity; the service defaults it to creation + 365 days. */
+  expirationTime: Timestamp;
+  /** Empty, or exactly one audience the token's `aud` must contain. */
+  audiences: string[];
+}
+
+/** `staticKeys` as sent: `expirationTime` and `audiences` may be left to the service. */
+export interface StaticKeysCreate {
+  issuer: string;
+  subject: string;
+  issuerKeys: string;
+  /** Later than now, at most now + 365 days; the service's default is creation + 365 days. */
+  expirationTime?: Timestamp;
+  audiences?: string[];
+}
+
+/** `awsIdentity` of an identity: an AWS role or user, by GetCallerIdentity's answer. */
+export interface AwsIdentity {
+  /** 12 digits. */
+  awsAccount: string;
+  /** Exactly one of `arn` / `arnPattern`. */
+  arn?: string;
+  arnPattern?: string;
+  /** Exactly one of `userId` / `userIdPattern`. */
+  userId?: string;
+  userIdPattern?: string;
+}
+
+/** Short names of the platform's services; account associations key `serviceBindings` by them. */
+export type ServicePrincipalName =
+  | "COSIGNED"
+  | "INGESTER"
+  | "CATALOG_SYNCER"
+  | "APKO_BUILDER"
+  | "ENTITLEMENT_SYNCER"
+  | "TENANT_SCANNER"
+  | "SEDIMENTOLOGY"
+  | "SKILLUP"
+  | "MATERIALIZER"
+  | "MICROFLOW"
+  | "GUARDENER"
+  | "MICROVM"
+  | "SKILLS";
+
+/** A platform service an identity stands for (assumed only by that service, never by token exchange). */
+export type ServicePrincipal = `SERVICE_PRINCIPAL_${ServicePrincipalName}`;
+
+/** The `relationship_type` filter of identity lists; `UNSPECIFIED` matches every kind. */
+export type RelationshipType =
+  | "RELATIONSHIP_TYPE_UNSPECIFIED"
+  | "RELATIONSHIP_TYPE_CLAIM_MATCH"
+  | "RELATIONSHIP_TYPE_STATIC"
+  | "RELATIONSHIP_TYPE_AWS_IDENTITY"
+  | "RELATIONSHIP_TYPE_SERVICE_PRINCIPAL";
+
+/**
+ * An identity carries exactly one kind of relationship: `claimMatch`,
+ * `staticKeys`, `awsIdentity` or `servicePrincipal` (the others are absent).
+ */
+export interface Identity {
+  uid: string;
+  name: string;
+  description: string;
+  claimMatch?: ClaimMatch;
+  staticKeys?: StaticKeys;
+  awsIdentity?: AwsIdentity;
+  servicePrincipal?: ServicePrincipal;
+  /** Set by the service; absent until the identity is first used. */
+  lastSeenTime?: Timestamp;
+  createTime: Timestamp;
+  updateTime: Timestamp;
+}
+
+/** Exactly one of `claimMatch`, `staticKeys`, `awsIdentity`, `servicePrincipal`; the kind never changes afterwards. */
+export interface IdentityCreate {
+  name: string;
+  description?: string;
+  claimMatch?: ClaimMatch;
+  staticKeys?: StaticKeysCreate;
+  awsIdentity?: AwsIdentity;
+  servicePrincipal?: ServicePrincipal;
+}
+
+/**
+ * Members of the identity's own kind only (another kind is INVALID_ARGUMENT).
+ * Setting a pair member clears its partner; an empty string clears a member.
+ */
+export interface IdentityUpdate {
+  name?: string;
+  description?: string;
+  claimMatch?: ClaimMatch;
+  staticKeys?: Partial<StaticKeysCreate>;
+  awsIdentity?: Partial<AwsIdentity>;
+  /** Only the identity's own value (restating it does nothing). */
+  servicePrincipal?: ServicePrincipal;
+}
+
+/**
+ * Update-mask paths of an identity: the proto field names (snake_case), which the
+ * gateway passes to the service as they are.
+ */
+export type IdentityMaskPath =
+  | "name"
+  | "description"
+  | "claim_match"
+  | "claim_match.issuer"
+  | "claim_match.issuer_pattern"
+  | "claim_match.subject"
+  | "claim_match.subject_pattern"
+  | "claim_match.audience"
+  | "claim_match.audience_pattern"
+  | "claim_match.claims"
+  | "claim_match.claim_patterns"
+  | "static_keys"
+  | "static_keys.issuer"
+  | "static_keys.subject"
+  | "static_keys.issuer_keys"
+  | "static_keys.expiration_time"
+  | "static_keys.audiences"
+  | "aws_identity"
+  | "aws_identity.aws_account"
+  | "aws_identity.arn"
+  | "aws_identity.arn_pattern"
+  | "aws_identity.user_id"
+  | "aws_identity.user_id_pattern"
+  | "service_principal"
+  | "*";
+
+export interface IdentityListParams extends ListParams {
+  /** `relationship_type`: only identities of this kind (`UNSPECIFIED`: every kind). */
+  relationshipType?: RelationshipType;
+}
 
 /** The short names, in the order of the addendum (6.5). */
 export const SERVICE_PRINCIPAL_NAMES: readonly ServicePrincipalName[] = [
@@ -159,8 +314,7 @@ export function decodeIdentity(raw: unknown, at = "identity"): Identity {
       );
       break;
   }
-  const lastSeenTime = r.optionalTimestamp("lastSeenTime");
-  if (lastSeenTime !== undefined) identity.lastSeenTime = lastSeenTime;
+  r.copyTimestamps(identity, "lastSeenTime");
   return identity;
 }
 

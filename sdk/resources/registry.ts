@@ -1,19 +1,174 @@
-/** Read-only registry and vulnerability collections. */
+/**
+ * Read-only registry and vulnerability collections, their types and readers. Fields
+ * the specification does not show (registry and advisory details) are optional: the
+ * SDK passes through whatever the service returns.
+ */
 import { ReadableCollection } from "../core/collection";
+import type { ListParams, PageParams, Timestamp, UidpFilter } from "../core/common-types";
 import { type ApiRequester, listQuery, type QueryValue, stringList } from "../core/resource";
 import { isRecord, kindOf, ShapeError, ShapeReader } from "../core/shape";
-import type {
-  Advisory,
-  AdvisoryEvent,
-  AdvisoryEventType,
-  AdvisoryListParams,
-  AdvisorySeverity,
-  CatalogTier,
-  Repo,
-  Tag,
-  TagListParams,
-} from "../types";
 import { checkEnum } from "./decode";
+
+/** The catalog tier of a repository. */
+export type CatalogTier =
+  | "CATALOG_TIER_UNSPECIFIED"
+  | "CATALOG_TIER_APPLICATION"
+  | "CATALOG_TIER_BASE"
+  | "CATALOG_TIER_FIPS"
+  | "CATALOG_TIER_AI"
+  | "CATALOG_TIER_DEVTOOLS"
+  | "CATALOG_TIER_COMMERCIAL";
+
+export interface Repo {
+  uid: string;
+  name: string;
+  createTime: Timestamp;
+  updateTime?: Timestamp;
+  description?: string;
+  /** Public repositories can be read without a token. */
+  public?: boolean;
+  catalogTier?: CatalogTier;
+  aliases?: string[];
+}
+
+export interface Tag {
+  uid: string;
+  name: string;
+  digest?: string;
+  deprecated?: boolean;
+  createTime?: Timestamp;
+  updateTime?: Timestamp;
+}
+
+/** `ListTagsRequest`'s own filters (tags of a repo: `childrenOf: <repo uid>`). */
+export interface TagListParams extends ListParams {
+  /** `digest`: only tags pointing at this digest (`sha256:...`). */
+  digest?: string;
+  /** `updated_since`: only tags updated at or after this time (RFC 3339). */
+  updatedSince?: Timestamp;
+}
+
+/** A severity score of an advisory's vulnerability. */
+export interface AdvisorySeverity {
+  /** `TYPE_CVSS_V2`, `TYPE_CVSS_V3`, `TYPE_CVSS_V4` (or `TYPE_UNSPECIFIED`). */
+  type: "TYPE_UNSPECIFIED" | "TYPE_CVSS_V2" | "TYPE_CVSS_V3" | "TYPE_CVSS_V4";
+  /** The score or vector as the service gives it. */
+  score: string;
+}
+
+/** The members of an event's one-of `type`; each carries its own details. */
+export type AdvisoryEventType =
+  | "detection"
+  | "fixed"
+  | "falsePositiveDetermination"
+  | "analysisNotPlanned"
+  | "fixNotPlanned"
+  | "pendingUpstreamFix"
+  | "truePositiveDetermination"
+  | "patched";
+
+/**
+ * One event of an advisory. Exactly one of the `AdvisoryEventType` members is set (an
+ * object of details, passed through as the service gives it).
+ */
+export interface AdvisoryEvent extends Partial<Record<AdvisoryEventType, Record<string, unknown>>> {
+  uid: string;
+  createTime?: Timestamp;
+  author: string;
+  /** `""` when not reviewed. */
+  reviewer: string;
+  reviewState: ReviewState | (string & Record<never, never>);
+  issue?: string;
+  /** Raw findings (bytes, base64), when the service includes them. */
+  findings?: string;
+}
+
+/**
+ * A security advisory about one component of one artifact (package). There is no
+ * package name or single severity: `artifactName` names the package, `severities`
+ * (newer services only) the scores.
+ */
+export interface Advisory {
+  uid: string;
+  /** E.g. `CGA-xvgw-cvr7-9g2q`. */
+  advisoryId: string;
+  createTime?: Timestamp;
+  updateTime?: Timestamp;
+  /** Set once the advisory is withdrawn. */
+  deleteTime?: Timestamp;
+  author: string;
+  artifactName: string;
+  artifactType: string;
+  artifactArchitecture: string;
+  componentName: string;
+  componentLocation: string;
+  componentType: string;
+  /** Vulnerability ids (CVE, GHSA, ...); `[]` when none. */
+  aliases: string[];
+  events: AdvisoryEvent[];
+  legacyAdvisoryId?: string;
+  /** Absent from services that do not yet give severities. */
+  severities?: AdvisorySeverity[];
+}
+
+/** Review states of an advisory event. */
+export type ReviewState =
+  | "REVIEW_STATE_UNSPECIFIED"
+  | "REVIEW_STATE_PENDING"
+  | "REVIEW_STATE_APPROVED"
+  | "REVIEW_STATE_REQUEST_CHANGES"
+  | "REVIEW_STATE_REJECTED";
+
+/** Event types the advisory list filters on. */
+export type EventTypeFilter =
+  | "EVENT_TYPE_FILTER_UNSPECIFIED"
+  | "EVENT_TYPE_FILTER_DETECTION"
+  | "EVENT_TYPE_FILTER_TRUE_POSITIVE_DETERMINATION"
+  | "EVENT_TYPE_FILTER_FIXED"
+  | "EVENT_TYPE_FILTER_FALSE_POSITIVE_DETERMINATION"
+  | "EVENT_TYPE_FILTER_ANALYSIS_NOT_PLANNED"
+  | "EVENT_TYPE_FILTER_FIX_NOT_PLANNED"
+  | "EVENT_TYPE_FILTER_PENDING_UPSTREAM_FIX"
+  | "EVENT_TYPE_FILTER_PATCHED";
+
+/**
+ * The filters of `ListAdvisoriesRequest`, in camelCase; each is sent under its proto
+ * name (`artifactNames` as `artifact_names`, repeated keys for a list). Advisories
+ * have no `name` filter: `advisoryIds` lists exact ids.
+ */
+export interface AdvisoryListParams extends UidpFilter, PageParams {
+  /** Exact advisory ids (`CGA-...`). */
+  advisoryIds?: readonly string[];
+  /** Exact ids as migrated from the former advisory repositories. */
+  legacyAdvisoryIds?: readonly string[];
+  /** Exact artifact (package) names; ignored by the service when `origin` is set. */
+  artifactNames?: readonly string[];
+  artifactTypes?: readonly string[];
+  /** Architectures, e.g. `x86_64`, `aarch64`. */
+  artifactArchitectures?: readonly string[];
+  /** Exact component names. */
+  componentNames?: readonly string[];
+  componentTypes?: readonly string[];
+  componentLocations?: readonly string[];
+  /** Vulnerability aliases (CVE, GHSA, ...). */
+  aliases?: readonly string[];
+  /** Every advisory of the packages (subpackages included) of this origin package. */
+  origin?: string;
+  /** Advisories with at least one event in one of these review states. */
+  eventReviewStates?: readonly ReviewState[];
+  /** Advisories with at least one event by one of these authors (emails). */
+  eventAuthors?: readonly string[];
+  /** Leaves out advisories with an event by one of these authors. */
+  excludeEventAuthors?: readonly string[];
+  /** Advisories with at least one event reviewed by one of these (emails). */
+  eventReviewers?: readonly string[];
+  /** Advisories with at least one event of one of these types. */
+  eventTypes?: readonly EventTypeFilter[];
+  /** Advisories whose latest approved event is of this type. */
+  latestEventType?: EventTypeFilter;
+  /** Free-text search. */
+  query?: string;
+}
 
 /** The published catalog tiers. */
 export const CATALOG_TIERS: readonly CatalogTier[] = [
@@ -97,8 +252,7 @@ function decodeEvent(raw: unknown, at: string): AdvisoryEvent {
     reviewer: r.optionalString("reviewer", ""),
     reviewState: r.optionalString("reviewState", "REVIEW_STATE_UNSPECIFIED"),
   };
-  const createTime = r.optionalTimestamp("createTime");
-  if (createTime !== undefined) event.createTime = createTime;
+  r.copyTimestamps(event, "createTime");
   const issue = r.optionalString("issue");
   if (issue !== undefined) event.issue = issue;
   const findings = r.optionalString("findings");
@@ -140,10 +294,7 @@ export function decodeAdvisory(raw: unknown, at = "advisory"): Advisory {
       decodeEvent(event, `${at}.events[${index}]`),
     ),
   };
-  for (const field of ["createTime", "updateTime", "deleteTime"] as const) {
-    const value = r.optionalTimestamp(field);
-    if (value !== undefined) advisory[field] = value;
-  }
+  r.copyTimestamps(advisory, "createTime", "updateTime", "deleteTime");
   const legacy = r.optionalString("legacyAdvisoryId");
   if (legacy !== undefined && legacy !== "") advisory.legacyAdvisoryId = legacy;
   if (r.raw.severities !== undefined && r.raw.severities !== null) {

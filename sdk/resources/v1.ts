@@ -1,8 +1,30 @@
 /** The v1 listings the authentication flows use (`/iam/v1/groups`, `/registry/v1/repos`). */
+
+import type { RequestOptions } from "../core/common-types";
 import { BadResponseError, GrpcCode } from "../core/errors";
 import { type ApiRequester, ApiResource } from "../core/resource";
 import { isRecord } from "../core/shape";
-import type { RequestOptions, V1Group, V1List, V1Repo } from "../types";
+
+/** A group as the v1 listing returns it (`id` instead of `uid`, no timestamps). */
+export interface V1Group {
+  id: string;
+  name: string;
+  description: string;
+  resourceLimits: { clusters?: number; idps?: number; repositories?: number };
+  verified: boolean;
+}
+
+/** A repo as the v1 listing returns it; its shape is not specified, fields pass through. */
+export interface V1Repo {
+  id?: string;
+  name?: string;
+  [field: string]: unknown;
+}
+
+/** The v1 list envelope. */
+export interface V1List<T> {
+  items: T[];
+}
 
 /** A v1 listing: one unpaginated `{ items: [...] }` answer. */
 class V1Listing<T> extends ApiResource {

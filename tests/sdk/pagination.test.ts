@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import type { ListParams, Page } from "../../sdk/core/common-types";
 import { BadResponseError } from "../../sdk/core/errors";
 import { ListPage, MAX_PAGE_SIZE, PagePromise } from "../../sdk/core/pagination";
-import type { ListParams, Page } from "../../sdk/types";
 
 /** A fake List over `count` numbers, honouring pageSize, pageToken (an offset) and skip. */
 function fakeList(count: number) {

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestEmulator, type TestEmulator } from "../../../harness/emulator";
 import * as runtime from "../../../provider/runtime";
 import { decodeAccountAssociation } from "../../../sdk/resources/account-associations";
-import { decodeGroup } from "../../../sdk/resources/iam";
+import { decodeGroup } from "../../../sdk/resources/groups";
 import { decodeIdentity } from "../../../sdk/resources/identities";
 import { caller, reasonOf } from "../../support/emulator-http";
 

@@ -1,68 +1,57 @@
 /**
- * IAM collections: groups, roles, role bindings, each with the one reader of its
- * shape (required fields and their types; see `core/shape.ts`). Identities,
- * identity providers, group invites and account associations have files of
- * their own.
+ * `/iam/v2beta1/roleBindings`: an identity holds a role in a group. Its types and the
+ * one reader of its shape.
  */
 import { uidParent, WritableCollection } from "../core/collection";
+import type { PageParams, RequestOptions, Timestamp, UidpFilter } from "../core/common-types";
 import { type ApiRequester, listQuery, type QueryValue } from "../core/resource";
-import { int64Field, ShapeError, ShapeReader } from "../core/shape";
-import type {
-  Group,
-  GroupCreate,
-  GroupMaskPath,
-  GroupUpdate,
-  RequestOptions,
-  Role,
-  RoleBinding,
-  RoleBindingCreate,
-  RoleBindingIdentity,
-  RoleBindingListParams,
-  RoleBindingMaskPath,
-  RoleBindingRef,
-  RoleBindingUpdate,
-  RoleCreate,
-  RoleMaskPath,
-  RoleUpdate,
-} from "../types";
-import { capabilityNames, ROLE_UID } from "./decode";
+import { ShapeError, ShapeReader } from "../core/shape";
 
-/** Resource limits are counters: int64 strings on the wire, numbers here. */
-export function decodeGroup(raw: unknown, at = "group"): Group {
-  const r = ShapeReader.of(raw, at);
-  const limits = r.optionalObject("resourceLimits");
-  // Own members, whatever the key: `limits["__proto__"] = ...` would set a prototype.
-  const resourceLimits: Record<string, number> = Object.fromEntries(
-    Object.entries(limits.raw).map(([key, value]) => [
-      key,
-      int64Field(value, `${limits.at}.${key}`),
-    ]),
-  );
-  return {
-    uid: r.string("uid"),
-    name: r.string("name"),
-    description: r.optionalString("description", ""),
-    resourceLimits,
-    verified: r.optionalBoolean("verified", false),
-    createTime: r.timestamp("createTime"),
-    updateTime: r.timestamp("updateTime"),
-  };
+/** The identity as hydrated inside a role binding. */
+export interface RoleBindingIdentity {
+  uid: string;
+  name: string;
+  description: string;
+  /** The exact `claimMatch.subject` or `staticKeys.subject`; `""` for a pattern and the other kinds. */
+  subject: string;
+  /** The exact `claimMatch.issuer` or `staticKeys.issuer`; `""` for a pattern and the other kinds. */
+  issuer: string;
 }
 
-export function decodeRole(raw: unknown, at = "role"): Role {
-  const r = ShapeReader.of(raw, at);
-  const uid = r.string("uid");
-  if (!ROLE_UID.test(uid)) {
-    throw new ShapeError(`${at}.uid`, "not a role uid (40 hex, or <group uid>/<16 hex>)");
-  }
-  return {
-    uid,
-    name: r.string("name"),
-    description: r.optionalString("description", ""),
-    capabilities: capabilityNames(r, "capabilities"),
-    createTime: r.timestamp("createTime"),
-    updateTime: r.timestamp("updateTime"),
-  };
+/** A group or role as hydrated inside a role binding. */
+export interface RoleBindingRef {
+  uid: string;
+  name: string;
+  description: string;
+}
+
+export interface RoleBinding {
+  uid: string;
+  identity: RoleBindingIdentity;
+  group: RoleBindingRef;
+  role: RoleBindingRef;
+  createTime: Timestamp;
+  updateTime?: Timestamp;
+}
+
+export interface RoleBindingCreate {
+  identityUid: string;
+  roleUid: string;
+}
+
+export type RoleBindingUpdate = Partial<RoleBindingCreate>;
+
+/** Update-mask paths of a role binding (proto field names). */
+export type RoleBindingMaskPath = "identity_uid" | "role_uid" | "*";
+
+/** `ListRoleBindingsRequest`'s filters: the `uidp` filter and these (no `name`). */
+export interface RoleBindingListParams extends UidpFilter, PageParams {
+  /** `identity`: only bindings of this identity (by uid). */
+  identity?: string;
+  /** `group`: only bindings in this group (by uid). */
+  group?: string;
+  /** `role`: only bindings of this role (by uid). */
+  role?: string;
 }
 
 function decodeRef(r: ShapeReader): RoleBindingRef {
@@ -93,34 +82,8 @@ export function decodeRoleBinding(raw: unknown, at = "roleBinding"): RoleBinding
       `${binding.group.uid} is not the group of ${binding.uid}`,
     );
   }
-  const updateTime = r.optionalTimestamp("updateTime");
-  if (updateTime !== undefined) binding.updateTime = updateTime;
+  r.copyTimestamps(binding, "updateTime");
   return binding;
-}
-
-/** `/iam/v2beta1/groups`: the organisation hierarchy. Delete fails with `ResourceNotEmptyError` while children exist. */
-export class Groups extends WritableCollection<Group, GroupCreate, GroupUpdate, GroupMaskPath> {
-  constructor(client: ApiRequester) {
-    super(client, {
-      path: "/iam/v2beta1/groups",
-      listKey: "groups",
-      noun: "group",
-      decode: decodeGroup,
-    });
-  }
-}
-
-/** `/iam/v2beta1/roles`: built-in roles (flat uids) and custom roles of a group. */
-export class Roles extends WritableCollection<Role, RoleCreate, RoleUpdate, RoleMaskPath> {
-  constructor(client: ApiRequester) {
-    super(client, {
-      path: "/iam/v2beta1/roles",
-      listKey: "roles",
-      noun: "role",
-      // A custom role is a child of its group; a built-in role is root-level.
-      decode: decodeRole,
-    });
-  }
 }
 
 /** `/iam/v2beta1/roleBindings`: an identity holds a role in a group. */
