@@ -8,7 +8,7 @@ import type {
   GoogleProject,
   ServicePrincipalName,
 } from "../sdk/index";
-import { IrmResource, resourceKind } from "./resource-class";
+import { IrmResource, registration, resourceKind, uidFromId } from "./resource-class";
 import { accountAssociationProvider } from "./shim";
 
 /** An AWS account. */
@@ -134,6 +134,7 @@ export class AccountAssociation extends IrmResource {
   declare readonly updateTime: pulumi.Output<string>;
 
   constructor(name: string, args: AccountAssociationArgs, opts?: pulumi.CustomResourceOptions) {
-    super(ACCOUNT_ASSOCIATION, name, args, opts);
+    super(...registration(ACCOUNT_ASSOCIATION, name, args, opts));
+    uidFromId(this);
   }
 }

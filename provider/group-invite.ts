@@ -1,6 +1,6 @@
 /** The `GroupInvite` resource: a code that grants a role in a group to whoever redeems it. */
 import type * as pulumi from "@pulumi/pulumi";
-import { IrmResource, resourceKind } from "./resource-class";
+import { IrmResource, registration, resourceKind, uidFromId } from "./resource-class";
 import { groupInviteProvider } from "./shim";
 
 /**
@@ -76,6 +76,7 @@ export class GroupInvite extends IrmResource {
   declare readonly code: pulumi.Output<string>;
 
   constructor(name: string, args: GroupInviteArgs, opts?: pulumi.CustomResourceOptions) {
-    super(GROUP_INVITE, name, args, opts);
+    super(...registration(GROUP_INVITE, name, args, opts));
+    uidFromId(this);
   }
 }

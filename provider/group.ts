@@ -1,6 +1,6 @@
 /** The `Group` resource: a group of the organisation's hierarchy. */
 import type * as pulumi from "@pulumi/pulumi";
-import { IrmResource, resourceKind } from "./resource-class";
+import { IrmResource, registration, resourceKind, uidFromId } from "./resource-class";
 import { groupProvider } from "./shim";
 
 /** Arguments of a {@link Group}. */
@@ -56,6 +56,7 @@ export class Group extends IrmResource {
   declare readonly updateTime: pulumi.Output<string>;
 
   constructor(name: string, args: GroupArgs, opts?: pulumi.CustomResourceOptions) {
-    super(GROUP, name, args, opts);
+    super(...registration(GROUP, name, args, opts));
+    uidFromId(this);
   }
 }

@@ -1,7 +1,7 @@
 /** The `IdentityProvider` resource: an external OIDC provider for sign-in (SSO) in a group. */
 import * as pulumi from "@pulumi/pulumi";
 import type { CorrelationRule, IdentityProviderOidc } from "../sdk/index";
-import { IrmResource, resourceKind } from "./resource-class";
+import { IrmResource, registration, resourceKind, uidFromId } from "./resource-class";
 import { identityProviderProvider } from "./shim";
 
 /** The OIDC configuration of an {@link IdentityProvider}. */
@@ -98,15 +98,18 @@ export class IdentityProvider extends IrmResource {
 
   constructor(name: string, args: IdentityProviderArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      IDENTITY_PROVIDER,
-      name,
-      args && {
-        ...args,
-        // A secret from the start, so the input in state is encrypted too.
-        clientSecret:
-          args.clientSecret === undefined ? undefined : pulumi.secret(args.clientSecret),
-      },
-      opts,
+      ...registration(
+        IDENTITY_PROVIDER,
+        name,
+        args && {
+          ...args,
+          // A secret from the start, so the input in state is encrypted too.
+          clientSecret:
+            args.clientSecret === undefined ? undefined : pulumi.secret(args.clientSecret),
+        },
+        opts,
+      ),
     );
+    uidFromId(this);
   }
 }

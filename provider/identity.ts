@@ -6,7 +6,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { ServicePrincipal, ServicePrincipalName } from "../sdk/index";
-import { IrmResource, resourceKind } from "./resource-class";
+import { IrmResource, registration, resourceKind, uidFromId } from "./resource-class";
 import { identityProvider } from "./shim";
 import type { AwsIdentity, ClaimMatch, StaticKeysOutputs } from "./types";
 
@@ -163,6 +163,7 @@ export class Identity extends IrmResource {
   declare readonly updateTime: pulumi.Output<string>;
 
   constructor(name: string, args: IdentityArgs, opts?: pulumi.CustomResourceOptions) {
-    super(IDENTITY, name, args, opts);
+    super(...registration(IDENTITY, name, args, opts));
+    uidFromId(this);
   }
 }

@@ -6,7 +6,7 @@
  *
  * A resource class extends {@link IrmResource}, describes itself with
  * {@link resourceKind}, and passes its kind and its resolved-at-registration inputs to
- * the base constructor:
+ * the base constructor through {@link registration}:
  *
  * ```ts
  * const GROUP = resourceKind("Group", groupProvider, ["uid", "parentUid", "name", ...], {
@@ -15,7 +15,8 @@
  * export class Group extends IrmResource {
  *   static override readonly __pulumiType = GROUP.token;
  *   constructor(name: string, args: GroupArgs, opts?: pulumi.CustomResourceOptions) {
- *     super(GROUP, name, args, opts);
+ *     super(...registration(GROUP, name, args, opts));
+ *     uidFromId(this);
  *   }
  * }
  * ```
@@ -163,37 +164,48 @@ export abstract class IrmResource extends pulumi.CustomResource {
     return new this(name, undefined as Args, { ...opts, id });
   }
 
-  /**
-   * Registers the resource. `inputs` are the class's arguments, to which the kind's
-   * defaults are applied; they are left out when `opts.id` is set (`get`), where the
-   * engine reads every output. The kind's secret outputs join `additionalSecretOutputs`.
-   */
-  protected constructor(
-    kind: ResourceKind,
-    name: string,
-    inputs: object | undefined,
-    opts: pulumi.CustomResourceOptions | undefined,
-  ) {
-    const props: Record<string, unknown> = Object.fromEntries(
-      kind.outputs.map((key) => [key, undefined]),
-    );
-    if (opts?.id === undefined && inputs !== undefined) {
-      Object.assign(props, inputs);
-      for (const [key, value] of Object.entries(kind.defaults)) props[key] ??= value;
-    }
-    const secret = kind.secretOutputs;
-    const options =
-      secret.length === 0
-        ? opts
-        : {
-            ...opts,
-            additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...secret],
-          };
-    checkRuntimeReachable();
-    props.__provider = kind.providerText;
-    super(kind.token, name, props, options);
-    if (kind.outputs.includes("uid")) uidFromId(this);
+  // No constructor of its own: see `registration` for why.
+}
+
+/**
+ * What a class of this package passes to its base constructor, `super(...registration(
+ * KIND, name, args, opts))`, then {@link uidFromId}: `inputs` are the class's arguments,
+ * to which the kind's defaults are applied; they are left out when `opts.id` is set
+ * (`get`), where the engine reads every output. The kind's secret outputs join
+ * `additionalSecretOutputs`.
+ *
+ * Why a function and not a constructor of {@link IrmResource}: the engine stores with
+ * every resource the frames of the call stack that registered it (`stackTrace` and
+ * `sourcePosition` in the checkpoint), less the first few, which are `@pulumi/pulumi`'s
+ * own and the constructor that calls `pulumi.CustomResource`'s. A base constructor of
+ * ours would push the class's own constructor (`new Group`, with the package's path) into
+ * every resource's state, and make `sourcePosition` point into this package instead of
+ * the program's line. Without one, the class's constructor is the one skipped.
+ */
+export function registration(
+  kind: ResourceKind,
+  name: string,
+  inputs: object | undefined,
+  opts: pulumi.CustomResourceOptions | undefined,
+): [string, string, pulumi.Inputs, pulumi.CustomResourceOptions | undefined] {
+  const props: Record<string, unknown> = Object.fromEntries(
+    kind.outputs.map((key) => [key, undefined]),
+  );
+  if (opts?.id === undefined && inputs !== undefined) {
+    Object.assign(props, inputs);
+    for (const [key, value] of Object.entries(kind.defaults)) props[key] ??= value;
   }
+  const secret = kind.secretOutputs;
+  const options =
+    secret.length === 0
+      ? opts
+      : {
+          ...opts,
+          additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...secret],
+        };
+  checkRuntimeReachable();
+  props.__provider = kind.providerText;
+  return [kind.token, name, props, options];
 }
 
 /**
@@ -203,6 +215,6 @@ export abstract class IrmResource extends pulumi.CustomResource {
  * everything naming the object by it would be planned for replacement; the id stays
  * known there. Unknown only where the uid is (a create, a replacement).
  */
-function uidFromId(resource: pulumi.CustomResource): void {
+export function uidFromId(resource: pulumi.CustomResource): void {
   (resource as unknown as { uid: pulumi.Output<string> }).uid = resource.id;
 }

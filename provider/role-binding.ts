@@ -1,6 +1,6 @@
 /** The `RoleBinding` resource: grants a role to an identity inside a group. */
 import type * as pulumi from "@pulumi/pulumi";
-import { IrmResource, resourceKind } from "./resource-class";
+import { IrmResource, registration, resourceKind, uidFromId } from "./resource-class";
 import { roleBindingProvider } from "./shim";
 
 /** Arguments of a {@link RoleBinding}. */
@@ -50,6 +50,7 @@ export class RoleBinding extends IrmResource {
   declare readonly createTime: pulumi.Output<string>;
 
   constructor(name: string, args: RoleBindingArgs, opts?: pulumi.CustomResourceOptions) {
-    super(ROLE_BINDING, name, args, opts);
+    super(...registration(ROLE_BINDING, name, args, opts));
+    uidFromId(this);
   }
 }

@@ -1,6 +1,6 @@
 /** The `Role` resource: a custom role of a group, usable in its group and below it. */
 import type * as pulumi from "@pulumi/pulumi";
-import { IrmResource, resourceKind } from "./resource-class";
+import { IrmResource, registration, resourceKind, uidFromId } from "./resource-class";
 import { roleProvider } from "./shim";
 
 /** Arguments of a {@link Role}. */
@@ -56,6 +56,7 @@ export class Role extends IrmResource {
   declare readonly updateTime: pulumi.Output<string>;
 
   constructor(name: string, args: RoleArgs, opts?: pulumi.CustomResourceOptions) {
-    super(ROLE, name, args, opts);
+    super(...registration(ROLE, name, args, opts));
+    uidFromId(this);
   }
 }

@@ -4,8 +4,11 @@
  * and `get`, which reads an existing object (ReadResource) with no inputs but the
  * serialized provider and fills every declared output from the answer.
  */
+import * as path from "node:path";
+import { pathToFileURL } from "node:url";
 import * as pulumi from "@pulumi/pulumi";
 import { beforeAll, describe, expect, it } from "vitest";
+import * as irm from "../../provider/index";
 import { Group, Identity, RoleBinding } from "../../provider/index";
 import { isResourceOfType, typeToken } from "../../provider/resource-class";
 
@@ -44,7 +47,9 @@ beforeAll(async () => {
     {
       newResource(args) {
         seen.push({ type: args.type, name: args.name, id: args.id, inputs: args.inputs });
-        const state = args.id ? LIVE[args.type] : { ...args.inputs, uid: `${ROOT}/made` };
+        const state = args.id
+          ? (LIVE[args.type] ?? { uid: args.id })
+          : { ...args.inputs, uid: `${ROOT}/made` };
         return { id: args.id || `${ROOT}/made`, state };
       },
       call: () => ({}),
@@ -102,4 +107,69 @@ describe("resource classes", () => {
     expect(created?.id).toBeFalsy();
     expect(created?.inputs).toMatchObject({ parentUid: ROOT, name: "defaults", description: "" });
   });
+});
+
+describe("what the engine stores of the program's call stack", () => {
+  /**
+   * The engine keeps, with every resource, the frames `@pulumi/pulumi`'s `Resource`
+   * constructor takes (`Resource.stackTrace`, its first frame the `sourcePosition`), less
+   * the constructor that calls `pulumi.CustomResource`'s. A class of this package must
+   * add no frame of its own: it would cost every resource the package's path in state,
+   * and point `sourcePosition` into the package instead of the program's line.
+   */
+  const PACKAGE_CODE = pathToFileURL(path.resolve(__dirname, "../../provider")).href;
+  type Frame = { uri: string; line: number; column: number } | undefined;
+  const resourceClass = pulumi.Resource as unknown as {
+    stackTrace(skip: number): Frame[];
+  };
+
+  function framesOf(make: () => unknown): Frame[] {
+    const original = resourceClass.stackTrace;
+    let taken: Frame[] | undefined;
+    resourceClass.stackTrace = function (this: unknown, skip: number) {
+      // One more: this wrapper's own frame stands between the constructor and the original.
+      taken = original.call(this, skip + 1);
+      return taken;
+    };
+    try {
+      make();
+    } finally {
+      resourceClass.stackTrace = original;
+    }
+    if (!taken) throw new Error("the resource took no stack trace");
+    return taken;
+  }
+
+  const ALL = Object.entries(irm).filter(
+    ([, value]) =>
+      typeof value === "function" &&
+      typeof (value as { __pulumiType?: unknown }).__pulumiType === "string" &&
+      (value as { __pulumiType: string }).__pulumiType.startsWith("pulumi-nodejs:dynamic/irm:"),
+  ) as Array<
+    [string, new (name: string, args: unknown, opts?: pulumi.CustomResourceOptions) => unknown]
+  >;
+
+  it("covers every resource class the package exports", () => {
+    expect(ALL.map(([name]) => name).sort()).toEqual([
+      "AccountAssociation",
+      "Group",
+      "GroupInvite",
+      "Identity",
+      "IdentityProvider",
+      "Role",
+      "RoleBinding",
+    ]);
+  });
+
+  it.each(ALL)(
+    "new %s records the program's line first and no frame of the package",
+    (_, Class) => {
+      // As `get` registers (no arguments, an id), so no class needs its own valid inputs.
+      const frames = framesOf(() => new Class(`stack-${_}`, undefined, { id: `${ROOT}/x` }));
+      // Frames whose position the engine cannot parse (an anonymous arrow here) are empty.
+      const uris = frames.flatMap((frame) => (frame ? [frame.uri] : []));
+      expect(uris[0]).toContain("resource-class.test.ts");
+      expect(uris.filter((uri) => uri.startsWith(PACKAGE_CODE))).toEqual([]);
+    },
+  );
 });
