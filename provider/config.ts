@@ -16,21 +16,6 @@ import {
   type SettingValues,
 } from "../sdk/settings";
 
-const ALLOW_INSECURE_HTTP_KEY = `${CONFIG_NAMESPACE}:allowInsecureHttp`;
-
-/**
- * `irm:allowInsecureHttp` is a Pulumi boolean: `true`/`false` (as
- * `pulumi config set --type bool` writes it) or `1`/`0`; anything else is refused naming
- * the key, never read as off in silence. The variable keeps the SDK's rule (`1` turns it on).
- */
-const insecureHttpSwitch: SettingParser<boolean> = (raw, source) => {
-  if (source !== ALLOW_INSECURE_HTTP_KEY) return flag(raw, source);
-  const value = raw.trim().toLowerCase();
-  if (value === "true" || value === "1") return true;
-  if (value === "false" || value === "0") return false;
-  throw new TypeError(`${source}: must be true or false, got ${JSON.stringify(raw)}`);
-};
-
 /**
  * What the provider reads: the SDK's connection settings under their `irm:` names,
  * and the provider's own.
@@ -43,8 +28,7 @@ export const PROVIDER_SETTINGS = {
   /** Allows plain `http://` API and auth URLs to hosts other than loopback (tokens in clear). */
   allowInsecureHttp: {
     ...SETTINGS.allowInsecureHttp,
-    config: ALLOW_INSECURE_HTTP_KEY,
-    parse: insecureHttpSwitch,
+    config: `${CONFIG_NAMESPACE}:allowInsecureHttp`,
   },
   /** Static API token (set `irm:token` as a secret). */
   token: { ...SETTINGS.token, config: `${CONFIG_NAMESPACE}:token` },

@@ -42,13 +42,13 @@ export interface RetryOptions {
 }
 
 export interface IrmClientOptions {
-  /** `{base_url}`, also the audience of API tokens. Env `IRM_API_URL`, default the local emulator. */
+  /** `{base_url}`, also the audience of API tokens. Env `IRM_API_URL`; required (no default). */
   baseUrl?: string;
   /** `{auth_url}`. Env `IRM_AUTH_URL`, default `baseUrl`. */
   authUrl?: string;
   /**
    * Allows `baseUrl`/`authUrl` over plain `http://` to a host other than loopback
-   * (tokens in clear). Env `IRM_ALLOW_INSECURE_HTTP=1`; default false.
+   * (tokens in clear). Env `IRM_ALLOW_INSECURE_HTTP` (`1`/`true`); default false.
    */
   allowInsecureHttp?: boolean;
   /** A static API token. Env `IRM_TOKEN`. */

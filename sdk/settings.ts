@@ -71,8 +71,16 @@ export const nonNegativeInteger: SettingParser<number> = (raw, source) => {
   return Number(digits);
 };
 
-/** `1` turns the flag on; any other text leaves it off. */
-export const flag: SettingParser<boolean> = (raw) => raw.trim() === "1";
+/**
+ * A switch: `1` or `true` turns it on, `0`, `false` or an empty value leaves it off (any
+ * case); anything else is refused naming its source, never read as off in silence.
+ */
+export const flag: SettingParser<boolean> = (raw, source) => {
+  const value = raw.trim().toLowerCase();
+  if (value === "1" || value === "true") return true;
+  if (value === "" || value === "0" || value === "false") return false;
+  throw new TypeError(`${source}: must be true or false, got ${JSON.stringify(raw)}`);
+};
 
 function given(raw: string | undefined): raw is string {
   return raw !== undefined && raw !== "";
@@ -107,7 +115,7 @@ export const SETTINGS = {
    */
   apiUrl: { env: "IRM_API_URL", parse: text },
   /**
-   * `IRM_ALLOW_INSECURE_HTTP=1` (option `allowInsecureHttp`) lets `apiUrl` and `authUrl`
+   * `IRM_ALLOW_INSECURE_HTTP=1` or `true` (option `allowInsecureHttp`) lets `apiUrl` and `authUrl`
    * be plain `http://` to a host other than loopback; without it they are refused, as
    * tokens would cross the network in clear.
    */

@@ -77,10 +77,16 @@ describe("provider settings", () => {
     });
     expect(off.allowInsecureHttp).toBe(false);
     expect(() => clientFor(off)).toThrow(/must be https/);
-    // The variable alone keeps the SDK's rule.
-    expect(
-      resolveProviderSettings(fromMap(at), { IRM_ALLOW_INSECURE_HTTP: "1" }).allowInsecureHttp,
-    ).toBe(true);
+    // The variable alone reads the same values.
+    for (const raw of ["1", "true"]) {
+      expect(
+        resolveProviderSettings(fromMap(at), { IRM_ALLOW_INSECURE_HTTP: raw }).allowInsecureHttp,
+        raw,
+      ).toBe(true);
+    }
+    expect(() => resolveProviderSettings(fromMap(at), { IRM_ALLOW_INSECURE_HTTP: "yes" })).toThrow(
+      'IRM_ALLOW_INSECURE_HTTP: must be true or false, got "yes"',
+    );
     // A value that is no boolean is refused naming the key, never read as off in silence.
     expect(() =>
       resolveProviderSettings(fromMap({ ...at, "irm:allowInsecureHttp": "yes" }), {}),

@@ -73,9 +73,19 @@ describe("readSettings", () => {
     expect(readSettings(table, { env: { T_COUNT: " 250 " } }).count).toBe(250);
   });
 
-  it("reads a flag as on only for 1", () => {
-    expect(readSettings(table, { env: { T_ON: "1" } }).on).toBe(true);
-    expect(readSettings(table, { env: { T_ON: "true" } }).on).toBe(false);
+  it("reads a flag as a boolean, and refuses a value that is none, naming the variable", () => {
+    for (const raw of ["1", "true", " TRUE "]) {
+      expect(readSettings(table, { env: { T_ON: raw } }).on, raw).toBe(true);
+    }
+    for (const raw of ["0", "false", "False", ""]) {
+      expect(readSettings(table, { env: { T_ON: raw } }).on, raw).toBe(false);
+    }
+    // Never read as off in silence: a security switch set to "yes" must not mean "no".
+    for (const raw of ["yes", "on", "2"]) {
+      expect(() => readSettings(table, { env: { T_ON: raw } }), raw).toThrow(
+        `T_ON: must be true or false, got ${JSON.stringify(raw)}`,
+      );
+    }
   });
 
   it("types a key with a default as always set", () => {
