@@ -1,7 +1,7 @@
 /** Provider methods of `Group`. */
 import { type Group, type GroupUpdate, type IrmClient, MAX_PAGE_SIZE } from "../../sdk/index";
+import { checkGroupInputs, parentOf } from "../checks";
 import type { GroupInputs, GroupOutputs } from "../types";
-import { checkGroupInputs, parentOf } from "../validation";
 import {
   type FieldSpec,
   type HandlerContext,

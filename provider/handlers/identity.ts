@@ -12,6 +12,7 @@ import type {
   ServicePrincipal,
 } from "../../sdk/index";
 import { identityKind, MAX_PAGE_SIZE } from "../../sdk/index";
+import { checkIdentityInputs, parentOf } from "../checks";
 import {
   type AwsIdentity,
   type ClaimMatch,
@@ -20,7 +21,6 @@ import {
   type IdentityOutputs,
   type StaticKeysOutputs,
 } from "../types";
-import { checkIdentityInputs, parentOf } from "../validation";
 import {
   canonical,
   type FieldSpec,

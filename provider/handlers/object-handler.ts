@@ -7,7 +7,7 @@
 import type { CheckResult } from "@pulumi/pulumi/dynamic";
 import type { IrmClient } from "../../sdk/index";
 import { OutcomeUnknownError } from "../../sdk/index";
-import { isUnknown } from "../input-checks";
+import { isUnknown } from "../checks";
 import {
   changedPaths,
   deleteWaitingForChildren,

@@ -1,8 +1,8 @@
 /** Provider methods of `RoleBinding`. */
 import type { IrmClient, RoleBinding, RoleBindingUpdate } from "../../sdk/index";
 import { AlreadyExistsError, MAX_PAGE_SIZE } from "../../sdk/index";
+import { BUILT_IN_ROLE_NAMES, checkRoleBindingInputs } from "../checks";
 import type { RoleBindingInputs, RoleBindingOutputs } from "../types";
-import { checkRoleBindingInputs } from "../validation";
 import {
   type FieldSpec,
   type HandlerContext,
@@ -12,7 +12,6 @@ import {
   sameField,
 } from "./common";
 import { objectHandler } from "./object-handler";
-import { BUILT_IN_ROLE_NAMES } from "./role";
 
 const UPDATABLE: ReadonlyArray<FieldSpec<RoleBindingInputs, RoleBindingOutputs>> = [
   sameField("identityUid"),
