@@ -182,7 +182,8 @@ export function objectHandler<
   /**
    * Before a create (or a move), while `pulumi preview` runs too: the group the object
    * is to live in must exist, or the failure names the input. One GET per distinct
-   * group per client (API URL and token) in a provider process; an answer other than NOT_FOUND leaves it to the create.
+   * group per client (API URL and token) in a provider process; an answer other than
+   * NOT_FOUND leaves it to the create.
    */
   async function missingContainer(
     olds: Record<string, unknown>,
