@@ -196,6 +196,18 @@ export class Checker {
     return this.optionalString(property, value, MAX_LENGTH.description);
   }
 
+  /**
+   * The members of an object named within a group, in this order: `parentUid`, `name`
+   * (`min` to `max` characters) and `description`.
+   */
+  namedInGroup(news: RawInputs, min?: number, max?: number) {
+    return {
+      parentUid: this.uid("parentUid", news.parentUid, GROUP_UID_PATTERN, GROUP_SHAPE),
+      name: this.name("name", news.name, min, max),
+      description: this.description("description", news.description),
+    };
+  }
+
   /** A required uid of the given shape. */
   uid(property: string, value: unknown, pattern: RegExp, shape: string): string | undefined {
     const uid = this.requiredString(property, value);

@@ -10,8 +10,6 @@ import {
 import type { IdentityProviderInputs } from "../handlers/identity-provider";
 import {
   Checker,
-  GROUP_SHAPE,
-  GROUP_UID_PATTERN,
   isRecord,
   isUnknown,
   ROLE_SHAPE,
@@ -101,9 +99,7 @@ function checkOidc(checker: Checker, value: unknown): IdentityProviderOidc {
 
 export function checkIdentityProviderInputs(news: Record<string, unknown>) {
   const checker = new Checker();
-  const parentUid = checker.uid("parentUid", news.parentUid, GROUP_UID_PATTERN, GROUP_SHAPE);
-  const name = checker.name("name", news.name, 3, 63);
-  const description = checker.description("description", news.description);
+  const { parentUid, name, description } = checker.namedInGroup(news, 3, 63);
   const defaultRole = checker.uid("defaultRole", news.defaultRole, ROLE_UID_PATTERN, ROLE_SHAPE);
   const oidc = checkOidc(checker, news.oidc);
   // Never quoted: the secret appears in no failure, only its length.

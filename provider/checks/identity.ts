@@ -14,8 +14,6 @@ import {
 import {
   type Checked,
   Checker,
-  GROUP_SHAPE,
-  GROUP_UID_PATTERN,
   isRecord,
   isSet,
   isUnknown,
@@ -30,9 +28,7 @@ import {
 
 export function checkIdentityInputs(news: RawInputs): Checked<IdentityInputs> {
   const checker = new Checker();
-  const parentUid = checker.uid("parentUid", news.parentUid, GROUP_UID_PATTERN, GROUP_SHAPE);
-  const name = checker.name("name", news.name);
-  const description = checker.description("description", news.description);
+  const { parentUid, name, description } = checker.namedInGroup(news);
   const kinds = checkIdentityKind(checker, news);
   const adoptUid = checker.adoptUid(news.adoptUid, "parentUid", parentUid);
   const inputs = withAdoptUid(

@@ -8,21 +8,15 @@
  */
 export { ASSOCIATION_BLOCKS, checkAccountAssociationInputs } from "./account-association";
 export {
-  CHILD_SHAPE,
   CHILD_UID_PATTERN,
-  type Checked,
-  Checker,
-  GROUP_SHAPE,
   GROUP_UID_PATTERN,
   isRecord,
   isUnknown,
   MAX_LENGTH,
   MAX_PATTERN_COST,
-  NAME_PATTERN,
   parentOf,
   patternCost,
   quoted,
-  type RawInputs,
   ROLE_SHAPE,
   ROLE_UID_PATTERN,
   UNKNOWN_VALUE,

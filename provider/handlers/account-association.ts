@@ -20,10 +20,8 @@ import { ASSOCIATION_BLOCKS, checkAccountAssociationInputs, isRecord } from "../
 import {
   type FieldSpec,
   getOrUndefined,
-  type HandlerContext,
   maskedFields,
   pick,
-  type ResourceHandler,
   sameField,
   withoutUndefined,
 } from "./common";
@@ -153,28 +151,24 @@ async function createAssociation(
   }
 }
 
-export function accountAssociationHandler(
-  context: HandlerContext,
-): ResourceHandler<AccountAssociationInputs, AccountAssociationOutputs> {
-  return objectHandler(context, {
-    kind: "account association",
-    container: sameField("groupUid"),
-    updatable: UPDATABLE,
-    check: checkAccountAssociationInputs,
-    api: (client) => client.iam.accountAssociations,
-    outputs: accountAssociationOutputs,
-    inputsFrom,
-    patchBody,
-    create: createAssociation,
-    // The group's association, if any: a group has at most one.
-    candidates: async (client, inputs) => {
-      const existing = await getOrUndefined(
-        () => client.iam.accountAssociations.get(inputs.groupUid),
-        (error) => client.iam.accountAssociations.isGone(error, inputs.groupUid),
-      );
-      return existing ? [existing] : [];
-    },
-    nameOf: (outputs) => outputs?.name,
-    describe: (inputs) => `the account association of group ${inputs.groupUid}`,
-  });
-}
+export const accountAssociationHandler = objectHandler({
+  kind: "account association",
+  container: sameField<AccountAssociationInputs, AccountAssociationOutputs>("groupUid"),
+  updatable: UPDATABLE,
+  check: checkAccountAssociationInputs,
+  api: (client) => client.iam.accountAssociations,
+  outputs: accountAssociationOutputs,
+  inputsFrom,
+  patchBody,
+  create: createAssociation,
+  // The group's association, if any: a group has at most one.
+  candidates: async (client, inputs) => {
+    const existing = await getOrUndefined(
+      () => client.iam.accountAssociations.get(inputs.groupUid),
+      (error) => client.iam.accountAssociations.isGone(error, inputs.groupUid),
+    );
+    return existing ? [existing] : [];
+  },
+  nameOf: (outputs) => outputs?.name,
+  describe: (inputs) => `the account association of group ${inputs.groupUid}`,
+});

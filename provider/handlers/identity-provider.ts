@@ -12,14 +12,7 @@ import type {
   IdentityProviderUpdate,
 } from "../../sdk/index";
 import { checkIdentityProviderInputs, isUnknown, parentOf } from "../checks";
-import {
-  type FieldSpec,
-  type HandlerContext,
-  maskedFields,
-  pick,
-  type ResourceHandler,
-  sameField,
-} from "./common";
+import { type FieldSpec, maskedFields, namesakes, pick, sameField } from "./common";
 import { objectHandler } from "./object-handler";
 
 /*
@@ -159,57 +152,46 @@ function patchBody(
   return body;
 }
 
-export function identityProviderHandler(
-  context: HandlerContext,
-): ResourceHandler<IdentityProviderInputs, IdentityProviderOutputs> {
-  return objectHandler<
-    IdentityProviderInputs,
-    IdentityProviderOutputs,
-    IdentityProvider,
-    IdentityProviderUpdate,
-    IdentityProviderMaskPath
-  >(context, {
-    kind: "identity provider",
-    container: CONTAINER,
-    replacing: [CORRELATION_RULE],
-    updatable: UPDATABLE,
-    check: checkIdentityProviderInputs,
-    api: (client) => client.iam.identityProviders,
-    outputs: identityProviderOutputs,
-    inputsFrom,
-    patchBody,
-    create: (client, inputs) =>
-      client.iam.identityProviders.create(inputs.parentUid, {
-        name: inputs.name,
-        description: inputs.description,
-        defaultRole: inputs.defaultRole,
-        oidc: {
-          issuer: inputs.oidc.issuer,
-          clientId: inputs.oidc.clientId,
-          additionalScopes: inputs.oidc.additionalScopes,
-          groupsClaim: inputs.oidc.groupsClaim,
-          pkceEnabled: inputs.oidc.pkceEnabled,
-          correlationRule: inputs.oidc.correlationRule,
-          ...(inputs.clientSecret === "" ? {} : { clientSecret: inputs.clientSecret }),
-        },
-      }),
-    // By name among the group's providers (the correlation rule is compared too, as a
-    // replacing field).
-    candidates: async (client, inputs) =>
-      (
-        await client.iam.identityProviders.list({
-          childrenOf: inputs.parentUid,
-          name: inputs.name,
-          pageSize: 200,
-        })
-      ).items,
-    nameOf: (outputs) => outputs?.name,
-    describe: (inputs) =>
-      `identity provider ${JSON.stringify(inputs.name)} under ${inputs.parentUid}`,
-    withWriteOnly: (outputs, inputs) => ({ ...outputs, clientSecret: inputs.clientSecret }),
-    refuseAdoption: (current, inputs) =>
-      CORRELATION_RULE.fromOutputs(current) === CORRELATION_RULE.fromInputs(inputs)
-        ? undefined
-        : `has oidc.correlationRule ${current.oidc.correlationRule}, not ${inputs.oidc.correlationRule}, and the API cannot change it: declare its rule, or create a new identity provider`,
-  });
-}
+export const identityProviderHandler = objectHandler<
+  IdentityProviderInputs,
+  IdentityProviderOutputs,
+  IdentityProvider,
+  IdentityProviderUpdate,
+  IdentityProviderMaskPath
+>({
+  kind: "identity provider",
+  container: CONTAINER,
+  replacing: [CORRELATION_RULE],
+  updatable: UPDATABLE,
+  check: checkIdentityProviderInputs,
+  api: (client) => client.iam.identityProviders,
+  outputs: identityProviderOutputs,
+  inputsFrom,
+  patchBody,
+  create: (client, inputs) =>
+    client.iam.identityProviders.create(inputs.parentUid, {
+      name: inputs.name,
+      description: inputs.description,
+      defaultRole: inputs.defaultRole,
+      oidc: {
+        issuer: inputs.oidc.issuer,
+        clientId: inputs.oidc.clientId,
+        additionalScopes: inputs.oidc.additionalScopes,
+        groupsClaim: inputs.oidc.groupsClaim,
+        pkceEnabled: inputs.oidc.pkceEnabled,
+        correlationRule: inputs.oidc.correlationRule,
+        ...(inputs.clientSecret === "" ? {} : { clientSecret: inputs.clientSecret }),
+      },
+    }),
+  // By name among the group's providers (the correlation rule is compared too, as a
+  // replacing field).
+  candidates: namesakes((client) => client.iam.identityProviders),
+  nameOf: (outputs) => outputs?.name,
+  describe: (inputs) =>
+    `identity provider ${JSON.stringify(inputs.name)} under ${inputs.parentUid}`,
+  withWriteOnly: (outputs, inputs) => ({ ...outputs, clientSecret: inputs.clientSecret }),
+  refuseAdoption: (current, inputs) =>
+    CORRELATION_RULE.fromOutputs(current) === CORRELATION_RULE.fromInputs(inputs)
+      ? undefined
+      : `has oidc.correlationRule ${current.oidc.correlationRule}, not ${inputs.oidc.correlationRule}, and the API cannot change it: declare its rule, or create a new identity provider`,
+});

@@ -123,7 +123,23 @@ function groupExists(context: HandlerContext, uid: string): Promise<boolean> {
   return known;
 }
 
+/**
+ * The handler factory of one resource type: what the runtime calls with its context
+ * (`kinds.ts`), giving the shared lifecycle over the type's `spec`.
+ */
 export function objectHandler<
+  Inputs extends { adoptUid?: string },
+  Outputs extends { uid: string; createTime: string },
+  T,
+  Body,
+  MaskPath extends string,
+>(
+  spec: ObjectSpec<Inputs, Outputs, T, Body, MaskPath>,
+): (context: HandlerContext) => ResourceHandler<Inputs, Outputs> {
+  return (context) => lifecycle(context, spec);
+}
+
+function lifecycle<
   Inputs extends { adoptUid?: string },
   Outputs extends { uid: string; createTime: string },
   T,

@@ -1,14 +1,7 @@
 /** Provider methods of `Role`: a custom role of a group. */
 import { capabilitiesInEnumNames, type Role, type RoleUpdate, roleGroupUid } from "../../sdk/index";
 import { capabilitySet, checkRoleInputs } from "../checks";
-import {
-  type FieldSpec,
-  type HandlerContext,
-  maskedFields,
-  pick,
-  type ResourceHandler,
-  sameField,
-} from "./common";
+import { type FieldSpec, maskedFields, namesakes, pick, sameField } from "./common";
 import { objectHandler } from "./object-handler";
 
 /** Inputs of a Role after `check`. */
@@ -69,41 +62,32 @@ function patchBody(inputs: RoleInputs, mask: readonly string[]): RoleUpdate {
   return body;
 }
 
-export function roleHandler(context: HandlerContext): ResourceHandler<RoleInputs, RoleOutputs> {
-  return objectHandler(context, {
-    kind: "role",
-    container: {
-      path: "parentUid",
-      fromInputs: (i) => i.parentUid,
-      // A built-in role has no group: say so where an adoption names where a role sits.
-      fromOutputs: (o) => o.parentUid || "no group (it is a built-in role)",
-    },
-    updatable: UPDATABLE,
-    check: checkRoleInputs,
-    api: (client) => client.iam.roles,
-    outputs: roleOutputs,
-    inputsFrom: roleInputsFrom,
-    patchBody,
-    create: (client, inputs) =>
-      client.iam.roles.create(inputs.parentUid, {
-        name: inputs.name,
-        description: inputs.description,
-        capabilities: capabilitySet(inputs.capabilities),
-      }),
-    // By name among the group's own custom roles.
-    candidates: async (client, inputs) =>
-      (
-        await client.iam.roles.list({
-          childrenOf: inputs.parentUid,
-          name: inputs.name,
-          pageSize: 200,
-        })
-      ).items,
-    nameOf: (outputs) => outputs?.name,
-    describe: (inputs) => `role ${JSON.stringify(inputs.name)} of group ${inputs.parentUid}`,
-    inUseRemedy:
-      "Remove the role bindings that use this role and change the defaultRole of the " +
-      "identity providers that name it, from this program or out of band if this stack " +
-      "does not manage them (group invites never block it)",
-  });
-}
+export const roleHandler = objectHandler({
+  kind: "role",
+  container: {
+    path: "parentUid",
+    fromInputs: (i) => i.parentUid,
+    // A built-in role has no group: say so where an adoption names where a role sits.
+    fromOutputs: (o) => o.parentUid || "no group (it is a built-in role)",
+  },
+  updatable: UPDATABLE,
+  check: checkRoleInputs,
+  api: (client) => client.iam.roles,
+  outputs: roleOutputs,
+  inputsFrom: roleInputsFrom,
+  patchBody,
+  create: (client, inputs) =>
+    client.iam.roles.create(inputs.parentUid, {
+      name: inputs.name,
+      description: inputs.description,
+      capabilities: capabilitySet(inputs.capabilities),
+    }),
+  // By name among the group's own custom roles.
+  candidates: namesakes((client) => client.iam.roles),
+  nameOf: (outputs) => outputs?.name,
+  describe: (inputs) => `role ${JSON.stringify(inputs.name)} of group ${inputs.parentUid}`,
+  inUseRemedy:
+    "Remove the role bindings that use this role and change the defaultRole of the " +
+    "identity providers that name it, from this program or out of band if this stack " +
+    "does not manage them (group invites never block it)",
+});
