@@ -3,14 +3,14 @@
  * existing organisation (or one group's subtree) as it is. The `irm-export` command
  * (cli.ts) is a thin layer over `exportOrganisation`. See docs/export.md.
  */
-import { checkAccountAssociationInputs } from "../provider/handlers/account-association";
-import { checkIdentityProviderInputs } from "../provider/handlers/identity-provider";
-import { checkRoleInputs } from "../provider/handlers/role";
 import {
+  checkAccountAssociationInputs,
   checkGroupInputs,
   checkIdentityInputs,
+  checkIdentityProviderInputs,
   checkRoleBindingInputs,
-} from "../provider/validation";
+  checkRoleInputs,
+} from "../provider/checks";
 import { IrmClient, type IrmClientOptions } from "../sdk/index";
 import { buildProgram, type ClientSecret, type ExportedProgram, type Omission } from "./program";
 import {

@@ -6,7 +6,7 @@
  * which has the group's uid and so is not below it.
  */
 
-import { GROUP_UID_PATTERN, quoted } from "../provider/validation";
+import { GROUP_UID_PATTERN, quoted } from "../provider/checks";
 import {
   type AccountAssociation,
   type Group,

@@ -15,7 +15,7 @@
  * `.*` and `.+` are equally open to any real token.
  */
 import { RE2JS } from "re2js";
-import { MAX_LENGTH, MAX_PATTERN_COST, patternCost } from "../provider/input-checks";
+import { MAX_LENGTH, MAX_PATTERN_COST, patternCost } from "../provider/checks";
 
 /** Every printable ASCII character but the space: `!` to `~`. */
 const PRINTABLE = Array.from({ length: 94 }, (_, i) => String.fromCharCode(0x21 + i)).join("");

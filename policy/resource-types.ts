@@ -1,28 +1,28 @@
 /**
- * Type tokens of the provider's dynamic resources, taken from the resource classes
- * themselves (`Group.__pulumiType`, ...), so the pack can never drift from what the
- * provider registers. Reading a class's static only loads the class module and
+ * Type tokens of the provider's dynamic resources, made from the provider's one list
+ * of resource types (`provider/kinds.ts`), so the pack can never drift from what the
+ * provider registers. Reading the list loads the handlers' modules and
  * `@pulumi/pulumi`, not the provider's runtime: the pack still needs no IRM
  * credentials and makes no request.
  */
-import { AccountAssociation } from "../provider/account-association";
-import { Group } from "../provider/group";
-import { GroupInvite } from "../provider/group-invite";
-import { Identity } from "../provider/identity";
-import { IdentityProvider } from "../provider/identity-provider";
-import { Role } from "../provider/role";
-import { RoleBinding } from "../provider/role-binding";
+import { PROVIDER_KINDS, type ProviderKind } from "../provider/kinds";
+import { typeToken } from "../provider/resource-class";
 
-/** Type tokens of the provider's dynamic resources (`pulumi-nodejs:dynamic/irm:<Type>`). */
-export const IRM_TYPES = {
-  group: Group.__pulumiType,
-  identity: Identity.__pulumiType,
-  roleBinding: RoleBinding.__pulumiType,
-  role: Role.__pulumiType,
-  identityProvider: IdentityProvider.__pulumiType,
-  groupInvite: GroupInvite.__pulumiType,
-  accountAssociation: AccountAssociation.__pulumiType,
-} as const;
+/** The resource type names the pack judges (`Group`, `Identity`, ...): the provider's. */
+export const POLICY_RESOURCE_TYPES: readonly ProviderKind["type"][] = PROVIDER_KINDS.map(
+  (kind) => kind.type,
+);
+
+/** `RoleBinding` -> `roleBinding`. */
+const keyOf = (type: string) => `${type[0].toLowerCase()}${type.slice(1)}`;
+
+/**
+ * Type tokens of the provider's dynamic resources (`pulumi-nodejs:dynamic/irm:<Type>`),
+ * each under its type's name with a lowercase first letter (`IRM_TYPES.roleBinding`).
+ */
+export const IRM_TYPES = Object.freeze(
+  Object.fromEntries(PROVIDER_KINDS.map((kind) => [keyOf(kind.type), typeToken(kind.type)])),
+) as { readonly [K in ProviderKind["type"] as Uncapitalize<K>]: string };
 
 const ALL_TYPES: ReadonlySet<string> = new Set(Object.values(IRM_TYPES));
 

@@ -30,7 +30,6 @@ import {
   UnauthenticatedError,
 } from "../sdk/index";
 import { CONFIG_NAMESPACE } from "../sdk/settings";
-import { CONFIG_KEYS, clientFor, type ProviderSettings, resolveProviderSettings } from "./config";
 import {
   CHILD_UID_PATTERN,
   GROUP_UID_PATTERN,
@@ -38,7 +37,8 @@ import {
   quoted,
   ROLE_SHAPE,
   ROLE_UID_PATTERN,
-} from "./input-checks";
+} from "./checks";
+import { CONFIG_KEYS, clientFor, type ProviderSettings, resolveProviderSettings } from "./config";
 
 /** Options of every lookup. */
 export interface LookupOptions {

@@ -12,24 +12,9 @@ import {
   requireApiUrl,
   resolveProviderSettings,
 } from "./config";
-import { accountAssociationHandler } from "./handlers/account-association";
 import type { HandlerContext, ResourceHandler } from "./handlers/common";
-import { groupHandler } from "./handlers/group";
-import { groupInviteHandler } from "./handlers/group-invite";
-import { identityHandler } from "./handlers/identity";
-import { identityProviderHandler } from "./handlers/identity-provider";
-import { roleHandler } from "./handlers/role";
-import { roleBindingHandler } from "./handlers/role-binding";
-import {
-  accountAssociationProvider,
-  groupInviteProvider,
-  groupProvider,
-  identityProvider,
-  identityProviderProvider,
-  isPackageProviderText,
-  roleBindingProvider,
-  roleProvider,
-} from "./shim";
+import { PROVIDER_KINDS, type ProviderKind } from "./kinds";
+import { isPackageProviderText } from "./shim";
 
 let settings: ProviderSettings | undefined;
 
@@ -107,26 +92,25 @@ function keepingText<I, O>(handler: ResourceHandler<I, O>, text: string): Resour
   };
 }
 
-/*
- * One export per resource type, named as its serialized shims call it: that text is in
- * every resource's state, so a name never changes once released (the provider texts of
- * every release call these names, `configure` included). The rule:
- * each export is made by the handler factory named after its resource type,
- * `<resourceType>Handler(context)` from `handlers/<resource-type>.ts`; the export's own
- * name is the short one state calls, given beside each below.
- */
+/** The runtime's object of each resource type, by the name its provider text calls. */
+type RuntimeObjects = {
+  [K in ProviderKind as K["runtimeExport"]]: ReturnType<K["handler"]>;
+};
 
-/** `group`: provider methods of `pulumi-nodejs:dynamic/irm:Group`. */
-export const group = keepingText(groupHandler(context), groupProvider);
-/** `identity`: provider methods of `pulumi-nodejs:dynamic/irm:Identity`. */
-export const identity = keepingText(identityHandler(context), identityProvider);
-/** `binding`: provider methods of `pulumi-nodejs:dynamic/irm:RoleBinding`. */
-export const binding = keepingText(roleBindingHandler(context), roleBindingProvider);
-/** `role`: provider methods of `pulumi-nodejs:dynamic/irm:Role`. */
-export const role = keepingText(roleHandler(context), roleProvider);
-/** `idp`: provider methods of `pulumi-nodejs:dynamic/irm:IdentityProvider`. */
-export const idp = keepingText(identityProviderHandler(context), identityProviderProvider);
-/** `invite`: provider methods of `pulumi-nodejs:dynamic/irm:GroupInvite`. */
-export const invite = keepingText(groupInviteHandler(context), groupInviteProvider);
-/** `assoc`: provider methods of `pulumi-nodejs:dynamic/irm:AccountAssociation`. */
-export const assoc = keepingText(accountAssociationHandler(context), accountAssociationProvider);
+const objects = Object.fromEntries(
+  PROVIDER_KINDS.map((kind) => [
+    kind.runtimeExport,
+    keepingText<unknown, unknown>(
+      kind.handler(context) as ResourceHandler<unknown, unknown>,
+      kind.text,
+    ),
+  ]),
+) as RuntimeObjects;
+
+/*
+ * One export per resource type (`kinds.ts`), named as its provider text calls it: that
+ * text is in every resource's state, so a name never changes once released (the texts
+ * of every release call these names, `configure` included). A kind added to the list
+ * and not exported here fails the test of the runtime's exports.
+ */
+export const { group, identity, binding, role, idp, invite, assoc } = objects;

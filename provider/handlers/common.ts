@@ -7,6 +7,7 @@ import type { IrmClient, ServerTimeBounds } from "../../sdk/index";
 import {
   FailedPreconditionError,
   isResourceNotEmpty,
+  MAX_PAGE_SIZE,
   type OutcomeUnknownError,
   type PreconditionViolation,
 } from "../../sdk/index";
@@ -167,6 +168,28 @@ export function maskedFields<T extends object, K extends keyof T & string>(
     inputs,
     keys.filter((key) => mask.includes(key)),
   );
+}
+
+/** The listing of a collection whose objects are named children of a group. */
+interface NamedChildren<T> {
+  list(params: { childrenOf: string; name: string; pageSize: number }): PromiseLike<{
+    items: T[];
+  }>;
+}
+
+/**
+ * The `candidates` of an object named within its group (`parentUid`): after a lost
+ * create, the objects of that name directly in the group, one page of the largest size.
+ */
+export function namesakes<T>(collection: (client: IrmClient) => NamedChildren<T>) {
+  return async (client: IrmClient, inputs: { parentUid: string; name: string }): Promise<T[]> => {
+    const page = await collection(client).list({
+      childrenOf: inputs.parentUid,
+      name: inputs.name,
+      pageSize: MAX_PAGE_SIZE,
+    });
+    return page.items;
+  };
 }
 
 /**

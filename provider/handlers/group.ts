@@ -1,15 +1,8 @@
 /** Provider methods of `Group`. */
-import { type Group, type GroupUpdate, type IrmClient, MAX_PAGE_SIZE } from "../../sdk/index";
+import type { Group, GroupUpdate, IrmClient } from "../../sdk/index";
+import { checkGroupInputs, parentOf } from "../checks";
 import type { GroupInputs, GroupOutputs } from "../types";
-import { checkGroupInputs, parentOf } from "../validation";
-import {
-  type FieldSpec,
-  type HandlerContext,
-  maskedFields,
-  pick,
-  type ResourceHandler,
-  sameField,
-} from "./common";
+import { type FieldSpec, maskedFields, namesakes, pick, sameField } from "./common";
 import { objectHandler } from "./object-handler";
 
 const UPDATABLE: ReadonlyArray<FieldSpec<GroupInputs, GroupOutputs>> = [
@@ -70,32 +63,23 @@ async function groupContents(client: IrmClient, uid: string): Promise<string[]> 
   return named;
 }
 
-export function groupHandler(context: HandlerContext): ResourceHandler<GroupInputs, GroupOutputs> {
-  return objectHandler(context, {
-    kind: "group",
-    container: sameField("parentUid"),
-    updatable: UPDATABLE,
-    check: checkGroupInputs,
-    api: (client) => client.iam.groups,
-    outputs: groupOutputs,
-    inputsFrom: groupInputsFrom,
-    patchBody,
-    create: (client, inputs) =>
-      client.iam.groups.create(inputs.parentUid, {
-        name: inputs.name,
-        description: inputs.description,
-      }),
-    // By name among the parent's children.
-    candidates: async (client, inputs) =>
-      (
-        await client.iam.groups.list({
-          childrenOf: inputs.parentUid,
-          name: inputs.name,
-          pageSize: MAX_PAGE_SIZE,
-        })
-      ).items,
-    nameOf: (outputs) => outputs?.name,
-    describe: (inputs) => `group ${JSON.stringify(inputs.name)} under ${inputs.parentUid}`,
-    contents: groupContents,
-  });
-}
+export const groupHandler = objectHandler({
+  kind: "group",
+  container: sameField<GroupInputs, GroupOutputs>("parentUid"),
+  updatable: UPDATABLE,
+  check: checkGroupInputs,
+  api: (client) => client.iam.groups,
+  outputs: groupOutputs,
+  inputsFrom: groupInputsFrom,
+  patchBody,
+  create: (client, inputs) =>
+    client.iam.groups.create(inputs.parentUid, {
+      name: inputs.name,
+      description: inputs.description,
+    }),
+  // By name among the parent's children.
+  candidates: namesakes((client) => client.iam.groups),
+  nameOf: (outputs) => outputs?.name,
+  describe: (inputs) => `group ${JSON.stringify(inputs.name)} under ${inputs.parentUid}`,
+  contents: groupContents,
+});

@@ -4,34 +4,15 @@
  * its output is the input value (kept by refresh, which therefore cannot see a secret
  * changed outside Pulumi), and the class marks it secret.
  */
-import {
-  CORRELATION_RULES,
-  type CorrelationRule,
-  type IdentityProvider,
-  type IdentityProviderMaskPath,
-  type IdentityProviderOidc,
-  type IdentityProviderUpdate,
+import type {
+  CorrelationRule,
+  IdentityProvider,
+  IdentityProviderMaskPath,
+  IdentityProviderOidc,
+  IdentityProviderUpdate,
 } from "../../sdk/index";
-import {
-  Checker,
-  GROUP_SHAPE,
-  GROUP_UID_PATTERN,
-  isRecord,
-  isUnknown,
-  parentOf,
-  ROLE_SHAPE,
-  ROLE_UID_PATTERN,
-  UNKNOWN_VALUE,
-  withAdoptUid,
-} from "../input-checks";
-import {
-  type FieldSpec,
-  type HandlerContext,
-  maskedFields,
-  pick,
-  type ResourceHandler,
-  sameField,
-} from "./common";
+import { checkIdentityProviderInputs, isUnknown, parentOf } from "../checks";
+import { type FieldSpec, maskedFields, namesakes, pick, sameField } from "./common";
 import { objectHandler } from "./object-handler";
 
 /*
@@ -63,125 +44,11 @@ export interface IdentityProviderOutputs extends Omit<IdentityProviderInputs, "a
   updateTime: string;
 }
 
-/** Longest client id and secret accepted: generous, yet catches pasted blobs. */
-const MAX_CLIENT_ID = 1024;
-const MAX_CLIENT_SECRET = 4096;
-const MAX_SCOPE = 256;
-
 /** `UNSPECIFIED` behaves as `SUB_EQUALS_EXTERNAL_ID`: the API counts them as one rule. */
 export function effectiveCorrelationRule(rule: string | undefined): string {
   return rule === undefined || rule === "" || rule === "CORRELATION_RULE_UNSPECIFIED"
     ? "CORRELATION_RULE_SUB_EQUALS_EXTERNAL_ID"
     : rule;
-}
-
-function checkOidc(checker: Checker, value: unknown): IdentityProviderOidc {
-  const unknownOidc: IdentityProviderOidc = {
-    issuer: UNKNOWN_VALUE,
-    clientId: UNKNOWN_VALUE,
-    additionalScopes: [],
-    groupsClaim: "",
-    pkceEnabled: false,
-    correlationRule: "CORRELATION_RULE_UNSPECIFIED",
-  };
-  // The whole object may be unknown in a preview.
-  if (isUnknown(value)) return unknownOidc;
-  if (!isRecord(value)) {
-    checker.fail(
-      "oidc",
-      value === undefined || value === null
-        ? "is required (an object with issuer and clientId)"
-        : "must be an object with issuer and clientId",
-    );
-    return { ...unknownOidc, issuer: "", clientId: "" };
-  }
-  const issuer = checker.httpsUrl("oidc.issuer", value.issuer);
-  const clientId = checker.requiredString("oidc.clientId", value.clientId);
-  if (clientId !== undefined && !isUnknown(clientId)) {
-    checker.maxLength("oidc.clientId", clientId, MAX_CLIENT_ID);
-  }
-  // The secret has its own input, which the class keeps secret; here it would be sent
-  // nowhere and stored in plain text, so it is refused (never quoted).
-  if (value.clientSecret !== undefined && value.clientSecret !== null) {
-    checker.fail(
-      "oidc.clientSecret",
-      "is not an input here: give the secret as clientSecret, which is kept as a Pulumi secret",
-    );
-  }
-  const additionalScopes = checker.stringArray("oidc.additionalScopes", value.additionalScopes);
-  const seen = new Set<string>();
-  additionalScopes.forEach((scope, index) => {
-    if (isUnknown(scope)) return;
-    const property = `oidc.additionalScopes[${index}]`;
-    if (scope === "" || /\s/.test(scope)) {
-      checker.fail(
-        property,
-        `must be a non-empty scope without whitespace, got ${JSON.stringify(scope)}`,
-      );
-    } else if (scope.length > MAX_SCOPE) {
-      checker.maxLength(property, scope, MAX_SCOPE);
-    } else if (seen.has(scope)) {
-      checker.fail(property, `${JSON.stringify(scope)} is listed twice`);
-    }
-    seen.add(scope);
-  });
-  const groupsClaim = checker.optionalString("oidc.groupsClaim", value.groupsClaim, MAX_SCOPE);
-  const pkceEnabled = checker.optionalBoolean("oidc.pkceEnabled", value.pkceEnabled);
-  let correlationRule: CorrelationRule = "CORRELATION_RULE_UNSPECIFIED";
-  const rule = value.correlationRule;
-  if (rule !== undefined && rule !== null && rule !== "") {
-    if (isUnknown(rule) || CORRELATION_RULES.includes(rule as CorrelationRule)) {
-      correlationRule = rule as CorrelationRule;
-    } else {
-      checker.fail(
-        "oidc.correlationRule",
-        `must be one of ${CORRELATION_RULES.join(", ")}, got ${typeof rule === "string" ? JSON.stringify(rule) : typeof rule}`,
-      );
-    }
-  }
-  return {
-    issuer: issuer ?? "",
-    clientId: clientId ?? "",
-    additionalScopes,
-    groupsClaim,
-    pkceEnabled: pkceEnabled as boolean,
-    correlationRule,
-  };
-}
-
-export function checkIdentityProviderInputs(news: Record<string, unknown>) {
-  const checker = new Checker();
-  const parentUid = checker.uid("parentUid", news.parentUid, GROUP_UID_PATTERN, GROUP_SHAPE);
-  const name = checker.name("name", news.name, 3, 63);
-  const description = checker.description("description", news.description);
-  const defaultRole = checker.uid("defaultRole", news.defaultRole, ROLE_UID_PATTERN, ROLE_SHAPE);
-  const oidc = checkOidc(checker, news.oidc);
-  // Never quoted: the secret appears in no failure, only its length.
-  let clientSecret = "";
-  const secret = news.clientSecret;
-  if (secret !== undefined && secret !== null && secret !== "") {
-    if (typeof secret !== "string") {
-      checker.fail("clientSecret", `must be a string, got ${typeof secret}`);
-    } else {
-      clientSecret = secret;
-      if (!isUnknown(secret)) checker.maxLength("clientSecret", secret, MAX_CLIENT_SECRET);
-    }
-  } else if (oidc.pkceEnabled === false) {
-    checker.fail("clientSecret", "is required unless oidc.pkceEnabled is true");
-  }
-  const adopt = checker.adoptUid(news.adoptUid, "parentUid", parentUid);
-  const inputs = withAdoptUid<IdentityProviderInputs>(
-    {
-      parentUid: parentUid ?? "",
-      name: name ?? "",
-      description,
-      defaultRole: defaultRole ?? "",
-      oidc,
-      clientSecret,
-    },
-    adopt,
-  );
-  return { inputs, failures: checker.failures };
 }
 
 type Field = FieldSpec<IdentityProviderInputs, IdentityProviderOutputs>;
@@ -285,57 +152,46 @@ function patchBody(
   return body;
 }
 
-export function identityProviderHandler(
-  context: HandlerContext,
-): ResourceHandler<IdentityProviderInputs, IdentityProviderOutputs> {
-  return objectHandler<
-    IdentityProviderInputs,
-    IdentityProviderOutputs,
-    IdentityProvider,
-    IdentityProviderUpdate,
-    IdentityProviderMaskPath
-  >(context, {
-    kind: "identity provider",
-    container: CONTAINER,
-    replacing: [CORRELATION_RULE],
-    updatable: UPDATABLE,
-    check: checkIdentityProviderInputs,
-    api: (client) => client.iam.identityProviders,
-    outputs: identityProviderOutputs,
-    inputsFrom,
-    patchBody,
-    create: (client, inputs) =>
-      client.iam.identityProviders.create(inputs.parentUid, {
-        name: inputs.name,
-        description: inputs.description,
-        defaultRole: inputs.defaultRole,
-        oidc: {
-          issuer: inputs.oidc.issuer,
-          clientId: inputs.oidc.clientId,
-          additionalScopes: inputs.oidc.additionalScopes,
-          groupsClaim: inputs.oidc.groupsClaim,
-          pkceEnabled: inputs.oidc.pkceEnabled,
-          correlationRule: inputs.oidc.correlationRule,
-          ...(inputs.clientSecret === "" ? {} : { clientSecret: inputs.clientSecret }),
-        },
-      }),
-    // By name among the group's providers (the correlation rule is compared too, as a
-    // replacing field).
-    candidates: async (client, inputs) =>
-      (
-        await client.iam.identityProviders.list({
-          childrenOf: inputs.parentUid,
-          name: inputs.name,
-          pageSize: 200,
-        })
-      ).items,
-    nameOf: (outputs) => outputs?.name,
-    describe: (inputs) =>
-      `identity provider ${JSON.stringify(inputs.name)} under ${inputs.parentUid}`,
-    withWriteOnly: (outputs, inputs) => ({ ...outputs, clientSecret: inputs.clientSecret }),
-    refuseAdoption: (current, inputs) =>
-      CORRELATION_RULE.fromOutputs(current) === CORRELATION_RULE.fromInputs(inputs)
-        ? undefined
-        : `has oidc.correlationRule ${current.oidc.correlationRule}, not ${inputs.oidc.correlationRule}, and the API cannot change it: declare its rule, or create a new identity provider`,
-  });
-}
+export const identityProviderHandler = objectHandler<
+  IdentityProviderInputs,
+  IdentityProviderOutputs,
+  IdentityProvider,
+  IdentityProviderUpdate,
+  IdentityProviderMaskPath
+>({
+  kind: "identity provider",
+  container: CONTAINER,
+  replacing: [CORRELATION_RULE],
+  updatable: UPDATABLE,
+  check: checkIdentityProviderInputs,
+  api: (client) => client.iam.identityProviders,
+  outputs: identityProviderOutputs,
+  inputsFrom,
+  patchBody,
+  create: (client, inputs) =>
+    client.iam.identityProviders.create(inputs.parentUid, {
+      name: inputs.name,
+      description: inputs.description,
+      defaultRole: inputs.defaultRole,
+      oidc: {
+        issuer: inputs.oidc.issuer,
+        clientId: inputs.oidc.clientId,
+        additionalScopes: inputs.oidc.additionalScopes,
+        groupsClaim: inputs.oidc.groupsClaim,
+        pkceEnabled: inputs.oidc.pkceEnabled,
+        correlationRule: inputs.oidc.correlationRule,
+        ...(inputs.clientSecret === "" ? {} : { clientSecret: inputs.clientSecret }),
+      },
+    }),
+  // By name among the group's providers (the correlation rule is compared too, as a
+  // replacing field).
+  candidates: namesakes((client) => client.iam.identityProviders),
+  nameOf: (outputs) => outputs?.name,
+  describe: (inputs) =>
+    `identity provider ${JSON.stringify(inputs.name)} under ${inputs.parentUid}`,
+  withWriteOnly: (outputs, inputs) => ({ ...outputs, clientSecret: inputs.clientSecret }),
+  refuseAdoption: (current, inputs) =>
+    CORRELATION_RULE.fromOutputs(current) === CORRELATION_RULE.fromInputs(inputs)
+      ? undefined
+      : `has oidc.correlationRule ${current.oidc.correlationRule}, not ${inputs.oidc.correlationRule}, and the API cannot change it: declare its rule, or create a new identity provider`,
+});

@@ -11,7 +11,8 @@ import type {
   IdentityUpdate,
   ServicePrincipal,
 } from "../../sdk/index";
-import { identityKind, MAX_PAGE_SIZE } from "../../sdk/index";
+import { identityKind } from "../../sdk/index";
+import { checkIdentityInputs, parentOf } from "../checks";
 import {
   type AwsIdentity,
   type ClaimMatch,
@@ -20,16 +21,7 @@ import {
   type IdentityOutputs,
   type StaticKeysOutputs,
 } from "../types";
-import { checkIdentityInputs, parentOf } from "../validation";
-import {
-  canonical,
-  type FieldSpec,
-  type HandlerContext,
-  pick,
-  type ResourceHandler,
-  sameField,
-  withoutUndefined,
-} from "./common";
+import { canonical, type FieldSpec, namesakes, pick, sameField, withoutUndefined } from "./common";
 import { objectHandler } from "./object-handler";
 
 type Field = FieldSpec<IdentityInputs, IdentityOutputs>;
@@ -194,31 +186,20 @@ function refuseAdoption(current: IdentityOutputs, inputs: IdentityInputs): strin
   return undefined;
 }
 
-export function identityHandler(
-  context: HandlerContext,
-): ResourceHandler<IdentityInputs, IdentityOutputs> {
-  return objectHandler(context, {
-    kind: "identity",
-    container: sameField("parentUid"),
-    replacing: REPLACING,
-    updatable: UPDATABLE,
-    check: checkIdentityInputs,
-    api: (client) => client.iam.identities,
-    outputs: identityOutputs,
-    inputsFrom: identityInputsFrom,
-    patchBody: identityPatchBody,
-    create: (client, inputs) => client.iam.identities.create(inputs.parentUid, createBody(inputs)),
-    // By name among the group's identities.
-    candidates: async (client, inputs) =>
-      (
-        await client.iam.identities.list({
-          childrenOf: inputs.parentUid,
-          name: inputs.name,
-          pageSize: MAX_PAGE_SIZE,
-        })
-      ).items,
-    refuseAdoption,
-    nameOf: (outputs) => outputs?.name,
-    describe: (inputs) => `identity ${JSON.stringify(inputs.name)} under ${inputs.parentUid}`,
-  });
-}
+export const identityHandler = objectHandler({
+  kind: "identity",
+  container: sameField<IdentityInputs, IdentityOutputs>("parentUid"),
+  replacing: REPLACING,
+  updatable: UPDATABLE,
+  check: checkIdentityInputs,
+  api: (client) => client.iam.identities,
+  outputs: identityOutputs,
+  inputsFrom: identityInputsFrom,
+  patchBody: identityPatchBody,
+  create: (client, inputs) => client.iam.identities.create(inputs.parentUid, createBody(inputs)),
+  // By name among the group's identities.
+  candidates: namesakes((client) => client.iam.identities),
+  refuseAdoption,
+  nameOf: (outputs) => outputs?.name,
+  describe: (inputs) => `identity ${JSON.stringify(inputs.name)} under ${inputs.parentUid}`,
+});

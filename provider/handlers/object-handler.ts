@@ -7,7 +7,7 @@
 import type { CheckResult } from "@pulumi/pulumi/dynamic";
 import type { IrmClient } from "../../sdk/index";
 import { OutcomeUnknownError } from "../../sdk/index";
-import { isUnknown } from "../input-checks";
+import { isUnknown } from "../checks";
 import {
   changedPaths,
   deleteWaitingForChildren,
@@ -95,26 +95,51 @@ export interface ObjectSpec<
   refuseAdoption?(current: Outputs, inputs: Inputs): string | undefined;
 }
 
-/** Groups known to exist, per provider process (a group's uid is never reused). */
-const existingGroups = new Map<string, Promise<boolean>>();
+/**
+ * Groups known to exist, per client: what one token may see says nothing of another's,
+ * nor of another API, so two providers with different settings in one process never
+ * share an answer. Keyed by the client object (`clientFor` keeps one per settings),
+ * never by the token; a group's uid is never reused, so an answer holds for the
+ * client's life.
+ */
+const existingGroups = new WeakMap<IrmClient, Map<string, Promise<boolean>>>();
 
 /** False only when the API answers NOT_FOUND for this group. */
 function groupExists(context: HandlerContext, uid: string): Promise<boolean> {
-  let known = existingGroups.get(uid);
+  const client = context.client();
+  const cache = existingGroups.get(client) ?? new Map<string, Promise<boolean>>();
+  existingGroups.set(client, cache);
+  let known = cache.get(uid);
   if (known === undefined) {
-    const groups = context.client().iam.groups;
+    const groups = client.iam.groups;
     known = groups.get(uid).then(
       () => true,
       (error: unknown) => !groups.isGone(error, uid),
     );
-    existingGroups.set(uid, known);
+    cache.set(uid, known);
     // A group found missing may be created later in the same process: ask again then.
-    known.then((exists) => exists || existingGroups.delete(uid));
+    known.then((exists) => exists || cache.delete(uid));
   }
   return known;
 }
 
+/**
+ * The handler factory of one resource type: what the runtime calls with its context
+ * (`kinds.ts`), giving the shared lifecycle over the type's `spec`.
+ */
 export function objectHandler<
+  Inputs extends { adoptUid?: string },
+  Outputs extends { uid: string; createTime: string },
+  T,
+  Body,
+  MaskPath extends string,
+>(
+  spec: ObjectSpec<Inputs, Outputs, T, Body, MaskPath>,
+): (context: HandlerContext) => ResourceHandler<Inputs, Outputs> {
+  return (context) => lifecycle(context, spec);
+}
+
+function lifecycle<
   Inputs extends { adoptUid?: string },
   Outputs extends { uid: string; createTime: string },
   T,
@@ -173,7 +198,8 @@ export function objectHandler<
   /**
    * Before a create (or a move), while `pulumi preview` runs too: the group the object
    * is to live in must exist, or the failure names the input. One GET per distinct
-   * group per provider process; an answer other than NOT_FOUND leaves it to the create.
+   * group per client (API URL and token) in a provider process; an answer other than
+   * NOT_FOUND leaves it to the create.
    */
   async function missingContainer(
     olds: Record<string, unknown>,

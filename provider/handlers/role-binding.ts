@@ -1,18 +1,10 @@
 /** Provider methods of `RoleBinding`. */
 import type { IrmClient, RoleBinding, RoleBindingUpdate } from "../../sdk/index";
 import { AlreadyExistsError, MAX_PAGE_SIZE } from "../../sdk/index";
+import { BUILT_IN_ROLE_NAMES, checkRoleBindingInputs } from "../checks";
 import type { RoleBindingInputs, RoleBindingOutputs } from "../types";
-import { checkRoleBindingInputs } from "../validation";
-import {
-  type FieldSpec,
-  type HandlerContext,
-  maskedFields,
-  pick,
-  type ResourceHandler,
-  sameField,
-} from "./common";
+import { type FieldSpec, maskedFields, pick, sameField } from "./common";
 import { objectHandler } from "./object-handler";
-import { BUILT_IN_ROLE_NAMES } from "./role";
 
 const UPDATABLE: ReadonlyArray<FieldSpec<RoleBindingInputs, RoleBindingOutputs>> = [
   sameField("identityUid"),
@@ -103,25 +95,21 @@ async function createBinding(client: IrmClient, inputs: RoleBindingInputs): Prom
   }
 }
 
-export function roleBindingHandler(
-  context: HandlerContext,
-): ResourceHandler<RoleBindingInputs, RoleBindingOutputs> {
-  return objectHandler(context, {
-    kind: "role binding",
-    container: sameField("groupUid"),
-    updatable: UPDATABLE,
-    check: checkRoleBindingInputs,
-    api: (client) => client.iam.roleBindings,
-    outputs: async (binding, previous) => currentOutputs(binding, previous),
-    inputsFrom: roleBindingInputsFrom,
-    patchBody,
-    create: createBinding,
-    // The same identity and role in the group (the API allows one such binding).
-    candidates: async (client, inputs) => {
-      const existing = await findBinding(client, inputs);
-      return existing ? [existing] : [];
-    },
-    describe: (inputs) =>
-      `a role binding of identity ${inputs.identityUid} to role ${inputs.roleUid} in group ${inputs.groupUid}`,
-  });
-}
+export const roleBindingHandler = objectHandler({
+  kind: "role binding",
+  container: sameField<RoleBindingInputs, RoleBindingOutputs>("groupUid"),
+  updatable: UPDATABLE,
+  check: checkRoleBindingInputs,
+  api: (client) => client.iam.roleBindings,
+  outputs: async (binding, previous) => currentOutputs(binding, previous),
+  inputsFrom: roleBindingInputsFrom,
+  patchBody,
+  create: createBinding,
+  // The same identity and role in the group (the API allows one such binding).
+  candidates: async (client, inputs) => {
+    const existing = await findBinding(client, inputs);
+    return existing ? [existing] : [];
+  },
+  describe: (inputs) =>
+    `a role binding of identity ${inputs.identityUid} to role ${inputs.roleUid} in group ${inputs.groupUid}`,
+});

@@ -4,12 +4,12 @@
  * uid; blocks are replaced whole and a dropped block is named in the mask.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { UNKNOWN_VALUE } from "../../provider/checks";
 import type {
   AccountAssociationInputs,
   AccountAssociationOutputs,
 } from "../../provider/handlers/account-association";
 import * as runtime from "../../provider/runtime";
-import { UNKNOWN_VALUE } from "../../provider/validation";
 import { maskOf, type ProviderFixture, startProviderFixture } from "../support/provider-fixture";
 
 const TENANT = "0f8fad5b-d9cb-469f-a165-70867728950e";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { UNKNOWN_VALUE } from "../../provider/checks";
 import * as runtime from "../../provider/runtime";
 import type { GroupOutputs, IdentityOutputs, RoleBindingOutputs } from "../../provider/types";
-import { UNKNOWN_VALUE } from "../../provider/validation";
 
 const ROOT = "a".repeat(40);
 const GROUP = `${ROOT}/${"1".repeat(16)}`;

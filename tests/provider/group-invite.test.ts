@@ -5,10 +5,10 @@
  * and a lost create leaves no invite whose code nobody has.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { UNKNOWN_VALUE } from "../../provider/checks";
 import type { GroupInviteInputs, GroupInviteOutputs } from "../../provider/handlers/group-invite";
 import * as runtime from "../../provider/runtime";
 import { groupInviteProvider } from "../../provider/shim";
-import { UNKNOWN_VALUE } from "../../provider/validation";
 import { type ProviderFixture, startProviderFixture } from "../support/provider-fixture";
 
 let emu: ProviderFixture;

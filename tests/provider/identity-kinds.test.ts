@@ -6,10 +6,10 @@
  */
 import { generateKeyPairSync } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { checkIdentityInputs, UNKNOWN_VALUE } from "../../provider/checks";
 import * as runtime from "../../provider/runtime";
 import { identityProvider } from "../../provider/shim";
 import type { IdentityInputs, IdentityOutputs } from "../../provider/types";
-import { checkIdentityInputs, UNKNOWN_VALUE } from "../../provider/validation";
 import { maskOf, type ProviderFixture, startProviderFixture } from "../support/provider-fixture";
 
 const ROOT = "a".repeat(40);

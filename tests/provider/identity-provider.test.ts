@@ -5,12 +5,12 @@
  * into an error.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { UNKNOWN_VALUE } from "../../provider/checks";
 import type {
   IdentityProviderInputs,
   IdentityProviderOutputs,
 } from "../../provider/handlers/identity-provider";
 import * as runtime from "../../provider/runtime";
-import { UNKNOWN_VALUE } from "../../provider/validation";
 import { maskOf, type ProviderFixture, startProviderFixture } from "../support/provider-fixture";
 
 const SECRET = "idp-secret-5e1f0c-never-in-errors";

@@ -3,10 +3,10 @@
  * configure, against the emulator; request counts come from its request log.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { UNKNOWN_VALUE } from "../../provider/checks";
 import type { RoleInputs, RoleOutputs } from "../../provider/handlers/role";
 import * as runtime from "../../provider/runtime";
 import { roleProvider } from "../../provider/shim";
-import { UNKNOWN_VALUE } from "../../provider/validation";
 import { maskOf, type ProviderFixture, startProviderFixture } from "../support/provider-fixture";
 
 let emu: ProviderFixture;

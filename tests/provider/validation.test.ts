@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { checkGroupInviteInputs } from "../../provider/handlers/group-invite";
-import { checkIdentityProviderInputs } from "../../provider/handlers/identity-provider";
 import {
   checkGroupInputs,
+  checkGroupInviteInputs,
   checkIdentityInputs,
+  checkIdentityProviderInputs,
   checkRoleBindingInputs,
   MAX_LENGTH,
   UNKNOWN_VALUE,
-} from "../../provider/validation";
+} from "../../provider/checks";
 
 const ROOT = "a".repeat(40);
 const GROUP = `${ROOT}/${"1".repeat(16)}`;

@@ -4,6 +4,7 @@
  * host does (from `irm:` config).
  */
 
+import type { EmulatorOptions } from "../../emulator/index";
 import { type LogEntry, startTestEmulator, type TestEmulator } from "../../harness/emulator";
 import * as runtime from "../../provider/runtime";
 import { IrmClient } from "../../sdk/index";
@@ -15,8 +16,10 @@ export interface ProviderFixture extends TestEmulator {
   configureRuntime(config?: Record<string, string>): Promise<void>;
 }
 
-export async function startProviderFixture(): Promise<ProviderFixture> {
-  const emulator = await startTestEmulator();
+export async function startProviderFixture(
+  options: EmulatorOptions = {},
+): Promise<ProviderFixture> {
+  const emulator = await startTestEmulator(options);
   return {
     ...emulator,
     client: new IrmClient({ baseUrl: emulator.url, token: emulator.token }),

@@ -1,17 +1,19 @@
 /**
- * The input checks of groups, identities (each of the four kinds) and role bindings,
- * run by `check` before any request reaches the API, built from the rules of
- * `input-checks.ts`. Every failure names the property and the rule it broke, so
- * `pulumi preview` can point at the line.
+ * The input checks of `Identity`: the fields every identity has, and the one kind it
+ * is (`claimMatch`, `staticKeys`, `awsIdentity` or `servicePrincipal`), each checked
+ * to the member.
  */
-import { SERVICE_PRINCIPALS } from "../sdk/index";
+import { SERVICE_PRINCIPALS } from "../../sdk/index";
 import {
-  CHILD_SHAPE,
-  CHILD_UID_PATTERN,
+  type AwsIdentity,
+  type ClaimMatch,
+  IDENTITY_KINDS,
+  type IdentityInputs,
+  type StaticKeysInputs,
+} from "../types";
+import {
   type Checked,
   Checker,
-  GROUP_SHAPE,
-  GROUP_UID_PATTERN,
   isRecord,
   isSet,
   isUnknown,
@@ -20,56 +22,13 @@ import {
   magicKeyRule,
   quoted,
   type RawInputs,
-  ROLE_SHAPE,
-  ROLE_UID_PATTERN,
   UNKNOWN_VALUE,
   withAdoptUid,
-} from "./input-checks";
-import {
-  type AwsIdentity,
-  type ClaimMatch,
-  type GroupInputs,
-  IDENTITY_KINDS,
-  type IdentityInputs,
-  type RoleBindingInputs,
-  type StaticKeysInputs,
-} from "./types";
-
-/*
- * The rules this module was first the home of, still importable from here (the
- * exporter, the lookups and tests read them under this path).
- */
-export {
-  CHILD_UID_PATTERN,
-  type Checked,
-  GROUP_UID_PATTERN,
-  isUnknown,
-  MAX_LENGTH,
-  NAME_PATTERN,
-  parentOf,
-  quoted,
-  ROLE_UID_PATTERN,
-  UNKNOWN_VALUE,
-} from "./input-checks";
-
-export function checkGroupInputs(news: RawInputs): Checked<GroupInputs> {
-  const checker = new Checker();
-  const parentUid = checker.uid("parentUid", news.parentUid, GROUP_UID_PATTERN, GROUP_SHAPE);
-  const name = checker.name("name", news.name);
-  const description = checker.description("description", news.description);
-  const adoptUid = checker.adoptUid(news.adoptUid, "parentUid", parentUid);
-  const inputs = withAdoptUid(
-    { parentUid: parentUid ?? "", name: name ?? "", description },
-    adoptUid,
-  );
-  return { inputs, failures: checker.failures };
-}
+} from "./checker";
 
 export function checkIdentityInputs(news: RawInputs): Checked<IdentityInputs> {
   const checker = new Checker();
-  const parentUid = checker.uid("parentUid", news.parentUid, GROUP_UID_PATTERN, GROUP_SHAPE);
-  const name = checker.name("name", news.name);
-  const description = checker.description("description", news.description);
+  const { parentUid, name, description } = checker.namedInGroup(news);
   const kinds = checkIdentityKind(checker, news);
   const adoptUid = checker.adoptUid(news.adoptUid, "parentUid", parentUid);
   const inputs = withAdoptUid(
@@ -319,17 +278,4 @@ function checkServicePrincipal(checker: Checker, value: unknown): string {
     );
   }
   return full;
-}
-
-export function checkRoleBindingInputs(news: RawInputs): Checked<RoleBindingInputs> {
-  const checker = new Checker();
-  const groupUid = checker.uid("groupUid", news.groupUid, GROUP_UID_PATTERN, GROUP_SHAPE);
-  const identityUid = checker.uid("identityUid", news.identityUid, CHILD_UID_PATTERN, CHILD_SHAPE);
-  const roleUid = checker.uid("roleUid", news.roleUid, ROLE_UID_PATTERN, ROLE_SHAPE);
-  const adoptUid = checker.adoptUid(news.adoptUid, "groupUid", groupUid);
-  const inputs = withAdoptUid(
-    { groupUid: groupUid ?? "", identityUid: identityUid ?? "", roleUid: roleUid ?? "" },
-    adoptUid,
-  );
-  return { inputs, failures: checker.failures };
 }

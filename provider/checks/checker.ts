@@ -1,10 +1,9 @@
 /**
- * The rules every resource's `check` is built from, before any request reaches the
- * API: the API's patterns and this provider's bounds, and {@link Checker}, which
+ * The rules every resource's input checks are built from, before any request reaches
+ * the API: the API's patterns and this provider's bounds, and {@link Checker}, which
  * collects failures. Every failure names the property and the rule it broke, so
  * `pulumi preview` can point at the line, and a value not known yet in a preview
- * passes. The checks of each resource's inputs are beside its handler (and, for
- * groups, identities and role bindings, in `validation.ts`).
+ * passes. Each resource's checks are its own module beside this one (`checks/`).
  */
 import type { CheckFailure } from "@pulumi/pulumi/dynamic";
 import { RE2JS } from "re2js";
@@ -195,6 +194,18 @@ export class Checker {
 
   description(property: string, value: unknown): string {
     return this.optionalString(property, value, MAX_LENGTH.description);
+  }
+
+  /**
+   * The members of an object named within a group, in this order: `parentUid`, `name`
+   * (`min` to `max` characters) and `description`.
+   */
+  namedInGroup(news: RawInputs, min?: number, max?: number) {
+    return {
+      parentUid: this.uid("parentUid", news.parentUid, GROUP_UID_PATTERN, GROUP_SHAPE),
+      name: this.name("name", news.name, min, max),
+      description: this.description("description", news.description),
+    };
   }
 
   /** A required uid of the given shape. */
