@@ -10,7 +10,7 @@
 import * as fs from "node:fs";
 import { parseArgs } from "node:util";
 import { ExportError, type ExportResult, exportOrganisation, requestFloor } from "./index";
-import { describeCounts } from "./project";
+import { describeCounts } from "./kinds";
 
 const USAGE = `usage: irm-export --out DIR [options]
 

@@ -101,6 +101,9 @@ export const DECLARED_KINDS: readonly DeclaredKind[] = KINDS.filter(
   (kind): kind is DeclaredKind => "declared" in kind,
 );
 
+/** A declaration of one declared kind (`GroupDeclaration`, ...). */
+export type Declaration<K extends DeclaredKind> = ExportedProgram[K["declared"]["program"]][number];
+
 /** How many objects of each declared kind a program declares (`ExportResult.counts`). */
 export type DeclaredCounts = { [K in DeclaredKind as K["declared"]["count"]]: number };
 

@@ -3,6 +3,7 @@
  * repository's formatter, biome.json: 2 spaces, 100 columns, double quotes) prints it,
  * so running the formatter on a fresh export changes nothing.
  */
+import { DECLARED_KINDS, type Declaration, type DeclaredKind } from "./kinds";
 import type {
   AccountAssociationDeclaration,
   BindingDeclaration,
@@ -342,6 +343,24 @@ function comment(text: string, hanging = ""): string[] {
   return lines;
 }
 
+/** The block of one kind in `index.ts`: its title and how one declaration is written. */
+interface Block<K extends DeclaredKind> {
+  title: string;
+  lines: (declaration: Declaration<K>, options: string | undefined) => string[];
+}
+
+const BLOCKS: { [K in DeclaredKind as K["type"]]: Block<K> } = {
+  Group: { title: "Groups, each after its parent.", lines: groupLines },
+  Role: { title: "Custom roles.", lines: roleLines },
+  Identity: { title: "Identities.", lines: identityLines },
+  IdentityProvider: { title: "Identity providers (single sign-on).", lines: identityProviderLines },
+  AccountAssociation: {
+    title: "Account associations: the outside accounts of a group.",
+    lines: accountAssociationLines,
+  },
+  RoleBinding: { title: "Role bindings.", lines: bindingLines },
+};
+
 export interface RenderOptions {
   protect: boolean;
   retain: boolean;
@@ -456,29 +475,12 @@ export function renderIndex(program: ExportedProgram, options: RenderOptions): s
       ...declarations.flatMap((d, i) => (i === 0 ? d : ["", ...d])),
     ]);
   };
-  block(
-    "Groups, each after its parent.",
-    program.groups.map((g) => groupLines(g, every)),
-  );
-  block(
-    "Custom roles.",
-    program.roles.map((r) => roleLines(r, every)),
-  );
-  block(
-    "Identities.",
-    program.identities.map((i) => identityLines(i, own(i.self))),
-  );
-  block(
-    "Identity providers (single sign-on).",
-    program.identityProviders.map((p) => identityProviderLines(p, every)),
-  );
-  block(
-    "Account associations: the outside accounts of a group.",
-    program.accountAssociations.map((a) => accountAssociationLines(a, every)),
-  );
-  block(
-    "Role bindings.",
-    program.bindings.map((b) => bindingLines(b, own(b.self))),
-  );
+  for (const kind of DECLARED_KINDS) {
+    const { title, lines } = BLOCKS[kind.type] as Block<DeclaredKind>;
+    block(
+      title,
+      program[kind.declared.program].map((d) => lines(d, own("self" in d ? d.self : undefined))),
+    );
+  }
   return `${sections.map((lines) => lines.join("\n")).join("\n\n")}\n`;
 }

@@ -10,8 +10,9 @@
 import { describe, expect, it } from "vitest";
 import { describeResult } from "../../exporter/cli";
 import { checkProgram, type ExportResult } from "../../exporter/index";
+import { declaredCounts } from "../../exporter/kinds";
 import { buildProgram, type ProgramOptions } from "../../exporter/program";
-import { declaredCounts, type PackageFacts, projectFiles } from "../../exporter/project";
+import { type PackageFacts, projectFiles } from "../../exporter/project";
 import type { LiveOrganisation } from "../../exporter/read";
 import type { Group, Identity, Role, RoleBinding } from "../../sdk/index";
 
