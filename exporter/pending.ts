@@ -13,6 +13,7 @@
 import * as fs from "node:fs";
 import { parseArgs } from "node:util";
 import { IrmClient, IrmError, isNotFound } from "../sdk/index";
+import { CommandError, readTokenFile } from "./command";
 import { KIND_NAMES, type KindName } from "./kinds";
 
 const USAGE = `usage: irm-pending [FILE] [--api-url URL] [--token-file FILE]
@@ -69,14 +70,8 @@ export function pendingCreates(
   return out;
 }
 
-export class PendingError extends Error {
+export class PendingError extends CommandError {
   override readonly name = "PendingError";
-  constructor(
-    message: string,
-    readonly exitCode: 1 | 2 = 1,
-  ) {
-    super(message);
-  }
 }
 
 /** The uids found, or why none can be. */
@@ -227,18 +222,10 @@ export async function main(argv: string[], stdin: () => string): Promise<number>
       throw new PendingError("the input is not JSON: pipe `pulumi stack export` into it", 2);
     }
     const tokenFile = values["token-file"] as string | undefined;
-    let token: string | undefined;
-    if (tokenFile !== undefined) {
-      try {
-        token = fs.readFileSync(tokenFile, "utf8").trim();
-      } catch (error) {
-        throw new PendingError(
-          `--token-file: cannot read ${tokenFile} (${(error as NodeJS.ErrnoException).code ?? "error"})`,
-          2,
-        );
-      }
-      if (token === "") throw new PendingError(`--token-file: ${tokenFile} is empty`, 2);
-    }
+    const token =
+      tokenFile === undefined
+        ? undefined
+        : readTokenFile(tokenFile, (message) => new PendingError(message, 2));
     let client: IrmClient;
     try {
       client = new IrmClient({ baseUrl: values["api-url"] as string | undefined, token });

@@ -21,6 +21,7 @@ import {
   type Role,
   type RoleBinding,
 } from "../sdk/index";
+import { CommandError } from "./command";
 import { type Collection, KINDS, type Kind } from "./kinds";
 
 /** Everything read from the API for one export. */
@@ -132,15 +133,8 @@ export interface ReadProgress {
 }
 
 /** A failure the user can act on: bad input or an API refusal, stated in words. */
-export class ExportError extends Error {
+export class ExportError extends CommandError {
   override readonly name = "ExportError";
-  /** Exit code of the command: 2 for bad input, 1 for anything else. */
-  constructor(
-    message: string,
-    readonly exitCode: 1 | 2 = 1,
-  ) {
-    super(message);
-  }
 }
 
 /** What the API said, without anything but its own (already redacted) message. */

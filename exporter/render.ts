@@ -139,16 +139,17 @@ function member(indent: string, name: string, value: Value): string[] {
 }
 
 /**
- * `[const x = ]new irm.<Type>("name", { ...body })` with the resource options when
- * given. `body` renders the object's members at an indentation.
+ * `[const x = ]new irm.<Type>("name", { ...members })` with the resource options when
+ * given, each member written as `member` writes it.
  */
 function declaration(
   variable: string | undefined,
   type: string,
   resourceName: string,
-  body: (indent: string) => string[],
+  members: Array<[string, Value]>,
   options: string | undefined,
 ): string[] {
+  const body = (indent: string) => members.flatMap(([k, v]) => member(indent, k, v));
   const start = `${variable ? `const ${variable} = ` : ""}new irm.${type}(`;
   const name = literal(resourceName);
   const hugged = `${start}${name}, {`;
@@ -189,13 +190,7 @@ function namedObjectLines(
     ...extra,
     ["adoptUid", object.uid],
   ];
-  return declaration(
-    object.variable,
-    type,
-    object.resourceName,
-    (indent) => members.flatMap(([k, v]) => member(indent, k, v)),
-    options,
-  );
+  return declaration(object.variable, type, object.resourceName, members, options);
 }
 
 function groupLines(group: GroupDeclaration, options: string | undefined): string[] {
@@ -270,13 +265,7 @@ function accountAssociationLines(
     ]);
   }
   members.push(["adoptUid", association.uid]);
-  return declaration(
-    undefined,
-    "AccountAssociation",
-    association.resourceName,
-    (indent) => members.flatMap(([k, v]) => member(indent, k, v)),
-    options,
-  );
+  return declaration(undefined, "AccountAssociation", association.resourceName, members, options);
 }
 
 function bindingLines(binding: BindingDeclaration, options: string | undefined): string[] {
@@ -286,13 +275,7 @@ function bindingLines(binding: BindingDeclaration, options: string | undefined):
     ["roleUid", ref(binding.role)],
     ["adoptUid", binding.uid],
   ];
-  return declaration(
-    undefined,
-    "RoleBinding",
-    binding.resourceName,
-    (indent) => members.flatMap(([k, v]) => member(indent, k, v)),
-    options,
-  );
+  return declaration(undefined, "RoleBinding", binding.resourceName, members, options);
 }
 
 /** `const x = config.get("x") ?? "uid";`, broken as Biome breaks a long `??`. */
