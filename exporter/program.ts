@@ -3,6 +3,10 @@
  * names and inputs, and how each one refers to the others. Built from what was read
  * (read.ts) and turned into text by render.ts.
  *
+ * One declarer per kind (group, custom role, identity, identity provider, account
+ * association, role binding; group invites are counted and skipped) and a loop over
+ * them in the order of `KINDS` (kinds.ts): `buildProgram`.
+ *
  * Inputs are the live objects' values exactly as the provider compares them (see
  * provider/handlers/*.ts and docs/provider.md "Adoption"), so adopting sends no PATCH.
  */
@@ -784,6 +788,12 @@ const DECLARERS: Record<KindName, Declarer<{ uid: string }, unknown>> = {
   GroupInvite: groupInviteDeclarer,
 };
 
+/**
+ * The program for what was read. Every kind's declarer, in the order of `KINDS`, takes
+ * one step before any takes the next, since a step of one kind may need an earlier
+ * step of another: a binding's name starts with its identity's, and a reference
+ * needs the variable of what it refers to.
+ */
 export function buildProgram(live: LiveOrganisation, options: ProgramOptions): ExportedProgram {
   const build = new Build(live, options);
   // 1. What each kind declares; what it leaves out goes to `omissions`.

@@ -13,7 +13,7 @@ import { checkProgram, type ExportResult } from "../../exporter/index";
 import { declaredCounts } from "../../exporter/kinds";
 import { buildProgram, type ProgramOptions } from "../../exporter/program";
 import { type PackageFacts, projectFiles } from "../../exporter/project";
-import type { LiveOrganisation } from "../../exporter/read";
+import type { LiveIdentityProvider, LiveOrganisation } from "../../exporter/read";
 import type { Group, Identity, Role, RoleBinding } from "../../sdk/index";
 
 const ROOT = "c".repeat(40);
@@ -108,6 +108,27 @@ function richOrganisation(topIsRoot: boolean): LiveOrganisation {
     role: { uid: what.uid, name: what.name, description: "" },
     createTime: TIME,
   });
+  /** An identity provider named "okta", its OIDC settings at their defaults but `oidc`. */
+  const idp = (
+    groupUid: string,
+    description: string,
+    defaultRole: string,
+    oidc: Partial<LiveIdentityProvider["oidc"]>,
+  ): LiveIdentityProvider => ({
+    uid: under(groupUid),
+    name: "okta",
+    description,
+    defaultRole,
+    oidc: {
+      issuer: "https://acme.okta.example",
+      clientId: "0oa9",
+      additionalScopes: [],
+      groupsClaim: "",
+      pkceEnabled: false,
+      correlationRule: "CORRELATION_RULE_UNSPECIFIED",
+      ...oidc,
+    },
+  });
   const outsider = { uid: `${ROOT}/00000000000000ff`, name: "outsider" } as Identity;
   return {
     top,
@@ -126,34 +147,13 @@ function richOrganisation(topIsRoot: boolean): LiveOrganisation {
     ],
     roles: [viewer, ownerRole, auditor, deployerEu, deployerUs, sso],
     identityProviders: [
-      {
-        uid: under(eu.uid),
-        name: "okta",
-        description: "Company sign-in",
-        defaultRole: sso.uid,
-        oidc: {
-          issuer: "https://acme.okta.example",
-          clientId: "0oa1b2c3",
-          additionalScopes: ["email", "groups"],
-          groupsClaim: "groups",
-          pkceEnabled: false,
-          correlationRule: "CORRELATION_RULE_OID_EQUALS_EXTERNAL_ID",
-        },
-      },
-      {
-        uid: under(us.uid),
-        name: "okta",
-        description: "",
-        defaultRole: viewer.uid,
-        oidc: {
-          issuer: "https://acme.okta.example",
-          clientId: "0oa9",
-          additionalScopes: [],
-          groupsClaim: "",
-          pkceEnabled: true,
-          correlationRule: "CORRELATION_RULE_UNSPECIFIED",
-        },
-      },
+      idp(eu.uid, "Company sign-in", sso.uid, {
+        clientId: "0oa1b2c3",
+        additionalScopes: ["email", "groups"],
+        groupsClaim: "groups",
+        correlationRule: "CORRELATION_RULE_OID_EQUALS_EXTERNAL_ID",
+      }),
+      idp(us.uid, "", viewer.uid, { pkceEnabled: true }),
     ],
     accountAssociations: [
       {
