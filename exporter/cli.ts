@@ -7,10 +7,10 @@
  * lands in shell history; nothing printed ever contains one. Exit codes: 0 done,
  * 1 the API refused or failed, 2 bad input.
  */
-import * as fs from "node:fs";
 import { parseArgs } from "node:util";
+import { readTokenFile } from "./command";
 import { ExportError, type ExportResult, exportOrganisation, requestFloor } from "./index";
-import { describeCounts } from "./project";
+import { describeCounts } from "./kinds";
 
 const USAGE = `usage: irm-export --out DIR [options]
 
@@ -78,20 +78,6 @@ function parseFlags(argv: string[]): Flags {
     // parseArgs names the flag ("Unknown option '--tokn'"); never echo a value.
     throw new ExportError(`${(error as Error).message}\n\n${USAGE}`, 2);
   }
-}
-
-function readTokenFile(file: string): string {
-  let token: string;
-  try {
-    token = fs.readFileSync(file, "utf8").trim();
-  } catch (error) {
-    throw new ExportError(
-      `--token-file: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? "error"})`,
-      2,
-    );
-  }
-  if (token === "") throw new ExportError(`--token-file: ${file} is empty`, 2);
-  return token;
 }
 
 /** The plan: files, object counts, what is left out, requests against their floor. */
@@ -170,7 +156,9 @@ export async function main(argv: string[]): Promise<number> {
       dryRun,
       settings: {
         baseUrl: flags["api-url"],
-        token: flags["token-file"] ? readTokenFile(flags["token-file"]) : undefined,
+        token: flags["token-file"]
+          ? readTokenFile(flags["token-file"], (message) => new ExportError(message, 2))
+          : undefined,
       },
       onProgress: quiet
         ? undefined

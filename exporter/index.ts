@@ -12,11 +12,20 @@ import {
   checkRoleInputs,
 } from "../provider/checks";
 import { IrmClient, type IrmClientOptions } from "../sdk/index";
+import {
+  type Collection,
+  DECLARED_KINDS,
+  type Declaration,
+  type DeclaredCounts,
+  type DeclaredKind,
+  declaredCounts,
+  KINDS,
+  type Kind,
+} from "./kinds";
 import { buildProgram, type ClientSecret, type ExportedProgram, type Omission } from "./program";
 import {
   checkOutDir,
   checkProjectName,
-  declaredCounts,
   defaultProjectName,
   packageFacts,
   projectFiles,
@@ -68,14 +77,7 @@ export interface ExportResult {
   /** Where they were written; undefined on a dry run. */
   writtenTo?: string;
   /** Objects declared, by kind. */
-  counts: {
-    groups: number;
-    identities: number;
-    roleBindings: number;
-    customRoles: number;
-    identityProviders: number;
-    accountAssociations: number;
-  };
+  counts: DeclaredCounts;
   /** Group invites that exist and are not declared (their codes cannot be read back). */
   skippedInvites: number;
   /**
@@ -98,18 +100,15 @@ export interface ExportResult {
  * least one. (Besides the listings, an export finds the group, and reads the group's
  * own account association: `requests.group` and `requests.accountAssociation`.)
  */
-export function requestFloor(live: LiveOrganisation): Record<string, number> {
+export function requestFloor(live: LiveOrganisation): Record<Collection, number> {
   const pages = (n: number) => Math.max(1, Math.ceil(n / 200));
   const ownAssociation = live.accountAssociations.some((a) => a.uid === live.top.uid) ? 1 : 0;
-  return {
-    groups: pages(live.groups.length),
-    identities: pages(live.identities.length),
-    roleBindings: pages(live.bindings.length),
-    roles: pages(live.roles.length),
-    identityProviders: pages(live.identityProviders.length),
-    accountAssociations: pages(live.accountAssociations.length - ownAssociation),
-    groupInvites: pages(live.groupInvites.length),
-  };
+  const read = (kind: Kind) =>
+    live[kind.live].length - (kind.type === "AccountAssociation" ? ownAssociation : 0);
+  return Object.fromEntries(KINDS.map((kind) => [kind.collection, pages(read(kind))])) as Record<
+    Collection,
+    number
+  >;
 }
 
 /** The kind member of an identity's inputs, as the program writes it. */
@@ -132,61 +131,36 @@ function identityKindInputs(
 /** A root group uid (and a role uid) of the right shape, for inputs that only need one. */
 const ROOT_STAND_IN = "0".repeat(40);
 
-/** Inputs of the program that the provider's own `check` would refuse. */
-export function checkProgram(program: ExportedProgram): string[] {
-  const warnings: string[] = [];
-  const report = (what: string, failures: Array<{ property: string; reason: string }>) => {
-    for (const f of failures) warnings.push(`${what}: ${f.property}: ${f.reason}`);
-  };
-  const parentOf = (uid: string) => uid.slice(0, uid.lastIndexOf("/"));
-  for (const g of program.groups) {
-    const { failures } = checkGroupInputs({
-      parentUid: parentOf(g.uid),
-      name: g.name,
-      description: g.description,
-      adoptUid: g.uid,
-    });
-    report(`group ${g.resourceName} (${g.uid})`, failures);
-  }
-  for (const i of program.identities) {
-    const { failures } = checkIdentityInputs({
-      parentUid: parentOf(i.uid),
-      name: i.name,
-      description: i.description,
-      ...identityKindInputs(i),
-      adoptUid: i.uid,
-    });
-    report(`identity ${i.resourceName} (${i.uid})`, failures);
-  }
-  // Uids the program takes from references are checked by shape only: stand-ins of the
-  // right shape, since any live uid has it.
-  const someRole = ROOT_STAND_IN;
-  for (const r of program.roles) {
-    const { failures } = checkRoleInputs({
-      // A custom role is a child of its group.
-      parentUid: parentOf(r.uid),
-      name: r.name,
-      description: r.description,
-      capabilities: r.capabilities,
-      adoptUid: r.uid,
-    });
-    report(`custom role ${r.resourceName} (${r.uid})`, failures);
-  }
-  for (const p of program.identityProviders) {
-    const { failures } = checkIdentityProviderInputs({
-      parentUid: parentOf(p.uid),
-      name: p.name,
-      description: p.description,
-      defaultRole: someRole,
+/** The parent, name and description of an object in a group, as its resource takes them. */
+const named = (d: { uid: string; name: string; description: string }) => ({
+  parentUid: d.uid.slice(0, d.uid.lastIndexOf("/")),
+  name: d.name,
+  description: d.description,
+  adoptUid: d.uid,
+});
+
+type Failures = Array<{ property: string; reason: string }>;
+
+/**
+ * The provider's own check of each declared kind. Uids the program takes from
+ * references are checked by shape only: stand-ins of the right shape, since any live
+ * uid has it.
+ */
+const CHECKS: { [K in DeclaredKind as K["type"]]: (d: Declaration<K>) => Failures } = {
+  Group: (g) => checkGroupInputs(named(g)).failures,
+  // A custom role is a child of its group.
+  Role: (r) => checkRoleInputs({ ...named(r), capabilities: r.capabilities }).failures,
+  Identity: (i) => checkIdentityInputs({ ...named(i), ...identityKindInputs(i) }).failures,
+  IdentityProvider: (p) =>
+    checkIdentityProviderInputs({
+      ...named(p),
+      defaultRole: ROOT_STAND_IN,
       oidc: p.oidc,
       // The secret is the user's to set; its absence is said in the notes, not here.
       clientSecret: "stand-in",
-      adoptUid: p.uid,
-    });
-    report(`identity provider ${p.resourceName} (${p.uid})`, failures);
-  }
-  for (const a of program.accountAssociations) {
-    const { failures } = checkAccountAssociationInputs({
+    }).failures,
+  AccountAssociation: (a) =>
+    checkAccountAssociationInputs({
       groupUid: a.uid,
       name: a.name,
       description: a.description,
@@ -200,18 +174,28 @@ export function checkProgram(program: ExportedProgram): string[] {
         ),
       },
       adoptUid: a.uid,
-    });
-    report(`account association ${a.resourceName} (${a.uid})`, failures);
-  }
-  for (const b of program.bindings) {
-    // Identity and role uids are checked by shape only; any live uid has the right one.
-    const { failures } = checkRoleBindingInputs({
-      groupUid: parentOf(b.uid),
-      identityUid: `${parentOf(b.uid)}/0000000000000000`,
-      roleUid: "0".repeat(40),
+    }).failures,
+  RoleBinding: (b) => {
+    const group = b.uid.slice(0, b.uid.lastIndexOf("/"));
+    return checkRoleBindingInputs({
+      groupUid: group,
+      identityUid: `${group}/0000000000000000`,
+      roleUid: ROOT_STAND_IN,
       adoptUid: b.uid,
-    });
-    report(`role binding ${b.resourceName} (${b.uid})`, failures);
+    }).failures;
+  },
+};
+
+/** Inputs of the program that the provider's own `check` would refuse, kind by kind. */
+export function checkProgram(program: ExportedProgram): string[] {
+  const warnings: string[] = [];
+  for (const kind of DECLARED_KINDS) {
+    const check = CHECKS[kind.type] as (d: Declaration<DeclaredKind>) => Failures;
+    for (const d of program[kind.declared.program]) {
+      for (const f of check(d)) {
+        warnings.push(`${kind.one} ${d.resourceName} (${d.uid}): ${f.property}: ${f.reason}`);
+      }
+    }
   }
   return warnings;
 }

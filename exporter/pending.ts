@@ -13,6 +13,8 @@
 import * as fs from "node:fs";
 import { parseArgs } from "node:util";
 import { IrmClient, IrmError, isNotFound } from "../sdk/index";
+import { CommandError, readTokenFile } from "./command";
+import { KIND_NAMES, type KindName } from "./kinds";
 
 const USAGE = `usage: irm-pending [FILE] [--api-url URL] [--token-file FILE]
 
@@ -39,24 +41,15 @@ const isObject = (value: unknown): value is Raw =>
 const input = (inputs: Raw, key: string): string | undefined =>
   typeof inputs[key] === "string" && inputs[key] !== "" ? (inputs[key] as string) : undefined;
 
-const TYPES = [
-  "Group",
-  "Identity",
-  "Role",
-  "IdentityProvider",
-  "RoleBinding",
-  "AccountAssociation",
-  "GroupInvite",
-] as const;
 /** By type token, as `provider/resource-class.ts` makes it (not imported: it loads @pulumi/pulumi). */
-const TYPE_OF = new Map<string, (typeof TYPES)[number]>(
-  TYPES.map((t) => [`pulumi-nodejs:dynamic/irm:${t}`, t]),
+const TYPE_OF = new Map<string, KindName>(
+  KIND_NAMES.map((t) => [`pulumi-nodejs:dynamic/irm:${t}`, t]),
 );
 
 /** The pending creates of this package's types in a `pulumi stack export` document. */
 export function pendingCreates(
   document: unknown,
-): Array<{ urn: string; type: string; inputs: Raw }> {
+): Array<{ urn: string; type: KindName; inputs: Raw }> {
   if (!isObject(document) || !isObject(document.deployment)) {
     throw new PendingError("the input is not `pulumi stack export` JSON (no `deployment`)", 2);
   }
@@ -64,7 +57,7 @@ export function pendingCreates(
   if (!Array.isArray(operations)) {
     throw new PendingError("deployment.pending_operations: must be a list", 2);
   }
-  const out: Array<{ urn: string; type: string; inputs: Raw }> = [];
+  const out: Array<{ urn: string; type: KindName; inputs: Raw }> = [];
   for (const operation of operations) {
     if (!isObject(operation) || operation.type !== "creating" || !isObject(operation.resource)) {
       continue;
@@ -77,69 +70,61 @@ export function pendingCreates(
   return out;
 }
 
-export class PendingError extends Error {
+export class PendingError extends CommandError {
   override readonly name = "PendingError";
-  constructor(
-    message: string,
-    readonly exitCode: 1 | 2 = 1,
-  ) {
-    super(message);
-  }
 }
 
-/** The objects one pending create may have made, found by what identifies them. */
-async function candidates(
-  client: IrmClient,
-  type: string,
+/** The uids found, or why none can be. */
+type Found = string[] | string;
+
+/** Objects of `list` under the parent in state with the name in state. */
+async function byName(
   inputs: Raw,
-): Promise<string[] | string> {
+  list: (params: { childrenOf: string; name: string }) => {
+    all(): Promise<Array<{ uid: string; name: string }>>;
+  },
+): Promise<Found> {
+  const parent = input(inputs, "parentUid");
+  const name = input(inputs, "name");
+  if (parent === undefined || name === undefined) return "its parentUid or name is not in state";
+  const found = await list({ childrenOf: parent, name }).all();
+  return found.filter((o) => o.name === name).map((o) => o.uid);
+}
+
+/** How to find what a pending create of each kind made, from its inputs in state. */
+const FINDERS: Record<KindName, (client: IrmClient, inputs: Raw) => Promise<Found>> = {
+  Group: (client, inputs) => byName(inputs, (p) => client.iam.groups.list(p)),
+  Role: (client, inputs) => byName(inputs, (p) => client.iam.roles.list(p)),
+  Identity: (client, inputs) => byName(inputs, (p) => client.iam.identities.list(p)),
+  IdentityProvider: (client, inputs) => byName(inputs, (p) => client.iam.identityProviders.list(p)),
+  AccountAssociation: async (client, inputs) => {
+    const group = input(inputs, "groupUid");
+    if (!group) return "its groupUid is not in state";
+    try {
+      return [(await client.iam.accountAssociations.get(group)).uid];
+    } catch (error) {
+      if (isNotFound(error)) return [];
+      throw error;
+    }
+  },
+  RoleBinding: async (client, inputs) => {
+    const [group, identity, role] = ["groupUid", "identityUid", "roleUid"].map((k) =>
+      input(inputs, k),
+    );
+    if (!group || !identity || !role) return "its groupUid, identityUid or roleUid is not in state";
+    const found = await client.iam.roleBindings.list({ group, identity, role }).all();
+    // Only a binding in the group itself (the filter may also answer its descendants').
+    return found.filter((b) => b.uid.slice(0, b.uid.lastIndexOf("/")) === group).map((b) => b.uid);
+  },
+  GroupInvite: async () =>
+    "a group invite cannot be adopted: delete the stray invite (its code was never recorded) and run `pulumi refresh --clear-pending-creates`",
+};
+
+/** The objects one pending create may have made, found by what identifies them. */
+async function candidates(client: IrmClient, type: KindName, inputs: Raw): Promise<Found> {
   const adopted = input(inputs, "adoptUid");
   if (adopted !== undefined) return [adopted];
-  const byName = async (
-    list: (params: { childrenOf: string; name: string }) => {
-      all(): Promise<Array<{ uid: string; name: string }>>;
-    },
-  ) => {
-    const parent = input(inputs, "parentUid");
-    const name = input(inputs, "name");
-    if (parent === undefined || name === undefined) return "its parentUid or name is not in state";
-    const found = await list({ childrenOf: parent, name }).all();
-    return found.filter((o) => o.name === name).map((o) => o.uid);
-  };
-  switch (type) {
-    case "Group":
-      return byName((p) => client.iam.groups.list(p));
-    case "Identity":
-      return byName((p) => client.iam.identities.list(p));
-    case "Role":
-      return byName((p) => client.iam.roles.list(p));
-    case "IdentityProvider":
-      return byName((p) => client.iam.identityProviders.list(p));
-    case "RoleBinding": {
-      const [group, identity, role] = ["groupUid", "identityUid", "roleUid"].map((k) =>
-        input(inputs, k),
-      );
-      if (!group || !identity || !role)
-        return "its groupUid, identityUid or roleUid is not in state";
-      const found = await client.iam.roleBindings.list({ group, identity, role }).all();
-      // Only a binding in the group itself (the filter may also answer its descendants').
-      return found
-        .filter((b) => b.uid.slice(0, b.uid.lastIndexOf("/")) === group)
-        .map((b) => b.uid);
-    }
-    case "AccountAssociation": {
-      const group = input(inputs, "groupUid");
-      if (!group) return "its groupUid is not in state";
-      try {
-        return [(await client.iam.accountAssociations.get(group)).uid];
-      } catch (error) {
-        if (isNotFound(error)) return [];
-        throw error;
-      }
-    }
-    default:
-      return "a group invite cannot be adopted: delete the stray invite (its code was never recorded) and run `pulumi refresh --clear-pending-creates`";
-  }
+  return FINDERS[type](client, inputs);
 }
 
 /** Matches every pending create of this package's types to the object it made. */
@@ -149,7 +134,7 @@ export async function matchPendingCreates(
 ): Promise<PendingMatch[]> {
   const matches: PendingMatch[] = [];
   for (const pending of pendingCreates(document)) {
-    let found: string[] | string;
+    let found: Found;
     try {
       found = await candidates(client, pending.type, pending.inputs);
     } catch (error) {
@@ -237,18 +222,10 @@ export async function main(argv: string[], stdin: () => string): Promise<number>
       throw new PendingError("the input is not JSON: pipe `pulumi stack export` into it", 2);
     }
     const tokenFile = values["token-file"] as string | undefined;
-    let token: string | undefined;
-    if (tokenFile !== undefined) {
-      try {
-        token = fs.readFileSync(tokenFile, "utf8").trim();
-      } catch (error) {
-        throw new PendingError(
-          `--token-file: cannot read ${tokenFile} (${(error as NodeJS.ErrnoException).code ?? "error"})`,
-          2,
-        );
-      }
-      if (token === "") throw new PendingError(`--token-file: ${tokenFile} is empty`, 2);
-    }
+    const token =
+      tokenFile === undefined
+        ? undefined
+        : readTokenFile(tokenFile, (message) => new PendingError(message, 2));
     let client: IrmClient;
     try {
       client = new IrmClient({ baseUrl: values["api-url"] as string | undefined, token });

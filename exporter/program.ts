@@ -3,6 +3,10 @@
  * names and inputs, and how each one refers to the others. Built from what was read
  * (read.ts) and turned into text by render.ts.
  *
+ * One declarer per kind (group, custom role, identity, identity provider, account
+ * association, role binding; group invites are counted and skipped) and a loop over
+ * them in the order of `KINDS` (kinds.ts): `buildProgram`.
+ *
  * Inputs are the live objects' values exactly as the provider compares them (see
  * provider/handlers/*.ts and docs/provider.md "Adoption"), so adopting sends no PATCH.
  */
@@ -16,6 +20,7 @@ import {
   roleGroupUid,
   type StaticKeysCreate,
 } from "../sdk/index";
+import { KINDS, type KindName } from "./kinds";
 import {
   type AssignedName,
   assignNames,
@@ -23,7 +28,7 @@ import {
   VariableNames,
   wordsOf,
 } from "./names";
-import type { LiveGithubApp, LiveIdentityProvider, LiveOrganisation } from "./read";
+import type { LiveAccountAssociation, LiveIdentityProvider, LiveOrganisation } from "./read";
 
 /** A TypeScript expression that evaluates to a uid in the generated program. */
 export type UidExpression =
@@ -127,18 +132,13 @@ export interface IdentityProviderDeclaration extends DeclaredChild {
   clientSecret: ClientSecret;
 }
 
-/** An account association; `chainguard` names identities, which the program refers to. */
-export interface AccountAssociationDeclaration {
+/**
+ * An account association, its blocks as read (`uid` is its group's: an association has
+ * none of its own); `chainguard` names identities, which the program refers to.
+ */
+export interface AccountAssociationDeclaration extends Omit<LiveAccountAssociation, "chainguard"> {
   resourceName: string;
-  /** The group's uid (an association has none of its own). */
-  uid: string;
   group: UidExpression;
-  name: string;
-  description: string;
-  amazon?: { account: string };
-  google?: { projectId: string; projectNumber: string };
-  azure?: { tenantId: string; clientIds: Record<string, string> };
-  github?: { appInstallations: Record<string, LiveGithubApp> };
   /** Service name to the identity, in key order. */
   chainguard?: { serviceBindings: Array<[string, UidExpression]> };
 }
@@ -326,404 +326,515 @@ const sortedRecord = <V>(record: Record<string, V>, map: (value: V) => V = (v) =
       .map((k) => [k, map(record[k])]),
   ) as Record<string, V>;
 
-export function buildProgram(live: LiveOrganisation, options: ProgramOptions): ExportedProgram {
-  const { top } = live;
-  const omissions: Omission[] = [];
-  const variables = new VariableNames();
-  /** The identity the token acts as, when it is declared only on request. */
-  const caller = live.callerUid;
-  const isSelf = (identityUid: string) => caller !== undefined && identityUid === caller;
-  const includeSelf = options.includeSelf ?? false;
+/**
+ * What the declarers of one program share: the organisation read, the order and names
+ * of its groups, and the names and references handed out so far. Variables are
+ * claimed in one order (declared objects kind by kind, then each reference as it is
+ * first written), so the same organisation always gets the same text.
+ */
+class Build {
+  readonly omissions: Omission[] = [];
+  readonly outside: OutsideValue[] = [];
+  readonly lookups: RoleLookup[] = [];
+  readonly clientSecrets: ClientSecret[] = [];
+  readonly variables = new VariableNames();
+  /** Uids some declaration refers to: only those declared objects get a variable. */
+  readonly referenced = new Set<string>();
+  /** Resource names, by kind and uid. */
+  readonly names = new Map<KindName, Map<string, AssignedName>>();
+  /** Variables of declared objects, by kind and uid. */
+  readonly declaredVariables = new Map<KindName, Map<string, string>>();
+  readonly top: Group;
+  readonly groupsByUid: Map<string, Group>;
+  /** The chosen group and everything below it, parents first, siblings by name and uid. */
+  readonly groupTree: Group[];
+  private readonly groupOrder: Map<string, number>;
+  private readonly rolesByUid: Map<string, Role>;
+  private readonly roleNameCount = new Map<string, number>();
+  /** Every identity read, declared or not: looked up once per binding and service binding. */
+  private readonly identitiesByUid: Map<string, Identity>;
+  private readonly outsideByUid = new Map<string, string>();
+  private readonly lookupByName = new Map<string, string>();
 
-  // ---- groups: the chosen one (unless it is a root) and everything below, parents first
-  const groupsByUid = new Map<string, Group>([
-    [top.uid, top],
-    ...live.groups.map((g) => [g.uid, g] as const),
-  ]);
-  const children = new Map<string, Group[]>();
-  for (const group of live.groups) {
-    const parent = parentUidOf(group.uid);
-    children.set(parent, [...(children.get(parent) ?? []), group]);
+  constructor(
+    readonly live: LiveOrganisation,
+    readonly options: ProgramOptions,
+  ) {
+    const { top } = live;
+    this.top = top;
+    this.groupsByUid = new Map([[top.uid, top], ...live.groups.map((g) => [g.uid, g] as const)]);
+    const children = new Map<string, Group[]>();
+    for (const group of live.groups) {
+      const parent = parentUidOf(group.uid);
+      children.set(parent, [...(children.get(parent) ?? []), group]);
+    }
+    const ordered: Group[] = [];
+    const visit = (group: Group) => {
+      ordered.push(group);
+      for (const child of [...(children.get(group.uid) ?? [])].sort(byNameThenUid)) visit(child);
+    };
+    visit(top);
+    this.groupTree = ordered;
+    this.groupOrder = new Map(ordered.map((g, i) => [g.uid, i]));
+    this.rolesByUid = new Map(live.roles.map((r) => [r.uid, r]));
+    for (const role of live.roles) {
+      this.roleNameCount.set(role.name, (this.roleNameCount.get(role.name) ?? 0) + 1);
+    }
+    this.identitiesByUid = new Map(live.identities.map((i) => [i.uid, i]));
   }
-  const ordered: Group[] = [];
-  const visit = (group: Group) => {
-    ordered.push(group);
-    for (const child of [...(children.get(group.uid) ?? [])].sort(byNameThenUid)) visit(child);
-  };
-  visit(top);
-  const declaredGroups = live.topIsRoot ? ordered.slice(1) : ordered;
-  const groupOrder = new Map(ordered.map((g, i) => [g.uid, i]));
+
+  /** Is this the identity the token acts as? */
+  isSelf(identityUid: string): boolean {
+    return this.live.callerUid !== undefined && identityUid === this.live.callerUid;
+  }
+
+  /** The identity the token acts as, left out unless `includeSelf`. */
+  leavesOut(identityUid: string): boolean {
+    return this.isSelf(identityUid) && !(this.options.includeSelf ?? false);
+  }
+
+  /** A group's rank in the program: objects in a group come in this order. */
+  groupRank(groupUid: string): number {
+    return this.groupOrder.get(groupUid) ?? 0;
+  }
+
   /** Objects in a group come in the group order, then by name and uid. */
-  const inGroupOrder =
-    <T extends { name: string; uid: string }>(groupOf: (item: T) => string) =>
-    (a: T, b: T) =>
-      (groupOrder.get(groupOf(a)) ?? 0) - (groupOrder.get(groupOf(b)) ?? 0) || byNameThenUid(a, b);
+  inGroupOrder<T extends { name: string; uid: string }>(groupOf: (item: T) => string) {
+    return (a: T, b: T) =>
+      this.groupRank(groupOf(a)) - this.groupRank(groupOf(b)) || byNameThenUid(a, b);
+  }
 
   /** Names of a group and its ancestors, nearest first, as far up as the export reaches. */
-  const containerWords = (groupUid: string): string[][] => {
+  containerWords(groupUid: string): string[][] {
     const out: string[][] = [];
-    for (let at = groupUid; groupsByUid.has(at); at = parentUidOf(at)) {
-      out.push(wordsOf(groupsByUid.get(at)!.name));
-      if (at === top.uid) break;
+    for (let at = groupUid; this.groupsByUid.has(at); at = parentUidOf(at)) {
+      out.push(wordsOf(this.groupsByUid.get(at)!.name));
+      if (at === this.top.uid) break;
     }
     return out;
-  };
-  /** `[name]`, `[container, name]`, `[container's parent, container, name]`, ... */
-  const qualified = (containerUid: string, own: string[]): string[][] => {
-    const levels = [own];
-    let prefix: string[] = [];
-    for (const words of containerWords(containerUid)) {
-      prefix = [...words, ...prefix];
-      levels.push([...prefix, ...own]);
-    }
-    return levels;
-  };
+  }
 
-  // ---- identities, each with its kind
-  const relationships = new Map<string, Relationship>();
-  const identities = live.identities
-    .filter((identity) => {
-      if (isSelf(identity.uid) && !includeSelf) {
-        omissions.push({
-          what: `identity "${identity.name}" (${identity.uid})`,
-          why: SELF_LEFT_OUT,
-        });
-        return false;
-      }
-      const relationship = relationshipOf(identity);
-      if (relationship) {
-        relationships.set(identity.uid, relationship);
-        return true;
-      }
-      omissions.push({
-        what: `identity "${identity.name}" (${identity.uid})`,
-        why: "skipped: its answer carries no relationship this version of pulumi-irm knows (claimMatch, staticKeys, awsIdentity or servicePrincipal, with their required members)",
-      });
-      return false;
-    })
-    .sort(inGroupOrder((i) => parentUidOf(i.uid)));
-  const identitiesByUid = new Map(identities.map((i) => [i.uid, i]));
-  const liveBindings = live.bindings.filter((binding) => {
-    if (!isSelf(binding.identity.uid) || includeSelf) return true;
-    omissions.push({
-      what: `role binding of "${binding.identity.name}" to role "${binding.role.name}" (${binding.uid})`,
-      why: SELF_LEFT_OUT,
-    });
-    return false;
-  });
-
-  // ---- roles: a custom role's uid is its group's child, a built-in role's has no parent
-  const rolesByUid = new Map(live.roles.map((r) => [r.uid, r]));
-  /** The group of a custom role (from its uid); undefined for a built-in role. */
-  const roleGroup = (role: Role) => roleGroupUid(role.uid);
-  const roleNameCount = new Map<string, number>();
-  for (const role of live.roles)
-    roleNameCount.set(role.name, (roleNameCount.get(role.name) ?? 0) + 1);
-  const inSubtree = (groupUid: string) =>
-    groupUid === top.uid || groupUid.startsWith(`${top.uid}/`);
-  const customRoles = live.roles
-    .filter((role) => {
-      const group = roleGroup(role);
-      return group !== undefined && inSubtree(group);
-    })
-    .sort(inGroupOrder((r) => roleGroup(r)!));
-  const declaredRoles = options.declareCustomRoles ? customRoles : [];
-
-  // ---- identity providers and account associations
-  const identityProviders = [...live.identityProviders].sort(
-    inGroupOrder((p) => parentUidOf(p.uid)),
-  );
-  const associations = live.accountAssociations
-    .filter((a) => groupsByUid.has(a.uid))
-    .sort(inGroupOrder((a) => a.uid));
-
-  // ---- names, per resource type
   /** Names from each object's own name, qualified by its groups' names where they repeat. */
-  const namesOf = <T extends { name: string; uid: string }>(
+  namesOf<T extends { name: string; uid: string }>(
     items: T[],
     containerOf: (item: T) => string,
     fallback: string,
-  ) =>
-    assignNames(
-      items.map(
-        (item): NameCandidate<T> => ({
-          item,
-          uid: item.uid,
-          levels: qualified(containerOf(item), wordsOf(item.name)),
-        }),
-      ),
+  ): Map<string, AssignedName> {
+    return assignNames(
+      items.map((item): NameCandidate<string> => {
+        // `[name]`, `[container, name]`, `[container's parent, container, name]`, ...
+        const levels = [wordsOf(item.name)];
+        let prefix: string[] = [];
+        for (const words of this.containerWords(containerOf(item))) {
+          prefix = [...words, ...prefix];
+          levels.push([...prefix, ...wordsOf(item.name)]);
+        }
+        return { item: item.uid, uid: item.uid, levels };
+      }),
       fallback,
     );
-  const groupNames = namesOf(declaredGroups, (g) => parentUidOf(g.uid), "group");
-  const identityNames = namesOf(identities, (i) => parentUidOf(i.uid), "identity");
-  const roleNames = namesOf(declaredRoles, (r) => roleGroup(r)!, "role");
-  const providerNames = namesOf(identityProviders, (p) => parentUidOf(p.uid), "idp");
-  // An association's container is its own group: `payments-accounts` when names repeat.
-  const associationNames = namesOf(associations, (a) => a.uid, "accounts");
-  const bindingNames = assignNames(
-    liveBindings.map((b): NameCandidate<RoleBinding> => {
-      // `platform-ci-editor`: the identity's resource name when it is declared, then the role.
-      const identity = identitiesByUid.get(b.identity.uid);
-      const who = identity ? identityNames.get(identity)!.words : wordsOf(b.identity.name);
-      const own = [...who, ...wordsOf(rolesByUid.get(b.role.uid)?.name ?? b.role.name)];
-      const group = groupsByUid.get(parentUidOf(b.uid));
-      const levels = [own];
-      if (group) levels.push([...own, ...wordsOf(group.name)]);
-      for (const words of containerWords(parentUidOf(b.uid)).slice(1, 3)) {
-        levels.push([...levels[levels.length - 1], ...words]);
-      }
-      return { item: b, uid: b.uid, levels };
-    }),
-    "binding",
-  );
+  }
 
-  // ---- who is referred to: only those get a variable
-  const referenced = new Set<string>();
-  for (const g of declaredGroups) referenced.add(parentUidOf(g.uid));
-  for (const i of identities) referenced.add(parentUidOf(i.uid));
-  for (const r of declaredRoles) referenced.add(roleGroup(r)!);
-  for (const p of identityProviders) {
-    referenced.add(parentUidOf(p.uid));
-    referenced.add(p.defaultRole);
+  nameOf(kind: KindName, uid: string): AssignedName | undefined {
+    return this.names.get(kind)?.get(uid);
   }
-  for (const a of associations) {
-    referenced.add(a.uid);
-    for (const uid of Object.values(a.chainguard?.serviceBindings ?? {})) referenced.add(uid);
+
+  roleOf(uid: string): Role | undefined {
+    return this.rolesByUid.get(uid);
   }
-  for (const b of liveBindings) {
-    referenced.add(parentUidOf(b.uid));
-    referenced.add(b.identity.uid);
-    referenced.add(b.role.uid);
+
+  variableOf(kind: KindName, uid: string): string | undefined {
+    return this.declaredVariables.get(kind)?.get(uid);
+  }
+
+  /** The custom roles of the subtree (a custom role's uid is its group's child), in group order. */
+  customRoles(): Role[] {
+    const { top } = this;
+    const inSubtree = (groupUid: string) =>
+      groupUid === top.uid || groupUid.startsWith(`${top.uid}/`);
+    return this.live.roles
+      .filter((role) => {
+        const group = roleGroupUid(role.uid);
+        return group !== undefined && inSubtree(group);
+      })
+      .sort(this.inGroupOrder((r) => roleGroupUid(r.uid)!));
   }
 
   /**
-   * The members every declaration of a named object has: its names (a variable only
-   * when something refers to it, recorded in `variableOf`) and its own fields. The
-   * parent is filled in once every variable is known.
+   * The members every declaration of an object in a group has: its names (a variable
+   * only when something refers to it), its parent and its own fields.
    */
-  const namedDeclaration = <T extends { uid: string; name: string; description?: string }>(
-    object: T,
-    names: Map<T, AssignedName>,
-    kind: string,
-    variableOf: Map<string, string>,
-  ) => {
-    const name = names.get(object)!;
-    const variable = referenced.has(object.uid)
-      ? variables.claim(name.words, kind, object.uid)
-      : undefined;
-    if (variable) variableOf.set(object.uid, variable);
+  named(
+    kind: KindName,
+    object: { uid: string; name: string; description?: string },
+  ): DeclaredChild {
     return {
-      variable,
-      resourceName: name.resourceName,
+      variable: this.variableOf(kind, object.uid),
+      resourceName: this.nameOf(kind, object.uid)!.resourceName,
       uid: object.uid,
-      parent: { kind: "outside", variable: "" } as UidExpression,
+      // Every one of them is its parent group's child, custom roles included.
+      parent: this.groupExpression(parentUidOf(object.uid)),
       name: object.name,
       description: object.description ?? "",
     };
-  };
-  const groupVariables = new Map<string, string>();
-  const groups: GroupDeclaration[] = declaredGroups.map((group) =>
-    namedDeclaration(group, groupNames, "group", groupVariables),
-  );
-  const roleVariables = new Map<string, string>();
-  const roleDeclarations: RoleDeclaration[] = declaredRoles.map((role) => ({
-    ...namedDeclaration(role, roleNames, "role", roleVariables),
-    capabilities: [...new Set(role.capabilities)].sort(compareText),
-  }));
-  const identityVariables = new Map<string, string>();
-  const identityDeclarations: IdentityDeclaration[] = identities.map((identity) => ({
-    ...namedDeclaration(identity, identityNames, "identity", identityVariables),
-    relationship: relationships.get(identity.uid)!,
-    ...(isSelf(identity.uid) ? { self: true } : {}),
-  }));
-
-  // ---- outside values and lookups, claimed after the declared objects' names
-  const outside: OutsideValue[] = [];
-  const outsideByUid = new Map<string, string>();
-  const outsideValue = (uid: string, words: string[], describes: string): UidExpression => {
-    let variable = outsideByUid.get(uid);
-    if (variable === undefined) {
-      variable = variables.claim([...words, "uid"], "outside", uid);
-      outsideByUid.set(uid, variable);
-      outside.push({ variable, configKey: variable, uid, describes });
-    }
-    return { kind: "outside", variable };
-  };
-  const groupExpression = (uid: string): UidExpression => {
-    const variable = groupVariables.get(uid);
-    if (variable) return { kind: "resource", variable };
-    // Only the chosen group's parent, or a root chosen group, lies outside.
-    if (uid === top.uid)
-      return outsideValue(uid, ["root", "group"], `The root organisation "${top.name}".`);
-    return outsideValue(uid, ["parent", "group"], `The parent group of "${top.name}".`);
-  };
-  // Every one of them is its parent group's child, custom roles included.
-  for (const declaration of [...groups, ...roleDeclarations, ...identityDeclarations]) {
-    declaration.parent = groupExpression(parentUidOf(declaration.uid));
   }
 
-  const lookups: RoleLookup[] = [];
-  const lookupByName = new Map<string, string>();
-  const lookup = (name: string, uid: string, note?: string): UidExpression => {
-    let variable = lookupByName.get(name);
+  /** A uid from config, defaulting to the exported one: claimed when first written. */
+  outsideValue(uid: string, words: string[], describes: string): UidExpression {
+    let variable = this.outsideByUid.get(uid);
     if (variable === undefined) {
-      variable = variables.claim([...wordsOf(name), "role"], "lookup", uid);
-      lookupByName.set(name, variable);
-      lookups.push({ variable, name, note });
+      variable = this.variables.claim([...words, "uid"], "outside", uid);
+      this.outsideByUid.set(uid, variable);
+      this.outside.push({ variable, configKey: variable, uid, describes });
+    }
+    return { kind: "outside", variable };
+  }
+
+  groupExpression(uid: string): UidExpression {
+    const variable = this.variableOf("Group", uid);
+    if (variable) return { kind: "resource", variable };
+    // Only the chosen group's parent, or a root chosen group, lies outside.
+    const { top } = this;
+    if (uid === top.uid)
+      return this.outsideValue(uid, ["root", "group"], `The root organisation "${top.name}".`);
+    return this.outsideValue(uid, ["parent", "group"], `The parent group of "${top.name}".`);
+  }
+
+  private lookup(name: string, uid: string, note?: string): UidExpression {
+    let variable = this.lookupByName.get(name);
+    if (variable === undefined) {
+      variable = this.variables.claim([...wordsOf(name), "role"], "lookup", uid);
+      this.lookupByName.set(name, variable);
+      this.lookups.push({ variable, name, note });
     }
     return { kind: "lookup", variable };
-  };
-  const capabilitiesNote = (role: Role) => {
-    const group = roleGroup(role)!;
-    const where = groupsByUid.get(group)?.name ?? group;
+  }
+
+  capabilitiesNote(role: Role): string {
+    const group = roleGroupUid(role.uid)!;
+    const where = this.groupsByUid.get(group)?.name ?? group;
     return `custom role of "${where}": ${[...role.capabilities].sort().join(", ")}`;
-  };
-  if (!options.declareCustomRoles) {
-    for (const role of customRoles) {
-      omissions.push({
-        what: `custom role "${role.name}" (${role.uid}, ${capabilitiesNote(role)})`,
-        why: "not declared (declareCustomRoles is off): bindings look it up instead",
-      });
-    }
   }
 
   /** A declared role by variable; else a lookup by name when unique; else a config value. */
-  const roleExpression = (uid: string, knownName: string): UidExpression => {
-    const declared = roleVariables.get(uid);
+  roleExpression(uid: string, knownName: string): UidExpression {
+    const declared = this.variableOf("Role", uid);
     if (declared) return { kind: "resource", variable: declared };
-    const role = rolesByUid.get(uid);
+    const role = this.rolesByUid.get(uid);
     const name = role?.name ?? knownName;
     // A lookup by name finds exactly one role only when the name is unique.
-    if (roleNameCount.get(name) === 1 && role !== undefined) {
-      return lookup(name, uid, roleGroup(role) === undefined ? undefined : capabilitiesNote(role));
+    if (this.roleNameCount.get(name) === 1 && role !== undefined) {
+      const custom = roleGroupUid(role.uid) !== undefined;
+      return this.lookup(name, uid, custom ? this.capabilitiesNote(role) : undefined);
     }
-    return outsideValue(
+    return this.outsideValue(
       uid,
       wordsOf(name).concat("role"),
       role === undefined
         ? `The role ${uid}${knownName ? ` ("${knownName}")` : ""}, which this token cannot list.`
         : `The role "${name}" (its name is not unique, so it is not looked up).`,
     );
-  };
-  // Every identity read, declared or not: looked up once per binding and service binding.
-  const liveIdentitiesByUid = new Map(live.identities.map((i) => [i.uid, i]));
-  const identityExpression = (uid: string, knownName: string): UidExpression => {
-    const variable = identityVariables.get(uid);
+  }
+
+  identityExpression(uid: string, knownName: string): UidExpression {
+    const variable = this.variableOf("Identity", uid);
     if (variable) return { kind: "resource", variable };
-    const identity = liveIdentitiesByUid.get(uid);
+    const identity = this.identitiesByUid.get(uid);
     const name = identity?.name ?? knownName;
-    if (isSelf(uid) && !includeSelf) {
-      return outsideValue(
+    if (this.leavesOut(uid)) {
+      return this.outsideValue(
         uid,
         wordsOf(name),
         `The identity "${name}" this export's token acts as (not declared, so no run deletes it).`,
       );
     }
-    return outsideValue(
+    return this.outsideValue(
       uid,
       wordsOf(name),
       `The identity "${name}"${identity ? " (its kind is not known to this version of pulumi-irm)" : ", outside the exported group"}.`,
     );
-  };
-
-  const clientSecrets: ClientSecret[] = [];
-  const providerDeclarations: IdentityProviderDeclaration[] = identityProviders.map((provider) => {
-    const base = namedDeclaration(provider, providerNames, "idp", new Map());
-    const clientSecret: ClientSecret = {
-      configKey: clientSecretKey(provider.uid),
-      variable: variables.claim(
-        [...wordsOf(base.resourceName), "client", "secret"],
-        "secret",
-        provider.uid,
-      ),
-      resourceName: base.resourceName,
-      uid: provider.uid,
-      name: provider.name,
-      optional: provider.oidc.pkceEnabled,
-    };
-    clientSecrets.push(clientSecret);
-    return {
-      ...base,
-      parent: groupExpression(parentUidOf(provider.uid)),
-      defaultRole: roleExpression(provider.defaultRole, ""),
-      oidc: oidcInputs(provider),
-      clientSecret,
-    };
-  });
-
-  const associationDeclarations: AccountAssociationDeclaration[] = associations.map(
-    (association) => {
-      const services = association.chainguard?.serviceBindings;
-      return defined({
-        resourceName: associationNames.get(association)!.resourceName,
-        uid: association.uid,
-        group: groupExpression(association.uid),
-        name: association.name,
-        description: association.description ?? "",
-        amazon: association.amazon && { account: association.amazon.account },
-        google: association.google && {
-          projectId: association.google.projectId,
-          projectNumber: association.google.projectNumber,
-        },
-        azure: association.azure && {
-          tenantId: association.azure.tenantId,
-          clientIds: sortedRecord(association.azure.clientIds),
-        },
-        github: association.github && {
-          appInstallations: sortedRecord(association.github.appInstallations, (app) => ({
-            installations: app.installations.map((i) =>
-              defined({ installationId: i.installationId, name: i.name || undefined }),
-            ),
-          })),
-        },
-        chainguard: services && {
-          serviceBindings: Object.keys(services)
-            .sort(compareText)
-            .map((service): [string, UidExpression] => [
-              service,
-              identityExpression(services[service], ""),
-            ]),
-        },
-      });
-    },
-  );
-
-  const bindings: BindingDeclaration[] = [...liveBindings]
-    .sort(
-      (a, b) =>
-        (groupOrder.get(parentUidOf(a.uid)) ?? 0) - (groupOrder.get(parentUidOf(b.uid)) ?? 0) ||
-        compareText(bindingNames.get(a)!.resourceName, bindingNames.get(b)!.resourceName) ||
-        compareText(a.uid, b.uid),
-    )
-    .map((binding) => ({
-      resourceName: bindingNames.get(binding)!.resourceName,
-      uid: binding.uid,
-      group: groupExpression(parentUidOf(binding.uid)),
-      identity: identityExpression(binding.identity.uid, binding.identity.name),
-      role: roleExpression(binding.role.uid, binding.role.name),
-      ...(isSelf(binding.identity.uid) ? { self: true } : {}),
-    }));
-
-  const invites = live.groupInvites.length;
-  if (invites > 0) {
-    omissions.push({
-      what: `${invites} group invite${invites === 1 ? "" : "s"}`,
-      why: INVITES_SKIPPED,
-    });
   }
+}
 
-  return {
-    top: { uid: top.uid, name: top.name, isRoot: live.topIsRoot },
-    outside,
-    lookups,
-    groups,
-    roles: roleDeclarations,
-    identities: identityDeclarations,
-    identityProviders: providerDeclarations,
-    accountAssociations: associationDeclarations,
-    bindings,
-    clientSecrets,
-    skippedInvites: invites,
-    omissions,
+/**
+ * How the program declares one kind of object, in the steps every kind takes in turn
+ * (see `buildProgram`). Methods, so that each kind's declarer fits the one list.
+ */
+interface Declarer<T extends { uid: string }, D> {
+  /** The word of the variables of those others refer to; none for kinds nothing refers to. */
+  readonly variable?: string;
+  /** 1. The objects read that it declares, in program order; what it leaves out, said. */
+  select(build: Build): T[];
+  /** 2. Resource names, by uid, unique within the kind. */
+  name(build: Build, items: T[]): Map<string, AssignedName>;
+  /** 3. The uids a declaration refers to. */
+  refersTo(item: T): string[];
+  /** 5. The declarations, every reference written. */
+  declare(build: Build, items: T[]): D[];
+}
+
+const groupDeclarer: Declarer<Group, GroupDeclaration> = {
+  variable: "group",
+  // The chosen group (unless it is a root) and everything below it, parents first.
+  select: (build) => (build.live.topIsRoot ? build.groupTree.slice(1) : build.groupTree),
+  name: (build, groups) => build.namesOf(groups, (g) => parentUidOf(g.uid), "group"),
+  refersTo: (group) => [parentUidOf(group.uid)],
+  declare: (build, groups) => groups.map((group) => build.named("Group", group)),
+};
+
+const roleDeclarer: Declarer<Role, RoleDeclaration> = {
+  variable: "role",
+  select: (build) => (build.options.declareCustomRoles ? build.customRoles() : []),
+  name: (build, roles) => build.namesOf(roles, (r) => roleGroupUid(r.uid)!, "role"),
+  refersTo: (role) => [roleGroupUid(role.uid)!],
+  declare: (build, roles) => {
+    const declarations = roles.map((role) => ({
+      ...build.named("Role", role),
+      capabilities: [...new Set(role.capabilities)].sort(compareText),
+    }));
+    if (!build.options.declareCustomRoles) {
+      for (const role of build.customRoles()) {
+        build.omissions.push({
+          what: `custom role "${role.name}" (${role.uid}, ${build.capabilitiesNote(role)})`,
+          why: "not declared (declareCustomRoles is off): bindings look it up instead",
+        });
+      }
+    }
+    return declarations;
+  },
+};
+
+const identityDeclarer: Declarer<Identity, IdentityDeclaration> = {
+  variable: "identity",
+  select: (build) =>
+    build.live.identities
+      .filter((identity) => {
+        const what = `identity "${identity.name}" (${identity.uid})`;
+        if (build.leavesOut(identity.uid)) {
+          build.omissions.push({ what, why: SELF_LEFT_OUT });
+          return false;
+        }
+        if (relationshipOf(identity)) return true;
+        build.omissions.push({
+          what,
+          why: "skipped: its answer carries no relationship this version of pulumi-irm knows (claimMatch, staticKeys, awsIdentity or servicePrincipal, with their required members)",
+        });
+        return false;
+      })
+      .sort(build.inGroupOrder((i) => parentUidOf(i.uid))),
+  name: (build, identities) => build.namesOf(identities, (i) => parentUidOf(i.uid), "identity"),
+  refersTo: (identity) => [parentUidOf(identity.uid)],
+  declare: (build, identities) =>
+    identities.map((identity) => ({
+      ...build.named("Identity", identity),
+      relationship: relationshipOf(identity)!,
+      ...(build.isSelf(identity.uid) ? { self: true } : {}),
+    })),
+};
+
+const identityProviderDeclarer: Declarer<LiveIdentityProvider, IdentityProviderDeclaration> = {
+  variable: "idp",
+  select: (build) =>
+    [...build.live.identityProviders].sort(build.inGroupOrder((p) => parentUidOf(p.uid))),
+  name: (build, providers) => build.namesOf(providers, (p) => parentUidOf(p.uid), "idp"),
+  refersTo: (provider) => [parentUidOf(provider.uid), provider.defaultRole],
+  declare: (build, providers) =>
+    providers.map((provider) => {
+      const { resourceName } = build.nameOf("IdentityProvider", provider.uid)!;
+      const clientSecret: ClientSecret = {
+        configKey: clientSecretKey(provider.uid),
+        variable: build.variables.claim(
+          [...wordsOf(resourceName), "client", "secret"],
+          "secret",
+          provider.uid,
+        ),
+        resourceName,
+        uid: provider.uid,
+        name: provider.name,
+        optional: provider.oidc.pkceEnabled,
+      };
+      build.clientSecrets.push(clientSecret);
+      return {
+        ...build.named("IdentityProvider", provider),
+        defaultRole: build.roleExpression(provider.defaultRole, ""),
+        oidc: oidcInputs(provider),
+        clientSecret,
+      };
+    }),
+};
+
+const accountAssociationDeclarer: Declarer<LiveAccountAssociation, AccountAssociationDeclaration> =
+  {
+    // Those of the groups the export reaches, in group order.
+    select: (build) =>
+      build.live.accountAssociations
+        .filter((a) => build.groupsByUid.has(a.uid))
+        .sort(build.inGroupOrder((a) => a.uid)),
+    // An association's container is its own group: `payments-accounts` when names repeat.
+    name: (build, associations) => build.namesOf(associations, (a) => a.uid, "accounts"),
+    refersTo: (association) => [
+      association.uid,
+      ...Object.values(association.chainguard?.serviceBindings ?? {}),
+    ],
+    declare: (build, associations) =>
+      associations.map((association) => {
+        const services = association.chainguard?.serviceBindings;
+        return defined({
+          resourceName: build.nameOf("AccountAssociation", association.uid)!.resourceName,
+          uid: association.uid,
+          group: build.groupExpression(association.uid),
+          name: association.name,
+          description: association.description ?? "",
+          amazon: association.amazon && { account: association.amazon.account },
+          google: association.google && {
+            projectId: association.google.projectId,
+            projectNumber: association.google.projectNumber,
+          },
+          azure: association.azure && {
+            tenantId: association.azure.tenantId,
+            clientIds: sortedRecord(association.azure.clientIds),
+          },
+          github: association.github && {
+            appInstallations: sortedRecord(association.github.appInstallations, (app) => ({
+              installations: app.installations.map((i) =>
+                defined({ installationId: i.installationId, name: i.name || undefined }),
+              ),
+            })),
+          },
+          chainguard: services && {
+            serviceBindings: Object.keys(services)
+              .sort(compareText)
+              .map((service): [string, UidExpression] => [
+                service,
+                build.identityExpression(services[service], ""),
+              ]),
+          },
+        });
+      }),
   };
+
+const roleBindingDeclarer: Declarer<RoleBinding, BindingDeclaration> = {
+  select: (build) =>
+    build.live.bindings.filter((binding) => {
+      if (!build.leavesOut(binding.identity.uid)) return true;
+      build.omissions.push({
+        what: `role binding of "${binding.identity.name}" to role "${binding.role.name}" (${binding.uid})`,
+        why: SELF_LEFT_OUT,
+      });
+      return false;
+    }),
+  name: (build, bindings) =>
+    assignNames(
+      bindings.map((b): NameCandidate<string> => {
+        // `platform-ci-editor`: the identity's resource name when it is declared, then the role.
+        const who = build.nameOf("Identity", b.identity.uid)?.words ?? wordsOf(b.identity.name);
+        const own = [...who, ...wordsOf(build.roleOf(b.role.uid)?.name ?? b.role.name)];
+        const group = build.groupsByUid.get(parentUidOf(b.uid));
+        const levels = [own];
+        if (group) levels.push([...own, ...wordsOf(group.name)]);
+        for (const words of build.containerWords(parentUidOf(b.uid)).slice(1, 3)) {
+          levels.push([...levels[levels.length - 1], ...words]);
+        }
+        return { item: b.uid, uid: b.uid, levels };
+      }),
+      "binding",
+    ),
+  refersTo: (binding) => [parentUidOf(binding.uid), binding.identity.uid, binding.role.uid],
+  declare: (build, bindings) => {
+    const resourceName = (b: RoleBinding) => build.nameOf("RoleBinding", b.uid)!.resourceName;
+    return [...bindings]
+      .sort(
+        (a, b) =>
+          build.groupRank(parentUidOf(a.uid)) - build.groupRank(parentUidOf(b.uid)) ||
+          compareText(resourceName(a), resourceName(b)) ||
+          compareText(a.uid, b.uid),
+      )
+      .map((binding) => ({
+        resourceName: resourceName(binding),
+        uid: binding.uid,
+        group: build.groupExpression(parentUidOf(binding.uid)),
+        identity: build.identityExpression(binding.identity.uid, binding.identity.name),
+        role: build.roleExpression(binding.role.uid, binding.role.name),
+        ...(build.isSelf(binding.identity.uid) ? { self: true } : {}),
+      }));
+  },
+};
+
+/** Group invites are counted and said, never declared. */
+const groupInviteDeclarer: Declarer<{ uid: string }, never> = {
+  select: () => [],
+  name: () => new Map(),
+  refersTo: () => [],
+  declare: (build) => {
+    const invites = build.live.groupInvites.length;
+    if (invites > 0) {
+      build.omissions.push({
+        what: `${invites} group invite${invites === 1 ? "" : "s"}`,
+        why: INVITES_SKIPPED,
+      });
+    }
+    return [];
+  },
+};
+
+/** The declarer of each kind; `KINDS` (kinds.ts) gives their order. */
+const DECLARERS: Record<KindName, Declarer<{ uid: string }, unknown>> = {
+  Group: groupDeclarer,
+  Role: roleDeclarer,
+  Identity: identityDeclarer,
+  IdentityProvider: identityProviderDeclarer,
+  AccountAssociation: accountAssociationDeclarer,
+  RoleBinding: roleBindingDeclarer,
+  GroupInvite: groupInviteDeclarer,
+};
+
+/**
+ * The program for what was read. Every kind's declarer, in the order of `KINDS`, takes
+ * one step before any takes the next, since a step of one kind may need an earlier
+ * step of another: a binding's name starts with its identity's, and a reference
+ * needs the variable of what it refers to.
+ */
+export function buildProgram(live: LiveOrganisation, options: ProgramOptions): ExportedProgram {
+  const build = new Build(live, options);
+  // 1. What each kind declares; what it leaves out goes to `omissions`.
+  const steps = KINDS.map((kind) => {
+    const declarer = DECLARERS[kind.type];
+    return { kind, declarer, items: declarer.select(build) };
+  });
+  // 2. Names, kind by kind: a binding's name starts with its identity's.
+  for (const { kind, declarer, items } of steps) {
+    build.names.set(kind.type, declarer.name(build, items));
+  }
+  // 3. Who is referred to: only those get a variable.
+  for (const { declarer, items } of steps) {
+    for (const item of items) for (const uid of declarer.refersTo(item)) build.referenced.add(uid);
+  }
+  // 4. The variables of the declared objects, before any reference claims one.
+  for (const { kind, declarer, items } of steps) {
+    const word = declarer.variable;
+    if (word === undefined) continue;
+    const claimed = new Map<string, string>();
+    for (const { uid } of items.filter((item) => build.referenced.has(item.uid))) {
+      claimed.set(uid, build.variables.claim(build.nameOf(kind.type, uid)!.words, word, uid));
+    }
+    build.declaredVariables.set(kind.type, claimed);
+  }
+  // 5. The declarations, each reference written as a variable, a lookup or a config value.
+  const declared = steps.map(({ kind, declarer, items }) => ({
+    kind,
+    declarations: declarer.declare(build, items),
+  }));
+  return {
+    top: { uid: live.top.uid, name: live.top.name, isRoot: live.topIsRoot },
+    outside: build.outside,
+    lookups: build.lookups,
+    ...Object.fromEntries(
+      declared.flatMap(({ kind, declarations }) =>
+        "declared" in kind ? [[kind.declared.program, declarations]] : [],
+      ),
+    ),
+    clientSecrets: build.clientSecrets,
+    skippedInvites: live.groupInvites.length,
+    omissions: build.omissions,
+  } as ExportedProgram;
 }

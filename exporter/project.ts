@@ -5,9 +5,13 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { declaredCounts, describeCounts } from "./kinds";
 import type { ExportedProgram } from "./program";
 import { ExportError } from "./read";
 import { type RenderOptions, renderIndex } from "./render";
+
+/** For the benchmark, which counts in the same words. */
+export { countOf } from "./kinds";
 
 /** What this package declares about itself, for the generated package.json. */
 export interface PackageFacts {
@@ -73,44 +77,6 @@ export interface ProjectSettings extends RenderOptions {
   projectName: string;
   /** The API the organisation was read from; written as the `irm:apiUrl` default. */
   apiUrl: string;
-}
-
-/** `1 group`, `2 groups`. */
-export function countOf(n: number, one: string, many: string): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
-
-/** How many objects of each kind a program declares (`ExportResult.counts`). */
-export interface DeclaredCounts {
-  groups: number;
-  customRoles: number;
-  identities: number;
-  identityProviders: number;
-  accountAssociations: number;
-  roleBindings: number;
-}
-
-export function declaredCounts(program: ExportedProgram): DeclaredCounts {
-  return {
-    groups: program.groups.length,
-    customRoles: program.roles.length,
-    identities: program.identities.length,
-    identityProviders: program.identityProviders.length,
-    accountAssociations: program.accountAssociations.length,
-    roleBindings: program.bindings.length,
-  };
-}
-
-/** `4 groups, 1 custom role, ...`, in declaration order: the README's and the plan's words. */
-export function describeCounts(c: DeclaredCounts): string {
-  return [
-    countOf(c.groups, "group", "groups"),
-    countOf(c.customRoles, "custom role", "custom roles"),
-    countOf(c.identities, "identity", "identities"),
-    countOf(c.identityProviders, "identity provider", "identity providers"),
-    countOf(c.accountAssociations, "account association", "account associations"),
-    countOf(c.roleBindings, "role binding", "role bindings"),
-  ].join(", ");
 }
 
 /**

@@ -21,6 +21,8 @@ import {
   type Role,
   type RoleBinding,
 } from "../sdk/index";
+import { CommandError } from "./command";
+import { type Collection, KINDS, type Kind } from "./kinds";
 
 /** Everything read from the API for one export. */
 export interface LiveOrganisation {
@@ -97,19 +99,33 @@ export interface LiveGroupInvite {
 }
 
 /** The collections an export lists, in the order they are reported. */
-export const LISTED_COLLECTIONS = [
-  "groups",
-  "identities",
-  "roleBindings",
-  "roles",
-  "identityProviders",
-  "accountAssociations",
-  "groupInvites",
-] as const;
+export const LISTED_COLLECTIONS: readonly Collection[] = KINDS.map((kind) => kind.collection);
+
+type Element<K extends Kind> = LiveOrganisation[K["live"]] extends Array<infer T> ? T : never;
+
+/**
+ * The listing of each kind below the chosen group: every role the token can see,
+ * built-in ones and custom ones anywhere. Pages of MAX_PAGE_SIZE (200), the largest
+ * the service answers: `all` asks for them when no size is given.
+ */
+const LISTINGS: {
+  [K in Kind as K["type"]]: (
+    client: IrmClient,
+    below: { descendantsOf: string },
+  ) => PagePromise<Element<K>, ListParams>;
+} = {
+  Group: (client, below) => client.iam.groups.list(below),
+  Role: (client) => client.iam.roles.list(),
+  Identity: (client, below) => client.iam.identities.list(below),
+  IdentityProvider: (client, below) => client.iam.identityProviders.list(below),
+  AccountAssociation: (client, below) => client.iam.accountAssociations.list(below),
+  RoleBinding: (client, below) => client.iam.roleBindings.list(below),
+  GroupInvite: (client, below) => client.iam.groupInvites.list(below),
+};
 
 /** One progress report: a page of a collection arrived. */
 export interface ReadProgress {
-  collection: (typeof LISTED_COLLECTIONS)[number];
+  collection: Collection;
   /** Items read so far in this collection. */
   read: number;
   /** Items the listing reports in all (`totalCount`). */
@@ -117,15 +133,8 @@ export interface ReadProgress {
 }
 
 /** A failure the user can act on: bad input or an API refusal, stated in words. */
-export class ExportError extends Error {
+export class ExportError extends CommandError {
   override readonly name = "ExportError";
-  /** Exit code of the command: 2 for bad input, 1 for anything else. */
-  constructor(
-    message: string,
-    readonly exitCode: 1 | 2 = 1,
-  ) {
-    super(message);
-  }
 }
 
 /** What the API said, without anything but its own (already redacted) message. */
@@ -168,29 +177,23 @@ export async function readOrganisation(
     }
   };
   const below = { descendantsOf: top.uid };
-  const [groups, identities, bindings, roles, identityProviders, associations, invites, own] =
-    await Promise.all([
-      // Pages of MAX_PAGE_SIZE (200), the largest the service answers: `all` asks for
-      // them when no size is given.
-      everything("groups", () => client.iam.groups.list(below)),
-      everything("identities", () => client.iam.identities.list(below)),
-      everything("roleBindings", () => client.iam.roleBindings.list(below)),
-      everything("roles", () => client.iam.roles.list()),
-      everything("identityProviders", () => client.iam.identityProviders.list(below)),
-      everything("accountAssociations", () => client.iam.accountAssociations.list(below)),
-      everything("groupInvites", () => client.iam.groupInvites.list(below)),
-      ownAssociation(client, top.uid, count),
-    ]);
+  const [lists, own] = await Promise.all([
+    Promise.all(
+      KINDS.map((kind) =>
+        everything<unknown>(kind.collection, () => LISTINGS[kind.type](client, below)),
+      ),
+    ),
+    ownAssociation(client, top.uid, count),
+  ]);
+  const read = Object.fromEntries(KINDS.map((kind, i) => [kind.live, lists[i]])) as Pick<
+    LiveOrganisation,
+    Kind["live"]
+  >;
   return {
     top,
     topIsRoot: !top.uid.includes("/"),
-    groups,
-    identities,
-    bindings,
-    roles,
-    identityProviders,
-    accountAssociations: own ? [own, ...associations] : associations,
-    groupInvites: invites,
+    ...read,
+    accountAssociations: own ? [own, ...read.accountAssociations] : read.accountAssociations,
     requests,
     ...(callerUid === undefined ? {} : { callerUid }),
   };

@@ -3,6 +3,7 @@
  * repository's formatter, biome.json: 2 spaces, 100 columns, double quotes) prints it,
  * so running the formatter on a fresh export changes nothing.
  */
+import { DECLARED_KINDS, type Declaration, type DeclaredKind } from "./kinds";
 import type {
   AccountAssociationDeclaration,
   BindingDeclaration,
@@ -138,16 +139,17 @@ function member(indent: string, name: string, value: Value): string[] {
 }
 
 /**
- * `[const x = ]new irm.<Type>("name", { ...body })` with the resource options when
- * given. `body` renders the object's members at an indentation.
+ * `[const x = ]new irm.<Type>("name", { ...members })` with the resource options when
+ * given, each member written as `member` writes it.
  */
 function declaration(
   variable: string | undefined,
   type: string,
   resourceName: string,
-  body: (indent: string) => string[],
+  members: Array<[string, Value]>,
   options: string | undefined,
 ): string[] {
+  const body = (indent: string) => members.flatMap(([k, v]) => member(indent, k, v));
   const start = `${variable ? `const ${variable} = ` : ""}new irm.${type}(`;
   const name = literal(resourceName);
   const hugged = `${start}${name}, {`;
@@ -188,13 +190,7 @@ function namedObjectLines(
     ...extra,
     ["adoptUid", object.uid],
   ];
-  return declaration(
-    object.variable,
-    type,
-    object.resourceName,
-    (indent) => members.flatMap(([k, v]) => member(indent, k, v)),
-    options,
-  );
+  return declaration(object.variable, type, object.resourceName, members, options);
 }
 
 function groupLines(group: GroupDeclaration, options: string | undefined): string[] {
@@ -269,13 +265,7 @@ function accountAssociationLines(
     ]);
   }
   members.push(["adoptUid", association.uid]);
-  return declaration(
-    undefined,
-    "AccountAssociation",
-    association.resourceName,
-    (indent) => members.flatMap(([k, v]) => member(indent, k, v)),
-    options,
-  );
+  return declaration(undefined, "AccountAssociation", association.resourceName, members, options);
 }
 
 function bindingLines(binding: BindingDeclaration, options: string | undefined): string[] {
@@ -285,13 +275,7 @@ function bindingLines(binding: BindingDeclaration, options: string | undefined):
     ["roleUid", ref(binding.role)],
     ["adoptUid", binding.uid],
   ];
-  return declaration(
-    undefined,
-    "RoleBinding",
-    binding.resourceName,
-    (indent) => members.flatMap(([k, v]) => member(indent, k, v)),
-    options,
-  );
+  return declaration(undefined, "RoleBinding", binding.resourceName, members, options);
 }
 
 /** `const x = config.get("x") ?? "uid";`, broken as Biome breaks a long `??`. */
@@ -341,6 +325,24 @@ function comment(text: string, hanging = ""): string[] {
   lines.push(line);
   return lines;
 }
+
+/** The block of one kind in `index.ts`: its title and how one declaration is written. */
+interface Block<K extends DeclaredKind> {
+  title: string;
+  lines: (declaration: Declaration<K>, options: string | undefined) => string[];
+}
+
+const BLOCKS: { [K in DeclaredKind as K["type"]]: Block<K> } = {
+  Group: { title: "Groups, each after its parent.", lines: groupLines },
+  Role: { title: "Custom roles.", lines: roleLines },
+  Identity: { title: "Identities.", lines: identityLines },
+  IdentityProvider: { title: "Identity providers (single sign-on).", lines: identityProviderLines },
+  AccountAssociation: {
+    title: "Account associations: the outside accounts of a group.",
+    lines: accountAssociationLines,
+  },
+  RoleBinding: { title: "Role bindings.", lines: bindingLines },
+};
 
 export interface RenderOptions {
   protect: boolean;
@@ -456,29 +458,12 @@ export function renderIndex(program: ExportedProgram, options: RenderOptions): s
       ...declarations.flatMap((d, i) => (i === 0 ? d : ["", ...d])),
     ]);
   };
-  block(
-    "Groups, each after its parent.",
-    program.groups.map((g) => groupLines(g, every)),
-  );
-  block(
-    "Custom roles.",
-    program.roles.map((r) => roleLines(r, every)),
-  );
-  block(
-    "Identities.",
-    program.identities.map((i) => identityLines(i, own(i.self))),
-  );
-  block(
-    "Identity providers (single sign-on).",
-    program.identityProviders.map((p) => identityProviderLines(p, every)),
-  );
-  block(
-    "Account associations: the outside accounts of a group.",
-    program.accountAssociations.map((a) => accountAssociationLines(a, every)),
-  );
-  block(
-    "Role bindings.",
-    program.bindings.map((b) => bindingLines(b, own(b.self))),
-  );
+  for (const kind of DECLARED_KINDS) {
+    const { title, lines } = BLOCKS[kind.type] as Block<DeclaredKind>;
+    block(
+      title,
+      program[kind.declared.program].map((d) => lines(d, own("self" in d ? d.self : undefined))),
+    );
+  }
   return `${sections.map((lines) => lines.join("\n")).join("\n\n")}\n`;
 }

@@ -111,7 +111,9 @@ describe("irm-export command", () => {
       `client secret of identity provider team-sso (${teamUid}/${providerKey.slice(-16)}): pulumi config set --secret ${providerKey} <secret>`,
     );
     // Seven listings of one page, two to find the organisation, one for its association.
-    expect(outcome.stdout).toMatch(/requests: 10 \(listings groups 1\/1, identities 1\/1/);
+    expect(outcome.stdout).toMatch(
+      /requests: 10 \(listings groups 1\/1, roles 1\/1, identities 1\/1/,
+    );
     expect(outcome.stdout).toContain(
       "plus 2 to find the group and 1 for its own account association",
     );
