@@ -125,13 +125,11 @@ function checkRuntimeReachable(): void {
 }
 
 /**
- * Base of every resource class of this package: a custom resource of the Node.js dynamic
- * provider (`pulumi-nodejs:dynamic/irm:<type>`, as `pulumi.dynamic.Resource` registers),
- * whose `__provider` input is the type's short text of `shim.ts` instead of a serialized
- * object. `pulumi.dynamic.Resource.isInstance` (that of every custom resource) is true of
- * it; `instanceof pulumi.dynamic.Resource` is not.
+ * What every resource class of this package has: the statics below and the instance
+ * type. Classes extend it through {@link IrmResource}, which is this class without a
+ * constructor of its own.
  */
-export abstract class IrmResource extends pulumi.CustomResource {
+export abstract class IrmResourceBase extends pulumi.CustomResource {
   /** Type token a policy pack matches on; each class sets its own. */
   static readonly __pulumiType: string = "";
 
@@ -163,8 +161,37 @@ export abstract class IrmResource extends pulumi.CustomResource {
     // No arguments: with `opts.id` set, the base constructor registers only the outputs.
     return new this(name, undefined as Args, { ...opts, id });
   }
+}
 
-  // No constructor of its own: see `registration` for why.
+/**
+ * Base of every resource class of this package: a custom resource of the Node.js dynamic
+ * provider (`pulumi-nodejs:dynamic/irm:<type>`, as `pulumi.dynamic.Resource` registers),
+ * whose `__provider` input is the type's short text of `shim.ts` instead of a serialized
+ * object. `pulumi.dynamic.Resource.isInstance` (that of every custom resource) is true of
+ * it; `instanceof pulumi.dynamic.Resource` is not.
+ *
+ * It is {@link IrmResourceBase} (statics, prototype, `instanceof`) whose construction is
+ * `pulumi.CustomResource`'s own, with no constructor of ours in between: a bound copy of
+ * `pulumi.CustomResource` has no frame on the call stack. The engine stores with every
+ * resource the frames `@pulumi/pulumi`'s `Resource` constructor takes (`stackTrace`, and
+ * the first as `sourcePosition`), less its own, `CustomResource`'s and the one constructor
+ * that calls it. A base constructor of ours, even a default one (`pulumi up` runs
+ * programs with V8's inspector on, which keeps a frame for those), would push the class's
+ * constructor (`new Group`, with the package's path) into every resource's state and
+ * make `sourcePosition` point into the package instead of the program's line.
+ */
+export const IrmResource: typeof IrmResourceBase = withoutOwnFrame(IrmResourceBase);
+export type IrmResource = IrmResourceBase;
+
+function withoutOwnFrame<C extends abstract new (...args: never[]) => object>(base: C): C {
+  const construct = pulumi.CustomResource.bind(undefined) as unknown as C;
+  Object.setPrototypeOf(construct, base);
+  Object.defineProperty(construct, "prototype", { value: base.prototype });
+  Object.defineProperty(construct, Symbol.hasInstance, {
+    value: (obj: unknown) => obj instanceof base,
+  });
+  Object.defineProperty(construct, "name", { value: "IrmResource" });
+  return construct;
 }
 
 /**
@@ -174,13 +201,8 @@ export abstract class IrmResource extends pulumi.CustomResource {
  * (`get`), where the engine reads every output. The kind's secret outputs join
  * `additionalSecretOutputs`.
  *
- * Why a function and not a constructor of {@link IrmResource}: the engine stores with
- * every resource the frames of the call stack that registered it (`stackTrace` and
- * `sourcePosition` in the checkpoint), less the first few, which are `@pulumi/pulumi`'s
- * own and the constructor that calls `pulumi.CustomResource`'s. A base constructor of
- * ours would push the class's own constructor (`new Group`, with the package's path) into
- * every resource's state, and make `sourcePosition` point into this package instead of
- * the program's line. Without one, the class's constructor is the one skipped.
+ * A function and not a constructor of {@link IrmResource}, which has none of its own
+ * (see there why).
  */
 export function registration(
   kind: ResourceKind,

@@ -4,6 +4,7 @@
  * and `get`, which reads an existing object (ReadResource) with no inputs but the
  * serialized provider and fills every declared output from the answer.
  */
+import { createRequire } from "node:module";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import * as pulumi from "@pulumi/pulumi";
@@ -43,6 +44,12 @@ function resolved<T>(output: pulumi.Output<T>): Promise<T> {
 }
 
 beforeAll(async () => {
+  // As `pulumi up` runs a program: `@pulumi/pulumi`'s run connects V8's inspector first,
+  // which keeps a frame for every constructor, even the default ones V8 otherwise skips.
+  const v8Hooks = createRequire(__filename)("@pulumi/pulumi/runtime/closure/v8Hooks") as {
+    isInitializedAsync(): Promise<void>;
+  };
+  await v8Hooks.isInitializedAsync();
   await pulumi.runtime.setMocks(
     {
       newResource(args) {
