@@ -370,15 +370,3 @@ export const accountAssociations = writableCollection<AccountAssociationRecord, 
   // Idempotent: a group without an association answers `{}` (its group must exist).
   delete: { load: loadAssociation },
 });
-
-/** The association whose service bindings name identity `uid`, if any. */
-export function associationNaming(
-  state: State,
-  identityUid: string,
-): AccountAssociationRecord | undefined {
-  // A binding names only an identity directly in the association's group.
-  const association = state.accountAssociations.get(parentPath(identityUid));
-  const bindings = association?.chainguard?.serviceBindings;
-  if (!bindings) return undefined;
-  return Object.values(bindings).includes(identityUid) ? association : undefined;
-}
