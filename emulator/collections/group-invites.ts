@@ -7,8 +7,9 @@
 import { randomBytes } from "node:crypto";
 import type { Access } from "../access";
 import { invalidArgument } from "../errors";
+import { capabilityFor } from "../kinds";
 import type { OrderField } from "../listing";
-import { capabilityFor, type GroupInviteRecord } from "../model";
+import type { GroupInviteRecord } from "../model";
 import { type JsonObject, optionalBoolean, optionalString } from "../requests";
 import type { State } from "../state";
 import { type EmulatorContext, newChildUid, requireRoleUid } from "./kit";

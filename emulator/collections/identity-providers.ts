@@ -6,7 +6,8 @@
  */
 import { invalidArgument } from "../errors";
 import { requireHttpUrl } from "../identity-kinds";
-import { capabilityFor, type IdentityProviderRecord } from "../model";
+import { capabilityFor } from "../kinds";
+import type { IdentityProviderRecord } from "../model";
 import {
   type JsonObject,
   optionalBoolean,

@@ -5,7 +5,8 @@
 import type { Access } from "../access";
 import { alreadyExists, invalidArgument, notFound } from "../errors";
 import { bindingIssuerSubject } from "../identity-kinds";
-import { capabilityFor, type RoleBindingRecord, type RoleRecord } from "../model";
+import { capabilityFor } from "../kinds";
+import type { RoleBindingRecord, RoleRecord } from "../model";
 import { type JsonObject, optionalString } from "../requests";
 import type { State } from "../state";
 import { type EmulatorContext, newChildUid, PATH_UID, parentPath, requireRoleUid } from "./kit";

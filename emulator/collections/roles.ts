@@ -5,13 +5,8 @@
  */
 import { type Access, isSameOrBelow } from "../access";
 import { ApiError, invalidArgument, notFound } from "../errors";
-import {
-  BUILT_IN_ROLES,
-  capabilityFor,
-  isCapability,
-  type RoleRecord,
-  sortCapabilities,
-} from "../model";
+import { capabilityFor } from "../kinds";
+import { BUILT_IN_ROLES, isCapability, type RoleRecord, sortCapabilities } from "../model";
 import { type JsonObject, optionalString } from "../requests";
 import type { State } from "../state";
 import {

@@ -16,6 +16,7 @@
 import type { Access } from "../access";
 import { invalidArgument } from "../errors";
 import type { IndexedCollection } from "../indexed-collection";
+import { type CollectionName, capabilityFor } from "../kinds";
 import {
   type ListFilter,
   type ListOptions,
@@ -24,7 +25,6 @@ import {
   parseListParams,
   runList,
 } from "../listing";
-import { type CollectionName, capabilityFor } from "../model";
 import {
   type ApiRequest,
   type ApiResponse,
