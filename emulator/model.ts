@@ -1,5 +1,10 @@
 /** Stored records of every collection and the capabilities roles grant. */
-import type { AwsIdentity, ClaimMatch, ServicePrincipal, StaticKeys } from "./identity-kinds";
+import type {
+  AwsIdentity,
+  ClaimMatch,
+  ServicePrincipal,
+  StaticKeys,
+} from "./identity-kinds/shapes";
 
 export interface Timestamps {
   createTime: string;
@@ -15,11 +20,16 @@ export interface GroupRecord extends Timestamps {
   verified: boolean;
 }
 
-export type { AwsIdentity, ClaimMatch, ServicePrincipal, StaticKeys } from "./identity-kinds";
+export type {
+  AwsIdentity,
+  ClaimMatch,
+  ServicePrincipal,
+  StaticKeys,
+} from "./identity-kinds/shapes";
 
 /**
  * An identity. Exactly one of the relationship members is set (addendum 6.1; the rules
- * of each kind live in `identity-kinds.ts`). A record of an earlier version,
+ * of each kind live in `identity-kinds/`). A record of an earlier version,
  * `claimMatch: {issuer, subject}`, is a valid `claimMatch` identity as it is.
  */
 export interface IdentityRecord extends Timestamps {

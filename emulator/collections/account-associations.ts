@@ -5,7 +5,7 @@
  */
 import type { Access } from "../access";
 import { alreadyExists, invalidArgument, notFound } from "../errors";
-import { SERVICE_PRINCIPALS } from "../identity-kinds";
+import { SERVICE_PRINCIPALS } from "../identity-kinds/shapes";
 import { refuseMagicKey } from "../map-keys";
 import type { AccountAssociationRecord } from "../model";
 import { type JsonObject, optionalObject, optionalString } from "../requests";

@@ -5,7 +5,7 @@
  * secret is write-only: kept as a digest, never answered.
  */
 import { invalidArgument } from "../errors";
-import { requireHttpUrl } from "../identity-kinds";
+import { requireHttpUrl } from "../identity-kinds/parse";
 import { capabilityFor } from "../kinds";
 import type { IdentityProviderRecord } from "../model";
 import {

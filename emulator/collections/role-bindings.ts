@@ -4,7 +4,7 @@
  */
 import type { Access } from "../access";
 import { alreadyExists, invalidArgument, notFound } from "../errors";
-import { bindingIssuerSubject } from "../identity-kinds";
+import { bindingIssuerSubject } from "../identity-kinds/answers";
 import { capabilityFor } from "../kinds";
 import type { RoleBindingRecord, RoleRecord } from "../model";
 import { type JsonObject, optionalString } from "../requests";

@@ -8,7 +8,7 @@
 
 import { isSameOrBelow } from "../access";
 import { notFound } from "../errors";
-import { relationshipOut } from "../identity-kinds";
+import { relationshipOut } from "../identity-kinds/answers";
 import type { UidRange } from "../indexed-collection";
 import { capabilityFor } from "../kinds";
 import { MAX_PAGE_SIZE } from "../listing";
