@@ -172,6 +172,12 @@ export const IAM_KINDS: readonly CollectionName[] = KINDS.filter(
   (entry) => entry.domain === "iam",
 ).map((entry) => entry.name);
 
+/** `/<domain>/v2beta1/<name>`: the path of a collection's v2beta1 list. */
+export function v2beta1Path(name: CollectionName): string {
+  const entry = KIND_ENTRIES.find((candidate) => candidate.name === name);
+  return `/${entry?.domain}/v2beta1/${name}`;
+}
+
 /** `<domain>/v2beta1/<name>` of every collection. */
 export function v2beta1Routes(): string[] {
   return KINDS.map((entry) => `${entry.domain}/v2beta1/${entry.name}`);

@@ -16,9 +16,9 @@ import {
   optionalStringArray,
 } from "../requests";
 import { newChildUid, parentPath, requirePathUid, requireRoleUid, requireSizedName } from "./kit";
-import { promisedRoleSteps } from "./roles";
+import { promisedRoleOfCreate, promisedRoleSteps } from "./roles";
 import { secretDigest } from "./secrets";
-import { type CreateWrite, type UpdateWrite, writableCollection } from "./writable";
+import { type UpdateWrite, writableCollection } from "./writable";
 
 const CORRELATION_RULES = [
   "CORRELATION_RULE_UNSPECIFIED",
@@ -255,13 +255,7 @@ interface ProviderDraft {
   oidc: IdentityProviderRecord["oidc"];
 }
 
-const createSteps = promisedRoleSteps<CreateWrite<ProviderDraft>>((write) => ({
-  ctx: write.ctx,
-  access: write.access,
-  groupUid: write.parentUid,
-  roleUid: write.draft.defaultRole,
-  field: "defaultRole",
-}));
+const createSteps = promisedRoleOfCreate<ProviderDraft>("defaultRole");
 
 export const identityProviders = writableCollection<IdentityProviderRecord, ProviderDraft>({
   name: "identityProviders",

@@ -18,7 +18,7 @@ import {
   requireRoleUid,
 } from "./kit";
 import { refuseRoleDelete } from "./references";
-import { type WriteSteps, writableCollection } from "./writable";
+import { type CreateWrite, type WriteSteps, writableCollection } from "./writable";
 
 export function roleOut(role: RoleRecord): JsonObject {
   return {
@@ -113,6 +113,22 @@ export function promisedRoleSteps<W>(
       if (p) requireRoleGrantable(p.access, role(p), p.groupUid);
     },
   };
+}
+
+/**
+ * The steps of a create that promises a role in its parent group: the draft's member
+ * `field` holds the role's uid, and errors name that field.
+ */
+export function promisedRoleOfCreate<D>(
+  field: { [K in keyof D]: D[K] extends string ? K : never }[keyof D] & string,
+): ReturnType<typeof promisedRoleSteps<CreateWrite<D>>> {
+  return promisedRoleSteps<CreateWrite<D>>((write) => ({
+    ctx: write.ctx,
+    access: write.access,
+    groupUid: write.parentUid,
+    roleUid: write.draft[field] as string,
+    field,
+  }));
 }
 
 const BUILT_IN_ROLE_NAMES = new Set(BUILT_IN_ROLES.map((role) => role.name));
