@@ -305,7 +305,6 @@ type AssociationDraft = Omit<AccountAssociationRecord, "uid" | "createTime" | "u
 
 export const accountAssociations = writableCollection<AccountAssociationRecord, AssociationDraft>({
   name: "accountAssociations",
-  store: (state) => state.accountAssociations,
   out: (_ctx, association) => accountAssociationOut(association),
   load: (ctx, uid) => {
     const association = loadAssociation(ctx, uid);

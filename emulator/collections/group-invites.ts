@@ -131,7 +131,6 @@ const inviteRole = promisedRoleOfCreate<InviteDraft>("roleUid");
 
 export const groupInvites = writableCollection<GroupInviteRecord, InviteDraft>({
   name: "groupInvites",
-  store: (state) => state.groupInvites,
   out: (ctx: EmulatorContext, invite, access) =>
     groupInviteOut(ctx.state, invite, access, takeCode(invite)),
   list: {

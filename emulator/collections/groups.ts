@@ -38,7 +38,6 @@ export function groupContents(state: State, uid: string): string[] {
 
 export const groups = writableCollection<GroupRecord, { name: string; description: string }>({
   name: "groups",
-  store: (state) => state.groups,
   out: (_ctx, group) => groupOut(group),
   list: { sortName: (_ctx, group) => group.name },
   create: {

@@ -89,7 +89,6 @@ const RELATIONSHIP_FILTERS = ["relationship_type", "relationshipType"];
 
 export const identities = writableCollection<IdentityRecord, IdentityDraft>({
   name: "identities",
-  store: (state) => state.identities,
   out: (_ctx, identity) => identityOut(identity),
   list: {
     sortName: (_ctx, identity) => identity.name,

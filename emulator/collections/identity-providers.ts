@@ -259,7 +259,6 @@ const createSteps = promisedRoleOfCreate<ProviderDraft>("defaultRole");
 
 export const identityProviders = writableCollection<IdentityProviderRecord, ProviderDraft>({
   name: "identityProviders",
-  store: (state) => state.identityProviders,
   out: (_ctx, provider) => identityProviderOut(provider),
   // An update that changes the default role needs more, once its paths are known
   // (`updateSteps.grants`).

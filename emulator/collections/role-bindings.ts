@@ -121,7 +121,6 @@ export const roleBindings = writableCollection<
   { identityUid: string; roleUid: string }
 >({
   name: "roleBindings",
-  store: (state) => state.roleBindings,
   out: (ctx, binding, access) => bindingOut(ctx.state, binding, access),
   list: {
     // `ListRoleBindingsRequest`'s filters: the binding's identity, group and role, each

@@ -175,7 +175,6 @@ interface RoleDraft {
 
 export const roles = writableCollection<RoleRecord, RoleDraft>({
   name: "roles",
-  store: (state) => state.roles,
   out: (_ctx, role) => roleOut(role),
   authorize: (ctx, access, uid, verb) => {
     requireRoleUid(uid);
