@@ -167,7 +167,7 @@ export type V1CollectionName = Extract<AnyKind, { v1: string }>["name"];
 /** Every collection's name, in the list's order. */
 export const KIND_NAMES: readonly CollectionName[] = KINDS.map((entry) => entry.name);
 
-/** The IAM collections, `/iam/v2beta1/<name>`: the kinds the other layers manage. */
+/** The IAM collections, `/iam/v2beta1/<name>` (for comparing with the other layers' lists). */
 export const IAM_KINDS: readonly CollectionName[] = KINDS.filter(
   (entry) => entry.domain === "iam",
 ).map((entry) => entry.name);
