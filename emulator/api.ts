@@ -33,32 +33,55 @@ import {
   v1RoleBindings,
   v1Roles,
 } from "./collections/v1";
+import { type CollectionName, KINDS, type V1CollectionName } from "./kinds";
 import { type ApiRequest, type ApiResponse, ok } from "./requests";
 
 export type { EmulatorContext } from "./collections/kit";
 export { EXCHANGED_TOKEN_TTL_SECONDS } from "./collections/sts";
 
-/** `<domain>/<version>/<collection>` → its handler. */
-const ROUTES: Record<string, CollectionHandler> = {
-  "iam/v2beta1/groups": groups,
-  "iam/v2beta1/identities": identities,
-  "iam/v2beta1/roles": roles,
-  "iam/v2beta1/roleBindings": roleBindings,
-  "iam/v2beta1/identityProviders": identityProviders,
-  "iam/v2beta1/groupInvites": groupInvites,
-  "iam/v2beta1/accountAssociations": accountAssociations,
-  "registry/v2beta1/repos": repos,
-  "registry/v2beta1/tags": tags,
-  "vulnerabilities/v2beta1/advisories": advisories,
-  "iam/v1/groups": v1Groups,
-  "iam/v1/identities": v1Identities,
-  "iam/v1/roles": v1Roles,
-  "iam/v1/rolebindings": v1RoleBindings,
-  "iam/v1/identityProviders": v1IdentityProviders,
-  "iam/v1/group_invites": v1GroupInvites,
-  "iam/v1/account_associations": v1AccountAssociations,
-  "registry/v1/repos": v1Repos,
+/** Each collection's v2beta1 handler: the compiler refuses a kind of `kinds.ts` left out. */
+const HANDLERS: Readonly<Record<CollectionName, CollectionHandler>> = {
+  groups,
+  identities,
+  roleBindings,
+  repos,
+  tags,
+  roles,
+  identityProviders,
+  groupInvites,
+  accountAssociations,
+  advisories,
 };
+
+/** The v1 list of each collection `kinds.ts` gives a v1 path. */
+const V1_HANDLERS: Readonly<Record<V1CollectionName, CollectionHandler>> = {
+  groups: v1Groups,
+  identities: v1Identities,
+  roleBindings: v1RoleBindings,
+  repos: v1Repos,
+  roles: v1Roles,
+  identityProviders: v1IdentityProviders,
+  groupInvites: v1GroupInvites,
+  accountAssociations: v1AccountAssociations,
+};
+
+/** `<domain>/<version>/<collection>` → its handler. */
+const ROUTES = new Map<string, CollectionHandler>(
+  KINDS.flatMap((entry) => {
+    const routes: Array<[string, CollectionHandler]> = [
+      [`${entry.domain}/v2beta1/${entry.name}`, HANDLERS[entry.name]],
+    ];
+    if ("v1" in entry) {
+      routes.push([`${entry.domain}/v1/${entry.v1}`, V1_HANDLERS[entry.name]]);
+    }
+    return routes;
+  }),
+);
+
+/** Every `<domain>/<version>/<collection>` the router answers. */
+export function routedCollections(): string[] {
+  return [...ROUTES.keys()];
+}
 
 export class Api {
   constructor(private readonly ctx: EmulatorContext) {}
@@ -83,7 +106,7 @@ export class Api {
     );
     if (!match) return undefined;
     const [, domain, version, collection, rest] = match;
-    const route = ROUTES[`${domain}/${version}/${collection}`];
+    const route = ROUTES.get(`${domain}/${version}/${collection}`);
     if (!route) return undefined;
     return route(this.ctx, request, rest === undefined || rest === "" ? undefined : rest);
   }

@@ -3,23 +3,28 @@
  * into `{ code, message, details }` with the HTTP status of `google.rpc.Code`.
  */
 
+import { GrpcCode } from "../sdk/core/errors";
+
 /** The `domain` of every `ErrorInfo` detail the emulator produces. */
 export const ERROR_DOMAIN = "iam.irm.local";
 
 const TYPE_PREFIX = "type.googleapis.com/google.rpc.";
 
-/** gRPC codes used by the API, with their names and HTTP statuses. */
+/**
+ * gRPC codes used by the API, with the HTTP status the emulator answers for each (the
+ * numbers are the standard `google.rpc.Code` table the SDK holds).
+ */
 export const GRPC = {
-  INVALID_ARGUMENT: { code: 3, http: 400 },
-  NOT_FOUND: { code: 5, http: 404 },
-  ALREADY_EXISTS: { code: 6, http: 409 },
-  PERMISSION_DENIED: { code: 7, http: 403 },
-  RESOURCE_EXHAUSTED: { code: 8, http: 429 },
-  FAILED_PRECONDITION: { code: 9, http: 400 },
-  UNIMPLEMENTED: { code: 12, http: 501 },
-  INTERNAL: { code: 13, http: 500 },
-  UNAVAILABLE: { code: 14, http: 503 },
-  UNAUTHENTICATED: { code: 16, http: 401 },
+  INVALID_ARGUMENT: { code: GrpcCode.INVALID_ARGUMENT, http: 400 },
+  NOT_FOUND: { code: GrpcCode.NOT_FOUND, http: 404 },
+  ALREADY_EXISTS: { code: GrpcCode.ALREADY_EXISTS, http: 409 },
+  PERMISSION_DENIED: { code: GrpcCode.PERMISSION_DENIED, http: 403 },
+  RESOURCE_EXHAUSTED: { code: GrpcCode.RESOURCE_EXHAUSTED, http: 429 },
+  FAILED_PRECONDITION: { code: GrpcCode.FAILED_PRECONDITION, http: 400 },
+  UNIMPLEMENTED: { code: GrpcCode.UNIMPLEMENTED, http: 501 },
+  INTERNAL: { code: GrpcCode.INTERNAL, http: 500 },
+  UNAVAILABLE: { code: GrpcCode.UNAVAILABLE, http: 503 },
+  UNAUTHENTICATED: { code: GrpcCode.UNAUTHENTICATED, http: 401 },
 } as const;
 
 export type GrpcCodeName = keyof typeof GRPC;

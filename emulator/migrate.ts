@@ -16,7 +16,8 @@
  */
 import { createHash } from "node:crypto";
 import { CATALOG_TIERS } from "./collections/repos";
-import { capabilityOfLegacyName, isCapability, sortCapabilities } from "./model";
+import { capabilityOfLegacyName } from "./kinds";
+import { isCapability, sortCapabilities } from "./model";
 import type { SavedState } from "./state";
 
 type Loose = Record<string, unknown>;

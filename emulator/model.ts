@@ -1,5 +1,10 @@
 /** Stored records of every collection and the capabilities roles grant. */
-import type { AwsIdentity, ClaimMatch, ServicePrincipal, StaticKeys } from "./identity-kinds";
+import type {
+  AwsIdentity,
+  ClaimMatch,
+  ServicePrincipal,
+  StaticKeys,
+} from "./identity-kinds/shapes";
 
 export interface Timestamps {
   createTime: string;
@@ -15,11 +20,16 @@ export interface GroupRecord extends Timestamps {
   verified: boolean;
 }
 
-export type { AwsIdentity, ClaimMatch, ServicePrincipal, StaticKeys } from "./identity-kinds";
+export type {
+  AwsIdentity,
+  ClaimMatch,
+  ServicePrincipal,
+  StaticKeys,
+} from "./identity-kinds/shapes";
 
 /**
  * An identity. Exactly one of the relationship members is set (addendum 6.1; the rules
- * of each kind live in `identity-kinds.ts`). A record of an earlier version,
+ * of each kind live in `identity-kinds/`). A record of an earlier version,
  * `claimMatch: {issuer, subject}`, is a valid `claimMatch` identity as it is.
  */
 export interface IdentityRecord extends Timestamps {
@@ -153,47 +163,6 @@ import {
 
 export { CAPABILITIES, type Capability } from "./capabilities";
 
-/** Collections whose operations are guarded by capabilities. */
-export const COLLECTIONS = [
-  "groups",
-  "identities",
-  "roles",
-  "roleBindings",
-  "identityProviders",
-  "accountAssociations",
-  "groupInvites",
-  "repos",
-  "tags",
-  "advisories",
-] as const;
-export type CollectionName = (typeof COLLECTIONS)[number];
-
-export const VERBS = ["list", "get", "create", "update", "delete"] as const;
-export type Verb = (typeof VERBS)[number];
-
-/** The enum prefix of each collection's capabilities. */
-const CAPABILITY_PREFIX: Readonly<Record<CollectionName, string>> = {
-  groups: "CAP_IAM_GROUPS",
-  identities: "CAP_IAM_IDENTITY",
-  roles: "CAP_IAM_ROLES",
-  roleBindings: "CAP_IAM_ROLE_BINDINGS",
-  identityProviders: "CAP_IAM_IDENTITY_PROVIDERS",
-  accountAssociations: "CAP_IAM_ACCOUNT_ASSOCIATIONS",
-  groupInvites: "CAP_IAM_GROUP_INVITES",
-  repos: "CAP_REPO",
-  tags: "CAP_TAG",
-  advisories: "CAP_ADVISORIES",
-};
-
-/**
- * The capability an operation needs. There is no GET capability: a Get needs the
- * collection's LIST value, as every Get of the API is annotated.
- */
-export function capabilityFor(collection: CollectionName, verb: Verb): Capability {
-  const suffix = verb === "get" ? "LIST" : verb.toUpperCase();
-  return `${CAPABILITY_PREFIX[collection]}_${suffix}` as Capability;
-}
-
 const CAPABILITY_NUMBER = new Map<string, number>(CAPABILITIES.map((name, index) => [name, index]));
 
 export function isCapability(name: string): name is Capability {
@@ -205,19 +174,6 @@ export function sortCapabilities(names: Iterable<string>): string[] {
   return [...new Set(names)].sort(
     (a, b) => (CAPABILITY_NUMBER.get(a) ?? Infinity) - (CAPABILITY_NUMBER.get(b) ?? Infinity),
   );
-}
-
-/**
- * The capability an earlier version of the emulator spelled `<collection>.<verb>`
- * (`groups.create`, `roleBindings.get`), or undefined for any other text. Used only to
- * migrate `--data` files written by that version.
- */
-export function capabilityOfLegacyName(name: string): Capability | undefined {
-  const [collection, verb, ...rest] = name.split(".");
-  if (rest.length > 0 || !Object.hasOwn(CAPABILITY_PREFIX, collection)) return undefined;
-  if (!(VERBS as readonly string[]).includes(verb)) return undefined;
-  const capability = capabilityFor(collection as CollectionName, verb as Verb);
-  return isCapability(capability) ? capability : undefined;
 }
 
 /** Built-in roles and their capability sets, the platform's published ones. */

@@ -21,7 +21,8 @@ import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import { crc32 } from "node:zlib";
 import type { Clock } from "./clock";
-import { type Change, COLLECTION_NAMES, type SavedState, type State } from "./state";
+import { KIND_NAMES } from "./kinds";
+import { type Change, type SavedState, type State, savedRecords } from "./state";
 
 /** Suffix of the journal beside the data file. */
 export const JOURNAL_SUFFIX = ".journal";
@@ -138,8 +139,9 @@ export function foldJournal(saved: SavedState, records: readonly JournalRecord[]
   if (records.length === 0) return saved;
   const folded: SavedState = { ...saved };
   const byCollection = new Map<string, Map<string, { uid: string }>>();
-  for (const name of COLLECTION_NAMES) {
-    byCollection.set(name, new Map((saved[name] ?? []).map((record) => [record.uid, record])));
+  for (const name of KIND_NAMES) {
+    const records = savedRecords(saved, name) ?? [];
+    byCollection.set(name, new Map(records.map((record) => [record.uid, record])));
   }
   for (const record of records) {
     for (const [op, name, value] of record.ops) {
@@ -156,7 +158,7 @@ export function foldJournal(saved: SavedState, records: readonly JournalRecord[]
     folded.clockOffsetMs = record.clockOffsetMs;
     folded.journalSeq = record.seq;
   }
-  for (const name of COLLECTION_NAMES) {
+  for (const name of KIND_NAMES) {
     // Each collection keeps its own record type; the journal stored them as they were.
     (folded as unknown as Record<string, unknown[]>)[name] = [
       ...(byCollection.get(name)?.values() ?? []),

@@ -4,7 +4,7 @@
  * AIP-193 body (never a crash, never an unanswered request unless a fault says so).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Duplex } from "node:stream";
+import type { Duplex, Readable } from "node:stream";
 import type { Api, EmulatorContext } from "./api";
 import { checkControlCaller } from "./control-guard";
 import { handleControl } from "./controls";
@@ -31,20 +31,23 @@ export interface ServerDeps {
   openControls?: boolean;
 }
 
-interface RawBody {
+export interface RawBody {
   bytes: Buffer;
   tooLarge: boolean;
 }
 
-function readBody(request: IncomingMessage): Promise<RawBody> {
+/**
+ * A request's body, at most `limit` bytes of it: past the limit the rest is drained
+ * (so the client still reads the answer) but not kept, and `tooLarge` is set.
+ */
+export function readBody(request: Readable, limit = MAX_BODY_BYTES): Promise<RawBody> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     let tooLarge = false;
     request.on("data", (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        // Keep draining (so the client sees our answer) but stop keeping bytes.
+      if (size > limit) {
         tooLarge = true;
         chunks.length = 0;
         return;

@@ -4,19 +4,8 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { IndexedCollection } from "./indexed-collection";
-import {
-  type AccountAssociationRecord,
-  type AdvisoryRecord,
-  BUILT_IN_ROLES,
-  type GroupInviteRecord,
-  type GroupRecord,
-  type IdentityProviderRecord,
-  type IdentityRecord,
-  type RepoRecord,
-  type RoleBindingRecord,
-  type RoleRecord,
-  type TagRecord,
-} from "./model";
+import { type CollectionName, KIND_ENTRIES, KIND_NAMES, type KINDS, type RecordOf } from "./kinds";
+import { BUILT_IN_ROLES, type RoleBindingRecord } from "./model";
 
 /** 16 lowercase hex characters: the segment a child adds to its parent's uid. */
 export function childSegment(): string {
@@ -33,26 +22,27 @@ export function builtInRoleUid(name: string): string {
   return createHash("sha1").update(`irm built-in role ${name}`).digest("hex");
 }
 
-/** The collections `--data` saves, in the order a snapshot lists them. */
-export const COLLECTION_NAMES = [
-  "groups",
-  "identities",
-  "roles",
-  "roleBindings",
-  "identityProviders",
-  "groupInvites",
-  "accountAssociations",
-  "repos",
-  "tags",
-  "advisories",
-] as const;
-export type CollectionName = (typeof COLLECTION_NAMES)[number];
+export type { CollectionName } from "./kinds";
 
 /** One change as the `--data` journal stores it: a record's new value, or its removal. */
 export type Change = ["put", CollectionName, { uid: string }] | ["del", CollectionName, string];
 
+/** A collection of each kind, its field named as the kind (`state.groups`). */
+export type Stores = { readonly [N in CollectionName]: IndexedCollection<RecordOf<N>> };
+
+/** The collections of a saved state: those added later may be absent from older files. */
+type SavedCollections = {
+  [K in (typeof KINDS)[number] as K["addedLater"] extends false ? K["name"] : never]: RecordOf<
+    K["name"]
+  >[];
+} & {
+  [K in (typeof KINDS)[number] as K["addedLater"] extends true ? K["name"] : never]?: RecordOf<
+    K["name"]
+  >[];
+};
+
 /** Everything `--data` saves, as plain JSON. */
-export interface SavedState {
+export type SavedState = SavedCollections & {
   version: 1;
   /** The last journal record this snapshot includes (absent in files of earlier versions: 0). */
   journalSeq?: number;
@@ -62,38 +52,28 @@ export interface SavedState {
   platformUserUid: string;
   /** Private JWKs of the API token key and the OIDC test issuer key. */
   keys: { api: Record<string, unknown>; oidc: Record<string, unknown> };
-  groups: GroupRecord[];
-  identities: IdentityRecord[];
-  roles: RoleRecord[];
-  roleBindings: RoleBindingRecord[];
-  repos: RepoRecord[];
-  tags: TagRecord[];
-  advisories: AdvisoryRecord[];
-  /** Absent in files written before these collections existed: none. */
-  identityProviders?: IdentityProviderRecord[];
-  groupInvites?: GroupInviteRecord[];
-  accountAssociations?: AccountAssociationRecord[];
+};
+
+/** The records of collection `name` in `saved`, or undefined when the file has none. */
+export function savedRecords(
+  saved: SavedState,
+  name: CollectionName,
+): Array<{ uid: string }> | undefined {
+  return (saved as unknown as Record<string, Array<{ uid: string }> | undefined>)[name];
 }
 
-export class State {
-  readonly groups = new IndexedCollection<GroupRecord>((group) => group.name);
-  readonly identities = new IndexedCollection<IdentityRecord>((identity) => identity.name);
-  /** Built-in roles have flat uids; a custom role is a child of its group. */
-  readonly roles = new IndexedCollection<RoleRecord>((role) => role.name);
-  readonly roleBindings = new IndexedCollection<RoleBindingRecord>(() => "");
-  readonly repos = new IndexedCollection<RepoRecord>((repo) => repo.name);
-  readonly tags = new IndexedCollection<TagRecord>((tag) => tag.name);
-  readonly advisories = new IndexedCollection<AdvisoryRecord>((advisory) => advisory.advisoryId);
-  readonly identityProviders = new IndexedCollection<IdentityProviderRecord>(
-    (provider) => provider.name,
-  );
-  /** Invites have no name; the name index holds `keyId`, which must stay unique. */
-  readonly groupInvites = new IndexedCollection<GroupInviteRecord>((invite) => invite.keyId);
-  /** An association's uid is its group's uid, so its scope parent is the group's parent. */
-  readonly accountAssociations = new IndexedCollection<AccountAssociationRecord>(
-    (association) => association.name,
-  );
+/** A class whose instances hold one store per kind of `kinds.ts`, each indexed by its name key. */
+function storesOfEveryKind(): new () => Stores {
+  return class {
+    constructor() {
+      for (const entry of KIND_ENTRIES) {
+        (this as Record<string, unknown>)[entry.name] = new IndexedCollection(entry.nameKey);
+      }
+    }
+  } as unknown as new () => Stores;
+}
 
+export class State extends storesOfEveryKind() {
   /** Binding uids per identity uid and per role uid, for access checks and in-use checks. */
   private readonly bindingsByIdentity = new Map<string, Set<string>>();
   private readonly bindingsByRole = new Map<string, Set<string>>();
@@ -110,8 +90,9 @@ export class State {
   private changedCount = 0;
 
   constructor() {
-    for (const name of COLLECTION_NAMES) {
-      this[name].onChange = (uid) => this.noteChange(name, uid);
+    super();
+    for (const name of KIND_NAMES) {
+      this.collection(name).onChange = (uid) => this.noteChange(name, uid);
     }
   }
 
@@ -154,7 +135,7 @@ export class State {
   }
 
   /** A collection by name, as plain records (for the journal, which stores them as JSON). */
-  private collection(name: CollectionName): IndexedCollection<{ uid: string }> {
+  collection(name: CollectionName): IndexedCollection<{ uid: string }> {
     return this[name] as unknown as IndexedCollection<{ uid: string }>;
   }
 
@@ -167,11 +148,11 @@ export class State {
   /** Replays one journal change, keeping every index (and the binding cross-references) right. */
   applyChange(change: Change): void {
     const [op, name] = change;
-    if (!COLLECTION_NAMES.includes(name)) throw new Error(`unknown collection ${String(name)}`);
+    if (!KIND_NAMES.includes(name)) throw new Error(`unknown collection ${String(name)}`);
     if (op === "del") {
       const uid = change[2];
       if (name === "roleBindings") this.deleteBinding(uid);
-      else this[name].delete(uid);
+      else this.collection(name).delete(uid);
       return;
     }
     if (op !== "put") throw new Error(`unknown change ${String(op)}`);
@@ -386,7 +367,7 @@ export class State {
   }
 
   toSaved(clockOffsetMs: number, keys: SavedState["keys"], journalSeq = 0): SavedState {
-    return {
+    const saved: Record<string, unknown> = {
       version: 1,
       journalSeq,
       clockOffsetMs,
@@ -394,17 +375,9 @@ export class State {
       ownerIdentityUid: this.ownerIdentityUid,
       platformUserUid: this.platformUserUid,
       keys,
-      groups: [...this.groups.values()],
-      identities: [...this.identities.values()],
-      roles: [...this.roles.values()],
-      roleBindings: [...this.roleBindings.values()],
-      repos: [...this.repos.values()],
-      tags: [...this.tags.values()],
-      advisories: [...this.advisories.values()],
-      identityProviders: [...this.identityProviders.values()],
-      groupInvites: [...this.groupInvites.values()],
-      accountAssociations: [...this.accountAssociations.values()],
     };
+    for (const name of KIND_NAMES) saved[name] = [...this.collection(name).values()];
+    return saved as SavedState;
   }
 
   /** Loads a saved state, already brought to today's shapes (see `migrate.ts`). */
@@ -412,16 +385,15 @@ export class State {
     this.rootGroupUid = saved.rootGroupUid;
     this.ownerIdentityUid = saved.ownerIdentityUid;
     this.platformUserUid = saved.platformUserUid;
-    this.groups.insertMany(saved.groups);
-    this.identities.insertMany(saved.identities);
-    this.roles.insertMany(saved.roles);
-    for (const binding of saved.roleBindings) this.addBinding(binding);
-    this.repos.insertMany(saved.repos);
-    this.tags.insertMany(saved.tags);
-    this.advisories.insertMany(saved.advisories);
-    this.identityProviders.insertMany(saved.identityProviders ?? []);
-    this.groupInvites.insertMany(saved.groupInvites ?? []);
-    this.accountAssociations.insertMany(saved.accountAssociations ?? []);
+    for (const entry of KIND_ENTRIES) {
+      // A collection older files lack is read as none; any other must be there.
+      const records = savedRecords(saved, entry.name) ?? (entry.addedLater ? [] : undefined);
+      if (entry.name === "roleBindings") {
+        for (const binding of records as RoleBindingRecord[]) this.addBinding(binding);
+      } else {
+        this.collection(entry.name).insertMany(records as { uid: string }[]);
+      }
+    }
     this.refreshBuiltInRoles();
     this.discardChanges();
   }

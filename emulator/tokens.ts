@@ -28,7 +28,7 @@ const ALGORITHM = "ES256";
 
 /**
  * Algorithms a presented OIDC token may be signed with: one for each key a `staticKeys`
- * identity may register (`identity-kinds.ts`, SIGNING_CURVES), so that every key
+ * identity may register (`identity-kinds/parse.ts`), so that every key
  * accepted at create can verify a token (ES512 for P-521 keys).
  */
 const OIDC_ALGORITHMS = ["ES256", "RS256", "PS256", "EdDSA", "ES384", "ES512"];

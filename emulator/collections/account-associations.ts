@@ -5,7 +5,7 @@
  */
 import type { Access } from "../access";
 import { alreadyExists, invalidArgument, notFound } from "../errors";
-import { SERVICE_PRINCIPALS } from "../identity-kinds";
+import { SERVICE_PRINCIPALS } from "../identity-kinds/shapes";
 import { refuseMagicKey } from "../map-keys";
 import type { AccountAssociationRecord } from "../model";
 import { type JsonObject, optionalObject, optionalString } from "../requests";
@@ -305,7 +305,6 @@ type AssociationDraft = Omit<AccountAssociationRecord, "uid" | "createTime" | "u
 
 export const accountAssociations = writableCollection<AccountAssociationRecord, AssociationDraft>({
   name: "accountAssociations",
-  store: (state) => state.accountAssociations,
   out: (_ctx, association) => accountAssociationOut(association),
   load: (ctx, uid) => {
     const association = loadAssociation(ctx, uid);
@@ -370,15 +369,3 @@ export const accountAssociations = writableCollection<AccountAssociationRecord, 
   // Idempotent: a group without an association answers `{}` (its group must exist).
   delete: { load: loadAssociation },
 });
-
-/** The association whose service bindings name identity `uid`, if any. */
-export function associationNaming(
-  state: State,
-  identityUid: string,
-): AccountAssociationRecord | undefined {
-  // A binding names only an identity directly in the association's group.
-  const association = state.accountAssociations.get(parentPath(identityUid));
-  const bindings = association?.chainguard?.serviceBindings;
-  if (!bindings) return undefined;
-  return Object.values(bindings).includes(identityUid) ? association : undefined;
-}

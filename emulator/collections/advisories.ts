@@ -5,8 +5,9 @@
  */
 import type { Access } from "../access";
 import { ApiError, invalidArgument, unauthenticated } from "../errors";
+import { capabilityFor } from "../kinds";
 import { parseListParams, runList } from "../listing";
-import { type AdvisoryRecord, capabilityFor } from "../model";
+import type { AdvisoryRecord } from "../model";
 import { type JsonObject, ok } from "../requests";
 import { existing, FLAT_UID, listEnvelope, readOnlyCollection, sortValueOf } from "./kit";
 

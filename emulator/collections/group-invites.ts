@@ -7,14 +7,15 @@
 import { randomBytes } from "node:crypto";
 import type { Access } from "../access";
 import { invalidArgument } from "../errors";
+import { capabilityFor } from "../kinds";
 import type { OrderField } from "../listing";
-import { capabilityFor, type GroupInviteRecord } from "../model";
+import type { GroupInviteRecord } from "../model";
 import { type JsonObject, optionalBoolean, optionalString } from "../requests";
 import type { State } from "../state";
 import { type EmulatorContext, newChildUid, requireRoleUid } from "./kit";
-import { promisedRoleSteps, roleReadable } from "./roles";
+import { promisedRoleOfCreate, roleReadable } from "./roles";
 import { newInviteCode, secretDigest } from "./secrets";
-import { type CreateWrite, writableCollection } from "./writable";
+import { writableCollection } from "./writable";
 
 /** `ttl`: seconds with up to 9 fractional digits and an `s` suffix. */
 const DURATION = /^([0-9]+)(?:\.([0-9]{1,9}))?s$/;
@@ -126,17 +127,10 @@ const INVITE_ORDER_FIELDS: Readonly<Record<string, OrderField>> = {
 };
 
 /** An invite promises its role in its group, as a binding would. */
-const inviteRole = promisedRoleSteps<CreateWrite<InviteDraft>>((write) => ({
-  ctx: write.ctx,
-  access: write.access,
-  groupUid: write.parentUid,
-  roleUid: write.draft.roleUid,
-  field: "roleUid",
-}));
+const inviteRole = promisedRoleOfCreate<InviteDraft>("roleUid");
 
 export const groupInvites = writableCollection<GroupInviteRecord, InviteDraft>({
   name: "groupInvites",
-  store: (state) => state.groupInvites,
   out: (ctx: EmulatorContext, invite, access) =>
     groupInviteOut(ctx.state, invite, access, takeCode(invite)),
   list: {

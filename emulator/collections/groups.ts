@@ -1,5 +1,6 @@
 /** Groups: `/iam/v2beta1/groups`, the tree everything else hangs under. */
 import { failedPrecondition } from "../errors";
+import { KIND_ENTRIES } from "../kinds";
 import type { GroupRecord } from "../model";
 import { type JsonObject, optionalString } from "../requests";
 import type { State } from "../state";
@@ -24,22 +25,19 @@ export function groupOut(group: GroupRecord): JsonObject {
  * deleted only when this is empty, so nothing is ever left without its group.
  */
 export function groupContents(state: State, uid: string): string[] {
-  return countsOfPresent([
-    [state.groups.countChildren(uid), "child group", "child groups"],
-    [state.identities.countChildren(uid), "identity", "identities"],
-    [state.roleBindings.countChildren(uid), "role binding", "role bindings"],
-    [state.repos.countChildren(uid), "repo", "repos"],
-    [state.roles.countChildren(uid), "custom role", "custom roles"],
-    [state.identityProviders.countChildren(uid), "identity provider", "identity providers"],
-    [state.groupInvites.countChildren(uid), "group invite", "group invites"],
-    // The association hangs on the group's own uid, not on a child uid.
-    [state.accountAssociations.has(uid) ? 1 : 0, "account association", "account associations"],
-  ]);
+  return countsOfPresent(
+    KIND_ENTRIES.flatMap((entry): Array<[number, string, string]> => {
+      if (!entry.contents) return [];
+      const { one, many, ownUid } = entry.contents;
+      const store = state.collection(entry.name);
+      // An account association hangs on the group's own uid, not on a child uid.
+      return [[ownUid ? (store.has(uid) ? 1 : 0) : store.countChildren(uid), one, many]];
+    }),
+  );
 }
 
 export const groups = writableCollection<GroupRecord, { name: string; description: string }>({
   name: "groups",
-  store: (state) => state.groups,
   out: (_ctx, group) => groupOut(group),
   list: { sortName: (_ctx, group) => group.name },
   create: {

@@ -2,23 +2,25 @@
  * Identities: `/iam/v2beta1/identities`, who may exchange an OIDC token for an API
  * token. The wire shape of an identity lives here; the rules of its four kinds
  * (`claimMatch`, `staticKeys`, `awsIdentity`, `servicePrincipal`) in
- * `../identity-kinds.ts`, which the token exchange reads too.
+ * `../identity-kinds/`, whose matching the token exchange reads too.
  */
 import { type Access, isSameOrBelow } from "../access";
 import { ApiError } from "../errors";
+import { relationshipOut } from "../identity-kinds/answers";
 import {
   applyRelationshipUpdate,
-  IDENTITY_KINDS,
   IDENTITY_MASK_PATHS,
   identityUpdatePaths,
+} from "../identity-kinds/masks";
+import { parseRelationship } from "../identity-kinds/parse";
+import {
+  IDENTITY_KINDS,
   kindOf,
-  parseRelationship,
   type Relationship,
   relationshipOf,
-  relationshipOut,
   relationshipTypeFilter,
   STATIC_KEYS_MAX_LIFETIME_MS,
-} from "../identity-kinds";
+} from "../identity-kinds/shapes";
 import type { IdentityRecord } from "../model";
 import { type JsonObject, optionalString } from "../requests";
 import { type EmulatorContext, newChildUid, parentPath, requireSizedName } from "./kit";
@@ -87,7 +89,6 @@ const RELATIONSHIP_FILTERS = ["relationship_type", "relationshipType"];
 
 export const identities = writableCollection<IdentityRecord, IdentityDraft>({
   name: "identities",
-  store: (state) => state.identities,
   out: (_ctx, identity) => identityOut(identity),
   list: {
     sortName: (_ctx, identity) => identity.name,

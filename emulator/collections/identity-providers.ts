@@ -5,8 +5,9 @@
  * secret is write-only: kept as a digest, never answered.
  */
 import { invalidArgument } from "../errors";
-import { requireHttpUrl } from "../identity-kinds";
-import { capabilityFor, type IdentityProviderRecord } from "../model";
+import { requireHttpUrl } from "../identity-kinds/parse";
+import { capabilityFor } from "../kinds";
+import type { IdentityProviderRecord } from "../model";
 import {
   type JsonObject,
   optionalBoolean,
@@ -15,9 +16,9 @@ import {
   optionalStringArray,
 } from "../requests";
 import { newChildUid, parentPath, requirePathUid, requireRoleUid, requireSizedName } from "./kit";
-import { promisedRoleSteps } from "./roles";
+import { promisedRoleOfCreate, promisedRoleSteps } from "./roles";
 import { secretDigest } from "./secrets";
-import { type CreateWrite, type UpdateWrite, writableCollection } from "./writable";
+import { type UpdateWrite, writableCollection } from "./writable";
 
 const CORRELATION_RULES = [
   "CORRELATION_RULE_UNSPECIFIED",
@@ -254,17 +255,10 @@ interface ProviderDraft {
   oidc: IdentityProviderRecord["oidc"];
 }
 
-const createSteps = promisedRoleSteps<CreateWrite<ProviderDraft>>((write) => ({
-  ctx: write.ctx,
-  access: write.access,
-  groupUid: write.parentUid,
-  roleUid: write.draft.defaultRole,
-  field: "defaultRole",
-}));
+const createSteps = promisedRoleOfCreate<ProviderDraft>("defaultRole");
 
 export const identityProviders = writableCollection<IdentityProviderRecord, ProviderDraft>({
   name: "identityProviders",
-  store: (state) => state.identityProviders,
   out: (_ctx, provider) => identityProviderOut(provider),
   // An update that changes the default role needs more, once its paths are known
   // (`updateSteps.grants`).

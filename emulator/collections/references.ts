@@ -4,9 +4,9 @@
  * so a new reference is added in one place.
  */
 import { failedPrecondition } from "../errors";
+import type { AccountAssociationRecord } from "../model";
 import type { State } from "../state";
-import { associationNaming } from "./account-associations";
-import { countsOfPresent } from "./kit";
+import { countsOfPresent, parentPath } from "./kit";
 
 /**
  * Refuses (FAILED_PRECONDITION `RESOURCE_IN_USE`) the delete of identity `uid` while a
@@ -56,4 +56,16 @@ export function refuseRoleDelete(state: State, uid: string): void {
       description: `role ${uid} is still ${uses.join(" and ")}`,
     });
   }
+}
+
+/** The association whose service bindings name identity `uid`, if any. */
+export function associationNaming(
+  state: State,
+  identityUid: string,
+): AccountAssociationRecord | undefined {
+  // A binding names only an identity directly in the association's group.
+  const association = state.accountAssociations.get(parentPath(identityUid));
+  const bindings = association?.chainguard?.serviceBindings;
+  if (!bindings) return undefined;
+  return Object.values(bindings).includes(identityUid) ? association : undefined;
 }

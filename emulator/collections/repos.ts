@@ -1,6 +1,7 @@
 /** Registry repos: `/registry/v2beta1/repos`, read only; public repos need no token. */
 import type { Access } from "../access";
-import { capabilityFor, type RepoRecord } from "../model";
+import { capabilityFor } from "../kinds";
+import type { RepoRecord } from "../model";
 import type { JsonObject } from "../requests";
 import { registryCollection } from "./kit";
 

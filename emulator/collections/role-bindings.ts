@@ -4,8 +4,9 @@
  */
 import type { Access } from "../access";
 import { alreadyExists, invalidArgument, notFound } from "../errors";
-import { bindingIssuerSubject } from "../identity-kinds";
-import { capabilityFor, type RoleBindingRecord, type RoleRecord } from "../model";
+import { bindingIssuerSubject } from "../identity-kinds/answers";
+import { capabilityFor } from "../kinds";
+import type { RoleBindingRecord, RoleRecord } from "../model";
 import { type JsonObject, optionalString } from "../requests";
 import type { State } from "../state";
 import { type EmulatorContext, newChildUid, PATH_UID, parentPath, requireRoleUid } from "./kit";
@@ -120,7 +121,6 @@ export const roleBindings = writableCollection<
   { identityUid: string; roleUid: string }
 >({
   name: "roleBindings",
-  store: (state) => state.roleBindings,
   out: (ctx, binding, access) => bindingOut(ctx.state, binding, access),
   list: {
     // `ListRoleBindingsRequest`'s filters: the binding's identity, group and role, each

@@ -5,13 +5,8 @@
  */
 import { type Access, isSameOrBelow } from "../access";
 import { ApiError, invalidArgument, notFound } from "../errors";
-import {
-  BUILT_IN_ROLES,
-  capabilityFor,
-  isCapability,
-  type RoleRecord,
-  sortCapabilities,
-} from "../model";
+import { capabilityFor } from "../kinds";
+import { BUILT_IN_ROLES, isCapability, type RoleRecord, sortCapabilities } from "../model";
 import { type JsonObject, optionalString } from "../requests";
 import type { State } from "../state";
 import {
@@ -23,7 +18,7 @@ import {
   requireRoleUid,
 } from "./kit";
 import { refuseRoleDelete } from "./references";
-import { type WriteSteps, writableCollection } from "./writable";
+import { type CreateWrite, type WriteSteps, writableCollection } from "./writable";
 
 export function roleOut(role: RoleRecord): JsonObject {
   return {
@@ -120,6 +115,22 @@ export function promisedRoleSteps<W>(
   };
 }
 
+/**
+ * The steps of a create that promises a role in its parent group: the draft's member
+ * `field` holds the role's uid, and errors name that field.
+ */
+export function promisedRoleOfCreate<D>(
+  field: { [K in keyof D]: D[K] extends string ? K : never }[keyof D] & string,
+): ReturnType<typeof promisedRoleSteps<CreateWrite<D>>> {
+  return promisedRoleSteps<CreateWrite<D>>((write) => ({
+    ctx: write.ctx,
+    access: write.access,
+    groupUid: write.parentUid,
+    roleUid: write.draft[field] as string,
+    field,
+  }));
+}
+
 const BUILT_IN_ROLE_NAMES = new Set(BUILT_IN_ROLES.map((role) => role.name));
 
 /** A custom role's name: the common pattern, and never a built-in role's name (addendum, 7). */
@@ -164,7 +175,6 @@ interface RoleDraft {
 
 export const roles = writableCollection<RoleRecord, RoleDraft>({
   name: "roles",
-  store: (state) => state.roles,
   out: (_ctx, role) => roleOut(role),
   authorize: (ctx, access, uid, verb) => {
     requireRoleUid(uid);

@@ -3,7 +3,12 @@
  * exchange (`/sts/exchange`) and the OIDC test issuer (`/oidc/...`).
  */
 import { ApiError, invalidArgument, notFound, unauthenticated } from "../errors";
-import { acceptIssuer, kindOf, mismatchOf, withoutTrailingSlashes } from "../identity-kinds";
+import {
+  acceptIssuer,
+  exchangeable,
+  mismatchOf,
+  withoutTrailingSlashes,
+} from "../identity-kinds/exchange-match";
 import {
   type ApiRequest,
   type ApiResponse,
@@ -82,7 +87,7 @@ async function exchange(ctx: EmulatorContext, request: ApiRequest): Promise<ApiR
       `Permission denied: the OIDC token does not match identity ${identityUid} (${check})`,
     );
   // Only platform services assume a service principal; never through this endpoint.
-  if (kindOf(identity) === "servicePrincipal") throw mismatch("service principal");
+  if (!exchangeable(identity)) throw mismatch("service principal");
   // Step 2: the token's `iss`, read untrusted, must be an issuer this identity accepts
   // before anything is fetched or verified for it.
   const accepted = acceptIssuer(

@@ -8,10 +8,11 @@
 
 import { isSameOrBelow } from "../access";
 import { notFound } from "../errors";
-import { relationshipOut } from "../identity-kinds";
+import { relationshipOut } from "../identity-kinds/answers";
 import type { UidRange } from "../indexed-collection";
+import { type CollectionName, capabilityFor, v2beta1Path } from "../kinds";
 import { MAX_PAGE_SIZE } from "../listing";
-import { capabilityFor, type IdentityRecord } from "../model";
+import type { IdentityRecord } from "../model";
 import type { ApiRequest, JsonObject } from "../requests";
 import { ok } from "../requests";
 import { accountAssociations } from "./account-associations";
@@ -176,8 +177,8 @@ const UIDP_KEYS: ReadonlyArray<readonly [string, string]> = [
 interface V1List {
   /** The v2beta1 collection that answers, and the key of its list answer. */
   handler: CollectionHandler;
-  path: string;
-  key: string;
+  /** Its kind: the v2 list's path and the key of its answer. */
+  kind: CollectionName;
   /** The v1 filter's fields the v2 list reads as they are (`name`, the `uidp.*` keys). */
   passes: { name?: boolean; uidp?: boolean; keyId?: boolean };
   /** The v1 filter's own conditions on a v2 item (`parent`, `group`); undefined = none. */
@@ -194,6 +195,18 @@ function firstOf(query: URLSearchParams, ...names: string[]): string | undefined
     if (value !== null && value !== "") return value;
   }
   return undefined;
+}
+
+/** The `group` condition of a v1 filter: the items `match` ties to that group uid. */
+function groupCondition(
+  match: (item: JsonObject, group: string) => boolean,
+): NonNullable<V1List["own"]> {
+  return (request) => {
+    const group = firstOf(request.query, "group");
+    if (group === undefined) return undefined;
+    requirePathUid(group, "group");
+    return (item) => match(item, group);
+  };
 }
 
 /**
@@ -232,7 +245,7 @@ function v1List(spec: V1List): CollectionHandler {
         ctx,
         {
           method: "GET",
-          path: spec.path,
+          path: v2beta1Path(spec.kind),
           query,
           body: undefined,
           authorization: request.authorization,
@@ -240,7 +253,7 @@ function v1List(spec: V1List): CollectionHandler {
         undefined,
       );
       const body = answer.body as JsonObject;
-      for (const item of (body[spec.key] ?? []) as JsonObject[]) {
+      for (const item of (body[spec.kind] ?? []) as JsonObject[]) {
         if (id !== undefined && item.uid !== id) continue;
         if (own && !own(item)) continue;
         items.push(spec.shape(ctx, item, access));
@@ -272,8 +285,7 @@ function v1Role(
 
 export const v1Roles = v1List({
   handler: roles,
-  path: "/iam/v2beta1/roles",
-  key: "roles",
+  kind: "roles",
   passes: { name: true, uidp: true },
   // `parent`: the exact group of a custom role, or `/` for the root (the built-in roles).
   own: (request) => {
@@ -293,8 +305,7 @@ export const v1Roles = v1List({
 
 export const v1RoleBindings = v1List({
   handler: roleBindings,
-  path: "/iam/v2beta1/roleBindings",
-  key: "roleBindings",
+  kind: "roleBindings",
   passes: { uidp: true },
   shape: (ctx, binding, access) => {
     const identity = binding.identity as JsonObject;
@@ -313,39 +324,23 @@ export const v1RoleBindings = v1List({
 
 export const v1IdentityProviders = v1List({
   handler: identityProviders,
-  path: "/iam/v2beta1/identityProviders",
-  key: "identityProviders",
+  kind: "identityProviders",
   passes: { name: true, uidp: true },
-  // The client secret is never answered (v2 leaves it out too).
+  // The v2 answer without its times and the OIDC members v1 has not; the client secret
+  // is never answered (v2 leaves it out too).
   shape: (_ctx, provider) => {
-    const oidc = provider.oidc as JsonObject;
-    return {
-      id: provider.uid,
-      name: provider.name,
-      description: provider.description,
-      defaultRole: provider.defaultRole,
-      oidc: {
-        issuer: oidc.issuer,
-        clientId: oidc.clientId,
-        additionalScopes: oidc.additionalScopes,
-        groupsClaim: oidc.groupsClaim,
-      },
-    };
+    const { uid, createTime: _created, updateTime: _updated, oidc, ...rest } = provider;
+    const { pkceEnabled: _pkce, correlationRule: _rule, ...v1Oidc } = oidc as JsonObject;
+    return { id: uid, ...rest, oidc: v1Oidc };
   },
 });
 
 export const v1GroupInvites = v1List({
   handler: groupInvites,
-  path: "/iam/v2beta1/groupInvites",
-  key: "groupInvites",
+  kind: "groupInvites",
   passes: { keyId: true },
   // `group`: the invites rooted under that group (its own and its descendants').
-  own: (request) => {
-    const group = firstOf(request.query, "group");
-    if (group === undefined) return undefined;
-    requirePathUid(group, "group");
-    return (invite) => isSameOrBelow(parentPath(String(invite.uid)), group);
-  },
+  own: groupCondition((invite, group) => isSameOrBelow(parentPath(String(invite.uid)), group)),
   shape: (ctx, invite, access) => ({
     id: invite.uid,
     expiration: invite.expirationTime,
@@ -359,16 +354,10 @@ export const v1GroupInvites = v1List({
 
 export const v1AccountAssociations = v1List({
   handler: accountAssociations,
-  path: "/iam/v2beta1/accountAssociations",
-  key: "accountAssociations",
+  kind: "accountAssociations",
   passes: { name: true },
   // `group`: the exact group whose association it is (an association's uid is its group's).
-  own: (request) => {
-    const group = firstOf(request.query, "group");
-    if (group === undefined) return undefined;
-    requirePathUid(group, "group");
-    return (association) => association.uid === group;
-  },
+  own: groupCondition((association, group) => association.uid === group),
   shape: (_ctx, association) => {
     const { uid, createTime: _created, updateTime: _updated, ...rest } = association;
     return { group: uid, ...rest };

@@ -16,6 +16,7 @@
 import type { Access } from "../access";
 import { invalidArgument } from "../errors";
 import type { IndexedCollection } from "../indexed-collection";
+import { type CollectionName, capabilityFor, type RecordOf } from "../kinds";
 import {
   type ListFilter,
   type ListOptions,
@@ -24,7 +25,6 @@ import {
   parseListParams,
   runList,
 } from "../listing";
-import { type CollectionName, capabilityFor } from "../model";
 import {
   type ApiRequest,
   type ApiResponse,
@@ -84,10 +84,21 @@ export interface UpdateWrite<T> {
 
 export type Verb = "get" | "update" | "delete";
 
+/** The collection whose records are exactly `T`. */
+type NameOf<T> = {
+  [N in CollectionName]: [RecordOf<N>] extends [T]
+    ? [T] extends [RecordOf<N>]
+      ? N
+      : never
+    : never;
+}[CollectionName];
+
 export interface WritableSpec<T extends StoredRecord, D> {
-  /** Path segment, list key and collection of the capabilities: `groups`. */
-  name: CollectionName;
-  store(state: State): IndexedCollection<T>;
+  /**
+   * The kind (`kinds.ts`): the path segment, the list key, the collection of the
+   * capabilities and the state's store, which holds records of type `T`.
+   */
+  name: NameOf<T>;
   /** The record as the API answers it to `access`. */
   out(ctx: EmulatorContext, record: T, access: Access): JsonObject;
   /**
@@ -185,6 +196,8 @@ function runSteps<W>(steps: WriteSteps<W>, write: W): void {
 export function writableCollection<T extends StoredRecord, D>(
   spec: WritableSpec<T, D>,
 ): CollectionHandler {
+  /** The kind's store; `NameOf<T>` ties its records to `T`. */
+  const store = (state: State) => state.collection(spec.name) as unknown as IndexedCollection<T>;
   const authorize = (ctx: EmulatorContext, access: Access, uid: string, verb: Verb) => {
     if (spec.authorize) return spec.authorize(ctx, access, uid, verb);
     requirePathUid(uid);
@@ -192,7 +205,7 @@ export function writableCollection<T extends StoredRecord, D>(
     return undefined;
   };
   const load = (ctx: EmulatorContext, uid: string): T =>
-    spec.load ? spec.load(ctx, uid) : existing(spec.store(ctx.state), uid);
+    spec.load ? spec.load(ctx, uid) : existing(store(ctx.state), uid);
 
   function list(ctx: EmulatorContext, request: ApiRequest, access: Access): ApiResponse {
     const listing = spec.list;
@@ -212,7 +225,7 @@ export function writableCollection<T extends StoredRecord, D>(
     const common = sortValueOf<T>((record) => listing.sortName(ctx, record));
     const result = runList<T>({
       collectionKey: spec.name,
-      collection: spec.store(ctx.state),
+      collection: store(ctx.state),
       params,
       sortValue: (record, field) => listing.sortValue?.(record, field) ?? common(record, field),
       predicate:
@@ -245,7 +258,7 @@ export function writableCollection<T extends StoredRecord, D>(
     runSteps(creating, { ctx, access, parentUid, draft });
     const record = creating.build(ctx, draft, parentUid, ctx.clock.isoNow());
     if (creating.insert) creating.insert(ctx, record);
-    else spec.store(ctx.state).insert(record);
+    else store(ctx.state).insert(record);
     ctx.state.touch();
     return ok(spec.out(ctx, record, access));
   }
@@ -267,7 +280,7 @@ export function writableCollection<T extends StoredRecord, D>(
     runSteps(updating, { ctx, access, current, next, paths });
     const stored = saveUpdate(ctx, current, next, updating.fields, (record) => {
       if (updating.store) updating.store(ctx, record);
-      else spec.store(ctx.state).replace(record);
+      else store(ctx.state).replace(record);
     });
     return ok(spec.out(ctx, stored, access));
   }
@@ -285,7 +298,7 @@ export function writableCollection<T extends StoredRecord, D>(
     if (record === undefined) return ok({});
     deleting.refuse?.(ctx, record);
     if (deleting.remove) deleting.remove(ctx, record);
-    else spec.store(ctx.state).delete(record.uid);
+    else store(ctx.state).delete(record.uid);
     ctx.state.touch();
     return ok({});
   }

@@ -8,42 +8,23 @@
  */
 import type { Http2ServerRequest, Http2ServerResponse, OutgoingHttpHeaders } from "node:http2";
 import type * as protobuf from "protobufjs";
+// The standard `google.rpc.Code` numbers, a fact shared with the SDK, not a rule of the fake.
+import { GrpcCode } from "../../sdk/core/errors";
 import type { ApiCall, ApiOutcome } from "../server";
-import { MAX_BODY_BYTES } from "../server";
+import { MAX_BODY_BYTES, readBody } from "../server";
 import type { GrpcDefinitions, GrpcMethod, HttpBinding } from "./descriptors";
 import { isZero, type JsonObject, ProtoJson, ProtoJsonError, timestampToJson } from "./protojson";
 
-/** gRPC status codes by name (the numbers of `google.rpc.Code`). */
-const CODES: Record<string, number> = {
-  OK: 0,
-  CANCELLED: 1,
-  UNKNOWN: 2,
-  INVALID_ARGUMENT: 3,
-  DEADLINE_EXCEEDED: 4,
-  NOT_FOUND: 5,
-  ALREADY_EXISTS: 6,
-  PERMISSION_DENIED: 7,
-  RESOURCE_EXHAUSTED: 8,
-  FAILED_PRECONDITION: 9,
-  ABORTED: 10,
-  OUT_OF_RANGE: 11,
-  UNIMPLEMENTED: 12,
-  INTERNAL: 13,
-  UNAVAILABLE: 14,
-  DATA_LOSS: 15,
-  UNAUTHENTICATED: 16,
-};
-
 /** An answer with no gRPC code in its body (a proxy's page): gRPC's mapping of HTTP statuses. */
 function codeOfHttpStatus(status: number): number {
-  if (status === 400) return CODES.INTERNAL;
-  if (status === 401) return CODES.UNAUTHENTICATED;
-  if (status === 403) return CODES.PERMISSION_DENIED;
-  if (status === 404) return CODES.UNIMPLEMENTED;
+  if (status === 400) return GrpcCode.INTERNAL;
+  if (status === 401) return GrpcCode.UNAUTHENTICATED;
+  if (status === 403) return GrpcCode.PERMISSION_DENIED;
+  if (status === 404) return GrpcCode.UNIMPLEMENTED;
   if (status === 429 || status === 502 || status === 503 || status === 504) {
-    return CODES.UNAVAILABLE;
+    return GrpcCode.UNAVAILABLE;
   }
-  return CODES.UNKNOWN;
+  return GrpcCode.UNKNOWN;
 }
 
 interface GrpcStatus {
@@ -80,34 +61,21 @@ export function isGrpcRequest(request: Http2ServerRequest): boolean {
   return type === "application/grpc" || type.startsWith("application/grpc+proto");
 }
 
-function readAll(request: Http2ServerRequest, limit: number): Promise<Buffer | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let tooLarge = false;
-    request.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        tooLarge = true;
-        chunks.length = 0;
-        return;
-      }
-      chunks.push(chunk);
-    });
-    request.on("end", () => resolve(tooLarge ? undefined : Buffer.concat(chunks)));
-    request.on("error", reject);
-  });
+/** A call's whole body, or undefined past `limit` bytes (the rest drained, not kept). */
+async function readAll(request: Http2ServerRequest, limit: number): Promise<Buffer | undefined> {
+  const raw = await readBody(request, limit);
+  return raw.tooLarge ? undefined : raw.bytes;
 }
 
 /** The one message of a unary call's body (5-byte prefix: compressed flag, length). */
 function unframe(body: Buffer): Buffer {
-  if (body.length < 5) throw new GrpcStatusError(CODES.INTERNAL, "the request has no message");
+  if (body.length < 5) throw new GrpcStatusError(GrpcCode.INTERNAL, "the request has no message");
   if (body[0] !== 0) {
-    throw new GrpcStatusError(CODES.UNIMPLEMENTED, "compressed messages are not accepted");
+    throw new GrpcStatusError(GrpcCode.UNIMPLEMENTED, "compressed messages are not accepted");
   }
   const length = body.readUInt32BE(1);
   if (body.length !== 5 + length) {
-    throw new GrpcStatusError(CODES.INTERNAL, "a unary call carries exactly one message");
+    throw new GrpcStatusError(GrpcCode.INTERNAL, "a unary call carries exactly one message");
   }
   return body.subarray(5);
 }
@@ -141,17 +109,17 @@ export class GrpcFace {
         // Drain, then answer: the method is not one the emulator offers.
         await readAll(request, MAX_BODY_BYTES + 5);
         throw new GrpcStatusError(
-          CODES.UNIMPLEMENTED,
+          GrpcCode.UNIMPLEMENTED,
           `unknown method ${request.headers[":path"] ?? ""}`,
         );
       }
       if (method.streaming) {
-        throw new GrpcStatusError(CODES.UNIMPLEMENTED, "streaming methods are not offered");
+        throw new GrpcStatusError(GrpcCode.UNIMPLEMENTED, "streaming methods are not offered");
       }
       const raw = await readAll(request, MAX_BODY_BYTES + 5);
       if (raw === undefined) {
         throw new GrpcStatusError(
-          CODES.RESOURCE_EXHAUSTED,
+          GrpcCode.RESOURCE_EXHAUSTED,
           `the message must not exceed ${MAX_BODY_BYTES} bytes`,
         );
       }
@@ -160,7 +128,7 @@ export class GrpcFace {
         input = method.input.decode(unframe(raw)) as unknown as Message;
       } catch (error) {
         if (error instanceof GrpcStatusError) throw error;
-        throw new GrpcStatusError(CODES.INTERNAL, "the request message could not be decoded");
+        throw new GrpcStatusError(GrpcCode.INTERNAL, "the request message could not be decoded");
       }
       const call = this.callOf(method, input, authorizationOf(request.headers.authorization));
       const outcome = await this.answerApi(call);
@@ -177,7 +145,7 @@ export class GrpcFace {
         } catch (error) {
           const why = error instanceof ProtoJsonError ? `: ${error.message}` : "";
           throw new GrpcStatusError(
-            CODES.INTERNAL,
+            GrpcCode.INTERNAL,
             `the answer does not fit ${method.output.name}${why}`,
           );
         }
@@ -193,7 +161,10 @@ export class GrpcFace {
       status =
         error instanceof GrpcStatusError
           ? { code: error.code, message: error.message }
-          : { code: CODES.INTERNAL, message: "Internal: the emulator failed to handle the call" };
+          : {
+              code: GrpcCode.INTERNAL,
+              message: "Internal: the emulator failed to handle the call",
+            };
       if (!(error instanceof GrpcStatusError)) {
         process.stderr.write(
           `emulator: gRPC internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
@@ -217,7 +188,7 @@ export class GrpcFace {
   callOf(method: GrpcMethod, input: Message, authorization: string | undefined): ApiCall {
     const binding = chooseBinding(method.bindings);
     if (!binding) {
-      throw new GrpcStatusError(CODES.UNIMPLEMENTED, `${method.path} has no HTTP rule`);
+      throw new GrpcStatusError(GrpcCode.UNIMPLEMENTED, `${method.path} has no HTTP rule`);
     }
     const bound = new Set<string>();
     const rawPath = binding.template.replace(

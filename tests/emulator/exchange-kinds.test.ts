@@ -9,7 +9,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type CryptoKey, exportJWK, generateKeyPair, type JWK, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { withoutTrailingSlashes } from "../../emulator/identity-kinds";
+import { withoutTrailingSlashes } from "../../emulator/identity-kinds/exchange-match";
 import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
 import { type Caller, caller, enc, type Reply } from "../support/emulator-http";
 

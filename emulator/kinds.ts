@@ -1,0 +1,219 @@
+/**
+ * Every collection the emulator keeps, registered once. The state's stores, the saved
+ * state and the journal (`state.ts`, `persistence.ts`), the router's paths (`api.ts`),
+ * the capability each operation needs and what a group's delete counts as its contents
+ * (`collections/groups.ts`) all read this list. A new collection is its module under
+ * `collections/`, its record type in `model.ts`, one entry here, and its handler in
+ * `api.ts` (whose table the compiler refuses without it).
+ */
+import {
+  type AccountAssociationRecord,
+  type AdvisoryRecord,
+  type Capability,
+  type GroupInviteRecord,
+  type GroupRecord,
+  type IdentityProviderRecord,
+  type IdentityRecord,
+  isCapability,
+  type RepoRecord,
+  type RoleBindingRecord,
+  type RoleRecord,
+  type TagRecord,
+} from "./model";
+
+export interface Kind<N extends string, T extends { uid: string }, Later extends boolean> {
+  /**
+   * The collection's name: the path segment of its v2beta1 route, its store in the
+   * state, its key in `--data` files and journal records.
+   */
+  name: N;
+  /** The API its v2beta1 route is under: `/<domain>/v2beta1/<name>`. */
+  domain: "iam" | "registry" | "vulnerabilities";
+  /** The segment of the v1 list still served, `/<domain>/v1/<v1>`, if any. */
+  v1?: string;
+  /** The key of the store's name index (unique where the collection needs it). */
+  nameKey: (record: T) => string;
+  /** The enum prefix of the collection's capabilities (`CAP_IAM_GROUPS`). */
+  capabilityPrefix: string;
+  /**
+   * How a group's delete refusal counts these records under the group, singular and
+   * plural; `ownUid` when the record's uid is the group's own. Absent: never counted.
+   */
+  contents?: { one: string; many: string; ownUid?: true };
+  /** Absent from `--data` files written before the collection existed (read as none). */
+  addedLater: Later;
+}
+
+/** A kind whose records are `T` (its literal members kept for the state's and router's types). */
+function kind<T extends { uid: string }>() {
+  return <const S extends Kind<string, T, boolean>>(
+    spec: S,
+  ): S & { nameKey: (record: T) => string } => spec;
+}
+
+/**
+ * The collections, in the order a group's delete refusal names its contents and a
+ * snapshot lists them.
+ */
+export const KINDS = [
+  kind<GroupRecord>()({
+    name: "groups",
+    domain: "iam",
+    v1: "groups",
+    nameKey: (group) => group.name,
+    capabilityPrefix: "CAP_IAM_GROUPS",
+    contents: { one: "child group", many: "child groups" },
+    addedLater: false,
+  }),
+  kind<IdentityRecord>()({
+    name: "identities",
+    domain: "iam",
+    v1: "identities",
+    nameKey: (identity) => identity.name,
+    capabilityPrefix: "CAP_IAM_IDENTITY",
+    contents: { one: "identity", many: "identities" },
+    addedLater: false,
+  }),
+  kind<RoleBindingRecord>()({
+    name: "roleBindings",
+    domain: "iam",
+    v1: "rolebindings",
+    nameKey: () => "",
+    capabilityPrefix: "CAP_IAM_ROLE_BINDINGS",
+    contents: { one: "role binding", many: "role bindings" },
+    addedLater: false,
+  }),
+  kind<RepoRecord>()({
+    name: "repos",
+    domain: "registry",
+    v1: "repos",
+    nameKey: (repo) => repo.name,
+    capabilityPrefix: "CAP_REPO",
+    contents: { one: "repo", many: "repos" },
+    addedLater: false,
+  }),
+  kind<TagRecord>()({
+    name: "tags",
+    domain: "registry",
+    nameKey: (tag) => tag.name,
+    capabilityPrefix: "CAP_TAG",
+    addedLater: false,
+  }),
+  kind<RoleRecord>()({
+    // Built-in roles have flat uids; a custom role is a child of its group.
+    name: "roles",
+    domain: "iam",
+    v1: "roles",
+    nameKey: (role) => role.name,
+    capabilityPrefix: "CAP_IAM_ROLES",
+    contents: { one: "custom role", many: "custom roles" },
+    addedLater: false,
+  }),
+  kind<IdentityProviderRecord>()({
+    name: "identityProviders",
+    domain: "iam",
+    v1: "identityProviders",
+    nameKey: (provider) => provider.name,
+    capabilityPrefix: "CAP_IAM_IDENTITY_PROVIDERS",
+    contents: { one: "identity provider", many: "identity providers" },
+    addedLater: true,
+  }),
+  kind<GroupInviteRecord>()({
+    // Invites have no name; the name index holds `keyId`, which must stay unique.
+    name: "groupInvites",
+    domain: "iam",
+    v1: "group_invites",
+    nameKey: (invite) => invite.keyId,
+    capabilityPrefix: "CAP_IAM_GROUP_INVITES",
+    contents: { one: "group invite", many: "group invites" },
+    addedLater: true,
+  }),
+  kind<AccountAssociationRecord>()({
+    // An association's uid is its group's uid, so its scope parent is the group's parent.
+    name: "accountAssociations",
+    domain: "iam",
+    v1: "account_associations",
+    nameKey: (association) => association.name,
+    capabilityPrefix: "CAP_IAM_ACCOUNT_ASSOCIATIONS",
+    contents: { one: "account association", many: "account associations", ownUid: true },
+    addedLater: true,
+  }),
+  kind<AdvisoryRecord>()({
+    name: "advisories",
+    domain: "vulnerabilities",
+    nameKey: (advisory) => advisory.advisoryId,
+    capabilityPrefix: "CAP_ADVISORIES",
+    addedLater: false,
+  }),
+] as const;
+
+export type AnyKind = (typeof KINDS)[number];
+export type CollectionName = AnyKind["name"];
+/** The record type of collection `N`. */
+export type RecordOf<N extends CollectionName> = Extract<AnyKind, { name: N }>["nameKey"] extends (
+  record: infer T extends { uid: string },
+) => string
+  ? T
+  : never;
+
+/** Any kind, its records seen as plain `{ uid }` records (for code that handles every kind alike). */
+export type KindEntry = Kind<CollectionName, { uid: string }, boolean>;
+
+/** {@link KINDS} as entries of one type, for loops over every kind. */
+export const KIND_ENTRIES = KINDS as readonly KindEntry[];
+/** Collections with a v1 list. */
+export type V1CollectionName = Extract<AnyKind, { v1: string }>["name"];
+
+/** Every collection's name, in the list's order. */
+export const KIND_NAMES: readonly CollectionName[] = KINDS.map((entry) => entry.name);
+
+/** The IAM collections, `/iam/v2beta1/<name>` (for comparing with the other layers' lists). */
+export const IAM_KINDS: readonly CollectionName[] = KINDS.filter(
+  (entry) => entry.domain === "iam",
+).map((entry) => entry.name);
+
+/** `/<domain>/v2beta1/<name>`: the path of a collection's v2beta1 list. */
+export function v2beta1Path(name: CollectionName): string {
+  const entry = KIND_ENTRIES.find((candidate) => candidate.name === name);
+  return `/${entry?.domain}/v2beta1/${name}`;
+}
+
+/** `<domain>/v2beta1/<name>` of every collection. */
+export function v2beta1Routes(): string[] {
+  return KINDS.map((entry) => `${entry.domain}/v2beta1/${entry.name}`);
+}
+
+export function isCollectionName(name: unknown): name is CollectionName {
+  return (KIND_NAMES as readonly unknown[]).includes(name);
+}
+
+// ---------------------------------------------------------------- capabilities
+
+export const VERBS = ["list", "get", "create", "update", "delete"] as const;
+export type Verb = (typeof VERBS)[number];
+
+const CAPABILITY_PREFIX = new Map<string, string>(
+  KINDS.map((entry) => [entry.name, entry.capabilityPrefix]),
+);
+
+/**
+ * The capability an operation needs. There is no GET capability: a Get needs the
+ * collection's LIST value, as every Get of the API is annotated.
+ */
+export function capabilityFor(collection: CollectionName, verb: Verb): Capability {
+  const suffix = verb === "get" ? "LIST" : verb.toUpperCase();
+  return `${CAPABILITY_PREFIX.get(collection)}_${suffix}` as Capability;
+}
+
+/**
+ * The capability an earlier version of the emulator spelled `<collection>.<verb>`
+ * (`groups.create`, `roleBindings.get`), or undefined for any other text. Used only to
+ * migrate `--data` files written by that version.
+ */
+export function capabilityOfLegacyName(name: string): Capability | undefined {
+  const [collection, verb, ...rest] = name.split(".");
+  if (rest.length > 0 || !isCollectionName(collection)) return undefined;
+  if (!(VERBS as readonly string[]).includes(verb)) return undefined;
+  const capability = capabilityFor(collection, verb as Verb);
+  return isCapability(capability) ? capability : undefined;
+}
