@@ -103,8 +103,11 @@ export function requireName(value: unknown, field = "name"): string {
 }
 
 /**
- * The name of a group, an identity or an identity provider: the common pattern, and 3
- * to 63 characters, as the definitions state for those three.
+ * The name of an identity provider: the common pattern, and 3 to 63 characters
+ * (decisions, IAM addendum, section 10 #6). Group and identity names keep the common
+ * pattern alone: the definitions' "3-63 characters" is a comment there, and the
+ * specification's rule for group names (`{1,}`) and the decision for identity names
+ * (section 10 #12) stand, as the corrections record.
  */
 export function requireSizedName(value: unknown, field = "name"): string {
   const name = requireName(value, field);
