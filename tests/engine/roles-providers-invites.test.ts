@@ -1,6 +1,6 @@
 /**
  * A custom role, an identity provider (client secret from secret config), a group
- * invite and an account association on the engine (`fixtures/iam-extras`): preview, up,
+ * invite and an account association on the engine (`fixtures/roles-providers-invites`): preview, up,
  * convergence (preview and refresh with --expect-no-changes), a one-field update as one
  * PATCH with its mask, a secret rotation, a replacement, destroy; and neither the client
  * secret nor the invite code in plain text in state, on disk or in the engine's events.
@@ -63,8 +63,8 @@ describe.skipIf(!hasRealEngine())(
         await emulator.seed({ groups: [{ parentUid: emulator.rootGroupUid, name: "platform" }] })
       ).groups;
       stack = await createEngineStack({
-        name: "iam-extras",
-        program: path.join(__dirname, "fixtures", "iam-extras"),
+        name: "roles-providers-invites",
+        program: path.join(__dirname, "fixtures", "roles-providers-invites"),
         emulator,
         projectConfig: { groupUid },
       });
