@@ -24,7 +24,7 @@ describeOnEngine("github-actions example on the engine", { shuffle: false }, () 
     const preview = await stack.preview({ expectNoChanges: true });
     expect(preview.error).toBeUndefined();
     const before = await stack.resources();
-    const refresh = await stack.refresh({ expectNoChanges: true });
+    const refresh = await stack.refresh({ expectNoChanges: true, skipPreview: true });
     expect(refresh.error).toBeUndefined();
     expect(writesOf(await stack.takeRequests())).toEqual([]);
     expect(await stack.resources()).toEqual(before);
@@ -59,7 +59,8 @@ describeOnEngine("github-actions example on the engine", { shuffle: false }, () 
   });
 
   it("creates the identity, then the binding, and converges", async () => {
-    const result = await stack.up();
+    // The plan of this up is the preview of the test above.
+    const result = await stack.up({ skipPreview: true });
     expect(result.error).toBeUndefined();
     expect(writesOf(await stack.takeRequests())).toEqual([
       `POST /iam/v2beta1/identities/${groupPath()} 200`,
@@ -89,7 +90,7 @@ describeOnEngine("github-actions example on the engine", { shuffle: false }, () 
   });
 
   it("destroys the binding before the identity", async () => {
-    const destroyed = await stack.destroy();
+    const destroyed = await stack.destroy({ skipPreview: true });
     expect(destroyed.error).toBeUndefined();
     expect(writesOf(await stack.takeRequests())).toEqual([
       "DELETE /iam/v2beta1/roleBindings/<deployer-role> 200",

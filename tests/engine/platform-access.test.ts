@@ -105,7 +105,7 @@ describe.runIf(hasRealEngine())(
       expect(describeSteps(preview.changes)).toEqual([]);
       expect(writesOf(await stack.takeRequests())).toEqual([]);
       const before = await stack.resources();
-      const refresh = await stack.refresh({ expectNoChanges: true });
+      const refresh = await stack.refresh({ expectNoChanges: true, skipPreview: true });
       expect(refresh.error).toBeUndefined();
       expect(describeSteps(refresh.changes)).toEqual([]);
       expect(writesOf(await stack.takeRequests())).toEqual([]);
@@ -303,7 +303,7 @@ describe.runIf(hasRealEngine())(
       "destroy deletes every object, one DELETE each, and leaves nothing behind",
       async () => {
         const platform = stack.uidOf("platform");
-        const result = await stack.destroy();
+        const result = await stack.destroy({ skipPreview: true });
         expect(result.error).toBeUndefined();
         expect(sorted(describeSteps(result.changes))).toEqual(
           sorted(RESOURCES.map((name) => `delete ${name}`)),
