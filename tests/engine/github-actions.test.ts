@@ -9,6 +9,7 @@ import {
   createEngineStack,
   describeOnEngine,
   type EngineStack,
+  expectConverged,
   type Step,
 } from "../support/engine-stack";
 
@@ -19,16 +20,6 @@ describeOnEngine("github-actions example on the engine", { shuffle: false }, () 
   let stack: EngineStack;
   let groupUid: string;
   const groupPath = () => groupUid.replace(emulator.rootGroupUid, "ROOT");
-
-  async function expectConverged(): Promise<void> {
-    const preview = await stack.preview({ expectNoChanges: true });
-    expect(preview.error).toBeUndefined();
-    const before = await stack.resources();
-    const refresh = await stack.refresh({ expectNoChanges: true, skipPreview: true });
-    expect(refresh.error).toBeUndefined();
-    expect(writesOf(await stack.takeRequests())).toEqual([]);
-    expect(await stack.resources()).toEqual(before);
-  }
 
   beforeAll(async () => {
     emulator = await startTestEmulator();
@@ -75,7 +66,7 @@ describeOnEngine("github-actions example on the engine", { shuffle: false }, () 
       identityUid: identity?.id,
       subject: "repo:acme/payments:ref:refs/heads/main",
     });
-    await expectConverged();
+    await expectConverged(stack);
   });
 
   it("a new branch is one PATCH of the identity's subject and description", async () => {
@@ -86,7 +77,7 @@ describeOnEngine("github-actions example on the engine", { shuffle: false }, () 
     expect(writesOf(await stack.takeRequests())).toEqual([
       "PATCH /iam/v2beta1/identities/<deployer>?updateMask=description,claim_match.subject 200",
     ]);
-    await expectConverged();
+    await expectConverged(stack);
   });
 
   it("destroys the binding before the identity", async () => {

@@ -16,6 +16,7 @@ import {
   createEngineStack,
   describeOnEngine,
   type EngineStack,
+  expectConverged,
   type RunOutcome,
   type Step,
 } from "../support/engine-stack";
@@ -72,20 +73,6 @@ describeOnEngine("org-hierarchy example on the engine", { shuffle: false }, () =
   const organisation = () => readOrganisation(emulator.url, emulator.token, emulator.rootGroupUid);
   const stateUids = async () => sorted((await stack.resources()).map((r) => r.id));
 
-  /** Preview and refresh both say "no changes" and send no write request. */
-  async function expectConverged(): Promise<void> {
-    const preview = await stack.preview({ expectNoChanges: true });
-    expect(preview.error).toBeUndefined();
-    expect(describeSteps(preview.changes)).toEqual([]);
-    expect(writesOf(await stack.takeRequests())).toEqual([]);
-    const before = await stack.resources();
-    const refresh = await stack.refresh({ expectNoChanges: true, skipPreview: true });
-    expect(refresh.error).toBeUndefined();
-    expect(describeSteps(refresh.changes)).toEqual([]);
-    expect(writesOf(await stack.takeRequests())).toEqual([]);
-    expect(await stack.resources()).toEqual(before);
-  }
-
   beforeAll(async () => {
     emulator = await startTestEmulator();
     stack = await createEngineStack({
@@ -135,7 +122,7 @@ describeOnEngine("org-hierarchy example on the engine", { shuffle: false }, () =
       payments: stack.uidOf("payments"),
       "payments-api": stack.uidOf("payments-api"),
     });
-    await expectConverged();
+    await expectConverged(stack);
   });
 
   it("a second up changes nothing and writes nothing", async () => {
@@ -159,7 +146,7 @@ describeOnEngine("org-hierarchy example on the engine", { shuffle: false }, () =
     expect(writesOf(await stack.takeRequests())).toEqual([
       "PATCH /iam/v2beta1/groups/<payments>?updateMask=description 200",
     ]);
-    await expectConverged();
+    await expectConverged(stack);
   });
 
   it("renaming a group is one PATCH with updateMask=name, and refresh stays quiet for its bindings", async () => {
@@ -175,7 +162,7 @@ describeOnEngine("org-hierarchy example on the engine", { shuffle: false }, () =
     expect(writesOf(await stack.takeRequests())).toEqual([
       "PATCH /iam/v2beta1/groups/<platform>?updateMask=name 200",
     ]);
-    await expectConverged();
+    await expectConverged(stack);
   });
 
   it("changing a group's parent replaces it create-before-delete, and what refers to it follows", async () => {
@@ -208,7 +195,7 @@ describeOnEngine("org-hierarchy example on the engine", { shuffle: false }, () =
     expect(org.uids).not.toContain(oldGroup);
     expect(org.uids).not.toContain(oldIdentity);
     expect(org.uids).toEqual(await stateUids());
-    await expectConverged();
+    await expectConverged(stack);
   });
 
   it("refresh shows edits and deletes made outside Pulumi; the next up restores them", async () => {
@@ -240,7 +227,7 @@ describeOnEngine("org-hierarchy example on the engine", { shuffle: false }, () =
     const org = await organisation();
     expect(org.bindings).toContain("platform-ci is editor on platform-core");
     expect(org.uids).toEqual(await stateUids());
-    await expectConverged();
+    await expectConverged(stack);
   });
 
   it("removing a team deletes its objects, dependants first", async () => {
@@ -269,7 +256,7 @@ describeOnEngine("org-hierarchy example on the engine", { shuffle: false }, () =
       ],
     ]);
     expect((await organisation()).uids).toEqual(await stateUids());
-    await expectConverged();
+    await expectConverged(stack);
   });
 
   it("destroy stops at a group holding an object the stack does not manage, with an actionable message, losing nothing else", async () => {

@@ -14,6 +14,7 @@ import { writesOf } from "../../harness/request-names";
 import {
   createEngineStack,
   type EngineStack,
+  expectConverged,
   hasRealEngine,
   type Step,
 } from "../support/engine-stack";
@@ -39,16 +40,6 @@ describe.skipIf(!hasRealEngine())(
      * stack holds `accounts` the log names the group after it.
      */
     const groupPath = () => "<accounts>";
-
-    async function expectConverged(): Promise<void> {
-      const preview = await stack.preview({ expectNoChanges: true });
-      expect(preview.error).toBeUndefined();
-      const before = await stack.resources();
-      const refresh = await stack.refresh({ expectNoChanges: true, skipPreview: true });
-      expect(refresh.error).toBeUndefined();
-      expect(writesOf(await stack.takeRequests())).toEqual([]);
-      expect(await stack.resources()).toEqual(before);
-    }
 
     /** The invite code, read from the stack's (secret) output. */
     async function inviteCode(): Promise<string> {
@@ -116,7 +107,7 @@ describe.skipIf(!hasRealEngine())(
         expect(resources.find((r) => r.name === "accounts")?.id).toBe(groupUid);
         expect(resources.find((r) => r.name === "sso")?.outputs.defaultRole).toBe(role?.id);
         codes.push(await inviteCode());
-        await expectConverged();
+        await expectConverged(stack);
       },
       ENGINE_TIMEOUT_MS,
     );
@@ -141,7 +132,7 @@ describe.skipIf(!hasRealEngine())(
         expect(writesOf(await stack.takeRequests())).toEqual([
           "PATCH /iam/v2beta1/roles/<deployers>?updateMask=capabilities 200",
         ]);
-        await expectConverged();
+        await expectConverged(stack);
       },
       ENGINE_TIMEOUT_MS,
     );
@@ -156,7 +147,7 @@ describe.skipIf(!hasRealEngine())(
         expect(writesOf(await stack.takeRequests())).toEqual([
           "PATCH /iam/v2beta1/identityProviders/<sso>?updateMask=oidc.client_secret 200",
         ]);
-        await expectConverged();
+        await expectConverged(stack);
       },
       ENGINE_TIMEOUT_MS,
     );
@@ -181,7 +172,7 @@ describe.skipIf(!hasRealEngine())(
         const code = await inviteCode();
         expect(codes).not.toContain(code);
         codes.push(code);
-        await expectConverged();
+        await expectConverged(stack);
       },
       ENGINE_TIMEOUT_MS,
     );

@@ -44,6 +44,8 @@ export async function startProviderFixture(): Promise<ProviderFixture> {
 export interface ProviderSuite {
   /** A group of its own under the root (`<prefix>-<n>`), the request log cleared after. */
   freshGroup(): Promise<string>;
+  /** A name no other test of the file uses (`<prefix>-<n>`), so tests stay independent. */
+  uniqueName(prefix: string): string;
 }
 
 /**
@@ -53,7 +55,7 @@ export interface ProviderSuite {
  */
 export function useProviderFixture(options: {
   /** Names the groups `freshGroup` makes. */
-  groupPrefix: string;
+  groupPrefix?: string;
   onStart(fixture: ProviderFixture): void | Promise<void>;
 }): ProviderSuite {
   let fixture: ProviderFixture | undefined;
@@ -76,11 +78,20 @@ export function useProviderFixture(options: {
       counter += 1;
       const [uid] = (
         await fixture.seed({
-          groups: [{ parentUid: fixture.rootGroupUid, name: `${options.groupPrefix}-${counter}` }],
+          groups: [
+            {
+              parentUid: fixture.rootGroupUid,
+              name: `${options.groupPrefix ?? "group"}-${counter}`,
+            },
+          ],
         })
       ).groups;
       await fixture.clearRequests();
       return uid;
+    },
+    uniqueName(prefix) {
+      counter += 1;
+      return `${prefix}-${counter}`;
     },
   };
 }
