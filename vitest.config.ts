@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import LongFilesFirst from "./tests/support/real-engine/sequencer";
 
 export default defineConfig({
   test: {
@@ -11,6 +12,8 @@ export default defineConfig({
     // Two files at a time on two cores: a real-engine scenario spends much of its time
     // waiting on its child processes (CLI, language host, provider host).
     maxWorkers: 2,
+    // The engine scenarios first, so that no long file is left to run alone at the end.
+    sequence: { sequencer: LongFilesFirst },
     reporters: ["default", "json"],
     outputFile: { json: ".vitest-results.json" },
   },

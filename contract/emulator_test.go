@@ -5,7 +5,6 @@ package contract
 // google.rpc.Status with typed details), is decoded strictly into the official message.
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -13,9 +12,6 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -38,62 +34,18 @@ import (
 	"google.golang.org/protobuf/types/known/emptypb"
 	"google.golang.org/protobuf/types/known/fieldmaskpb"
 	"google.golang.org/protobuf/types/known/timestamppb"
+
+	"pulumi-irm/contract/internal/emulatorproc"
 )
 
 type emulator struct {
 	url, token, root, issuer string
-	cmd                      *exec.Cmd
 }
 
 func startEmulator(t *testing.T) *emulator {
 	t.Helper()
-	root := repoRoot(t)
-	cli := filepath.Join(root, "dist", "emulator", "cli.js")
-	if _, err := os.Stat(cli); err != nil {
-		t.Fatalf("no %s: run `npm run build` first", cli)
-	}
-	boot := filepath.Join(t.TempDir(), "bootstrap.json")
-	cmd := exec.Command("node", cli, "--port", "0", "--bootstrap-file", boot)
-	cmd.Dir = root
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	lines := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(out)
-		for sc.Scan() {
-			if m := regexp.MustCompile(`listening on (http://\S+)`).FindStringSubmatch(sc.Text()); m != nil {
-				lines <- m[1]
-			}
-		}
-	}()
-	var base string
-	select {
-	case base = <-lines:
-	case <-time.After(30 * time.Second):
-		t.Fatalf("the emulator did not start: %s", stderr.String())
-	}
-	var b struct{ APIURL, Token, RootGroupUID string }
-	text, err := os.ReadFile(boot)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var raw map[string]string
-	if err := json.Unmarshal(text, &raw); err != nil {
-		t.Fatal(err)
-	}
-	b.APIURL, b.Token, b.RootGroupUID = raw["apiUrl"], raw["token"], raw["rootGroupUid"]
-	if b.APIURL == "" {
-		b.APIURL = base
-	}
-	return &emulator{url: strings.TrimSuffix(b.APIURL, "/"), token: b.Token, root: b.RootGroupUID, issuer: raw["issuer"], cmd: cmd}
+	b := emulatorproc.Start(t, repoRoot(t))
+	return &emulator{url: b.APIURL, token: b.Token, root: b.RootGroupUID, issuer: b.Issuer}
 }
 
 // answer is one exchange with the emulator.

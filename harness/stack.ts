@@ -52,6 +52,13 @@ export interface RunSettings {
   parallel?: number;
   /** Policy pack folders (`--policy-pack`). */
   policyPacks?: string[];
+  /**
+   * `up`, `refresh` or `destroy` without the preview the CLI runs first
+   * (`--skip-preview`): only where that preview is not what the test proves (another
+   * step of the test previews the same thing, or the run only brings state along).
+   * `planned` is then undefined.
+   */
+  skipPreview?: boolean;
 }
 
 export interface StateResource {

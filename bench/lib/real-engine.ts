@@ -39,6 +39,8 @@ export interface RealRun {
 
 export interface RealBenchStack {
   dir: string;
+  /** The project's name (`Pulumi.yaml`), which prefixes its config keys and URNs. */
+  projectName: string;
   run(kind: RealRunKind, options?: { parallel?: number }): Promise<RealRun>;
   /** Sets project config (keys without a `:` get the project's prefix), as secrets if asked. */
   setConfig(values: Record<string, string>, options?: { secret?: boolean }): Promise<void>;
@@ -164,6 +166,7 @@ async function createStack(
 
   return {
     dir,
+    projectName,
     setConfig,
     async run(kind, runOptions = {}) {
       const eventLog = path.join(scratch, `events-${++runs}.jsonl`);

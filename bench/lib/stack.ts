@@ -1,98 +1,107 @@
 /**
- * A benchmark program as a stack, run by the project's mini engine
- * (`harness/lifecycle/engine.ts`) against an emulator: the package installed
- * as users install it, every resource through the real provider host. Each run is
- * timed and its requests taken from the emulator's request log.
+ * A benchmark program as a stack on the real Pulumi engine (`real-engine.ts`: the
+ * package installed as users install it, every resource through the real provider
+ * host), with what the suites read of each run: its time, its requests from the
+ * emulator's log, its steps, and the state after it (`pulumi stack export`).
  */
-import * as fs from "node:fs";
+import { createRequire } from "node:module";
 import * as path from "node:path";
 import type { LogEntry } from "../../harness/emulator";
-import { type ConsumerProject, createConsumerProject } from "../../harness/installed-package";
-import {
-  destroy,
-  newStack,
-  type RunOptions,
-  type RunResult,
-  refresh,
-  type StackState,
-  up,
-} from "../../harness/lifecycle/engine";
+import type { StateResource } from "../../harness/stack";
 import type { EmulatorProcess } from "./emulator-process";
-import { now } from "./stats";
+import type { RealEngine, RealRunKind } from "./real-engine";
+
+export type { StateResource };
 
 export interface TimedRun {
-  result: RunResult;
   ms: number;
   requests: LogEntry[];
+  /** Steps by op (`create`, `same`, `update`, `refresh`, `delete`, ...). */
+  steps: Record<string, number>;
+  /** Steps that changed something (every op but `same` and `refresh`). */
+  changed: number;
+  /** The state after the run. */
+  resources: StateResource[];
 }
 
 export interface BenchStack {
-  project: ConsumerProject;
+  /** The project folder (below the engine's installed base). */
+  dir: string;
   projectName: string;
-  state: StackState;
+  /** The state after the last run. */
+  resources: StateResource[];
+  /** `require` as the program sees it: the installed package. */
+  require: NodeJS.Require;
+  /** `pulumi up`, after setting `projectConfig` (keys without the project prefix) if given. */
   up(projectConfig?: Record<string, string>): Promise<TimedRun>;
   refresh(): Promise<TimedRun>;
   destroy(): Promise<TimedRun>;
-  /** Deletes the consumer project folder (each run of the benchmark makes its own). */
-  removeProject(): void;
+  /** Deletes the project and its backend. */
+  dispose(): void;
 }
 
 export interface BenchStackOptions {
-  /** Folder under `.tmp/` for the consumer project. */
-  scratchName: string;
+  /** Names the project folder. */
+  name: string;
   /** The program folder to copy (under `bench/fixtures/` or `examples/`). */
   programDir: string;
   emulator: EmulatorProcess;
   /** Project config, keys without the project prefix. */
   projectConfig?: Record<string, string>;
-  /** Stop a run after this long. */
-  timeoutMs?: number;
 }
 
 export const FIXTURES_DIR = path.join(__dirname, "..", "fixtures");
 
-export function createBenchStack(options: BenchStackOptions): BenchStack {
-  const { emulator } = options;
-  const project = createConsumerProject({
-    name: options.scratchName,
-    programDir: options.programDir,
-  });
-  const projectName = newStack(project.dir).project;
-  const baseConfig = (projectConfig: Record<string, string>): RunOptions => {
-    const config: Record<string, string> = {
-      "irm:apiUrl": emulator.url,
-      "irm:token": emulator.token,
-    };
-    for (const [key, value] of Object.entries(projectConfig)) {
-      config[`${projectName}:${key}`] = value;
-    }
-    return { config, secretKeys: ["irm:token"], timeoutMs: options.timeoutMs ?? 600_000 };
-  };
-  let lastProjectConfig = options.projectConfig ?? {};
+/** Resources of a deployment as `pulumi stack export` gives them, engine resources left out. */
+export function stateResources(exported: Array<Record<string, unknown>>): StateResource[] {
+  return exported.map((r) => ({
+    urn: String(r.urn),
+    name: String(r.urn).split("::").pop() ?? String(r.urn),
+    type: String(r.type),
+    id: String(r.id ?? ""),
+    inputs: (r.inputs ?? {}) as Record<string, unknown>,
+    outputs: (r.outputs ?? {}) as Record<string, unknown>,
+    protect: r.protect === true,
+    retainOnDelete: r.retainOnDelete === true,
+    dependencies: (r.dependencies ?? []) as string[],
+  }));
+}
 
-  async function timedRun(run: () => Promise<RunResult>): Promise<TimedRun> {
-    await emulator.clearRequests();
-    const start = now();
-    const result = await run();
-    const ms = now() - start;
-    if (result.error !== undefined) throw new Error(`stack run failed: ${result.error}`);
-    stack.state = result.state;
-    return { result, ms, requests: await emulator.requests() };
+export async function createBenchStack(
+  engine: RealEngine,
+  options: BenchStackOptions,
+): Promise<BenchStack> {
+  const stack = await engine.createStack({
+    name: options.name,
+    programDir: options.programDir,
+    emulator: options.emulator,
+    projectConfig: options.projectConfig ?? {},
+  });
+
+  async function timed(kind: RealRunKind): Promise<TimedRun> {
+    const run = await stack.run(kind);
+    const resources = stateResources(await stack.exportResources());
+    bench.resources = resources;
+    const changed = Object.entries(run.steps)
+      .filter(([op]) => op !== "same" && op !== "refresh")
+      .reduce((sum, [, count]) => sum + count, 0);
+    return { ms: run.ms, requests: run.requests, steps: run.steps, changed, resources };
   }
 
-  const stack: BenchStack = {
-    project,
-    projectName,
-    state: newStack(project.dir),
-    up(projectConfig) {
-      if (projectConfig) lastProjectConfig = { ...lastProjectConfig, ...projectConfig };
-      return timedRun(() => up(project.dir, stack.state, baseConfig(lastProjectConfig)));
+  const bench: BenchStack = {
+    dir: stack.dir,
+    projectName: stack.projectName,
+    resources: [],
+    require: createRequire(path.join(stack.dir, "index.ts")),
+    async up(projectConfig) {
+      if (projectConfig) await stack.setConfig(projectConfig);
+      return timed("up");
     },
-    refresh: () => timedRun(() => refresh(project.dir, stack.state, baseConfig(lastProjectConfig))),
-    destroy: () => timedRun(() => destroy(project.dir, stack.state, baseConfig(lastProjectConfig))),
-    removeProject: () => fs.rmSync(project.dir, { recursive: true, force: true }),
+    refresh: () => timed("refresh"),
+    destroy: () => timed("destroy"),
+    dispose: () => stack.dispose(),
   };
-  return stack;
+  return bench;
 }
 
 /** An API path: the collection, then what follows it (a uid, a parent uid, or nothing). */

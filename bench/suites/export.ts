@@ -6,9 +6,8 @@
  * made through the SDK) and a seeded organisation of 1,000 objects (with a custom role
  * and an association per department, half the identities by pattern); then the
  * generated project's first `up` (adoption: no write but each client secret sent once)
- * and a no-op `up`, with the package installed as users install it: the demo on the
- * real engine (the small one cannot honour an identity provider's secret outputs;
- * skipped without a CLI), the seeded organisation on the small engine.
+ * and a no-op `up`, with the package installed as users install it, on the real engine
+ * (skipped without a CLI).
  */
 import * as fs from "node:fs";
 import { type ExportResult, exportOrganisation, requestFloor } from "../../exporter/index";
@@ -20,15 +19,13 @@ import { seedOrganisation } from "../../harness/orgs/seeded-org";
 import { type EmulatorProcess, startEmulatorProcess } from "../lib/emulator-process";
 import { openRealEngine } from "../lib/real-engine";
 import { againstFloor, type Measurement, type Section } from "../lib/report";
-import { collectionOf, createBenchStack } from "../lib/stack";
+import { collectionOf } from "../lib/stack";
 import { median, now } from "../lib/stats";
 import type { Suite, SuiteContext } from "../lib/suite";
 
 interface Case {
   id: string;
   label: string;
-  /** The engine that deploys the generated project. */
-  engine: "real" | "small";
   /** Builds the organisation in a fresh emulator; answers client secrets by provider uid. */
   prepare(emulator: EmulatorProcess, context: SuiteContext): Promise<Record<string, string>>;
 }
@@ -37,7 +34,6 @@ const CASES: Case[] = [
   {
     id: "demo",
     label: "demo organisation",
-    engine: "real",
     async prepare(emulator) {
       const demo = await createDemoOrganisation(emulator);
       return { [demo["acme-sso"]]: DEMO_CLIENT_SECRET };
@@ -46,7 +42,6 @@ const CASES: Case[] = [
   {
     id: "seeded-1000",
     label: "seeded organisation of 1,000 objects",
-    engine: "small",
     async prepare(emulator) {
       await seedOrganisation(emulator, 1000);
       return {};
@@ -63,8 +58,8 @@ interface Deploy {
 }
 
 /**
- * The generated project's adoption `up` and a second `up`, on the case's engine;
- * undefined when the real engine is wanted and there is no CLI.
+ * The generated project's adoption `up` and a second `up`, on the real engine;
+ * undefined when there is no CLI.
  */
 async function deploy(
   testCase: Case,
@@ -74,28 +69,6 @@ async function deploy(
   secrets: Record<string, string>,
   context: SuiteContext,
 ): Promise<[Deploy, Deploy] | undefined> {
-  if (testCase.engine === "small") {
-    const stack = createBenchStack({
-      scratchName: `bench-export-${testCase.id}`,
-      programDir: out,
-      emulator,
-    });
-    try {
-      const runs: Deploy[] = [];
-      for (let i = 0; i < 2; i++) {
-        const run = await stack.up();
-        runs.push({
-          ms: run.ms,
-          requests: run.requests,
-          changes: run.result.steps.filter((s) => s.op !== "same").length,
-          resources: run.result.state.resources.length,
-        });
-      }
-      return [runs[0], runs[1]];
-    } finally {
-      stack.removeProject();
-    }
-  }
   const engine = openRealEngine();
   if (!engine) {
     context.log(`export ${testCase.id}: no Pulumi CLI (npm run pulumi:install): deploy skipped`);
@@ -210,7 +183,7 @@ async function runCase(testCase: Case, context: SuiteContext): Promise<Measureme
 
     // The generated project, deployed: adoption, then a no-op up.
     await exportOrganisation({ outDir: out, settings });
-    context.log(`export ${testCase.id}: adopting ${objects} objects (${testCase.engine} engine)`);
+    context.log(`export ${testCase.id}: adopting ${objects} objects (real engine)`);
     // Each secret under the config key the export names for its provider.
     const secretConfig: Record<string, string> = {};
     for (const secret of exported.clientSecrets) {
@@ -226,7 +199,7 @@ async function runCase(testCase: Case, context: SuiteContext): Promise<Measureme
       measurements.push(
         againstFloor(
           `${testCase.id}-adoption-writes`,
-          `${testCase.label}: write requests of the generated project's first up (${testCase.engine} engine)`,
+          `${testCase.label}: write requests of the generated project's first up (real engine)`,
           adoptionWrites,
           secretsSent,
           "requests",
@@ -234,7 +207,7 @@ async function runCase(testCase: Case, context: SuiteContext): Promise<Measureme
         ),
         againstFloor(
           `${testCase.id}-noop-writes`,
-          `${testCase.label}: write requests of the second up (${testCase.engine} engine)`,
+          `${testCase.label}: write requests of the second up (real engine)`,
           noopWrites,
           0,
           "requests",
@@ -258,7 +231,7 @@ export const exportSuite: Suite = {
       id: "export",
       title: "Exporting an existing organisation (irm-export)",
       method:
-        "`exportOrganisation` (the function behind `irm-export`) against an emulator in its own process, for the demo organisation (the objects `examples/org-hierarchy` declares, plus custom roles, two identity providers, an identity of every kind, an account association and a group invite, made through the SDK) and a seeded one of 1,000 objects (groups by `POST /emulator/seed` `generate` in departments, one identity and one binding per group through the SDK, half the identities by subject pattern, a custom role and an account association per department). Requests come from the exporter's count and the emulator's log; the floor is one listing per collection and page of 200 (groups, identities, role bindings, identity providers, account associations and group invites with `uidp.descendants_of`, roles unfiltered). Then the generated project is deployed with the package installed as users install it (the demo on the real engine, with its one client secret in config; the seeded organisation on the small engine): its first `up` adopts, its second changes nothing.",
+        "`exportOrganisation` (the function behind `irm-export`) against an emulator in its own process, for the demo organisation (the objects `examples/org-hierarchy` declares, plus custom roles, two identity providers, an identity of every kind, an account association and a group invite, made through the SDK) and a seeded one of 1,000 objects (groups by `POST /emulator/seed` `generate` in departments, one identity and one binding per group through the SDK, half the identities by subject pattern, a custom role and an account association per department). Requests come from the exporter's count and the emulator's log; the floor is one listing per collection and page of 200 (groups, identities, role bindings, identity providers, account associations and group invites with `uidp.descendants_of`, roles unfiltered). Then the generated project is deployed on the real engine with the package installed as users install it (the demo with its one client secret in config): its first `up` adopts, its second changes nothing.",
       measurements,
       notes: [
         "No per-object GET during the export: every object comes from a listing page.",

@@ -326,23 +326,24 @@ async function coldStarts(
  * The provider alone, without program or engine: `count` creates of a group through the
  * provider host, then as many deletes. The median of the last hundred over that of the
  * first hundred shows whether the provider's (and the emulator's) cost per operation
- * grows with the organisation. (The serialized provider comes from a one-group stack of
- * the small in-repo engine; nothing else of it is used.)
+ * grows with the organisation. (The serialized provider comes from a one-group stack on
+ * the real engine; nothing else of it is used.)
  */
 async function providerOnlyGrowth(
+  engine: RealEngine,
   emu: EmulatorProcess,
   count: number,
   roleUid: string,
 ): Promise<{ create: number[]; remove: number[] }> {
-  const stack = createBenchStack({
-    scratchName: "bench-org-scale-host",
+  const stack = await createBenchStack(engine, {
+    name: "bench-org-scale-host",
     programDir: path.join(FIXTURES_DIR, "org-scale"),
     emulator: emu,
     projectConfig: { resources: "1", rootGroupUid: emu.rootGroupUid, roleUid },
   });
   await stack.up();
-  const [group] = stack.state.resources;
-  const host = await startProviderHost({ cwd: stack.project.dir, projectName: stack.projectName });
+  const [group] = stack.resources;
+  const host = await startProviderHost({ cwd: stack.dir, projectName: stack.projectName });
   const create: number[] = [];
   const remove: number[] = [];
   try {
@@ -361,7 +362,7 @@ async function providerOnlyGrowth(
   } finally {
     await host.close();
     await stack.destroy();
-    stack.removeProject();
+    stack.dispose();
   }
   return { create, remove };
 }
@@ -516,7 +517,7 @@ async function run(context: SuiteContext): Promise<Section[]> {
     context.log("lifecycle: provider host cold starts");
     cold = await coldStarts(engine, emu, roles, coldSamples);
     context.log(`lifecycle: ${largest} creates and deletes through the provider host alone`);
-    hostOnly = await providerOnlyGrowth(emu, largest, roles.viewer);
+    hostOnly = await providerOnlyGrowth(engine, emu, largest, roles.viewer);
   } finally {
     await emu.close();
     engine.close();

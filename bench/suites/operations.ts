@@ -1,6 +1,6 @@
 /**
  * Operations on one small stack (`bench/fixtures/operations`: one resource of every
- * type and one identity of every kind) run by the mini engine through the real
+ * type and one identity of every kind) run by the real Pulumi engine through the real
  * provider host:
  *
  * 1. requests per operation from the emulator's request log, beside the API's floor,
@@ -14,7 +14,6 @@ import { randomBytes } from "node:crypto";
 import * as path from "node:path";
 import { Agent } from "undici";
 import type { LogEntry } from "../../harness/emulator";
-import type { StateResource } from "../../harness/lifecycle/engine";
 import { startProviderHost } from "../../harness/provider-host";
 import type * as Package from "../../provider/index";
 import { IrmClient } from "../../sdk/index";
@@ -32,7 +31,12 @@ import {
   startEmulatorProcess,
 } from "../lib/emulator-process";
 import { bareOk } from "../lib/http";
-import { openRealEngine, type RealRun, type RealRunKind } from "../lib/real-engine";
+import {
+  openRealEngine,
+  type RealEngine,
+  type RealRun,
+  type RealRunKind,
+} from "../lib/real-engine";
 import { againstFloor, type Measurement, type Section } from "../lib/report";
 import {
   type BenchStack,
@@ -40,6 +44,7 @@ import {
   createBenchStack,
   describeRequests,
   FIXTURES_DIR,
+  type StateResource,
   type TimedRun,
 } from "../lib/stack";
 import { median, now } from "../lib/stats";
@@ -113,7 +118,7 @@ function operationRow(
 }
 
 function changedCount(run: TimedRun): number {
-  return run.result.steps.filter((step) => step.op !== "same").length;
+  return run.changed;
 }
 
 /** What a variant of the fixture changes in one resource: an update's mask, or a replacement. */
@@ -261,23 +266,10 @@ const PER_RESOURCE_TITLE = "1b. Requests per operation, resource by resource: th
  * client secrets and invite codes looked for wherever the benchmark writes.
  */
 async function perResourceSection(
+  engine: RealEngine,
   emu: EmulatorProcess,
   projectConfig: Record<string, string>,
 ): Promise<{ section: Section; sizes: Measurement[] }> {
-  const engine = openRealEngine();
-  if (!engine) {
-    const section: Section = {
-      id: PER_RESOURCE_ID,
-      title: PER_RESOURCE_TITLE,
-      method:
-        "**Skipped in this run: no Pulumi CLI was found** (`npm run pulumi:install` provides one). The identity " +
-        "provider and the group invite name secret outputs, which the project's small engine cannot keep, so " +
-        "this section runs on the real engine only.",
-      measurements: [],
-      notes: [],
-    };
-    return { section, sizes: [] };
-  }
   // New on every run, so a leak cannot hide behind a value seen before.
   const clientSecrets = {
     idpClientSecret: randomBytes(24).toString("base64url"),
@@ -288,51 +280,47 @@ async function perResourceSection(
   let created: Array<Record<string, unknown>> = [];
   /** Where the client secrets and invite codes must not appear, by what it is. */
   const written: Record<string, unknown> = {};
+  const stack = await engine.createStack({
+    name: "bench-operations",
+    programDir: path.join(FIXTURES_DIR, "operations"),
+    emulator: emu,
+    projectConfig,
+  });
   try {
-    const stack = await engine.createStack({
-      name: "bench-operations",
-      programDir: path.join(FIXTURES_DIR, "operations"),
-      emulator: emu,
-      projectConfig,
-    });
-    try {
-      await stack.setConfig(clientSecrets, { secret: true });
-      let state: ResourceRef[] = [];
-      const measure = async (
-        id: string,
-        label: string,
-        kind: RealRunKind,
-        expected: MeasuredRun["expected"],
-      ) => {
-        const run = await stack.run(kind, { parallel: 1 });
-        const exported = await stack.exportResources();
-        if (id === "create") created = exported;
-        written[`request log of ${id}`] = run.requests;
-        // Secrets may be in state only as Pulumi secrets (the export shows them in their envelope).
-        written[`checkpoint after ${id}, outside secrets`] = outsideSecrets(exported);
-        const after = resourceRefs(exported);
-        runs.push({ id, label, run, before: state, after, expected });
-        state = after;
-        const code = kind === "destroy" ? undefined : (await stack.outputs()).inviteCode;
-        if (typeof code === "string" && code.length > 0) codes.add(code);
-      };
-      await measure("create", "create", "up", () => ({ expected: { methods: ["POST"] } }));
-      await measure("noop-up", "no-op `up`", "up", () => ({ expected: { methods: [] } }));
-      await stack.setConfig({ variant: "one-field" });
-      await measure("update-one-field", "update one field", "up", (resource) =>
-        changeExpected(resource.oneField),
-      );
-      await stack.setConfig({ variant: "two-fields" });
-      await measure("update-two-fields", "update two fields", "up", (resource) =>
-        changeExpected(resource.twoFields),
-      );
-      await measure("refresh", "refresh", "refresh", () => ({ expected: { methods: ["GET"] } }));
-      await measure("delete", "delete", "destroy", () => ({ expected: { methods: ["DELETE"] } }));
-    } finally {
-      stack.dispose();
-    }
+    await stack.setConfig(clientSecrets, { secret: true });
+    let state: ResourceRef[] = [];
+    const measure = async (
+      id: string,
+      label: string,
+      kind: RealRunKind,
+      expected: MeasuredRun["expected"],
+    ) => {
+      const run = await stack.run(kind, { parallel: 1 });
+      const exported = await stack.exportResources();
+      if (id === "create") created = exported;
+      written[`request log of ${id}`] = run.requests;
+      // Secrets may be in state only as Pulumi secrets (the export shows them in their envelope).
+      written[`checkpoint after ${id}, outside secrets`] = outsideSecrets(exported);
+      const after = resourceRefs(exported);
+      runs.push({ id, label, run, before: state, after, expected });
+      state = after;
+      const code = kind === "destroy" ? undefined : (await stack.outputs()).inviteCode;
+      if (typeof code === "string" && code.length > 0) codes.add(code);
+    };
+    await measure("create", "create", "up", () => ({ expected: { methods: ["POST"] } }));
+    await measure("noop-up", "no-op `up`", "up", () => ({ expected: { methods: [] } }));
+    await stack.setConfig({ variant: "one-field" });
+    await measure("update-one-field", "update one field", "up", (resource) =>
+      changeExpected(resource.oneField),
+    );
+    await stack.setConfig({ variant: "two-fields" });
+    await measure("update-two-fields", "update two fields", "up", (resource) =>
+      changeExpected(resource.twoFields),
+    );
+    await measure("refresh", "refresh", "refresh", () => ({ expected: { methods: ["GET"] } }));
+    await measure("delete", "delete", "destroy", () => ({ expected: { methods: ["DELETE"] } }));
   } finally {
-    engine.close();
+    stack.dispose();
   }
 
   const { rows, unattributed } = perResourceRows(runs);
@@ -386,7 +374,7 @@ async function perResourceSection(
   return { section, sizes: checkpointSizeRows(created, SECRET_OUTPUT_TYPES) };
 }
 
-/** The types the small engine cannot run (they name secret outputs): sized from the real checkpoint. */
+/** The types section 1 leaves out (they name secret outputs): sized from section 1b's checkpoint. */
 const SECRET_OUTPUT_TYPES = ["IdentityProvider", "GroupInvite"];
 
 /** `sizeRows` for resources of a real checkpoint (`pulumi stack export`), of the given types. */
@@ -420,7 +408,7 @@ async function lookupRows(
   stack: BenchStack,
   viewerUid: string,
 ): Promise<Measurement[]> {
-  const pkg = stack.project.require("pulumi-irm") as typeof Package;
+  const pkg = stack.require("pulumi-irm") as typeof Package;
   const opts = { settings: { apiUrl: emu.url, token: emu.token } };
   const catalog = (await emu.seed({ groups: [{ parentUid: emu.rootGroupUid, name: "catalog" }] }))
     .groups[0];
@@ -549,8 +537,8 @@ async function providerOverhead(
 ): Promise<Measurement[]> {
   const warmup = context.pick(15, 5);
   const samples = context.pick(300, 30);
-  const team = resourceNamed(stack.state.resources, "team");
-  const host = await startProviderHost({ cwd: stack.project.dir, projectName: stack.projectName });
+  const team = resourceNamed(stack.resources, "team");
+  const host = await startProviderHost({ cwd: stack.dir, projectName: stack.projectName });
   const client = new IrmClient({ baseUrl: emu.url, token: emu.token, env: {} });
   const agent = new Agent({ keepAliveTimeout: BENCH_KEEP_ALIVE_MS });
   const root = emu.rootGroupUid;
@@ -671,17 +659,18 @@ async function providerOverhead(
  */
 async function exampleRows(
   context: SuiteContext,
+  engine: RealEngine,
   emu: EmulatorProcess,
 ): Promise<{ requests: Measurement[]; sizes: Measurement[] }> {
   context.log("operations: examples/org-hierarchy");
-  const stack = createBenchStack({
-    scratchName: "bench-org-hierarchy",
+  const stack = await createBenchStack(engine, {
+    name: "bench-org-hierarchy",
     programDir: path.join(REPO_ROOT, "examples", "org-hierarchy"),
     emulator: emu,
     projectConfig: { rootGroupUid: emu.rootGroupUid },
   });
   const created = await stack.up();
-  const state = stack.state;
+  const state = { resources: created.resources };
   const noop = await stack.up();
   const distinctLookups = (run: TimedRun) =>
     new Set(
@@ -699,7 +688,7 @@ async function exampleRows(
     0,
   );
   await stack.destroy();
-  stack.removeProject();
+  stack.dispose();
   return {
     requests: [
       operationRow(
@@ -777,12 +766,16 @@ function sizeFindings(rows: Measurement[]): string[] {
       "Pulumi's closure serializer, which wrote about 2 KB per type.",
     "The text is stored twice per resource (inputs and outputs: the engine needs it to update and delete after " +
       "the program changed), so it is most of each resource's state; a dynamic provider cannot store it once.",
-    "The mini engine keeps URN, type, id, inputs, outputs and dependencies per resource; a Pulumi checkpoint adds a " +
-      "few fields (parent, provider reference, property dependencies, timestamps), so real state is a little larger.",
+    "One resource's JSON here is the checkpoint's URN, name, type, id, inputs, outputs, flags and dependencies; the " +
+      "checkpoint itself adds a few fields (parent, provider reference, property dependencies, timestamps).",
   ];
 }
 
 async function run(context: SuiteContext): Promise<Section[]> {
+  const engine = openRealEngine();
+  if (!engine) {
+    throw new Error("operations: no Pulumi CLI found (npm run pulumi:install provides one)");
+  }
   const emu = await startEmulatorProcess();
   const dispatcher = new Agent({ keepAliveTimeout: BENCH_KEEP_ALIVE_MS });
   try {
@@ -794,12 +787,12 @@ async function run(context: SuiteContext): Promise<Section[]> {
       thirdRoleUid: await roleUid(emu, dispatcher, "registry.pull"),
       variant: "base",
     };
-    const stack = createBenchStack({
-      scratchName: "bench-operations",
+    const stack = await createBenchStack(engine, {
+      name: "bench-operations-all",
       programDir: path.join(FIXTURES_DIR, "operations"),
       emulator: emu,
-      // The small engine keeps no secret outputs: the identity provider and the invite run
-      // on the real engine only (section 1b).
+      // The identity provider and the invite (secret outputs) are measured resource by
+      // resource in section 1b; section 1 keeps the figures it has always had.
       projectConfig: { ...projectConfig, secretOutputs: "false" },
     });
     context.log("operations: create, no-op, update one and two fields, refresh, delete");
@@ -808,10 +801,10 @@ async function run(context: SuiteContext): Promise<Section[]> {
     const oneField = await stack.up({ variant: "one-field" });
     const twoFields = await stack.up({ variant: "two-fields" });
     const refreshed = await stack.refresh();
-    const sizes = sizeRows(stack.state.resources);
+    const sizes = sizeRows(stack.resources);
     context.log("operations: provider overhead");
     const overhead = await providerOverhead(context, emu, stack);
-    const resourceCount = stack.state.resources.length;
+    const resourceCount = stack.resources.length;
     const destroyed = await stack.destroy();
 
     const operations: Measurement[] = [
@@ -832,16 +825,16 @@ async function run(context: SuiteContext): Promise<Section[]> {
       ),
       operationRow("noop-up", "no-op `up`", noop, resourceCount, 0),
       operationRow("refresh", "refresh", refreshed, resourceCount, 1),
-      operationRow("delete", "delete (`destroy`)", destroyed, destroyed.result.steps.length, 1),
+      operationRow("delete", "delete (`destroy`)", destroyed, destroyed.changed, 1),
     ];
     context.log("operations: lookups");
     operations.push(...(await lookupRows(emu, stack, viewer)));
-    stack.removeProject();
-    const example = await exampleRows(context, emu);
+    stack.dispose();
+    const example = await exampleRows(context, engine, emu);
     operations.push(...example.requests);
     sizes.push(...example.sizes);
     context.log("operations: the IAM addendum's resources on the real engine");
-    const perResource = await perResourceSection(emu, projectConfig);
+    const perResource = await perResourceSection(engine, emu, projectConfig);
     sizes.push(...perResource.sizes);
 
     const aboveFloor = operations.filter((m) => m.met === false);
@@ -868,10 +861,10 @@ async function run(context: SuiteContext): Promise<Section[]> {
         method:
           "`bench/fixtures/operations` (a group, a role binding, a custom role, an account association and six " +
           "identities: two exact, one by pattern, one with static keys, one AWS, one service principal; its " +
-          "identity provider and group invite name secret outputs, which this engine cannot keep, and are " +
-          "measured on the real engine in section 1b) runs through the project's mini " +
-          "engine (`harness/lifecycle`) with the package installed as users install it: every resource goes " +
-          "through the real dynamic-provider host over gRPC, as `pulumi up` runs it. Requests come from the " +
+          "identity provider and group invite, which name secret outputs, are measured in section 1b) runs on " +
+          "the real Pulumi engine (`pulumi up|refresh|destroy --skip-preview`) with the package installed as " +
+          "users install it: every resource goes " +
+          "through the real dynamic-provider host over gRPC. Requests come from the " +
           "emulator's request log of each run; the floor is one request per resource the run changes (create: " +
           "one POST, update: one PATCH naming every changed field, refresh: one GET, delete: one DELETE), none for " +
           "a no-op `up`. Lookups run the installed package's functions as a program does; a listing's floor is " +
@@ -896,9 +889,9 @@ async function run(context: SuiteContext): Promise<Section[]> {
         id: "state-size",
         title: "3. Size in state",
         method:
-          "From the state the mini engine kept for `bench/fixtures/operations`: the serialized provider text of each " +
-          "type and the JSON of one resource of each type; for the identity provider and the group invite, which " +
-          "the mini engine cannot run, from the real engine's checkpoint of section 1b.",
+          "From the real engine's checkpoint of `bench/fixtures/operations` (`pulumi stack export`): the serialized " +
+          "provider text of each type and the JSON of one resource of each type; for the identity provider and the " +
+          "group invite, from the checkpoint of section 1b.",
         measurements: sizes,
         notes: sizeNotes,
       },
@@ -907,6 +900,7 @@ async function run(context: SuiteContext): Promise<Section[]> {
   } finally {
     await dispatcher.close();
     await emu.close();
+    engine.close();
   }
 }
 

@@ -1,88 +1,35 @@
 package grpcscenario
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
-	"time"
+
+	"pulumi-irm/contract/internal/emulatorproc"
 )
 
 // bootstrap is the emulator's --bootstrap-file.
-type bootstrap struct {
-	APIURL       string `json:"apiUrl"`
-	AuthURL      string `json:"authUrl"`
-	Token        string `json:"token"`
-	RootGroupUID string `json:"rootGroupUid"`
-	Issuer       string `json:"issuer"`
-	GRPCURL      string `json:"grpcUrl"`
-}
+type bootstrap = emulatorproc.Bootstrap
 
-// startEmulator runs `node dist/emulator/cli.js --port 0 --bootstrap-file F` from the
-// repository root, as a user of the package would, and stops it when the test ends.
+// startEmulator runs the built emulator from the repository root, as a user of the
+// package would, and stops it when the test ends.
 func startEmulator(t *testing.T) bootstrap {
 	t.Helper()
-	// Run by tests/emulator/grpc-go-clients.test.ts (after the build), not by every
+	// Run by tests/contract/contract.test.ts (after the build), not by every
 	// `go test ./...` of the contract module.
 	if os.Getenv("IRM_GRPC_SCENARIO") == "" {
-		t.Skip("set IRM_GRPC_SCENARIO=1 (tests/emulator/grpc-go-clients.test.ts does)")
+		t.Skip("set IRM_GRPC_SCENARIO=1 (tests/contract/contract.test.ts does)")
 	}
 	root, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
 		t.Fatal(err)
 	}
-	cli := filepath.Join(root, "dist", "emulator", "cli.js")
-	if _, err := os.Stat(cli); err != nil {
-		t.Skipf("%s is missing: run `npm run build` first", cli)
-	}
-	file := filepath.Join(t.TempDir(), "bootstrap.json")
-	cmd := exec.Command("node", cli, "--port", "0", "--bootstrap-file", file)
-	cmd.Dir = root
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = cmd.Process.Signal(os.Interrupt)
-		_ = cmd.Wait()
-		if t.Failed() && stderr.Len() > 0 {
-			t.Logf("emulator stderr:\n%s", stderr.String())
-		}
-	})
-	ready := make(chan string, 1)
-	go func() {
-		scanner := bufio.NewScanner(stdout)
-		for scanner.Scan() {
-			if line := scanner.Text(); strings.HasPrefix(line, "listening on ") {
-				ready <- strings.TrimPrefix(line, "listening on ")
-			}
-		}
-	}()
-	select {
-	case <-ready:
-	case <-time.After(30 * time.Second):
-		t.Fatalf("the emulator did not start: %s", stderr.String())
-	}
-	raw, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b bootstrap
-	if err := json.Unmarshal(raw, &b); err != nil {
-		t.Fatal(err)
-	}
+	b := emulatorproc.Start(t, root)
 	if b.GRPCURL == "" {
 		t.Fatal("the bootstrap file has no grpcUrl: the emulator's gRPC face is off (build with Go)")
 	}

@@ -35,7 +35,6 @@ export interface SeededOrganisation {
 export interface SeedOptions {
   /**
    * Identity providers to make (PKCE), round-robin over the departments; default 0.
-   * The small engine cannot deploy them (it refuses their secret outputs).
    */
   identityProviders?: number;
 }

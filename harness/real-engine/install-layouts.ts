@@ -79,6 +79,36 @@ function pack(root: string, dest: string): string {
 }
 
 /**
+ * Where packed older commits are kept between runs (a commit's tarball, built with one
+ * TypeScript version, never changes): beside the CLI cache, outside the repository.
+ */
+function packedCommitCache(): string {
+  return path.join(
+    process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), ".cache"),
+    "pulumi-irm",
+    "packed-commits",
+  );
+}
+
+/** `packCommit`, kept in a cache for the next run (the tests' upgrade scenarios). */
+export function packCommitCached(commit: string, dest: string): string {
+  const cached = path.join(packedCommitCache(), `${commit}-typescript-${pinned("typescript")}.tgz`);
+  fs.mkdirSync(dest, { recursive: true });
+  const target = path.join(dest, path.basename(cached));
+  if (fs.existsSync(cached)) {
+    fs.copyFileSync(cached, target);
+    return target;
+  }
+  const packed = packCommit(commit, dest);
+  // Written under another name, then renamed: a reader never sees half a tarball.
+  fs.mkdirSync(path.dirname(cached), { recursive: true });
+  const partial = `${cached}.${process.pid}.partial`;
+  fs.copyFileSync(packed, partial);
+  fs.renameSync(partial, cached);
+  return packed;
+}
+
+/**
  * The package as `commit` shipped it: that commit's files (`git archive`), built with
  * this checkout's `node_modules`, packed. Throws when the commit is not in the history
  * (a shallow clone).
@@ -147,7 +177,7 @@ export function createLayoutBase(cliRoot: string, older: Record<string, string> 
   fs.rmSync(path.join(base, "node_modules", "pulumi-irm"), { recursive: true, force: true });
   store("current", current);
   for (const [label, commit] of Object.entries(older)) {
-    store(label, packCommit(commit, path.join(tarballs, label)));
+    store(label, packCommitCached(commit, path.join(tarballs, label)));
   }
   // `createRealEngineStack` installs nothing into a base marked installed.
   fs.writeFileSync(path.join(base, ".installed"), "");

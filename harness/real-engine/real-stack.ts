@@ -286,7 +286,8 @@ export async function createRealEngineStack(
     // `up`, `refresh` and `destroy` preview first, as users run them: those events are
     // the plan; the others are what the command did.
     const steps = stepsOf(kind === "preview" ? events : events.filter((e) => !isPlanning(e)));
-    const planned = kind === "preview" ? undefined : stepsOf(events.filter(isPlanning));
+    const planned =
+      kind === "preview" || settings.skipPreview ? undefined : stepsOf(events.filter(isPlanning));
     // Every event as the engine sent it: diagnostics, policy reports, step metadata.
     for (const event of events) output += `${JSON.stringify(event)}\n`;
     return {
@@ -312,6 +313,7 @@ export async function createRealEngineStack(
     const sink = await startEventSink(onEvent);
     const args = [kind, "--yes", "--stack", "dev", "--color", "never"];
     if (settings.expectNoChanges) args.push("--expect-no-changes");
+    if (settings.skipPreview) args.push("--skip-preview");
     if (settings.parallel !== undefined) args.push("--parallel", String(settings.parallel));
     for (const pack of kind === "up" ? (settings.policyPacks ?? []) : []) {
       args.push("--policy-pack", pack);

@@ -14,7 +14,7 @@ import {
   updateMaskOf,
 } from "../../bench/lib/attribution";
 import type { LogEntry } from "../../harness/emulator";
-import type { StateResource } from "../../harness/lifecycle/engine";
+import type { StateResource } from "../../harness/stack";
 
 const ROOT = "a".repeat(40);
 const TEAM = `${ROOT}/1111111111111111`;
@@ -24,10 +24,13 @@ const URN = (name: string, kind: string) => `urn:pulumi:dev::operations::${TYPE(
 function resource(name: string, kind: string, id: string, inputs: Record<string, unknown>) {
   return {
     urn: URN(name, kind),
+    name,
     type: TYPE(kind),
     id,
     inputs,
     outputs: {},
+    protect: false,
+    retainOnDelete: false,
     dependencies: [],
   } satisfies StateResource;
 }

@@ -1,8 +1,13 @@
 /**
- * Runs the contract suite (`contract/`, a Go module over the platform's published
- * definitions) as part of `npm test`. Without Go on PATH it is skipped with one line,
- * except in CI or with IRM_REQUIRE_GO=1, where that is a failure. Needs `dist/` (the
- * emulator judge starts `dist/emulator/cli.js`), which `npm test` builds first.
+ * Runs the Go module `contract/` as part of `npm test`, in one `go test ./...` (one build,
+ * the packages in parallel): the contract suite over the platform's published
+ * definitions, and the emulator's gRPC face judged by a client we did not write (the
+ * platform's own Go clients, chainguard.dev/sdk, run the scenario of
+ * `contract/grpcscenario` against `dist/emulator/cli.js`, over gRPC and over HTTP).
+ * Without Go on PATH it is skipped with one line, except in CI or with IRM_REQUIRE_GO=1,
+ * where that is a failure. Needs `dist/`, which `npm test` builds first. Results are not
+ * cached (`-count=1`): the emulator under test lives outside the module, so Go cannot
+ * tell when it changed. Builds and `go test`'s vet pass are cached by Go.
  */
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
@@ -25,7 +30,7 @@ function failingLines(output: string): string {
   return (kept.length > 0 ? kept : lines.slice(-40)).join("\n");
 }
 
-describe("contract suite (official definitions)", () => {
+describe("contract suite (official definitions) and the gRPC face (platform Go clients)", () => {
   if (!goFound) {
     it("needs Go", () => {
       if (required) {
@@ -36,11 +41,11 @@ describe("contract suite (official definitions)", () => {
     return;
   }
 
-  it("passes go test ./... in contract/", () => {
+  it("passes go test ./... in contract/, every gRPC scenario run", () => {
     const run = spawnSync("go", ["test", "-count=1", "-v", "./..."], {
       cwd: join(root, "contract"),
       encoding: "utf8",
-      env: { ...process.env, IRM_CONTRACT_UPDATE_DOCS: "" },
+      env: { ...process.env, IRM_CONTRACT_UPDATE_DOCS: "", IRM_GRPC_SCENARIO: "1" },
       maxBuffer: 64 * 1024 * 1024,
       timeout: 170_000,
     });
@@ -50,5 +55,12 @@ describe("contract suite (official definitions)", () => {
         `go test in contract/ failed (exit ${run.status ?? run.signal}):\n${failingLines(output)}`,
       );
     }
+    // Every scenario ran: none was skipped (a skip would mean no emulator or no gRPC face).
+    expect(output).not.toMatch(/--- SKIP/);
+    for (const scenario of ["TestGRPCScenario", "TestHTTPLeavesTheSameState", "TestV1Lists"]) {
+      expect(output).toMatch(new RegExp(`--- PASS: ${scenario} `));
+    }
+    expect(output).toMatch(/^ok\s+pulumi-irm\/contract\s/m);
+    expect(output).toMatch(/^ok\s+pulumi-irm\/contract\/grpcscenario\s/m);
   }, 180_000);
 });

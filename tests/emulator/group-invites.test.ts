@@ -405,7 +405,7 @@ describe("lists (4.2)", () => {
 });
 
 describe("the code is a secret", () => {
-  it("the request log never holds it (the --data file: iam-extras.test.ts)", async () => {
+  it("the request log never holds it (the --data file: actions-data-filters.test.ts)", async () => {
     const group = await o.group(emu.rootGroupUid);
     const created = await create(group, { roleUid: viewer, ttl: "60s" });
     const log = JSON.stringify(await emu.requests());

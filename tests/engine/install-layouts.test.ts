@@ -81,7 +81,7 @@ describe.skipIf(!hasRealEngine())("the provider text in every install layout", (
         const preview = await stack.preview({ expectNoChanges: true });
         expect(preview.error).toBeUndefined();
 
-        const destroy = await stack.destroy();
+        const destroy = await stack.destroy({ skipPreview: true });
         expect(destroy.error).toBeUndefined();
         expect(await organisationUids()).toEqual([]);
       } finally {

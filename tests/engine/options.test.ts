@@ -17,161 +17,169 @@ import {
 const describeSteps = (steps: Step[]) => steps.map((s) => `${s.op} ${s.name}`).sort();
 const LATENCY_MS = 400;
 
-describeOnEngine("engine options, parallelism, policies and secrets", { shuffle: false }, () => {
-  let emulator: TestEmulator;
-  let stack: EngineStack;
-  let parentUid: string;
+describeOnEngine(
+  "engine options, parallelism, policies and secrets",
+  { shuffle: false, timeout: 240_000 },
+  () => {
+    let emulator: TestEmulator;
+    let stack: EngineStack;
+    let parentUid: string;
 
-  const exists = async (uid: string) =>
-    (
-      await fetch(`${emulator.url}/iam/v2beta1/groups/${uid}`, {
-        headers: { authorization: `Bearer ${emulator.token}` },
-      })
-    ).status === 200;
+    const exists = async (uid: string) =>
+      (
+        await fetch(`${emulator.url}/iam/v2beta1/groups/${uid}`, {
+          headers: { authorization: `Bearer ${emulator.token}` },
+        })
+      ).status === 200;
 
-  /** Arrival times (ms) of the group creates in the request log, in order. */
-  async function createArrivals(): Promise<number[]> {
-    const entries = await emulator.requests();
-    await emulator.clearRequests();
-    return entries
-      .filter((e) => e.method === "POST" && e.path.startsWith("/iam/v2beta1/groups/"))
-      .map((e) => Date.parse(e.time))
-      .sort((a, b) => a - b);
-  }
-
-  beforeAll(async () => {
-    emulator = await startTestEmulator();
-    [parentUid] = (
-      await emulator.seed({ groups: [{ parentUid: emulator.rootGroupUid, name: "options" }] })
-    ).groups;
-    stack = await createEngineStack({
-      name: "options",
-      program: path.join(__dirname, "fixtures", "options"),
-      emulator,
-      projectConfig: { parentUid, teams: "6" },
-      env: { IRM_DEBUG: "1" },
-    });
-  }, 120_000);
-
-  afterAll(async () => {
-    await stack?.dispose();
-    await emulator?.close();
-  });
-
-  it("with parallel: 1 the engine creates one object at a time", async () => {
-    await emulator.fault({
-      match: { method: "POST", path: "/iam/v2beta1/groups/" },
-      latencyMs: LATENCY_MS,
-      count: 0,
-    });
-    const result = await stack.up({ parallel: 1 });
-    expect(result.error).toBeUndefined();
-    expect(result.changes).toHaveLength(8);
-    const arrivals = await createArrivals();
-    expect(arrivals).toHaveLength(8);
-    for (let i = 1; i < arrivals.length; i++) {
-      expect(arrivals[i] - arrivals[i - 1]).toBeGreaterThanOrEqual(LATENCY_MS - 5);
+    /** Arrival times (ms) of the group creates in the request log, in order. */
+    async function createArrivals(): Promise<number[]> {
+      const entries = await emulator.requests();
+      await emulator.clearRequests();
+      return entries
+        .filter((e) => e.method === "POST" && e.path.startsWith("/iam/v2beta1/groups/"))
+        .map((e) => Date.parse(e.time))
+        .sort((a, b) => a - b);
     }
-  });
 
-  it("with the engine's default parallelism independent creates overlap, and the outcome is the same", async () => {
-    await emulator.clearFaults();
-    // Replace the teams (not the protected or retained groups): rename their resources.
-    stack.editProgram("new irm.Group(`team-", "new irm.Group(`squad-");
-    await emulator.fault({
-      match: { method: "POST", path: "/iam/v2beta1/groups/" },
-      latencyMs: LATENCY_MS,
-      count: 0,
+    beforeAll(async () => {
+      emulator = await startTestEmulator();
+      [parentUid] = (
+        await emulator.seed({ groups: [{ parentUid: emulator.rootGroupUid, name: "options" }] })
+      ).groups;
+      stack = await createEngineStack({
+        name: "options",
+        program: path.join(__dirname, "fixtures", "options"),
+        emulator,
+        projectConfig: { parentUid, teams: "6" },
+        env: { IRM_DEBUG: "1" },
+      });
+    }, 120_000);
+
+    afterAll(async () => {
+      await stack?.dispose();
+      await emulator?.close();
     });
-    const result = await stack.up();
-    expect(result.error).toBeUndefined();
-    expect(describeSteps(result.changes)).toEqual(
-      [
-        ...[0, 1, 2, 3, 4, 5].map((i) => `create squad-${i}`),
-        ...[0, 1, 2, 3, 4, 5].map((i) => `delete team-${i}`),
-      ].sort(),
-    );
-    const arrivals = await createArrivals();
-    expect(arrivals).toHaveLength(6);
-    // All six were sent before the first could have been answered.
-    expect(arrivals[5] - arrivals[0]).toBeLessThan(LATENCY_MS);
-    await emulator.clearFaults();
-    const converged = await stack.preview({ expectNoChanges: true });
-    expect(converged.error).toBeUndefined();
-  });
 
-  it("keeps the token set with config --secret out of state, events and logs", async () => {
-    const refreshed = await stack.refresh({ expectNoChanges: true });
-    expect(refreshed.error).toBeUndefined();
-    const resources = await stack.resources();
-    expect(resources.length).toBe(8);
-    const token = emulator.token;
-    const signature = token.split(".")[2];
-    for (const text of [
-      JSON.stringify(resources),
-      refreshed.output,
-      stack.persistedText?.() ?? "",
-    ]) {
-      expect(text.includes(token)).toBe(false);
-      expect(text.includes(signature)).toBe(false);
-    }
-    // The secret is in the stack's config file, encrypted, and nowhere else in clear.
-    expect(stack.persistedText?.()).not.toBe("");
-  });
+    it("with parallel: 1 the engine creates one object at a time", async () => {
+      await emulator.fault({
+        match: { method: "POST", path: "/iam/v2beta1/groups/" },
+        latencyMs: LATENCY_MS,
+        count: 0,
+      });
+      const result = await stack.up({ parallel: 1 });
+      expect(result.error).toBeUndefined();
+      expect(result.changes).toHaveLength(8);
+      const arrivals = await createArrivals();
+      expect(arrivals).toHaveLength(8);
+      for (let i = 1; i < arrivals.length; i++) {
+        expect(arrivals[i] - arrivals[i - 1]).toBeGreaterThanOrEqual(LATENCY_MS - 5);
+      }
+    });
 
-  it("a mandatory policy violation stops up before anything is created", async () => {
-    stack.editProgram(
-      "// EXTRA",
-      `new irm.Identity("anyone", {
+    it("with the engine's default parallelism independent creates overlap, and the outcome is the same", async () => {
+      await emulator.clearFaults();
+      // Replace the teams (not the protected or retained groups): rename their resources.
+      stack.editProgram("new irm.Group(`team-", "new irm.Group(`squad-");
+      await emulator.fault({
+        match: { method: "POST", path: "/iam/v2beta1/groups/" },
+        latencyMs: LATENCY_MS,
+        count: 0,
+      });
+      const result = await stack.up();
+      expect(result.error).toBeUndefined();
+      expect(describeSteps(result.changes)).toEqual(
+        [
+          ...[0, 1, 2, 3, 4, 5].map((i) => `create squad-${i}`),
+          ...[0, 1, 2, 3, 4, 5].map((i) => `delete team-${i}`),
+        ].sort(),
+      );
+      const arrivals = await createArrivals();
+      expect(arrivals).toHaveLength(6);
+      // All six were sent before the first could have been answered.
+      expect(arrivals[5] - arrivals[0]).toBeLessThan(LATENCY_MS);
+      await emulator.clearFaults();
+      const converged = await stack.preview({ expectNoChanges: true });
+      expect(converged.error).toBeUndefined();
+    });
+
+    it("keeps the token set with config --secret out of state, events and logs", async () => {
+      const refreshed = await stack.refresh({ expectNoChanges: true });
+      expect(refreshed.error).toBeUndefined();
+      const resources = await stack.resources();
+      expect(resources.length).toBe(8);
+      const token = emulator.token;
+      const signature = token.split(".")[2];
+      for (const text of [
+        JSON.stringify(resources),
+        refreshed.output,
+        stack.persistedText?.() ?? "",
+      ]) {
+        expect(text.includes(token)).toBe(false);
+        expect(text.includes(signature)).toBe(false);
+      }
+      // The secret is in the stack's config file, encrypted, and nowhere else in clear.
+      expect(stack.persistedText?.()).not.toBe("");
+    });
+
+    it("a mandatory policy violation stops up before anything is created", async () => {
+      stack.editProgram(
+        "// EXTRA",
+        `new irm.Identity("anyone", {
   parentUid,
   name: "anyone",
   claimMatch: { issuer: "https://token.actions.githubusercontent.com", subject: "*" },
 });`,
-    );
-    const pack = path.join(inject("realEngine").base, "node_modules", "pulumi-irm", "policy");
-    const result = await stack.up({ policyPacks: [pack] });
-    expect(result.error).toBeDefined();
-    expect(result.output).toContain("irm-no-broad-identity-subject");
-    expect(result.output).toMatch(/mandatory/i);
-    expect(writesOf(await stack.takeRequests())).toEqual([]);
-    expect((await stack.resources()).some((r) => r.name === "anyone")).toBe(false);
-    stack.editProgram(/new irm\.Identity\("anyone"[\s\S]*?\}\);/, "// EXTRA");
-  });
+      );
+      const pack = path.join(inject("realEngine").base, "node_modules", "pulumi-irm", "policy");
+      const result = await stack.up({ policyPacks: [pack] });
+      expect(result.error).toBeDefined();
+      expect(result.output).toContain("irm-no-broad-identity-subject");
+      expect(result.output).toMatch(/mandatory/i);
+      expect(writesOf(await stack.takeRequests())).toEqual([]);
+      expect((await stack.resources()).some((r) => r.name === "anyone")).toBe(false);
+      stack.editProgram(/new irm\.Identity\("anyone"[\s\S]*?\}\);/, "// EXTRA");
+    });
 
-  it("retainOnDelete: a group removed from the program leaves the stack but stays in the service", async () => {
-    const kept = stack.uidOf("kept");
-    stack.editProgram(/const kept = new irm\.Group\([\s\S]*?\);\n/, "");
-    stack.editProgram("export const keptUid = kept.uid;\n", "");
-    const result = await stack.up();
-    expect(result.error).toBeUndefined();
-    expect(describeSteps(result.changes)).toEqual(["discard kept"]);
-    expect(writesOf(await stack.takeRequests())).toEqual([]);
-    expect(await exists(kept)).toBe(true);
-    expect((await stack.resources()).some((r) => r.name === "kept")).toBe(false);
-  });
+    it("retainOnDelete: a group removed from the program leaves the stack but stays in the service", async () => {
+      const kept = stack.uidOf("kept");
+      stack.editProgram(/const kept = new irm\.Group\([\s\S]*?\);\n/, "");
+      stack.editProgram("export const keptUid = kept.uid;\n", "");
+      const result = await stack.up();
+      expect(result.error).toBeUndefined();
+      expect(describeSteps(result.changes)).toEqual(["discard kept"]);
+      expect(writesOf(await stack.takeRequests())).toEqual([]);
+      expect(await exists(kept)).toBe(true);
+      expect((await stack.resources()).some((r) => r.name === "kept")).toBe(false);
+    });
 
-  it("protect: destroy refuses to delete a protected group and deletes nothing of it", async () => {
-    const guarded = stack.uidOf("guarded");
-    const result = await stack.destroy();
-    expect(result.error).toMatch(/protect/i);
-    // `pulumi destroy` previews first, as users run it: the preview refuses the protected
-    // group, so nothing at all is deleted, the unprotected squads included.
-    expect(writesOf(await stack.takeRequests()).filter((w) => w.startsWith("DELETE"))).toEqual([]);
-    expect(await exists(guarded)).toBe(true);
-    const left = await stack.resources();
-    expect(left.map((r) => r.name)).toContain("guarded");
-    expect(left.find((r) => r.name === "guarded")?.protect).toBe(true);
+    it("protect: destroy refuses to delete a protected group and deletes nothing of it", async () => {
+      const guarded = stack.uidOf("guarded");
+      const result = await stack.destroy();
+      expect(result.error).toMatch(/protect/i);
+      // `pulumi destroy` previews first, as users run it: the preview refuses the protected
+      // group, so nothing at all is deleted, the unprotected squads included.
+      expect(writesOf(await stack.takeRequests()).filter((w) => w.startsWith("DELETE"))).toEqual(
+        [],
+      );
+      expect(await exists(guarded)).toBe(true);
+      const left = await stack.resources();
+      expect(left.map((r) => r.name)).toContain("guarded");
+      expect(left.find((r) => r.name === "guarded")?.protect).toBe(true);
 
-    stack.editProgram("{ protect: true }", "{ protect: false }");
-    // This up only changes the protection of the guarded group, which is state, not a
-    // request.
-    const unprotected = await stack.up();
-    expect(unprotected.error).toBeUndefined();
-    expect(writesOf(await stack.takeRequests()).filter((w) => w.includes("<guarded>"))).toEqual([]);
-    expect((await stack.resources()).find((r) => r.name === "guarded")?.protect).toBe(false);
-    const destroyed = await stack.destroy();
-    expect(destroyed.error).toBeUndefined();
-    expect(await exists(guarded)).toBe(false);
-    expect(await stack.resources()).toEqual([]);
-  });
-});
+      stack.editProgram("{ protect: true }", "{ protect: false }");
+      // This up only changes the protection of the guarded group, which is state, not a
+      // request.
+      const unprotected = await stack.up();
+      expect(unprotected.error).toBeUndefined();
+      expect(writesOf(await stack.takeRequests()).filter((w) => w.includes("<guarded>"))).toEqual(
+        [],
+      );
+      expect((await stack.resources()).find((r) => r.name === "guarded")?.protect).toBe(false);
+      const destroyed = await stack.destroy();
+      expect(destroyed.error).toBeUndefined();
+      expect(await exists(guarded)).toBe(false);
+      expect(await stack.resources()).toEqual([]);
+    });
+  },
+);

@@ -16,6 +16,7 @@ import {
   createEngineStack,
   describeOnEngine,
   type EngineStack,
+  expectConverged,
   type RunOutcome,
   type Step,
 } from "../support/engine-stack";
@@ -66,251 +67,239 @@ const FULL_ORGANISATION: Omit<OrgSnapshot, "uids"> = {
   ]),
 };
 
-describeOnEngine("org-hierarchy example on the engine", { shuffle: false }, () => {
-  let emulator: TestEmulator;
-  let stack: EngineStack;
-  const organisation = () => readOrganisation(emulator.url, emulator.token, emulator.rootGroupUid);
-  const stateUids = async () => sorted((await stack.resources()).map((r) => r.id));
+describeOnEngine(
+  "org-hierarchy example on the engine",
+  { shuffle: false, timeout: 240_000 },
+  () => {
+    let emulator: TestEmulator;
+    let stack: EngineStack;
+    const organisation = () =>
+      readOrganisation(emulator.url, emulator.token, emulator.rootGroupUid);
+    const stateUids = async () => sorted((await stack.resources()).map((r) => r.id));
 
-  /** Preview and refresh both say "no changes" and send no write request. */
-  async function expectConverged(): Promise<void> {
-    const preview = await stack.preview({ expectNoChanges: true });
-    expect(preview.error).toBeUndefined();
-    expect(describeSteps(preview.changes)).toEqual([]);
-    expect(writesOf(await stack.takeRequests())).toEqual([]);
-    const before = await stack.resources();
-    const refresh = await stack.refresh({ expectNoChanges: true });
-    expect(refresh.error).toBeUndefined();
-    expect(describeSteps(refresh.changes)).toEqual([]);
-    expect(writesOf(await stack.takeRequests())).toEqual([]);
-    expect(await stack.resources()).toEqual(before);
-  }
+    beforeAll(async () => {
+      emulator = await startTestEmulator();
+      stack = await createEngineStack({
+        name: "org-hierarchy",
+        program: "org-hierarchy",
+        emulator,
+        projectConfig: { rootGroupUid: emulator.rootGroupUid },
+        // A blocked delete gives up quickly here; the default waits two minutes.
+        env: { IRM_DELETE_TIMEOUT_MS: "300" },
+      });
+    }, 120_000);
 
-  beforeAll(async () => {
-    emulator = await startTestEmulator();
-    stack = await createEngineStack({
-      name: "org-hierarchy",
-      program: "org-hierarchy",
-      emulator,
-      projectConfig: { rootGroupUid: emulator.rootGroupUid },
-      // A blocked delete gives up quickly here; the default waits two minutes.
-      env: { IRM_DELETE_TIMEOUT_MS: "300" },
+    afterAll(async () => {
+      await stack?.dispose();
+      await emulator?.close();
     });
-  }, 120_000);
 
-  afterAll(async () => {
-    await stack?.dispose();
-    await emulator?.close();
-  });
-
-  it("previews a new stack: every object to create, unknown uids flowing on, no write request", async () => {
-    const preview = await stack.preview();
-    expect(preview.error).toBeUndefined();
-    expect(preview.changes).toHaveLength(13);
-    expect(preview.changes.every((s) => s.op === "create")).toBe(true);
-    const requests = await stack.takeRequests();
-    expect(requests.length).toBeGreaterThan(0);
-    expect(writesOf(requests)).toEqual([]);
-    expect(await stack.resources()).toEqual([]);
-  });
-
-  it("up creates everything, once, and the stack has converged", async () => {
-    const result = await stack.up();
-    expect(result.error).toBeUndefined();
-    expect(result.changes).toHaveLength(13);
-    expect(result.changes.every((s) => s.op === "create")).toBe(true);
-    const writes = writesOf(await stack.takeRequests());
-    expect(writes).toHaveLength(13);
-    expect(writes.every((w) => w.startsWith("POST ") && w.endsWith(" 200"))).toBe(true);
-
-    const org = await organisation();
-    expect({ groups: org.groups, identities: org.identities, bindings: org.bindings }).toEqual(
-      FULL_ORGANISATION,
-    );
-    expect(org.uids).toEqual(await stateUids());
-    const outputs = await stack.outputs();
-    expect(outputs.groupUids).toEqual({
-      engineering: stack.uidOf("engineering"),
-      platform: stack.uidOf("platform"),
-      payments: stack.uidOf("payments"),
-      "payments-api": stack.uidOf("payments-api"),
+    it("previews a new stack: every object to create, unknown uids flowing on, no write request", async () => {
+      const preview = await stack.preview();
+      expect(preview.error).toBeUndefined();
+      expect(preview.changes).toHaveLength(13);
+      expect(preview.changes.every((s) => s.op === "create")).toBe(true);
+      const requests = await stack.takeRequests();
+      expect(requests.length).toBeGreaterThan(0);
+      expect(writesOf(requests)).toEqual([]);
+      expect(await stack.resources()).toEqual([]);
     });
-    await expectConverged();
-  });
 
-  it("a second up changes nothing and writes nothing", async () => {
-    const result = await stack.up({ expectNoChanges: true });
-    expect(result.error).toBeUndefined();
-    expect(describeSteps(result.changes)).toEqual([]);
-    expect(writesOf(await stack.takeRequests())).toEqual([]);
-  });
+    it("up creates everything, once, and the stack has converged", async () => {
+      const result = await stack.up();
+      expect(result.error).toBeUndefined();
+      expect(result.changes).toHaveLength(13);
+      expect(result.changes.every((s) => s.op === "create")).toBe(true);
+      const writes = writesOf(await stack.takeRequests());
+      expect(writes).toHaveLength(13);
+      expect(writes.every((w) => w.startsWith("POST ") && w.endsWith(" 200"))).toBe(true);
 
-  it("changing one description is one PATCH with updateMask=description", async () => {
-    stack.editProgram(
-      'description: "Card and ledger services"',
-      'description: "Cards, ledgers and payouts"',
-    );
-    const result = await stack.up();
-    expect(result.error).toBeUndefined();
-    expect(describeSteps(result.changes)).toEqual(["update payments"]);
-    // The preview `pulumi up` shows first says the same: payments has a child group and
-    // an identity naming it by uid, and they are not planned for replacement.
-    expectPreviewedAsDone(result, "1 to update");
-    expect(writesOf(await stack.takeRequests())).toEqual([
-      "PATCH /iam/v2beta1/groups/<payments>?updateMask=description 200",
-    ]);
-    await expectConverged();
-  });
-
-  it("renaming a group is one PATCH with updateMask=name, and refresh stays quiet for its bindings", async () => {
-    // Resource names stay; only the group's own name input changes.
-    stack.editProgram(
-      "name: team.name,",
-      'name: team.name === "platform" ? "platform-core" : team.name,',
-    );
-    const result = await stack.up();
-    expect(result.error).toBeUndefined();
-    expect(describeSteps(result.changes)).toEqual(["update platform"]);
-    expectPreviewedAsDone(result, "1 to update");
-    expect(writesOf(await stack.takeRequests())).toEqual([
-      "PATCH /iam/v2beta1/groups/<platform>?updateMask=name 200",
-    ]);
-    await expectConverged();
-  });
-
-  it("changing a group's parent replaces it create-before-delete, and what refers to it follows", async () => {
-    const oldGroup = stack.uidOf("payments-api");
-    const oldIdentity = stack.uidOf("payments-api-ci");
-    stack.editProgram('parent: "payments"', 'parent: "platform"');
-    const result = await stack.up();
-    expect(result.error).toBeUndefined();
-    const steps = describeSteps(result.changes);
-    expect(steps).toEqual(
-      expect.arrayContaining(["replace payments-api", "replace payments-api-ci"]),
-    );
-    expectBefore(steps, [
-      ["replace payments-api", "replace payments-api-ci"],
-      ["replace payments-api-ci", "delete-replaced payments-api-ci"],
-      ["delete-replaced payments-api-ci", "delete-replaced payments-api"],
-    ]);
-    const writes = writesOf(await stack.takeRequests());
-    const newGroup = "POST /iam/v2beta1/groups/<platform> 200";
-    const newIdentity = "POST /iam/v2beta1/identities/<payments-api> 200";
-    const oldIdentityDelete = "DELETE /iam/v2beta1/identities/<payments-api-ci> 200";
-    const oldGroupDelete = "DELETE /iam/v2beta1/groups/<payments-api> 200";
-    expectBefore(writes, [
-      [newGroup, newIdentity],
-      [newIdentity, oldIdentityDelete],
-      [oldIdentityDelete, oldGroupDelete],
-    ]);
-    const org = await organisation();
-    expect(org.groups).toContain("payments-api <- platform-core");
-    expect(org.uids).not.toContain(oldGroup);
-    expect(org.uids).not.toContain(oldIdentity);
-    expect(org.uids).toEqual(await stateUids());
-    await expectConverged();
-  });
-
-  it("refresh shows edits and deletes made outside Pulumi; the next up restores them", async () => {
-    const payments = stack.uidOf("payments");
-    await apiCall("DELETE", `/iam/v2beta1/roleBindings/${stack.uidOf("platform-ci-editor")}`);
-    await apiCall("PATCH", `/iam/v2beta1/groups/${payments}?updateMask=description`, {
-      description: "edited by hand",
+      const org = await organisation();
+      expect({ groups: org.groups, identities: org.identities, bindings: org.bindings }).toEqual(
+        FULL_ORGANISATION,
+      );
+      expect(org.uids).toEqual(await stateUids());
+      const outputs = await stack.outputs();
+      expect(outputs.groupUids).toEqual({
+        engineering: stack.uidOf("engineering"),
+        platform: stack.uidOf("platform"),
+        payments: stack.uidOf("payments"),
+        "payments-api": stack.uidOf("payments-api"),
+      });
+      await expectConverged(stack);
     });
-    await stack.takeRequests();
 
-    const refreshed = await stack.refresh();
-    expect(refreshed.error).toBeUndefined();
-    expect(sorted(describeSteps(refreshed.changes))).toEqual([
-      "refresh-delete platform-ci-editor",
-      "refresh-update payments",
-    ]);
-    expect(writesOf(await stack.takeRequests())).toEqual([]);
+    // A second `up` of this example changing nothing and writing nothing is proven by
+    // tests/lifecycle/demo.test.ts (`npm run demo` runs it twice); the preview and refresh
+    // above prove the stack converged.
 
-    const restored = await stack.up();
-    expect(restored.error).toBeUndefined();
-    expect(sorted(describeSteps(restored.changes))).toEqual([
-      "create platform-ci-editor",
-      "update payments",
-    ]);
-    expect(sorted(writesOf(await stack.takeRequests()))).toEqual([
-      "PATCH /iam/v2beta1/groups/<payments>?updateMask=description 200",
-      "POST /iam/v2beta1/roleBindings/<platform> 200",
-    ]);
-    const org = await organisation();
-    expect(org.bindings).toContain("platform-ci is editor on platform-core");
-    expect(org.uids).toEqual(await stateUids());
-    await expectConverged();
-  });
-
-  it("removing a team deletes its objects, dependants first", async () => {
-    stack.editProgram(/ {2}\{\n {4}name: "payments-api",[\s\S]*?\n {2}\},\n/, "");
-    const result = await stack.up();
-    expect(result.error).toBeUndefined();
-    expect(sorted(describeSteps(result.changes))).toEqual([
-      "delete payments-api",
-      "delete payments-api-ci",
-      "delete payments-api-ci-pull-internal-api",
-      "delete payments-api-ci-viewer",
-    ]);
-    const writes = writesOf(await stack.takeRequests());
-    expectBefore(writes, [
-      [
-        "DELETE /iam/v2beta1/roleBindings/<payments-api-ci-viewer> 200",
-        "DELETE /iam/v2beta1/identities/<payments-api-ci> 200",
-      ],
-      [
-        "DELETE /iam/v2beta1/roleBindings/<payments-api-ci-pull-internal-api> 200",
-        "DELETE /iam/v2beta1/identities/<payments-api-ci> 200",
-      ],
-      [
-        "DELETE /iam/v2beta1/identities/<payments-api-ci> 200",
-        "DELETE /iam/v2beta1/groups/<payments-api> 200",
-      ],
-    ]);
-    expect((await organisation()).uids).toEqual(await stateUids());
-    await expectConverged();
-  });
-
-  it("destroy stops at a group holding an object the stack does not manage, with an actionable message, losing nothing else", async () => {
-    const platform = stack.uidOf("platform");
-    const engineering = stack.uidOf("engineering");
-    const seeded = await emulator.seed({
-      repos: [{ parentUid: platform, name: "platform-tools" }],
+    it("changing one description is one PATCH with updateMask=description", async () => {
+      stack.editProgram(
+        'description: "Card and ledger services"',
+        'description: "Cards, ledgers and payouts"',
+      );
+      const result = await stack.up();
+      expect(result.error).toBeUndefined();
+      expect(describeSteps(result.changes)).toEqual(["update payments"]);
+      // The preview `pulumi up` shows first says the same: payments has a child group and
+      // an identity naming it by uid, and they are not planned for replacement.
+      expectPreviewedAsDone(result, "1 to update");
+      expect(writesOf(await stack.takeRequests())).toEqual([
+        "PATCH /iam/v2beta1/groups/<payments>?updateMask=description 200",
+      ]);
+      await expectConverged(stack);
     });
-    await stack.takeRequests();
 
-    const result = await stack.destroy();
-    expect(result.error).toContain(
-      `Cannot delete group "platform-core" (${platform}): it still holds repo "platform-tools" (${seeded.repos[0]})`,
-    );
-    expect(result.error).not.toContain(emulator.token);
-    const deleted = describeSteps(result.changes);
-    expect(deleted).not.toContain("delete platform");
-    expect(deleted).not.toContain("delete engineering");
-    // The blocked group, its parent and the repository are intact, and state says so.
-    expect(sorted((await stack.resources()).map((r) => r.id))).toEqual(
-      sorted([engineering, platform]),
-    );
-    const org = await organisation();
-    expect(org.groups).toEqual(sorted(["engineering <- ROOT", "platform-core <- engineering"]));
-    expect(org.uids).toEqual(await stateUids());
-    const repo = await fetchJson(`/registry/v2beta1/repos/${seeded.repos[0]}`);
-    expect(repo.name).toBe("platform-tools");
-  });
-
-  async function apiCall(method: string, path: string, body?: unknown): Promise<Response> {
-    const response = await fetch(`${emulator.url}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${emulator.token}`, "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
+    it("renaming a group is one PATCH with updateMask=name, and refresh stays quiet for its bindings", async () => {
+      // Resource names stay; only the group's own name input changes.
+      stack.editProgram(
+        "name: team.name,",
+        'name: team.name === "platform" ? "platform-core" : team.name,',
+      );
+      const result = await stack.up();
+      expect(result.error).toBeUndefined();
+      expect(describeSteps(result.changes)).toEqual(["update platform"]);
+      expectPreviewedAsDone(result, "1 to update");
+      expect(writesOf(await stack.takeRequests())).toEqual([
+        "PATCH /iam/v2beta1/groups/<platform>?updateMask=name 200",
+      ]);
+      await expectConverged(stack);
     });
-    if (!response.ok)
-      throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
-    return response;
-  }
 
-  async function fetchJson(path: string): Promise<Record<string, unknown>> {
-    return (await (await apiCall("GET", path)).json()) as Record<string, unknown>;
-  }
-});
+    it("changing a group's parent replaces it create-before-delete, and what refers to it follows", async () => {
+      const oldGroup = stack.uidOf("payments-api");
+      const oldIdentity = stack.uidOf("payments-api-ci");
+      stack.editProgram('parent: "payments"', 'parent: "platform"');
+      const result = await stack.up();
+      expect(result.error).toBeUndefined();
+      const steps = describeSteps(result.changes);
+      expect(steps).toEqual(
+        expect.arrayContaining(["replace payments-api", "replace payments-api-ci"]),
+      );
+      expectBefore(steps, [
+        ["replace payments-api", "replace payments-api-ci"],
+        ["replace payments-api-ci", "delete-replaced payments-api-ci"],
+        ["delete-replaced payments-api-ci", "delete-replaced payments-api"],
+      ]);
+      const writes = writesOf(await stack.takeRequests());
+      const newGroup = "POST /iam/v2beta1/groups/<platform> 200";
+      const newIdentity = "POST /iam/v2beta1/identities/<payments-api> 200";
+      const oldIdentityDelete = "DELETE /iam/v2beta1/identities/<payments-api-ci> 200";
+      const oldGroupDelete = "DELETE /iam/v2beta1/groups/<payments-api> 200";
+      expectBefore(writes, [
+        [newGroup, newIdentity],
+        [newIdentity, oldIdentityDelete],
+        [oldIdentityDelete, oldGroupDelete],
+      ]);
+      const org = await organisation();
+      expect(org.groups).toContain("payments-api <- platform-core");
+      expect(org.uids).not.toContain(oldGroup);
+      expect(org.uids).not.toContain(oldIdentity);
+      expect(org.uids).toEqual(await stateUids());
+      await expectConverged(stack);
+    });
+
+    it("refresh shows edits and deletes made outside Pulumi; the next up restores them", async () => {
+      const payments = stack.uidOf("payments");
+      await apiCall("DELETE", `/iam/v2beta1/roleBindings/${stack.uidOf("platform-ci-editor")}`);
+      await apiCall("PATCH", `/iam/v2beta1/groups/${payments}?updateMask=description`, {
+        description: "edited by hand",
+      });
+      await stack.takeRequests();
+
+      const refreshed = await stack.refresh({ skipPreview: true });
+      expect(refreshed.error).toBeUndefined();
+      expect(sorted(describeSteps(refreshed.changes))).toEqual([
+        "refresh-delete platform-ci-editor",
+        "refresh-update payments",
+      ]);
+      expect(writesOf(await stack.takeRequests())).toEqual([]);
+
+      const restored = await stack.up();
+      expect(restored.error).toBeUndefined();
+      expect(sorted(describeSteps(restored.changes))).toEqual([
+        "create platform-ci-editor",
+        "update payments",
+      ]);
+      expect(sorted(writesOf(await stack.takeRequests()))).toEqual([
+        "PATCH /iam/v2beta1/groups/<payments>?updateMask=description 200",
+        "POST /iam/v2beta1/roleBindings/<platform> 200",
+      ]);
+      const org = await organisation();
+      expect(org.bindings).toContain("platform-ci is editor on platform-core");
+      expect(org.uids).toEqual(await stateUids());
+      await expectConverged(stack);
+    });
+
+    it("removing a team deletes its objects, dependants first", async () => {
+      stack.editProgram(/ {2}\{\n {4}name: "payments-api",[\s\S]*?\n {2}\},\n/, "");
+      const result = await stack.up();
+      expect(result.error).toBeUndefined();
+      expect(sorted(describeSteps(result.changes))).toEqual([
+        "delete payments-api",
+        "delete payments-api-ci",
+        "delete payments-api-ci-pull-internal-api",
+        "delete payments-api-ci-viewer",
+      ]);
+      const writes = writesOf(await stack.takeRequests());
+      expectBefore(writes, [
+        [
+          "DELETE /iam/v2beta1/roleBindings/<payments-api-ci-viewer> 200",
+          "DELETE /iam/v2beta1/identities/<payments-api-ci> 200",
+        ],
+        [
+          "DELETE /iam/v2beta1/roleBindings/<payments-api-ci-pull-internal-api> 200",
+          "DELETE /iam/v2beta1/identities/<payments-api-ci> 200",
+        ],
+        [
+          "DELETE /iam/v2beta1/identities/<payments-api-ci> 200",
+          "DELETE /iam/v2beta1/groups/<payments-api> 200",
+        ],
+      ]);
+      expect((await organisation()).uids).toEqual(await stateUids());
+      await expectConverged(stack);
+    });
+
+    it("destroy stops at a group holding an object the stack does not manage, with an actionable message, losing nothing else", async () => {
+      const platform = stack.uidOf("platform");
+      const engineering = stack.uidOf("engineering");
+      const seeded = await emulator.seed({
+        repos: [{ parentUid: platform, name: "platform-tools" }],
+      });
+      await stack.takeRequests();
+
+      const result = await stack.destroy();
+      expect(result.error).toContain(
+        `Cannot delete group "platform-core" (${platform}): it still holds repo "platform-tools" (${seeded.repos[0]})`,
+      );
+      expect(result.error).not.toContain(emulator.token);
+      const deleted = describeSteps(result.changes);
+      expect(deleted).not.toContain("delete platform");
+      expect(deleted).not.toContain("delete engineering");
+      // The blocked group, its parent and the repository are intact, and state says so.
+      expect(sorted((await stack.resources()).map((r) => r.id))).toEqual(
+        sorted([engineering, platform]),
+      );
+      const org = await organisation();
+      expect(org.groups).toEqual(sorted(["engineering <- ROOT", "platform-core <- engineering"]));
+      expect(org.uids).toEqual(await stateUids());
+      const repo = await fetchJson(`/registry/v2beta1/repos/${seeded.repos[0]}`);
+      expect(repo.name).toBe("platform-tools");
+    });
+
+    async function apiCall(method: string, path: string, body?: unknown): Promise<Response> {
+      const response = await fetch(`${emulator.url}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${emulator.token}`, "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      if (!response.ok)
+        throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+      return response;
+    }
+
+    async function fetchJson(path: string): Promise<Record<string, unknown>> {
+      return (await (await apiCall("GET", path)).json()) as Record<string, unknown>;
+    }
+  },
+);

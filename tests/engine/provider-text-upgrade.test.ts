@@ -88,7 +88,8 @@ describe.skipIf(!hasRealEngine())(
       use("current");
       const preview = await stack.preview({ expectNoChanges: true });
       expect(preview.error).toBeUndefined();
-      const up = await stack.up({ expectNoChanges: true });
+      // The preview just above is this up's plan.
+      const up = await stack.up({ expectNoChanges: true, skipPreview: true });
       expect(up.error).toBeUndefined();
       expect(up.changes).toEqual([]);
       expect(writesOf(await stack.takeRequests())).toEqual([]);
@@ -96,7 +97,7 @@ describe.skipIf(!hasRealEngine())(
     }, 240_000);
 
     it("upgrade: refresh finds nothing changed and moves every text to the short one", async () => {
-      const refresh = await stack.refresh({ expectNoChanges: true });
+      const refresh = await stack.refresh({ expectNoChanges: true, skipPreview: true });
       expect(refresh.error).toBeUndefined();
       expect(refresh.changes).toEqual([]);
       for (const [type, texts] of Object.entries(textsOf(await stack.resources()))) {
@@ -113,7 +114,8 @@ describe.skipIf(!hasRealEngine())(
       use("old");
       const preview = await stack.preview({ expectNoChanges: true });
       expect(preview.error).toBeUndefined();
-      const same = await stack.up({ expectNoChanges: true });
+      // The preview just above is this up's plan.
+      const same = await stack.up({ expectNoChanges: true, skipPreview: true });
       expect(same.error).toBeUndefined();
 
       await stack.setConfig("description", "a team, edited");
@@ -124,12 +126,12 @@ describe.skipIf(!hasRealEngine())(
       ]);
       expect(writesOf(await stack.takeRequests())).toHaveLength(1);
 
-      const refresh = await stack.refresh({ expectNoChanges: true });
+      const refresh = await stack.refresh({ expectNoChanges: true, skipPreview: true });
       expect(refresh.error).toBeUndefined();
     }, 240_000);
 
     it("rollback: the older release deletes what the newer one stored", async () => {
-      const destroy = await stack.destroy();
+      const destroy = await stack.destroy({ skipPreview: true });
       expect(destroy.error).toBeUndefined();
       expect(await stack.resources()).toEqual([]);
       expect(await organisationUids()).toEqual([]);

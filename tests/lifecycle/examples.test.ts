@@ -40,16 +40,31 @@ describe("example projects", () => {
     },
   );
 
-  it.each(EXAMPLES)("%s type-checks against the installed package's declarations", (example) => {
-    const project = createConsumerProject({
-      name: `typecheck-${example}`,
-      programDir: path.join(REPO_ROOT, "examples", example),
-    });
+  it("each type-checks against the installed package's declarations", () => {
+    // One compiler run for the three, with the tsconfig they share word for word:
+    // loading the package's and Pulumi's declarations is most of the cost of a run.
+    const tsconfigs = EXAMPLES.map((example) =>
+      fs.readFileSync(path.join(REPO_ROOT, "examples", example, "tsconfig.json"), "utf8"),
+    );
+    expect(new Set(tsconfigs).size).toBe(1);
+    const files: Record<string, string> = {};
+    for (const example of EXAMPLES) {
+      files[`${example}/index.ts`] = fs.readFileSync(
+        path.join(REPO_ROOT, "examples", example, "index.ts"),
+        "utf8",
+      );
+    }
+    const tsconfig = JSON.parse(tsconfigs[0]) as { files: string[] };
+    tsconfig.files = EXAMPLES.map((example) => `${example}/index.ts`);
+    files["tsconfig.json"] = JSON.stringify(tsconfig, null, 2);
+    const project = createConsumerProject({ name: "typecheck-examples", files });
     try {
       const tsc = require.resolve("typescript/bin/tsc");
       const run = () =>
         execFileSync(process.execPath, [tsc, "-p", "tsconfig.json", "--noEmit"], {
           cwd: project.dir,
+          encoding: "utf8",
+          stdio: "pipe",
         });
       expect(run).not.toThrow();
     } finally {

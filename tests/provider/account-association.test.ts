@@ -3,44 +3,26 @@
  * counts from its log). A group has at most one association, addressed by the group's
  * uid; blocks are replaced whole and a dropped block is named in the mask.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { UNKNOWN_VALUE } from "../../provider/checks";
 import type {
   AccountAssociationInputs,
   AccountAssociationOutputs,
 } from "../../provider/handlers/account-association";
 import * as runtime from "../../provider/runtime";
-import { maskOf, type ProviderFixture, startProviderFixture } from "../support/provider-fixture";
+import { maskOf, type ProviderFixture, useProviderFixture } from "../support/provider-fixture";
 
 const TENANT = "0f8fad5b-d9cb-469f-a165-70867728950e";
 const CLIENT = "7c9e6679-7425-40de-944b-e07fc1f90ae7";
 
 let emu: ProviderFixture;
-
-beforeAll(async () => {
-  emu = await startProviderFixture();
-});
-
-afterAll(async () => {
-  await emu?.close();
-});
-
-beforeEach(async () => {
-  await emu.configureRuntime();
-  await emu.clearFaults();
-  await emu.clearRequests();
-});
-
-let counter = 0;
 /** A group of its own per test: a group has at most one association. */
-async function freshGroup(): Promise<string> {
-  counter += 1;
-  const [uid] = (
-    await emu.seed({ groups: [{ parentUid: emu.rootGroupUid, name: `accounts-${counter}` }] })
-  ).groups;
-  await emu.clearRequests();
-  return uid;
-}
+const { freshGroup } = useProviderFixture({
+  groupPrefix: "accounts",
+  onStart(fixture) {
+    emu = fixture;
+  },
+});
 
 async function checked(news: Record<string, unknown>): Promise<AccountAssociationInputs> {
   const result = await runtime.assoc.check({}, news);

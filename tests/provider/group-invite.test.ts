@@ -4,44 +4,26 @@
  * these tests prove any change replaces it, the code survives refreshes and expiry,
  * and a lost create leaves no invite whose code nobody has.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { UNKNOWN_VALUE } from "../../provider/checks";
 import type { GroupInviteInputs, GroupInviteOutputs } from "../../provider/handlers/group-invite";
 import * as runtime from "../../provider/runtime";
 import { groupInviteProvider } from "../../provider/shim";
-import { type ProviderFixture, startProviderFixture } from "../support/provider-fixture";
+import { type ProviderFixture, useProviderFixture } from "../support/provider-fixture";
 
 let emu: ProviderFixture;
 let viewerRoleUid: string;
 let pullRoleUid: string;
-
-beforeAll(async () => {
-  emu = await startProviderFixture();
-  const roles = (await emu.client.iam.roles.list({ pageSize: 200 })).items;
-  viewerRoleUid = roles.find((r) => r.name === "viewer")!.uid;
-  pullRoleUid = roles.find((r) => r.name === "registry.pull")!.uid;
-});
-
-afterAll(async () => {
-  await emu?.close();
-});
-
-beforeEach(async () => {
-  await emu.configureRuntime();
-  await emu.clearFaults();
-  await emu.clearRequests();
-});
-
-let counter = 0;
 /** A group of its own per test, so listings and counts are the test's alone. */
-async function freshGroup(): Promise<string> {
-  counter += 1;
-  const [uid] = (
-    await emu.seed({ groups: [{ parentUid: emu.rootGroupUid, name: `invites-${counter}` }] })
-  ).groups;
-  await emu.clearRequests();
-  return uid;
-}
+const { freshGroup } = useProviderFixture({
+  groupPrefix: "invites",
+  async onStart(fixture) {
+    emu = fixture;
+    const roles = (await emu.client.iam.roles.list({ pageSize: 200 })).items;
+    viewerRoleUid = roles.find((r) => r.name === "viewer")!.uid;
+    pullRoleUid = roles.find((r) => r.name === "registry.pull")!.uid;
+  },
+});
 
 async function checked(news: Record<string, unknown>): Promise<GroupInviteInputs> {
   const result = await runtime.invite.check({}, news);

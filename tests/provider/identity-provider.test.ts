@@ -4,14 +4,14 @@
  * it is sent when it changes (alone in the mask), kept by refresh, and never written
  * into an error.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { UNKNOWN_VALUE } from "../../provider/checks";
 import type {
   IdentityProviderInputs,
   IdentityProviderOutputs,
 } from "../../provider/handlers/identity-provider";
 import * as runtime from "../../provider/runtime";
-import { maskOf, type ProviderFixture, startProviderFixture } from "../support/provider-fixture";
+import { maskOf, type ProviderFixture, useProviderFixture } from "../support/provider-fixture";
 
 const SECRET = "idp-secret-5e1f0c-never-in-errors";
 
@@ -20,29 +20,18 @@ let groupUid: string;
 let viewerRoleUid: string;
 let editorRoleUid: string;
 
-beforeAll(async () => {
-  emu = await startProviderFixture();
-  [groupUid] = (await emu.seed({ groups: [{ parentUid: emu.rootGroupUid, name: "sso" }] })).groups;
-  const roles = (await emu.client.iam.roles.list({ pageSize: 200 })).items;
-  viewerRoleUid = roles.find((r) => r.name === "viewer")!.uid;
-  editorRoleUid = roles.find((r) => r.name === "editor")!.uid;
+/** A name no other test uses, so tests stay independent in one emulator. */
+const { uniqueName } = useProviderFixture({
+  async onStart(fixture) {
+    emu = fixture;
+    [groupUid] = (
+      await emu.seed({ groups: [{ parentUid: emu.rootGroupUid, name: "sso" }] })
+    ).groups;
+    const roles = (await emu.client.iam.roles.list({ pageSize: 200 })).items;
+    viewerRoleUid = roles.find((r) => r.name === "viewer")!.uid;
+    editorRoleUid = roles.find((r) => r.name === "editor")!.uid;
+  },
 });
-
-afterAll(async () => {
-  await emu?.close();
-});
-
-beforeEach(async () => {
-  await emu.configureRuntime();
-  await emu.clearFaults();
-  await emu.clearRequests();
-});
-
-let counter = 0;
-function uniqueName(prefix: string): string {
-  counter += 1;
-  return `${prefix}-${counter}`;
-}
 
 function raw(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {

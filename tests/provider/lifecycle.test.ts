@@ -2,40 +2,26 @@
  * Provider methods called directly (as the host would, after configure) against the
  * emulator; request counts come from the emulator's request log.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import * as runtime from "../../provider/runtime";
 import { groupProvider, identityProvider, roleBindingProvider } from "../../provider/shim";
 import type { GroupInputs, IdentityInputs, RoleBindingInputs } from "../../provider/types";
-import { maskOf, type ProviderFixture, startProviderFixture } from "../support/provider-fixture";
+import { maskOf, type ProviderFixture, useProviderFixture } from "../support/provider-fixture";
 
 let emu: ProviderFixture;
 let viewerRoleUid: string;
 let editorRoleUid: string;
 
-beforeAll(async () => {
-  emu = await startProviderFixture();
-  await emu.configureRuntime();
-  const roles = await emu.client.iam.roles.list({ pageSize: 200 });
-  viewerRoleUid = roles.items.find((r) => r.name === "viewer")!.uid;
-  editorRoleUid = roles.items.find((r) => r.name === "editor")!.uid;
-});
-
-afterAll(async () => {
-  await emu?.close();
-});
-
-beforeEach(async () => {
-  await emu.configureRuntime();
-  await emu.clearFaults();
-  await emu.clearRequests();
-});
-
-let counter = 0;
 /** A name no other test uses, so tests stay independent in one emulator. */
-function uniqueName(prefix: string): string {
-  counter += 1;
-  return `${prefix}-${counter}`;
-}
+const { uniqueName } = useProviderFixture({
+  async onStart(fixture) {
+    emu = fixture;
+    await emu.configureRuntime();
+    const roles = await emu.client.iam.roles.list({ pageSize: 200 });
+    viewerRoleUid = roles.items.find((r) => r.name === "viewer")!.uid;
+    editorRoleUid = roles.items.find((r) => r.name === "editor")!.uid;
+  },
+});
 
 async function checkedGroup(raw: Record<string, unknown>): Promise<GroupInputs> {
   const result = await runtime.group.check({}, raw);

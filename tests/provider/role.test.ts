@@ -2,39 +2,25 @@
  * `Role` (custom roles): provider methods called directly, as the host would after
  * configure, against the emulator; request counts come from its request log.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { UNKNOWN_VALUE } from "../../provider/checks";
 import type { RoleInputs, RoleOutputs } from "../../provider/handlers/role";
 import * as runtime from "../../provider/runtime";
 import { roleProvider } from "../../provider/shim";
-import { maskOf, type ProviderFixture, startProviderFixture } from "../support/provider-fixture";
+import { maskOf, type ProviderFixture, useProviderFixture } from "../support/provider-fixture";
 
 let emu: ProviderFixture;
 let groupUid: string;
 
-beforeAll(async () => {
-  emu = await startProviderFixture();
-  [groupUid] = (
-    await emu.seed({ groups: [{ parentUid: emu.rootGroupUid, name: "role tests" }] })
-  ).groups;
-});
-
-afterAll(async () => {
-  await emu?.close();
-});
-
-beforeEach(async () => {
-  await emu.configureRuntime();
-  await emu.clearFaults();
-  await emu.clearRequests();
-});
-
-let counter = 0;
 /** A name no other test uses, so tests stay independent in one emulator. */
-function uniqueName(prefix: string): string {
-  counter += 1;
-  return `${prefix}-${counter}`;
-}
+const { uniqueName } = useProviderFixture({
+  async onStart(fixture) {
+    emu = fixture;
+    [groupUid] = (
+      await emu.seed({ groups: [{ parentUid: emu.rootGroupUid, name: "role tests" }] })
+    ).groups;
+  },
+});
 
 async function checked(raw: Record<string, unknown>): Promise<RoleInputs> {
   const result = await runtime.role.check({}, raw);

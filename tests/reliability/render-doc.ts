@@ -199,43 +199,43 @@ const MORE_FINDINGS: Finding[] = [
 const IAM_EXTRAS_FINDINGS: Finding[] = [
   {
     text: "A client secret under 8 characters, echoed back by a server in an error, stayed in the SDK's error: the redaction skipped configured strings that short. So did one holding `\"` or `\\`, which shows only JSON-escaped in a quoted excerpt. The SDK now removes a request's client secret in every form and at any length (1 to 3 characters only where it stands alone)",
-    test: "fast/iam-extras-secrets.test.ts",
+    test: "fast/secrets-client-secret-invite-code.test.ts",
   },
   {
     text: "An account association's `chainguard.serviceBindings` could name a service identity bound to owner of the root, by a caller holding only `accountAssociations.create` in the group: the platform service would act with powers the caller never held. Naming an identity there now needs every capability its role bindings grant, as retargeting an identity does",
-    test: "fast/iam-extras-escalation.test.ts",
+    test: "fast/escalation-grants.test.ts",
   },
   {
     text: "A `staticKeys` identity with a P-521 key was accepted but refused every token (ES512 was not on the exchange's algorithm allow-list). ES512 is accepted now, and keys the verifier cannot use (curves such as secp256k1, X25519 or Ed448, RSA keys under 2048 bits) are refused at create, naming the key and the rule, and by the provider's `check` before anything is sent",
-    test: "fast/iam-extras-exchange.test.ts",
+    test: "fast/exchange-identity-kinds.test.ts",
   },
   {
     text: "The exchange accepted, for an `awsIdentity`, a test-issuer token with a matching `aws` claim minted for another audience. It now requires `{base_url}` in `aud`, as every other kind does",
-    test: "fast/iam-extras-exchange.test.ts",
+    test: "fast/exchange-identity-kinds.test.ts",
   },
   {
     text: "An `installationId` beyond `Number.MAX_SAFE_INTEGER` sent as a decimal string (as the SDK advised) was stored, but every answer carrying it was refused by the SDK's decoder: a create that succeeded looked failed, and the next try met `ALREADY_EXISTS`. The SDK now refuses such an id before sending, as a number or a string",
-    test: "fast/iam-extras-hostile.test.ts",
+    test: "fast/hostile-server-decoders.test.ts",
   },
   {
     text: "Client secret and invite code → only SHA-256 digests in the `--data` files, never in the request log, an answer after create, an emulator error (also for a refused write carrying them), the SDK's printout of an invite or provider, or the real provider host's check, create, read, update and diff results outside the `clientSecret` and `code` properties the classes mark secret",
-    test: "fast/iam-extras-secrets.test.ts",
+    test: "fast/secrets-client-secret-invite-code.test.ts",
   },
   {
     text: "An invite to owner, editor or a wider custom role, a default role beyond the caller's (at create and by every update form), a custom role widened by its holder (every mask form) → `PERMISSION_DENIED` naming the first missing capability, nothing written; an editor writes no role, binding, provider, invite or association; a custom role is refused outside its group's subtree even for the root owner",
-    test: "fast/iam-extras-escalation.test.ts",
+    test: "fast/escalation-grants.test.ts",
   },
   {
     text: "Exchange: a `staticKeys` identity verifies only with its registered keys and never calls its issuer; a wrong audience is refused for every kind; patterns match the whole value (`a|b` included, `.*` never crossing a line break); a match-all subject or claim pattern still needs the pinned claims, and a claim that is missing, an object or an array never matches; a match-all issuer pattern admits no issuer that is not an http(s) URL and fetches nothing",
-    test: "fast/iam-extras-exchange.test.ts",
+    test: "fast/exchange-identity-kinds.test.ts",
   },
   {
     text: "Hostile answers to the new collections: wrong shapes, a `code` of the wrong type, an `installationId` beyond safe integer (as a string or a JSON number), an identity of two kinds or none, a 200 KB body → `BadResponseError` (an unknown outcome for a create) naming the field; a proxy's HTML 404 or a gateway's JSON 404 on the refresh or delete of a `Role`, `IdentityProvider`, `GroupInvite` or `AccountAssociation` → an error, the object kept",
-    test: "fast/iam-extras-hostile.test.ts",
+    test: "fast/hostile-server-decoders.test.ts",
   },
   {
     text: "Every input of `Role`, `IdentityProvider`, `GroupInvite`, `AccountAssociation` and identities of every kind, wrong → refused by `check` naming the field and the rule, before any request (the emulator's log stays empty), without echoing a blob or a private key",
-    test: "fast/iam-extras-bad-input.test.ts",
+    test: "fast/bad-input-kinds.test.ts",
   },
 ];
 
@@ -392,7 +392,7 @@ const ROUND_THREE_FINDINGS: Finding[] = [
   },
   {
     text: "An identity-provider update that left the default role alone still needed `CAP_IAM_ROLE_BINDINGS_CREATE`. An update whose paths hold `default_role` (or `*`, even restated) needs what the create needs, binding create and every capability of the role on the provider's group, refused naming the first missing one; any other update needs only `CAP_IAM_IDENTITY_PROVIDERS_UPDATE`",
-    test: "fast/iam-extras-escalation.test.ts",
+    test: "fast/escalation-grants.test.ts",
   },
   {
     text: "An `http://` API or auth URL to a host other than loopback sent tokens in clear. The SDK refuses it unless `IRM_ALLOW_INSECURE_HTTP=1` (option `allowInsecureHttp`; the provider's `irm:allowInsecureHttp`)",
@@ -400,7 +400,7 @@ const ROUND_THREE_FINDINGS: Finding[] = [
   },
   {
     text: "Client secrets and invite codes were kept as bare SHA-256 digests (a common secret could be looked up, two equal secrets compared). They are salted now; a bare digest of older data stays readable",
-    test: "tests/emulator/iam-extras.test.ts",
+    test: "tests/emulator/actions-data-filters.test.ts",
   },
 ];
 
@@ -621,9 +621,9 @@ ${fast}
   role bound in group A cannot read or change sibling group B through any verb or
   collection, v1 or the registry; escalation by binding oneself a stronger role, editing
   one's binding, or adding capabilities to one's own custom role is refused.
-- **The IAM additions** (\`fast/iam-extras-secrets.test.ts\`, \`fast/iam-extras-escalation.test.ts\`,
-  \`fast/iam-extras-exchange.test.ts\`, \`fast/iam-extras-hostile.test.ts\`,
-  \`fast/iam-extras-bad-input.test.ts\`): identity providers, group invites, account
+- **The IAM additions** (\`fast/secrets-client-secret-invite-code.test.ts\`, \`fast/escalation-grants.test.ts\`,
+  \`fast/exchange-identity-kinds.test.ts\`, \`fast/hostile-server-decoders.test.ts\`,
+  \`fast/bad-input-kinds.test.ts\`): identity providers, group invites, account
   associations, identity kinds and custom roles. Secrets: client secrets (long, short,
   and holding characters JSON escapes) and invite codes through the emulator's log and
   \`--data\` files, servers echoing them in JSON, HTML and garbled answers, the SDK's

@@ -236,8 +236,10 @@ describe("timeouts", () => {
     expect(String(error)).toMatch(/timed out/);
     // The service may still be working on it: a caller must not conclude "not made" at once.
     expect((error as OutcomeUnknownError).mayStillBeRunning).toBe(true);
-    // The emulator finishes the request after the client gave up.
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    // The emulator finishes the request after the client gave up: its log shows it then.
+    await expect
+      .poll(async () => (await emu.requests()).some((entry) => entry.method === "POST"))
+      .toBe(true);
     const found = await client.iam.groups.list({
       childrenOf: emu.rootGroupUid,
       name: "slow create",

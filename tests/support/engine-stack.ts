@@ -4,8 +4,9 @@
  * deploy run under `describeOnEngine`, so a machine without the CLI skips them (the
  * global setup says so in one line) instead of failing each one.
  */
-import { describe, inject } from "vitest";
+import { describe, expect, inject } from "vitest";
 import { createRealEngineStack } from "../../harness/real-engine/real-stack";
+import { writesOf } from "../../harness/request-names";
 import type { EngineStack, EngineStackOptions } from "../../harness/stack";
 
 export type { EngineStack, EngineStackOptions, RunOutcome, Step } from "../../harness/stack";
@@ -26,4 +27,22 @@ export async function createEngineStack(options: EngineStackOptions): Promise<En
     );
   }
   return createRealEngineStack(context, options);
+}
+
+/**
+ * The stack has converged: a preview and a refresh (`--expect-no-changes`) both find
+ * nothing to do and send no write, and the state is as before. The refresh skips its
+ * own preview: the preview here is the plan that matters.
+ */
+export async function expectConverged(stack: EngineStack): Promise<void> {
+  const preview = await stack.preview({ expectNoChanges: true });
+  expect(preview.error).toBeUndefined();
+  expect(preview.changes).toEqual([]);
+  expect(writesOf(await stack.takeRequests())).toEqual([]);
+  const before = await stack.resources();
+  const refresh = await stack.refresh({ expectNoChanges: true, skipPreview: true });
+  expect(refresh.error).toBeUndefined();
+  expect(refresh.changes).toEqual([]);
+  expect(writesOf(await stack.takeRequests())).toEqual([]);
+  expect(await stack.resources()).toEqual(before);
 }

@@ -4,6 +4,7 @@
  * host does (from `irm:` config).
  */
 
+import { afterAll, beforeAll, beforeEach } from "vitest";
 import type { EmulatorOptions } from "../../emulator/index";
 import { type LogEntry, startTestEmulator, type TestEmulator } from "../../harness/emulator";
 import * as runtime from "../../provider/runtime";
@@ -39,6 +40,61 @@ export async function startProviderFixture(
           },
         },
       });
+    },
+  };
+}
+
+export interface ProviderSuite {
+  /** A group of its own under the root (`<prefix>-<n>`), the request log cleared after. */
+  freshGroup(): Promise<string>;
+  /** A name no other test of the file uses (`<prefix>-<n>`), so tests stay independent. */
+  uniqueName(prefix: string): string;
+}
+
+/**
+ * The usual setup of a provider test file: one fixture for the file (started before
+ * all, closed after all, handed to `onStart`), and before each test the runtime
+ * configured afresh with no faults and an empty request log.
+ */
+export function useProviderFixture(options: {
+  /** Names the groups `freshGroup` makes. */
+  groupPrefix?: string;
+  onStart(fixture: ProviderFixture): void | Promise<void>;
+}): ProviderSuite {
+  let fixture: ProviderFixture | undefined;
+  beforeAll(async () => {
+    fixture = await startProviderFixture();
+    await options.onStart(fixture);
+  });
+  afterAll(async () => {
+    await fixture?.close();
+  });
+  beforeEach(async () => {
+    await fixture?.configureRuntime();
+    await fixture?.clearFaults();
+    await fixture?.clearRequests();
+  });
+  let counter = 0;
+  return {
+    async freshGroup() {
+      if (!fixture) throw new Error("freshGroup before the fixture started");
+      counter += 1;
+      const [uid] = (
+        await fixture.seed({
+          groups: [
+            {
+              parentUid: fixture.rootGroupUid,
+              name: `${options.groupPrefix ?? "group"}-${counter}`,
+            },
+          ],
+        })
+      ).groups;
+      await fixture.clearRequests();
+      return uid;
+    },
+    uniqueName(prefix) {
+      counter += 1;
+      return `${prefix}-${counter}`;
     },
   };
 }

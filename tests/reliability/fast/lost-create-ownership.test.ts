@@ -8,41 +8,24 @@
  * candidates and deletes nothing. Objects adopted after a lost create (groups and the
  * rest) never take a sibling resource's object either.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type {
   GroupInviteInputs,
   GroupInviteOutputs,
 } from "../../../provider/handlers/group-invite";
 import * as runtime from "../../../provider/runtime";
-import { type ProviderFixture, startProviderFixture } from "../../support/provider-fixture";
+import { type ProviderFixture, useProviderFixture } from "../../support/provider-fixture";
 
 let emu: ProviderFixture;
 let viewerRoleUid: string;
-
-beforeAll(async () => {
-  emu = await startProviderFixture();
-  const roles = (await emu.client.iam.roles.list({ pageSize: 200 })).items;
-  viewerRoleUid = roles.find((r) => r.name === "viewer")!.uid;
+const { freshGroup } = useProviderFixture({
+  groupPrefix: "ownership",
+  async onStart(fixture) {
+    emu = fixture;
+    const roles = (await emu.client.iam.roles.list({ pageSize: 200 })).items;
+    viewerRoleUid = roles.find((r) => r.name === "viewer")!.uid;
+  },
 });
-
-afterAll(async () => {
-  await emu?.close();
-});
-
-beforeEach(async () => {
-  await emu.configureRuntime();
-  await emu.clearFaults();
-  await emu.clearRequests();
-});
-
-let counter = 0;
-async function freshGroup(): Promise<string> {
-  counter += 1;
-  const [uid] = (
-    await emu.seed({ groups: [{ parentUid: emu.rootGroupUid, name: `ownership-${counter}` }] })
-  ).groups;
-  return uid;
-}
 
 async function createInvite(news: Record<string, unknown>) {
   const checked = await runtime.invite.check({}, news);
@@ -57,6 +40,7 @@ async function inviteUids(groupUid: string): Promise<string[]> {
     .sort();
 }
 
+/** Lets a request held by a latency fault reach the emulator before the next step. */
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe("a group invite's lost create", () => {
@@ -66,9 +50,10 @@ describe("a group invite's lost create", () => {
       roleUid: viewerRoleUid,
       ttl: "600s",
     });
-    // Two seconds later (well inside the old five-minute window): the service's Date
-    // headers, of one-second resolution, then place the attempt after that invite.
-    await sleep(2100);
+    // Two seconds later on the emulator clock (well inside the old five-minute window):
+    // the service's Date headers, of one-second resolution, then place the attempt
+    // after that invite.
+    await emu.advanceClock(2);
     await emu.fault({
       match: { method: "POST", path: `/iam/v2beta1/groupInvites/${groupUid}` },
       drop: "after",

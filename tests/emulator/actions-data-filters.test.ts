@@ -77,7 +77,7 @@ describe("fault injection applies to the new paths", () => {
 describe("--data", () => {
   let directory: string;
   beforeAll(() => {
-    directory = fs.mkdtempSync(path.join(os.tmpdir(), "irm-iam-extras-"));
+    directory = fs.mkdtempSync(path.join(os.tmpdir(), "irm-data-files-"));
   });
   afterAll(() => fs.rmSync(directory, { recursive: true, force: true }));
 

@@ -1,6 +1,6 @@
 /**
  * A custom role, an identity provider (client secret from secret config), a group
- * invite and an account association on the engine (`fixtures/iam-extras`): preview, up,
+ * invite and an account association on the engine (`fixtures/roles-providers-invites`): preview, up,
  * convergence (preview and refresh with --expect-no-changes), a one-field update as one
  * PATCH with its mask, a secret rotation, a replacement, destroy; and neither the client
  * secret nor the invite code in plain text in state, on disk or in the engine's events.
@@ -14,6 +14,7 @@ import { writesOf } from "../../harness/request-names";
 import {
   createEngineStack,
   type EngineStack,
+  expectConverged,
   hasRealEngine,
   type Step,
 } from "../support/engine-stack";
@@ -40,16 +41,6 @@ describe.skipIf(!hasRealEngine())(
      */
     const groupPath = () => "<accounts>";
 
-    async function expectConverged(): Promise<void> {
-      const preview = await stack.preview({ expectNoChanges: true });
-      expect(preview.error).toBeUndefined();
-      const before = await stack.resources();
-      const refresh = await stack.refresh({ expectNoChanges: true });
-      expect(refresh.error).toBeUndefined();
-      expect(writesOf(await stack.takeRequests())).toEqual([]);
-      expect(await stack.resources()).toEqual(before);
-    }
-
     /** The invite code, read from the stack's (secret) output. */
     async function inviteCode(): Promise<string> {
       const code = (await stack.outputs()).inviteCode;
@@ -63,8 +54,8 @@ describe.skipIf(!hasRealEngine())(
         await emulator.seed({ groups: [{ parentUid: emulator.rootGroupUid, name: "platform" }] })
       ).groups;
       stack = await createEngineStack({
-        name: "iam-extras",
-        program: path.join(__dirname, "fixtures", "iam-extras"),
+        name: "roles-providers-invites",
+        program: path.join(__dirname, "fixtures", "roles-providers-invites"),
         emulator,
         projectConfig: { groupUid },
       });
@@ -95,7 +86,8 @@ describe.skipIf(!hasRealEngine())(
     it(
       "creates each with one POST and converges",
       async () => {
-        const result = await stack.up();
+        // The plan of this up is the preview of the test above.
+        const result = await stack.up({ skipPreview: true });
         expect(result.error).toBeUndefined();
         expect(writesOf(await stack.takeRequests()).sort()).toEqual(
           [
@@ -115,7 +107,7 @@ describe.skipIf(!hasRealEngine())(
         expect(resources.find((r) => r.name === "accounts")?.id).toBe(groupUid);
         expect(resources.find((r) => r.name === "sso")?.outputs.defaultRole).toBe(role?.id);
         codes.push(await inviteCode());
-        await expectConverged();
+        await expectConverged(stack);
       },
       ENGINE_TIMEOUT_MS,
     );
@@ -140,7 +132,7 @@ describe.skipIf(!hasRealEngine())(
         expect(writesOf(await stack.takeRequests())).toEqual([
           "PATCH /iam/v2beta1/roles/<deployers>?updateMask=capabilities 200",
         ]);
-        await expectConverged();
+        await expectConverged(stack);
       },
       ENGINE_TIMEOUT_MS,
     );
@@ -155,7 +147,7 @@ describe.skipIf(!hasRealEngine())(
         expect(writesOf(await stack.takeRequests())).toEqual([
           "PATCH /iam/v2beta1/identityProviders/<sso>?updateMask=oidc.client_secret 200",
         ]);
-        await expectConverged();
+        await expectConverged(stack);
       },
       ENGINE_TIMEOUT_MS,
     );
@@ -180,7 +172,7 @@ describe.skipIf(!hasRealEngine())(
         const code = await inviteCode();
         expect(codes).not.toContain(code);
         codes.push(code);
-        await expectConverged();
+        await expectConverged(stack);
       },
       ENGINE_TIMEOUT_MS,
     );
@@ -228,7 +220,7 @@ describe.skipIf(!hasRealEngine())(
     it(
       "destroys everything, one DELETE each, dependants first",
       async () => {
-        const destroyed = await stack.destroy();
+        const destroyed = await stack.destroy({ skipPreview: true });
         expect(destroyed.error).toBeUndefined();
         const writes = writesOf(await stack.takeRequests());
         expect([...writes].sort()).toEqual(

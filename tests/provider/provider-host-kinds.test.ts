@@ -18,7 +18,7 @@ import { type ProviderFixture, startProviderFixture } from "../support/provider-
 
 type Pulumi = typeof import("@pulumi/pulumi");
 
-const PROJECT = "iam-extras-host";
+const PROJECT = "provider-host-kinds";
 const CLIENT_SECRET = "host-client-secret-3b9a71-never-logged";
 const ROOT = "a".repeat(40);
 const ROLE = "b".repeat(40);
@@ -73,7 +73,7 @@ async function serializeProviders(): Promise<void> {
 
 beforeAll(async () => {
   project = createConsumerProject({
-    name: "iam-extras-host",
+    name: "provider-host-kinds",
     requiredSubpaths: [".", "./provider/runtime", "./sdk"],
   });
   await serializeProviders();

@@ -344,7 +344,7 @@ describe("the SDK, against a server that echoes what it was sent", () => {
 });
 
 describe("the provider, through the real dynamic-provider host", () => {
-  const PROJECT = "iam-extras-secrets";
+  const PROJECT = "secrets-client-secret";
   let project: ConsumerProject;
   const providers = new Map<string, string>();
   let pkg: typeof Package;

@@ -1,0 +1,97 @@
+// Package emulatorproc starts the emulator as a user of the package would
+// (`node dist/emulator/cli.js --port 0 --bootstrap-file F` from the repository root)
+// for the contract module's tests, and reads its bootstrap file.
+package emulatorproc
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Bootstrap is the emulator's --bootstrap-file.
+type Bootstrap struct {
+	APIURL       string `json:"apiUrl"`
+	AuthURL      string `json:"authUrl"`
+	Token        string `json:"token"`
+	RootGroupUID string `json:"rootGroupUid"`
+	Issuer       string `json:"issuer"`
+	GRPCURL      string `json:"grpcUrl"`
+}
+
+var listeningOn = regexp.MustCompile(`listening on (\S+)`)
+
+// Start runs the built emulator from root (the repository root) and stops it when the
+// test ends. It fails the test when `dist/` is missing or the emulator does not start
+// within 30 seconds. APIURL has no trailing slash.
+func Start(t testing.TB, root string) Bootstrap {
+	t.Helper()
+	cli := filepath.Join(root, "dist", "emulator", "cli.js")
+	if _, err := os.Stat(cli); err != nil {
+		t.Fatalf("no %s: run `npm run build` first", cli)
+	}
+	file := filepath.Join(t.TempDir(), "bootstrap.json")
+	cmd := exec.Command("node", cli, "--port", "0", "--bootstrap-file", file)
+	cmd.Dir = root
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = cmd.Process.Signal(os.Interrupt)
+		done := make(chan struct{})
+		go func() { _ = cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			_ = cmd.Process.Kill()
+			<-done
+		}
+		if t.Failed() && stderr.Len() > 0 {
+			t.Logf("emulator stderr:\n%s", stderr.String())
+		}
+	})
+	ready := make(chan string, 1)
+	go func() {
+		scanner := bufio.NewScanner(stdout)
+		for scanner.Scan() {
+			if m := listeningOn.FindStringSubmatch(scanner.Text()); m != nil {
+				select {
+				case ready <- m[1]:
+				default:
+				}
+			}
+		}
+	}()
+	var listening string
+	select {
+	case listening = <-ready:
+	case <-time.After(30 * time.Second):
+		t.Fatalf("the emulator did not start: %s", stderr.String())
+	}
+	raw, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b Bootstrap
+	if err := json.Unmarshal(raw, &b); err != nil {
+		t.Fatalf("the bootstrap file is not JSON: %v", err)
+	}
+	if b.APIURL == "" {
+		b.APIURL = listening
+	}
+	b.APIURL = strings.TrimSuffix(b.APIURL, "/")
+	return b
+}
