@@ -104,11 +104,24 @@ export interface ObjectSpec<
  */
 const existingGroups = new WeakMap<IrmClient, Map<string, Promise<boolean>>>();
 
+function existingGroupsOf(client: IrmClient): Map<string, Promise<boolean>> {
+  const cache = existingGroups.get(client) ?? new Map<string, Promise<boolean>>();
+  existingGroups.set(client, cache);
+  return cache;
+}
+
+/**
+ * An object this client has just made, adopted or read exists: when it is a group, the
+ * check of a child declared under it in the same run needs no GET of its own.
+ */
+function seenExisting(context: HandlerContext, uid: string): void {
+  existingGroupsOf(context.client()).set(uid, Promise.resolve(true));
+}
+
 /** False only when the API answers NOT_FOUND for this group. */
 function groupExists(context: HandlerContext, uid: string): Promise<boolean> {
   const client = context.client();
-  const cache = existingGroups.get(client) ?? new Map<string, Promise<boolean>>();
-  existingGroups.set(client, cache);
+  const cache = existingGroupsOf(client);
   let known = cache.get(uid);
   if (known === undefined) {
     const groups = client.iam.groups;
@@ -192,6 +205,7 @@ function lifecycle<
     if (refusal !== undefined) throw new Error(`adoptUid: ${spec.kind} ${uid} ${refusal}`);
     const outs = withWriteOnly(await patchDifferences(current, inputs), inputs);
     noteOwned(outs.uid);
+    seenExisting(context, outs.uid);
     return { id: outs.uid, outs };
   }
 
@@ -258,12 +272,14 @@ function lifecycle<
         });
         if (found !== undefined) {
           noteOwned(found.uid);
+          seenExisting(context, found.uid);
           return { id: found.uid, outs: found };
         }
         created = await spec.create(client, inputs);
       }
       const outs = withWriteOnly(await spec.outputs(created), inputs);
       noteOwned(outs.uid);
+      seenExisting(context, outs.uid);
       return { id: outs.uid, outs };
     },
 
@@ -272,6 +288,7 @@ function lifecycle<
       if (object === undefined) return { id: "" };
       const outs = await spec.outputs(object, props);
       noteOwned(outs.uid);
+      seenExisting(context, outs.uid);
       return { id: outs.uid, props: outs, inputs: spec.inputsFrom(outs) };
     },
 

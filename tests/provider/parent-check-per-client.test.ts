@@ -67,4 +67,22 @@ describe("the parent check's memory of existing groups", () => {
     ]);
     expect(await getsOf(second, parent.uid)).toBe(1);
   });
+
+  it("needs no GET for a group this client has just created: a child in the same run", async () => {
+    await first.configureRuntime();
+    const parent = await runtime.group.create({
+      parentUid: first.rootGroupUid,
+      name: "made-in-this-run",
+      description: "",
+    });
+    await first.clearRequests();
+    const news = { parentUid: parent.id, name: "its-child" };
+    expect((await runtime.group.check({}, news)).failures).toEqual([]);
+    expect((await runtime.identity.check({}, { ...news, claimMatch: CLAIMS })).failures).toEqual(
+      [],
+    );
+    expect(await getsOf(first, parent.id)).toBe(0);
+  });
 });
+
+const CLAIMS = { issuer: "https://token.actions.githubusercontent.com", subject: "repo:acme/x" };
