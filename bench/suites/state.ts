@@ -331,8 +331,12 @@ function render(
   if (newGroup) {
     const trace = fieldBytes(newGroup).find(([field]) => field === "stackTrace");
     if (trace) {
+      const ours = (newGroup.stackTrace as Array<{ sourcePosition?: string }> | undefined) ?? [];
+      const packageFrames = ours.filter((frame) =>
+        frame.sourcePosition?.includes("/node_modules/pulumi-irm/"),
+      ).length;
       notes.push(
-        `The engine stores \`stackTrace\` (${trace[1]} B in this Group) and \`sourcePosition\` for every resource: the frames of \`new Error().stack\` taken in \`@pulumi/pulumi\`'s \`Resource\` constructor, less the four it skips (its own, \`CustomResource\`'s and two more), as the program registered the resource. Pulumi v3.248 has no setting that leaves them out. Of them the package only adds its class's constructor (\`new Group\`): its base class registers \`pulumi.CustomResource\` directly, so its own frame falls among the four skipped, where \`pulumi.dynamic.Resource\`'s did before and the base's was recorded.`,
+        `The engine stores \`stackTrace\` (${trace[1]} B in this Group) and \`sourcePosition\` for every resource: the frames of \`new Error().stack\` taken in \`@pulumi/pulumi\`'s \`Resource\` constructor, less its own, \`CustomResource\`'s and the constructor that calls it, as the program registered the resource. Pulumi v3.248 has no setting that leaves them out. Frames of this package among them: ${packageFrames} (its classes construct through a bound \`pulumi.CustomResource\`, so the class's own constructor is the one skipped, and \`sourcePosition\` is the program's line).`,
       );
     }
   }
