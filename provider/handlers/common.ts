@@ -210,6 +210,23 @@ export async function getOrUndefined<T>(
 }
 
 /**
+ * The `read` of an object: its own GET (see {@link getOrUndefined}), `id: ""` when it is
+ * gone, else its state, noted as held by this process, and the inputs that state implies.
+ */
+export async function readObject<T, Inputs, Outputs extends { uid: string }>(
+  fetch: () => Promise<T>,
+  isGone: (error: unknown) => boolean,
+  outputs: (object: T) => Outputs | Promise<Outputs>,
+  inputsFrom: (outputs: Outputs) => Inputs,
+): Promise<RefreshResult<Inputs, Outputs>> {
+  const object = await getOrUndefined(fetch, isGone);
+  if (object === undefined) return { id: "" };
+  const outs = await outputs(object);
+  noteOwned(outs.uid);
+  return { id: outs.uid, props: outs, inputs: inputsFrom(outs) };
+}
+
+/**
  * Uids this provider process has answered to a resource: made by a create, found
  * after a lost one, adopted or read. The engine runs every resource of a program in
  * one provider process, so a sibling resource's object is here once its create has

@@ -20,6 +20,7 @@ import {
   noteOwned,
   protoFieldPath,
   type ResourceHandler,
+  readObject,
 } from "./common";
 
 /** The verbs of one SDK collection the lifecycle uses. */
@@ -268,11 +269,12 @@ function lifecycle<
     },
 
     async read(id, props) {
-      const object = await getOrUndefined(() => api().get(id), isGone(id));
-      if (object === undefined) return { id: "" };
-      const outs = await spec.outputs(object, props);
-      noteOwned(outs.uid);
-      return { id: outs.uid, props: outs, inputs: spec.inputsFrom(outs) };
+      return readObject(
+        () => api().get(id),
+        isGone(id),
+        (object) => spec.outputs(object, props),
+        spec.inputsFrom,
+      );
     },
 
     async update(id, olds, news) {
