@@ -171,7 +171,7 @@ export function maskedFields<T extends object, K extends keyof T & string>(
 }
 
 /** The listing of a collection whose objects are named children of a group. */
-interface NamedChildren<T> {
+export interface NamedChildren<T> {
   list(params: { childrenOf: string; name: string; pageSize: number }): PromiseLike<{
     items: T[];
   }>;

@@ -17,6 +17,8 @@ import {
   getOrUndefined,
   type HandlerContext,
   madeByAttempt,
+  type NamedChildren,
+  namesakes,
   noteOwned,
   protoFieldPath,
   type ResourceHandler,
@@ -138,6 +140,29 @@ export function objectHandler<
   spec: ObjectSpec<Inputs, Outputs, T, Body, MaskPath>,
 ): (context: HandlerContext) => ResourceHandler<Inputs, Outputs> {
   return (context) => lifecycle(context, spec);
+}
+
+/**
+ * The handler factory of a resource type whose objects are named within their group
+ * (`parentUid`), with its collection named once: the lifecycle's collection, the
+ * namesakes a lost create may have made (see {@link namesakes}) and the name in messages.
+ */
+export function namedObjectHandler<
+  Inputs extends { adoptUid?: string; parentUid: string; name: string },
+  Outputs extends { uid: string; createTime: string; name: string },
+  T,
+  Body,
+  MaskPath extends string,
+>(
+  collection: (client: IrmClient) => ObjectApi<T, Body, MaskPath> & NamedChildren<T>,
+  spec: Omit<ObjectSpec<Inputs, Outputs, T, Body, MaskPath>, "api" | "candidates" | "nameOf">,
+): (context: HandlerContext) => ResourceHandler<Inputs, Outputs> {
+  return objectHandler<Inputs, Outputs, T, Body, MaskPath>({
+    ...spec,
+    api: collection,
+    candidates: namesakes(collection),
+    nameOf: (outputs) => outputs?.name,
+  });
 }
 
 function lifecycle<
