@@ -7,11 +7,9 @@ import { IrmClient } from "../sdk/index";
 import {
   CONFIG_NAMESPACE,
   DEFAULTS,
-  flag,
   nonNegativeInteger,
   readSettings,
   SETTINGS,
-  type SettingParser,
   type SettingTable,
   type SettingValues,
 } from "../sdk/settings";

@@ -350,6 +350,25 @@ async function friendly<T>(lookup: string, run: () => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * Runs one lookup: its arguments checked against `rules` before any request (see
+ * {@link checkArguments}), then `run` with the client of the lookup's settings, any
+ * failure as {@link friendly} makes it.
+ */
+function checkedLookup<T>(
+  lookup: string,
+  args: unknown,
+  rules: Record<string, ArgumentRule>,
+  opts: LookupOptions | undefined,
+  run: (client: IrmClient) => Promise<T>,
+  maxNameLength?: number,
+): Promise<T> {
+  return friendly(lookup, async () => {
+    checkArguments(lookup, args, rules, maxNameLength);
+    return run(lookupClient(opts));
+  });
+}
+
 /** Exactly one match, else an error naming what was looked for and what was found. */
 function exactlyOne<T extends { uid: string }>(
   what: string,
@@ -386,6 +405,48 @@ async function byUid<T>(
   }
 }
 
+/** The verbs a lookup by name needs from a collection: one page of a filtered List. */
+interface Listable<T> {
+  list(
+    params: { name?: string; childrenOf?: string; pageSize?: number },
+    options?: { signal?: AbortSignal },
+  ): PromiseLike<{ items: T[]; totalCount: number }>;
+}
+
+/** The arguments of a lookup of an object by its uid, or by its exact name in a group. */
+interface UidOrNameArgs {
+  readonly uid?: string;
+  readonly name?: string;
+  readonly parentUid?: string;
+}
+
+/**
+ * The object with `args.uid` (one GET), or the one with exactly `args.name` directly in
+ * group `args.parentUid` (one List); fails unless exactly one exists. `what` names the
+ * kind in messages (`group`), `where` how it sits in its group (`under <uid>`).
+ */
+async function byUidOrName<T extends { uid: string }>(
+  lookup: string,
+  what: string,
+  collection: Gettable<T> & Listable<T>,
+  args: UidOrNameArgs,
+  where: (parentUid: string | undefined) => string,
+  opts: LookupOptions | undefined,
+): Promise<T> {
+  if (chooseWay(lookup, args, ["name", "parentUid"]) === "uid") {
+    return byUid(`${lookup}: ${what}`, collection, args.uid as string, opts);
+  }
+  const page = await collection.list(
+    { name: args.name, childrenOf: args.parentUid, pageSize: MAX_PAGE_SIZE },
+    { signal: opts?.signal },
+  );
+  return exactlyOne(
+    `${lookup}: ${what} named ${JSON.stringify(args.name)} ${where(args.parentUid)}`,
+    page.items,
+    page.totalCount,
+  );
+}
+
 /** The Output form of a lookup: resolves the arguments, then looks up. */
 function outputForm<A, R>(
   lookup: (args: A, opts?: LookupOptions) => Promise<R>,
@@ -409,26 +470,14 @@ function listingOutputForm<A extends object, R>(
  * `parentUid` (one List); fails unless exactly one exists.
  */
 export async function getGroup(args: GetGroupArgs, opts?: LookupOptions): Promise<GetGroupResult> {
-  return friendly("getGroup", async () => {
-    checkArguments("getGroup", args, {
-      uid: { kind: "groupUid" },
-      name: { kind: "name" },
-      parentUid: { kind: "groupUid" },
-    });
-    const groups = lookupClient(opts).iam.groups;
-    if (chooseWay("getGroup", args, ["name", "parentUid"]) === "uid") {
-      return byUid("getGroup: group", groups, args.uid as string, opts);
-    }
-    const page = await groups.list(
-      { name: args.name, childrenOf: args.parentUid, pageSize: MAX_PAGE_SIZE },
-      { signal: opts?.signal },
-    );
-    return exactlyOne(
-      `getGroup: group named ${JSON.stringify(args.name)} under ${args.parentUid}`,
-      page.items,
-      page.totalCount,
-    );
-  });
+  const rules: Record<string, ArgumentRule> = {
+    uid: { kind: "groupUid" },
+    name: { kind: "name" },
+    parentUid: { kind: "groupUid" },
+  };
+  return checkedLookup("getGroup", args, rules, opts, (client) =>
+    byUidOrName("getGroup", "group", client.iam.groups, args, (uid) => `under ${uid}`, opts),
+  );
 }
 
 /** {@link getGroup} for arguments that are Pulumi outputs. */
@@ -453,14 +502,14 @@ export async function getIdentity(
   args: GetIdentityArgs,
   opts?: LookupOptions,
 ): Promise<GetIdentityResult> {
-  return friendly("getIdentity", async () => {
-    checkArguments("getIdentity", args, {
-      uid: { kind: "childUid" },
-      issuer: { kind: "text" },
-      subject: { kind: "text" },
-      parentUid: { kind: "groupUid" },
-    });
-    const identities = lookupClient(opts).iam.identities;
+  const rules: Record<string, ArgumentRule> = {
+    uid: { kind: "childUid" },
+    issuer: { kind: "text" },
+    subject: { kind: "text" },
+    parentUid: { kind: "groupUid" },
+  };
+  return checkedLookup("getIdentity", args, rules, opts, async (client) => {
+    const identities = client.iam.identities;
     if (chooseWay("getIdentity", args, ["issuer", "subject"]) === "uid") {
       return byUid("getIdentity: identity", identities, args.uid as string, opts);
     }
@@ -492,12 +541,12 @@ export const getIdentityOutput = outputForm(getIdentity);
  * group (or "built-in"). One request.
  */
 export async function getRole(args: GetRoleArgs, opts?: LookupOptions): Promise<GetRoleResult> {
-  return friendly("getRole", async () => {
-    checkArguments("getRole", args, {
-      name: { required: true, kind: "name" },
-      parentUid: { kind: "groupUid" },
-    });
-    const page = await lookupClient(opts).iam.roles.list(
+  const rules: Record<string, ArgumentRule> = {
+    name: { required: true, kind: "name" },
+    parentUid: { kind: "groupUid" },
+  };
+  return checkedLookup("getRole", args, rules, opts, async (client) => {
+    const page = await client.iam.roles.list(
       { name: args.name, childrenOf: args.parentUid || undefined, pageSize: MAX_PAGE_SIZE },
       { signal: opts?.signal },
     );
@@ -530,15 +579,18 @@ export const getRoleOutput = outputForm(getRole);
  * optionally only those with this exact name. One request per page of 200.
  */
 export async function getRoles(args: GetRolesArgs = {}, opts?: LookupOptions): Promise<Role[]> {
-  return friendly("getRoles", async () => {
-    checkArguments("getRoles", args, { name: { kind: "name" }, parentUid: { kind: "groupUid" } });
-    return lookupClient(opts)
-      .iam.roles.list(
+  const rules: Record<string, ArgumentRule> = {
+    name: { kind: "name" },
+    parentUid: { kind: "groupUid" },
+  };
+  return checkedLookup("getRoles", args, rules, opts, (client) =>
+    client.iam.roles
+      .list(
         { name: args.name || undefined, childrenOf: args.parentUid || undefined },
         { signal: opts?.signal },
       )
-      .all();
-  });
+      .all(),
+  );
 }
 
 /** {@link getRoles} for arguments that are Pulumi outputs. */
@@ -555,26 +607,21 @@ export async function getIdentityProvider(
   args: GetIdentityProviderArgs,
   opts?: LookupOptions,
 ): Promise<GetIdentityProviderResult> {
-  return friendly("getIdentityProvider", async () => {
-    checkArguments("getIdentityProvider", args, {
-      uid: { kind: "childUid" },
-      name: { kind: "name" },
-      parentUid: { kind: "groupUid" },
-    });
-    const providers = lookupClient(opts).iam.identityProviders;
-    if (chooseWay("getIdentityProvider", args, ["name", "parentUid"]) === "uid") {
-      return byUid("getIdentityProvider: identity provider", providers, args.uid as string, opts);
-    }
-    const page = await providers.list(
-      { name: args.name, childrenOf: args.parentUid, pageSize: MAX_PAGE_SIZE },
-      { signal: opts?.signal },
-    );
-    return exactlyOne(
-      `getIdentityProvider: identity provider named ${JSON.stringify(args.name)} in group ${args.parentUid}`,
-      page.items,
-      page.totalCount,
-    );
-  });
+  const rules: Record<string, ArgumentRule> = {
+    uid: { kind: "childUid" },
+    name: { kind: "name" },
+    parentUid: { kind: "groupUid" },
+  };
+  return checkedLookup("getIdentityProvider", args, rules, opts, (client) =>
+    byUidOrName(
+      "getIdentityProvider",
+      "identity provider",
+      client.iam.identityProviders,
+      args,
+      (uid) => `in group ${uid}`,
+      opts,
+    ),
+  );
 }
 
 /** {@link getIdentityProvider} for arguments that are Pulumi outputs. */
@@ -584,14 +631,12 @@ export const getIdentityProviderOutput = outputForm(getIdentityProvider);
 
 /** The repository with this exact name, optionally below a group; fails unless exactly one. One request. */
 export async function getRepo(args: GetRepoArgs, opts?: LookupOptions): Promise<GetRepoResult> {
-  return friendly("getRepo", async () => {
-    checkArguments(
-      "getRepo",
-      args,
-      { name: { required: true, kind: "name" }, groupUid: { kind: "groupUid" } },
-      MAX_REPO_NAME_LENGTH,
-    );
-    const page = await lookupClient(opts).registry.repos.list(
+  const rules: Record<string, ArgumentRule> = {
+    name: { required: true, kind: "name" },
+    groupUid: { kind: "groupUid" },
+  };
+  const lookup = async (client: IrmClient) => {
+    const page = await client.registry.repos.list(
       { name: args.name, descendantsOf: args.groupUid || undefined, pageSize: MAX_PAGE_SIZE },
       { signal: opts?.signal },
     );
@@ -601,7 +646,8 @@ export async function getRepo(args: GetRepoArgs, opts?: LookupOptions): Promise<
       page.items,
       page.totalCount,
     );
-  });
+  };
+  return checkedLookup("getRepo", args, rules, opts, lookup, MAX_REPO_NAME_LENGTH);
 }
 
 /** {@link getRepo} for arguments that are Pulumi outputs. */
@@ -612,20 +658,18 @@ export const getRepoOutput = outputForm(getRepo);
  * name. One request per page of 200.
  */
 export async function getRepos(args: GetReposArgs = {}, opts?: LookupOptions): Promise<Repo[]> {
-  return friendly("getRepos", async () => {
-    checkArguments(
-      "getRepos",
-      args,
-      { name: { kind: "name" }, groupUid: { kind: "groupUid" } },
-      MAX_REPO_NAME_LENGTH,
-    );
-    return lookupClient(opts)
-      .registry.repos.list(
+  const rules: Record<string, ArgumentRule> = {
+    name: { kind: "name" },
+    groupUid: { kind: "groupUid" },
+  };
+  const lookup = (client: IrmClient) =>
+    client.registry.repos
+      .list(
         { descendantsOf: args.groupUid || undefined, name: args.name || undefined },
         { signal: opts?.signal },
       )
       .all();
-  });
+  return checkedLookup("getRepos", args, rules, opts, lookup, MAX_REPO_NAME_LENGTH);
 }
 
 /** {@link getRepos} for arguments that are Pulumi outputs. */
@@ -635,14 +679,12 @@ export const getReposOutput = listingOutputForm(getRepos);
 
 /** The tag of repository `repoUid` with this exact name (e.g. `latest`); fails unless exactly one. One request. */
 export async function getTag(args: GetTagArgs, opts?: LookupOptions): Promise<GetTagResult> {
-  return friendly("getTag", async () => {
-    checkArguments(
-      "getTag",
-      args,
-      { repoUid: { required: true, kind: "childUid" }, name: { required: true, kind: "name" } },
-      MAX_REPO_NAME_LENGTH,
-    );
-    const page = await lookupClient(opts).registry.tags.list(
+  const rules: Record<string, ArgumentRule> = {
+    repoUid: { required: true, kind: "childUid" },
+    name: { required: true, kind: "name" },
+  };
+  const lookup = async (client: IrmClient) => {
+    const page = await client.registry.tags.list(
       { name: args.name, childrenOf: args.repoUid, pageSize: MAX_PAGE_SIZE },
       { signal: opts?.signal },
     );
@@ -651,7 +693,8 @@ export async function getTag(args: GetTagArgs, opts?: LookupOptions): Promise<Ge
       page.items,
       page.totalCount,
     );
-  });
+  };
+  return checkedLookup("getTag", args, rules, opts, lookup, MAX_REPO_NAME_LENGTH);
 }
 
 /** {@link getTag} for arguments that are Pulumi outputs. */
@@ -659,20 +702,15 @@ export const getTagOutput = outputForm(getTag);
 
 /** Every tag of repository `repoUid`, optionally only the one with this exact name. One request per page of 200. */
 export async function getTags(args: GetTagsArgs, opts?: LookupOptions): Promise<Tag[]> {
-  return friendly("getTags", async () => {
-    checkArguments(
-      "getTags",
-      args,
-      { repoUid: { required: true, kind: "childUid" }, name: { kind: "name" } },
-      MAX_REPO_NAME_LENGTH,
-    );
-    return lookupClient(opts)
-      .registry.tags.list(
-        { childrenOf: args.repoUid, name: args.name || undefined },
-        { signal: opts?.signal },
-      )
+  const rules: Record<string, ArgumentRule> = {
+    repoUid: { required: true, kind: "childUid" },
+    name: { kind: "name" },
+  };
+  const lookup = (client: IrmClient) =>
+    client.registry.tags
+      .list({ childrenOf: args.repoUid, name: args.name || undefined }, { signal: opts?.signal })
       .all();
-  });
+  return checkedLookup("getTags", args, rules, opts, lookup, MAX_REPO_NAME_LENGTH);
 }
 
 /** {@link getTags} for arguments that are Pulumi outputs. */

@@ -171,7 +171,7 @@ export function maskedFields<T extends object, K extends keyof T & string>(
 }
 
 /** The listing of a collection whose objects are named children of a group. */
-interface NamedChildren<T> {
+export interface NamedChildren<T> {
   list(params: { childrenOf: string; name: string; pageSize: number }): PromiseLike<{
     items: T[];
   }>;
@@ -207,6 +207,23 @@ export async function getOrUndefined<T>(
     if (isGone(error)) return undefined;
     throw error;
   }
+}
+
+/**
+ * The `read` of an object: its own GET (see {@link getOrUndefined}), `id: ""` when it is
+ * gone, else its state, noted as held by this process, and the inputs that state implies.
+ */
+export async function readObject<T, Inputs, Outputs extends { uid: string }>(
+  fetch: () => Promise<T>,
+  isGone: (error: unknown) => boolean,
+  outputs: (object: T) => Outputs | Promise<Outputs>,
+  inputsFrom: (outputs: Outputs) => Inputs,
+): Promise<RefreshResult<Inputs, Outputs>> {
+  const object = await getOrUndefined(fetch, isGone);
+  if (object === undefined) return { id: "" };
+  const outs = await outputs(object);
+  noteOwned(outs.uid);
+  return { id: outs.uid, props: outs, inputs: inputsFrom(outs) };
 }
 
 /**

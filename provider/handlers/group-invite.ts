@@ -20,6 +20,7 @@ import {
   noteOwned,
   pick,
   type ResourceHandler,
+  readObject,
   sameField,
   withoutUndefined,
 } from "./common";
@@ -225,14 +226,12 @@ export function groupInviteHandler(
     },
 
     async read(id, props) {
-      const invite = await getOrUndefined(
+      return readObject(
         () => invites().get(id),
         (error) => invites().isGone(error, id),
+        (invite) => groupInviteOutputs(invite, props),
+        inputsFrom,
       );
-      if (invite === undefined) return { id: "" };
-      noteOwned(invite.uid);
-      const outs = groupInviteOutputs(invite, props);
-      return { id: outs.uid, props: outs, inputs: inputsFrom(outs) };
     },
 
     async update(id) {

@@ -2,8 +2,8 @@
 import type { Group, GroupUpdate, IrmClient } from "../../sdk/index";
 import { checkGroupInputs, parentOf } from "../checks";
 import type { GroupInputs, GroupOutputs } from "../types";
-import { type FieldSpec, maskedFields, namesakes, pick, sameField } from "./common";
-import { objectHandler } from "./object-handler";
+import { type FieldSpec, maskedFields, pick, sameField } from "./common";
+import { namedObjectHandler } from "./object-handler";
 
 const UPDATABLE: ReadonlyArray<FieldSpec<GroupInputs, GroupOutputs>> = [
   sameField("name"),
@@ -63,12 +63,11 @@ async function groupContents(client: IrmClient, uid: string): Promise<string[]> 
   return named;
 }
 
-export const groupHandler = objectHandler({
+export const groupHandler = namedObjectHandler((client) => client.iam.groups, {
   kind: "group",
   container: sameField<GroupInputs, GroupOutputs>("parentUid"),
   updatable: UPDATABLE,
   check: checkGroupInputs,
-  api: (client) => client.iam.groups,
   outputs: groupOutputs,
   inputsFrom: groupInputsFrom,
   patchBody,
@@ -77,9 +76,6 @@ export const groupHandler = objectHandler({
       name: inputs.name,
       description: inputs.description,
     }),
-  // By name among the parent's children.
-  candidates: namesakes((client) => client.iam.groups),
-  nameOf: (outputs) => outputs?.name,
   describe: (inputs) => `group ${JSON.stringify(inputs.name)} under ${inputs.parentUid}`,
   contents: groupContents,
 });

@@ -12,8 +12,8 @@ import type {
   IdentityProviderUpdate,
 } from "../../sdk/index";
 import { checkIdentityProviderInputs, isUnknown, parentOf } from "../checks";
-import { type FieldSpec, maskedFields, namesakes, pick, sameField } from "./common";
-import { objectHandler } from "./object-handler";
+import { type FieldSpec, maskedFields, pick, sameField } from "./common";
+import { namedObjectHandler } from "./object-handler";
 
 /*
  * The OIDC configuration in inputs and state has the SDK's shape (as the API answers
@@ -152,19 +152,20 @@ function patchBody(
   return body;
 }
 
-export const identityProviderHandler = objectHandler<
+// Found after a lost create by name among the group's providers (the correlation rule
+// is compared too, as a replacing field).
+export const identityProviderHandler = namedObjectHandler<
   IdentityProviderInputs,
   IdentityProviderOutputs,
   IdentityProvider,
   IdentityProviderUpdate,
   IdentityProviderMaskPath
->({
+>((client) => client.iam.identityProviders, {
   kind: "identity provider",
   container: CONTAINER,
   replacing: [CORRELATION_RULE],
   updatable: UPDATABLE,
   check: checkIdentityProviderInputs,
-  api: (client) => client.iam.identityProviders,
   outputs: identityProviderOutputs,
   inputsFrom,
   patchBody,
@@ -183,10 +184,6 @@ export const identityProviderHandler = objectHandler<
         ...(inputs.clientSecret === "" ? {} : { clientSecret: inputs.clientSecret }),
       },
     }),
-  // By name among the group's providers (the correlation rule is compared too, as a
-  // replacing field).
-  candidates: namesakes((client) => client.iam.identityProviders),
-  nameOf: (outputs) => outputs?.name,
   describe: (inputs) =>
     `identity provider ${JSON.stringify(inputs.name)} under ${inputs.parentUid}`,
   withWriteOnly: (outputs, inputs) => ({ ...outputs, clientSecret: inputs.clientSecret }),

@@ -21,8 +21,8 @@ import {
   type IdentityOutputs,
   type StaticKeysOutputs,
 } from "../types";
-import { canonical, type FieldSpec, namesakes, pick, sameField, withoutUndefined } from "./common";
-import { objectHandler } from "./object-handler";
+import { canonical, type FieldSpec, pick, sameField, withoutUndefined } from "./common";
+import { namedObjectHandler } from "./object-handler";
 
 type Field = FieldSpec<IdentityInputs, IdentityOutputs>;
 /** The object members of each kind that hold leaf paths. */
@@ -186,20 +186,16 @@ function refuseAdoption(current: IdentityOutputs, inputs: IdentityInputs): strin
   return undefined;
 }
 
-export const identityHandler = objectHandler({
+export const identityHandler = namedObjectHandler((client) => client.iam.identities, {
   kind: "identity",
   container: sameField<IdentityInputs, IdentityOutputs>("parentUid"),
   replacing: REPLACING,
   updatable: UPDATABLE,
   check: checkIdentityInputs,
-  api: (client) => client.iam.identities,
   outputs: identityOutputs,
   inputsFrom: identityInputsFrom,
   patchBody: identityPatchBody,
   create: (client, inputs) => client.iam.identities.create(inputs.parentUid, createBody(inputs)),
-  // By name among the group's identities.
-  candidates: namesakes((client) => client.iam.identities),
   refuseAdoption,
-  nameOf: (outputs) => outputs?.name,
   describe: (inputs) => `identity ${JSON.stringify(inputs.name)} under ${inputs.parentUid}`,
 });

@@ -17,9 +17,12 @@ import {
   getOrUndefined,
   type HandlerContext,
   madeByAttempt,
+  type NamedChildren,
+  namesakes,
   noteOwned,
   protoFieldPath,
   type ResourceHandler,
+  readObject,
 } from "./common";
 
 /** The verbs of one SDK collection the lifecycle uses. */
@@ -150,6 +153,29 @@ export function objectHandler<
   spec: ObjectSpec<Inputs, Outputs, T, Body, MaskPath>,
 ): (context: HandlerContext) => ResourceHandler<Inputs, Outputs> {
   return (context) => lifecycle(context, spec);
+}
+
+/**
+ * The handler factory of a resource type whose objects are named within their group
+ * (`parentUid`), with its collection named once: the lifecycle's collection, the
+ * namesakes a lost create may have made (see {@link namesakes}) and the name in messages.
+ */
+export function namedObjectHandler<
+  Inputs extends { adoptUid?: string; parentUid: string; name: string },
+  Outputs extends { uid: string; createTime: string; name: string },
+  T,
+  Body,
+  MaskPath extends string,
+>(
+  collection: (client: IrmClient) => ObjectApi<T, Body, MaskPath> & NamedChildren<T>,
+  spec: Omit<ObjectSpec<Inputs, Outputs, T, Body, MaskPath>, "api" | "candidates" | "nameOf">,
+): (context: HandlerContext) => ResourceHandler<Inputs, Outputs> {
+  return objectHandler<Inputs, Outputs, T, Body, MaskPath>({
+    ...spec,
+    api: collection,
+    candidates: namesakes(collection),
+    nameOf: (outputs) => outputs?.name,
+  });
 }
 
 function lifecycle<
@@ -284,12 +310,14 @@ function lifecycle<
     },
 
     async read(id, props) {
-      const object = await getOrUndefined(() => api().get(id), isGone(id));
-      if (object === undefined) return { id: "" };
-      const outs = await spec.outputs(object, props);
-      noteOwned(outs.uid);
-      seenExisting(context, outs.uid);
-      return { id: outs.uid, props: outs, inputs: spec.inputsFrom(outs) };
+      const result = await readObject(
+        () => api().get(id),
+        isGone(id),
+        (object) => spec.outputs(object, props),
+        spec.inputsFrom,
+      );
+      if (result.id !== "") seenExisting(context, result.id);
+      return result;
     },
 
     async update(id, olds, news) {

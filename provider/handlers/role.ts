@@ -1,8 +1,8 @@
 /** Provider methods of `Role`: a custom role of a group. */
 import { capabilitiesInEnumNames, type Role, type RoleUpdate, roleGroupUid } from "../../sdk/index";
 import { capabilitySet, checkRoleInputs } from "../checks";
-import { type FieldSpec, maskedFields, namesakes, pick, sameField } from "./common";
-import { objectHandler } from "./object-handler";
+import { type FieldSpec, maskedFields, pick, sameField } from "./common";
+import { namedObjectHandler } from "./object-handler";
 
 /** Inputs of a Role after `check`. */
 export interface RoleInputs {
@@ -62,7 +62,7 @@ function patchBody(inputs: RoleInputs, mask: readonly string[]): RoleUpdate {
   return body;
 }
 
-export const roleHandler = objectHandler({
+export const roleHandler = namedObjectHandler((client) => client.iam.roles, {
   kind: "role",
   container: {
     path: "parentUid",
@@ -72,7 +72,6 @@ export const roleHandler = objectHandler({
   },
   updatable: UPDATABLE,
   check: checkRoleInputs,
-  api: (client) => client.iam.roles,
   outputs: roleOutputs,
   inputsFrom: roleInputsFrom,
   patchBody,
@@ -82,9 +81,6 @@ export const roleHandler = objectHandler({
       description: inputs.description,
       capabilities: capabilitySet(inputs.capabilities),
     }),
-  // By name among the group's own custom roles.
-  candidates: namesakes((client) => client.iam.roles),
-  nameOf: (outputs) => outputs?.name,
   describe: (inputs) => `role ${JSON.stringify(inputs.name)} of group ${inputs.parentUid}`,
   inUseRemedy:
     "Remove the role bindings that use this role and change the defaultRole of the " +
