@@ -59,6 +59,12 @@ export interface RunSettings {
    * `planned` is then undefined.
    */
   skipPreview?: boolean;
+  /**
+   * `preview` only: refresh first, in the same run (`pulumi preview --refresh`), so the
+   * plan also shows drift: a refresh that would change or drop an object is a
+   * `refresh-update` or `refresh-delete` step.
+   */
+  refresh?: boolean;
 }
 
 export interface StateResource {

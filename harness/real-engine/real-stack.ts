@@ -46,6 +46,9 @@ const OPS: Record<string, StepOp | undefined> = {
 
 const SKIPPED_TYPES = /^pulumi:(pulumi:Stack|providers:)/;
 
+/** The key the engine marks a secret value with in state. */
+const SECRET_SIGNATURE = "4dabf18193072939515e22adb298388d";
+
 interface StepMetadata {
   op: string;
   urn: string;
@@ -162,6 +165,17 @@ function runCli(
   });
 }
 
+/**
+ * With `IRM_ENGINE_STEP_LOG=<file>`, one JSON line per engine run (stack, command,
+ * settings, milliseconds) is appended to that file: what a test file's time is made of.
+ */
+function logStep(stack: string, kind: string, settings: RunSettings, ms: number): void {
+  const file = process.env.IRM_ENGINE_STEP_LOG;
+  if (!file) return;
+  const flags = Object.keys(settings).filter((k) => settings[k as keyof RunSettings] !== undefined);
+  fs.appendFileSync(file, `${JSON.stringify({ stack, kind, flags, ms })}\n`);
+}
+
 function errorText(error: unknown): string {
   const e = error as { stderr?: string; stdout?: string; message?: string };
   const text = [e.stderr, e.message].filter(Boolean).join("\n");
@@ -230,23 +244,45 @@ export async function createRealEngineStack(
   const names = new Map<string, string>([[emulator.rootGroupUid, "ROOT"]]);
   let lastResources: StateResource[] = [];
 
-  async function resources(): Promise<StateResource[]> {
+  const stateFile = path.join(backend, ".pulumi", "stacks", projectName, "dev.json");
+
+  /**
+   * The stack's resources as `pulumi stack export --show-secrets` prints them: read from
+   * the file backend's checkpoint, which holds the same, without a CLI run and the
+   * passphrase's key derivation (about half a second each, twice per step). Only when a
+   * resource wanted holds a secret (the engine's provider resources always do: the
+   * stack's config) does it go through the CLI, which decrypts it; so does a stack with
+   * no checkpoint yet.
+   */
+  async function stateResources(
+    wanted: (type: string) => boolean,
+  ): Promise<Array<Record<string, unknown>>> {
+    const text = fs.existsSync(stateFile) ? fs.readFileSync(stateFile, "utf8") : undefined;
+    if (text !== undefined) {
+      const file = JSON.parse(text) as {
+        checkpoint?: { latest?: { resources?: Array<Record<string, unknown>> } };
+      };
+      const list = (file.checkpoint?.latest?.resources ?? []).filter((r) => wanted(String(r.type)));
+      if (!JSON.stringify(list).includes(SECRET_SIGNATURE)) return list;
+    }
     const deployment = (await stack.exportStack()).deployment as {
       resources?: Array<Record<string, unknown>>;
     };
-    const list = (deployment.resources ?? [])
-      .filter((r) => !SKIPPED_TYPES.test(String(r.type)))
-      .map((r) => ({
-        urn: String(r.urn),
-        name: nameOf(String(r.urn)),
-        type: String(r.type),
-        id: String(r.id ?? ""),
-        inputs: (r.inputs ?? {}) as Record<string, unknown>,
-        outputs: (r.outputs ?? {}) as Record<string, unknown>,
-        protect: r.protect === true,
-        retainOnDelete: r.retainOnDelete === true,
-        dependencies: (r.dependencies ?? []) as string[],
-      }));
+    return (deployment.resources ?? []).filter((r) => wanted(String(r.type)));
+  }
+
+  async function resources(): Promise<StateResource[]> {
+    const list = (await stateResources((type) => !SKIPPED_TYPES.test(type))).map((r) => ({
+      urn: String(r.urn),
+      name: nameOf(String(r.urn)),
+      type: String(r.type),
+      id: String(r.id ?? ""),
+      inputs: (r.inputs ?? {}) as Record<string, unknown>,
+      outputs: (r.outputs ?? {}) as Record<string, unknown>,
+      protect: r.protect === true,
+      retainOnDelete: r.retainOnDelete === true,
+      dependencies: (r.dependencies ?? []) as string[],
+    }));
     for (const r of list) if (r.id) names.set(r.id, `<${r.name}>`);
     lastResources = list;
     return list;
@@ -256,6 +292,7 @@ export async function createRealEngineStack(
     kind: "preview" | "up" | "refresh" | "destroy",
     settings: RunSettings = {},
   ): Promise<RunOutcome> {
+    const started = Date.now();
     await resources();
     await emulator.clearRequests();
     const events: EngineEvent[] = [];
@@ -275,6 +312,7 @@ export async function createRealEngineStack(
           ...common,
           expectNoChanges: settings.expectNoChanges,
           policyPacks: settings.policyPacks,
+          refresh: settings.refresh,
         });
       } else {
         await runApplying(kind, settings, common.onEvent, common.onOutput);
@@ -283,6 +321,7 @@ export async function createRealEngineStack(
       error = errorText(caught);
     }
     await resources();
+    logStep(options.name, kind, settings, Date.now() - started);
     // `up`, `refresh` and `destroy` preview first, as users run them: those events are
     // the plan; the others are what the command did.
     const steps = stepsOf(kind === "preview" ? events : events.filter((e) => !isPlanning(e)));
@@ -337,6 +376,9 @@ export async function createRealEngineStack(
     destroy: (settings) => run("destroy", settings),
     resources,
     async outputs() {
+      const [root] = await stateResources((type) => type === "pulumi:pulumi:Stack");
+      const text = JSON.stringify(root?.outputs ?? {});
+      if (!text.includes(SECRET_SIGNATURE)) return JSON.parse(text) as Record<string, unknown>;
       const outputs = await stack.outputs();
       return Object.fromEntries(Object.entries(outputs).map(([k, v]) => [k, v.value]));
     },
