@@ -9,6 +9,12 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // Each worker loads the modules once for all its files instead of once per file:
+    // importing the package, @pulumi/pulumi and the emulator again for each of a hundred
+    // short files cost about 120 s of CPU. Files must therefore leave no state behind
+    // (env stubs undone, servers closed, mocks restored): `npx vitest run --isolate`
+    // runs each file in a fresh process, as before.
+    isolate: false,
     // Two files at a time on two cores: a real-engine scenario spends much of its time
     // waiting on its child processes (CLI, language host, provider host).
     maxWorkers: 2,
