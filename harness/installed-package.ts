@@ -94,6 +94,34 @@ export function ensureBuilt(root: string = REPO_ROOT): void {
 
 /** Lists what `npm pack` would put in the tarball (the `files` field, package.json, README). */
 export function packedFiles(packageRoot: string): string[] {
+  // `npm pack --dry-run` costs over a second of CPU; a worker asks for the same list
+  // once per consumer project, so it is kept while the files it covers stay the same.
+  const key = packedFilesKey(packageRoot);
+  const cached = packedFilesCache.get(packageRoot);
+  if (cached?.key === key) return [...cached.files];
+  const files = listPackedFiles(packageRoot);
+  packedFilesCache.set(packageRoot, { key, files });
+  return [...files];
+}
+
+const packedFilesCache = new Map<string, { key: string; files: string[] }>();
+
+/** The manifest, and every path below the package's folder but its dependencies. */
+function packedFilesKey(packageRoot: string): string {
+  const paths: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      if (["node_modules", ".git", ".tmp"].includes(entry.name)) continue;
+      const full = path.join(dir, entry.name);
+      paths.push(path.relative(packageRoot, full));
+      if (entry.isDirectory()) walk(full);
+    }
+  };
+  walk(packageRoot);
+  return `${fs.readFileSync(path.join(packageRoot, "package.json"), "utf8")}\n${paths.sort().join("\n")}`;
+}
+
+function listPackedFiles(packageRoot: string): string[] {
   const npm = process.platform === "win32" ? "npm.cmd" : "npm";
   const out = execFileSync(npm, ["pack", "--dry-run", "--json", "--ignore-scripts"], {
     cwd: packageRoot,
