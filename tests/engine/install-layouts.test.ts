@@ -34,7 +34,7 @@ describe.skipIf(!hasRealEngine())("the provider text in every install layout", (
 
   beforeAll(async () => {
     emulator = await startTestEmulator();
-    layouts = createLayoutBase(inject("realEngine").cliRoot);
+    layouts = await createLayoutBase(inject("realEngine"));
   }, 300_000);
 
   afterAll(async () => {

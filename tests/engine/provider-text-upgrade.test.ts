@@ -56,7 +56,7 @@ describe.skipIf(!hasRealEngine())(
 
     beforeAll(async () => {
       emulator = await startTestEmulator();
-      layouts = createLayoutBase(inject("realEngine").cliRoot, { old: OLD_TEXT_RELEASE });
+      layouts = await createLayoutBase(inject("realEngine"), { old: OLD_TEXT_RELEASE });
       stack = await createRealEngineStack(layouts.context, {
         name: "provider-text-upgrade",
         program: PROGRAM,
