@@ -1,18 +1,18 @@
 /**
  * The package laid out in a program's `node_modules` the ways users install it, for the
- * real engine: one base folder holds every dependency (`@pulumi/pulumi`, `undici`, ...)
- * but not the package itself, which sits in `<base>/packages/<label>/pulumi-irm` as
- * `npm pack` ships it (this checkout, or an older commit for upgrade tests). A project
- * folder below the base gets the package by one of the layouts below; whatever else it
- * requires resolves by walking up to the base.
+ * real engine: one base folder holds every dependency (`@pulumi/pulumi`, `undici`, ...,
+ * linked from the run's installed base) but not the package itself, which sits in
+ * `<base>/packages/<label>/pulumi-irm` as `npm pack` ships it (this checkout, or an older
+ * commit for upgrade tests). A project folder below the base gets the package by one of
+ * the layouts below; whatever else it requires resolves by walking up to the base.
  */
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import { createRequire } from "node:module";
 import * as os from "node:os";
 import * as path from "node:path";
-import { ensureBuilt, REPO_ROOT } from "../installed-package";
-import type { RealEngineContext } from "./installed-base";
+import { REPO_ROOT } from "../installed-package";
+import { ensureInstalledBase, packedTarball, type RealEngineContext } from "./installed-base";
 
 /**
  * How the package reaches the program:
@@ -139,53 +139,80 @@ function pinned(name: string): string {
 }
 
 /**
+ * `from` copied to `to` as hard links, file by file (symbolic links copied as links), but
+ * for the top-level entries named in `skip`: a second `node_modules` at the cost of its
+ * directory entries. Falls back to copying a file where the file system refuses a link.
+ */
+function linkTree(from: string, to: string, skip: ReadonlySet<string> = new Set()): void {
+  fs.mkdirSync(to, { recursive: true });
+  for (const entry of fs.readdirSync(from, { withFileTypes: true })) {
+    if (skip.has(entry.name)) continue;
+    const source = path.join(from, entry.name);
+    const target = path.join(to, entry.name);
+    if (entry.isDirectory()) {
+      linkTree(source, target);
+    } else if (entry.isSymbolicLink()) {
+      fs.symlinkSync(fs.readlinkSync(source), target);
+    } else {
+      try {
+        fs.linkSync(source, target);
+      } catch {
+        fs.copyFileSync(source, target);
+      }
+    }
+  }
+}
+
+/**
  * A base with this checkout's package (label `current`) and, for each `older` label, the
  * package of that commit, each in `packages/<label>/pulumi-irm`; the base's own
  * `node_modules` holds every dependency but no `pulumi-irm`.
+ *
+ * Nothing is packed or installed twice in a run: the dependencies are the run's installed
+ * base's (`installed-base.ts`, filled now if no test did yet), hard-linked without the
+ * package and npm's lockfile, and `current` is the tarball packed for that base. An
+ * older commit's package comes from the cache of `packCommitCached`.
  */
-export function createLayoutBase(cliRoot: string, older: Record<string, string> = {}): LayoutBase {
-  ensureBuilt();
+export async function createLayoutBase(
+  context: RealEngineContext,
+  older: Record<string, string> = {},
+): Promise<LayoutBase> {
+  await ensureInstalledBase(context.base);
   const base = fs.mkdtempSync(path.join(os.tmpdir(), "irm-layouts-"));
-  const tarballs = path.join(base, "tarballs");
-  const current = pack(REPO_ROOT, path.join(tarballs, "current"));
-  fs.writeFileSync(
-    path.join(base, "package.json"),
-    JSON.stringify({ name: "irm-layout-projects", private: true }, null, 2),
-  );
-  npm(
-    [
-      "install",
-      "--prefer-offline",
-      "--no-audit",
-      "--no-fund",
-      current,
-      `@pulumi/pulumi@${pinned("@pulumi/pulumi")}`,
-      `typescript@${pinned("typescript")}`,
-      `@types/node@${pinned("@types/node")}`,
-    ],
-    base,
-  );
-  const packages: Record<string, string> = {};
-  const store = (label: string, tarball: string) => {
-    const dir = path.join(base, "packages", label);
-    fs.mkdirSync(dir, { recursive: true });
-    execFileSync("tar", ["-xzf", tarball, "-C", dir]);
-    fs.renameSync(path.join(dir, "package"), path.join(dir, "pulumi-irm"));
-    packages[label] = path.join(dir, "pulumi-irm");
-  };
-  // The base must not serve the package itself: each project gets it by its layout.
-  fs.rmSync(path.join(base, "node_modules", "pulumi-irm"), { recursive: true, force: true });
-  store("current", current);
-  for (const [label, commit] of Object.entries(older)) {
-    store(label, packCommitCached(commit, path.join(tarballs, label)));
+  try {
+    // The base must not serve the package itself: each project gets it by its layout.
+    linkTree(
+      path.join(context.base, "node_modules"),
+      path.join(base, "node_modules"),
+      new Set(["pulumi-irm", ".package-lock.json"]),
+    );
+    fs.writeFileSync(
+      path.join(base, "package.json"),
+      JSON.stringify({ name: "irm-layout-projects", private: true }, null, 2),
+    );
+    const packages: Record<string, string> = {};
+    const store = (label: string, tarball: string) => {
+      const dir = path.join(base, "packages", label);
+      fs.mkdirSync(dir, { recursive: true });
+      execFileSync("tar", ["-xzf", tarball, "-C", dir]);
+      fs.renameSync(path.join(dir, "package"), path.join(dir, "pulumi-irm"));
+      packages[label] = path.join(dir, "pulumi-irm");
+    };
+    store("current", packedTarball(context.base));
+    for (const [label, commit] of Object.entries(older)) {
+      store(label, packCommitCached(commit, path.join(base, "tarballs", label)));
+    }
+    // `createRealEngineStack` installs nothing into a base marked installed.
+    fs.writeFileSync(path.join(base, ".installed"), "");
+    return {
+      context: { cliRoot: context.cliRoot, base },
+      packages,
+      remove: () => fs.rmSync(base, { recursive: true, force: true }),
+    };
+  } catch (error) {
+    fs.rmSync(base, { recursive: true, force: true });
+    throw error;
   }
-  // `createRealEngineStack` installs nothing into a base marked installed.
-  fs.writeFileSync(path.join(base, ".installed"), "");
-  return {
-    context: { cliRoot, base },
-    packages,
-    remove: () => fs.rmSync(base, { recursive: true, force: true }),
-  };
 }
 
 /** The library of the `nested-*` layouts: it requires the package and hands it over. */

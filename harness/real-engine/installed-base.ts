@@ -102,6 +102,18 @@ function install(base: string): void {
   );
 }
 
+/**
+ * The tarball `npm pack` made of this checkout for an installed base (it stays in the
+ * base, beside the `node_modules` it was installed into).
+ */
+export function packedTarball(base: string): string {
+  const found = fs.readdirSync(base).filter((name) => /^pulumi-irm-.*\.tgz$/.test(name));
+  if (found.length !== 1) {
+    throw new Error(`expected one packed pulumi-irm tarball in ${base}, found ${found.length}`);
+  }
+  return path.join(base, found[0]);
+}
+
 /** A fresh base, installed now (for tools outside a vitest run, such as the benchmarks). */
 export function createInstalledBase(): string {
   const base = reserveInstalledBase();

@@ -56,7 +56,7 @@ describe.skipIf(!hasRealEngine())(
 
     beforeAll(async () => {
       emulator = await startTestEmulator();
-      layouts = createLayoutBase(inject("realEngine").cliRoot, { old: OLD_TEXT_RELEASE });
+      layouts = await createLayoutBase(inject("realEngine"), { old: OLD_TEXT_RELEASE });
       stack = await createRealEngineStack(layouts.context, {
         name: "provider-text-upgrade",
         program: PROGRAM,
@@ -73,7 +73,7 @@ describe.skipIf(!hasRealEngine())(
 
     it("the older release stores its 2 KB text, the same in inputs and outputs", async () => {
       use("old");
-      const up = await stack.up();
+      const up = await stack.up({ skipPreview: true });
       expect(up.error).toBeUndefined();
       expect(up.changes.map((s) => s.op)).toEqual(["create", "create"]);
       oldTexts = textsOf(await stack.resources());
@@ -103,7 +103,7 @@ describe.skipIf(!hasRealEngine())(
       for (const [type, texts] of Object.entries(textsOf(await stack.resources()))) {
         expect(texts, type).toEqual([SHORT[type], SHORT[type]]);
       }
-      const up = await stack.up({ expectNoChanges: true });
+      const up = await stack.up({ expectNoChanges: true, skipPreview: true });
       expect(up.error).toBeUndefined();
       for (const [type, texts] of Object.entries(textsOf(await stack.resources()))) {
         expect(texts, type).toEqual([SHORT[type], SHORT[type]]);
@@ -119,7 +119,7 @@ describe.skipIf(!hasRealEngine())(
       expect(same.error).toBeUndefined();
 
       await stack.setConfig("description", "a team, edited");
-      const update = await stack.up();
+      const update = await stack.up({ skipPreview: true });
       expect(update.error).toBeUndefined();
       expect(update.changes).toEqual([
         { op: "update", name: "team", type: "pulumi-nodejs:dynamic/irm:Group" },

@@ -40,6 +40,19 @@ async function startConfiguredHost(
   return host;
 }
 
+let shared: Promise<ProviderHost> | undefined;
+
+/**
+ * The host the tests configured with the fixture's token share, started by whichever
+ * asks first: one process serves every resource of a deployment too, and starting one
+ * (loading `@pulumi/pulumi`) is most of a test's time. A test with another token or
+ * another project starts its own.
+ */
+function sharedHost(): Promise<ProviderHost> {
+  shared ??= startConfiguredHost(emu.token);
+  return shared;
+}
+
 beforeAll(async () => {
   project = createConsumerProject({
     name: "provider-host",
@@ -56,7 +69,7 @@ afterAll(async () => {
 
 describe("the real provider host", () => {
   it("runs Configure, Check, Diff, Create, Read, Update and Delete for all three types", async () => {
-    const host = await startConfiguredHost(emu.token);
+    const host = await sharedHost();
     const { pkg } = run;
     const groupType = pkg.Group.__pulumiType;
     const groupUrn = urn(groupType, "team");
@@ -178,7 +191,7 @@ describe("the real provider host", () => {
   });
 
   it("loads state of the previous version: its exact-match identity diffs clean", async () => {
-    const host = await startConfiguredHost(emu.token);
+    const host = await sharedHost();
     const { pkg } = run;
     const group = await emu.client.iam.groups.create(emu.rootGroupUid, { name: "older state" });
     const identityType = pkg.Identity.__pulumiType;
@@ -215,7 +228,7 @@ describe("the real provider host", () => {
   });
 
   it("reads an object from its uid and the provider alone, as get does", async () => {
-    const host = await startConfiguredHost(emu.token);
+    const host = await sharedHost();
     const type = run.pkg.Group.__pulumiType;
     const group = await emu.client.iam.groups.create(emu.rootGroupUid, {
       name: "read by get",
@@ -238,7 +251,7 @@ describe("the real provider host", () => {
   });
 
   it("fails a pattern that RE2 refuses in check, naming the field", async () => {
-    const host = await startConfiguredHost(emu.token);
+    const host = await sharedHost();
     const type = run.pkg.Identity.__pulumiType;
     const result = await host.check(
       urn(type, "lookahead"),
@@ -259,7 +272,7 @@ describe("the real provider host", () => {
   });
 
   it("returns check failures that name the property and the rule", async () => {
-    const host = await startConfiguredHost(emu.token);
+    const host = await sharedHost();
     const type = run.pkg.Identity.__pulumiType;
     const result = await host.check(
       urn(type, "bad"),
