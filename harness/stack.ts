@@ -39,6 +39,12 @@ export interface RunOutcome {
    * command ran first announced (what the user was shown before the run applied).
    */
   planned?: Step[];
+  /**
+   * Names of the resources whose refresh (a `refresh`, or `preview` with `refresh`) read
+   * back an object differing from the state in its inputs or outputs, or gone: whatever
+   * step the engine reported (it reports `same` when only outputs moved).
+   */
+  refreshChanged: string[];
   /** The failure that stopped the run (program, provider or engine message), if any. */
   error?: string;
   /** Everything the engine printed for this run (events and diagnostics). */

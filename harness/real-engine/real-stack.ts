@@ -103,6 +103,45 @@ function stepsOf(events: EngineEvent[]): Step[] {
   return steps;
 }
 
+/** JSON with object keys sorted, so equal values print alike. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === "object" && !Array.isArray(v)
+      ? Object.fromEntries(
+          Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1)),
+        )
+      : v,
+  );
+}
+
+/**
+ * Resources a refresh read back differently from the state (inputs or outputs), or
+ * found gone, from the old and new state the engine's events carry for each refresh.
+ */
+function refreshChangedOf(events: EngineEvent[]): string[] {
+  const refreshed = new Set<string>();
+  for (const event of events) {
+    const meta = event.resourcePreEvent?.metadata as StepMetadata | undefined;
+    if (meta?.op === "refresh") refreshed.add(meta.urn);
+  }
+  const changed = new Set<string>();
+  for (const event of events) {
+    const meta = event.resOutputsEvent?.metadata as
+      | (StepMetadata & { old?: StateOf; new?: StateOf })
+      | undefined;
+    if (!meta || !refreshed.has(meta.urn) || SKIPPED_TYPES.test(meta.type)) continue;
+    const before = meta.old && canonical([meta.old.inputs, meta.old.outputs]);
+    const after = meta.new && canonical([meta.new.inputs, meta.new.outputs]);
+    if (before !== after) changed.add(nameOf(meta.urn));
+  }
+  return [...changed];
+}
+
+interface StateOf {
+  inputs?: unknown;
+  outputs?: unknown;
+}
+
 /** True for an event of the preview a command ran before applying (`planning`). */
 function isPlanning(event: EngineEvent): boolean {
   const payload = (event.resourcePreEvent ?? event.resOutputsEvent) as
@@ -332,6 +371,9 @@ export async function createRealEngineStack(
     return {
       steps,
       changes: steps.filter((s) => s.op !== "same"),
+      refreshChanged: refreshChangedOf(
+        kind === "preview" ? events : events.filter((e) => !isPlanning(e)),
+      ),
       ...(planned ? { planned: planned.filter((s) => s.op !== "same") } : {}),
       error,
       output,

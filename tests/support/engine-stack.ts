@@ -32,14 +32,18 @@ export async function createEngineStack(options: EngineStackOptions): Promise<En
 /**
  * The stack has converged: `pulumi preview --refresh --expect-no-changes`, as a pipeline
  * checks for drift, reads every object back and plans against what it read, and finds
- * nothing to do (no refresh that would change or drop an object, no step of the
- * program's), sending no write; the state is as before. One engine run does both.
+ * nothing to do (no refresh that would change or drop an object, even one the engine
+ * calls `same` because only outputs moved; no step of the program's), sending no
+ * write. One engine run does both.
  */
 export async function expectConverged(stack: EngineStack): Promise<void> {
   const before = await stack.resources();
   const preview = await stack.preview({ refresh: true, expectNoChanges: true });
   expect(preview.error).toBeUndefined();
   expect(preview.changes).toEqual([]);
+  // The engine reports `same` for a refresh that moved only outputs; a refresh would
+  // have written them.
+  expect(preview.refreshChanged).toEqual([]);
   expect(writesOf(await stack.takeRequests())).toEqual([]);
   expect(await stack.resources()).toEqual(before);
 }
