@@ -1,6 +1,6 @@
 /**
  * What a new user meets first, on the real engine with the real CLI's output: a preview
- * that says what the `up` then does (a one-field edit of a group with children, a
+ * that says what the `up` then does (an edit and a rename of a group with children, a
  * protected child among them), errors of the program that arrive within seconds and
  * once, no default address for the token, a missing parent named before any create, and
  * a delete blocked by an object the stack does not manage, reported at once by name.
@@ -60,7 +60,8 @@ describe.runIf(hasRealEngine())("what a new user meets first", { shuffle: false 
   });
 
   it("up creates the team, its protected child, an identity and its binding", async () => {
-    const result = await stack.up();
+    // Its plan is not what this test proves (the next test's is).
+    const result = await stack.up({ skipPreview: true });
     expect(result.error).toBeUndefined();
     expect(describeSteps(result.changes)).toEqual([
       "create ci",
@@ -70,8 +71,10 @@ describe.runIf(hasRealEngine())("what a new user meets first", { shuffle: false 
     ]);
   }, 300_000);
 
-  it("a one-field edit of a group with children previews as exactly one update, and is one", async () => {
+  it("a description edit and a rename of a group with children preview as exactly one update, and are one", async () => {
+    // Neither field replaces the group: were either to, the plan would say replace.
     stack.editProgram('description: "first"', 'description: "second"');
+    stack.editProgram('name: "team",', 'name: "team-renamed",');
     const result = await stack.up();
     expect(result.error).toBeUndefined();
     expect(result.planned && describeSteps(result.planned)).toEqual(["update team"]);
@@ -79,30 +82,25 @@ describe.runIf(hasRealEngine())("what a new user meets first", { shuffle: false 
     const preview = printed(result).split(/^Updating \(/m)[0];
     expect(preview).toMatch(/~ 1 to update/);
     expect(preview).not.toMatch(/to replace/);
+    // One PATCH with both fields in its mask (each field's mask alone is proven in
+    // org-hierarchy.test.ts).
     expect(writesOf(await stack.takeRequests())).toEqual([
-      "PATCH /iam/v2beta1/groups/<team>?updateMask=description 200",
+      "PATCH /iam/v2beta1/groups/<team>?updateMask=name,description 200",
     ]);
   }, 300_000);
 
-  it("a rename previews as exactly one update, and is one", async () => {
-    stack.editProgram('name: "team",', 'name: "team-renamed",');
-    const preview = await stack.preview();
-    expect(preview.error).toBeUndefined();
-    expect(describeSteps(preview.changes)).toEqual(["update team"]);
-    const result = await stack.up();
-    expect(result.error).toBeUndefined();
-    expect(result.planned && describeSteps(result.planned)).toEqual(["update team"]);
-    expect(describeSteps(result.changes)).toEqual(["update team"]);
-    expect(writesOf(await stack.takeRequests())).toEqual([
-      "PATCH /iam/v2beta1/groups/<team>?updateMask=name 200",
-    ]);
-  }, 300_000);
-
-  /** Seconds a preview of the unchanged program takes on this machine now. */
+  let normalSeconds: number | undefined;
+  /**
+   * Seconds a preview of the unchanged program takes on this machine, measured once for
+   * the two timing checks below (each allows a minute more).
+   */
   async function normalPreviewSeconds(): Promise<number> {
-    const started = Date.now();
-    expect((await stack.preview({ expectNoChanges: true })).error).toBeUndefined();
-    return (Date.now() - started) / 1000;
+    if (normalSeconds === undefined) {
+      const started = Date.now();
+      expect((await stack.preview({ expectNoChanges: true })).error).toBeUndefined();
+      normalSeconds = (Date.now() - started) / 1000;
+    }
+    return normalSeconds;
   }
 
   it("a misspelt role name in a lookup fails the preview as fast as a preview, once, naming it", async () => {
@@ -170,13 +168,15 @@ describe.runIf(hasRealEngine())("what a new user meets first", { shuffle: false 
       '{ parentUid: team.uid, name: "sub" }, { protect: true }',
       '{ parentUid: team.uid, name: "sub" }',
     );
-    expect((await stack.up()).error).toBeUndefined();
+    // This up only drops the protection (state, not a request); its plan is not the point.
+    expect((await stack.up({ skipPreview: true })).error).toBeUndefined();
     const teamUid = stack.uidOf("team");
     const [repoUid] = (
       await emulator.seed({ repos: [{ parentUid: teamUid, name: "pushed-by-hand" }] })
     ).repos;
     const started = Date.now();
-    const result = await stack.destroy();
+    // What is timed is the blocked delete, not the plan before it.
+    const result = await stack.destroy({ skipPreview: true });
     const seconds = (Date.now() - started) / 1000;
     expect(result.error).toBeDefined();
     const out = printed(result);
