@@ -1,6 +1,7 @@
 /**
  * `examples/github-actions` on the engine: an identity pinned to a repository's main
- * branch and its binding by role name; preview, up, convergence, an update, destroy.
+ * branch and its binding by role name; up (previewing first), convergence, an update,
+ * destroy.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
@@ -42,20 +43,15 @@ describeOnEngine(
       await emulator?.close();
     });
 
-    it("previews the identity and its binding without writing", async () => {
-      const preview = await stack.preview();
-      expect(preview.error).toBeUndefined();
-      expect(describeSteps(preview.changes).sort()).toEqual([
+    it("up previews the identity and its binding, then creates the identity, then the binding", async () => {
+      // One `pulumi up`, previewing first as users run it: its plan is the preview's.
+      const result = await stack.up();
+      expect(result.error).toBeUndefined();
+      expect(describeSteps(result.planned ?? []).sort()).toEqual([
         "create deployer",
         "create deployer-role",
       ]);
-      expect(writesOf(await stack.takeRequests())).toEqual([]);
-    });
-
-    it("creates the identity, then the binding, and converges", async () => {
-      // The plan of this up is the preview of the test above.
-      const result = await stack.up({ skipPreview: true });
-      expect(result.error).toBeUndefined();
+      // The run's only writes, in order: the preview sent none.
       expect(writesOf(await stack.takeRequests())).toEqual([
         `POST /iam/v2beta1/identities/${groupPath()} 200`,
         `POST /iam/v2beta1/roleBindings/${groupPath()} 200`,
@@ -69,12 +65,16 @@ describeOnEngine(
         identityUid: identity?.id,
         subject: "repo:acme/payments:ref:refs/heads/main",
       });
+    });
+
+    it("then the stack has converged", async () => {
       await expectConverged(stack);
     });
 
     it("a new branch is one PATCH of the identity's subject and description", async () => {
       await stack.setConfig("branch", "release");
-      const result = await stack.up();
+      // No plan is asserted: the up runs without its preview.
+      const result = await stack.up({ skipPreview: true });
       expect(result.error).toBeUndefined();
       expect(describeSteps(result.changes)).toEqual(["update deployer"]);
       expect(writesOf(await stack.takeRequests())).toEqual([

@@ -57,11 +57,12 @@ describeOnEngine("identity kinds on the engine", { shuffle: false }, () => {
   );
 
   it(
-    "creates the exact-match identity, reads the existing group, and converges",
+    "creates the exact-match identity and reads the existing group",
     async () => {
       await stack.setConfig("subjectPattern", "");
       await stack.setConfig("subject", MAIN);
-      const result = await stack.up();
+      // No plan is asserted: the up runs without its preview.
+      const result = await stack.up({ skipPreview: true });
       expect(result.error).toBeUndefined();
       // The request log names the group by the stack's resource that read it.
       expect(writesOf(await stack.takeRequests())).toEqual([
@@ -76,9 +77,8 @@ describeOnEngine("identity kinds on the engine", { shuffle: false }, () => {
       const existing = (await stack.resources()).find((r) => r.name === "existing");
       expect(existing?.id).toBe(groupUid);
       expect(existing?.outputs).toMatchObject({ uid: groupUid, parentUid: emulator.rootGroupUid });
-      const preview = await stack.preview({ expectNoChanges: true });
-      expect(preview.error).toBeUndefined();
-      expect(writesOf(await stack.takeRequests())).toEqual([]);
+      // That the new identity has nothing else to change is the next test's: its up is
+      // one update of it, a PATCH of claim_match.subject_pattern and no other field.
     },
     ENGINE_STEP_TIMEOUT_MS,
   );
@@ -88,7 +88,7 @@ describeOnEngine("identity kinds on the engine", { shuffle: false }, () => {
     async () => {
       await stack.setConfig("subject", "");
       await stack.setConfig("subjectPattern", MAIN_OR_RELEASE);
-      const result = await stack.up();
+      const result = await stack.up({ skipPreview: true });
       expect(result.error).toBeUndefined();
       expect(describeSteps(result.changes)).toEqual(["update deployer"]);
       expect(writesOf(await stack.takeRequests())).toEqual([
@@ -98,8 +98,10 @@ describeOnEngine("identity kinds on the engine", { shuffle: false }, () => {
         issuer: "https://token.actions.githubusercontent.com",
         subjectPattern: MAIN_OR_RELEASE,
       });
+      // Then nothing is left to change.
       const preview = await stack.preview({ expectNoChanges: true });
       expect(preview.error).toBeUndefined();
+      expect(writesOf(await stack.takeRequests())).toEqual([]);
     },
     ENGINE_STEP_TIMEOUT_MS,
   );
@@ -109,7 +111,7 @@ describeOnEngine("identity kinds on the engine", { shuffle: false }, () => {
     async () => {
       const before = stack.uidOf("deployer");
       await stack.setConfig("servicePrincipal", "SERVICE_PRINCIPAL_INGESTER");
-      const result = await stack.up();
+      const result = await stack.up({ skipPreview: true });
       expect(result.error).toBeUndefined();
       expect(describeSteps(result.changes)).toEqual([
         "delete-replaced deployer",

@@ -7,9 +7,11 @@
  * group's own account association); real-engine.test.ts deploys the whole organisation.
  * The deploy scenarios run in order on one stack, as successive pipeline runs would.
  */
+import * as fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { exportOrganisation } from "../../exporter/index";
+import { type ExportResult, exportOrganisation } from "../../exporter/index";
 import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
+import { scratchDir } from "../../harness/installed-package";
 import {
   createDemoOrganisation,
   DEMO_CLIENT_SECRET,
@@ -19,40 +21,47 @@ import { describeOnEngine, type EngineStack, hasRealEngine } from "../support/en
 import {
   biomeFormat,
   changes,
-  createExportedProject,
   deployExported,
-  type ExportedProject,
+  generateProject,
   liveUids,
   stateIds,
-  typeCheck,
+  typeCheckTogether,
   writes,
 } from "../support/export";
 
 describe("irm-export on the demo organisation", { shuffle: false }, () => {
   let emulator: TestEmulator;
   let demo: DemoUids;
-  let exported: ExportedProject;
-  let platform: ExportedProject;
+  /** The whole organisation's export and the platform subtree's, each written to a folder. */
+  let exported: { result: ExportResult };
+  let platform: { result: ExportResult };
+  const exportedDir = scratchDir("export-demo-generated");
+  const platformDir = scratchDir("export-demo-platform-generated");
   /** The platform subtree's project on the engine, where this run has one. */
   let stack: EngineStack;
 
   beforeAll(async () => {
     emulator = await startTestEmulator();
     demo = await createDemoOrganisation(emulator);
-    exported = await createExportedProject(emulator, "export-demo");
-    platform = await createExportedProject(emulator, "export-demo-platform", {
-      groupUid: demo.platform,
-    });
+    for (const dir of [exportedDir, platformDir]) fs.rmSync(dir, { recursive: true, force: true });
+    exported = { result: await generateProject(emulator, exportedDir) };
+    platform = {
+      result: await generateProject(emulator, platformDir, { groupUid: demo.platform }),
+    };
     if (hasRealEngine()) {
-      stack = await deployExported(emulator, platform, "export-demo-platform-stack");
+      stack = await deployExported(
+        emulator,
+        platformDir,
+        platform.result,
+        "export-demo-platform-stack",
+      );
     }
   }, 400_000);
 
   afterAll(async () => {
     await stack?.dispose();
     await emulator?.close();
-    exported?.project.remove();
-    platform?.project.remove();
+    for (const dir of [exportedDir, platformDir]) fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it("reads each collection in one page, and declares every object with readable references", async () => {
@@ -132,10 +141,15 @@ describe("irm-export on the demo organisation", { shuffle: false }, () => {
   });
 
   it("type-checks against the installed package and is formatted as Biome formats it", async () => {
+    // Both projects in one compiler run: each in its own folder, under the tsconfig
+    // the exporter writes for both.
+    const checked = await typeCheckTogether("export-demo-typecheck", {
+      organisation: exported.result.files,
+      platform: platform.result.files,
+    });
+    expect(checked.output).toBe("");
+    expect(checked.ok).toBe(true);
     for (const generated of [exported, platform]) {
-      const checked = await typeCheck(generated.project.dir);
-      expect(checked.output).toBe("");
-      expect(checked.ok).toBe(true);
       const index = generated.result.files["index.ts"];
       expect(await biomeFormat(index)).toBe(index);
     }
@@ -180,7 +194,8 @@ describe("irm-export on the demo organisation", { shuffle: false }, () => {
 
   describeOnEngine("the subtree's project on the engine", { shuffle: false }, () => {
     it("first up of the subtree adopts every object: no request writes anything", async () => {
-      const result = await stack.up();
+      // No plan is asserted here: the up adopts without its preview run.
+      const result = await stack.up({ skipPreview: true });
       expect(result.error).toBeUndefined();
       expect(writes(await emulator.requests())).toEqual([]);
       // The group, its identities, bindings and association (whose uid is the group's).
@@ -192,8 +207,9 @@ describe("irm-export on the demo organisation", { shuffle: false }, () => {
       expect(stack.persistedText()).not.toContain(emulator.token);
     }, 180_000);
 
-    it("second up shows no changes and sends no write", async () => {
-      const result = await stack.up();
+    it("then a preview expecting no changes finds none and sends no write", async () => {
+      // What a second up would do, without the up: its plan is empty.
+      const result = await stack.preview({ expectNoChanges: true });
       expect(result.error).toBeUndefined();
       expect(changes(result)).toEqual([]);
       expect(writes(await emulator.requests())).toEqual([]);

@@ -60,18 +60,19 @@ export async function createExportedProject(
 }
 
 /**
- * The exported project as a stack on the real engine. `clientSecrets` (identity
- * provider uid → secret) are set as the user would set them, `pulumi config set
- * --secret <key>` under the key the export names.
+ * A generated project (`programDir`, as `irm-export --out` writes it) as a stack on the
+ * real engine. `clientSecrets` (identity provider uid → secret) are set as the user
+ * would set them, `pulumi config set --secret <key>` under the key the export names.
  */
 export async function deployExported(
   emulator: TestEmulator,
-  exported: ExportedProject,
+  programDir: string,
+  result: ExportResult,
   name: string,
   clientSecrets: Record<string, string> = {},
 ): Promise<EngineStack> {
-  const stack = await createEngineStack({ name, program: exported.project.dir, emulator });
-  for (const secret of exported.result.clientSecrets) {
+  const stack = await createEngineStack({ name, program: programDir, emulator });
+  for (const secret of result.clientSecrets) {
     const value = clientSecrets[secret.uid];
     if (value !== undefined) await stack.setConfig(secret.configKey, value, true);
   }
@@ -94,6 +95,40 @@ export async function typeCheck(projectDir: string): Promise<{ ok: boolean; outp
   } catch (error) {
     const failure = error as { stdout?: string; stderr?: string };
     return { ok: false, output: `${failure.stdout ?? ""}${failure.stderr ?? ""}` };
+  }
+}
+
+/**
+ * `tsc --noEmit` once over several generated projects (name → the export's files), each
+ * in its own folder of one consumer project with the package installed as users install
+ * it, under the tsconfig.json the exporter writes for every project (checked to be the
+ * same for all, its `files` taken from each folder). Loading the package's and Pulumi's
+ * declarations is most of a compiler run, so one run checks them all for the cost of
+ * one. The compiler's output names each error's file, so its project.
+ */
+export async function typeCheckTogether(
+  name: string,
+  projects: Record<string, Record<string, string>>,
+): Promise<{ ok: boolean; output: string }> {
+  const tsconfigs = new Set(Object.values(projects).map((files) => files["tsconfig.json"]));
+  if (tsconfigs.size !== 1) {
+    throw new Error("the generated projects' tsconfig.json differ: type-check each on its own");
+  }
+  const tsconfig = JSON.parse([...tsconfigs][0]) as { files: string[] };
+  const files: Record<string, string> = {};
+  for (const [folder, generated] of Object.entries(projects)) {
+    for (const file of tsconfig.files) {
+      if (generated[file] === undefined) throw new Error(`${folder} has no ${file}`);
+      files[`${folder}/${file}`] = generated[file];
+    }
+  }
+  tsconfig.files = Object.keys(files);
+  files["tsconfig.json"] = `${JSON.stringify(tsconfig, null, 2)}\n`;
+  const project = createConsumerProject({ name, files });
+  try {
+    return await typeCheck(project.dir);
+  } finally {
+    project.remove();
   }
 }
 
