@@ -3,7 +3,6 @@
  * in its section and on stderr, and starts nothing (no emulator, no small engine).
  */
 import { describe, expect, it, vi } from "vitest";
-import { lifecycleSuite } from "../../bench/suites/lifecycle";
 
 vi.mock("../../scripts/pulumi-cli/locate", () => ({ findPulumiCli: () => undefined }));
 vi.mock("../../bench/lib/emulator-process", () => ({
@@ -14,6 +13,10 @@ vi.mock("../../bench/lib/emulator-process", () => ({
 
 describe("lifecycle benchmark without a Pulumi CLI", () => {
   it("is skipped and says why, with no figure", async () => {
+    // A worker runs many files (vitest.config.ts, isolate: false): load the suite anew so
+    // that it sees the mocks above, whatever another file loaded before.
+    vi.resetModules();
+    const { lifecycleSuite } = await import("../../bench/suites/lifecycle");
     const log: string[] = [];
     const sections = await lifecycleSuite.run({
       quick: true,
