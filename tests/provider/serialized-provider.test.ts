@@ -3,7 +3,7 @@
  * installed copy of the package and inspects each resource's `__provider` text.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createConsumerProject } from "../../harness/installed-package";
 import { groupProvider, identityProvider, roleBindingProvider } from "../../provider/shim";
 import { type ProgramRun, runProgramUnderMocks } from "../support/provider-program";
@@ -19,12 +19,17 @@ beforeAll(async () => {
     name: "provider-serialization",
     requiredSubpaths: [".", "./provider/runtime", "./sdk"],
   });
-  process.env.IRM_TOKEN = SENTINEL_TOKEN;
+  vi.stubEnv("IRM_TOKEN", SENTINEL_TOKEN);
   run = await runProgramUnderMocks(
     project,
     { "irm:token": SENTINEL_TOKEN, "irm:apiUrl": SENTINEL_API_URL },
     ["irm:token"],
   );
+});
+
+// A worker runs other files after this one (vitest.config.ts): leave no token behind.
+afterAll(() => {
+  vi.unstubAllEnvs();
 });
 
 describe("serialized providers", () => {
