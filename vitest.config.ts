@@ -18,6 +18,10 @@ export default defineConfig({
     // Two files at a time on two cores: a real-engine scenario spends much of its time
     // waiting on its child processes (CLI, language host, provider host).
     maxWorkers: 2,
+    // As many kept as started: with workers reused across files, a pool that lets one
+    // go idle and end (vitest's default minimum here is one) can end it as a file is
+    // handed to it ("Terminating worker thread", seen with three workers).
+    minWorkers: 2,
     // The engine scenarios first, so that no long file is left to run alone at the end.
     sequence: { sequencer: LongFilesFirst },
     reporters: ["default", "json"],
