@@ -16,7 +16,7 @@ describe("lifecycle benchmark without a Pulumi CLI", () => {
     // A worker runs many files (vitest.config.ts, isolate: false): load the suite anew so
     // that it sees the mocks above, whatever another file loaded before.
     vi.resetModules();
-    const { lifecycleSuite } = await import("../../bench/suites/lifecycle");
+    const { lifecycleSuite } = await import("../../bench/suites/lifecycle.js");
     const log: string[] = [];
     const sections = await lifecycleSuite.run({
       quick: true,
