@@ -769,6 +769,20 @@ function overheadFindings(rows: Measurement[]): string[] {
   ];
 }
 
+/** The smallest and largest share of the two `__provider` copies in one resource, as "a to b %". */
+function shareRange(rows: Measurement[]): string {
+  const shares = rows
+    .filter((m) => m.id.startsWith("provider-bytes-"))
+    .flatMap((m) => {
+      const resource = rows.find(
+        (r) => r.id === m.id.replace("provider-bytes-", "resource-bytes-"),
+      );
+      return resource && resource.value > 0 ? [(200 * m.value) / resource.value] : [];
+    });
+  if (shares.length === 0) return "an unmeasured share";
+  return `${Math.round(Math.min(...shares))} to ${Math.round(Math.max(...shares))} %`;
+}
+
 function sizeFindings(rows: Measurement[]): string[] {
   const providerRows = rows.filter((m) => m.id.startsWith("provider-bytes-"));
   const largest = Math.max(...providerRows.map((m) => m.value));
@@ -778,7 +792,8 @@ function sizeFindings(rows: Measurement[]): string[] {
       "exports.handler=()=>({...r.group,configure:r.configure})`, set by the resource classes instead of " +
       "Pulumi's closure serializer, which wrote about 2 KB per type.",
     "The text is stored twice per resource (inputs and outputs: the engine needs it to update and delete after " +
-      "the program changed), so it is most of each resource's state; a dynamic provider cannot store it once.",
+      `the program changed); a dynamic provider cannot store it once. The two copies are ${shareRange(rows)} ` +
+      "of a resource's state here.",
     "One resource's JSON here is the checkpoint's URN, name, type, id, inputs, outputs, flags and dependencies; the " +
       "checkpoint itself adds a few fields (parent, provider reference, property dependencies, timestamps).",
   ];
