@@ -85,6 +85,22 @@ export interface StateResource {
   dependencies: string[];
 }
 
+/** A resource of a checkpoint (as `pulumi stack export` prints it) as a `StateResource`. */
+export function stateResourceOf(r: Record<string, unknown>): StateResource {
+  const urn = String(r.urn);
+  return {
+    urn,
+    name: urn.split("::").pop() ?? urn,
+    type: String(r.type),
+    id: String(r.id ?? ""),
+    inputs: (r.inputs ?? {}) as Record<string, unknown>,
+    outputs: (r.outputs ?? {}) as Record<string, unknown>,
+    protect: r.protect === true,
+    retainOnDelete: r.retainOnDelete === true,
+    dependencies: (r.dependencies ?? []) as string[],
+  };
+}
+
 export interface EngineStack {
   engine: "real";
   /** The project folder (program copy; the installed package is reachable from it). */

@@ -7,7 +7,7 @@
 import { createRequire } from "node:module";
 import * as path from "node:path";
 import type { LogEntry } from "../../harness/emulator";
-import type { StateResource } from "../../harness/stack";
+import { type StateResource, stateResourceOf } from "../../harness/stack";
 import type { EmulatorProcess } from "./emulator-process";
 import type { RealEngine, RealRunKind } from "./real-engine";
 
@@ -54,17 +54,7 @@ export const FIXTURES_DIR = path.join(__dirname, "..", "fixtures");
 
 /** Resources of a deployment as `pulumi stack export` gives them, engine resources left out. */
 export function stateResources(exported: Array<Record<string, unknown>>): StateResource[] {
-  return exported.map((r) => ({
-    urn: String(r.urn),
-    name: String(r.urn).split("::").pop() ?? String(r.urn),
-    type: String(r.type),
-    id: String(r.id ?? ""),
-    inputs: (r.inputs ?? {}) as Record<string, unknown>,
-    outputs: (r.outputs ?? {}) as Record<string, unknown>,
-    protect: r.protect === true,
-    retainOnDelete: r.retainOnDelete === true,
-    dependencies: (r.dependencies ?? []) as string[],
-  }));
+  return exported.map(stateResourceOf);
 }
 
 export async function createBenchStack(

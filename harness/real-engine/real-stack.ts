@@ -8,6 +8,7 @@
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { isDeepStrictEqual } from "node:util";
 import * as grpc from "@grpc/grpc-js";
 import {
   type EngineEvent,
@@ -21,14 +22,15 @@ import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { REPO_ROOT } from "../installed-package";
 import { editProgram } from "../program-edit";
 import { describeRequest } from "../request-names";
-import type {
-  EngineStack,
-  EngineStackOptions,
-  RunOutcome,
-  RunSettings,
-  StateResource,
-  Step,
-  StepOp,
+import {
+  type EngineStack,
+  type EngineStackOptions,
+  type RunOutcome,
+  type RunSettings,
+  type StateResource,
+  type Step,
+  type StepOp,
+  stateResourceOf,
 } from "../stack";
 import { ensureInstalledBase, type RealEngineContext } from "./installed-base";
 
@@ -103,22 +105,11 @@ function stepsOf(events: EngineEvent[]): Step[] {
   return steps;
 }
 
-/** JSON with object keys sorted, so equal values print alike. */
-function canonical(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) =>
-    v && typeof v === "object" && !Array.isArray(v)
-      ? Object.fromEntries(
-          Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1)),
-        )
-      : v,
-  );
-}
-
 /**
  * Resources a refresh read back differently from the state (inputs or outputs), or
  * found gone, from the old and new state the engine's events carry for each refresh.
  */
-function refreshChangedOf(events: EngineEvent[]): string[] {
+export function refreshChangedOf(events: EngineEvent[]): string[] {
   const refreshed = new Set<string>();
   for (const event of events) {
     const meta = event.resourcePreEvent?.metadata as StepMetadata | undefined;
@@ -130,9 +121,9 @@ function refreshChangedOf(events: EngineEvent[]): string[] {
       | (StepMetadata & { old?: StateOf; new?: StateOf })
       | undefined;
     if (!meta || !refreshed.has(meta.urn) || SKIPPED_TYPES.test(meta.type)) continue;
-    const before = meta.old && canonical([meta.old.inputs, meta.old.outputs]);
-    const after = meta.new && canonical([meta.new.inputs, meta.new.outputs]);
-    if (before !== after) changed.add(nameOf(meta.urn));
+    const before = meta.old && [meta.old.inputs, meta.old.outputs];
+    const after = meta.new && [meta.new.inputs, meta.new.outputs];
+    if (!isDeepStrictEqual(before, after)) changed.add(nameOf(meta.urn));
   }
   return [...changed];
 }
@@ -293,7 +284,7 @@ export async function createRealEngineStack(
    * stack's config) does it go through the CLI, which decrypts it; so does a stack with
    * no checkpoint yet.
    */
-  async function stateResources(
+  async function checkpointResources(
     wanted: (type: string) => boolean,
   ): Promise<Array<Record<string, unknown>>> {
     const text = fs.existsSync(stateFile) ? fs.readFileSync(stateFile, "utf8") : undefined;
@@ -311,17 +302,9 @@ export async function createRealEngineStack(
   }
 
   async function resources(): Promise<StateResource[]> {
-    const list = (await stateResources((type) => !SKIPPED_TYPES.test(type))).map((r) => ({
-      urn: String(r.urn),
-      name: nameOf(String(r.urn)),
-      type: String(r.type),
-      id: String(r.id ?? ""),
-      inputs: (r.inputs ?? {}) as Record<string, unknown>,
-      outputs: (r.outputs ?? {}) as Record<string, unknown>,
-      protect: r.protect === true,
-      retainOnDelete: r.retainOnDelete === true,
-      dependencies: (r.dependencies ?? []) as string[],
-    }));
+    const list = (await checkpointResources((type) => !SKIPPED_TYPES.test(type))).map(
+      stateResourceOf,
+    );
     for (const r of list) if (r.id) names.set(r.id, `<${r.name}>`);
     lastResources = list;
     return list;
@@ -418,7 +401,7 @@ export async function createRealEngineStack(
     destroy: (settings) => run("destroy", settings),
     resources,
     async outputs() {
-      const [root] = await stateResources((type) => type === "pulumi:pulumi:Stack");
+      const [root] = await checkpointResources((type) => type === "pulumi:pulumi:Stack");
       const text = JSON.stringify(root?.outputs ?? {});
       if (!text.includes(SECRET_SIGNATURE)) return JSON.parse(text) as Record<string, unknown>;
       const outputs = await stack.outputs();
