@@ -238,7 +238,6 @@ describe.runIf(hasRealEngine())(
         // One run for both: the pack checks what the program declares, and the preview,
         // refreshing first, reads every object back and finds nothing to change (what
         // expectConverged checks, with the pack added).
-        const before = await stack.resources();
         const preview = await stack.preview({
           policyPacks: [packDir],
           refresh: true,
@@ -252,7 +251,6 @@ describe.runIf(hasRealEngine())(
         expect(found.filter((v) => v.includes(" mandatory "))).toEqual([]);
         expect(found.filter((v) => NEW_POLICIES.some((p) => v.startsWith(`${p} `)))).toEqual([]);
         expect(writesOf(await stack.takeRequests())).toEqual([]);
-        expect(await stack.resources()).toEqual(before);
       },
       RUN_TIMEOUT_MS,
     );
