@@ -1,9 +1,9 @@
 /**
  * `IrmClient`: one object with a resource object per collection, over a shared
  * undici connection pool, with retries and token handling in one place (`call`).
+ * The pool is made, and undici loaded, by the first request (`lazy-modules.ts`).
  */
-import { AbortError } from "p-retry";
-import { Agent, type Dispatcher } from "undici";
+import type { Dispatcher } from "undici";
 import {
   exchangeTokenSource,
   type OidcTokenProvider,
@@ -22,6 +22,7 @@ import { type ApiCollections, collectionsOf } from "./collections";
 import type { RequestOptions } from "./core/common-types";
 import { isUnauthenticated } from "./core/errors";
 import { type SdkLogger, stderrLogger } from "./core/events";
+import { pRetry, undici } from "./core/lazy-modules";
 import type { ApiCall, ApiRequester, QueryValue } from "./core/resource";
 import { type RetrySettings, withRetries } from "./core/retry";
 import { ServerClock } from "./core/server-clock";
@@ -231,8 +232,10 @@ export class IrmClient implements ApiRequester {
 
   readonly #settings: ResolvedSettings;
   readonly #tokenSource: TokenSource;
-  readonly #dispatcher: Dispatcher;
-  readonly #ownsDispatcher: boolean;
+  /** The `dispatcher` option; undefined when the client owns its pool. */
+  readonly #givenDispatcher: Dispatcher | undefined;
+  /** The client's own keep-alive pool, made by its first request. */
+  #ownAgent: Dispatcher | undefined;
   #closing: Promise<void> | undefined;
   readonly #log: SdkLogger;
   /** What token sources may use: the configured URLs, the logger, GETs with retries. */
@@ -248,8 +251,7 @@ export class IrmClient implements ApiRequester {
     this.baseUrl = this.#settings.baseUrl;
     this.authUrl = this.#settings.authUrl;
     this.#tokenSource = resolveTokenSource(options, env);
-    this.#ownsDispatcher = options.dispatcher === undefined;
-    this.#dispatcher = options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000 });
+    this.#givenDispatcher = options.dispatcher;
     const { debug } = readSettings({ debug: SETTINGS.debug }, { env });
     this.#log = options.logger ?? (debug ? stderrLogger : () => {});
     this.#tokenContext = {
@@ -291,9 +293,20 @@ export class IrmClient implements ApiRequester {
 
   /** Releases the keep-alive connections of the client's own dispatcher; safe to call twice. */
   async close(): Promise<void> {
-    if (!this.#ownsDispatcher) return;
-    this.#closing ??= this.#dispatcher.close();
+    if (this.#givenDispatcher !== undefined) return;
+    this.#closing ??= this.#ownAgent?.close() ?? Promise.resolve();
     await this.#closing;
+  }
+
+  /** The dispatcher requests go through: the `dispatcher` option, else the client's own pool. */
+  get #dispatcher(): Dispatcher {
+    if (this.#givenDispatcher !== undefined) return this.#givenDispatcher;
+    if (this.#ownAgent === undefined) {
+      this.#ownAgent = new (undici().Agent)({ keepAliveTimeout: 10_000 });
+      // Made after close(): closed at once, so the request fails as on a closed pool.
+      if (this.#closing !== undefined) this.#closing = this.#ownAgent.close();
+    }
+    return this.#ownAgent;
   }
 
   #remember(token: string | undefined): void {
@@ -418,6 +431,7 @@ export class IrmClient implements ApiRequester {
           token = await this.#token(options.signal, token);
         } catch (refreshError) {
           // The token source already retried what it could: the call stops here.
+          const { AbortError } = pRetry();
           throw new AbortError(refreshError instanceof Error ? refreshError : String(refreshError));
         }
         return await this.#attempt(method, url, body, token, options);

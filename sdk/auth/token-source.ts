@@ -6,8 +6,8 @@
  * `cachedTokenSource` adds caching, refresh ahead of `exp` and a single shared
  * refresh for concurrent callers to any function that fetches a token.
  */
-import { decodeJwt } from "jose";
 import type { SdkLogger } from "../core/events";
+import { joseDecode } from "../core/lazy-modules";
 import { redact } from "../core/redact";
 import { DEFAULTS } from "../settings";
 
@@ -68,6 +68,7 @@ export interface CachedTokenSourceOptions {
 
 /** `exp` of a JWT in epoch milliseconds, read without verifying (the service verifies). */
 export function tokenExpiry(token: string): number | undefined {
+  const { decodeJwt } = joseDecode();
   try {
     const { exp } = decodeJwt(token);
     return typeof exp === "number" ? exp * 1000 : undefined;
@@ -78,6 +79,7 @@ export function tokenExpiry(token: string): number | undefined {
 
 /** `sub` of a JWT, read without verifying (the service verifies); undefined if there is none. */
 export function tokenSubject(token: string): string | undefined {
+  const { decodeJwt } = joseDecode();
   try {
     const { sub } = decodeJwt(token);
     return typeof sub === "string" && sub !== "" ? sub : undefined;
