@@ -237,6 +237,8 @@ export class IrmClient implements ApiRequester {
   /** The client's own keep-alive pool, made by its first request. */
   #ownAgent: Dispatcher | undefined;
   #closing: Promise<void> | undefined;
+  /** Aborted by `close()`: ends a token exchange in flight, whoever still waits for it. */
+  readonly #closed = new AbortController();
   readonly #log: SdkLogger;
   /** What token sources may use: the configured URLs, the logger, GETs with retries. */
   readonly #tokenContext: TokenSourceContext;
@@ -259,6 +261,7 @@ export class IrmClient implements ApiRequester {
       audience: this.baseUrl,
       log: (event) => this.#log(event),
       postForm: (url, form, bearer, signal) => this.#postForm(url, form, bearer, signal),
+      signal: this.#closed.signal,
     };
 
     this.iam = collectionsOf("iam", this);
@@ -291,9 +294,19 @@ export class IrmClient implements ApiRequester {
     return token === undefined ? undefined : tokenSubject(token);
   }
 
-  /** Releases the keep-alive connections of the client's own dispatcher; safe to call twice. */
+  /**
+   * Releases the keep-alive connections of the client's own dispatcher; safe to call
+   * twice. A token exchange in flight is abandoned first (a caller still waiting for it
+   * gets an `AbortError`), so `close()` never waits out its timeout; API calls in flight
+   * end as they would. With a `dispatcher` of your own, nothing is closed or abandoned.
+   */
   async close(): Promise<void> {
     if (this.#givenDispatcher !== undefined) return;
+    if (!this.#closed.signal.aborted) {
+      this.#closed.abort(
+        new DOMException("IrmClient closed: its token request was abandoned", "AbortError"),
+      );
+    }
     this.#closing ??= this.#ownAgent?.close() ?? Promise.resolve();
     await this.#closing;
   }
@@ -387,8 +400,11 @@ export class IrmClient implements ApiRequester {
    * A form POST with a fixed bearer (token exchange), retried as a read: it makes
    * nothing on the service, so repeating it is safe.
    */
-  #postForm(url: URL, form: URLSearchParams, bearer: string, signal?: AbortSignal) {
+  #postForm(url: URL, form: URLSearchParams, bearer: string, callerSignal?: AbortSignal) {
     this.#remember(bearer);
+    // Ended by the caller's signal, and by close() whoever asked for it.
+    const closed = this.#closed.signal;
+    const signal = callerSignal ? AbortSignal.any([callerSignal, closed]) : closed;
     return this.#withRetries(
       "POST",
       url,

@@ -24,6 +24,11 @@ export interface TokenSourceContext {
    */
   postForm(url: URL, form: URLSearchParams, bearer: string, signal?: AbortSignal): Promise<unknown>;
   log: SdkLogger;
+  /**
+   * Aborted when the client closes: it bounds the work no single caller owns (a shared
+   * refresh, which one caller giving up must not cancel for the others).
+   */
+  signal?: AbortSignal;
 }
 
 export interface TokenRequest {
@@ -125,8 +130,10 @@ export function cachedTokenSource(
 
   const refresh = (request: TokenRequest, reason: "initial" | "expiring" | "rejected") => {
     request.context.log({ type: "token-refresh", source: options.description, reason });
-    // The shared fetch is not tied to one caller's signal: others may still wait for it.
-    const fetched = fetchToken({ context: request.context, rejectedToken: request.rejectedToken })
+    // The shared fetch is not tied to one caller's signal (others may still wait for it),
+    // only to the client's: closing the client ends it, waited for or not.
+    const { context, rejectedToken } = request;
+    const fetched = fetchToken({ context, signal: context.signal, rejectedToken })
       .then((token) => {
         cached = { token, expiresAtMs: tokenExpiry(token) };
         return token;
