@@ -126,7 +126,8 @@ export function cachedTokenSource(
   const refreshAheadMs = options.refreshAheadMs ?? DEFAULTS.tokenRefreshAheadMs;
   const now = options.now ?? Date.now;
   let cached: { token: string; expiresAtMs?: number } | undefined;
-  let inFlight: Promise<string> | undefined;
+  /** The shared fetch, and the context (the client) it was begun for. */
+  let inFlight: { fetched: Promise<string>; context: TokenSourceContext } | undefined;
 
   const refresh = (request: TokenRequest, reason: "initial" | "expiring" | "rejected") => {
     request.context.log({ type: "token-refresh", source: options.description, reason });
@@ -141,11 +142,26 @@ export function cachedTokenSource(
       .finally(() => {
         inFlight = undefined;
       });
-    inFlight = fetched;
+    inFlight = { fetched, context };
     return fetched;
   };
 
-  return {
+  /**
+   * The shared fetch as one caller waits for it. A source given to several clients may
+   * have begun it for another client, whose `close()` ends it: a caller of a client
+   * still open, still waiting, then asks anew instead of failing with that close.
+   */
+  const joined = (shared: NonNullable<typeof inFlight>, request: TokenRequest) => {
+    if (shared.context === request.context) return shared.fetched;
+    return shared.fetched.catch((error: unknown) => {
+      const endedByOtherClose =
+        shared.context.signal?.aborted === true && request.context.signal?.aborted !== true;
+      if (endedByOtherClose && request.signal?.aborted !== true) return source.getToken(request);
+      throw error;
+    });
+  };
+
+  const source: TokenSource = {
     description: options.description,
     refreshable: true,
     async getToken(request) {
@@ -156,7 +172,7 @@ export function cachedTokenSource(
       const expiring =
         current?.expiresAtMs !== undefined && current.expiresAtMs - refreshAheadMs <= t;
       if (current && !rejected && !expiring) return current.token;
-      if (inFlight) return abandonable(inFlight, request.signal);
+      if (inFlight) return abandonable(joined(inFlight, request), request.signal);
       const reason = !current ? "initial" : rejected ? "rejected" : "expiring";
       const fetched = refresh(request, reason);
       if (reason !== "expiring" || expired) return abandonable(fetched, request.signal);
@@ -177,4 +193,5 @@ export function cachedTokenSource(
       );
     },
   };
+  return source;
 }
