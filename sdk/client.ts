@@ -1,9 +1,9 @@
 /**
  * `IrmClient`: one object with a resource object per collection, over a shared
  * undici connection pool, with retries and token handling in one place (`call`).
+ * The pool is made, and undici loaded, by the first request (`lazy-modules.ts`).
  */
-import { AbortError } from "p-retry";
-import { Agent, type Dispatcher } from "undici";
+import type { Dispatcher } from "undici";
 import {
   exchangeTokenSource,
   type OidcTokenProvider,
@@ -22,6 +22,7 @@ import { type ApiCollections, collectionsOf } from "./collections";
 import type { RequestOptions } from "./core/common-types";
 import { isUnauthenticated } from "./core/errors";
 import { type SdkLogger, stderrLogger } from "./core/events";
+import { pRetry, undici } from "./core/lazy-modules";
 import type { ApiCall, ApiRequester, QueryValue } from "./core/resource";
 import { type RetrySettings, withRetries } from "./core/retry";
 import { ServerClock } from "./core/server-clock";
@@ -231,9 +232,13 @@ export class IrmClient implements ApiRequester {
 
   readonly #settings: ResolvedSettings;
   readonly #tokenSource: TokenSource;
-  readonly #dispatcher: Dispatcher;
-  readonly #ownsDispatcher: boolean;
+  /** The `dispatcher` option; undefined when the client owns its pool. */
+  readonly #givenDispatcher: Dispatcher | undefined;
+  /** The client's own keep-alive pool, made by its first request. */
+  #ownAgent: Dispatcher | undefined;
   #closing: Promise<void> | undefined;
+  /** Aborted by `close()`: ends a token exchange in flight, whoever still waits for it. */
+  readonly #closed = new AbortController();
   readonly #log: SdkLogger;
   /** What token sources may use: the configured URLs, the logger, GETs with retries. */
   readonly #tokenContext: TokenSourceContext;
@@ -248,8 +253,7 @@ export class IrmClient implements ApiRequester {
     this.baseUrl = this.#settings.baseUrl;
     this.authUrl = this.#settings.authUrl;
     this.#tokenSource = resolveTokenSource(options, env);
-    this.#ownsDispatcher = options.dispatcher === undefined;
-    this.#dispatcher = options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000 });
+    this.#givenDispatcher = options.dispatcher;
     const { debug } = readSettings({ debug: SETTINGS.debug }, { env });
     this.#log = options.logger ?? (debug ? stderrLogger : () => {});
     this.#tokenContext = {
@@ -257,6 +261,7 @@ export class IrmClient implements ApiRequester {
       audience: this.baseUrl,
       log: (event) => this.#log(event),
       postForm: (url, form, bearer, signal) => this.#postForm(url, form, bearer, signal),
+      signal: this.#closed.signal,
     };
 
     this.iam = collectionsOf("iam", this);
@@ -289,11 +294,32 @@ export class IrmClient implements ApiRequester {
     return token === undefined ? undefined : tokenSubject(token);
   }
 
-  /** Releases the keep-alive connections of the client's own dispatcher; safe to call twice. */
+  /**
+   * Releases the keep-alive connections of the client's own dispatcher; safe to call
+   * twice. A token exchange in flight is abandoned first (a caller still waiting for it
+   * gets an `AbortError`), so `close()` never waits out its timeout; API calls in flight
+   * end as they would. With a `dispatcher` of your own, nothing is closed or abandoned.
+   */
   async close(): Promise<void> {
-    if (!this.#ownsDispatcher) return;
-    this.#closing ??= this.#dispatcher.close();
+    if (this.#givenDispatcher !== undefined) return;
+    if (!this.#closed.signal.aborted) {
+      this.#closed.abort(
+        new DOMException("IrmClient closed: its token request was abandoned", "AbortError"),
+      );
+    }
+    this.#closing ??= this.#ownAgent?.close() ?? Promise.resolve();
     await this.#closing;
+  }
+
+  /** The dispatcher requests go through: the `dispatcher` option, else the client's own pool. */
+  get #dispatcher(): Dispatcher {
+    if (this.#givenDispatcher !== undefined) return this.#givenDispatcher;
+    if (this.#ownAgent === undefined) {
+      this.#ownAgent = new (undici().Agent)({ keepAliveTimeout: 10_000 });
+      // Made after close(): closed at once, so the request fails as on a closed pool.
+      if (this.#closing !== undefined) this.#closing = this.#ownAgent.close();
+    }
+    return this.#ownAgent;
   }
 
   #remember(token: string | undefined): void {
@@ -374,8 +400,11 @@ export class IrmClient implements ApiRequester {
    * A form POST with a fixed bearer (token exchange), retried as a read: it makes
    * nothing on the service, so repeating it is safe.
    */
-  #postForm(url: URL, form: URLSearchParams, bearer: string, signal?: AbortSignal) {
+  #postForm(url: URL, form: URLSearchParams, bearer: string, callerSignal?: AbortSignal) {
     this.#remember(bearer);
+    // Ended by the caller's signal, and by close() whoever asked for it.
+    const closed = this.#closed.signal;
+    const signal = callerSignal ? AbortSignal.any([callerSignal, closed]) : closed;
     return this.#withRetries(
       "POST",
       url,
@@ -418,6 +447,7 @@ export class IrmClient implements ApiRequester {
           token = await this.#token(options.signal, token);
         } catch (refreshError) {
           // The token source already retried what it could: the call stops here.
+          const { AbortError } = pRetry();
           throw new AbortError(refreshError instanceof Error ? refreshError : String(refreshError));
         }
         return await this.#attempt(method, url, body, token, options);

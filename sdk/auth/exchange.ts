@@ -3,7 +3,6 @@
  * `{auth_url}/sts/exchange` for an API token of the identity it may assume.
  */
 import { readFile } from "node:fs/promises";
-import { request } from "undici";
 import {
   badResponseError,
   ConnectionError,
@@ -14,6 +13,7 @@ import {
   OutcomeUnknownError,
   UnauthenticatedError,
 } from "../core/errors";
+import { undici } from "../core/lazy-modules";
 import { redact } from "../core/redact";
 import { isRecord } from "../core/shape";
 import { readCapped } from "../core/transport";
@@ -80,7 +80,7 @@ export function oidcTokenFromGitHubActions(
     let status: number;
     let text: string;
     try {
-      const response = await request(url, {
+      const response = await undici().request(url, {
         headers: { authorization: `Bearer ${requestToken}`, accept: "application/json" },
         signal: bounded,
       });

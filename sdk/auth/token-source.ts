@@ -6,8 +6,8 @@
  * `cachedTokenSource` adds caching, refresh ahead of `exp` and a single shared
  * refresh for concurrent callers to any function that fetches a token.
  */
-import { decodeJwt } from "jose";
 import type { SdkLogger } from "../core/events";
+import { joseDecode } from "../core/lazy-modules";
 import { redact } from "../core/redact";
 import { DEFAULTS } from "../settings";
 
@@ -24,6 +24,11 @@ export interface TokenSourceContext {
    */
   postForm(url: URL, form: URLSearchParams, bearer: string, signal?: AbortSignal): Promise<unknown>;
   log: SdkLogger;
+  /**
+   * Aborted when the client closes: it bounds the work no single caller owns (a shared
+   * refresh, which one caller giving up must not cancel for the others).
+   */
+  signal?: AbortSignal;
 }
 
 export interface TokenRequest {
@@ -68,6 +73,7 @@ export interface CachedTokenSourceOptions {
 
 /** `exp` of a JWT in epoch milliseconds, read without verifying (the service verifies). */
 export function tokenExpiry(token: string): number | undefined {
+  const { decodeJwt } = joseDecode();
   try {
     const { exp } = decodeJwt(token);
     return typeof exp === "number" ? exp * 1000 : undefined;
@@ -78,6 +84,7 @@ export function tokenExpiry(token: string): number | undefined {
 
 /** `sub` of a JWT, read without verifying (the service verifies); undefined if there is none. */
 export function tokenSubject(token: string): string | undefined {
+  const { decodeJwt } = joseDecode();
   try {
     const { sub } = decodeJwt(token);
     return typeof sub === "string" && sub !== "" ? sub : undefined;
@@ -119,12 +126,15 @@ export function cachedTokenSource(
   const refreshAheadMs = options.refreshAheadMs ?? DEFAULTS.tokenRefreshAheadMs;
   const now = options.now ?? Date.now;
   let cached: { token: string; expiresAtMs?: number } | undefined;
-  let inFlight: Promise<string> | undefined;
+  /** The shared fetch, and the context (the client) it was begun for. */
+  let inFlight: { fetched: Promise<string>; context: TokenSourceContext } | undefined;
 
   const refresh = (request: TokenRequest, reason: "initial" | "expiring" | "rejected") => {
     request.context.log({ type: "token-refresh", source: options.description, reason });
-    // The shared fetch is not tied to one caller's signal: others may still wait for it.
-    const fetched = fetchToken({ context: request.context, rejectedToken: request.rejectedToken })
+    // The shared fetch is not tied to one caller's signal (others may still wait for it),
+    // only to the client's: closing the client ends it, waited for or not.
+    const { context, rejectedToken } = request;
+    const fetched = fetchToken({ context, signal: context.signal, rejectedToken })
       .then((token) => {
         cached = { token, expiresAtMs: tokenExpiry(token) };
         return token;
@@ -132,11 +142,26 @@ export function cachedTokenSource(
       .finally(() => {
         inFlight = undefined;
       });
-    inFlight = fetched;
+    inFlight = { fetched, context };
     return fetched;
   };
 
-  return {
+  /**
+   * The shared fetch as one caller waits for it. A source given to several clients may
+   * have begun it for another client, whose `close()` ends it: a caller of a client
+   * still open, still waiting, then asks anew instead of failing with that close.
+   */
+  const joined = (shared: NonNullable<typeof inFlight>, request: TokenRequest) => {
+    if (shared.context === request.context) return shared.fetched;
+    return shared.fetched.catch((error: unknown) => {
+      const endedByOtherClose =
+        shared.context.signal?.aborted === true && request.context.signal?.aborted !== true;
+      if (endedByOtherClose && request.signal?.aborted !== true) return source.getToken(request);
+      throw error;
+    });
+  };
+
+  const source: TokenSource = {
     description: options.description,
     refreshable: true,
     async getToken(request) {
@@ -147,7 +172,7 @@ export function cachedTokenSource(
       const expiring =
         current?.expiresAtMs !== undefined && current.expiresAtMs - refreshAheadMs <= t;
       if (current && !rejected && !expiring) return current.token;
-      if (inFlight) return abandonable(inFlight, request.signal);
+      if (inFlight) return abandonable(joined(inFlight, request), request.signal);
       const reason = !current ? "initial" : rejected ? "rejected" : "expiring";
       const fetched = refresh(request, reason);
       if (reason !== "expiring" || expired) return abandonable(fetched, request.signal);
@@ -168,4 +193,5 @@ export function cachedTokenSource(
       );
     },
   };
+  return source;
 }

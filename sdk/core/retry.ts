@@ -4,7 +4,6 @@
  * p-retry). Waits are capped exponential backoff with jitter, or the server's
  * `Retry-After` (capped); retries are bounded in count and in total time.
  */
-import pRetry from "p-retry";
 import {
   BadResponseError,
   ConnectionError,
@@ -13,6 +12,7 @@ import {
   OutcomeUnknownError,
   TimeoutError,
 } from "./errors";
+import { pRetry } from "./lazy-modules";
 
 export interface RetrySettings {
   /** Retries after the first attempt (0 disables retrying). */
@@ -120,7 +120,7 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 export function withRetries<T>(attempt: () => Promise<T>, options: RetryLoopOptions): Promise<T> {
   const { settings, idempotent, signal } = options;
   const startedAt = performance.now();
-  return pRetry(attempt, {
+  return pRetry().default(attempt, {
     retries: settings.retries,
     maxRetryTime: settings.maxRetryTimeMs,
     // p-retry's own wait is disabled: the wait happens in shouldRetry, where the

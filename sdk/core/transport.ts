@@ -4,7 +4,7 @@
  * Redirects are never followed (undici's `request` does not), so a bearer token
  * only ever goes to the URL the SDK built from the configured base or auth URL.
  */
-import { type Dispatcher, request } from "undici";
+import type { Dispatcher } from "undici";
 import {
   BadResponseError,
   badResponseError,
@@ -18,6 +18,7 @@ import {
   type RequestSummary,
   TimeoutError,
 } from "./errors";
+import { undici } from "./lazy-modules";
 import { redact } from "./redact";
 import { parseRetryAfter } from "./retry";
 
@@ -206,7 +207,7 @@ export async function sendOnce(dispatcher: Dispatcher, req: HttpRequest): Promis
   let receivedAtMs = 0;
   const sentAtMs = Date.now();
   try {
-    const response = await request(req.url, {
+    const response = await undici().request(req.url, {
       method: req.method,
       headers,
       body: payload,

@@ -6,6 +6,7 @@ import {
   tokenExpiry,
 } from "../../sdk/auth/token-source";
 import type { SdkEvent } from "../../sdk/core/events";
+import { failure } from "../support/sdk-helpers";
 
 /** An unsigned JWT with the given `exp` (seconds); the SDK never verifies tokens itself. */
 function jwt(exp: number, serial: number): string {
@@ -129,6 +130,37 @@ describe("cachedTokenSource", () => {
     const token = await h.source.getToken({ context: h.context });
     await h.source.getToken({ context: h.context, rejectedToken: token });
     expect(JSON.stringify(h.events)).not.toContain(String(token).split(".")[1]);
+  });
+
+  it("ends a shared fetch when its client closes; another client's caller asks anew", async () => {
+    const fetchedFor: string[] = [];
+    const source = cachedTokenSource(
+      async ({ context, signal }) => {
+        fetchedFor.push(context.audience);
+        if (context.audience === "https://b") return "token-of-b";
+        // The first client's exchange never answers: only that client's close ends it.
+        return new Promise<string>((_resolve, reject) => {
+          signal?.addEventListener("abort", () => reject(signal.reason), { once: true });
+        });
+      },
+      { description: "shared" },
+    );
+    const contextOf = (audience: string, signal: AbortSignal): TokenSourceContext => ({
+      authUrl: "https://auth",
+      audience,
+      postForm: async () => ({}),
+      log: () => {},
+      signal,
+    });
+    const closeA = new AbortController();
+    const a = contextOf("https://a", closeA.signal);
+    const b = contextOf("https://b", new AbortController().signal);
+    const callerOfA = failure(source.getToken({ context: a }));
+    const callerOfB = source.getToken({ context: b }); // joins the fetch begun for a
+    closeA.abort(new DOMException("IrmClient closed", "AbortError"));
+    expect(await callerOfA).toMatchObject({ name: "AbortError", message: "IrmClient closed" });
+    expect(await callerOfB).toBe("token-of-b");
+    expect(fetchedFor).toEqual(["https://a", "https://b"]);
   });
 });
 
