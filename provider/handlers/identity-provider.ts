@@ -12,7 +12,7 @@ import type {
   IdentityProviderUpdate,
 } from "../../sdk/index";
 import { checkIdentityProviderInputs, isUnknown, parentOf } from "../checks";
-import { type FieldSpec, maskedFields, pick, sameField } from "./common";
+import { type FieldSpec, maskedFields, namedOutputs, pick, sameField } from "./common";
 import { namedObjectHandler } from "./object-handler";
 
 /*
@@ -107,10 +107,8 @@ export function identityProviderOutputs(
   previous?: Partial<IdentityProviderOutputs>,
 ): IdentityProviderOutputs {
   return {
-    uid: idp.uid,
+    ...namedOutputs(idp),
     parentUid: parentOf(idp.uid) ?? "",
-    name: idp.name,
-    description: idp.description ?? "",
     defaultRole: idp.defaultRole,
     oidc: {
       issuer: idp.oidc.issuer,
@@ -122,8 +120,6 @@ export function identityProviderOutputs(
         "CORRELATION_RULE_UNSPECIFIED") as CorrelationRule,
     },
     clientSecret: typeof previous?.clientSecret === "string" ? previous.clientSecret : "",
-    createTime: idp.createTime,
-    updateTime: idp.updateTime,
   };
 }
 
