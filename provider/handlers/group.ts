@@ -61,7 +61,6 @@ async function groupContents(client: IrmClient, uid: string): Promise<string[]> 
 
 export const groupHandler = namedObjectHandler((client) => client.iam.groups, {
   kind: "group",
-  container: sameField<GroupInputs, GroupOutputs>("parentUid"),
   updatable: UPDATABLE,
   check: checkGroupInputs,
   outputs: groupOutputs,

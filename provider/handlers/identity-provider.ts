@@ -86,8 +86,6 @@ const UPDATABLE: readonly Field[] = [
   },
 ];
 
-const CONTAINER: Field = sameField("parentUid");
-
 /**
  * The API cannot change the correlation rule: a change replaces the provider. Named
  * `oidc` in the diff, the top-level input the engine knows.
@@ -158,7 +156,6 @@ export const identityProviderHandler = namedObjectHandler<
   IdentityProviderMaskPath
 >((client) => client.iam.identityProviders, {
   kind: "identity provider",
-  container: CONTAINER,
   replacing: [CORRELATION_RULE],
   updatable: UPDATABLE,
   check: checkIdentityProviderInputs,

@@ -191,7 +191,6 @@ function refuseAdoption(current: IdentityOutputs, inputs: IdentityInputs): strin
 
 export const identityHandler = namedObjectHandler((client) => client.iam.identities, {
   kind: "identity",
-  container: sameField<IdentityInputs, IdentityOutputs>("parentUid"),
   replacing: REPLACING,
   updatable: UPDATABLE,
   check: checkIdentityInputs,
