@@ -1,10 +1,12 @@
-/** Stored records of every collection and the capabilities roles grant. */
-import type {
-  AwsIdentity,
-  ClaimMatch,
-  ServicePrincipal,
-  StaticKeys,
-} from "./identity-kinds/shapes";
+/**
+ * Stored records of every collection and the capabilities roles grant. A record whose
+ * stored shape is the answered one reuses the SDK's type of that answer (the published
+ * wire shape, stated once); what the emulator answers is still built by its own modules.
+ */
+import type { AccountAssociation } from "../sdk/resources/account-associations";
+import type { Identity } from "../sdk/resources/identities";
+import type { IdentityProvider, IdentityProviderOidc } from "../sdk/resources/identity-providers";
+import type { Advisory } from "../sdk/resources/registry";
 
 export interface Timestamps {
   createTime: string;
@@ -32,16 +34,7 @@ export type {
  * of each kind live in `identity-kinds/`). A record of an earlier version,
  * `claimMatch: {issuer, subject}`, is a valid `claimMatch` identity as it is.
  */
-export interface IdentityRecord extends Timestamps {
-  uid: string;
-  name: string;
-  description: string;
-  claimMatch?: ClaimMatch;
-  staticKeys?: StaticKeys;
-  awsIdentity?: AwsIdentity;
-  servicePrincipal?: ServicePrincipal;
-  lastSeenTime?: string;
-}
+export type IdentityRecord = Identity;
 
 export interface RoleRecord extends Timestamps {
   uid: string;
@@ -80,19 +73,10 @@ export interface TagRecord extends Timestamps {
  * `createTime`, `author`, `reviewState`, one event member such as `fixed`) and its
  * scored severities.
  */
-export interface AdvisoryRecord extends Timestamps {
-  uid: string;
-  advisoryId: string;
-  author: string;
-  artifactName: string;
-  artifactType: string;
-  artifactArchitecture: string;
-  componentName: string;
-  componentLocation: string;
-  componentType: string;
-  aliases: string[];
+export interface AdvisoryRecord
+  extends Timestamps,
+    Omit<Advisory, "createTime" | "updateTime" | "deleteTime" | "events" | "severities"> {
   events: Array<Record<string, unknown>>;
-  legacyAdvisoryId?: string;
   severities: Array<{ type: string; score: string }>;
 }
 
@@ -100,21 +84,12 @@ export interface AdvisoryRecord extends Timestamps {
  * A custom identity provider: an outside OIDC provider users of a group sign in through.
  * The client secret is kept only as its SHA-256 digest; the API never answers it.
  */
-export interface IdentityProviderRecord extends Timestamps {
-  uid: string;
-  name: string;
-  description: string;
-  /** Uid of the role bound, in the provider's group, to a user on first sign-in. */
-  defaultRole: string;
-  oidc: {
-    issuer: string;
-    clientId: string;
+export interface IdentityProviderRecord
+  extends Timestamps,
+    Pick<IdentityProvider, "uid" | "name" | "description" | "defaultRole"> {
+  oidc: IdentityProviderOidc & {
     /** SHA-256 of the client secret, hex; "" when none is stored (PKCE only). */
     clientSecretDigest: string;
-    additionalScopes: string[];
-    groupsClaim: string;
-    pkceEnabled: boolean;
-    correlationRule: string;
   };
 }
 
@@ -136,13 +111,9 @@ export interface GroupInviteRecord extends Timestamps {
 }
 
 /** The outside accounts of a group; its uid is the group's uid (one per group). */
-export interface AccountAssociationRecord extends Timestamps {
-  uid: string;
-  name: string;
-  description: string;
-  amazon?: { account: string };
-  google?: { projectId: string; projectNumber: string };
-  azure?: { tenantId: string; clientIds: Record<string, string> };
+export interface AccountAssociationRecord
+  extends Omit<AccountAssociation, "github" | "chainguard"> {
+  /** Installation ids as the wire carries them: int64 in decimal. */
   github?: {
     appInstallations: Record<
       string,

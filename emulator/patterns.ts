@@ -14,32 +14,16 @@
  * {@link MAX_PATTERN_COST} (instructions plus their rune-range bounds).
  */
 import { RE2JS } from "re2js";
+import {
+  MAX_PATTERN_COST,
+  MAX_PATTERN_LENGTH,
+  patternCost,
+} from "../sdk/resources/identity-bounds";
 import { invalidArgument } from "./errors";
 
-/**
- * The longest pattern accepted, in characters. Real subject patterns are a line long
- * (`repo:acme/infra:ref:refs/heads/(main|release-.*)`); 1024 leaves room for long
- * alternations while keeping the compiled program of the worst pattern small enough to
- * compile in well under a second.
- */
-export const MAX_PATTERN_LENGTH = 1024;
-
-/**
- * The largest compiled program accepted, counted as one per instruction plus one per
- * rune-range bound of its character classes. Real patterns cost tens to a few hundred
- * (`repo:acme/infra:ref:refs/heads/(main|release-.*)` 97, `[a-z0-9-]{1,100}` 801,
- * `\pL+` about 1,400); at this bound a pattern compiles in a few milliseconds.
- */
-export const MAX_PATTERN_COST = 10_000;
-
-/** The size of a compiled pattern's program: instructions plus rune-range bounds. */
-export function patternCost(regex: RE2JS): number {
-  const prog = (regex as unknown as { re2Input?: { prog?: { inst?: unknown[] } } }).re2Input?.prog;
-  const instructions = (prog?.inst ?? []) as Array<{ runes?: ArrayLike<number> | null }>;
-  let cost = 0;
-  for (const inst of instructions) cost += 1 + (inst.runes?.length ?? 0);
-  return cost;
-}
+// The bounds are the service's, stated once for the provider's checks and for this
+// stand-in (`sdk/resources/identity-bounds.ts`); what is refused, and how, is decided here.
+export { MAX_PATTERN_LENGTH };
 
 /** Compiled patterns by source, so an exchange does not compile the same pattern again. */
 const compiled = new Map<string, RE2JS>();

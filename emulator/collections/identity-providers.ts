@@ -4,6 +4,7 @@
  * signs anyone in through one; `defaultRole` is checked, never acted on. The client
  * secret is write-only: kept as a digest, never answered.
  */
+import { CORRELATION_RULES, type CorrelationRule } from "../../sdk/resources/identity-providers";
 import { invalidArgument } from "../errors";
 import { requireHttpUrl } from "../identity-kinds/parse";
 import { capabilityFor } from "../kinds";
@@ -19,12 +20,6 @@ import { newChildUid, parentPath, requirePathUid, requireRoleUid, requireSizedNa
 import { promisedRoleOfCreate, promisedRoleSteps } from "./roles";
 import { secretDigest } from "./secrets";
 import { type UpdateWrite, writableCollection } from "./writable";
-
-const CORRELATION_RULES = [
-  "CORRELATION_RULE_UNSPECIFIED",
-  "CORRELATION_RULE_SUB_EQUALS_EXTERNAL_ID",
-  "CORRELATION_RULE_OID_EQUALS_EXTERNAL_ID",
-];
 
 /** The rule an unspecified correlation rule behaves as. */
 function effectiveRule(rule: string): string {
@@ -100,13 +95,14 @@ function requireScopes(oidc: JsonObject): string[] {
 }
 
 /** A correlation rule from the body; absent answers undefined (the caller decides). */
-function optionalRule(oidc: JsonObject): string | undefined {
+function optionalRule(oidc: JsonObject): CorrelationRule | undefined {
   const rule = optionalString(oidc, "correlationRule", "oidc.correlationRule");
   if (rule === undefined || rule === "") return undefined;
-  if (!CORRELATION_RULES.includes(rule)) {
+  const known = CORRELATION_RULES.find((value) => value === rule);
+  if (known === undefined) {
     throw invalidArgument("oidc.correlationRule", `must be one of ${CORRELATION_RULES.join(", ")}`);
   }
-  return rule;
+  return known;
 }
 
 /** The client secret from the body: its digest, "" for an empty or absent one. */

@@ -7,61 +7,24 @@
  * mask (`masks.ts`), answer a kind (`answers.ts`) and match a presented token at the
  * exchange (`exchange-match.ts`); the identities collection and the exchange hold no
  * rule of their own about a kind, so a write and an exchange never read one differently.
+ *
+ * The members' wire shapes, the kinds and the service principals are the published
+ * definitions', and the bounds the service's: the SDK states them once (the contract
+ * suite checks its tables), and this folder decides what a write may be.
  */
+import type {
+  AwsIdentity,
+  ClaimMatch,
+  IdentityKind,
+  ServicePrincipal,
+  StaticKeys,
+} from "../../sdk/resources/identities";
+import { IDENTITY_KINDS } from "../../sdk/resources/identities";
 import { invalidArgument } from "../errors";
 
-/** Token-claim conditions. Each pair has one member set; `audience` and its pattern may both be unset. */
-export interface ClaimMatch {
-  issuer?: string;
-  issuerPattern?: string;
-  /** `*` admits any subject (the built-in identity every user may assume). */
-  subject?: string;
-  subjectPattern?: string;
-  audience?: string;
-  audiencePattern?: string;
-  /** Claim name to exact value; absent when empty. */
-  claims?: Record<string, string>;
-  /** Claim name to RE2 pattern; absent when empty. */
-  claimPatterns?: Record<string, string>;
-}
-
-/** Keys registered with the identity, for issuers that cannot be reached. */
-export interface StaticKeys {
-  issuer: string;
-  subject: string;
-  /** A JWKS document, as a string, holding public keys only. */
-  issuerKeys: string;
-  /** RFC 3339, milliseconds, `Z`. */
-  expirationTime: string;
-  /** Empty or exactly one audience. */
-  audiences: string[];
-}
-
-/** An AWS principal; the emulator checks it through the test issuer's `aws` claim. */
-export interface AwsIdentity {
-  awsAccount: string;
-  arn?: string;
-  arnPattern?: string;
-  userId?: string;
-  userIdPattern?: string;
-}
-
-export const SERVICE_PRINCIPALS = [
-  "SERVICE_PRINCIPAL_COSIGNED",
-  "SERVICE_PRINCIPAL_INGESTER",
-  "SERVICE_PRINCIPAL_CATALOG_SYNCER",
-  "SERVICE_PRINCIPAL_APKO_BUILDER",
-  "SERVICE_PRINCIPAL_ENTITLEMENT_SYNCER",
-  "SERVICE_PRINCIPAL_TENANT_SCANNER",
-  "SERVICE_PRINCIPAL_SEDIMENTOLOGY",
-  "SERVICE_PRINCIPAL_SKILLUP",
-  "SERVICE_PRINCIPAL_MATERIALIZER",
-  "SERVICE_PRINCIPAL_MICROFLOW",
-  "SERVICE_PRINCIPAL_GUARDENER",
-  "SERVICE_PRINCIPAL_MICROVM",
-  "SERVICE_PRINCIPAL_SKILLS",
-] as const;
-export type ServicePrincipal = (typeof SERVICE_PRINCIPALS)[number];
+export { IDENTITY_KINDS, SERVICE_PRINCIPALS } from "../../sdk/resources/identities";
+export { MAX_CLAIM_ENTRIES, MAX_ISSUER_KEYS_LENGTH } from "../../sdk/resources/identity-bounds";
+export type { AwsIdentity, ClaimMatch, IdentityKind, ServicePrincipal, StaticKeys };
 
 /** The relationship of an identity: exactly one member is set. */
 export interface Relationship {
@@ -70,15 +33,6 @@ export interface Relationship {
   awsIdentity?: AwsIdentity;
   servicePrincipal?: ServicePrincipal;
 }
-
-/** The one-of members, in the order the addendum checks them. */
-export const IDENTITY_KINDS = [
-  "claimMatch",
-  "staticKeys",
-  "awsIdentity",
-  "servicePrincipal",
-] as const;
-export type IdentityKind = (typeof IDENTITY_KINDS)[number];
 
 /** The kind of a stored relationship (a record without any member reads as `claimMatch`). */
 export function kindOf(relationship: Relationship): IdentityKind {
@@ -94,17 +48,8 @@ export function relationshipOf(record: Relationship): Relationship {
 /** Names a token claim may not be matched through the maps: dedicated members and the verification cover them. */
 export const RESERVED_CLAIMS: readonly string[] = ["iss", "sub", "aud", "exp", "nbf", "iat"];
 
-/** `staticKeys.issuerKeys` is at most this many characters. */
-export const MAX_ISSUER_KEYS_LENGTH = 65_536;
-
 /** Default and longest lifetime of static keys (addendum 6.3, decision 13). */
 export const STATIC_KEYS_MAX_LIFETIME_MS = 365 * 24 * 3600 * 1000;
-
-/**
- * Entries a `claims` or `claimPatterns` map may hold: with each pattern's program
- * bounded (`MAX_PATTERN_COST`), this bounds the work of one write and one exchange.
- */
-export const MAX_CLAIM_ENTRIES = 32;
 
 const RELATIONSHIP_TYPES: Record<string, IdentityKind | undefined> = {
   RELATIONSHIP_TYPE_UNSPECIFIED: undefined,

@@ -7,6 +7,13 @@
  */
 import type { CheckFailure } from "@pulumi/pulumi/dynamic";
 import { RE2JS } from "re2js";
+import {
+  MAX_CLAIM_ENTRIES,
+  MAX_ISSUER_KEYS_LENGTH,
+  MAX_PATTERN_COST,
+  MAX_PATTERN_LENGTH,
+  patternCost,
+} from "../../sdk/resources/identity-bounds";
 
 /** What the engine sends in place of a value that is not known yet (during preview). */
 export const UNKNOWN_VALUE = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -26,11 +33,11 @@ export const MAX_LENGTH = {
   /** An audience, a claim's exact value, an AWS ARN or user id. */
   value: 2048,
   /** An RE2 pattern (the API's bound: the worst pattern still compiles quickly). */
-  pattern: 1024,
+  pattern: MAX_PATTERN_LENGTH,
   /** A claim name in `claims` / `claimPatterns`. */
   claimName: 256,
   /** `staticKeys.issuerKeys`, a JWKS document (the API's bound). */
-  issuerKeys: 65_536,
+  issuerKeys: MAX_ISSUER_KEYS_LENGTH,
 } as const;
 
 /** A root organisation: 40 lowercase hex characters. */
@@ -460,21 +467,6 @@ export function magicKeyRule(key: string): string | undefined {
     : undefined;
 }
 
-/**
- * The API's bound on a pattern's compiled program (one per instruction plus one per
- * rune-range bound of its classes): `\pL{1000}` is short but costs over a million and
- * takes the service long to compile and match.
- */
-export const MAX_PATTERN_COST = 10_000;
-
-/** Entries a `claims` or `claimPatterns` map may hold (the API's bound). */
-export const MAX_CLAIM_ENTRIES = 32;
-
-/** The size of a compiled pattern's program: instructions plus rune-range bounds. */
-export function patternCost(regex: RE2JS): number {
-  const prog = (regex as unknown as { re2Input?: { prog?: { inst?: unknown[] } } }).re2Input?.prog;
-  const instructions = (prog?.inst ?? []) as Array<{ runes?: ArrayLike<number> | null }>;
-  let cost = 0;
-  for (const inst of instructions) cost += 1 + (inst.runes?.length ?? 0);
-  return cost;
-}
+// The API's bounds on patterns (their length and compiled program) and on claim maps,
+// stated once for the provider and the emulator.
+export { MAX_CLAIM_ENTRIES, MAX_PATTERN_COST, patternCost };

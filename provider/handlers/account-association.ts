@@ -21,6 +21,7 @@ import {
   type FieldSpec,
   getOrUndefined,
   maskedFields,
+  namedOutputs,
   pick,
   sameField,
   withoutUndefined,
@@ -92,17 +93,13 @@ export function accountAssociationOutputs(
   association: AccountAssociation,
 ): AccountAssociationOutputs {
   return withoutUndefined({
-    uid: association.uid,
+    ...namedOutputs(association),
     groupUid: association.uid,
-    name: association.name,
-    description: association.description ?? "",
     amazon: association.amazon,
     google: association.google,
     azure: association.azure,
     github: association.github,
     chainguard: association.chainguard,
-    createTime: association.createTime,
-    updateTime: association.updateTime,
   });
 }
 

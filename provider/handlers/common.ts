@@ -138,6 +138,30 @@ export function sameField<Inputs, Outputs>(
   };
 }
 
+/** What every named object's answer carries (a group, role, identity, provider, association). */
+export interface NamedObject {
+  uid: string;
+  name: string;
+  description?: string;
+  createTime: string;
+  updateTime: string;
+}
+
+/**
+ * The state every named object keeps of its answer: its uid, name, description (`""`
+ * when none) and its two times. Each handler adds where the object lives and its own
+ * fields.
+ */
+export function namedOutputs(object: NamedObject): Required<NamedObject> {
+  return {
+    uid: object.uid,
+    name: object.name,
+    description: object.description ?? "",
+    createTime: object.createTime,
+    updateTime: object.updateTime,
+  };
+}
+
 /** Drops undefined members: the gRPC Struct encoding cannot carry them. */
 export function withoutUndefined<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;

@@ -2,7 +2,7 @@
 import type { Group, GroupUpdate, IrmClient } from "../../sdk/index";
 import { checkGroupInputs, parentOf } from "../checks";
 import type { GroupInputs, GroupOutputs } from "../types";
-import { type FieldSpec, maskedFields, pick, sameField } from "./common";
+import { type FieldSpec, maskedFields, namedOutputs, pick, sameField } from "./common";
 import { namedObjectHandler } from "./object-handler";
 
 const UPDATABLE: ReadonlyArray<FieldSpec<GroupInputs, GroupOutputs>> = [
@@ -13,14 +13,10 @@ const UPDATABLE: ReadonlyArray<FieldSpec<GroupInputs, GroupOutputs>> = [
 /** State of a group as the API returns it. */
 export function groupOutputs(group: Group): GroupOutputs {
   return {
-    uid: group.uid,
+    ...namedOutputs(group),
     parentUid: parentOf(group.uid) ?? "",
-    name: group.name,
-    description: group.description ?? "",
     verified: group.verified ?? false,
     resourceLimits: group.resourceLimits ?? {},
-    createTime: group.createTime,
-    updateTime: group.updateTime,
   };
 }
 
@@ -65,7 +61,6 @@ async function groupContents(client: IrmClient, uid: string): Promise<string[]> 
 
 export const groupHandler = namedObjectHandler((client) => client.iam.groups, {
   kind: "group",
-  container: sameField<GroupInputs, GroupOutputs>("parentUid"),
   updatable: UPDATABLE,
   check: checkGroupInputs,
   outputs: groupOutputs,

@@ -12,7 +12,7 @@ import type {
   IdentityProviderUpdate,
 } from "../../sdk/index";
 import { checkIdentityProviderInputs, isUnknown, parentOf } from "../checks";
-import { type FieldSpec, maskedFields, pick, sameField } from "./common";
+import { type FieldSpec, maskedFields, namedOutputs, pick, sameField } from "./common";
 import { namedObjectHandler } from "./object-handler";
 
 /*
@@ -86,8 +86,6 @@ const UPDATABLE: readonly Field[] = [
   },
 ];
 
-const CONTAINER: Field = sameField("parentUid");
-
 /**
  * The API cannot change the correlation rule: a change replaces the provider. Named
  * `oidc` in the diff, the top-level input the engine knows.
@@ -107,10 +105,8 @@ export function identityProviderOutputs(
   previous?: Partial<IdentityProviderOutputs>,
 ): IdentityProviderOutputs {
   return {
-    uid: idp.uid,
+    ...namedOutputs(idp),
     parentUid: parentOf(idp.uid) ?? "",
-    name: idp.name,
-    description: idp.description ?? "",
     defaultRole: idp.defaultRole,
     oidc: {
       issuer: idp.oidc.issuer,
@@ -122,8 +118,6 @@ export function identityProviderOutputs(
         "CORRELATION_RULE_UNSPECIFIED") as CorrelationRule,
     },
     clientSecret: typeof previous?.clientSecret === "string" ? previous.clientSecret : "",
-    createTime: idp.createTime,
-    updateTime: idp.updateTime,
   };
 }
 
@@ -162,7 +156,6 @@ export const identityProviderHandler = namedObjectHandler<
   IdentityProviderMaskPath
 >((client) => client.iam.identityProviders, {
   kind: "identity provider",
-  container: CONTAINER,
   replacing: [CORRELATION_RULE],
   updatable: UPDATABLE,
   check: checkIdentityProviderInputs,

@@ -21,7 +21,14 @@ import {
   type IdentityOutputs,
   type StaticKeysOutputs,
 } from "../types";
-import { canonical, type FieldSpec, pick, sameField, withoutUndefined } from "./common";
+import {
+  canonical,
+  type FieldSpec,
+  namedOutputs,
+  pick,
+  sameField,
+  withoutUndefined,
+} from "./common";
 import { namedObjectHandler } from "./object-handler";
 
 type Field = FieldSpec<IdentityInputs, IdentityOutputs>;
@@ -110,10 +117,8 @@ const REPLACING: readonly Field[] = [
 /** State of an identity as the API returns it: the member of its kind, nothing else. */
 export function identityOutputs(identity: IdentityObject): IdentityOutputs {
   return withoutUndefined({
-    uid: identity.uid,
+    ...namedOutputs(identity),
     parentUid: parentOf(identity.uid) ?? "",
-    name: identity.name,
-    description: identity.description ?? "",
     claimMatch: identity.claimMatch && withoutUndefined({ ...identity.claimMatch }),
     staticKeys: identity.staticKeys && {
       issuer: identity.staticKeys.issuer,
@@ -125,8 +130,6 @@ export function identityOutputs(identity: IdentityObject): IdentityOutputs {
     awsIdentity: identity.awsIdentity && withoutUndefined({ ...identity.awsIdentity }),
     servicePrincipal: identity.servicePrincipal,
     lastSeenTime: identity.lastSeenTime,
-    createTime: identity.createTime,
-    updateTime: identity.updateTime,
   });
 }
 
@@ -188,7 +191,6 @@ function refuseAdoption(current: IdentityOutputs, inputs: IdentityInputs): strin
 
 export const identityHandler = namedObjectHandler((client) => client.iam.identities, {
   kind: "identity",
-  container: sameField<IdentityInputs, IdentityOutputs>("parentUid"),
   replacing: REPLACING,
   updatable: UPDATABLE,
   check: checkIdentityInputs,

@@ -159,19 +159,28 @@ export function objectHandler<
  * The handler factory of a resource type whose objects are named within their group
  * (`parentUid`), with its collection named once: the lifecycle's collection, the
  * namesakes a lost create may have made (see {@link namesakes}) and the name in messages.
+ * The container is `parentUid` unless the spec words it otherwise.
  */
 export function namedObjectHandler<
   Inputs extends { adoptUid?: string; parentUid: string; name: string },
-  Outputs extends { uid: string; createTime: string; name: string },
+  Outputs extends { uid: string; createTime: string; name: string; parentUid: string },
   T,
   Body,
   MaskPath extends string,
 >(
   collection: (client: IrmClient) => ObjectApi<T, Body, MaskPath> & NamedChildren<T>,
-  spec: Omit<ObjectSpec<Inputs, Outputs, T, Body, MaskPath>, "api" | "candidates" | "nameOf">,
+  spec: Omit<
+    ObjectSpec<Inputs, Outputs, T, Body, MaskPath>,
+    "api" | "candidates" | "nameOf" | "container"
+  > & { container?: FieldSpec<Inputs, Outputs> },
 ): (context: HandlerContext) => ResourceHandler<Inputs, Outputs> {
   return objectHandler<Inputs, Outputs, T, Body, MaskPath>({
     ...spec,
+    container: spec.container ?? {
+      path: "parentUid",
+      fromInputs: (inputs) => inputs.parentUid,
+      fromOutputs: (outputs) => outputs.parentUid,
+    },
     api: collection,
     candidates: namesakes(collection),
     nameOf: (outputs) => outputs?.name,

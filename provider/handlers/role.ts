@@ -1,7 +1,7 @@
 /** Provider methods of `Role`: a custom role of a group. */
 import { capabilitiesInEnumNames, type Role, type RoleUpdate, roleGroupUid } from "../../sdk/index";
 import { capabilitySet, checkRoleInputs } from "../checks";
-import { type FieldSpec, maskedFields, pick, sameField } from "./common";
+import { type FieldSpec, maskedFields, namedOutputs, pick, sameField } from "./common";
 import { namedObjectHandler } from "./object-handler";
 
 /** Inputs of a Role after `check`. */
@@ -42,13 +42,9 @@ const UPDATABLE: ReadonlyArray<FieldSpec<RoleInputs, RoleOutputs>> = [
  */
 export function roleOutputs(role: Role, previous?: RoleOutputs): RoleOutputs {
   return {
-    uid: role.uid,
+    ...namedOutputs(role),
     parentUid: roleGroupUid(role.uid) ?? previous?.parentUid ?? "",
-    name: role.name,
-    description: role.description ?? "",
     capabilities: capabilitySet(role.capabilities),
-    createTime: role.createTime,
-    updateTime: role.updateTime,
   };
 }
 

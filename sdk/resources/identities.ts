@@ -10,6 +10,7 @@ import type { ApiRequester, QueryValue } from "../core/resource";
 import { listQuery } from "../core/resource";
 import { ShapeError, ShapeReader } from "../core/shape";
 import { boundedString, checkEnum, readPair, stringMap } from "./decode";
+import { MAX_ISSUER_KEYS_LENGTH } from "./identity-bounds";
 
 /**
  * `claimMatch` of an identity: which OIDC tokens may assume it. Each pair has an
@@ -240,9 +241,6 @@ export function identityKind(
   return IDENTITY_KINDS.find((kind) => identity[kind] !== undefined);
 }
 
-/** Largest `issuerKeys` document the service stores. */
-const MAX_ISSUER_KEYS = 65_536;
-
 function decodeClaimMatch(r: ShapeReader): ClaimMatch {
   const claimMatch: ClaimMatch = {
     ...readPair(r, "issuer", "issuerPattern", true),
@@ -260,7 +258,7 @@ function decodeStaticKeys(r: ShapeReader): StaticKeys {
   return {
     issuer: r.string("issuer"),
     subject: r.string("subject"),
-    issuerKeys: boundedString(r, "issuerKeys", MAX_ISSUER_KEYS),
+    issuerKeys: boundedString(r, "issuerKeys", MAX_ISSUER_KEYS_LENGTH),
     expirationTime: r.timestamp("expirationTime"),
     audiences: r.stringArray("audiences"),
   };
