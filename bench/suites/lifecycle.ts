@@ -924,7 +924,7 @@ function render(input: RenderInput): Section[] {
         "the CLI, and through `node <entry>` directly, in turns sample after sample; each mark is milliseconds " +
         "from spawn: the port line on stdout, the answer to `GetPluginInfo` (the first gRPC answer), to `Configure` " +
         "(the emulator's URL and token), and to the first `Check` of a Group with its inputs from state (the host " +
-        "deserializes `__provider` and loads what it requires: for pulumi-irm the package's runtime, undici and the SDK).",
+        "deserializes `__provider` and loads what it requires: for pulumi-irm the package's runtime and the SDK; undici loads with the first request, which a `Check` of an unchanged parent does not send).",
       measurements: cold,
       notes: [
         `The launcher costs ${launcherExtra.toFixed(0)} ms more than \`node <entry>\` to the first answer (median against median): it first runs a \`node -e\` of its own to resolve \`@pulumi/pulumi\` from the project folder, then \`exec node\` on the entry, so two Node.js starts instead of one.`,
