@@ -178,6 +178,15 @@ export function namedObjectHandler<
   });
 }
 
+/**
+ * Objects a resource adopted in this provider process (one engine run). A delete of one
+ * of them later in the run is that of the old resource the adopter takes over from (one
+ * renamed in the program without an alias, or replaced while its `adoptUid` names its
+ * own object; the engine deletes the old one after the new one is made), so it must
+ * leave the object to the adopter.
+ */
+const adoptedInRun = new Set<string>();
+
 /** What the state of a resource that adopted its object carries besides its outputs. */
 interface AdoptedState {
   /** The uid it adopted; absent from every other resource's state. */
@@ -252,6 +261,7 @@ function lifecycle<
     const refusal = spec.refuseAdoption?.(current, inputs);
     if (refusal !== undefined) throw new Error(`adoptUid: ${spec.kind} ${uid} ${refusal}`);
     const outs = withAdoptUid(withWriteOnly(await patchDifferences(current, inputs), inputs), uid);
+    adoptedInRun.add(outs.uid);
     noteOwned(outs.uid);
     seenExisting(context, outs.uid);
     return { id: outs.uid, outs };
@@ -376,6 +386,8 @@ function lifecycle<
     },
 
     async delete(id, props) {
+      // Another resource of this run adopted the object: it stays, managed by that one.
+      if (adoptedInRun.has(id)) return;
       const name = spec.nameOf?.(props);
       await deleteWaitingForChildren(
         context,

@@ -200,6 +200,17 @@ describe.each(KINDS)("$name", (kind) => {
     const updated = await handler.update(adoptUid, adopted.outs, removed);
     expect((updated.outs as State).adoptUid).toBe(adoptUid);
   });
+
+  it("the old resource's delete, after another resource of the run adopted its object, deletes nothing", async () => {
+    // A resource renamed in the program (no alias): the new name adopts the object, and
+    // the engine then deletes the old name, whose state holds the same uid.
+    const { handler, adoptUid, plain } = await madeThenAdopted();
+    await emu.clearRequests();
+    await handler.delete(adoptUid, plain.outs);
+    expect(await emu.requests()).toEqual([]);
+    const refreshed = await handler.read(adoptUid, plain.outs);
+    expect(refreshed.id).toBe(adoptUid);
+  });
 });
 
 describe("a group, further", () => {
