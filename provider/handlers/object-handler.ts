@@ -187,6 +187,37 @@ export function namedObjectHandler<
   });
 }
 
+/**
+ * Objects a resource adopted in this provider process (one engine run). A delete of one
+ * of them later in the run is that of the old resource the adopter takes over from (one
+ * renamed in the program without an alias, or replaced while its `adoptUid` names its
+ * own object; the engine deletes the old one after the new one is made), so it must
+ * leave the object to the adopter.
+ */
+const adoptedInRun = new Set<string>();
+
+/** What the state of a resource that adopted its object carries besides its outputs. */
+interface AdoptedState {
+  /** The uid it adopted; absent from every other resource's state. */
+  adoptUid?: string;
+}
+
+/**
+ * `outs` with the uid the resource adopted, when it adopted one: a refresh hands the
+ * provider only the outputs, and gives back this uid in the inputs it reads (see
+ * `read`), so the inputs of an adopted resource survive a refresh unchanged. Nothing is
+ * added to the state of a resource that did not adopt.
+ */
+function withAdoptUid<State extends object>(state: State, adoptUid: string | undefined): State {
+  return adoptUid ? { ...state, adoptUid } : state;
+}
+
+/** The uid a resource's state says it adopted, if any. */
+function adoptedUid(state: object | undefined): string | undefined {
+  const uid = (state as AdoptedState | undefined)?.adoptUid;
+  return typeof uid === "string" && uid !== "" ? uid : undefined;
+}
+
 function lifecycle<
   Inputs extends { adoptUid?: string },
   Outputs extends { uid: string; createTime: string },
@@ -238,10 +269,29 @@ function lifecycle<
     }
     const refusal = spec.refuseAdoption?.(current, inputs);
     if (refusal !== undefined) throw new Error(`adoptUid: ${spec.kind} ${uid} ${refusal}`);
-    const outs = withWriteOnly(await patchDifferences(current, inputs), inputs);
+    const outs = withAdoptUid(withWriteOnly(await patchDifferences(current, inputs), inputs), uid);
+    adoptedInRun.add(outs.uid);
     noteOwned(outs.uid);
     seenExisting(context, outs.uid);
     return { id: outs.uid, outs };
+  }
+
+  /**
+   * `adoptUid` is read only by a create. Once the resource exists (its old inputs say
+   * where it lives), its checked inputs keep the uid it adopted, or none, whatever the
+   * program now says: they then equal what a refresh reads back from its state, and
+   * editing or removing `adoptUid` changes nothing. A change that replaces the object
+   * is a create, which takes the program's `adoptUid` as it stands.
+   */
+  function settledAdoption(olds: Record<string, unknown>, inputs: Inputs): Inputs {
+    if (olds[spec.container.path] === undefined) return inputs;
+    const previous = olds as Inputs;
+    const replaced = replacing.some(
+      (field) => (field.fromInputs(previous) ?? "") !== (field.fromInputs(inputs) ?? ""),
+    );
+    if (replaced) return inputs;
+    const { adoptUid: _declared, ...kept } = inputs;
+    return withAdoptUid(kept as Inputs, adoptedUid(previous));
   }
 
   /**
@@ -269,9 +319,11 @@ function lifecycle<
 
   return {
     async check(olds, news) {
-      const result = spec.check(news);
-      if (result.failures?.length) return result;
-      const failure = await missingContainer(olds, result.inputs);
+      const checked = spec.check(news);
+      if (checked.failures?.length) return checked;
+      const inputs = checked.inputs && settledAdoption(olds, checked.inputs);
+      const result = { ...checked, inputs };
+      const failure = await missingContainer(olds, inputs);
       return failure === undefined ? result : { ...result, failures: [failure] };
     },
 
@@ -319,26 +371,32 @@ function lifecycle<
     },
 
     async read(id, props) {
+      // The uid an adopted resource adopted, kept in its state and its inputs alike.
+      const adoptUid = adoptedUid(props);
       const result = await readObject(
         () => api().get(id),
         isGone(id),
-        (object) => spec.outputs(object, props),
-        spec.inputsFrom,
+        async (object) => withAdoptUid(await spec.outputs(object, props), adoptUid),
+        (outs) => withAdoptUid(spec.inputsFrom(outs), adoptUid),
       );
       if (result.id !== "") seenExisting(context, result.id);
       return result;
     },
 
     async update(id, olds, news) {
+      // The state keeps the inputs' adoptUid (`check` settles it: the uid adopted, if any).
+      const kept = (outs: Outputs) => withAdoptUid(outs, news.adoptUid);
       const mask = maskOf(olds, news);
-      if (mask.length === 0) return { outs: await spec.outputs(await api().get(id), olds) };
+      if (mask.length === 0) return { outs: kept(await spec.outputs(await api().get(id), olds)) };
       const updated = await api().update(id, spec.patchBody(news, mask), {
         updateMask: wireMask(mask),
       });
-      return { outs: withWriteOnly(await spec.outputs(updated, olds), news) };
+      return { outs: kept(withWriteOnly(await spec.outputs(updated, olds), news)) };
     },
 
     async delete(id, props) {
+      // Another resource of this run adopted the object: it stays, managed by that one.
+      if (adoptedInRun.has(id)) return;
       const name = spec.nameOf?.(props);
       await deleteWaitingForChildren(
         context,

@@ -17,7 +17,12 @@ import {
   DEMO_CLIENT_SECRET,
   type DemoUids,
 } from "../../harness/orgs/demo-org";
-import { describeOnEngine, type EngineStack, hasRealEngine } from "../support/engine-stack";
+import {
+  describeOnEngine,
+  type EngineStack,
+  expectConverged,
+  hasRealEngine,
+} from "../support/engine-stack";
 import {
   biomeFormat,
   changes,
@@ -207,12 +212,26 @@ describe("irm-export on the demo organisation", { shuffle: false }, () => {
       expect(stack.persistedText()).not.toContain(emulator.token);
     }, 180_000);
 
-    it("then a preview expecting no changes finds none and sends no write", async () => {
-      // What a second up would do, without the up: its plan is empty.
-      const result = await stack.preview({ expectNoChanges: true });
+    it("then the stack has converged: a refreshing preview finds nothing to do and sends no write", async () => {
+      // What a second up would do (its plan is empty), after reading every object back
+      // as it is in state, `adoptUid` included.
+      await expectConverged(stack);
+    }, 180_000);
+
+    it("a binding renamed in the program: the new name takes the binding over, the old name's delete sends nothing", async () => {
+      // The generated names are the user's to change. The new name adopts the binding
+      // (its adoptUid), then the engine deletes the old name, whose state holds the same
+      // uid: that delete must leave the binding to the new name.
+      const [binding] = (await stack.resources()).filter((r) => r.name === "platform-ci-editor");
+      stack.editProgram('"platform-ci-editor"', '"ci-editor"');
+      const result = await stack.up();
       expect(result.error).toBeUndefined();
-      expect(changes(result)).toEqual([]);
+      expect(changes(result).sort()).toEqual(["create ci-editor", "delete platform-ci-editor"]);
       expect(writes(await emulator.requests())).toEqual([]);
+      const renamed = (await stack.resources()).filter((r) => r.id === binding.id);
+      expect(renamed.map((r) => r.name)).toEqual(["ci-editor"]);
+      expect(await liveUids(emulator)).toContain(binding.id);
+      await expectConverged(stack);
     }, 180_000);
 
     // The same description edited in the whole demo's project is exactly one PATCH:

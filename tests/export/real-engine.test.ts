@@ -9,6 +9,7 @@
  * outside roles by config and lookup).
  */
 import * as fs from "node:fs";
+import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ExportResult } from "../../exporter/index";
 import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
@@ -19,8 +20,39 @@ import {
   type DemoUids,
 } from "../../harness/orgs/demo-org";
 import { writesOf } from "../../harness/request-names";
+import type { StateResource } from "../../harness/stack";
 import { createEngineStack, type EngineStack, hasRealEngine } from "../support/engine-stack";
 import { generateProject, liveUids } from "../support/export";
+
+/** How many objects the generated program declares (each with `adoptUid`). */
+function declaredCount({ counts }: ExportResult): number {
+  return (
+    counts.groups +
+    counts.customRoles +
+    counts.identities +
+    counts.identityProviders +
+    counts.accountAssociations +
+    counts.roleBindings
+  );
+}
+
+/**
+ * `expectConverged` (a refreshing preview: nothing to do, every object read back as in
+ * state, no write), less one known difference that has nothing to do with adoption:
+ * the demo's static-keys identity is declared without `staticKeys.expirationTime` (the
+ * exporter leaves the service's default out), and a refresh reads the service's value
+ * into its inputs, which plans no change. Every adopted resource's state, `adoptUid`
+ * included, reads back unchanged.
+ */
+async function expectConvergedButExpiration(stack: EngineStack): Promise<void> {
+  const preview = await stack.preview({ refresh: true, expectNoChanges: true });
+  expect({
+    error: preview.error,
+    changes: preview.changes,
+    refreshChanged: preview.refreshChanged,
+    writes: writesOf(await stack.takeRequests()),
+  }).toEqual({ error: undefined, changes: [], refreshChanged: ["airgapped-builder"], writes: [] });
+}
 
 describe.skipIf(!hasRealEngine())(
   "irm-export's project on the real Pulumi engine",
@@ -70,14 +102,7 @@ describe.skipIf(!hasRealEngine())(
       // One `pulumi up`, previewing first: its plan is what `pulumi preview` shows.
       const result = await stack.up();
       expect(result.error).toBeUndefined();
-      const { counts } = exported;
-      const declared =
-        counts.groups +
-        counts.customRoles +
-        counts.identities +
-        counts.identityProviders +
-        counts.accountAssociations +
-        counts.roleBindings;
+      const declared = declaredCount(exported);
       expect(declared).toBe((await liveUids(emulator)).length);
       expect(result.planned).toHaveLength(declared);
       expect(result.planned?.every((s) => s.op === "create")).toBe(true);
@@ -94,14 +119,34 @@ describe.skipIf(!hasRealEngine())(
       expect(stack.persistedText!()).not.toContain(DEMO_CLIENT_SECRET);
     }, 180_000);
 
-    it("then nothing changes: a preview with expectNoChanges, no write", async () => {
-      // What a second up would plan, without the up: nothing. (Not a refreshing preview:
-      // a refresh drops `adoptUid` from each adopted resource's inputs, which the read
-      // cannot know, and expectConverged counts that as a refresh that moves state.)
-      const preview = await stack.preview({ expectNoChanges: true });
-      expect(preview.error).toBeUndefined();
-      expect(preview.changes).toEqual([]);
+    it("then the stack has converged: a refreshing preview reads every object back as in state, no write", async () => {
+      // What a drift check runs after the adoption: each object read back (adoptUid
+      // included, kept in the state of the resources that adopted) and nothing to do.
+      await expectConvergedButExpiration(stack);
+    }, 180_000);
+
+    it("adoptUid taken out of the program: nothing to do, the state unchanged, still converged", async () => {
+      // Ignored after the adoption, as the provider's docs say: the state keeps the uid
+      // each resource adopted, so a refresh still reads back what it holds.
+      const file = path.join(stack.dir, "index.ts");
+      const source = fs.readFileSync(file, "utf8");
+      const adoptions = /^[ \t]*adoptUid:\s*"[^"]*",\n/gm;
+      expect(source.match(adoptions)).toHaveLength(declaredCount(exported));
+      fs.writeFileSync(file, source.replace(adoptions, ""));
+      // What the provider stores, by resource (the engine may list them, and their
+      // dependencies, in another order).
+      const byUrn = (resources: StateResource[]) =>
+        resources
+          .map(({ urn, inputs, outputs }) => ({ urn, inputs, outputs }))
+          .sort((x, y) => x.urn.localeCompare(y.urn));
+      const before = byUrn(await stack.resources());
+      const result = await stack.up();
+      expect(result.error).toBeUndefined();
+      expect(result.planned).toEqual([]);
+      expect(result.changes).toEqual([]);
       expect(writesOf(await stack.takeRequests())).toEqual([]);
+      expect(byUrn(await stack.resources())).toEqual(before);
+      await expectConvergedButExpiration(stack);
     }, 180_000);
 
     it("a description changed in code and a client secret changed in config: one PATCH each", async () => {
@@ -128,6 +173,8 @@ describe.skipIf(!hasRealEngine())(
         "PATCH /iam/v2beta1/identityProviders/<acme-sso>?updateMask=oidc.client_secret 200",
       );
       expect(stack.persistedText!()).not.toContain(`${DEMO_CLIENT_SECRET}-rotated`);
+      // The updates kept the uids adopted in state: a refresh reads back what it holds.
+      await expectConvergedButExpiration(stack);
     }, 180_000);
   },
 );
