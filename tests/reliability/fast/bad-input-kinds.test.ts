@@ -8,6 +8,7 @@
 import { generateKeyPairSync } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as runtime from "../../../provider/runtime";
+import { edited } from "../../support/edited";
 import { type ProviderFixture, startProviderFixture } from "../../support/provider-fixture";
 
 type Inputs = Record<string, unknown>;
@@ -462,18 +463,6 @@ const KIND_CASES: Case[] = [
   ],
   ["a number", "servicePrincipal", 3, "servicePrincipal", TYPE],
 ];
-
-/** `base` with `path` (dotted) set to `value`, or removed when `value` is undefined. */
-function edited(base: Inputs, path: string, value: unknown): Inputs {
-  const copy = JSON.parse(JSON.stringify(base)) as Inputs;
-  const keys = path.split(".");
-  let at: Inputs = copy;
-  for (const key of keys.slice(0, -1)) at = at[key] as Inputs;
-  const last = keys[keys.length - 1];
-  if (value === undefined) delete at[last];
-  else at[last] = value;
-  return copy;
-}
 
 let emu: ProviderFixture;
 
