@@ -133,9 +133,7 @@ describe("the order of checks", () => {
     const other = await o.group(emu.rootGroupUid);
     const good = { name: "acct", amazon: { account: "123456789012" } };
     expect((await o.call("POST", path(`/${group}`), { body: good })).status).toBe(200);
-    const creator = await o.actor(group, [
-      [group, await o.role(group, ["CAP_IAM_ACCOUNT_ASSOCIATIONS_CREATE"])],
-    ]);
+    const creator = await o.actorWith(group, ["CAP_IAM_ACCOUNT_ASSOCIATIONS_CREATE"]);
     const bad = { name: "acct", amazon: { account: "1" } };
     expect(failure(await creator.call("POST", path("/not-a-uid"), { body: bad }))).toEqual([
       400,

@@ -25,6 +25,8 @@ export interface Org {
     home: string,
     grants: Array<[string, string]>,
   ): Promise<{ call: Caller; identityUid: string }>;
+  /** A caller acting as a new identity in `home` bound there to a new role of `capabilities`. */
+  actorWith(home: string, capabilities: string[]): Promise<{ call: Caller; identityUid: string }>;
 }
 
 let counter = 0;
@@ -80,6 +82,8 @@ export function org(emu: TestEmulator): Org {
       for (const [groupUid, roleUid] of grants) await self.bind(groupUid, identityUid, roleUid);
       return { call: caller(emu.url, await emu.mintToken(identityUid)), identityUid };
     },
+    actorWith: async (home, capabilities) =>
+      self.actor(home, [[home, await self.role(home, capabilities)]]),
   };
   return self;
 }
