@@ -205,15 +205,7 @@ describe("what the operations require", () => {
   it("a get needs the LIST capability, a delete or update its own, each on the item", async () => {
     const group = await o.group(emu.rootGroupUid);
     const viewer = await o.builtIn("viewer");
-    const provider = (
-      await o.call<Json>("POST", `/iam/v2beta1/identityProviders/${group}`, {
-        body: {
-          name: "sso",
-          defaultRole: viewer,
-          oidc: { issuer: "https://idp.example", clientId: "c", pkceEnabled: true },
-        },
-      })
-    ).body.uid as string;
+    const provider = await o.identityProvider(group, viewer);
     const invite = (
       await o.call<Json>("POST", `/iam/v2beta1/groupInvites/${group}`, {
         body: { roleUid: viewer, ttl: "600s" },

@@ -97,15 +97,7 @@ describe("deletes refused while the role is in use", () => {
   it("an identity provider's defaultRole blocks the delete; the message counts both uses", async () => {
     const group = await o.group(emu.rootGroupUid);
     const role = await o.role(group, ["CAP_IAM_GROUPS_LIST"]);
-    const provider = (
-      await o.call<Json>("POST", `/iam/v2beta1/identityProviders/${group}`, {
-        body: {
-          name: "sso",
-          defaultRole: role,
-          oidc: { issuer: "https://idp.example", clientId: "c", pkceEnabled: true },
-        },
-      })
-    ).body.uid as string;
+    const provider = await o.identityProvider(group, role);
     const binding = await o.bind(group, await o.identity(group), role);
     const both = await o.call<Json>("DELETE", roles(`/${role}`));
     expect(failure(both)).toEqual([

@@ -17,6 +17,8 @@ export interface Org {
   role(parent: string, capabilities: string[], name?: string): Promise<string>;
   builtIn(name: string): Promise<string>;
   bind(groupUid: string, identityUid: string, roleUid: string): Promise<string>;
+  /** An identity provider "sso" in `parent` with `defaultRole`; PKCE, no client secret. */
+  identityProvider(parent: string, defaultRole: string): Promise<string>;
   /**
    * A caller acting as a new identity in `home` bound to each `[group, role uid]` given.
    * Answers the caller and the identity's uid.
@@ -77,6 +79,14 @@ export function org(emu: TestEmulator): Org {
     bind: async (groupUid, identityUid, roleUid) =>
       (await ok("POST", `/iam/v2beta1/roleBindings/${groupUid}`, { identityUid, roleUid }))
         .uid as string,
+    identityProvider: async (parent, defaultRole) =>
+      (
+        await ok("POST", `/iam/v2beta1/identityProviders/${parent}`, {
+          name: "sso",
+          defaultRole,
+          oidc: { issuer: "https://idp.example", clientId: "c", pkceEnabled: true },
+        })
+      ).uid as string,
     actor: async (home, grants) => {
       const identityUid = await self.identity(home);
       for (const [groupUid, roleUid] of grants) await self.bind(groupUid, identityUid, roleUid);
