@@ -5,19 +5,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
-import {
-  type Collection,
-  create as createIn,
-  expectBlocksGroupDelete,
-  expectCreateRefused,
-  expectPageTokenBound,
-} from "../support/emulator-collection";
+import * as collection from "../support/emulator-collection";
 import { failure, type Json, type Org, org } from "../support/emulator-org";
 
 let emu: TestEmulator;
 let o: Org;
 let viewer: string;
-let invites: Collection;
+let invites: collection.Collection;
 
 const path = (suffix = "") => `/iam/v2beta1/groupInvites${suffix}`;
 
@@ -29,7 +23,7 @@ beforeAll(async () => {
 });
 afterAll(() => emu.close());
 
-const create = (group: string, body: Json) => createIn(invites, group, body);
+const create = (group: string, body: Json) => collection.create(invites, group, body);
 
 describe("create and read", () => {
   it("the create answers the code (43 base64url characters); Get and List never do", async () => {
@@ -99,7 +93,7 @@ describe("create and read", () => {
     expect(fetched.body.expirationTime).toBe(created.expirationTime);
     const listed = await o.call<Json>("GET", path(`?uidp.children_of=${group}`));
     expect(listed.body.totalCount).toBe("1");
-    await expectBlocksGroupDelete(invites, group, created.uid as string);
+    await collection.expectBlocksGroupDelete(invites, group, created.uid as string);
   });
 });
 
@@ -167,7 +161,7 @@ describe("validation (4.3)", () => {
     ],
   ];
   it.each(rows)("%s is INVALID_ARGUMENT naming the field", async (_case, body, message) => {
-    await expectCreateRefused(invites, await o.group(emu.rootGroupUid), body(), message);
+    await collection.expectCreateRefused(invites, await o.group(emu.rootGroupUid), body(), message);
   });
 
   it("1ms and exactly 365 days are accepted", async () => {
@@ -373,7 +367,7 @@ describe("lists (4.2)", () => {
     const group = await o.group(emu.rootGroupUid);
     const a = await create(group, { roleUid: viewer, ttl: "60s" });
     await create(group, { roleUid: viewer, ttl: "60s" });
-    await expectPageTokenBound(invites, group, `key_id=${a.keyId}`);
+    await collection.expectPageTokenBound(invites, group, `key_id=${a.keyId}`);
   });
 });
 

@@ -6,19 +6,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
-import {
-  type Collection,
-  create as createIn,
-  expectBlocksGroupDelete,
-  expectCreateRefused,
-  expectPageTokenBound,
-} from "../support/emulator-collection";
+import * as collection from "../support/emulator-collection";
 import { failure, type Json, type Org, org } from "../support/emulator-org";
 
 let emu: TestEmulator;
 let o: Org;
 let viewer: string;
-let providers: Collection;
+let providers: collection.Collection;
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const SECRET = "client-secret-value-4c1d";
@@ -47,7 +41,7 @@ function body(overrides: Json = {}, oidc: Json = {}): Json {
   };
 }
 
-const create = (group: string, b: Json = body()) => createIn(providers, group, b);
+const create = (group: string, b: Json = body()) => collection.create(providers, group, b);
 
 describe("create and read", () => {
   it("answers every field but the client secret; Get and List answer the same", async () => {
@@ -195,7 +189,9 @@ describe("validation (3.3)", () => {
   ];
   it.each(rows)("%s is INVALID_ARGUMENT naming the field", async (_case, b, message) => {
     const group = await o.group(emu.rootGroupUid);
-    expect(await expectCreateRefused(providers, group, b(), message)).not.toContain(SECRET);
+    expect(await collection.expectCreateRefused(providers, group, b(), message)).not.toContain(
+      SECRET,
+    );
   });
 
   it("a secret together with PKCE, and PKCE alone, are allowed; the order of scopes is kept", async () => {
@@ -615,7 +611,7 @@ describe("lists", () => {
     const group = await o.group(emu.rootGroupUid);
     await create(group);
     await create(group);
-    await expectPageTokenBound(providers, group, "name=other");
+    await collection.expectPageTokenBound(providers, group, "name=other");
   });
 });
 
@@ -623,7 +619,7 @@ describe("delete", () => {
   it("deletes, then NOT_FOUND; the group can go once its providers are gone", async () => {
     const group = await o.group(emu.rootGroupUid);
     const uid = (await create(group)).uid as string;
-    await expectBlocksGroupDelete(providers, group, uid);
+    await collection.expectBlocksGroupDelete(providers, group, uid);
   });
 
   it("SCIM actions are UNIMPLEMENTED", async () => {

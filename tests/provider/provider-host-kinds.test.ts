@@ -15,12 +15,14 @@ import {
 } from "../../harness/provider-host";
 import type * as Package from "../../provider/index";
 import { type ProviderFixture, startProviderFixture } from "../support/provider-fixture";
-import { type Registration, registerUnderMocks } from "../support/provider-program";
+import {
+  iamKindsProgram,
+  type Registration,
+  registerUnderMocks,
+} from "../support/provider-program";
 
 const PROJECT = "provider-host-kinds";
 const CLIENT_SECRET = "host-client-secret-3b9a71-never-logged";
-const ROOT = "a".repeat(40);
-const ROLE = "b".repeat(40);
 
 let run: Registration;
 let pkg: typeof Package;
@@ -39,23 +41,7 @@ beforeAll(async () => {
     requiredSubpaths: [".", "./provider/runtime", "./sdk"],
   });
   // A program declaring one resource of each type, to collect their serialized providers.
-  run = await registerUnderMocks(project, (irm) => {
-    const role = new irm.Role("r", { parentUid: ROOT, name: "r", capabilities: ["CAP_REPO_LIST"] });
-    new irm.IdentityProvider("idp", {
-      parentUid: ROOT,
-      name: "idp",
-      defaultRole: ROLE,
-      oidc: { issuer: "https://login.example.com", clientId: "c" },
-      clientSecret: CLIENT_SECRET,
-    });
-    new irm.GroupInvite("inv", { groupUid: ROOT, roleUid: ROLE, ttl: 60 });
-    const association = new irm.AccountAssociation("acc", {
-      groupUid: ROOT,
-      name: "acc",
-      amazon: { account: "123456789012" },
-    });
-    return [role.uid, association.uid];
-  });
+  run = await registerUnderMocks(project, iamKindsProgram(CLIENT_SECRET));
   pkg = run.pkg;
   emu = await startProviderFixture();
   [groupUid] = (await emu.seed({ groups: [{ parentUid: emu.rootGroupUid, name: "host" }] })).groups;

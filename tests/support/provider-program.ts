@@ -79,6 +79,31 @@ export async function registerUnderMocks(
   };
 }
 
+/**
+ * The body of a program declaring one `Role`, `IdentityProvider` (its client secret
+ * `clientSecret`), `GroupInvite` and `AccountAssociation`, for `registerUnderMocks`.
+ */
+export function iamKindsProgram(
+  clientSecret: string,
+): (pkg: typeof Package) => Array<Output<unknown>> {
+  return (irm) => [
+    new irm.Role("r", { parentUid: ROOT, name: "r", capabilities: ["CAP_REPO_LIST"] }).uid,
+    new irm.IdentityProvider("idp", {
+      parentUid: ROOT,
+      name: "idp",
+      defaultRole: ROLE,
+      oidc: { issuer: "https://login.example.com", clientId: "c" },
+      clientSecret,
+    }).uid,
+    new irm.GroupInvite("inv", { groupUid: ROOT, roleUid: ROLE, ttl: 60 }).uid,
+    new irm.AccountAssociation("acc", {
+      groupUid: ROOT,
+      name: "acc",
+      amazon: { account: "123456789012" },
+    }).uid,
+  ];
+}
+
 /** A program declaring a group, an identity in it and a role binding of the identity. */
 export async function runProgramUnderMocks(
   project: ConsumerProject,

@@ -440,48 +440,41 @@ describe("the provider: only the API's own NOT_FOUND for the object means gone",
       (e: unknown) => (isNotFound(e) ? false : Promise.reject(e)),
     );
 
+  const kind = (
+    name: string,
+    collection: Kind["collection"],
+    handler: unknown,
+    inputs: () => Json,
+  ): Kind => ({ name, collection, handler: handler as Kind["handler"], inputs });
+
   const KINDS: Kind[] = [
-    {
-      name: "Role",
-      collection: "roles",
-      handler: runtime.role as ResourceHandler<never, never>,
-      inputs: () => ({
-        parentUid: groupUid,
-        name: "readers",
-        description: "",
-        capabilities: ["CAP_REPO_LIST"],
-      }),
-    },
-    {
-      name: "IdentityProvider",
-      collection: "identityProviders",
-      handler: runtime.idp as ResourceHandler<never, never>,
-      inputs: () => ({
-        parentUid: groupUid,
-        name: "sso",
-        description: "",
-        defaultRole: viewerRole,
-        oidc: idp().oidc,
-        clientSecret: "hostile-client-secret-1",
-      }),
-    },
-    {
-      name: "GroupInvite",
-      collection: "groupInvites",
-      handler: runtime.invite as ResourceHandler<never, never>,
-      inputs: () => ({ groupUid, roleUid: viewerRole, ttl: "600s", email: "", singleUse: false }),
-    },
-    {
-      name: "AccountAssociation",
-      collection: "accountAssociations",
-      handler: runtime.assoc as ResourceHandler<never, never>,
-      inputs: () => ({
-        groupUid,
-        name: "prod",
-        description: "",
-        amazon: { account: "123456789012" },
-      }),
-    },
+    kind("Role", "roles", runtime.role, () => ({
+      parentUid: groupUid,
+      name: "readers",
+      description: "",
+      capabilities: ["CAP_REPO_LIST"],
+    })),
+    kind("IdentityProvider", "identityProviders", runtime.idp, () => ({
+      parentUid: groupUid,
+      name: "sso",
+      description: "",
+      defaultRole: viewerRole,
+      oidc: idp().oidc,
+      clientSecret: "hostile-client-secret-1",
+    })),
+    kind("GroupInvite", "groupInvites", runtime.invite, () => ({
+      groupUid,
+      roleUid: viewerRole,
+      ttl: "600s",
+      email: "",
+      singleUse: false,
+    })),
+    kind("AccountAssociation", "accountAssociations", runtime.assoc, () => ({
+      groupUid,
+      name: "prod",
+      description: "",
+      amazon: { account: "123456789012" },
+    })),
   ];
 
   it.each(KINDS.map((kind) => [kind.name, kind] as const))(
