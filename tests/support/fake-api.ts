@@ -5,6 +5,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll } from "vitest";
 
 /** Answers one request; `body` is the whole request body, read before the call. */
 export type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
@@ -41,6 +42,24 @@ export async function fakeApi(handler: Handler): Promise<FakeApi> {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return { url: `http://127.0.0.1:${port}`, requests, close: () => shut(server) };
+}
+
+/**
+ * A fake API for the tests of the calling `describe`: started before them, closed
+ * after; `url` is its address once started.
+ */
+export function useFakeApi(handler: Handler): { readonly url: string } {
+  let api: FakeApi | undefined;
+  beforeAll(async () => {
+    api = await fakeApi(handler);
+  });
+  afterAll(() => api?.close());
+  return {
+    get url() {
+      if (!api) throw new Error("the fake API is not started yet (use it inside a test)");
+      return api.url;
+    },
+  };
 }
 
 /** Closes every fake server of this test file still open (for an `afterEach`). */

@@ -24,7 +24,7 @@ import {
 import type * as Package from "../../../provider/index";
 import * as runtime from "../../../provider/runtime";
 import { IrmClient } from "../../../sdk/index";
-import { type FakeApi, fakeApi, rejection } from "../../support/fake-api";
+import { rejection, useFakeApi } from "../../support/fake-api";
 import {
   iamKindsProgram,
   type Registration,
@@ -196,61 +196,55 @@ describe("the emulator keeps digests only", () => {
 });
 
 describe("the SDK, against a server that echoes what it was sent", () => {
-  let echo: FakeApi;
-  let echoUrl: string;
   /** The client secret of each request received, so a test can prove it was sent. */
   const carried: string[] = [];
-  /** The last body received, echoed back in the answer's shape of choice. */
-  beforeAll(async () => {
-    echo = await fakeApi((req, res, body) => {
-      const secret = (() => {
-        try {
-          return String(
-            (JSON.parse(body) as { oidc?: { clientSecret?: string } }).oidc?.clientSecret ?? "",
-          );
-        } catch {
-          return "";
-        }
-      })();
-      carried.push(secret);
-      const kind = new URL(req.url ?? "/", "http://x").pathname.split("/")[5] ?? "";
-      if (kind.startsWith("html")) {
-        res.writeHead(502, { "content-type": "text/html" });
-        res.end(`<html>bad gateway: ${secret} ${body}</html>`);
-      } else if (kind.startsWith("garbled")) {
-        // A create answered with a truncated body carrying the secret and a code.
-        res.writeHead(200, { "content-type": "application/json" });
-        res.end(`{"uid":"x","oidc":{"clientSecret":"${secret}"},"code":"AAAAcode${secret}`);
-      } else {
-        res.writeHead(400, { "content-type": "application/json" });
-        res.end(
-          JSON.stringify({
-            code: 3,
-            message: `Invalid argument: oidc.clientSecret: ${secret} is not accepted`,
-            details: [
-              {
-                "@type": "type.googleapis.com/google.rpc.BadRequest",
-                fieldViolations: [{ field: "oidc.clientSecret", description: `got ${secret}` }],
-              },
-              {
-                "@type": "type.googleapis.com/google.rpc.ErrorInfo",
-                reason: "INVALID_ARGUMENT",
-                metadata: { secret },
-              },
-            ],
-          }),
+  /** Echoes the client secret received in the answer's shape the path names. */
+  const echo = useFakeApi((req, res, body) => {
+    const secret = (() => {
+      try {
+        return String(
+          (JSON.parse(body) as { oidc?: { clientSecret?: string } }).oidc?.clientSecret ?? "",
         );
+      } catch {
+        return "";
       }
-    });
-    echoUrl = echo.url;
+    })();
+    carried.push(secret);
+    const kind = new URL(req.url ?? "/", "http://x").pathname.split("/")[5] ?? "";
+    if (kind.startsWith("html")) {
+      res.writeHead(502, { "content-type": "text/html" });
+      res.end(`<html>bad gateway: ${secret} ${body}</html>`);
+    } else if (kind.startsWith("garbled")) {
+      // A create answered with a truncated body carrying the secret and a code.
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(`{"uid":"x","oidc":{"clientSecret":"${secret}"},"code":"AAAAcode${secret}`);
+    } else {
+      res.writeHead(400, { "content-type": "application/json" });
+      res.end(
+        JSON.stringify({
+          code: 3,
+          message: `Invalid argument: oidc.clientSecret: ${secret} is not accepted`,
+          details: [
+            {
+              "@type": "type.googleapis.com/google.rpc.BadRequest",
+              fieldViolations: [{ field: "oidc.clientSecret", description: `got ${secret}` }],
+            },
+            {
+              "@type": "type.googleapis.com/google.rpc.ErrorInfo",
+              reason: "INVALID_ARGUMENT",
+              metadata: { secret },
+            },
+          ],
+        }),
+      );
+    }
   });
-  afterAll(() => echo.close());
 
   it.each(SECRETS)(
     "%s sent in a create or an update never shows in the error",
     async (_label, secret) => {
       const client = new IrmClient({
-        baseUrl: echoUrl,
+        baseUrl: echo.url,
         token: "sdk-token-not-shown-0b9d2c",
         env: {},
         retry: { retries: 0 },
@@ -287,7 +281,7 @@ describe("the SDK, against a server that echoes what it was sent", () => {
   );
 
   it("a garbled invite create answer carrying a code: the error never shows it", async () => {
-    const client = new IrmClient({ baseUrl: echoUrl, token: "t", env: {}, retry: { retries: 0 } });
+    const client = new IrmClient({ baseUrl: echo.url, token: "t", env: {}, retry: { retries: 0 } });
     const error = await rejection(
       client.iam.groupInvites.create(`${GROUP}/garbled` as never, { roleUid: ROLE, ttl: 60 }),
     );
@@ -455,34 +449,28 @@ describe("the provider, through the real dynamic-provider host", () => {
 });
 
 describe("the provider, against a server that echoes the secret", () => {
-  let echo: FakeApi;
-  let url: string;
   /** The bodies received, so a test can prove the secret was sent to be echoed. */
   const received: string[] = [];
-
-  beforeAll(async () => {
-    echo = await fakeApi((req, res, body) => {
-      received.push(body);
-      res.writeHead(req.method === "GET" ? 404 : 400, { "content-type": "application/json" });
-      res.end(
-        JSON.stringify({
-          code: req.method === "GET" ? 5 : 3,
-          message: `Invalid argument: cannot use ${body}`,
-          details: [
-            { "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: "INVALID_ARGUMENT" },
-          ],
-        }),
-      );
-    });
-    url = echo.url;
+  const echo = useFakeApi((req, res, body) => {
+    received.push(body);
+    res.writeHead(req.method === "GET" ? 404 : 400, { "content-type": "application/json" });
+    res.end(
+      JSON.stringify({
+        code: req.method === "GET" ? 5 : 3,
+        message: `Invalid argument: cannot use ${body}`,
+        details: [
+          { "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: "INVALID_ARGUMENT" },
+        ],
+      }),
+    );
   });
-  afterAll(() => echo.close());
 
   it.each(SECRETS)("%s: create and update fail without showing it", async (_label, secret) => {
     await runtime.configure({
       config: {
-        get: (key) => ({ "irm:apiUrl": url, "irm:token": "provider-token-3c1d" })[key],
-        require: (key) => ({ "irm:apiUrl": url, "irm:token": "provider-token-3c1d" })[key] ?? "",
+        get: (key) => ({ "irm:apiUrl": echo.url, "irm:token": "provider-token-3c1d" })[key],
+        require: (key) =>
+          ({ "irm:apiUrl": echo.url, "irm:token": "provider-token-3c1d" })[key] ?? "",
       },
     });
     const inputs = {
