@@ -3,18 +3,16 @@
  * deletes refused while a binding or an identity provider's defaultRole uses the role
  * (never because of an invite), and usable only in the role's own group and below.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
-import { failure, type Json, type Org, org } from "../support/emulator-org";
+import { describe, expect, it } from "vitest";
+import type { TestEmulator } from "../../harness/emulator";
+import { failure, type Json, type Org, useTestOrg } from "../support/emulator-org";
 
 let emu: TestEmulator;
 let o: Org;
 
-beforeAll(async () => {
-  emu = await startTestEmulator();
-  o = org(emu);
+useTestOrg((started) => {
+  ({ emu, o } = started);
 });
-afterAll(() => emu.close());
 
 const roles = (suffix = "") => `/iam/v2beta1/roles${suffix}`;
 

@@ -3,10 +3,10 @@
  * expiry on the service clock, every validation rule and error row, no update, lists
  * with key_id and their own order fields, and what blocks or does not block a delete.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { TestEmulator } from "../../harness/emulator";
 import * as collection from "../support/emulator-collection";
-import { failure, type Json, type Org, org } from "../support/emulator-org";
+import { failure, type Json, type Org, useTestOrg } from "../support/emulator-org";
 
 let emu: TestEmulator;
 let o: Org;
@@ -15,13 +15,13 @@ let invites: collection.Collection;
 
 const path = (suffix = "") => `/iam/v2beta1/groupInvites${suffix}`;
 
+useTestOrg((started) => {
+  ({ emu, o } = started);
+});
 beforeAll(async () => {
-  emu = await startTestEmulator();
-  o = org(emu);
   viewer = await o.builtIn("viewer");
   invites = { o, path, listKey: "groupInvites", noun: "group invite" };
 });
-afterAll(() => emu.close());
 
 const create = (group: string, body: Json) => collection.create(invites, group, body);
 

@@ -4,10 +4,10 @@
  * immutable), the capabilities a create and an update need, the order of checks, lists,
  * and the client secret never answered.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { TestEmulator } from "../../harness/emulator";
 import * as collection from "../support/emulator-collection";
-import { failure, type Json, type Org, org } from "../support/emulator-org";
+import { failure, type Json, type Org, useTestOrg } from "../support/emulator-org";
 
 let emu: TestEmulator;
 let o: Org;
@@ -18,13 +18,13 @@ const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const SECRET = "client-secret-value-4c1d";
 const path = (suffix = "") => `/iam/v2beta1/identityProviders${suffix}`;
 
+useTestOrg((started) => {
+  ({ emu, o } = started);
+});
 beforeAll(async () => {
-  emu = await startTestEmulator();
-  o = org(emu);
   viewer = await o.builtIn("viewer");
   providers = { o, path, listKey: "identityProviders", noun: "identity provider" };
 });
-afterAll(() => emu.close());
 
 function body(overrides: Json = {}, oidc: Json = {}): Json {
   return {

@@ -2,8 +2,8 @@
  * Building blocks for tests of the IAM collections: groups, identities, custom roles and
  * bindings made over HTTP, and callers acting as an identity bound to chosen roles.
  */
-import { expect } from "vitest";
-import type { TestEmulator } from "../../harness/emulator";
+import { afterAll, beforeAll, expect } from "vitest";
+import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
 import { type Caller, caller, enc } from "./emulator-http";
 
 export type Json = Record<string, unknown>;
@@ -96,6 +96,19 @@ export function org(emu: TestEmulator): Org {
       self.actor(home, [[home, await self.role(home, capabilities)]]),
   };
   return self;
+}
+
+/**
+ * Starts a test emulator before the file's tests, closing it after them, and hands it
+ * and its Org to `onStart` (before any `beforeAll` registered after this call runs).
+ */
+export function useTestOrg(onStart: (started: { emu: TestEmulator; o: Org }) => void): void {
+  let emu: TestEmulator | undefined;
+  beforeAll(async () => {
+    emu = await startTestEmulator();
+    onStart({ emu, o: org(emu) });
+  });
+  afterAll(() => emu?.close());
 }
 
 /** The error message and HTTP status of a reply, for compact assertions. */
