@@ -15,6 +15,7 @@ import {
 } from "../../bench/lib/attribution";
 import type { LogEntry } from "../../harness/emulator";
 import type { StateResource } from "../../harness/stack";
+import { PROVIDER_RESOURCE_TYPES } from "../../provider/kinds";
 
 const ROOT = "a".repeat(40);
 const TEAM = `${ROOT}/1111111111111111`;
@@ -53,17 +54,7 @@ const names = (entries: LogEntry[] | undefined) =>
 
 describe("which resource a request was for", () => {
   it("maps every type of the package to its collection", () => {
-    expect(
-      [
-        "Group",
-        "Identity",
-        "RoleBinding",
-        "Role",
-        "IdentityProvider",
-        "GroupInvite",
-        "AccountAssociation",
-      ].map((kind) => collectionOfType(TYPE(kind))),
-    ).toEqual([
+    expect(PROVIDER_RESOURCE_TYPES.map((kind) => collectionOfType(TYPE(kind)))).toEqual([
       "groups",
       "identities",
       "roleBindings",

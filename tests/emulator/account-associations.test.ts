@@ -4,9 +4,9 @@
  * update masks that replace or remove whole blocks, the idempotent delete, scope
  * filters on the group's uid, and the deletes they refuse.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
-import { failure, type Json, type Org, org, uniqueName } from "../support/emulator-org";
+import { describe, expect, it } from "vitest";
+import type { TestEmulator } from "../../harness/emulator";
+import { failure, type Json, type Org, uniqueName, useTestOrg } from "../support/emulator-org";
 
 let emu: TestEmulator;
 let o: Org;
@@ -15,11 +15,9 @@ const path = (suffix = "") => `/iam/v2beta1/accountAssociations${suffix}`;
 const GUID = "0f8fad5b-d9cb-469f-a165-70867728950e";
 const GUID2 = "7c9e6679-7425-40de-944b-e07fc1f90ae7";
 
-beforeAll(async () => {
-  emu = await startTestEmulator();
-  o = org(emu);
+useTestOrg((started) => {
+  ({ emu, o } = started);
 });
-afterAll(() => emu.close());
 
 async function servicePrincipal(group: string, principal: string): Promise<string> {
   return o.identity(group, { name: uniqueName("service"), servicePrincipal: principal });
@@ -133,9 +131,7 @@ describe("the order of checks", () => {
     const other = await o.group(emu.rootGroupUid);
     const good = { name: "acct", amazon: { account: "123456789012" } };
     expect((await o.call("POST", path(`/${group}`), { body: good })).status).toBe(200);
-    const creator = await o.actor(group, [
-      [group, await o.role(group, ["CAP_IAM_ACCOUNT_ASSOCIATIONS_CREATE"])],
-    ]);
+    const creator = await o.actorWith(group, ["CAP_IAM_ACCOUNT_ASSOCIATIONS_CREATE"]);
     const bad = { name: "acct", amazon: { account: "1" } };
     expect(failure(await creator.call("POST", path("/not-a-uid"), { body: bad }))).toEqual([
       400,

@@ -13,16 +13,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { secretDigest, secretMatches } from "../../emulator/collections/secrets";
 import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
 import { caller, reasonOf } from "../support/emulator-http";
-import { failure, type Json, type Org, org } from "../support/emulator-org";
+import { failure, type Json, type Org, org, useTestOrg } from "../support/emulator-org";
 
 let emu: TestEmulator;
 let o: Org;
 
-beforeAll(async () => {
-  emu = await startTestEmulator();
-  o = org(emu);
+useTestOrg((started) => {
+  ({ emu, o } = started);
 });
-afterAll(() => emu.close());
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 /** Whether `text` holds a salted digest of `secret` (never the bare SHA-256 of it). */

@@ -2,19 +2,17 @@
  * The capability names (the platform's `Capability` enum), the built-in roles' published
  * sets, and what the operations require (a Get needs the collection's LIST), over HTTP.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { CAPABILITIES } from "../../emulator/capabilities";
-import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
-import { failure, type Json, type Org, org } from "../support/emulator-org";
+import type { TestEmulator } from "../../harness/emulator";
+import { failure, type Json, type Org, useTestOrg } from "../support/emulator-org";
 
 let emu: TestEmulator;
 let o: Org;
 
-beforeAll(async () => {
-  emu = await startTestEmulator();
-  o = org(emu);
+useTestOrg((started) => {
+  ({ emu, o } = started);
 });
-afterAll(() => emu.close());
 
 /** The platform's enum: 216 values besides UNKNOWN; the contract suite compares the list. */
 const ENUM_SIZE = 216;
@@ -205,15 +203,7 @@ describe("what the operations require", () => {
   it("a get needs the LIST capability, a delete or update its own, each on the item", async () => {
     const group = await o.group(emu.rootGroupUid);
     const viewer = await o.builtIn("viewer");
-    const provider = (
-      await o.call<Json>("POST", `/iam/v2beta1/identityProviders/${group}`, {
-        body: {
-          name: "sso",
-          defaultRole: viewer,
-          oidc: { issuer: "https://idp.example", clientId: "c", pkceEnabled: true },
-        },
-      })
-    ).body.uid as string;
+    const provider = await o.identityProvider(group, viewer);
     const invite = (
       await o.call<Json>("POST", `/iam/v2beta1/groupInvites/${group}`, {
         body: { roleUid: viewer, ttl: "600s" },

@@ -2,43 +2,14 @@
  * The command line as a user runs it: `node dist/emulator/cli.js --port 0
  * --bootstrap-file F --data D` (npm test builds dist first).
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { spawn } from "node:child_process";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { descriptorFilePath } from "../../emulator/grpc/descriptors";
+import { CLI, startCli, startCliWithBootstrap } from "../support/emulator-cli";
 import { caller } from "../support/emulator-http";
-
-const CLI = resolve(__dirname, "../../dist/emulator/cli.js");
-
-interface Running {
-  child: ChildProcess;
-  url: string;
-  exited: Promise<number | null>;
-}
-
-function startCli(args: string[]): Promise<Running> {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build first`);
-  const child = spawn(process.execPath, [CLI, ...args], { stdio: ["ignore", "pipe", "pipe"] });
-  const exited = new Promise<number | null>((done) => child.on("exit", (code) => done(code)));
-  return new Promise((ready, fail) => {
-    let stdout = "";
-    let stderr = "";
-    child.stderr?.on("data", (chunk) => {
-      stderr += chunk;
-    });
-    child.stdout?.on("data", (chunk) => {
-      stdout += chunk;
-      const match = /^listening on (http:\/\/\S+)$/m.exec(stdout);
-      if (match) ready({ child, url: match[1], exited });
-    });
-    child.on("exit", (code) =>
-      fail(new Error(`emulator exited (${code}) before listening: ${stderr}`)),
-    );
-  });
-}
 
 let dir: string;
 beforeAll(async () => {
@@ -52,16 +23,11 @@ describe("npm run emulator", () => {
     const own = await mkdtemp(join(dir, "run-"));
     const bootstrapFile = join(own, "bootstrap.json");
     const dataFile = join(own, "state.json");
-    const first = await startCli([
-      "--port",
-      "0",
-      "--bootstrap-file",
-      bootstrapFile,
+    const { running: first, bootstrap } = await startCliWithBootstrap(bootstrapFile, [
       "--data",
       dataFile,
     ]);
     expect(first.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    const bootstrap = JSON.parse(await readFile(bootstrapFile, "utf8")) as Record<string, string>;
     // grpcUrl is there when the build wrote the gRPC descriptor set (Go was present).
     const grpcOn = descriptorFilePath() !== undefined;
     expect(Object.keys(bootstrap).sort()).toEqual([
@@ -115,15 +81,7 @@ describe("npm run emulator", () => {
     const own = await mkdtemp(join(dir, "crash-"));
     const dataFile = join(own, "crash.json");
     const bootstrapFile = join(own, "crash-bootstrap.json");
-    const running = await startCli([
-      "--port",
-      "0",
-      "--data",
-      dataFile,
-      "--bootstrap-file",
-      bootstrapFile,
-    ]);
-    const bootstrap = JSON.parse(await readFile(bootstrapFile, "utf8")) as Record<string, string>;
+    const { running, bootstrap } = await startCliWithBootstrap(bootstrapFile, ["--data", dataFile]);
     const control = caller(running.url, null);
     // A large state makes each write take a while, so the kill likely lands inside one.
     await control("POST", "/emulator/seed", {

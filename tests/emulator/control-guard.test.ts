@@ -7,14 +7,14 @@
  * itself is unaffected.
  */
 
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { request } from "node:http";
 import * as os from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator } from "../../emulator/index";
 import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
-import { startCli, stopCleanly } from "../support/emulator-cli";
+import { startCliWithBootstrap, stopCleanly } from "../support/emulator-cli";
 
 interface Answer {
   status: number;
@@ -137,23 +137,15 @@ describe("a container setup: --host 0.0.0.0, driven over a service name", () => 
   it("with --open-controls (the command line) the controls answer Host emulator:PORT", async () => {
     const dir = await mkdtemp(join(os.tmpdir(), "irm-open-controls-"));
     const bootstrapFile = join(dir, "bootstrap.json");
-    const cli = await startCli([
+    const { running: cli, bootstrap } = await startCliWithBootstrap(bootstrapFile, [
       "--host",
       "0.0.0.0",
-      "--port",
-      "0",
       "--no-grpc",
       "--no-seed",
       "--open-controls",
-      "--bootstrap-file",
-      bootstrapFile,
     ]);
     try {
       const port = new URL(cli.url).port;
-      const bootstrap = JSON.parse(await readFile(bootstrapFile, "utf8")) as {
-        token: string;
-        rootGroupUid: string;
-      };
       // Another container reaches this one by its address, naming it by service name.
       const address = outside ?? "127.0.0.1";
       const url = `http://${address}:${port}`;

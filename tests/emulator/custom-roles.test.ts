@@ -3,18 +3,16 @@
  * deletes refused while a binding or an identity provider's defaultRole uses the role
  * (never because of an invite), and usable only in the role's own group and below.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
-import { failure, type Json, type Org, org } from "../support/emulator-org";
+import { describe, expect, it } from "vitest";
+import type { TestEmulator } from "../../harness/emulator";
+import { failure, type Json, type Org, useTestOrg } from "../support/emulator-org";
 
 let emu: TestEmulator;
 let o: Org;
 
-beforeAll(async () => {
-  emu = await startTestEmulator();
-  o = org(emu);
+useTestOrg((started) => {
+  ({ emu, o } = started);
 });
-afterAll(() => emu.close());
 
 const roles = (suffix = "") => `/iam/v2beta1/roles${suffix}`;
 
@@ -97,15 +95,7 @@ describe("deletes refused while the role is in use", () => {
   it("an identity provider's defaultRole blocks the delete; the message counts both uses", async () => {
     const group = await o.group(emu.rootGroupUid);
     const role = await o.role(group, ["CAP_IAM_GROUPS_LIST"]);
-    const provider = (
-      await o.call<Json>("POST", `/iam/v2beta1/identityProviders/${group}`, {
-        body: {
-          name: "sso",
-          defaultRole: role,
-          oidc: { issuer: "https://idp.example", clientId: "c", pkceEnabled: true },
-        },
-      })
-    ).body.uid as string;
+    const provider = await o.identityProvider(group, role);
     const binding = await o.bind(group, await o.identity(group), role);
     const both = await o.call<Json>("DELETE", roles(`/${role}`));
     expect(failure(both)).toEqual([

@@ -4,12 +4,18 @@
  * holder (SIGKILL) leaves nothing that stops the next start.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtemp, readFile, rm, utimes, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator } from "../../emulator/index";
-import { killHard, runCliToExit, startCli, stopCleanly } from "../support/emulator-cli";
+import {
+  killHard,
+  runCliToExit,
+  startCli,
+  startCliWithBootstrap,
+  stopCleanly,
+} from "../support/emulator-cli";
 import { caller } from "../support/emulator-http";
 
 let dir: string;
@@ -22,13 +28,9 @@ describe("one emulator per --data file", () => {
   it("a second CLI on the same file refuses to start, naming the file and the holder's pid", async () => {
     const dataFile = join(dir, "shared.json");
     const bootstrapFile = join(dir, "shared-bootstrap.json");
-    const holder = await startCli([
-      "--port",
-      "0",
+    const { running: holder, bootstrap: boot } = await startCliWithBootstrap(bootstrapFile, [
       "--data",
       dataFile,
-      "--bootstrap-file",
-      bootstrapFile,
     ]);
     try {
       const second = await runCliToExit(["--port", "0", "--data", dataFile]);
@@ -37,7 +39,6 @@ describe("one emulator per --data file", () => {
       expect(second.stderr).toContain(dataFile);
       expect(second.stderr).toContain(`pid ${holder.child.pid}`);
       // The holder still serves, and its writes are its own.
-      const boot = JSON.parse(await readFile(bootstrapFile, "utf8")) as Record<string, string>;
       const created = await caller(holder.url, boot.token)(
         "POST",
         `/iam/v2beta1/groups/${boot.rootGroupUid}`,

@@ -3,11 +3,17 @@
  * killed with SIGKILL in the middle of a burst of concurrent creates, restarted on the
  * same file, and every create it acknowledged must still be there.
  */
-import { appendFile, mkdtemp, readFile, rm, stat, truncate } from "node:fs/promises";
+import { appendFile, mkdtemp, rm, stat, truncate } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { killHard, type RunningCli, startCli, stopCleanly } from "../support/emulator-cli";
+import {
+  killHard,
+  type RunningCli,
+  startCli,
+  startCliWithBootstrap,
+  stopCleanly,
+} from "../support/emulator-cli";
 import { caller } from "../support/emulator-http";
 
 /** Bounded: this many creates at most, this many in flight, all to 127.0.0.1. */
@@ -25,10 +31,6 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 interface Bootstrap {
   token: string;
   rootGroupUid: string;
-}
-
-async function readBootstrap(file: string): Promise<Bootstrap> {
-  return JSON.parse(await readFile(file, "utf8")) as Bootstrap;
 }
 
 /**
@@ -98,16 +100,11 @@ describe("--data durability under SIGKILL", () => {
   it("every create acknowledged before a SIGKILL in a concurrent burst is there after a restart", async () => {
     const dataFile = join(dir, "burst.json");
     const bootstrapFile = join(dir, "burst-bootstrap.json");
-    const first = await startCli([
-      "--port",
-      "0",
+    const { running: first, bootstrap: boot } = await startCliWithBootstrap(bootstrapFile, [
       "--no-seed",
       "--data",
       dataFile,
-      "--bootstrap-file",
-      bootstrapFile,
     ]);
-    const boot = await readBootstrap(bootstrapFile);
     const { acknowledged } = await burstThenKill(first, boot, "burst", KILL_AFTER);
     expect(acknowledged.length).toBeGreaterThanOrEqual(KILL_AFTER);
 
@@ -123,16 +120,11 @@ describe("--data durability under SIGKILL", () => {
   it("a torn last journal record is ignored: the emulator starts and keeps every whole record", async () => {
     const dataFile = join(dir, "torn.json");
     const bootstrapFile = join(dir, "torn-bootstrap.json");
-    const first = await startCli([
-      "--port",
-      "0",
+    const { running: first, bootstrap: boot } = await startCliWithBootstrap(bootstrapFile, [
       "--no-seed",
       "--data",
       dataFile,
-      "--bootstrap-file",
-      bootstrapFile,
     ]);
-    const boot = await readBootstrap(bootstrapFile);
     const api = caller(first.url, boot.token);
     const uids: string[] = [];
     for (let i = 0; i < 5; i++) {

@@ -3,28 +3,27 @@
  * expiry on the service clock, every validation rule and error row, no update, lists
  * with key_id and their own order fields, and what blocks or does not block a delete.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
-import { failure, type Json, type Org, org } from "../support/emulator-org";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { TestEmulator } from "../../harness/emulator";
+import * as collection from "../support/emulator-collection";
+import { failure, type Json, type Org, useTestOrg } from "../support/emulator-org";
 
 let emu: TestEmulator;
 let o: Org;
 let viewer: string;
+let invites: collection.Collection;
 
 const path = (suffix = "") => `/iam/v2beta1/groupInvites${suffix}`;
 
-beforeAll(async () => {
-  emu = await startTestEmulator();
-  o = org(emu);
-  viewer = await o.builtIn("viewer");
+useTestOrg((started) => {
+  ({ emu, o } = started);
 });
-afterAll(() => emu.close());
+beforeAll(async () => {
+  viewer = await o.builtIn("viewer");
+  invites = { o, path, listKey: "groupInvites", noun: "group invite" };
+});
 
-async function create(group: string, body: Json): Promise<Json> {
-  const reply = await o.call<Json>("POST", path(`/${group}`), { body });
-  expect(reply.status, reply.text).toBe(200);
-  return reply.body;
-}
+const create = (group: string, body: Json) => collection.create(invites, group, body);
 
 describe("create and read", () => {
   it("the create answers the code (43 base64url characters); Get and List never do", async () => {
@@ -94,17 +93,7 @@ describe("create and read", () => {
     expect(fetched.body.expirationTime).toBe(created.expirationTime);
     const listed = await o.call<Json>("GET", path(`?uidp.children_of=${group}`));
     expect(listed.body.totalCount).toBe("1");
-    const blocked = await o.call("DELETE", `/iam/v2beta1/groups/${group}`);
-    expect(failure(blocked)).toEqual([
-      400,
-      `Precondition failed: group ${group} is not empty: it still has 1 group invite`,
-    ]);
-    expect((await o.call("DELETE", path(`/${created.uid}`))).body).toEqual({});
-    expect(failure(await o.call("GET", path(`/${created.uid}`)))).toEqual([
-      404,
-      `Not found: ${created.uid}`,
-    ]);
-    expect((await o.call("DELETE", `/iam/v2beta1/groups/${group}`)).status).toBe(200);
+    await collection.expectBlocksGroupDelete(invites, group, created.uid as string);
   });
 });
 
@@ -172,11 +161,7 @@ describe("validation (4.3)", () => {
     ],
   ];
   it.each(rows)("%s is INVALID_ARGUMENT naming the field", async (_case, body, message) => {
-    const group = await o.group(emu.rootGroupUid);
-    const reply = await o.call<Json>("POST", path(`/${group}`), { body: body() });
-    expect(failure(reply)).toEqual([400, `Invalid argument: ${message}`]);
-    const listed = await o.call<Json>("GET", path(`?uidp.children_of=${group}`));
-    expect(listed.body.groupInvites).toEqual([]);
+    await collection.expectCreateRefused(invites, await o.group(emu.rootGroupUid), body(), message);
   });
 
   it("1ms and exactly 365 days are accepted", async () => {
@@ -207,9 +192,7 @@ describe("validation (4.3)", () => {
 describe("capabilities (2.3) and the order of checks", () => {
   it("groupInvites.create and CAP_IAM_ROLE_BINDINGS_CREATE on the group, then every capability of the role", async () => {
     const group = await o.group(emu.rootGroupUid);
-    const onlyInvites = await o.actor(group, [
-      [group, await o.role(group, ["CAP_IAM_GROUP_INVITES_CREATE"])],
-    ]);
+    const onlyInvites = await o.actorWith(group, ["CAP_IAM_GROUP_INVITES_CREATE"]);
     expect(
       failure(
         await onlyInvites.call("POST", path(`/${group}`), {
@@ -217,15 +200,10 @@ describe("capabilities (2.3) and the order of checks", () => {
         }),
       ),
     ).toEqual([403, `Permission denied: CAP_IAM_ROLE_BINDINGS_CREATE on ${group}`]);
-    const inviter = await o.actor(group, [
-      [
-        group,
-        await o.role(group, [
-          "CAP_IAM_GROUP_INVITES_CREATE",
-          "CAP_IAM_ROLE_BINDINGS_CREATE",
-          "CAP_REPO_LIST",
-        ]),
-      ],
+    const inviter = await o.actorWith(group, [
+      "CAP_IAM_GROUP_INVITES_CREATE",
+      "CAP_IAM_ROLE_BINDINGS_CREATE",
+      "CAP_REPO_LIST",
     ]);
     // The first missing capability of viewer, in the enum's order.
     expect(
@@ -251,15 +229,10 @@ describe("capabilities (2.3) and the order of checks", () => {
   it("path, capability, body, references, role usable, grants: the first failure answers", async () => {
     const group = await o.group(emu.rootGroupUid);
     const other = await o.group(emu.rootGroupUid);
-    const inviter = await o.actor(group, [
-      [
-        group,
-        await o.role(group, [
-          "CAP_IAM_GROUP_INVITES_CREATE",
-          "CAP_IAM_ROLE_BINDINGS_CREATE",
-          "CAP_IAM_ROLES_LIST",
-        ]),
-      ],
+    const inviter = await o.actorWith(group, [
+      "CAP_IAM_GROUP_INVITES_CREATE",
+      "CAP_IAM_ROLE_BINDINGS_CREATE",
+      "CAP_IAM_ROLES_LIST",
     ]);
     const bad = { roleUid: "cd".repeat(20), ttl: "1h" };
     expect(failure(await inviter.call("POST", path("/xyz"), { body: bad }))[1]).toBe(
@@ -394,13 +367,7 @@ describe("lists (4.2)", () => {
     const group = await o.group(emu.rootGroupUid);
     const a = await create(group, { roleUid: viewer, ttl: "60s" });
     await create(group, { roleUid: viewer, ttl: "60s" });
-    const first = await o.call<Json>("GET", path(`?uidp.children_of=${group}&page_size=1`));
-    const token = first.body.nextPageToken as string;
-    const moved = await o.call(
-      "GET",
-      path(`?uidp.children_of=${group}&page_size=1&key_id=${a.keyId}&page_token=${token}`),
-    );
-    expect(failure(moved)[1]).toMatch(/^Invalid argument: page_token: belongs to another query/);
+    await collection.expectPageTokenBound(invites, group, `key_id=${a.keyId}`);
   });
 });
 

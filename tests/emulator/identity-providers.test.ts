@@ -4,24 +4,27 @@
  * immutable), the capabilities a create and an update need, the order of checks, lists,
  * and the client secret never answered.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
-import { failure, type Json, type Org, org } from "../support/emulator-org";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { TestEmulator } from "../../harness/emulator";
+import * as collection from "../support/emulator-collection";
+import { failure, type Json, type Org, useTestOrg } from "../support/emulator-org";
 
 let emu: TestEmulator;
 let o: Org;
 let viewer: string;
+let providers: collection.Collection;
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const SECRET = "client-secret-value-4c1d";
 const path = (suffix = "") => `/iam/v2beta1/identityProviders${suffix}`;
 
-beforeAll(async () => {
-  emu = await startTestEmulator();
-  o = org(emu);
-  viewer = await o.builtIn("viewer");
+useTestOrg((started) => {
+  ({ emu, o } = started);
 });
-afterAll(() => emu.close());
+beforeAll(async () => {
+  viewer = await o.builtIn("viewer");
+  providers = { o, path, listKey: "identityProviders", noun: "identity provider" };
+});
 
 function body(overrides: Json = {}, oidc: Json = {}): Json {
   return {
@@ -38,11 +41,7 @@ function body(overrides: Json = {}, oidc: Json = {}): Json {
   };
 }
 
-async function create(group: string, b: Json = body()): Promise<Json> {
-  const reply = await o.call<Json>("POST", path(`/${group}`), { body: b });
-  expect(reply.status, reply.text).toBe(200);
-  return reply.body;
-}
+const create = (group: string, b: Json = body()) => collection.create(providers, group, b);
 
 describe("create and read", () => {
   it("answers every field but the client secret; Get and List answer the same", async () => {
@@ -190,11 +189,9 @@ describe("validation (3.3)", () => {
   ];
   it.each(rows)("%s is INVALID_ARGUMENT naming the field", async (_case, b, message) => {
     const group = await o.group(emu.rootGroupUid);
-    const reply = await o.call<Json>("POST", path(`/${group}`), { body: b() });
-    expect(failure(reply)).toEqual([400, `Invalid argument: ${message}`]);
-    expect(reply.text).not.toContain(SECRET);
-    const listed = await o.call<Json>("GET", path(`?uidp.children_of=${group}`));
-    expect(listed.body.identityProviders).toEqual([]);
+    expect(await collection.expectCreateRefused(providers, group, b(), message)).not.toContain(
+      SECRET,
+    );
   });
 
   it("a secret together with PKCE, and PKCE alone, are allowed; the order of scopes is kept", async () => {
@@ -244,30 +241,24 @@ describe("validation (3.3)", () => {
 describe("capabilities (2.3) and the order of checks", () => {
   it("a create needs identityProviders.create and roleBindings.create, then the default role's capabilities", async () => {
     const group = await o.group(emu.rootGroupUid);
-    const onlyProviders = await o.actor(group, [
-      [group, await o.role(group, ["CAP_IAM_IDENTITY_PROVIDERS_CREATE", "CAP_IAM_GROUPS_LIST"])],
+    const onlyProviders = await o.actorWith(group, [
+      "CAP_IAM_IDENTITY_PROVIDERS_CREATE",
+      "CAP_IAM_GROUPS_LIST",
     ]);
     expect(failure(await onlyProviders.call("POST", path(`/${group}`), { body: body() }))).toEqual([
       403,
       `Permission denied: CAP_IAM_ROLE_BINDINGS_CREATE on ${group}`,
     ]);
-    const noProviders = await o.actor(group, [
-      [group, await o.role(group, ["CAP_IAM_ROLE_BINDINGS_CREATE"])],
-    ]);
+    const noProviders = await o.actorWith(group, ["CAP_IAM_ROLE_BINDINGS_CREATE"]);
     expect(failure(await noProviders.call("POST", path(`/${group}`), { body: body() }))).toEqual([
       403,
       `Permission denied: CAP_IAM_IDENTITY_PROVIDERS_CREATE on ${group}`,
     ]);
     // Both, but not every capability of viewer: the first missing one in the enum's order.
-    const both = await o.actor(group, [
-      [
-        group,
-        await o.role(group, [
-          "CAP_IAM_IDENTITY_PROVIDERS_CREATE",
-          "CAP_IAM_ROLE_BINDINGS_CREATE",
-          "CAP_IAM_ACCOUNT_ASSOCIATIONS_LIST",
-        ]),
-      ],
+    const both = await o.actorWith(group, [
+      "CAP_IAM_IDENTITY_PROVIDERS_CREATE",
+      "CAP_IAM_ROLE_BINDINGS_CREATE",
+      "CAP_IAM_ACCOUNT_ASSOCIATIONS_LIST",
     ]);
     expect(failure(await both.call("POST", path(`/${group}`), { body: body() }))).toEqual([
       403,
@@ -279,15 +270,10 @@ describe("capabilities (2.3) and the order of checks", () => {
     const group = await o.group(emu.rootGroupUid);
     const sibling = await o.group(emu.rootGroupUid);
     const foreign = await o.role(sibling, ["CAP_IAM_GROUPS_LIST"]);
-    const limited = await o.actor(group, [
-      [
-        group,
-        await o.role(group, [
-          "CAP_IAM_IDENTITY_PROVIDERS_CREATE",
-          "CAP_IAM_ROLE_BINDINGS_CREATE",
-          "CAP_IAM_GROUPS_LIST",
-        ]),
-      ],
+    const limited = await o.actorWith(group, [
+      "CAP_IAM_IDENTITY_PROVIDERS_CREATE",
+      "CAP_IAM_ROLE_BINDINGS_CREATE",
+      "CAP_IAM_GROUPS_LIST",
     ]);
     const bad = body({ name: "x", defaultRole: "ab".repeat(20) });
     // 1. path before everything
@@ -328,9 +314,7 @@ describe("capabilities (2.3) and the order of checks", () => {
     const group = await o.group(emu.rootGroupUid);
     const provider = await create(group);
     const uid = provider.uid as string;
-    const onlyUpdate = await o.actor(group, [
-      [group, await o.role(group, ["CAP_IAM_IDENTITY_PROVIDERS_UPDATE"])],
-    ]);
+    const onlyUpdate = await o.actorWith(group, ["CAP_IAM_IDENTITY_PROVIDERS_UPDATE"]);
     // The default role left alone: no binding is promised, the update capability suffices.
     expect(
       (await onlyUpdate.call("PATCH", path(`/${uid}`), { body: { description: "x" } })).status,
@@ -343,16 +327,11 @@ describe("capabilities (2.3) and the order of checks", () => {
         }),
       ),
     ).toEqual([403, `Permission denied: CAP_IAM_ROLE_BINDINGS_CREATE on ${group}`]);
-    const updater = await o.actor(group, [
-      [
-        group,
-        // roles.get: a custom default role must be readable, as for a binding.
-        await o.role(group, [
-          "CAP_IAM_IDENTITY_PROVIDERS_UPDATE",
-          "CAP_IAM_ROLE_BINDINGS_CREATE",
-          "CAP_IAM_ROLES_LIST",
-        ]),
-      ],
+    // roles.get: a custom default role must be readable, as for a binding.
+    const updater = await o.actorWith(group, [
+      "CAP_IAM_IDENTITY_PROVIDERS_UPDATE",
+      "CAP_IAM_ROLE_BINDINGS_CREATE",
+      "CAP_IAM_ROLES_LIST",
     ]);
     expect(
       (await updater.call("PATCH", path(`/${uid}`), { body: { description: "x" } })).status,
@@ -632,14 +611,7 @@ describe("lists", () => {
     const group = await o.group(emu.rootGroupUid);
     await create(group);
     await create(group);
-    const first = await o.call<Json>("GET", path(`?uidp.children_of=${group}&page_size=1`));
-    const token = first.body.nextPageToken as string;
-    expect(token).not.toBe("");
-    const moved = await o.call(
-      "GET",
-      path(`?uidp.children_of=${group}&page_size=1&name=other&page_token=${token}`),
-    );
-    expect(failure(moved)[1]).toMatch(/^Invalid argument: page_token: belongs to another query/);
+    await collection.expectPageTokenBound(providers, group, "name=other");
   });
 });
 
@@ -647,14 +619,7 @@ describe("delete", () => {
   it("deletes, then NOT_FOUND; the group can go once its providers are gone", async () => {
     const group = await o.group(emu.rootGroupUid);
     const uid = (await create(group)).uid as string;
-    const blocked = await o.call("DELETE", `/iam/v2beta1/groups/${group}`);
-    expect(failure(blocked)).toEqual([
-      400,
-      `Precondition failed: group ${group} is not empty: it still has 1 identity provider`,
-    ]);
-    expect((await o.call("DELETE", path(`/${uid}`))).body).toEqual({});
-    expect(failure(await o.call("GET", path(`/${uid}`)))).toEqual([404, `Not found: ${uid}`]);
-    expect((await o.call("DELETE", `/iam/v2beta1/groups/${group}`)).status).toBe(200);
+    await collection.expectBlocksGroupDelete(providers, group, uid);
   });
 
   it("SCIM actions are UNIMPLEMENTED", async () => {

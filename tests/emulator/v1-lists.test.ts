@@ -4,22 +4,22 @@
  * query, every page of that list is read, and each item is reshaped into the v1 message
  * (the Go scenario in `contract/grpcscenario` judges them with the official clients).
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
-import { failure, type Json, type Org, org } from "../support/emulator-org";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { TestEmulator } from "../../harness/emulator";
+import { failure, type Json, type Org, useTestOrg } from "../support/emulator-org";
 
 let emu: TestEmulator;
 let o: Org;
 let group: string;
 let viewer: string;
 
+useTestOrg((started) => {
+  ({ emu, o } = started);
+});
 beforeAll(async () => {
-  emu = await startTestEmulator();
-  o = org(emu);
   group = await o.group(emu.rootGroupUid);
   viewer = await o.builtIn("viewer");
 });
-afterAll(() => emu.close());
 
 const items = async (path: string, call = o.call): Promise<Json[]> => {
   const reply = await call<{ items: Json[] }>("GET", path);

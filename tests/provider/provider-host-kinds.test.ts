@@ -6,7 +6,7 @@
  * captured client, a leaked client secret or invite code fails here.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ConsumerProject, createConsumerProject } from "../../harness/installed-package";
+import { createConsumerProject } from "../../harness/installed-package";
 import {
   type PropertyMap,
   type ProviderHost,
@@ -15,18 +15,17 @@ import {
 } from "../../harness/provider-host";
 import type * as Package from "../../provider/index";
 import { type ProviderFixture, startProviderFixture } from "../support/provider-fixture";
-
-type Pulumi = typeof import("@pulumi/pulumi");
+import {
+  iamKindsProgram,
+  type Registration,
+  registerUnderMocks,
+} from "../support/provider-program";
 
 const PROJECT = "provider-host-kinds";
 const CLIENT_SECRET = "host-client-secret-3b9a71-never-logged";
-const ROOT = "a".repeat(40);
-const ROLE = "b".repeat(40);
 
-let project: ConsumerProject;
+let run: Registration;
 let pkg: typeof Package;
-/** Serialized provider of each type token, from the program's registrations. */
-const providers = new Map<string, string>();
 let emu: ProviderFixture;
 let host: ProviderHost;
 let groupUid: string;
@@ -36,47 +35,14 @@ function urn(type: string, name: string): string {
   return `urn:pulumi:dev::${PROJECT}::${type}::${name}`;
 }
 
-/** Runs a program declaring one resource of each type, to collect their serialized providers. */
-async function serializeProviders(): Promise<void> {
-  const pulumi = project.require("@pulumi/pulumi") as Pulumi;
-  pkg = project.require("pulumi-irm") as typeof Package;
-  await pulumi.runtime.setMocks(
-    {
-      newResource(args) {
-        providers.set(args.type, args.inputs.__provider as string);
-        return { id: `${ROOT}/${String(providers.size).padStart(16, "0")}`, state: args.inputs };
-      },
-      call: () => ({}),
-    },
-    "program",
-    "dev",
-    false,
-  );
-  const role = new pkg.Role("r", { parentUid: ROOT, name: "r", capabilities: ["CAP_REPO_LIST"] });
-  new pkg.IdentityProvider("idp", {
-    parentUid: ROOT,
-    name: "idp",
-    defaultRole: ROLE,
-    oidc: { issuer: "https://login.example.com", clientId: "c" },
-    clientSecret: CLIENT_SECRET,
-  });
-  new pkg.GroupInvite("inv", { groupUid: ROOT, roleUid: ROLE, ttl: 60 });
-  const association = new pkg.AccountAssociation("acc", {
-    groupUid: ROOT,
-    name: "acc",
-    amazon: { account: "123456789012" },
-  });
-  await new Promise<void>((resolve) =>
-    pulumi.all([role.uid, association.uid]).apply(() => resolve()),
-  );
-}
-
 beforeAll(async () => {
-  project = createConsumerProject({
+  const project = createConsumerProject({
     name: "provider-host-kinds",
     requiredSubpaths: [".", "./provider/runtime", "./sdk"],
   });
-  await serializeProviders();
+  // A program declaring one resource of each type, to collect their serialized providers.
+  run = await registerUnderMocks(project, iamKindsProgram(CLIENT_SECRET));
+  pkg = run.pkg;
   emu = await startProviderFixture();
   [groupUid] = (await emu.seed({ groups: [{ parentUid: emu.rootGroupUid, name: "host" }] })).groups;
   viewerRoleUid = (await emu.client.iam.roles.list({ name: "viewer" })).items[0].uid;
@@ -89,13 +55,17 @@ afterAll(async () => {
   await emu?.close();
 });
 
+/** The host's check of a new resource `name` of `type`, with the type's provider. */
+const check = (type: string, name: string, news: PropertyMap) =>
+  host.check(urn(type, name), {}, { ...news, __provider: run.providerOf(type) });
+
+/** Reads by uid alone, as a resource's static get does. */
+const readByUid = (type: string, id: string, name: string) =>
+  host.read(id, urn(type, name), { __provider: run.providerOf(type) });
+
 /** Check, then create; answers the id, the outputs and the checked inputs. */
 async function checkAndCreate(type: string, name: string, news: PropertyMap) {
-  const checked = await host.check(
-    urn(type, name),
-    {},
-    { ...news, __provider: providers.get(type) },
-  );
+  const checked = await check(type, name, news);
   expect(checked.failures).toEqual([]);
   const created = await host.create(urn(type, name), checked.inputs);
   return { id: created.id, outs: created.properties, inputs: checked.inputs };
@@ -116,7 +86,7 @@ describe("the four IAM resources in the real provider host", () => {
       "pulumi-nodejs:dynamic/irm:AccountAssociation",
     ]);
     for (const type of types) {
-      const provider = providers.get(type) ?? "";
+      const provider = run.providerOf(type);
       expect(provider.length, type).toBeLessThan(2048);
       expect(provider).toContain('require("pulumi-irm/provider/runtime")');
       expect(provider).not.toContain(CLIENT_SECRET);
@@ -125,16 +95,11 @@ describe("the four IAM resources in the real provider host", () => {
 
   it("runs check (unknowns pass), create, diff, update, read and delete for each", async () => {
     const roleType = pkg.Role.__pulumiType;
-    const preview = await host.check(
-      urn(roleType, "later"),
-      {},
-      {
-        parentUid: UNKNOWN_VALUE,
-        name: "later",
-        capabilities: [UNKNOWN_VALUE],
-        __provider: providers.get(roleType),
-      },
-    );
+    const preview = await check(roleType, "later", {
+      parentUid: UNKNOWN_VALUE,
+      name: "later",
+      capabilities: [UNKNOWN_VALUE],
+    });
     expect(preview.failures).toEqual([]);
 
     // Role: capabilities as a set.
@@ -212,13 +177,9 @@ describe("the four IAM resources in the real provider host", () => {
     expect(inviteRead.properties.code).toBe(invite.outs.code);
     // Read by uid alone, as the static get does: what the API never answers is empty,
     // the lifetime comes from the invite's times.
-    const got = await host.read(invite.id, urn(inviteType, "got"), {
-      __provider: providers.get(inviteType),
-    });
+    const got = await readByUid(inviteType, invite.id, "got");
     expect(got.properties).toMatchObject({ uid: invite.id, groupUid, ttl: "3600s", code: "" });
-    const gotIdp = await host.read(idp.id, urn(idpType, "got"), {
-      __provider: providers.get(idpType),
-    });
+    const gotIdp = await readByUid(idpType, idp.id, "got");
     expect(gotIdp.properties).toMatchObject({ uid: idp.id, name: "corp sso", clientSecret: "" });
     const emailed = { ...invite.inputs, email: "dev@example.com" };
     expect(
@@ -263,18 +224,13 @@ describe("the four IAM resources in the real provider host", () => {
 
   it("a refused create names the field, never the client secret", async () => {
     const idpType = pkg.IdentityProvider.__pulumiType;
-    const checked = await host.check(
-      urn(idpType, "bad"),
-      {},
-      {
-        parentUid: groupUid,
-        name: "bad role",
-        defaultRole: "f".repeat(40),
-        oidc: { issuer: "https://login.example.com", clientId: "irm" },
-        clientSecret: CLIENT_SECRET,
-        __provider: providers.get(idpType),
-      },
-    );
+    const checked = await check(idpType, "bad", {
+      parentUid: groupUid,
+      name: "bad role",
+      defaultRole: "f".repeat(40),
+      oidc: { issuer: "https://login.example.com", clientId: "irm" },
+      clientSecret: CLIENT_SECRET,
+    });
     const error = await host.create(urn(idpType, "bad"), checked.inputs).then(
       () => undefined,
       (e: Error) => e,

@@ -4,7 +4,9 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
+import type { Bootstrap } from "../../emulator/index";
 
 export const CLI = resolve(__dirname, "../../dist/emulator/cli.js");
 
@@ -46,6 +48,23 @@ export function startCli(args: string[]): Promise<RunningCli> {
       fail(new Error(`emulator exited (${code}) before listening: ${stderr}`)),
     );
   });
+}
+
+/**
+ * Starts the CLI on a free port with `args`, writing its bootstrap to `bootstrapFile`;
+ * answers it and what the bootstrap file holds once it listens.
+ */
+export async function startCliWithBootstrap(
+  bootstrapFile: string,
+  args: string[] = [],
+): Promise<{ running: RunningCli; bootstrap: Bootstrap }> {
+  const running = await startCli(["--port", "0", ...args, "--bootstrap-file", bootstrapFile]);
+  try {
+    return { running, bootstrap: JSON.parse(await readFile(bootstrapFile, "utf8")) as Bootstrap };
+  } catch (error) {
+    await killHard(running);
+    throw error;
+  }
 }
 
 /** Runs the CLI expecting it to stop on its own (a refusal); kills it if it serves instead. */

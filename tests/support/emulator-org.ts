@@ -2,8 +2,8 @@
  * Building blocks for tests of the IAM collections: groups, identities, custom roles and
  * bindings made over HTTP, and callers acting as an identity bound to chosen roles.
  */
-import { expect } from "vitest";
-import type { TestEmulator } from "../../harness/emulator";
+import { afterAll, beforeAll, expect } from "vitest";
+import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
 import { type Caller, caller, enc } from "./emulator-http";
 
 export type Json = Record<string, unknown>;
@@ -17,6 +17,8 @@ export interface Org {
   role(parent: string, capabilities: string[], name?: string): Promise<string>;
   builtIn(name: string): Promise<string>;
   bind(groupUid: string, identityUid: string, roleUid: string): Promise<string>;
+  /** An identity provider "sso" in `parent` with `defaultRole`; PKCE, no client secret. */
+  identityProvider(parent: string, defaultRole: string): Promise<string>;
   /**
    * A caller acting as a new identity in `home` bound to each `[group, role uid]` given.
    * Answers the caller and the identity's uid.
@@ -25,6 +27,8 @@ export interface Org {
     home: string,
     grants: Array<[string, string]>,
   ): Promise<{ call: Caller; identityUid: string }>;
+  /** A caller acting as a new identity in `home` bound there to a new role of `capabilities`. */
+  actorWith(home: string, capabilities: string[]): Promise<{ call: Caller; identityUid: string }>;
 }
 
 let counter = 0;
@@ -75,13 +79,36 @@ export function org(emu: TestEmulator): Org {
     bind: async (groupUid, identityUid, roleUid) =>
       (await ok("POST", `/iam/v2beta1/roleBindings/${groupUid}`, { identityUid, roleUid }))
         .uid as string,
+    identityProvider: async (parent, defaultRole) =>
+      (
+        await ok("POST", `/iam/v2beta1/identityProviders/${parent}`, {
+          name: "sso",
+          defaultRole,
+          oidc: { issuer: "https://idp.example", clientId: "c", pkceEnabled: true },
+        })
+      ).uid as string,
     actor: async (home, grants) => {
       const identityUid = await self.identity(home);
       for (const [groupUid, roleUid] of grants) await self.bind(groupUid, identityUid, roleUid);
       return { call: caller(emu.url, await emu.mintToken(identityUid)), identityUid };
     },
+    actorWith: async (home, capabilities) =>
+      self.actor(home, [[home, await self.role(home, capabilities)]]),
   };
   return self;
+}
+
+/**
+ * Starts a test emulator before the file's tests, closing it after them, and hands it
+ * and its Org to `onStart` (before any `beforeAll` registered after this call runs).
+ */
+export function useTestOrg(onStart: (started: { emu: TestEmulator; o: Org }) => void): void {
+  let emu: TestEmulator | undefined;
+  beforeAll(async () => {
+    emu = await startTestEmulator();
+    onStart({ emu, o: org(emu) });
+  });
+  afterAll(() => emu?.close());
 }
 
 /** The error message and HTTP status of a reply, for compact assertions. */

@@ -44,6 +44,17 @@ const noOptions: PolicyResourceOptions = {
   additionalSecretOutputs: [],
 };
 
+/** A resource as both a stack policy and a resource policy see it. */
+const resourceSeen = (type: string, name: string, props: Record<string, unknown>) => ({
+  type,
+  name,
+  urn: urnOf(type, name),
+  props: unknownCheckingProxy({ __provider: PROVIDER_TEXT, ...props }),
+  opts: noOptions,
+  isType: () => false,
+  asType: () => undefined,
+});
+
 /** A stack resource; `dependsOn` maps a property to the resources it was computed from. */
 export function stackResource(
   type: string,
@@ -52,15 +63,9 @@ export function stackResource(
   dependsOn: Record<string, PolicyResource[]> = {},
 ): PolicyResource {
   return {
-    type,
-    name,
-    urn: urnOf(type, name),
-    props: unknownCheckingProxy({ __provider: PROVIDER_TEXT, ...props }),
-    opts: noOptions,
+    ...resourceSeen(type, name, props),
     dependencies: Object.values(dependsOn).flat(),
     propertyDependencies: dependsOn,
-    isType: () => false,
-    asType: () => undefined,
   };
 }
 
@@ -107,16 +112,7 @@ export function resourceArgs(
   props: Record<string, unknown>,
   config: object = {},
 ): ResourceValidationArgs {
-  return {
-    type,
-    name,
-    urn: urnOf(type, name),
-    props: unknownCheckingProxy({ __provider: PROVIDER_TEXT, ...props }),
-    opts: noOptions,
-    isType: () => false,
-    asType: () => undefined,
-    ...configSource(config),
-  };
+  return { ...resourceSeen(type, name, props), ...configSource(config) };
 }
 
 /** Calls a resource policy as `@pulumi/policy` does; what it reported. */

@@ -8,6 +8,7 @@
 import { generateKeyPairSync } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as runtime from "../../../provider/runtime";
+import { edited } from "../../support/edited";
 import { type ProviderFixture, startProviderFixture } from "../../support/provider-fixture";
 
 type Inputs = Record<string, unknown>;
@@ -41,6 +42,12 @@ const privateKeys = JSON.stringify({
 });
 
 const OIDC = { issuer: "https://login.example.com", clientId: "irm" };
+/** The inputs of a staticKeys identity trusting `issuerKeys`. */
+const keyedIdentity = (issuerKeys: string): Inputs => ({
+  parentUid: ROOT,
+  name: "ci-bot",
+  staticKeys: { issuer: "https://k.example", subject: "s", issuerKeys },
+});
 const TYPE = /must be (a|an) /;
 
 const RESOURCES: ResourceCases[] = [
@@ -463,18 +470,6 @@ const KIND_CASES: Case[] = [
   ["a number", "servicePrincipal", 3, "servicePrincipal", TYPE],
 ];
 
-/** `base` with `path` (dotted) set to `value`, or removed when `value` is undefined. */
-function edited(base: Inputs, path: string, value: unknown): Inputs {
-  const copy = JSON.parse(JSON.stringify(base)) as Inputs;
-  const keys = path.split(".");
-  let at: Inputs = copy;
-  for (const key of keys.slice(0, -1)) at = at[key] as Inputs;
-  const last = keys[keys.length - 1];
-  if (value === undefined) delete at[last];
-  else at[last] = value;
-  return copy;
-}
-
 let emu: ProviderFixture;
 
 beforeAll(async () => {
@@ -546,13 +541,7 @@ describe("identities of the other kinds", () => {
   });
 
   it("a private key in issuerKeys is named by its members, never quoted", async () => {
-    const { failures = [] } = await runtime.identity.check(
-      {},
-      {
-        ...identity,
-        staticKeys: { issuer: "https://k.example", subject: "s", issuerKeys: privateKeys },
-      },
-    );
+    const { failures = [] } = await runtime.identity.check({}, keyedIdentity(privateKeys));
     const d = (JSON.parse(privateKeys) as { keys: Array<{ d: string }> }).keys[0].d;
     expect(JSON.stringify(failures)).not.toContain(d);
   });
@@ -584,11 +573,7 @@ describe("staticKeys keys the exchange could never verify with", () => {
     async (_l, keys, rule) => {
       await expectRefused(
         (news) => runtime.identity.check({}, news),
-        {
-          parentUid: ROOT,
-          name: "ci-bot",
-          staticKeys: { issuer: "https://k.example", subject: "s", issuerKeys: keys() },
-        },
+        keyedIdentity(keys()),
         "staticKeys.issuerKeys",
         rule,
       );
@@ -600,14 +585,7 @@ describe("staticKeys keys the exchange could never verify with", () => {
       generateKeyPairSync("ec", { namedCurve: "P-521" }).publicKey,
       generateKeyPairSync("rsa", { modulusLength: 2048 }).publicKey,
     ]) {
-      const { failures = [] } = await runtime.identity.check(
-        {},
-        {
-          parentUid: ROOT,
-          name: "ci-bot",
-          staticKeys: { issuer: "https://k.example", subject: "s", issuerKeys: keysOf(publicKey) },
-        },
-      );
+      const { failures = [] } = await runtime.identity.check({}, keyedIdentity(keysOf(publicKey)));
       expect(failures).toEqual([]);
     }
   });

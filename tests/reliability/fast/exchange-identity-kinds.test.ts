@@ -48,6 +48,12 @@ async function identity(body: Json): Promise<string> {
   return reply.body.uid as string;
 }
 
+/** A `staticKeys` identity: the loopback issuer, subject "ci", `jwk` its one key (stored as given). */
+function keyed(jwk: object, name = "kind", more: Json = {}): Promise<string> {
+  const issuerKeys = JSON.stringify({ keys: [jwk] });
+  return identity({ name, staticKeys: { issuer: issuerUrl, subject: "ci", issuerKeys, ...more } });
+}
+
 interface Signer {
   jwk: JWK;
   sign(claims: Json): Promise<string>;
@@ -100,16 +106,8 @@ describe("staticKeys: the registered keys verify, nothing is fetched", () => {
 
   beforeAll(async () => {
     key = await signer("ES256");
-    const issuerKeys = JSON.stringify({ keys: [key.jwk] });
-    uid = await identity({ staticKeys: { issuer: issuerUrl, subject: "ci", issuerKeys } });
-    pinned = await identity({
-      staticKeys: {
-        issuer: issuerUrl,
-        subject: "ci",
-        issuerKeys,
-        audiences: ["https://api.example"],
-      },
-    });
+    uid = await keyed(key.jwk);
+    pinned = await keyed(key.jwk, "kind", { audiences: ["https://api.example"] });
   });
 
   it("a token of the registered key for {base_url}: accepted, and the issuer is never called", async () => {
@@ -170,13 +168,7 @@ describe("keys staticKeys accepts are keys the exchange verifies with", () => {
     ["Ed25519", "EdDSA", { crv: "Ed25519" }],
   ])("a %s key: created, and its %s token exchanged", async (_key, alg, options) => {
     const key = await signer(alg, options);
-    const uid = await identity({
-      staticKeys: {
-        issuer: issuerUrl,
-        subject: "ci",
-        issuerKeys: JSON.stringify({ keys: [key.jwk] }),
-      },
-    });
+    const uid = await keyed(key.jwk);
     const token = await key.sign({ iss: issuerUrl, sub: "ci", aud: emu.url, exp: now() + 600 });
     const reply = await exchange(token, uid);
     expect(reply.status, reply.text).toBe(200);
@@ -186,22 +178,12 @@ describe("keys staticKeys accepts are keys the exchange verifies with", () => {
   it("an RSA key under 2048 bits: stored as given (the service does not check), and its token refused", async () => {
     const { publicKey, privateKey } = generateKeyPairSync("rsa", { modulusLength: 1024 });
     const jwk = publicKey.export({ format: "jwk" });
-    const reply = await owner<Json>("POST", `/iam/v2beta1/identities/${emu.rootGroupUid}`, {
-      body: {
-        name: "small key",
-        staticKeys: {
-          issuer: issuerUrl,
-          subject: "ci",
-          issuerKeys: JSON.stringify({ keys: [jwk] }),
-        },
-      },
-    });
-    expect(reply.status, reply.text).toBe(200);
+    const created = await keyed(jwk, "small key");
     // Signed by hand: the JWT library refuses keys this small, as the verifier does.
     const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
     const unsigned = `${part({ alg: "RS256" })}.${part({ iss: issuerUrl, sub: "ci", aud: emu.url, exp: now() + 600 })}`;
     const token = `${unsigned}.${sign("sha256", Buffer.from(unsigned), privateKey).toString("base64url")}`;
-    const refused = await exchange(token, reply.body.uid as string);
+    const refused = await exchange(token, created);
     expect(refused.status, refused.text).toBe(401);
     expect(seen).toEqual([]);
   });
@@ -221,21 +203,11 @@ describe("keys staticKeys accepts are keys the exchange verifies with", () => {
             : generateKeyPairSync("ed448");
       const jwk = publicKey.export({ format: "jwk" });
       expect(jwk.kty).toBe(kty);
-      const reply = await owner<Json>("POST", `/iam/v2beta1/identities/${emu.rootGroupUid}`, {
-        body: {
-          name: "odd curve",
-          staticKeys: {
-            issuer: issuerUrl,
-            subject: "ci",
-            issuerKeys: JSON.stringify({ keys: [jwk] }),
-          },
-        },
-      });
-      expect(reply.status, reply.text).toBe(200);
+      const created = await keyed(jwk, "odd curve");
       // A token signed by a P-256 key with the same claims: no registered key verifies it.
       const other = await signer("ES256", {});
       const token = await other.sign({ iss: issuerUrl, sub: "ci", aud: emu.url, exp: now() + 600 });
-      expect((await exchange(token, reply.body.uid as string)).status).toBe(401);
+      expect((await exchange(token, created)).status).toBe(401);
     },
   );
 });

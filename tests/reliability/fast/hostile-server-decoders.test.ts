@@ -7,11 +7,13 @@
  * `GroupInvite` and `AccountAssociation` take only the API's own NOT_FOUND for the
  * object as "gone": a proxy's 404 page fails instead, and the object stays in state.
  */
-import { createServer, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { ServerResponse } from "node:http";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { ResourceHandler } from "../../../provider/handlers/common";
 import * as runtime from "../../../provider/runtime";
 import { BadResponseError, IrmClient, isNotFound, OutcomeUnknownError } from "../../../sdk/index";
+import { edited } from "../../support/edited";
+import { closeFakeApis, fakeApi, rejection } from "../../support/fake-api";
 import { type ProviderFixture, startProviderFixture } from "../../support/provider-fixture";
 
 type Json = Record<string, unknown>;
@@ -24,26 +26,14 @@ const TOKEN = "hostile-iam-token-5e1f9a";
 
 // --- a server answering whatever the test says ------------------------------
 
-let server: Server | undefined;
 let answer: (res: ServerResponse) => void = (res) => res.end();
 
-async function fakeApi(): Promise<string> {
-  server = createServer((req, res) => {
-    req.resume();
-    req.on("end", () => answer(res));
-  });
-  await new Promise<void>((resolve) => server?.listen(0, "127.0.0.1", resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+/** A fake API answering every request with the current `answer`; its URL. */
+async function answering(): Promise<string> {
+  return (await fakeApi((_req, res) => answer(res))).url;
 }
 
-afterEach(async () => {
-  const s = server;
-  server = undefined;
-  if (s) {
-    s.closeAllConnections();
-    await new Promise<void>((resolve) => s.close(() => resolve()));
-  }
-});
+afterEach(closeFakeApis);
 
 function json(body: unknown, status = 200) {
   return (res: ServerResponse) => {
@@ -52,17 +42,8 @@ function json(body: unknown, status = 200) {
   };
 }
 
-async function rejection(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error("expected a failure");
-}
-
 async function client(options: Json = {}): Promise<IrmClient> {
-  const url = await fakeApi();
+  const url = await answering();
   return new IrmClient({
     baseUrl: url,
     token: TOKEN,
@@ -124,18 +105,6 @@ const identity = (): Json => ({
   createTime: TIME,
   updateTime: TIME,
 });
-
-/** `base` with `path` (dotted) set to `value`, or removed when `value` is undefined. */
-function edited(base: Json, path: string, value: unknown): Json {
-  const copy = JSON.parse(JSON.stringify(base)) as Json;
-  const keys = path.split(".");
-  let at: Json = copy;
-  for (const key of keys.slice(0, -1)) at = at[key] as Json;
-  const last = keys[keys.length - 1];
-  if (value === undefined) delete at[last];
-  else at[last] = value;
-  return copy;
-}
 
 /** Asserts a refusal of the answer that names `field` and is not taken for NOT_FOUND. */
 function expectRefused(error: Error, field: string): void {
@@ -448,137 +417,104 @@ describe("the provider: only the API's own NOT_FOUND for the object means gone",
 
   interface Kind {
     name: string;
-    path: string;
-    make(): Promise<{ id: string; props: Json }>;
-    read(id: string, props: Json): Promise<{ id?: string }>;
-    remove(id: string, props: Json): Promise<void>;
-    /** The SDK's own read of the object, straight from the emulator. */
-    get(id: string): Promise<unknown>;
+    /** The collection: its name in the SDK's `iam` and in the API's paths. */
+    collection: "roles" | "identityProviders" | "groupInvites" | "accountAssociations";
+    /** The provider's handler of the type, as the provider text calls it. */
+    handler: ResourceHandler<never, never>;
+    /** Inputs of a valid object in `groupUid`. */
+    inputs(): Json;
   }
+
+  const make = async (kind: Kind): Promise<{ id: string; props: Json }> => {
+    const created = await kind.handler.create(kind.inputs() as never);
+    return { id: created.id, props: created.outs as unknown as Json };
+  };
+  const read = (kind: Kind, id: string, props: Json) => kind.handler.read(id, props as never);
+  const remove = (kind: Kind, id: string, props: Json) => kind.handler.delete(id, props as never);
 
   /** Whether the object is still there: only the API's NOT_FOUND says it is not. */
   const exists = (kind: Kind, id: string): Promise<boolean> =>
-    kind.get(id).then(
+    // The SDK's own read of the object, straight from the emulator.
+    emu.client.iam[kind.collection].get(id).then(
       () => true,
       (e: unknown) => (isNotFound(e) ? false : Promise.reject(e)),
     );
 
-  const kinds = (): Kind[] => [
-    {
-      name: "Role",
-      path: "roles",
-      make: async () => {
-        const created = await runtime.role.create({
-          parentUid: groupUid,
-          name: "readers",
-          description: "",
-          capabilities: ["CAP_REPO_LIST"],
-        });
-        return { id: created.id, props: created.outs as unknown as Json };
-      },
-      read: (id, props) => runtime.role.read(id, props as never),
-      remove: (id, props) => runtime.role.delete(id, props as never),
-      get: (id) => emu.client.iam.roles.get(id),
-    },
-    {
-      name: "IdentityProvider",
-      path: "identityProviders",
-      make: async () => {
-        const created = await runtime.idp.create({
-          parentUid: groupUid,
-          name: "sso",
-          description: "",
-          defaultRole: viewerRole,
-          oidc: {
-            issuer: "https://login.example.com",
-            clientId: "irm",
-            additionalScopes: [],
-            groupsClaim: "",
-            pkceEnabled: false,
-            correlationRule: "CORRELATION_RULE_UNSPECIFIED",
-          },
-          clientSecret: "hostile-client-secret-1",
-        });
-        return { id: created.id, props: created.outs as unknown as Json };
-      },
-      read: (id, props) => runtime.idp.read(id, props as never),
-      remove: (id, props) => runtime.idp.delete(id, props as never),
-      get: (id) => emu.client.iam.identityProviders.get(id),
-    },
-    {
-      name: "GroupInvite",
-      path: "groupInvites",
-      make: async () => {
-        const created = await runtime.invite.create({
-          groupUid,
-          roleUid: viewerRole,
-          ttl: "600s",
-          email: "",
-          singleUse: false,
-        } as never);
-        return { id: created.id, props: created.outs as unknown as Json };
-      },
-      read: (id, props) => runtime.invite.read(id, props as never),
-      remove: (id, props) => runtime.invite.delete(id, props as never),
-      get: (id) => emu.client.iam.groupInvites.get(id),
-    },
-    {
-      name: "AccountAssociation",
-      path: "accountAssociations",
-      make: async () => {
-        const created = await runtime.assoc.create({
-          groupUid,
-          name: "prod",
-          description: "",
-          amazon: { account: "123456789012" },
-        } as never);
-        return { id: created.id, props: created.outs as unknown as Json };
-      },
-      read: (id, props) => runtime.assoc.read(id, props as never),
-      remove: (id, props) => runtime.assoc.delete(id, props as never),
-      get: (id) => emu.client.iam.accountAssociations.get(id),
-    },
+  const kind = (
+    name: string,
+    collection: Kind["collection"],
+    handler: unknown,
+    inputs: () => Json,
+  ): Kind => ({ name, collection, handler: handler as Kind["handler"], inputs });
+
+  const KINDS: Kind[] = [
+    kind("Role", "roles", runtime.role, () => ({
+      parentUid: groupUid,
+      name: "readers",
+      description: "",
+      capabilities: ["CAP_REPO_LIST"],
+    })),
+    kind("IdentityProvider", "identityProviders", runtime.idp, () => ({
+      parentUid: groupUid,
+      name: "sso",
+      description: "",
+      defaultRole: viewerRole,
+      oidc: idp().oidc,
+      clientSecret: "hostile-client-secret-1",
+    })),
+    kind("GroupInvite", "groupInvites", runtime.invite, () => ({
+      groupUid,
+      roleUid: viewerRole,
+      ttl: "600s",
+      email: "",
+      singleUse: false,
+    })),
+    kind("AccountAssociation", "accountAssociations", runtime.assoc, () => ({
+      groupUid,
+      name: "prod",
+      description: "",
+      amazon: { account: "123456789012" },
+    })),
   ];
 
-  it.each(["Role", "IdentityProvider", "GroupInvite", "AccountAssociation"])(
+  it.each(KINDS.map((kind) => [kind.name, kind] as const))(
     "%s: a proxy's HTML 404 on refresh and on delete fails naming what answered; the object stays",
-    async (name) => {
-      const kind = kinds().find((k) => k.name === name) as Kind;
+    async (_name, kind) => {
       await emu.configureRuntime();
       await emu.clearFaults();
-      const { id, props } = await kind.make();
+      const { id, props } = await make(kind);
       for (const method of ["GET", "DELETE"]) {
         await emu.fault({
-          match: { method, path: `/iam/v2beta1/${kind.path}/${id}` },
+          match: { method, path: `/iam/v2beta1/${kind.collection}/${id}` },
           status: 404,
           html: true,
           count: 0,
         });
       }
-      const refreshed = await rejection(kind.read(id, props));
+      const refreshed = await rejection(read(kind, id, props));
       expect(refreshed).toBeInstanceOf(BadResponseError);
       expect(refreshed.message).toContain("HTTP 404");
       expect(refreshed.message).toContain("text/html");
-      const deleted = await rejection(kind.remove(id, props));
+      const deleted = await rejection(remove(kind, id, props));
       expect(deleted).toBeInstanceOf(BadResponseError);
       await emu.clearFaults();
       expect(await exists(kind, id)).toBe(true);
       // The API's own NOT_FOUND, once really gone: refresh reports it gone, delete is done.
-      await kind.remove(id, props);
+      await remove(kind, id, props);
       expect(await exists(kind, id)).toBe(false);
-      expect((await kind.read(id, props)).id ?? "").toBe("");
-      await kind.remove(id, props);
+      expect((await read(kind, id, props)).id ?? "").toBe("");
+      await remove(kind, id, props);
     },
   );
 
   it("a JSON 404 without the API's ErrorInfo (a gateway's) is not NOT_FOUND either", async () => {
     await emu.configureRuntime();
-    const kind = kinds()[0];
-    const { id, props } = await kind.make();
-    const url = await fakeApi();
+    const kind = KINDS[0];
+    const { id, props } = await make(kind);
+    const url = await answering();
     answer = json({ error: "not found", status: 404 }, 404);
     await emu.configureRuntime({ "irm:apiUrl": url });
-    const error = await rejection(kind.read(id, props));
+    const error = await rejection(read(kind, id, props));
     expect(isNotFound(error)).toBe(false);
     expect(error).toBeInstanceOf(BadResponseError);
     await emu.configureRuntime();

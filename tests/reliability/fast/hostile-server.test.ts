@@ -12,8 +12,7 @@
  * taken over.
  */
 import { mkdtemp, writeFile } from "node:fs/promises";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -27,47 +26,13 @@ import {
   oidcTokenFromGitHubActions,
   UnauthenticatedError,
 } from "../../../sdk/index";
+import { closeFakeApis, type FakeApi, fakeApi, rejection } from "../../support/fake-api";
 import { type ProviderFixture, startProviderFixture } from "../../support/provider-fixture";
 
 const ROOT = "0123456789abcdef0123456789abcdef01234567";
 const SECRET = "hostile-test-secret-token-1234567890";
 
-// --- a fake API -------------------------------------------------------------
-
-type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
-
-interface FakeApi {
-  url: string;
-  /** `METHOD path` of every request, in order. */
-  requests: string[];
-  close(): Promise<void>;
-}
-
-const servers: Server[] = [];
-
-async function fakeApi(handler: Handler): Promise<FakeApi> {
-  const requests: string[] = [];
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", () => {
-      requests.push(`${req.method} ${new URL(req.url ?? "/", "http://x").pathname}`);
-      handler(req, res, Buffer.concat(chunks).toString("utf8"));
-    });
-  });
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
+// --- a fake API: tests/support/fake-api.ts ------------------------------
 
 function json(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { "content-type": "application/json" });
@@ -110,31 +75,12 @@ async function configureProvider(config: Record<string, string>): Promise<void> 
   });
 }
 
-async function rejection(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error("expected a failure");
-}
-
 /** Everything a user could see of an error. */
 function shown(error: Error): string {
   return `${error}\n${error.stack}\n${JSON.stringify(error)}\n${String(error.cause ?? "")}`;
 }
 
-afterEach(async () => {
-  await Promise.all(
-    servers.splice(0).map(
-      (server) =>
-        new Promise<void>((resolve) => {
-          server.closeAllConnections();
-          server.close(() => resolve());
-        }),
-    ),
-  );
-});
+afterEach(closeFakeApis);
 
 // --- 5. "not found" that is not about the object ----------------------------
 

@@ -9,15 +9,13 @@
  */
 import { createHash } from "node:crypto";
 import { mkdtemp, readdir, readFile } from "node:fs/promises";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { inspect } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { secretMatches } from "../../../emulator/collections/secrets";
 import { startTestEmulator, type TestEmulator } from "../../../harness/emulator";
-import { type ConsumerProject, createConsumerProject } from "../../../harness/installed-package";
+import { createConsumerProject } from "../../../harness/installed-package";
 import {
   type PropertyMap,
   type ProviderHost,
@@ -26,8 +24,12 @@ import {
 import type * as Package from "../../../provider/index";
 import * as runtime from "../../../provider/runtime";
 import { IrmClient } from "../../../sdk/index";
-
-type Pulumi = typeof import("@pulumi/pulumi");
+import { rejection, useFakeApi } from "../../support/fake-api";
+import {
+  iamKindsProgram,
+  type Registration,
+  registerUnderMocks,
+} from "../../support/provider-program";
 
 const GROUP = "0123456789abcdef0123456789abcdef01234567";
 const ROLE = "89abcdef0123456789abcdef0123456789abcdef";
@@ -36,6 +38,12 @@ const LONG_SECRET = "idp-client-secret-7f3a9c1e5b-never-shown";
 const SHORT_SECRET = "k9Zq4w";
 /** Characters JSON escapes: an echo in a quoted excerpt shows `\"` and `\\`. */
 const QUOTED_SECRET = 'pa"ss\\word-2c81e0';
+/** The secrets an echo must never bring back into an error, each with its label. */
+const SECRETS = [
+  ["a long secret", LONG_SECRET],
+  ["a secret under 8 characters", SHORT_SECRET],
+  ["a secret with quotes and backslashes", QUOTED_SECRET],
+] as const;
 
 /** Everything a user could see of an error. */
 function shown(error: unknown): string {
@@ -65,15 +73,6 @@ function expectAbsent(secret: string, places: Record<string, string>): void {
       expect(text.includes(form), `${JSON.stringify(form)} appears in ${where}`).toBe(false);
     }
   }
-}
-
-async function rejection(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error("expected a failure");
 }
 
 describe("the emulator keeps digests only", () => {
@@ -197,111 +196,92 @@ describe("the emulator keeps digests only", () => {
 });
 
 describe("the SDK, against a server that echoes what it was sent", () => {
-  let echo: Server;
-  let echoUrl: string;
   /** The client secret of each request received, so a test can prove it was sent. */
   const carried: string[] = [];
-  /** The last body received, echoed back in the answer's shape of choice. */
-  beforeAll(async () => {
-    echo = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on("data", (chunk: Buffer) => chunks.push(chunk));
-      req.on("end", () => {
-        const body = Buffer.concat(chunks).toString("utf8");
-        const secret = (() => {
-          try {
-            return String(
-              (JSON.parse(body) as { oidc?: { clientSecret?: string } }).oidc?.clientSecret ?? "",
-            );
-          } catch {
-            return "";
-          }
-        })();
-        carried.push(secret);
-        const kind = new URL(req.url ?? "/", "http://x").pathname.split("/")[5] ?? "";
-        if (kind.startsWith("html")) {
-          res.writeHead(502, { "content-type": "text/html" });
-          res.end(`<html>bad gateway: ${secret} ${body}</html>`);
-        } else if (kind.startsWith("garbled")) {
-          // A create answered with a truncated body carrying the secret and a code.
-          res.writeHead(200, { "content-type": "application/json" });
-          res.end(`{"uid":"x","oidc":{"clientSecret":"${secret}"},"code":"AAAAcode${secret}`);
-        } else {
-          res.writeHead(400, { "content-type": "application/json" });
-          res.end(
-            JSON.stringify({
-              code: 3,
-              message: `Invalid argument: oidc.clientSecret: ${secret} is not accepted`,
-              details: [
-                {
-                  "@type": "type.googleapis.com/google.rpc.BadRequest",
-                  fieldViolations: [{ field: "oidc.clientSecret", description: `got ${secret}` }],
-                },
-                {
-                  "@type": "type.googleapis.com/google.rpc.ErrorInfo",
-                  reason: "INVALID_ARGUMENT",
-                  metadata: { secret },
-                },
-              ],
-            }),
-          );
-        }
-      });
-    });
-    await new Promise<void>((resolve) => echo.listen(0, "127.0.0.1", resolve));
-    echoUrl = `http://127.0.0.1:${(echo.address() as AddressInfo).port}`;
-  });
-  afterAll(
-    () =>
-      new Promise<void>((resolve) => {
-        echo.closeAllConnections();
-        echo.close(() => resolve());
-      }),
-  );
-
-  it.each([
-    ["a long secret", LONG_SECRET],
-    ["a secret under 8 characters", SHORT_SECRET],
-    ["a secret with quotes and backslashes", QUOTED_SECRET],
-  ])("%s sent in a create or an update never shows in the error", async (_label, secret) => {
-    const client = new IrmClient({
-      baseUrl: echoUrl,
-      token: "sdk-token-not-shown-0b9d2c",
-      env: {},
-      retry: { retries: 0 },
-    });
-    carried.length = 0;
-    const failures: unknown[] = [];
-    for (const kind of ["json", "html", "garbled"]) {
-      const parent = `${GROUP}/${kind}`;
-      failures.push(
-        await rejection(
-          client.iam.identityProviders.create(parent as never, {
-            name: "sso",
-            defaultRole: ROLE,
-            oidc: { issuer: "https://login.example.com", clientId: "irm", clientSecret: secret },
-          }),
-        ),
-        await rejection(
-          client.iam.identityProviders.update(
-            `${parent}/0123456789abcdef` as never,
-            { oidc: { clientSecret: secret } },
-            { updateMask: ["oidc.clientSecret"] },
-          ),
-        ),
+  /** Echoes the client secret received in the answer's shape the path names. */
+  const echo = useFakeApi((req, res, body) => {
+    const secret = (() => {
+      try {
+        return String(
+          (JSON.parse(body) as { oidc?: { clientSecret?: string } }).oidc?.clientSecret ?? "",
+        );
+      } catch {
+        return "";
+      }
+    })();
+    carried.push(secret);
+    const kind = new URL(req.url ?? "/", "http://x").pathname.split("/")[5] ?? "";
+    if (kind.startsWith("html")) {
+      res.writeHead(502, { "content-type": "text/html" });
+      res.end(`<html>bad gateway: ${secret} ${body}</html>`);
+    } else if (kind.startsWith("garbled")) {
+      // A create answered with a truncated body carrying the secret and a code.
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(`{"uid":"x","oidc":{"clientSecret":"${secret}"},"code":"AAAAcode${secret}`);
+    } else {
+      res.writeHead(400, { "content-type": "application/json" });
+      res.end(
+        JSON.stringify({
+          code: 3,
+          message: `Invalid argument: oidc.clientSecret: ${secret} is not accepted`,
+          details: [
+            {
+              "@type": "type.googleapis.com/google.rpc.BadRequest",
+              fieldViolations: [{ field: "oidc.clientSecret", description: `got ${secret}` }],
+            },
+            {
+              "@type": "type.googleapis.com/google.rpc.ErrorInfo",
+              reason: "INVALID_ARGUMENT",
+              metadata: { secret },
+            },
+          ],
+        }),
       );
     }
-    // The echo really received and answered the secret: what is checked below is a real answer.
-    expect(failures).toHaveLength(6);
-    expect(carried).toEqual(Array(6).fill(secret));
-    expect(shown(failures[0])).toMatch(/oidc\.clientSecret/);
-    expectAbsent(secret, { "the errors": failures.map(shown).join("\n") });
-    expectAbsent("sdk-token-not-shown-0b9d2c", { "the errors": failures.map(shown).join("\n") });
-    await client.close();
   });
 
+  it.each(SECRETS)(
+    "%s sent in a create or an update never shows in the error",
+    async (_label, secret) => {
+      const client = new IrmClient({
+        baseUrl: echo.url,
+        token: "sdk-token-not-shown-0b9d2c",
+        env: {},
+        retry: { retries: 0 },
+      });
+      carried.length = 0;
+      const failures: unknown[] = [];
+      for (const kind of ["json", "html", "garbled"]) {
+        const parent = `${GROUP}/${kind}`;
+        failures.push(
+          await rejection(
+            client.iam.identityProviders.create(parent as never, {
+              name: "sso",
+              defaultRole: ROLE,
+              oidc: { issuer: "https://login.example.com", clientId: "irm", clientSecret: secret },
+            }),
+          ),
+          await rejection(
+            client.iam.identityProviders.update(
+              `${parent}/0123456789abcdef` as never,
+              { oidc: { clientSecret: secret } },
+              { updateMask: ["oidc.clientSecret"] },
+            ),
+          ),
+        );
+      }
+      // The echo really received and answered the secret: what is checked below is a real answer.
+      expect(failures).toHaveLength(6);
+      expect(carried).toEqual(Array(6).fill(secret));
+      expect(shown(failures[0])).toMatch(/oidc\.clientSecret/);
+      expectAbsent(secret, { "the errors": failures.map(shown).join("\n") });
+      expectAbsent("sdk-token-not-shown-0b9d2c", { "the errors": failures.map(shown).join("\n") });
+      await client.close();
+    },
+  );
+
   it("a garbled invite create answer carrying a code: the error never shows it", async () => {
-    const client = new IrmClient({ baseUrl: echoUrl, token: "t", env: {}, retry: { retries: 0 } });
+    const client = new IrmClient({ baseUrl: echo.url, token: "t", env: {}, retry: { retries: 0 } });
     const error = await rejection(
       client.iam.groupInvites.create(`${GROUP}/garbled` as never, { roleUid: ROLE, ttl: 60 }),
     );
@@ -345,8 +325,7 @@ describe("the SDK, against a server that echoes what it was sent", () => {
 
 describe("the provider, through the real dynamic-provider host", () => {
   const PROJECT = "secrets-client-secret";
-  let project: ConsumerProject;
-  const providers = new Map<string, string>();
+  let run: Registration;
   let pkg: typeof Package;
   let emu: TestEmulator;
   let host: ProviderHost;
@@ -356,33 +335,12 @@ describe("the provider, through the real dynamic-provider host", () => {
   const urn = (type: string, name: string) => `urn:pulumi:dev::${PROJECT}::${type}::${name}`;
 
   beforeAll(async () => {
-    project = createConsumerProject({
+    const project = createConsumerProject({
       name: PROJECT,
       requiredSubpaths: [".", "./provider/runtime", "./sdk"],
     });
-    const pulumi = project.require("@pulumi/pulumi") as Pulumi;
-    pkg = project.require("pulumi-irm") as typeof Package;
-    await pulumi.runtime.setMocks(
-      {
-        newResource(args) {
-          providers.set(args.type, args.inputs.__provider as string);
-          return { id: `${GROUP}/${String(providers.size).padStart(16, "0")}`, state: args.inputs };
-        },
-        call: () => ({}),
-      },
-      "program",
-      "dev",
-      false,
-    );
-    new pkg.IdentityProvider("idp", {
-      parentUid: GROUP,
-      name: "idp",
-      defaultRole: ROLE,
-      oidc: { issuer: "https://login.example.com", clientId: "c" },
-      clientSecret: LONG_SECRET,
-    });
-    new pkg.GroupInvite("inv", { groupUid: GROUP, roleUid: ROLE, ttl: 60 });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    run = await registerUnderMocks(project, iamKindsProgram(LONG_SECRET));
+    pkg = run.pkg;
     emu = await startTestEmulator({ seed: false });
     const client = new IrmClient({ baseUrl: emu.url, token: emu.token, env: {} });
     groupUid = (await client.iam.groups.create(emu.rootGroupUid, { name: "host" })).uid;
@@ -415,8 +373,10 @@ describe("the provider, through the real dynamic-provider host", () => {
     const idpType = pkg.IdentityProvider.__pulumiType;
     const inviteType = pkg.GroupInvite.__pulumiType;
     // The class marks both as secret outputs, and wraps the client secret input.
-    expect(providers.get(idpType)).toBeDefined();
-    for (const text of providers.values()) expectAbsent(LONG_SECRET, { "a provider": text });
+    expect(run.registered.map((r) => r.type)).toContain(idpType);
+    for (const { type } of run.registered) {
+      expectAbsent(LONG_SECRET, { "a provider": run.providerOf(type) });
+    }
 
     const news: PropertyMap = {
       parentUid: groupUid,
@@ -424,7 +384,7 @@ describe("the provider, through the real dynamic-provider host", () => {
       defaultRole: viewerRole,
       oidc: { issuer: "https://login.example.com", clientId: "irm" },
       clientSecret: SHORT_SECRET,
-      __provider: providers.get(idpType),
+      __provider: run.providerOf(idpType),
     };
     const checked = await host.check(urn(idpType, "sso"), {}, news);
     expect(checked.failures).toEqual([]);
@@ -466,7 +426,7 @@ describe("the provider, through the real dynamic-provider host", () => {
     const invite = await host.check(
       urn(inviteType, "inv"),
       {},
-      { groupUid, roleUid: viewerRole, ttl: 600, __provider: providers.get(inviteType) },
+      { groupUid, roleUid: viewerRole, ttl: 600, __provider: run.providerOf(inviteType) },
     );
     const made = await host.create(urn(inviteType, "inv"), invite.inputs);
     const code = made.properties.code as string;
@@ -489,50 +449,28 @@ describe("the provider, through the real dynamic-provider host", () => {
 });
 
 describe("the provider, against a server that echoes the secret", () => {
-  let echo: Server;
-  let url: string;
   /** The bodies received, so a test can prove the secret was sent to be echoed. */
   const received: string[] = [];
-
-  beforeAll(async () => {
-    echo = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on("data", (chunk: Buffer) => chunks.push(chunk));
-      req.on("end", () => {
-        const body = Buffer.concat(chunks).toString("utf8");
-        received.push(body);
-        res.writeHead(req.method === "GET" ? 404 : 400, { "content-type": "application/json" });
-        res.end(
-          JSON.stringify({
-            code: req.method === "GET" ? 5 : 3,
-            message: `Invalid argument: cannot use ${body}`,
-            details: [
-              { "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: "INVALID_ARGUMENT" },
-            ],
-          }),
-        );
-      });
-    });
-    await new Promise<void>((resolve) => echo.listen(0, "127.0.0.1", resolve));
-    url = `http://127.0.0.1:${(echo.address() as AddressInfo).port}`;
-  });
-  afterAll(
-    () =>
-      new Promise<void>((resolve) => {
-        echo.closeAllConnections();
-        echo.close(() => resolve());
+  const echo = useFakeApi((req, res, body) => {
+    received.push(body);
+    res.writeHead(req.method === "GET" ? 404 : 400, { "content-type": "application/json" });
+    res.end(
+      JSON.stringify({
+        code: req.method === "GET" ? 5 : 3,
+        message: `Invalid argument: cannot use ${body}`,
+        details: [
+          { "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: "INVALID_ARGUMENT" },
+        ],
       }),
-  );
+    );
+  });
 
-  it.each([
-    ["a long secret", LONG_SECRET],
-    ["a secret under 8 characters", SHORT_SECRET],
-    ["a secret with quotes and backslashes", QUOTED_SECRET],
-  ])("%s: create and update fail without showing it", async (_label, secret) => {
+  it.each(SECRETS)("%s: create and update fail without showing it", async (_label, secret) => {
     await runtime.configure({
       config: {
-        get: (key) => ({ "irm:apiUrl": url, "irm:token": "provider-token-3c1d" })[key],
-        require: (key) => ({ "irm:apiUrl": url, "irm:token": "provider-token-3c1d" })[key] ?? "",
+        get: (key) => ({ "irm:apiUrl": echo.url, "irm:token": "provider-token-3c1d" })[key],
+        require: (key) =>
+          ({ "irm:apiUrl": echo.url, "irm:token": "provider-token-3c1d" })[key] ?? "",
       },
     });
     const inputs = {
