@@ -133,8 +133,33 @@ export function identityOutputs(identity: IdentityObject): IdentityOutputs {
   });
 }
 
+/**
+ * State-only, and only in the state of a static-keys identity whose program leaves
+ * `staticKeys.expirationTime` out: a refresh reads the service's value into the
+ * outputs, and the inputs it gives back leave it out, as the program does.
+ */
+interface ExpiryMark {
+  expiryOmitted?: true;
+}
+
+const EXPIRY_OMITTED: ExpiryMark = { expiryOmitted: true };
+
+/** The mark of inputs of kind `staticKeys` without an `expirationTime`. */
+function expiryMarkOf(inputs: IdentityInputs): ExpiryMark {
+  const keys = inputs.staticKeys;
+  return typeof keys === "object" && (keys.expirationTime ?? "") === "" ? EXPIRY_OMITTED : {};
+}
+
+/** The mark a state carries. */
+function expiryMarkIn(state: IdentityOutputs): ExpiryMark {
+  return (state as ExpiryMark).expiryOmitted === true ? EXPIRY_OMITTED : {};
+}
+
 function identityInputsFrom(outputs: IdentityOutputs): IdentityInputs {
-  return pick(outputs, ["parentUid", "name", "description", ...IDENTITY_KINDS]);
+  const inputs = pick(outputs, ["parentUid", "name", "description", ...IDENTITY_KINDS]);
+  if (inputs.staticKeys === undefined || expiryMarkIn(outputs) !== EXPIRY_OMITTED) return inputs;
+  const { expirationTime: _service, ...staticKeys } = inputs.staticKeys;
+  return { ...inputs, staticKeys };
 }
 
 /** The value a cleared leaf is sent with: an empty map, list or string. */
@@ -196,6 +221,7 @@ export const identityHandler = namedObjectHandler((client) => client.iam.identit
   check: checkIdentityInputs,
   outputs: identityOutputs,
   inputsFrom: identityInputsFrom,
+  marks: { of: expiryMarkOf, in: expiryMarkIn },
   patchBody: identityPatchBody,
   create: (client, inputs) => client.iam.identities.create(inputs.parentUid, createBody(inputs)),
   refuseAdoption,

@@ -9,6 +9,7 @@ import type { IrmClient } from "../../sdk/index";
 import { OutcomeUnknownError } from "../../sdk/index";
 import { isUnknown } from "../checks";
 import {
+  canonical,
   changedPaths,
   deleteWaitingForChildren,
   diffFields,
@@ -87,6 +88,16 @@ export interface ObjectSpec<
    * object a lost create turns out to have made.
    */
   withWriteOnly?(outputs: Outputs, inputs: Inputs): Outputs;
+  /**
+   * State-only marks of what the inputs say and the API's answers cannot show, which
+   * `inputsFrom` needs to give back the program's inputs on refresh (an identity whose
+   * program leaves `staticKeys.expirationTime` to the service): `of` gives the marks
+   * of some inputs, `in` those a state carries (`{}` for none). Every create and update
+   * stores the marks of its inputs, a read keeps those of the state it refreshes, and
+   * a change of them is an update (with no write unless a field changed too).
+   * `outputs` never carries them.
+   */
+  marks?: { of(inputs: Inputs): object; in(state: Outputs): object };
   /** What to do about RESOURCE_IN_USE, when the default advice (role bindings) is not it. */
   inUseRemedy?: string;
   /** The objects the API shows inside this one, named, when a delete is refused as not empty. */
@@ -234,8 +245,14 @@ function lifecycle<
   /** The update mask of those fields, in proto field names, as the service matches them. */
   const wireMask = (fields: readonly string[]) => fields.map(protoFieldPath) as MaskPath[];
   const isGone = (uid: string) => (error: unknown) => api().isGone(error, uid);
+  /** The state of `outs` marked as the inputs say (see `marks`). */
+  const marked = (outs: Outputs, inputs: Inputs): Outputs =>
+    spec.marks ? { ...outs, ...spec.marks.of(inputs) } : outs;
   const withWriteOnly = (outs: Outputs, inputs: Inputs) =>
-    spec.withWriteOnly ? spec.withWriteOnly(outs, inputs) : outs;
+    marked(spec.withWriteOnly ? spec.withWriteOnly(outs, inputs) : outs, inputs);
+  /** The inputs mark the state otherwise than it is marked. */
+  const marksChange = (olds: Outputs, news: Inputs) =>
+    spec.marks !== undefined && canonical(spec.marks.of(news)) !== canonical(spec.marks.in(olds));
   /** Inputs whose change replaces the object: where it lives, and what cannot change. */
   const replacing = [spec.container, ...(spec.replacing ?? [])];
   /** The object sits where the inputs declare it and every other field equals them. */
@@ -328,7 +345,8 @@ function lifecycle<
     },
 
     async diff(_id, olds, news) {
-      return diffFields(replacing, spec.updatable, olds, news);
+      const result = diffFields(replacing, spec.updatable, olds, news);
+      return result.changes || !marksChange(olds, news) ? result : { changes: true };
     },
 
     async create(inputs) {
@@ -376,7 +394,11 @@ function lifecycle<
       const result = await readObject(
         () => api().get(id),
         isGone(id),
-        async (object) => withAdoptUid(await spec.outputs(object, props), adoptUid),
+        async (object) =>
+          withAdoptUid(
+            { ...(await spec.outputs(object, props)), ...(props && spec.marks?.in(props)) },
+            adoptUid,
+          ),
         (outs) => withAdoptUid(spec.inputsFrom(outs), adoptUid),
       );
       if (result.id !== "") seenExisting(context, result.id);
@@ -387,7 +409,11 @@ function lifecycle<
       // The state keeps the inputs' adoptUid (`check` settles it: the uid adopted, if any).
       const kept = (outs: Outputs) => withAdoptUid(outs, news.adoptUid);
       const mask = maskOf(olds, news);
-      if (mask.length === 0) return { outs: kept(await spec.outputs(await api().get(id), olds)) };
+      // Nothing to send (the diff saw the marks change, see `marks`): the state is read
+      // afresh and marked as the new inputs say.
+      if (mask.length === 0) {
+        return { outs: kept(marked(await spec.outputs(await api().get(id), olds), news)) };
+      }
       const updated = await api().update(id, spec.patchBody(news, mask), {
         updateMask: wireMask(mask),
       });

@@ -1,9 +1,12 @@
 /**
  * Identity kinds on the engine: a pattern RE2 refuses fails the preview as a check
  * failure; switching an exact subject for a pattern is one PATCH of
- * `claim_match.subject_pattern`; another kind replaces the identity. The program also reads
- * a group outside the stack with `Group.get` (one GET, and destroy leaves it alone).
+ * `claim_match.subject_pattern`; another kind replaces the identity; a static-keys
+ * identity whose program leaves `expirationTime` out converges, and declaring it or
+ * leaving it out again is one update that writes nothing. The program also reads a
+ * group outside the stack with `Group.get` (one GET, and destroy leaves it alone).
  */
+import { generateKeyPairSync } from "node:crypto";
 import * as path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
@@ -20,6 +23,22 @@ const MAIN = "repo:acme/infra:ref:refs/heads/main";
 /** Each test runs one to three engine operations; the machine may be shared and loaded. */
 const ENGINE_STEP_TIMEOUT_MS = 180_000;
 const MAIN_OR_RELEASE = "repo:acme/infra:ref:refs/heads/(main|release-.*)";
+
+/**
+ * A refreshing preview (`--expect-no-changes`) finds nothing to do, sends no write, and
+ * reads every resource the stack manages back as in state. The group the program only
+ * reads with `Group.get` (`existing`) is left out: its refresh is not what these tests
+ * check.
+ */
+async function expectManagedConverged(stack: EngineStack): Promise<void> {
+  const preview = await stack.preview({ refresh: true, expectNoChanges: true });
+  expect({
+    error: preview.error,
+    changes: preview.changes,
+    refreshChanged: preview.refreshChanged.filter((name) => name !== "existing"),
+    writes: writesOf(await stack.takeRequests()),
+  }).toEqual({ error: undefined, changes: [], refreshChanged: [], writes: [] });
+}
 
 describeOnEngine("identity kinds on the engine", { shuffle: false }, () => {
   let emulator: TestEmulator;
@@ -107,6 +126,47 @@ describeOnEngine("identity kinds on the engine", { shuffle: false }, () => {
   );
 
   it(
+    "a static-keys identity leaving expirationTime out converges; declaring it at its value, or leaving it out again, is one update with no write",
+    async () => {
+      const { publicKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
+      const jwks = { keys: [{ ...publicKey.export({ format: "jwk" }), kid: "k1" }] };
+      await stack.setConfig("issuerKeys", JSON.stringify(jwks));
+      const created = await stack.up({ skipPreview: true });
+      expect(created.error).toBeUndefined();
+      expect(writesOf(await stack.takeRequests())).toEqual([
+        "POST /iam/v2beta1/identities/<existing> 200",
+      ]);
+      // A refresh reads the service's expirationTime into the outputs only.
+      await expectManagedConverged(stack);
+      /** The expirationTime in the state's outputs (the service's). */
+      const expiryInState = async () => {
+        const state = (await stack.resources()).find((r) => r.name === "airgapped");
+        return (state?.outputs.staticKeys as { expirationTime?: string } | undefined)
+          ?.expirationTime;
+      };
+      const expiry = await expiryInState();
+      expect(expiry).toMatch(/^\d{4}-.*Z$/);
+
+      /** One up: an update of the identity, as previewed, that writes nothing. */
+      async function oneUpdateNoWrite() {
+        const result = await stack.up();
+        expect(result.error).toBeUndefined();
+        expect(describeSteps(result.planned ?? [])).toEqual(["update airgapped"]);
+        expect(describeSteps(result.changes)).toEqual(["update airgapped"]);
+        expect(writesOf(await stack.takeRequests())).toEqual([]);
+        expect(await expiryInState()).toBe(expiry);
+      }
+      // Declared: the update drops the mark, or leaving it out again would plan nothing.
+      await stack.setConfig("expirationTime", String(expiry));
+      await oneUpdateNoWrite();
+      await stack.setConfig("expirationTime", "");
+      await oneUpdateNoWrite();
+      await expectManagedConverged(stack);
+    },
+    ENGINE_STEP_TIMEOUT_MS,
+  );
+
+  it(
     "another kind replaces the identity: the new one created, then the old one deleted",
     async () => {
       const before = stack.uidOf("deployer");
@@ -128,11 +188,12 @@ describeOnEngine("identity kinds on the engine", { shuffle: false }, () => {
   );
 
   it(
-    "destroy deletes the identity and leaves the group it only read",
+    "destroy deletes the identities and leaves the group it only read",
     async () => {
       const destroyed = await stack.destroy({ skipPreview: true });
       expect(destroyed.error).toBeUndefined();
-      expect(writesOf(await stack.takeRequests())).toEqual([
+      expect(writesOf(await stack.takeRequests()).sort()).toEqual([
+        "DELETE /iam/v2beta1/identities/<airgapped> 200",
         "DELETE /iam/v2beta1/identities/<deployer> 200",
       ]);
       const group = await fetch(`${emulator.url}/iam/v2beta1/groups/${groupUid}`, {

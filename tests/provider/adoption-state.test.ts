@@ -175,6 +175,10 @@ describe.each(KINDS)("$name", (kind) => {
     const plainRefreshed = await handler.read(adoptUid, plain.outs);
     expect(plainRefreshed.props).not.toHaveProperty("adoptUid");
     expect(plainRefreshed.inputs).not.toHaveProperty("adoptUid");
+    // Either way, a refresh of an object as declared gives back the program's inputs.
+    const withText = (inputs: State) => ({ ...inputs, __provider: expect.any(String) });
+    expect(refreshed.inputs).toEqual(withText(adopted.inputs));
+    expect(plainRefreshed.inputs).toEqual(withText(plain.inputs));
     // A second refresh reads back what the first stored.
     const again = await handler.read(adoptUid, refreshed.props);
     expect(again.inputs).toEqual(refreshed.inputs);

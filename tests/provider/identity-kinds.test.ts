@@ -250,18 +250,21 @@ describe("diff: identity kinds", () => {
 
   it("never compares an expirationTime the program leaves to the service", async () => {
     const keys = { issuer: ISSUER, subject: "x", issuerKeys: jwks() };
-    const olds = {
+    const declared = {
       ...state,
       claimMatch: undefined,
       staticKeys: { ...keys, expirationTime: "2027-11-21T10:00:00.000Z", audiences: [] },
     };
-    expect(await runtime.identity.diff(IDENTITY, olds, inputsOf({ staticKeys: keys }))).toEqual({
-      changes: false,
-    });
+    const omitted = { ...declared, expiryOmitted: true };
+    const left = inputsOf({ staticKeys: keys });
+    expect(await runtime.identity.diff(IDENTITY, omitted, left)).toEqual({ changes: false });
     const same = inputsOf({ staticKeys: { ...keys, expirationTime: "2027-11-21T10:00:00Z" } });
-    expect(await runtime.identity.diff(IDENTITY, olds, same)).toEqual({ changes: false });
+    expect(await runtime.identity.diff(IDENTITY, declared, same)).toEqual({ changes: false });
     const later = inputsOf({ staticKeys: { ...keys, expirationTime: "2027-11-22T10:00:00Z" } });
-    expect(await runtime.identity.diff(IDENTITY, olds, later)).toEqual({ changes: true });
+    expect(await runtime.identity.diff(IDENTITY, declared, later)).toEqual({ changes: true });
+    // The program starts or stops leaving it out: an update, to mark the state so.
+    expect(await runtime.identity.diff(IDENTITY, omitted, same)).toEqual({ changes: true });
+    expect(await runtime.identity.diff(IDENTITY, declared, left)).toEqual({ changes: true });
   });
 
   it("compares claim maps whole, in any order", async () => {
@@ -411,6 +414,56 @@ describe("identity kinds against the emulator", () => {
       "static_keys.expiration_time",
     ]);
     expect(extended.staticKeys?.expirationTime).toBe(renewed);
+  });
+
+  it("staticKeys: an expirationTime left out stays out of the refreshed inputs; declaring or leaving it out is one update, a PATCH only when the value differs", async () => {
+    const omitted = await checked({
+      name: uniqueName("airgapped"),
+      staticKeys: { issuer: "https://issuer.example", subject: "robot", issuerKeys: jwks() },
+    });
+    const created = await createIdentity(omitted);
+    const service = created.outs.staticKeys?.expirationTime;
+    expect(service).toMatch(/^\d{4}-.*Z$/);
+    /** A refresh reads back the state and gives back `inputs`, as the program has them. */
+    async function refreshesTo(outs: IdentityOutputs, inputs: IdentityInputs) {
+      const refreshed = await runtime.identity.read(outs.uid, outs);
+      expect(refreshed.inputs).toEqual({ ...inputs, __provider: identityProvider });
+      expect(refreshed.props).toEqual({ ...outs, __provider: identityProvider });
+      expect(await runtime.identity.diff(outs.uid, outs, inputs)).toEqual({ changes: false });
+    }
+    await refreshesTo(created.outs, omitted);
+
+    /** One update after a diff that plans it: these requests, then nothing to do. */
+    async function updated(olds: IdentityOutputs, news: IdentityInputs, methods: string[]) {
+      expect(await runtime.identity.diff(olds.uid, olds, news)).toEqual({ changes: true });
+      await emu.clearRequests();
+      const outs = (await runtime.identity.update(olds.uid, olds, news)).outs as IdentityOutputs;
+      expect((await emu.requests()).map((r) => r.method)).toEqual(methods);
+      await refreshesTo(outs, news);
+      return outs;
+    }
+    // Declared at the service's very value: no write.
+    const declared = await checked({
+      name: omitted.name,
+      staticKeys: { ...omitted.staticKeys, expirationTime: service },
+    });
+    const same = await updated(created.outs, declared, ["GET"]);
+    expect(same.staticKeys?.expirationTime).toBe(service);
+    // Left out again: no write, and the service's value stays.
+    const again = await updated(same, omitted, ["GET"]);
+    expect(again.staticKeys?.expirationTime).toBe(service);
+    // Declared at another value: one PATCH of it.
+    const renewed = new Date(Date.now() + 30 * 24 * 3600 * 1000).toISOString();
+    const later = await checked({
+      name: omitted.name,
+      staticKeys: { ...omitted.staticKeys, expirationTime: renewed },
+    });
+    const extended = await updated(again, later, ["PATCH"]);
+    expect(extended.staticKeys?.expirationTime).toBe(renewed);
+    // Only the state of an identity leaving the time out carries the mark.
+    expect(created.outs).toHaveProperty("expiryOmitted", true);
+    expect(same).not.toHaveProperty("expiryOmitted");
+    expect(extended).not.toHaveProperty("expiryOmitted");
   });
 
   it("awsIdentity: arn to arnPattern sends the pattern only", async () => {
