@@ -223,6 +223,19 @@ function withAdoptUid<State extends object>(state: State, adoptUid: string | und
   return adoptUid ? { ...state, adoptUid } : state;
 }
 
+/**
+ * Whether `read` serves a resource the program reads with `get` rather than manages.
+ * The engine's read step hands `read` the program's inputs (no `uid`: `get` declares
+ * none) and keeps them as the state's inputs whatever `read` answers; the state is then
+ * marked `external`, and a refresh of it gives back no inputs of its own (the engine
+ * keeps those the read step stored), so refreshing it moves only what the service
+ * changed. Nothing is added to the state of a managed resource.
+ */
+function readsExternal(props: object | undefined): boolean {
+  const state = props as { uid?: unknown; external?: unknown } | undefined;
+  return state?.uid === undefined || state.external === true;
+}
+
 /** The uid a resource's state says it adopted, if any. */
 function adoptedUid(state: object | undefined): string | undefined {
   const uid = (state as AdoptedState | undefined)?.adoptUid;
@@ -391,15 +404,19 @@ function lifecycle<
     async read(id, props) {
       // The uid an adopted resource adopted, kept in its state and its inputs alike.
       const adoptUid = adoptedUid(props);
+      const external = readsExternal(props);
       const result = await readObject(
         () => api().get(id),
         isGone(id),
-        async (object) =>
-          withAdoptUid(
+        async (object) => {
+          const outs = withAdoptUid(
             { ...(await spec.outputs(object, props)), ...(props && spec.marks?.in(props)) },
             adoptUid,
-          ),
-        (outs) => withAdoptUid(spec.inputsFrom(outs), adoptUid),
+          );
+          return external ? { ...outs, external: true } : outs;
+        },
+        // Read with `get`: no inputs, so that the engine keeps the program's.
+        (outs) => (external ? ({} as Inputs) : withAdoptUid(spec.inputsFrom(outs), adoptUid)),
       );
       if (result.id !== "") seenExisting(context, result.id);
       return result;

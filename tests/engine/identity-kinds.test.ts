@@ -15,6 +15,7 @@ import {
   createEngineStack,
   describeOnEngine,
   type EngineStack,
+  expectConverged,
   type Step,
 } from "../support/engine-stack";
 
@@ -23,22 +24,6 @@ const MAIN = "repo:acme/infra:ref:refs/heads/main";
 /** Each test runs one to three engine operations; the machine may be shared and loaded. */
 const ENGINE_STEP_TIMEOUT_MS = 180_000;
 const MAIN_OR_RELEASE = "repo:acme/infra:ref:refs/heads/(main|release-.*)";
-
-/**
- * A refreshing preview (`--expect-no-changes`) finds nothing to do, sends no write, and
- * reads every resource the stack manages back as in state. The group the program only
- * reads with `Group.get` (`existing`) is left out: its refresh is not what these tests
- * check.
- */
-async function expectManagedConverged(stack: EngineStack): Promise<void> {
-  const preview = await stack.preview({ refresh: true, expectNoChanges: true });
-  expect({
-    error: preview.error,
-    changes: preview.changes,
-    refreshChanged: preview.refreshChanged.filter((name) => name !== "existing"),
-    writes: writesOf(await stack.takeRequests()),
-  }).toEqual({ error: undefined, changes: [], refreshChanged: [], writes: [] });
-}
 
 describeOnEngine("identity kinds on the engine", { shuffle: false }, () => {
   let emulator: TestEmulator;
@@ -137,7 +122,7 @@ describeOnEngine("identity kinds on the engine", { shuffle: false }, () => {
         "POST /iam/v2beta1/identities/<existing> 200",
       ]);
       // A refresh reads the service's expirationTime into the outputs only.
-      await expectManagedConverged(stack);
+      await expectConverged(stack);
       /** The expirationTime in the state's outputs (the service's). */
       const expiryInState = async () => {
         const state = (await stack.resources()).find((r) => r.name === "airgapped");
@@ -161,7 +146,7 @@ describeOnEngine("identity kinds on the engine", { shuffle: false }, () => {
       await oneUpdateNoWrite();
       await stack.setConfig("expirationTime", "");
       await oneUpdateNoWrite();
-      await expectManagedConverged(stack);
+      await expectConverged(stack);
     },
     ENGINE_STEP_TIMEOUT_MS,
   );

@@ -205,6 +205,25 @@ describe.each(KINDS)("$name", (kind) => {
     expect((updated.outs as State).adoptUid).toBe(adoptUid);
   });
 
+  it("an object read with get: its state is marked external, and neither the read nor a refresh gives inputs but the provider text", async () => {
+    // The engine's read step hands `read` the program's inputs (the provider text, no
+    // uid) and keeps them as the state's inputs; a refresh must not replace them.
+    const { handler, plain } = await madeThenAdopted();
+    const uid = plain.outs.uid as string;
+    const read = await handler.read(uid, { __provider: "the provider text" });
+    expect(read.id).toBe(uid);
+    expect(read.props).toMatchObject({ uid, external: true });
+    // Only the provider text, as the read step stored: `get` declares nothing else.
+    const providerTextOnly = { __provider: expect.any(String) };
+    expect(read.inputs).toEqual(providerTextOnly);
+    const refreshed = await handler.read(uid, read.props);
+    expect(refreshed.props).toEqual(read.props);
+    expect(refreshed.inputs).toEqual(providerTextOnly);
+    // A managed resource's state carries no mark.
+    expect(plain.outs).not.toHaveProperty("external");
+    expect((await handler.read(uid, plain.outs)).props).not.toHaveProperty("external");
+  });
+
   it("the old resource's delete, after another resource of the run adopted its object, deletes nothing", async () => {
     // A resource renamed in the program (no alias): the new name adopts the object, and
     // the engine then deletes the old name, whose state holds the same uid.
