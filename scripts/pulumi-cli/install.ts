@@ -93,7 +93,8 @@ function writeExecutable(file: string, text: string): void {
 function writeLaunchers(bin: string, version: string): void {
   const nodeEntry = (module: string, where: string) => `#!/bin/sh
 # Written by pulumi-irm's scripts/pulumi-cli/install.ts.
-dir=$(pwd)
+# The physical folder and its parents, as Node.js resolves from process.cwd().
+dir=$(pwd -P)
 while :; do
   if [ -f "$dir/node_modules/${module}/index.js" ]; then
     exec node "$dir/node_modules/${module}/index.js" "$@"

@@ -12,11 +12,14 @@ import { REPO_ROOT } from "../../harness/installed-package";
 import { describeOnEngine } from "../support/engine-stack";
 
 /** Runs a launcher from `cwd` until its first stdout line (a port) or its exit. */
-function launch(cwd: string): Promise<{ line?: string; code?: number | null; stderr: string }> {
+function launch(
+  cwd: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ line?: string; code?: number | null; stderr: string }> {
   const launcher = path.join(inject("realEngine").cliRoot, "bin", "pulumi-resource-pulumi-nodejs");
   return new Promise((resolve, reject) => {
     // The engine passes its own address; the host only dials it to log.
-    const child = spawn(launcher, ["127.0.0.1:1"], { cwd, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(launcher, ["127.0.0.1:1"], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stderr.on("data", (chunk: Buffer) => {
@@ -52,6 +55,21 @@ describeOnEngine("the CLI's launchers", () => {
     const started = await launch(program);
     // The host prints the port it listens on, and nothing else, as its first line.
     expect(started.line).toMatch(/^\d+$/);
+  });
+
+  it("resolve from the program's real folder, not from the link it was reached through", async () => {
+    // Node.js resolves from process.cwd(), the physical folder: a node_modules above
+    // the link (and not above the folder itself) is not the program's.
+    const real = path.join(scratch, "real-program");
+    fs.mkdirSync(real);
+    const links = path.join(scratch, "links");
+    fs.mkdirSync(links);
+    fs.symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(links, "node_modules"));
+    const linked = path.join(links, "linked-program");
+    fs.symlinkSync(real, linked);
+    const failed = await launch(linked, { ...process.env, PWD: linked });
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain("@pulumi/pulumi is not installed in");
   });
 
   it("say which folder lacks @pulumi/pulumi when none above it has it", async () => {
