@@ -21,7 +21,7 @@ import {
 } from "../sdk/resources/identity-bounds";
 import { invalidArgument } from "./errors";
 
-// The bounds are the service's, stated once for the provider's checks and for this
+// The bounds are stated once for the provider's checks and for this
 // stand-in (`sdk/resources/identity-bounds.ts`); what is refused, and how, is decided here.
 export { MAX_PATTERN_LENGTH };
 

@@ -1,8 +1,10 @@
 /**
- * The bounds the service puts on an identity's members, stated once: the provider's
- * checks refuse a value beyond them before any request (so a preview fails where the
- * write would), the emulator, standing in for the service, refuses such a write, and
- * the SDK's reader holds an answer's issuer keys to theirs. Each layer words its own
+ * The bounds this project holds an identity's members to, stated once (the issuer
+ * keys' length is the API decisions' bound; the pattern bounds are the project's own,
+ * as the published definitions leave them open): the provider's checks refuse a value
+ * beyond them before any request (so a preview fails where the write would), the
+ * emulator, standing in for the service, refuses such a write, and the SDK's reader
+ * holds an answer's issuer keys to theirs. Each layer words its own
  * refusal. Not part of the SDK's public surface (`sdk/index.ts` exports none of it).
  *
  * A pattern's length alone does not bound the work of compiling and matching it:
