@@ -221,6 +221,22 @@ function readTree(dir: string): string {
   return text;
 }
 
+/**
+ * One `PulumiCommand` per CLI root for the whole worker: `PulumiCommand.get` runs
+ * `pulumi version` (a quarter of a second of CPU), and the CLI does not change mid-run.
+ */
+const commands = new Map<string, Promise<PulumiCommand>>();
+
+function pulumiCommandFor(root: string): Promise<PulumiCommand> {
+  let command = commands.get(root);
+  if (!command) {
+    command = PulumiCommand.get({ root });
+    commands.set(root, command);
+    command.catch(() => commands.delete(root));
+  }
+  return command;
+}
+
 export async function createRealEngineStack(
   context: RealEngineContext,
   options: EngineStackOptions,
@@ -244,7 +260,7 @@ export async function createRealEngineStack(
   fs.mkdirSync(backend);
   fs.mkdirSync(home);
 
-  const pulumiCommand = await PulumiCommand.get({ root: context.cliRoot });
+  const pulumiCommand = await pulumiCommandFor(context.cliRoot);
   const bin = path.join(context.cliRoot, "bin");
   const envVars: Record<string, string> = {
     PATH: `${bin}${path.delimiter}${process.env.PATH ?? ""}`,
@@ -257,7 +273,8 @@ export async function createRealEngineStack(
     PULUMI_NODEJS_TRANSPILE_ONLY: "true",
     ...options.env,
   };
-  const stack: Stack = await LocalWorkspace.createOrSelectStack(
+  // The backend is new, so the stack is too: no `stack select` that fails first.
+  const stack: Stack = await LocalWorkspace.createStack(
     { stackName: "dev", workDir: dir },
     { pulumiCommand, envVars, pulumiHome: home },
   );
@@ -277,6 +294,15 @@ export async function createRealEngineStack(
   const stateFile = path.join(backend, ".pulumi", "stacks", projectName, "dev.json");
 
   /**
+   * The checkpoint file's text at the last `stack export`, and the resources that export
+   * gave (secrets decrypted), as JSON: a checkpoint read again before any other engine
+   * run (the state before a run is the state after the last one) needs no second export.
+   */
+  let decrypted: { checkpoint: string; resources: string } | undefined;
+  /** The same for the stack's outputs (`pulumi stack output --show-secrets`). */
+  let decryptedOutputs: { checkpoint: string; outputs: string } | undefined;
+
+  /**
    * The stack's resources as `pulumi stack export --show-secrets` prints them: read from
    * the file backend's checkpoint, which holds the same, without a CLI run and the
    * passphrase's key derivation (about half a second each, twice per step). Only when a
@@ -294,11 +320,19 @@ export async function createRealEngineStack(
       };
       const list = (file.checkpoint?.latest?.resources ?? []).filter((r) => wanted(String(r.type)));
       if (!JSON.stringify(list).includes(SECRET_SIGNATURE)) return list;
+      // The same checkpoint as the last export decrypted (nothing ran since): its resources.
+      if (decrypted?.checkpoint === text) {
+        return (JSON.parse(decrypted.resources) as Array<Record<string, unknown>>).filter((r) =>
+          wanted(String(r.type)),
+        );
+      }
     }
     const deployment = (await stack.exportStack()).deployment as {
       resources?: Array<Record<string, unknown>>;
     };
-    return (deployment.resources ?? []).filter((r) => wanted(String(r.type)));
+    const all = deployment.resources ?? [];
+    if (text !== undefined) decrypted = { checkpoint: text, resources: JSON.stringify(all) };
+    return all.filter((r) => wanted(String(r.type)));
   }
 
   async function resources(): Promise<StateResource[]> {
@@ -404,8 +438,14 @@ export async function createRealEngineStack(
       const [root] = await checkpointResources((type) => type === "pulumi:pulumi:Stack");
       const text = JSON.stringify(root?.outputs ?? {});
       if (!text.includes(SECRET_SIGNATURE)) return JSON.parse(text) as Record<string, unknown>;
-      const outputs = await stack.outputs();
-      return Object.fromEntries(Object.entries(outputs).map(([k, v]) => [k, v.value]));
+      // Decrypted by the CLI once per checkpoint, as `decrypted` above.
+      const checkpoint = fs.readFileSync(stateFile, "utf8");
+      if (decryptedOutputs?.checkpoint !== checkpoint) {
+        const outputs = await stack.outputs();
+        const values = Object.fromEntries(Object.entries(outputs).map(([k, v]) => [k, v.value]));
+        decryptedOutputs = { checkpoint, outputs: JSON.stringify(values) };
+      }
+      return JSON.parse(decryptedOutputs.outputs) as Record<string, unknown>;
     },
     editProgram(before, after) {
       editProgram(dir, before, after);
