@@ -33,30 +33,44 @@ const NAMED_CONTENTS = 10;
 
 /**
  * What the API shows directly inside a group, named with uids: child groups,
- * identities, repositories, custom roles and identity providers (one small list each).
+ * identities, repositories, custom roles, identity providers, role bindings and group
+ * invites (one small list each), and the group's own account association: every kind
+ * that makes the API refuse the delete as not empty.
  */
 async function groupContents(client: IrmClient, uid: string): Promise<string[]> {
   const params = { childrenOf: uid, pageSize: NAMED_CONTENTS };
-  type Named = { uid: string; name: string };
   // A listing the token may not make names nothing; the API's own refusal still stands.
-  const items = (page: PromiseLike<{ items: Named[] }>) =>
+  const described = <T>(page: PromiseLike<{ items: T[] }>, describe: (item: T) => string) =>
     Promise.resolve(page).then(
-      (p) => p.items,
-      () => [] as Named[],
+      (p) => p.items.map(describe),
+      () => [] as string[],
     );
-  const kinds: Array<[string, Promise<Named[]>]> = [
-    ["group", items(client.iam.groups.list(params))],
-    ["identity", items(client.iam.identities.list(params))],
-    ["repo", items(client.registry.repos.list(params))],
-    ["custom role", items(client.iam.roles.list(params))],
-    ["identity provider", items(client.iam.identityProviders.list(params))],
+  const named = (kind: string) => (item: { uid: string; name: string }) =>
+    `${kind} ${JSON.stringify(item.name)} (${item.uid})`;
+  const lists: Array<Promise<string[]>> = [
+    described(client.iam.groups.list(params), named("group")),
+    described(client.iam.identities.list(params), named("identity")),
+    described(client.registry.repos.list(params), named("repo")),
+    described(client.iam.roles.list(params), named("custom role")),
+    described(client.iam.identityProviders.list(params), named("identity provider")),
+    described(
+      client.iam.roleBindings.list(params),
+      (binding) =>
+        `role binding of identity ${JSON.stringify(binding.identity.name)} as ${JSON.stringify(binding.role.name)} (${binding.uid})`,
+    ),
+    described(client.iam.groupInvites.list(params), (invite) =>
+      invite.role
+        ? `group invite for role ${JSON.stringify(invite.role.name)} (${invite.uid})`
+        : `group invite (${invite.uid})`,
+    ),
+    // The association hangs on the group's own uid: a get, which NOT_FOUND answers when
+    // there is none.
+    client.iam.accountAssociations.get(uid).then(
+      (association) => [`its account association ${JSON.stringify(association.name)}`],
+      () => [],
+    ),
   ];
-  const named: string[] = [];
-  for (const [kind, listed] of kinds) {
-    for (const item of await listed)
-      named.push(`${kind} ${JSON.stringify(item.name)} (${item.uid})`);
-  }
-  return named;
+  return (await Promise.all(lists)).flat();
 }
 
 export const groupHandler = namedObjectHandler((client) => client.iam.groups, {

@@ -161,6 +161,48 @@ describe("Group lifecycle", () => {
     expect(repos.items.map((r) => r.name)).toEqual(["pushed-by-ci"]);
   });
 
+  it("a group holding only a binding, an invite and an association made outside the run names each within seconds", async () => {
+    // None of these is a child group, identity or repository; each still keeps the
+    // API from deleting the group, and the default wait (two minutes) is not waited out.
+    await emu.configureRuntime({ "irm:deleteTimeoutMs": "120000" });
+    const name = uniqueName("has-grants");
+    const created = await runtime.group.create(
+      await checkedGroup({ parentUid: emu.rootGroupUid, name }),
+    );
+    const outsider = await emu.client.iam.identities.create(emu.rootGroupUid, {
+      name: uniqueName("outsider"),
+      claimMatch: { issuer: "https://issuer.example.com", subject: "outsider" },
+    });
+    const binding = await emu.client.iam.roleBindings.create(created.id, {
+      identityUid: outsider.uid,
+      roleUid: viewerRoleUid,
+    });
+    const invite = await emu.client.iam.groupInvites.create(created.id, {
+      roleUid: viewerRoleUid,
+      ttl: 600,
+    });
+    await emu.client.iam.accountAssociations.create(created.id, {
+      name: "aws-prod",
+      amazon: { account: "123456789012" },
+    });
+    await emu.clearRequests();
+    const started = Date.now();
+    const failure = runtime.group.delete(created.id, created.outs!);
+    await expect(failure).rejects.toThrow(
+      `Cannot delete group "${name}" (${created.id}): it still holds ` +
+        `role binding of identity ${JSON.stringify(outsider.name)} as "viewer" (${binding.uid}), ` +
+        `group invite for role "viewer" (${invite.uid}), ` +
+        `its account association "aws-prod", which this run did not delete.`,
+    );
+    expect(Date.now() - started).toBeLessThan(15_000);
+    const writes = (await emu.requests()).filter((r) => r.method !== "GET");
+    expect(
+      writes.every((r) => r.method === "DELETE" && r.path.startsWith("/iam/v2beta1/groups/")),
+    ).toBe(true);
+    expect((await emu.client.iam.roleBindings.get(binding.uid)).uid).toBe(binding.uid);
+    expect((await emu.client.iam.groups.get(created.id)).uid).toBe(created.id);
+  });
+
   it("retries RESOURCE_NOT_EMPTY while a child is still being deleted, then succeeds", async () => {
     await emu.configureRuntime({ "irm:deleteTimeoutMs": "60000" });
     const parent = await runtime.group.create(
