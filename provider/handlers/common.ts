@@ -3,7 +3,7 @@
  * field-by-field diffing, and the delete loop that waits out RESOURCE_NOT_EMPTY.
  */
 import type { CheckResult, CreateResult, DiffResult, UpdateResult } from "@pulumi/pulumi/dynamic";
-import type { IrmClient, ServerTimeBounds } from "../../sdk/index";
+import type { IrmClient, RoleBinding, ServerTimeBounds } from "../../sdk/index";
 import {
   FailedPreconditionError,
   isResourceNotEmpty,
@@ -422,6 +422,32 @@ export interface DeleteTarget {
    * engine deletes dependants first), so waiting cannot help.
    */
   contents?: () => Promise<string[]>;
+  /**
+   * The objects that still refer to the object (`role binding ... (<uid>)`), asked once
+   * after the first RESOURCE_IN_USE, on the same grounds as `contents`.
+   */
+  usedBy?: () => Promise<string[]>;
+}
+
+/** How many objects of one kind a refused delete names. */
+export const NAMED_BLOCKERS = 10;
+
+/** A role binding as a refused delete names it: whose, which role, and its uid. */
+export function describeBinding(binding: RoleBinding, withGroup = true): string {
+  const where = withGroup ? ` in group ${JSON.stringify(binding.group.name)}` : "";
+  return (
+    `role binding of identity ${JSON.stringify(binding.identity.name)} as ` +
+    `${JSON.stringify(binding.role.name)}${where} (${binding.uid})`
+  );
+}
+
+/** The role bindings that name an identity or use a role, as a refused delete names them. */
+export async function bindingsReferring(
+  client: IrmClient,
+  filter: { identity: string } | { role: string },
+): Promise<string[]> {
+  const page = await client.iam.roleBindings.list({ ...filter, pageSize: NAMED_BLOCKERS });
+  return page.items.map((binding) => describeBinding(binding));
 }
 
 /**
@@ -470,7 +496,10 @@ export async function deleteWaitingForChildren(
   const timeoutMs = context.settings().deleteTimeoutMs;
   let deadline = Date.now() + timeoutMs;
   const label = target.name ? `"${target.name}" (${target.uid})` : target.uid;
-  const contents = async () => (target.contents ? await target.contents().catch(() => []) : []);
+  const listed = (list?: () => Promise<string[]>) => async () =>
+    list ? await list().catch(() => [] as string[]) : [];
+  const contents = listed(target.contents);
+  const usedBy = listed(target.usedBy);
   let delayMs = DELETE_FIRST_DELAY_MS;
   let looked = false;
   for (;;) {
@@ -483,22 +512,34 @@ export async function deleteWaitingForChildren(
       const violations = blockingViolations(error);
       if (violations === undefined) throw error;
       const notEmpty = target.contents !== undefined && isResourceNotEmpty(error);
-      if (notEmpty && !looked) {
+      const inUse =
+        !notEmpty &&
+        target.usedBy !== undefined &&
+        violations.some((v) => v.type === RESOURCE_IN_USE);
+      const blockers = notEmpty ? contents : inUse ? usedBy : undefined;
+      let listedNow: string[] | undefined;
+      if (blockers && !looked) {
         looked = true;
-        // The engine deleted this run's children before; what is still listed is not
+        // The engine deleted this run's dependants before; what is still listed is not
         // on its way out unless it goes within a short grace.
-        if ((await contents()).length > 0) {
+        listedNow = await blockers();
+        if (listedNow.length > 0) {
           deadline = Math.min(deadline, Date.now() + NAMED_BLOCKER_GRACE_MS);
         }
       }
       const remainingMs = deadline - Date.now();
-      const held = notEmpty && remainingMs <= 0 ? await contents() : [];
+      // Listed again once the grace is over, unless it was listed just now.
+      const held = blockers && remainingMs <= 0 ? (listedNow ?? (await blockers())) : [];
       if (held.length > 0) {
         throw new RefusedDelete(
           `Cannot delete ${target.kind} ${label}`,
-          `it still holds ${held.join(", ")}, which this run did not delete. Delete or ` +
-            "move them out of band (or add them to this program), then run again. The " +
-            `${target.kind} was not deleted.`,
+          notEmpty
+            ? `it still holds ${held.join(", ")}, which this run did not delete. Delete or ` +
+                "move them out of band (or add them to this program), then run again. The " +
+                `${target.kind} was not deleted.`
+            : `${held.join(", ")} still ${held.length === 1 ? "refers" : "refer"} to it, ` +
+                `which this run did not delete. ${remedy(violations, target.inUseRemedy)} ` +
+                `The ${target.kind} was not deleted.`,
         );
       }
       if (remainingMs <= 0) {

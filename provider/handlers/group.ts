@@ -2,7 +2,15 @@
 import type { Group, GroupUpdate, IrmClient } from "../../sdk/index";
 import { checkGroupInputs, parentOf } from "../checks";
 import type { GroupInputs, GroupOutputs } from "../types";
-import { type FieldSpec, maskedFields, namedOutputs, pick, sameField } from "./common";
+import {
+  describeBinding,
+  type FieldSpec,
+  maskedFields,
+  NAMED_BLOCKERS,
+  namedOutputs,
+  pick,
+  sameField,
+} from "./common";
 import { namedObjectHandler } from "./object-handler";
 
 const UPDATABLE: ReadonlyArray<FieldSpec<GroupInputs, GroupOutputs>> = [
@@ -28,9 +36,6 @@ function patchBody(inputs: GroupInputs, mask: readonly string[]): GroupUpdate {
   return maskedFields(inputs, mask, ["name", "description"]);
 }
 
-/** How many of each kind a refused delete names. */
-const NAMED_CONTENTS = 10;
-
 /**
  * What the API shows directly inside a group, named with uids: child groups,
  * identities, repositories, custom roles, identity providers, role bindings and group
@@ -38,7 +43,7 @@ const NAMED_CONTENTS = 10;
  * that makes the API refuse the delete as not empty.
  */
 async function groupContents(client: IrmClient, uid: string): Promise<string[]> {
-  const params = { childrenOf: uid, pageSize: NAMED_CONTENTS };
+  const params = { childrenOf: uid, pageSize: NAMED_BLOCKERS };
   // A listing the token may not make names nothing; the API's own refusal still stands.
   const described = <T>(page: PromiseLike<{ items: T[] }>, describe: (item: T) => string) =>
     Promise.resolve(page).then(
@@ -53,11 +58,7 @@ async function groupContents(client: IrmClient, uid: string): Promise<string[]> 
     described(client.registry.repos.list(params), named("repo")),
     described(client.iam.roles.list(params), named("custom role")),
     described(client.iam.identityProviders.list(params), named("identity provider")),
-    described(
-      client.iam.roleBindings.list(params),
-      (binding) =>
-        `role binding of identity ${JSON.stringify(binding.identity.name)} as ${JSON.stringify(binding.role.name)} (${binding.uid})`,
-    ),
+    described(client.iam.roleBindings.list(params), (binding) => describeBinding(binding, false)),
     described(client.iam.groupInvites.list(params), (invite) =>
       invite.role
         ? `group invite for role ${JSON.stringify(invite.role.name)} (${invite.uid})`

@@ -22,6 +22,7 @@ import {
   type StaticKeysOutputs,
 } from "../types";
 import {
+  bindingsReferring,
   canonical,
   type FieldSpec,
   namedOutputs,
@@ -226,4 +227,5 @@ export const identityHandler = namedObjectHandler((client) => client.iam.identit
   create: (client, inputs) => client.iam.identities.create(inputs.parentUid, createBody(inputs)),
   refuseAdoption,
   describe: (inputs) => `identity ${JSON.stringify(inputs.name)} under ${inputs.parentUid}`,
+  usedBy: (client, uid) => bindingsReferring(client, { identity: uid }),
 });

@@ -102,6 +102,8 @@ export interface ObjectSpec<
   inUseRemedy?: string;
   /** The objects the API shows inside this one, named, when a delete is refused as not empty. */
   contents?(client: IrmClient, uid: string): Promise<string[]>;
+  /** The objects that still refer to this one, named, when a delete is refused as in use. */
+  usedBy?(client: IrmClient, uid: string): Promise<string[]>;
   /**
    * Why an object found by `adoptUid` cannot be managed as declared (a field the API
    * cannot change differs), or undefined when it can.
@@ -450,6 +452,7 @@ function lifecycle<
           inUseRemedy: spec.inUseRemedy,
           contents:
             spec.contents && (async () => (await spec.contents?.(context.client(), id)) ?? []),
+          usedBy: spec.usedBy && (async () => (await spec.usedBy?.(context.client(), id)) ?? []),
         },
         () => api().delete(id),
         isGone(id),

@@ -1,7 +1,14 @@
 /** Provider methods of `Role`: a custom role of a group. */
 import { capabilitiesInEnumNames, type Role, type RoleUpdate, roleGroupUid } from "../../sdk/index";
 import { capabilitySet, checkRoleInputs } from "../checks";
-import { type FieldSpec, maskedFields, namedOutputs, pick, sameField } from "./common";
+import {
+  bindingsReferring,
+  type FieldSpec,
+  maskedFields,
+  namedOutputs,
+  pick,
+  sameField,
+} from "./common";
 import { namedObjectHandler } from "./object-handler";
 
 /** Inputs of a Role after `check`. */
@@ -78,6 +85,7 @@ export const roleHandler = namedObjectHandler((client) => client.iam.roles, {
       capabilities: capabilitySet(inputs.capabilities),
     }),
   describe: (inputs) => `role ${JSON.stringify(inputs.name)} of group ${inputs.parentUid}`,
+  usedBy: (client, uid) => bindingsReferring(client, { role: uid }),
   inUseRemedy:
     "Remove the role bindings that use this role and change the defaultRole of the " +
     "identity providers that name it, from this program or out of band if this stack " +

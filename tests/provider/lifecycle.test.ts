@@ -386,7 +386,39 @@ describe("Identity lifecycle", () => {
     expect((await emu.requests()).map((r) => r.method)).toEqual(["GET", "DELETE"]);
   });
 
-  it("waits out role bindings that still refer to it, then says which and what to do", async () => {
+  it("a role binding made outside the run that still names it fails the delete within seconds, naming the binding", async () => {
+    // The default wait (two minutes) is not waited out: the binding is named at once.
+    await emu.configureRuntime({ "irm:deleteTimeoutMs": "120000" });
+    const groupName = uniqueName("ids");
+    const group = await emu.client.iam.groups.create(emu.rootGroupUid, { name: groupName });
+    const created = await runtime.identity.create({
+      parentUid: group.uid,
+      name: "still bound",
+      description: "",
+      claimMatch: { issuer: emu.issuer, subject: "s" },
+    });
+    // A binding this stack does not manage (made by hand).
+    const binding = await emu.client.iam.roleBindings.create(group.uid, {
+      identityUid: created.id,
+      roleUid: viewerRoleUid,
+    });
+    await emu.clearRequests();
+    const started = Date.now();
+    const failure = runtime.identity.delete(created.id, created.outs!);
+    await expect(failure).rejects.toThrow(
+      `Cannot delete identity "still bound" (${created.id}): role binding of identity ` +
+        `"still bound" as "viewer" in group ${JSON.stringify(groupName)} (${binding.uid}) ` +
+        "still refers to it, which this run did not delete. Remove the role bindings that " +
+        "still refer to it",
+    );
+    await expect(failure).rejects.toThrow(/The identity was not deleted\.$/);
+    expect(Date.now() - started).toBeLessThan(15_000);
+    const writes = (await emu.requests()).filter((r) => r.method !== "GET");
+    expect(writes.every((r) => r.method === "DELETE" && r.status === 400)).toBe(true);
+    expect((await emu.client.iam.identities.get(created.id)).uid).toBe(created.id);
+  });
+
+  it("with no binding left to name, waits out RESOURCE_IN_USE, then says what blocks and what to do", async () => {
     await emu.configureRuntime({ "irm:deleteTimeoutMs": "0" });
     const group = await emu.client.iam.groups.create(emu.rootGroupUid, { name: uniqueName("ids") });
     const created = await runtime.identity.create({
@@ -395,17 +427,22 @@ describe("Identity lifecycle", () => {
       description: "",
       claimMatch: { issuer: emu.issuer, subject: "s" },
     });
-    // A binding this stack does not manage (made by hand).
     await emu.client.iam.roleBindings.create(group.uid, {
       identityUid: created.id,
       roleUid: viewerRoleUid,
+    });
+    // The listing of bindings fails (a token that may not list them): nothing is named.
+    await emu.fault({
+      match: { method: "GET", path: "/iam/v2beta1/roleBindings" },
+      status: 403,
+      count: 0,
     });
     await emu.clearRequests();
     const failure = runtime.identity.delete(created.id, created.outs!);
     await expect(failure).rejects.toThrow(`identity "still bound" (${created.id})`);
     await expect(failure).rejects.toThrow(/RESOURCE_IN_USE/);
     await expect(failure).rejects.toThrow(/Remove the role bindings that still refer to it/);
-    expect((await emu.requests()).map((r) => `${r.method} ${r.status}`)).toEqual(["DELETE 400"]);
+    await emu.clearFaults();
     expect((await emu.client.iam.identities.get(created.id)).uid).toBe(created.id);
   });
 
