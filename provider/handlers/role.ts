@@ -1,10 +1,17 @@
 /** Provider methods of `Role`: a custom role of a group. */
-import { capabilitiesInEnumNames, type Role, type RoleUpdate, roleGroupUid } from "../../sdk/index";
+import {
+  capabilitiesInEnumNames,
+  MAX_PAGE_SIZE,
+  type Role,
+  type RoleUpdate,
+  roleGroupUid,
+} from "../../sdk/index";
 import { capabilitySet, checkRoleInputs } from "../checks";
 import {
   bindingsReferring,
   type FieldSpec,
   maskedFields,
+  NAMED_BLOCKERS,
   namedOutputs,
   pick,
   sameField,
@@ -85,7 +92,25 @@ export const roleHandler = namedObjectHandler((client) => client.iam.roles, {
       capabilities: capabilitySet(inputs.capabilities),
     }),
   describe: (inputs) => `role ${JSON.stringify(inputs.name)} of group ${inputs.parentUid}`,
-  usedBy: (client, uid) => bindingsReferring(client, { role: uid }),
+  usedBy: async (client, uid) => {
+    // A custom role serves its group and the groups below it: the identity providers
+    // that may name it as defaultRole are there. Either listing may be refused.
+    const group = roleGroupUid(uid) ?? uid;
+    const [bindings, providers] = await Promise.all([
+      bindingsReferring(client, { role: uid }).catch(() => [] as string[]),
+      client.iam.identityProviders.list({ descendantsOf: group, pageSize: MAX_PAGE_SIZE }).then(
+        (page) =>
+          page.items
+            .filter((provider) => provider.defaultRole === uid)
+            .slice(0, NAMED_BLOCKERS)
+            .map(
+              (provider) => `identity provider ${JSON.stringify(provider.name)} (${provider.uid})`,
+            ),
+        () => [] as string[],
+      ),
+    ]);
+    return [...bindings, ...providers];
+  },
   inUseRemedy:
     "Remove the role bindings that use this role and change the defaultRole of the " +
     "identity providers that name it, from this program or out of band if this stack " +
