@@ -227,5 +227,24 @@ export const identityHandler = namedObjectHandler((client) => client.iam.identit
   create: (client, inputs) => client.iam.identities.create(inputs.parentUid, createBody(inputs)),
   refuseAdoption,
   describe: (inputs) => `identity ${JSON.stringify(inputs.name)} under ${inputs.parentUid}`,
-  usedBy: (client, uid) => bindingsReferring(client, { identity: uid }),
+  usedBy: async (client, uid) => {
+    // Only the association of the identity's own group may bind it to a service.
+    const group = parentOf(uid);
+    const [bindings, association] = await Promise.all([
+      bindingsReferring(client, { identity: uid }).catch(() => [] as string[]),
+      group === undefined
+        ? []
+        : client.iam.accountAssociations.get(group).then(
+            (found) =>
+              Object.entries(found.chainguard?.serviceBindings ?? {})
+                .filter(([, identityUid]) => identityUid === uid)
+                .map(
+                  ([service]) =>
+                    `account association ${JSON.stringify(found.name)} of its group (${service})`,
+                ),
+            () => [] as string[],
+          ),
+    ]);
+    return [...bindings, ...association];
+  },
 });

@@ -229,6 +229,31 @@ describe("AccountAssociation lifecycle", () => {
     expect(adopted.outs).not.toHaveProperty("amazon");
   });
 
+  it("an identity its group's association binds to a service cannot be deleted: the message names the association", async () => {
+    await emu.configureRuntime({ "irm:deleteTimeoutMs": "0" });
+    const groupUid = await freshGroup();
+    const ingester = await emu.client.iam.identities.create(groupUid, {
+      name: "ingester",
+      servicePrincipal: "SERVICE_PRINCIPAL_INGESTER",
+    });
+    await created({
+      groupUid,
+      name: "prod accounts",
+      amazon: { account: "123456789012" },
+      chainguard: { serviceBindings: { INGESTER: ingester.uid } },
+    });
+    await emu.clearRequests();
+    const failure = runtime.identity.delete(ingester.uid, {
+      parentUid: groupUid,
+      name: "ingester",
+    } as never);
+    await expect(failure).rejects.toThrow(
+      `Cannot delete identity "ingester" (${ingester.uid}): account association "prod accounts" of its group (INGESTER) still refers to it, which this run did not delete.`,
+    );
+    expect((await emu.client.iam.identities.get(ingester.uid)).uid).toBe(ingester.uid);
+    await emu.configureRuntime();
+  });
+
   it("recovers a create whose answer was lost, and creates when it never arrived", async () => {
     const lost = await freshGroup();
     await emu.fault({
