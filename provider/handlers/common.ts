@@ -432,6 +432,11 @@ export interface DeleteTarget {
 /** How many objects of one kind a refused delete names. */
 export const NAMED_BLOCKERS = 10;
 
+/** `kind "name" (uid)`: how a refused delete names an object that has a name. */
+export function describeNamed(kind: string): (item: { uid: string; name: string }) => string {
+  return (item) => `${kind} ${JSON.stringify(item.name)} (${item.uid})`;
+}
+
 /** A role binding as a refused delete names it: whose, which role, and its uid. */
 export function describeBinding(binding: RoleBinding, withGroup = true): string {
   const where = withGroup ? ` in group ${JSON.stringify(binding.group.name)}` : "";
@@ -441,13 +446,31 @@ export function describeBinding(binding: RoleBinding, withGroup = true): string 
   );
 }
 
+/**
+ * One of the listings a refused delete names its blockers from: each item described,
+ * or nothing when the listing fails (a token that may not make it, NOT_FOUND of a get),
+ * so that the other listings still count and the API's own refusal still stands.
+ */
+export async function describedOrNone<T>(
+  listing: PromiseLike<{ items: readonly T[] }>,
+  describe: (item: T) => string,
+): Promise<string[]> {
+  try {
+    return (await listing).items.map((item) => describe(item));
+  } catch {
+    return [];
+  }
+}
+
 /** The role bindings that name an identity or use a role, as a refused delete names them. */
-export async function bindingsReferring(
+export function bindingsReferring(
   client: IrmClient,
   filter: { identity: string } | { role: string },
 ): Promise<string[]> {
-  const page = await client.iam.roleBindings.list({ ...filter, pageSize: NAMED_BLOCKERS });
-  return page.items.map((binding) => describeBinding(binding));
+  return describedOrNone(
+    client.iam.roleBindings.list({ ...filter, pageSize: NAMED_BLOCKERS }),
+    (binding) => describeBinding(binding),
+  );
 }
 
 /**

@@ -4,6 +4,8 @@ import { checkGroupInputs, parentOf } from "../checks";
 import type { GroupInputs, GroupOutputs } from "../types";
 import {
   describeBinding,
+  describedOrNone,
+  describeNamed,
   type FieldSpec,
   maskedFields,
   NAMED_BLOCKERS,
@@ -44,34 +46,27 @@ function patchBody(inputs: GroupInputs, mask: readonly string[]): GroupUpdate {
  */
 async function groupContents(client: IrmClient, uid: string): Promise<string[]> {
   const params = { childrenOf: uid, pageSize: NAMED_BLOCKERS };
-  // A listing the token may not make names nothing; the API's own refusal still stands.
-  const described = <T>(page: PromiseLike<{ items: T[] }>, describe: (item: T) => string) =>
-    Promise.resolve(page).then(
-      (p) => p.items.map(describe),
-      () => [] as string[],
-    );
-  const named = (kind: string) => (item: { uid: string; name: string }) =>
-    `${kind} ${JSON.stringify(item.name)} (${item.uid})`;
-  const lists: Array<Promise<string[]>> = [
-    described(client.iam.groups.list(params), named("group")),
-    described(client.iam.identities.list(params), named("identity")),
-    described(client.registry.repos.list(params), named("repo")),
-    described(client.iam.roles.list(params), named("custom role")),
-    described(client.iam.identityProviders.list(params), named("identity provider")),
-    described(client.iam.roleBindings.list(params), (binding) => describeBinding(binding, false)),
-    described(client.iam.groupInvites.list(params), (invite) =>
+  const lists = await Promise.all([
+    describedOrNone(client.iam.groups.list(params), describeNamed("group")),
+    describedOrNone(client.iam.identities.list(params), describeNamed("identity")),
+    describedOrNone(client.registry.repos.list(params), describeNamed("repo")),
+    describedOrNone(client.iam.roles.list(params), describeNamed("custom role")),
+    describedOrNone(client.iam.identityProviders.list(params), describeNamed("identity provider")),
+    describedOrNone(client.iam.roleBindings.list(params), (binding) =>
+      describeBinding(binding, false),
+    ),
+    describedOrNone(client.iam.groupInvites.list(params), (invite) =>
       invite.role
         ? `group invite for role ${JSON.stringify(invite.role.name)} (${invite.uid})`
         : `group invite (${invite.uid})`,
     ),
-    // The association hangs on the group's own uid: a get, which NOT_FOUND answers when
-    // there is none.
-    client.iam.accountAssociations.get(uid).then(
-      (association) => [`its account association ${JSON.stringify(association.name)}`],
-      () => [],
+    // The association hangs on the group's own uid: a get, NOT_FOUND when there is none.
+    describedOrNone(
+      client.iam.accountAssociations.get(uid).then((association) => ({ items: [association] })),
+      (association) => `its account association ${JSON.stringify(association.name)}`,
     ),
-  ];
-  return (await Promise.all(lists)).flat();
+  ]);
+  return lists.flat();
 }
 
 export const groupHandler = namedObjectHandler((client) => client.iam.groups, {

@@ -24,6 +24,7 @@ import {
 import {
   bindingsReferring,
   canonical,
+  describedOrNone,
   type FieldSpec,
   namedOutputs,
   pick,
@@ -229,21 +230,18 @@ export const identityHandler = namedObjectHandler((client) => client.iam.identit
   describe: (inputs) => `identity ${JSON.stringify(inputs.name)} under ${inputs.parentUid}`,
   usedBy: async (client, uid) => {
     // Only the association of the identity's own group may bind it to a service.
-    const group = parentOf(uid);
+    const group = parentOf(uid) ?? uid;
     const [bindings, association] = await Promise.all([
-      bindingsReferring(client, { identity: uid }).catch(() => [] as string[]),
-      group === undefined
-        ? []
-        : client.iam.accountAssociations.get(group).then(
-            (found) =>
-              Object.entries(found.chainguard?.serviceBindings ?? {})
-                .filter(([, identityUid]) => identityUid === uid)
-                .map(
-                  ([service]) =>
-                    `account association ${JSON.stringify(found.name)} of its group (${service})`,
-                ),
-            () => [] as string[],
-          ),
+      bindingsReferring(client, { identity: uid }),
+      describedOrNone(
+        client.iam.accountAssociations.get(group).then((found) => ({
+          items: Object.entries(found.chainguard?.serviceBindings ?? {})
+            .filter(([, identityUid]) => identityUid === uid)
+            .map(([service]) => ({ name: found.name, service })),
+        })),
+        ({ name, service }) =>
+          `account association ${JSON.stringify(name)} of its group (${service})`,
+      ),
     ]);
     return [...bindings, ...association];
   },

@@ -443,6 +443,7 @@ function lifecycle<
       // Another resource of this run adopted the object: it stays, managed by that one.
       if (adoptedInRun.has(id)) return;
       const name = spec.nameOf?.(props);
+      const { contents, usedBy } = spec;
       await deleteWaitingForChildren(
         context,
         {
@@ -450,9 +451,8 @@ function lifecycle<
           uid: id,
           name,
           inUseRemedy: spec.inUseRemedy,
-          contents:
-            spec.contents && (async () => (await spec.contents?.(context.client(), id)) ?? []),
-          usedBy: spec.usedBy && (async () => (await spec.usedBy?.(context.client(), id)) ?? []),
+          contents: contents && (() => contents(context.client(), id)),
+          usedBy: usedBy && (() => usedBy(context.client(), id)),
         },
         () => api().delete(id),
         isGone(id),

@@ -9,6 +9,8 @@ import {
 import { capabilitySet, checkRoleInputs } from "../checks";
 import {
   bindingsReferring,
+  describedOrNone,
+  describeNamed,
   type FieldSpec,
   maskedFields,
   NAMED_BLOCKERS,
@@ -94,19 +96,17 @@ export const roleHandler = namedObjectHandler((client) => client.iam.roles, {
   describe: (inputs) => `role ${JSON.stringify(inputs.name)} of group ${inputs.parentUid}`,
   usedBy: async (client, uid) => {
     // A custom role serves its group and the groups below it: the identity providers
-    // that may name it as defaultRole are there. Either listing may be refused.
+    // that may name it as defaultRole are there.
     const group = roleGroupUid(uid) ?? uid;
     const [bindings, providers] = await Promise.all([
-      bindingsReferring(client, { role: uid }).catch(() => [] as string[]),
-      client.iam.identityProviders.list({ descendantsOf: group, pageSize: MAX_PAGE_SIZE }).then(
-        (page) =>
-          page.items
-            .filter((provider) => provider.defaultRole === uid)
-            .slice(0, NAMED_BLOCKERS)
-            .map(
-              (provider) => `identity provider ${JSON.stringify(provider.name)} (${provider.uid})`,
-            ),
-        () => [] as string[],
+      bindingsReferring(client, { role: uid }),
+      describedOrNone(
+        client.iam.identityProviders
+          .list({ descendantsOf: group, pageSize: MAX_PAGE_SIZE })
+          .then((page) => ({
+            items: page.items.filter((p) => p.defaultRole === uid).slice(0, NAMED_BLOCKERS),
+          })),
+        describeNamed("identity provider"),
       ),
     ]);
     return [...bindings, ...providers];

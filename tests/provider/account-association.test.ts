@@ -251,7 +251,6 @@ describe("AccountAssociation lifecycle", () => {
       `Cannot delete identity "ingester" (${ingester.uid}): account association "prod accounts" of its group (INGESTER) still refers to it, which this run did not delete.`,
     );
     expect((await emu.client.iam.identities.get(ingester.uid)).uid).toBe(ingester.uid);
-    await emu.configureRuntime();
   });
 
   it("recovers a create whose answer was lost, and creates when it never arrived", async () => {
