@@ -13,15 +13,15 @@
  * not, and `v8-compile-cache` saves only the code compiled eagerly (no gain measured
  * here) and breaks `require` of ES modules.
  *
- * The cache folder is `IRM_COMPILE_CACHE_DIR`; a key is the file's path and text, the
- * process's Node.js flags and whether `--allow-natives-syntax` is on (`@pulumi/pulumi`
- * turns it on at run time, and V8 rejects code cached under other flags).
+ * The cache folder is `IRM_COMPILE_CACHE_DIR`; a key is the file's path and text and the
+ * V8 flags in force.
  */
 "use strict";
 const Module = require("node:module");
 const crypto = require("node:crypto");
 const fs = require("node:fs");
 const path = require("node:path");
+const v8 = require("node:v8");
 const vm = require("node:vm");
 
 const dir = process.env.IRM_COMPILE_CACHE_DIR;
@@ -31,19 +31,19 @@ if (dir) {
   /** Scripts compiled without an accepted cache, to save: [file, script, flags mark]. */
   const pending = [];
 
-  const nativesSyntax = () => {
-    try {
-      new Function("return %IsBeingInterpreted()");
-      return "natives";
-    } catch {
-      return "plain";
-    }
+  // V8 rejects code cached under other flags: the flags set at run time (`@pulumi/pulumi`
+  // sets `--allow-natives-syntax` as it loads) are part of the key.
+  let flags = process.execArgv.join(" ");
+  const setFlagsFromString = v8.setFlagsFromString;
+  v8.setFlagsFromString = function (text) {
+    flags += ` ${text}`;
+    return setFlagsFromString.call(this, text);
   };
 
   const save = () => {
     for (const [file, script, mark] of pending.splice(0)) {
       // Code produced under other flags than it was compiled with would be rejected.
-      if (mark !== nativesSyntax()) continue;
+      if (mark !== flags) continue;
       try {
         const temp = `${file}.${process.pid}`;
         fs.writeFileSync(temp, script.createCachedData());
@@ -58,10 +58,10 @@ if (dir) {
     if (format === "module" || !filename.includes(`${path.sep}node_modules${path.sep}`)) {
       return compile.call(this, content, filename, format);
     }
-    const mark = nativesSyntax();
+    const mark = flags;
     const key = crypto
-      .createHash("sha256")
-      .update(`${mark}\0${process.execArgv.join(" ")}\0${filename}\0`)
+      .createHash("sha1")
+      .update(`${mark}\0${filename}\0`)
       .update(content)
       .digest("hex");
     const file = path.join(dir, key);
