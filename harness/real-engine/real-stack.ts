@@ -277,10 +277,17 @@ export async function createRealEngineStack(
     // Test-run tuning of the processes the CLI starts, which changes nothing they do
     // (docs/real-engine.md): Node.js reuses V8's compiled code across them, and the Go
     // CLI collects garbage less often.
-    NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --require ${JSON.stringify(COMPILE_CACHE)}`.trim(),
     IRM_COMPILE_CACHE_DIR: path.join(context.base, ".compile-cache"),
     GOGC: process.env.GOGC ?? "400",
     ...options.env,
+    // A test's own Node.js options go with the cache's, not instead of them.
+    NODE_OPTIONS: [
+      process.env.NODE_OPTIONS,
+      options.env?.NODE_OPTIONS,
+      `--require ${JSON.stringify(COMPILE_CACHE)}`,
+    ]
+      .filter(Boolean)
+      .join(" "),
   };
   // The backend is new, so the stack is too: no `stack select` that fails first.
   const stack: Stack = await LocalWorkspace.createStack(
