@@ -36,6 +36,8 @@ if (dir) {
   let flags = process.execArgv.join(" ");
   const setFlagsFromString = v8.setFlagsFromString;
   v8.setFlagsFromString = function (text) {
+    // What was compiled under the flags so far is saved under them, before they change.
+    save();
     flags += ` ${text}`;
     return setFlagsFromString.call(this, text);
   };
@@ -85,14 +87,20 @@ if (dir) {
     }
     if (cachedData === undefined || script.cachedDataRejected) pending.push([file, script, mark]);
     const wrapper = script.runInThisContext({ displayErrors: true });
-    const module = this;
-    const require = (id) => module.require(id);
-    require.resolve = (request, options) => Module._resolveFilename(request, module, false, options);
-    require.resolve.paths = (request) => Module._resolveLookupPaths(request, module);
+    const require = (id) => this.require(id);
+    require.resolve = (request, options) => Module._resolveFilename(request, this, false, options);
+    require.resolve.paths = (request) => Module._resolveLookupPaths(request, this);
     require.main = process.mainModule;
     require.extensions = Module._extensions;
     require.cache = Module._cache;
-    return wrapper.call(module.exports, module.exports, require, module, filename, path.dirname(filename));
+    return wrapper.call(
+      this.exports,
+      this.exports,
+      require,
+      this,
+      filename,
+      path.dirname(filename),
+    );
   };
 
   fs.mkdirSync(dir, { recursive: true });
