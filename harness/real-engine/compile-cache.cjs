@@ -28,24 +28,18 @@ const dir = process.env.IRM_COMPILE_CACHE_DIR;
 
 if (dir) {
   const compile = Module.prototype._compile;
-  /** Scripts compiled without an accepted cache, to save: [file, script, flags mark]. */
+  /**
+   * Scripts compiled without an accepted cache, to save: [file, script]. All were
+   * compiled under the flags now in force: a flag change saves them first.
+   */
   const pending = [];
 
   // V8 rejects code cached under other flags: the flags set at run time (`@pulumi/pulumi`
   // sets `--allow-natives-syntax` as it loads) are part of the key.
   let flags = process.execArgv.join(" ");
-  const setFlagsFromString = v8.setFlagsFromString;
-  v8.setFlagsFromString = function (text) {
-    // What was compiled under the flags so far is saved under them, before they change.
-    save();
-    flags += ` ${text}`;
-    return setFlagsFromString.call(this, text);
-  };
 
   const save = () => {
-    for (const [file, script, mark] of pending.splice(0)) {
-      // Code produced under other flags than it was compiled with would be rejected.
-      if (mark !== flags) continue;
+    for (const [file, script] of pending.splice(0)) {
       try {
         const temp = `${file}.${process.pid}`;
         fs.writeFileSync(temp, script.createCachedData());
@@ -56,14 +50,21 @@ if (dir) {
     }
   };
 
+  const setFlagsFromString = v8.setFlagsFromString;
+  v8.setFlagsFromString = function (text) {
+    // What was compiled under the flags so far is saved under them, before they change.
+    save();
+    flags += ` ${text}`;
+    return setFlagsFromString.call(this, text);
+  };
+
   Module.prototype._compile = function (content, filename, format) {
     if (format === "module" || !filename.includes(`${path.sep}node_modules${path.sep}`)) {
       return compile.call(this, content, filename, format);
     }
-    const mark = flags;
     const key = crypto
       .createHash("sha1")
-      .update(`${mark}\0${filename}\0`)
+      .update(`${flags}\0${filename}\0`)
       .update(content)
       .digest("hex");
     const file = path.join(dir, key);
@@ -85,7 +86,7 @@ if (dir) {
       // error Node.js reports in its own words.
       return compile.call(this, content, filename, format);
     }
-    if (cachedData === undefined || script.cachedDataRejected) pending.push([file, script, mark]);
+    if (cachedData === undefined || script.cachedDataRejected) pending.push([file, script]);
     const wrapper = script.runInThisContext({ displayErrors: true });
     const require = (id) => this.require(id);
     require.resolve = (request, options) => Module._resolveFilename(request, this, false, options);
