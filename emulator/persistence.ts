@@ -17,7 +17,7 @@
  *   never acknowledged) is dropped; damage before a good record is refused.
  */
 import { randomBytes } from "node:crypto";
-import { promises as fs } from "node:fs";
+import { constants, promises as fs } from "node:fs";
 import * as path from "node:path";
 import { crc32 } from "node:zlib";
 import type { Clock } from "./clock";
@@ -37,14 +37,65 @@ export function journalFileOf(file: string): string {
   return `${file}${JOURNAL_SUFFIX}`;
 }
 
-export async function readDataFile(file: string): Promise<SavedState | undefined> {
-  let text: string;
+/** `O_NOFOLLOW` where the platform has it (not on Windows, where links need privileges). */
+const NO_FOLLOW = constants.O_NOFOLLOW ?? 0;
+
+/**
+ * Opens one of the `--data` files without following a symbolic link at its name, and
+ * only when it is a regular file, for writing one with no other name (no hard link): a
+ * link planted there must not have the emulator truncate, append to or read another
+ * file. Throws naming the file and the rule; ENOENT passes through.
+ */
+export async function openDataFile(
+  file: string,
+  flags: number,
+  mode = 0o600,
+): Promise<fs.FileHandle> {
+  let handle: fs.FileHandle;
   try {
-    text = await fs.readFile(file, "utf8");
+    handle = await fs.open(file, flags | NO_FOLLOW, mode);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ELOOP") {
+      throw new Error(
+        `${file} is a symbolic link; the emulator opens its --data files only as regular files (name the link's target instead)`,
+      );
+    }
+    throw error;
+  }
+  try {
+    const stat = await handle.stat();
+    const writing = (flags & (constants.O_WRONLY | constants.O_RDWR)) !== 0;
+    if (!stat.isFile() || (writing && stat.nlink > 1)) {
+      throw new Error(
+        `${file} is ${stat.isFile() ? "a file with another name (a hard link)" : "not a regular file"}; the emulator opens its --data files only as regular files of one name`,
+      );
+    }
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+  return handle;
+}
+
+/** A `--data` file's text, opened as `openDataFile` does; undefined when it is missing. */
+async function readDataText(file: string): Promise<string | undefined> {
+  let handle: fs.FileHandle;
+  try {
+    handle = await openDataFile(file, constants.O_RDONLY);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw error;
   }
+  try {
+    return await handle.readFile("utf8");
+  } finally {
+    await handle.close();
+  }
+}
+
+export async function readDataFile(file: string): Promise<SavedState | undefined> {
+  const text = await readDataText(file);
+  if (text === undefined) return undefined;
   let saved: SavedState;
   try {
     saved = JSON.parse(text) as SavedState;
@@ -97,13 +148,8 @@ function decodeLine(line: string): JournalRecord | undefined {
 }
 
 export async function readJournal(file: string, afterSeq: number): Promise<ReadJournal> {
-  let text: string;
-  try {
-    text = await fs.readFile(file, "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { records: [], droppedBytes: 0 };
-    throw error;
-  }
+  const text = await readDataText(file);
+  if (text === undefined) return { records: [], droppedBytes: 0 };
   const records: JournalRecord[] = [];
   let offset = 0;
   let damagedAt: number | undefined;
@@ -269,7 +315,10 @@ export class DataStore {
 
   /** Writes the first snapshot (folding in a replayed journal) and opens a fresh journal. */
   async open(): Promise<void> {
-    this.journal = await fs.open(journalFileOf(this.file), "a", 0o600);
+    this.journal = await openDataFile(
+      journalFileOf(this.file),
+      constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT,
+    );
     await syncDirectory(path.dirname(this.file));
     await this.snapshot();
     this.timer = setInterval(() => {
