@@ -3,6 +3,7 @@
  * memory, then written into a temporary folder beside `--out` and renamed into place,
  * so a failure leaves nothing behind.
  */
+import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { declaredCounts, describeCounts } from "./kinds";
@@ -260,10 +261,25 @@ export function checkOutDir(dir: string, force: boolean): void {
 }
 
 /**
+ * Writes `content` into a new file at `file`: created exclusively (`wx`: nothing may
+ * be there, a symbolic link included, so no link planted at the name is followed).
+ */
+function writeNewFile(file: string, content: string): void {
+  const fd = fs.openSync(file, "wx", 0o644);
+  try {
+    fs.writeFileSync(fd, content);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
  * Writes the files. Into a missing or empty folder: all of them into a temporary
  * sibling folder, renamed into place at the end. Into a non-empty folder (`force`):
- * each file through a temporary file renamed over it; files the export does not
- * write (stack settings, node_modules) stay.
+ * each file through a new temporary file of an unguessable name, created exclusively,
+ * renamed over it; files the export does not write (stack settings, node_modules)
+ * stay. No write follows a link: a link at a generated file's name is replaced by the
+ * file, never written through.
  */
 export function writeProject(dir: string, files: Record<string, string>, force: boolean): void {
   checkOutDir(dir, force);
@@ -273,7 +289,7 @@ export function writeProject(dir: string, files: Record<string, string>, force: 
     const temp = fs.mkdtempSync(`${target}.irm-export-`);
     try {
       for (const [file, content] of Object.entries(files)) {
-        fs.writeFileSync(path.join(temp, file), content);
+        writeNewFile(path.join(temp, file), content);
       }
       if (fs.existsSync(target)) fs.rmdirSync(target);
       fs.renameSync(temp, target);
@@ -283,17 +299,17 @@ export function writeProject(dir: string, files: Record<string, string>, force: 
     }
     return;
   }
-  const temps: string[] = [];
+  const suffix = `${process.pid}.${randomBytes(8).toString("hex")}.irm-export-tmp`;
+  const temps = new Map<string, string>();
   try {
     for (const [file, content] of Object.entries(files)) {
-      const temp = path.join(target, `.${file}.irm-export-tmp`);
-      fs.writeFileSync(temp, content);
-      temps.push(temp);
+      const temp = path.join(target, `.${file}.${suffix}`);
+      writeNewFile(temp, content);
+      temps.set(file, temp);
     }
-    for (const file of Object.keys(files)) {
-      fs.renameSync(path.join(target, `.${file}.irm-export-tmp`), path.join(target, file));
-    }
+    for (const [file, temp] of temps) fs.renameSync(temp, path.join(target, file));
+    temps.clear();
   } finally {
-    for (const temp of temps) fs.rmSync(temp, { force: true });
+    for (const temp of temps.values()) fs.rmSync(temp, { force: true });
   }
 }
