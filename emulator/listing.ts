@@ -272,6 +272,11 @@ export interface ListRequest<T extends { uid: string }> {
    * `uidp.descendants_of=X` matches records under X or below instead of a uid range.
    */
   scopeParentOf?: (record: T) => string;
+  /**
+   * False when `sortValue` of this order depends on who asks: the collection's order
+   * index keeps one key a record, shared by every caller. Default true.
+   */
+  orderIndex?: boolean;
   nowMs: number;
   /** Key of the page tokens' HMAC, one per emulator (see `TokenService.pageTokenKey`). */
   pageTokenKey: Uint8Array;
@@ -478,7 +483,12 @@ export function runList<T extends { uid: string }>(request: ListRequest<T>): Lis
   }
   if (request.predicate) conditions.push(request.predicate);
 
-  if (conditions.length === 0 && inRange !== undefined && params.orderField !== "uid") {
+  if (
+    conditions.length === 0 &&
+    inRange !== undefined &&
+    params.orderField !== "uid" &&
+    request.orderIndex !== false
+  ) {
     const page = pageFromOrderIndex(request, range, inRange, cursor, hash);
     if (page) return page;
   }

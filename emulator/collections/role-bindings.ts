@@ -6,12 +6,23 @@ import type { Access } from "../access";
 import { alreadyExists, invalidArgument, notFound } from "../errors";
 import { bindingIssuerSubject } from "../identity-kinds/answers";
 import { capabilityFor } from "../kinds";
-import type { RoleBindingRecord, RoleRecord } from "../model";
+import type { IdentityRecord, RoleBindingRecord, RoleRecord } from "../model";
 import { type JsonObject, optionalString } from "../requests";
 import type { State } from "../state";
 import { type EmulatorContext, newChildUid, PATH_UID, parentPath, requireRoleUid } from "./kit";
 import { readableRole, requireRoleGrantable, requireRoleUsableIn, roleReadable } from "./roles";
 import { writableCollection } from "./writable";
+
+/** The binding's identity when `reader` may read it; undefined otherwise (answered blank). */
+function readableIdentity(
+  state: State,
+  binding: RoleBindingRecord,
+  reader: Access,
+): IdentityRecord | undefined {
+  return reader.can(capabilityFor("identities", "get"), binding.identityUid)
+    ? state.identities.get(binding.identityUid)
+    : undefined;
+}
 
 /**
  * A role binding with its hydrated identity, group and role, as `reader` may see them:
@@ -21,9 +32,7 @@ import { writableCollection } from "./writable";
  */
 export function bindingOut(state: State, binding: RoleBindingRecord, reader: Access): JsonObject {
   const groupUid = parentPath(binding.uid);
-  const identity = reader.can(capabilityFor("identities", "get"), binding.identityUid)
-    ? state.identities.get(binding.identityUid)
-    : undefined;
+  const identity = readableIdentity(state, binding, reader);
   const group = reader.can(capabilityFor("groups", "get"), groupUid)
     ? state.groups.get(groupUid)
     : undefined;
@@ -126,7 +135,9 @@ export const roleBindings = writableCollection<
     // `ListRoleBindingsRequest`'s filters: the binding's identity, group and role, each
     // an exact uid (a group's descendants are not matched: the definitions do not say so).
     filters: ["identity", "group", "role"],
-    sortName: (ctx, binding) => ctx.state.identities.get(binding.identityUid)?.name ?? "",
+    // By the identity's name as the reader sees it: blank where the answer blanks it.
+    sortName: (ctx, binding, reader) => readableIdentity(ctx.state, binding, reader)?.name ?? "",
+    sortNameByReader: true,
     match: (_ctx, params) => {
       const { identity, group, role } = params.filters;
       if (!identity && !group && !role) return undefined;

@@ -120,8 +120,17 @@ export interface ListSpec<T> {
   filters?: readonly ListFilter[];
   /** `order_by` fields and the `name` filter, when they differ from the common ones. */
   options?: ListOptions;
-  /** The `name` sort key of a record. */
-  sortName(ctx: EmulatorContext, record: T): string;
+  /**
+   * The `name` sort key of a record, as `reader` sees it: ordering must reveal nothing
+   * the answer does not show, so a name the answer blanks for this reader sorts as
+   * blank (else a caller could bisect it with names of its own).
+   */
+  sortName(ctx: EmulatorContext, record: T, reader: Access): string;
+  /**
+   * Whether `sortName` depends on the reader (a binding's identity name): such an order
+   * cannot come from the collection's shared order index, which holds one key a record.
+   */
+  sortNameByReader?: boolean;
   /** The sort key of an order field beyond the common ones (e.g. `expirationTime`). */
   sortValue?(record: T, field: OrderField): string | undefined;
   /**
@@ -222,7 +231,7 @@ export function writableCollection<T extends StoredRecord, D>(
       visible = filter && ((record) => filter(record.uid));
     }
     const match = listing.match?.(ctx, params);
-    const common = sortValueOf<T>((record) => listing.sortName(ctx, record));
+    const common = sortValueOf<T>((record) => listing.sortName(ctx, record, access));
     const result = runList<T>({
       collectionKey: spec.name,
       collection: store(ctx.state),
@@ -233,6 +242,7 @@ export function writableCollection<T extends StoredRecord, D>(
           ? (record) => visible(record) && match(record)
           : (visible ?? match ?? undefined),
       scopeParentOf: listing.scopeParentOf,
+      orderIndex: !(listing.sortNameByReader === true && params.orderField === "name"),
       nowMs: ctx.clock.nowMs(),
       pageTokenKey: ctx.tokens.pageTokenKey,
     });
