@@ -15,7 +15,7 @@ import { Api, type EmulatorContext } from "./api";
 import { Clock } from "./clock";
 import { acquireDataLock, type DataLock } from "./data-lock";
 import { FaultTable, RateLimiter } from "./faults";
-import { createFront } from "./front";
+import { createFront, HTTP2_SERVER_OPTIONS } from "./front";
 import { type GrpcDefinitions, loadGrpcDefinitions } from "./grpc/descriptors";
 import { GrpcFace, isGrpcRequest } from "./grpc/face";
 import { migrateSavedState } from "./migrate";
@@ -174,15 +174,18 @@ async function startLocked(
   // HTTP/2 without TLS: gRPC calls go to the gRPC face, other requests to the same
   // handler as HTTP/1.1 (through Node's compatibility API).
   const http2Server = grpcDefinitions
-    ? createHttp2Server((request: Http2ServerRequest, response: Http2ServerResponse) => {
-        if (grpcFace && isGrpcRequest(request)) {
-          void grpcFace.handle(request, response);
-        } else if (handler) {
-          handler(request as unknown as IncomingMessage, response as unknown as ServerResponse);
-        } else {
-          response.stream.close();
-        }
-      })
+    ? createHttp2Server(
+        HTTP2_SERVER_OPTIONS,
+        (request: Http2ServerRequest, response: Http2ServerResponse) => {
+          if (grpcFace && isGrpcRequest(request)) {
+            void grpcFace.handle(request, response);
+          } else if (handler) {
+            handler(request as unknown as IncomingMessage, response as unknown as ServerResponse);
+          } else {
+            response.stream.close();
+          }
+        },
+      )
     : undefined;
   // An idle HTTP/2 session is closed after a minute (a gRPC client reconnects at will).
   http2Server?.setTimeout(60_000);

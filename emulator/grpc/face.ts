@@ -6,7 +6,12 @@
  * turned back into the method's output message, or into a gRPC status whose
  * `grpc-status-details-bin` carries the answer's `google.rpc` details.
  */
-import type { Http2ServerRequest, Http2ServerResponse, OutgoingHttpHeaders } from "node:http2";
+import {
+  type Http2ServerRequest,
+  type Http2ServerResponse,
+  constants as http2Constants,
+  type OutgoingHttpHeaders,
+} from "node:http2";
 import type * as protobuf from "protobufjs";
 // The standard `google.rpc.Code` numbers, a fact shared with the SDK, not a rule of the fake.
 import { GrpcCode } from "../../sdk/core/errors";
@@ -67,6 +72,58 @@ async function readAll(request: Http2ServerRequest, limit: number): Promise<Buff
   return raw.tooLarge ? undefined : raw.bytes;
 }
 
+/**
+ * A unary call's body, read no further than its one message: once the 5-byte prefix
+ * is in, a message announced larger than `limit` is refused at once (the rest of the
+ * body is not read, RESOURCE_EXHAUSTED as gRPC asks), and bytes past the announced
+ * message end the read (a unary call carries exactly one message).
+ */
+function readMessage(request: Http2ServerRequest, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let announced: number | undefined;
+    const finish = (error: GrpcStatusError | undefined) => {
+      request.off("data", onData);
+      request.off("end", onEnd);
+      request.off("error", onError);
+      if (error) {
+        request.pause();
+        reject(error);
+      } else {
+        resolve(Buffer.concat(chunks));
+      }
+    };
+    const onData = (chunk: Buffer) => {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (announced === undefined && size >= 5) {
+        announced = Buffer.concat(chunks).readUInt32BE(1);
+        if (announced > limit) {
+          finish(
+            new GrpcStatusError(
+              GrpcCode.RESOURCE_EXHAUSTED,
+              `the message must not exceed ${limit} bytes (its prefix announces ${announced})`,
+            ),
+          );
+          return;
+        }
+      }
+      if (announced !== undefined && size > 5 + announced) {
+        finish(new GrpcStatusError(GrpcCode.INTERNAL, "a unary call carries exactly one message"));
+      }
+    };
+    const onEnd = () => finish(undefined);
+    const onError = (error: Error) => {
+      request.off("data", onData);
+      reject(error);
+    };
+    request.on("data", onData);
+    request.once("end", onEnd);
+    request.once("error", onError);
+  });
+}
+
 /** The one message of a unary call's body (5-byte prefix: compressed flag, length). */
 function unframe(body: Buffer): Buffer {
   if (body.length < 5) throw new GrpcStatusError(GrpcCode.INTERNAL, "the request has no message");
@@ -116,13 +173,7 @@ export class GrpcFace {
       if (method.streaming) {
         throw new GrpcStatusError(GrpcCode.UNIMPLEMENTED, "streaming methods are not offered");
       }
-      const raw = await readAll(request, MAX_BODY_BYTES + 5);
-      if (raw === undefined) {
-        throw new GrpcStatusError(
-          GrpcCode.RESOURCE_EXHAUSTED,
-          `the message must not exceed ${MAX_BODY_BYTES} bytes`,
-        );
-      }
+      const raw = await readMessage(request, MAX_BODY_BYTES);
       let input: Message;
       try {
         input = method.input.decode(unframe(raw)) as unknown as Message;
@@ -178,6 +229,19 @@ export class GrpcFace {
     };
     if (status.details) {
       trailers["grpc-status-details-bin"] = Buffer.from(status.details).toString("base64");
+    }
+    if (!request.complete) {
+      // Answered before the request ended (an over-size message): the status in one
+      // HEADERS frame that ends the stream (gRPC's Trailers-Only), then RST_STREAM
+      // NO_ERROR, as HTTP/2 allows, so the client stops sending the rest.
+      stream.respond(
+        { ":status": 200, "content-type": "application/grpc", ...trailers },
+        {
+          endStream: true,
+        },
+      );
+      stream.close(http2Constants.NGHTTP2_NO_ERROR);
+      return;
     }
     response.writeHead(200, { "content-type": "application/grpc" });
     response.addTrailers(trailers);
