@@ -1,9 +1,12 @@
 /**
  * Who may call the test controls (`/emulator/*`), which mint owner tokens and change
- * the clock. They answer only:
- * - a `Host` that is an IP address or `localhost`: a web page that rebinds its own DNS
- *   name to 127.0.0.1 sends its name as `Host`, and is refused (DNS rebinding);
- * - no `Origin`, or one on a loopback host: a browser page of another site is refused;
+ * the clock, and the test issuer's `POST /oidc/token`, whose tokens the built-in
+ * `platform-user` identity accepts. They answer only:
+ * - a `Host` (over HTTP/2, `:authority`) that is an IP address or `localhost`: a web
+ *   page that rebinds its own DNS name to 127.0.0.1 sends its name, and is refused (DNS
+ *   rebinding);
+ * - no `Origin`, or one on a loopback host (a literal loopback address or `localhost`,
+ *   not `*.localhost`: `sdk/core/loopback.ts`): a browser page of another site is refused;
  * - a peer on loopback: `--host 0.0.0.0` opens the API to the network, not the controls.
  * `openControls` (`--open-controls`) lifts the Host and peer rules: its user has opened
  * the controls to the network on purpose, and callers there name the emulator as they
@@ -14,15 +17,8 @@
  */
 import type { IncomingMessage } from "node:http";
 import { isIP } from "node:net";
+import { isLoopbackHost } from "../sdk/core/loopback";
 import { ApiError } from "./errors";
-
-/** Whether `hostname` (no port, IPv6 without brackets) names this machine. */
-function isLoopbackName(hostname: string): boolean {
-  const name = hostname.toLowerCase().replace(/\.$/, "");
-  if (name === "localhost" || name.endsWith(".localhost")) return true;
-  if (isIP(name) === 4) return name.startsWith("127.");
-  return name === "::1" || name === "::ffff:127.0.0.1" || /^::ffff:127\./.test(name);
-}
 
 /** The host part of a `Host` header value (`h`, `h:port`, `[v6]:port`). */
 function hostnameOf(hostHeader: string): string {
@@ -34,14 +30,36 @@ function hostnameOf(hostHeader: string): string {
 /** Where a refusal could be lifted, the one flag that lifts it. */
 const OPEN_HINT = "(start the emulator with --open-controls to open them to the network)";
 
-function refused(rule: string): ApiError {
-  return new ApiError("PERMISSION_DENIED", `Permission denied: test controls ${rule}`);
+/**
+ * The authority a request names: over HTTP/2 its `:authority` (what the server and a
+ * proxy route by), over HTTP/1.1 its `Host`. An HTTP/2 request whose `host` header
+ * names another authority is refused: the two must not say different things.
+ */
+function authorityOf(request: IncomingMessage, refused: (rule: string) => ApiError): string {
+  const authority = request.headers[":authority"];
+  const host = request.headers.host;
+  if (typeof authority === "string" && authority !== "") {
+    if (host !== undefined && host !== authority) {
+      throw refused("answer no request whose host header differs from its :authority");
+    }
+    return authority;
+  }
+  return host ?? "";
 }
 
-/** Throws PERMISSION_DENIED when `request` may not use the test controls. */
-export function checkControlCaller(request: IncomingMessage, openControls: boolean): void {
-  const host = hostnameOf(request.headers.host ?? "");
-  if (!openControls && (host === "" || !(isIP(host) !== 0 || isLoopbackName(host)))) {
+/**
+ * Throws PERMISSION_DENIED when `request` may not use the test controls, or `what`
+ * else follows the same rules (the test issuer's `POST /oidc/token`).
+ */
+export function checkControlCaller(
+  request: IncomingMessage,
+  openControls: boolean,
+  what = "test controls",
+): void {
+  const refused = (rule: string) =>
+    new ApiError("PERMISSION_DENIED", `Permission denied: ${what} ${rule}`);
+  const host = hostnameOf(authorityOf(request, refused));
+  if (!openControls && (host === "" || !(isIP(host) !== 0 || isLoopbackHost(host)))) {
     throw refused(`answer only a Host that is an IP address or localhost ${OPEN_HINT}`);
   }
   const origin = request.headers.origin;
@@ -52,11 +70,11 @@ export function checkControlCaller(request: IncomingMessage, openControls: boole
     } catch {
       // "null" (a sandboxed page) and anything unparsable: not loopback.
     }
-    if (!isLoopbackName(originHost)) {
+    if (!isLoopbackHost(originHost)) {
       throw refused("answer no web page of another origin");
     }
   }
-  if (!openControls && !isLoopbackName(request.socket.remoteAddress ?? "")) {
+  if (!openControls && !isLoopbackHost(request.socket.remoteAddress ?? "")) {
     throw refused(`answer only loopback callers ${OPEN_HINT}`);
   }
 }

@@ -124,6 +124,15 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex):
   );
 }
 
+/** `/oidc/token` however its path is spelled (percent-escapes, a trailing slash aside). */
+function isOidcTokenPath(rawPath: string): boolean {
+  try {
+    return decodePath(rawPath).replace(/\/+$/, "") === "/oidc/token";
+  } catch {
+    return false;
+  }
+}
+
 function decodePath(rawPath: string): string {
   try {
     return rawPath
@@ -305,6 +314,17 @@ export function createRequestHandler(deps: ServerDeps) {
     rawPath: string,
     query: string,
   ): Promise<void> {
+    if (request.method === "POST" && isOidcTokenPath(rawPath)) {
+      // Its tokens are accepted by the built-in `platform-user` identity: it answers
+      // the callers the test controls answer, no one else.
+      try {
+        checkControlCaller(request, deps.openControls === true, "the test issuer's token endpoint");
+      } catch (error) {
+        request.resume();
+        reply(response, errorResponse(toApiError(error)));
+        return;
+      }
+    }
     const outcome = await answerApi({
       method: request.method ?? "GET",
       rawPath,

@@ -23,6 +23,7 @@ import type { RequestOptions } from "./core/common-types";
 import { isUnauthenticated } from "./core/errors";
 import { type SdkLogger, stderrLogger } from "./core/events";
 import { pRetry, undici } from "./core/lazy-modules";
+import { isLoopbackHost } from "./core/loopback";
 import type { ApiCall, ApiRequester, QueryValue } from "./core/resource";
 import { type RetrySettings, withRetries } from "./core/retry";
 import { ServerClock } from "./core/server-clock";
@@ -86,17 +87,6 @@ export interface ResolvedSettings {
   timeoutMs: number;
   maxResponseBytes: number;
   retry: RetrySettings;
-}
-
-/** Whether `hostname` (as `URL.hostname` gives it) is this machine. */
-function isLoopbackHost(hostname: string): boolean {
-  const name = hostname.toLowerCase().replace(/^\[|\]$/g, "");
-  return (
-    name === "localhost" ||
-    name.endsWith(".localhost") ||
-    /^127\.\d+\.\d+\.\d+$/.test(name) ||
-    name === "::1"
-  );
 }
 
 function normalizeUrl(value: string, name: string, allowInsecureHttp = false): string {

@@ -7,6 +7,7 @@
  */
 import type { CheckFailure } from "@pulumi/pulumi/dynamic";
 import { RE2JS } from "re2js";
+import { isLoopbackHost } from "../../sdk/core/loopback";
 import {
   MAX_CLAIM_ENTRIES,
   MAX_ISSUER_KEYS_LENGTH,
@@ -78,15 +79,6 @@ export const GROUP_SHAPE =
 export const CHILD_SHAPE = "a child uid (its group's uid, then '/' + 16 lowercase hex)";
 export const ROLE_SHAPE =
   "a role uid (a built-in role's 40 lowercase hex, or a custom role's <group uid>/<16 lowercase hex>)";
-
-/** True for an `http` host the emulator may run on: localhost, 127.0.0.0/8 or [::1]. */
-function isLoopbackHost(hostname: string): boolean {
-  return (
-    hostname === "localhost" ||
-    hostname === "[::1]" ||
-    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname)
-  );
-}
 
 /** A plain object (not an array, not null). */
 export function isRecord(value: unknown): value is Record<string, unknown> {

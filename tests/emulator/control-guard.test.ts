@@ -9,9 +9,11 @@
 
 import { mkdtemp, rm } from "node:fs/promises";
 import { request } from "node:http";
+import * as http2 from "node:http2";
 import * as os from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { descriptorFilePath } from "../../emulator/grpc/descriptors";
 import { startEmulator } from "../../emulator/index";
 import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
 import { startCliWithBootstrap, stopCleanly } from "../support/emulator-cli";
@@ -72,8 +74,17 @@ describe("the controls answer only this machine", () => {
     expect(log.status).toBe(403);
   });
 
+  it("a Host under .localhost is not loopback: a resolver may send it to DNS", async () => {
+    const port = new URL(emu.url).port;
+    for (const host of [`app.localhost:${port}`, "localhost.attacker.example"]) {
+      const answer = await mint(emu.url, { host });
+      expect(answer.status, host).toBe(403);
+      expect(answer.body).toContain("Host that is an IP address or localhost");
+    }
+  });
+
   it("an Origin of another site: PERMISSION_DENIED", async () => {
-    for (const origin of ["https://attacker.example", "null"]) {
+    for (const origin of ["https://attacker.example", "null", "http://attacker.localhost:3000"]) {
       const answer = await send(emu.url, "GET", "/emulator/requests", { origin });
       expect(answer.status, origin).toBe(403);
       expect(answer.body).toContain("another origin");
@@ -97,6 +108,97 @@ describe("the controls answer only this machine", () => {
   });
 });
 
+/** One plaintext HTTP/2 (h2c) request with the pseudo-headers and headers given. */
+async function sendH2(url: string, headers: http2.OutgoingHttpHeaders): Promise<Answer> {
+  const session = http2.connect(url);
+  try {
+    return await new Promise<Answer>((resolve, reject) => {
+      session.once("error", reject);
+      const stream = session.request(headers);
+      let status = 0;
+      let text = "";
+      stream.setEncoding("utf8");
+      stream.on("response", (h) => {
+        status = Number(h[":status"]);
+      });
+      stream.on("data", (chunk: string) => {
+        text += chunk;
+      });
+      stream.on("end", () => resolve({ status, body: text }));
+      stream.on("error", reject);
+      stream.end();
+    });
+  } finally {
+    session.close();
+  }
+}
+
+describe.runIf(descriptorFilePath() !== undefined || Boolean(process.env.CI))(
+  "over HTTP/2 (h2c) the rules read :authority",
+  () => {
+    it("an :authority of another site is refused, whatever host header comes with it", async () => {
+      const port = new URL(emu.url).port;
+      for (const headers of [
+        { ":authority": "attacker.example" },
+        { ":authority": "attacker.example", host: `127.0.0.1:${port}` },
+        { ":authority": `127.0.0.1:${port}`, host: "attacker.example" },
+      ]) {
+        const answer = await sendH2(emu.url, {
+          ":method": "GET",
+          ":path": "/emulator/requests",
+          ...headers,
+        });
+        expect(answer.status, JSON.stringify(headers)).toBe(403);
+      }
+    });
+
+    it("a loopback :authority is answered, as a loopback Host is over HTTP/1.1", async () => {
+      const answer = await sendH2(emu.url, { ":method": "GET", ":path": "/emulator/requests" });
+      expect(answer.status).toBe(200);
+    });
+  },
+);
+
+describe("POST /oidc/token answers the callers the controls answer", () => {
+  const mintOidc = (url: string, headers: Record<string, string> = {}) =>
+    send(
+      url,
+      "POST",
+      "/oidc/token",
+      { "content-type": "application/json", ...headers },
+      JSON.stringify({ subject: "someone" }),
+    );
+
+  it("from this machine: a token", async () => {
+    const answer = await mintOidc(emu.url);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toContain('"token"');
+  });
+
+  it("a Host of another site (DNS rebinding) or a web page of another origin: PERMISSION_DENIED, no token", async () => {
+    const refusedHeaders: Record<string, string>[] = [
+      { host: "attacker.example" },
+      { host: "app.localhost" },
+      { origin: "https://attacker.example" },
+    ];
+    for (const headers of refusedHeaders) {
+      const answer = await mintOidc(emu.url, headers);
+      expect(answer.status, JSON.stringify(headers)).toBe(403);
+      expect(answer.body).toContain("the test issuer's token endpoint");
+      expect(answer.body).not.toContain('"token"');
+    }
+    // However the path is spelled.
+    const escaped = await send(
+      emu.url,
+      "POST",
+      "/oidc/%74oken",
+      { host: "attacker.example", "content-type": "application/json" },
+      "{}",
+    );
+    expect(escaped.status).toBe(403);
+  });
+});
+
 const outside = Object.values(os.networkInterfaces())
   .flat()
   .find((i) => i?.family === "IPv4" && !i.internal)?.address;
@@ -113,6 +215,16 @@ describe.skipIf(outside === undefined)("on 0.0.0.0 the controls stay loopback-on
         if (!openControls) expect(answer.body).toContain("only loopback callers");
         const near = await send(`http://127.0.0.1:${port}`, "GET", "/emulator/requests");
         expect(near.status).toBe(200);
+        const oidc = await send(
+          far,
+          "POST",
+          "/oidc/token",
+          { "content-type": "application/json" },
+          JSON.stringify({ subject: "far" }),
+        );
+        expect(oidc.status, `openControls ${openControls}: /oidc/token`).toBe(
+          openControls ? 200 : 403,
+        );
         const api = await send(far, "GET", "/iam/v2beta1/groups", {
           authorization: `Bearer ${emulator.bootstrap.token}`,
         });

@@ -278,8 +278,25 @@ describe("plain http to a host other than loopback", () => {
   });
 
   it("is allowed on loopback, and elsewhere only when allowed explicitly", () => {
-    for (const url of ["http://127.0.0.1:8787", "http://localhost:1", "http://[::1]:2"]) {
+    for (const url of [
+      "http://127.0.0.1:8787",
+      "http://localhost:1",
+      "http://[::1]:2",
+      "http://127.9.8.7:3",
+      "http://[::ffff:7f00:1]:4",
+    ]) {
       expect(resolveSettings({ baseUrl: url }, {}).baseUrl).toBe(url);
+    }
+    // Loopback is a literal address or `localhost` itself: a resolver may send any other
+    // name, `*.localhost` among them, to DNS.
+    for (const url of [
+      "http://api.localhost:8787",
+      "http://localhost.example",
+      "http://127.0.0.1.nip.io",
+    ]) {
+      expect(() => resolveSettings({ baseUrl: url }, {}), url).toThrow(
+        /must be https unless its host is loopback/,
+      );
     }
     expect(
       resolveSettings({ baseUrl: "http://api.example", allowInsecureHttp: true }, {}).baseUrl,
