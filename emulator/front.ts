@@ -43,8 +43,8 @@ export const DEFAULT_TIMEOUTS: FrontTimeouts = { headMs: 10_000, requestMs: 60_0
 export const HTTP2_LIMITS = {
   /** Open requests (streams) one connection may hold; HTTP/2 asks that it be at least 100. */
   maxConcurrentStreams: 100,
-  /** Buffered data of one connection, in MiB, past which new streams are refused. */
-  maxSessionMemory: 16,
+  /** Buffered data of one connection, in MiB, past which new streams are refused (Node.js's default, stated). */
+  maxSessionMemory: 10,
 } as const;
 
 /** The options the emulator's HTTP/2 server is created with. */

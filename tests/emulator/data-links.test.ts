@@ -4,12 +4,12 @@
  * or the journal's name makes the start fail, naming the file, and the file it points
  * to is neither read, truncated nor appended to.
  */
-import { link, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { link, lstat, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator } from "../../emulator";
-import { journalFileOf } from "../../emulator/persistence";
+import { journalFileOf, writeAtomically } from "../../emulator/persistence";
 
 let dir: string;
 beforeAll(async () => {
@@ -69,5 +69,17 @@ describe("--data files and links", () => {
     await expect(startEmulator({ dataFile: data, grpc: false })).rejects.toThrow(
       `${data} is a symbolic link`,
     );
+  });
+});
+
+describe("files replaced whole (the bootstrap file, the snapshot)", () => {
+  it("a link at the name is replaced by a new file, never written through", async () => {
+    const target = await victim("victim-5.txt");
+    const bootstrap = join(dir, "bootstrap.json");
+    await symlink(target, bootstrap);
+    await writeAtomically(bootstrap, '{"token":"t"}\n');
+    expect(await readFile(target, "utf8")).toBe(PRECIOUS);
+    expect((await lstat(bootstrap)).isSymbolicLink()).toBe(false);
+    expect(await readFile(bootstrap, "utf8")).toBe('{"token":"t"}\n');
   });
 });
