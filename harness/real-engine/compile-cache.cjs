@@ -41,8 +41,10 @@ if (dir) {
   const save = () => {
     for (const [file, script] of pending.splice(0)) {
       try {
-        const temp = `${file}.${process.pid}`;
-        fs.writeFileSync(temp, script.createCachedData());
+        // A new file of an unguessable name (`wx`: never through a link planted there),
+        // renamed over the key: a link at the key is replaced, not written through.
+        const temp = `${file}.${process.pid}.${crypto.randomBytes(8).toString("hex")}`;
+        fs.writeFileSync(temp, script.createCachedData(), { flag: "wx", mode: 0o600 });
         fs.renameSync(temp, file);
       } catch {
         // A cache that cannot be written is only a slower next start.
@@ -70,7 +72,13 @@ if (dir) {
     const file = path.join(dir, key);
     let cachedData;
     try {
-      cachedData = fs.readFileSync(file);
+      // Not through a link: the code run is only ever what this cache saved.
+      const fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));
+      try {
+        cachedData = fs.readFileSync(fd);
+      } finally {
+        fs.closeSync(fd);
+      }
     } catch {
       cachedData = undefined;
     }
@@ -104,7 +112,7 @@ if (dir) {
     );
   };
 
-  fs.mkdirSync(dir, { recursive: true });
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   // The provider host is stopped by a signal, not by exiting: save what it compiled
   // while it runs, too.
   setInterval(save, 1000).unref();

@@ -111,3 +111,26 @@ it("keeps working when a flag is set at run time, as @pulumi/pulumi sets one", (
   expect(run()).toBe("index.js lib true true true true one esm");
   expect(saved()).toEqual(second);
 });
+
+it.runIf(fs.existsSync("/proc/sys/kernel/ns_last_pid"))(
+  "writes no cache file through a link planted at a name it would use",
+  () => {
+    expect(run()).toContain(" one esm");
+    const keys = Object.keys(saved());
+    for (const key of keys) fs.rmSync(path.join(cache, key));
+    // The next processes' ids are about the last one given out: a link at every name
+    // the earlier scheme (`<key>.<pid>`) would write, pointing outside the cache.
+    const victim = path.join(root, "victim.txt");
+    fs.writeFileSync(victim, "precious\n");
+    const last = Number(fs.readFileSync("/proc/sys/kernel/ns_last_pid", "utf8"));
+    for (const key of keys) {
+      for (let pid = last + 1; pid <= last + 400; pid++) {
+        fs.symlinkSync(victim, path.join(cache, `${key}.${pid}`));
+      }
+    }
+    expect(run()).toContain(" one esm");
+    expect(fs.readFileSync(victim, "utf8")).toBe("precious\n");
+    for (const key of keys)
+      expect(fs.lstatSync(path.join(cache, key)).isSymbolicLink()).toBe(false);
+  },
+);
