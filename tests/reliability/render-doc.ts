@@ -404,6 +404,54 @@ const ROUND_THREE_FINDINGS: Finding[] = [
   },
 ];
 
+/** What the fourth round tried that held before it. */
+const HELD_TEXT =
+  "held as before: gRPC authentication, methods not offered, v1 list scoping, page tokens, SETTINGS and PING floods, request smuggling, Host, Origin and X-Forwarded-For tricks on the controls, the SDK's plain-http and redirect rules";
+
+/** The fourth review round: the shared port, files outside their folders, an ordering oracle. */
+const ROUND_FOUR_FINDINGS: Finding[] = [
+  {
+    text: "A gRPC message announced at 100 MiB by its length prefix was read to its end before it was refused (48 MiB arrived with no status and no reset). The prefix is checked as soon as its 5 bytes are in: past 1 MiB the call is answered `RESOURCE_EXHAUSTED` at once (Trailers-Only), then `RST_STREAM` `NO_ERROR`, before 2 MiB are written",
+    test: "tests/emulator/front-limits.test.ts",
+  },
+  {
+    text: "One HTTP/2 connection held thousands of open calls: no stream limit was advertised, and none was reset. The emulator advertises `SETTINGS_MAX_CONCURRENT_STREAMS` 100 and refuses streams past it (`RST_STREAM` `REFUSED_STREAM`, or `GOAWAY` past what the client acknowledged); a session's buffered data stays bounded (10 MiB)",
+    test: "tests/emulator/front-limits.test.ts",
+  },
+  {
+    text: "A slow HTTP/1.1 head was never closed: a socket that was not HTTP/2 went to an HTTP server that applies its header and request timeouts only to sockets it accepts itself, so a head dribbled a line every 5 s was open at 110 s. The front now times every socket, whichever face it ends in: a whole head (or the HTTP/2 preface) within 10 s of the connection or of the last answer (else `408` and close), a whole request within 60 s of its head (else close, or `RST_STREAM` `CANCEL` over HTTP/2)",
+    test: "tests/emulator/front-limits.test.ts",
+  },
+  {
+    text: "Ordering role bindings by name sorted a binding whose identity the caller cannot read (its name blanked in the answer) by that identity's real name, among the caller's own bindings: with probe identities of chosen names, a hidden name was recovered by bisection, over HTTP and gRPC. A list is now ordered by the names the caller sees (blank sorts as blank), page by page and through the collection's shared order index, which no longer answers an order that depends on the reader",
+    test: "fast/ordering-oracle.test.ts",
+  },
+  {
+    text: "The `--data` journal followed symbolic links: a journal path linked to another file had that file truncated at start and records appended to it. The snapshot and the journal are opened with `O_NOFOLLOW` and only as regular files (the journal, appended to and truncated, only with one name, no hard link): a link refuses the start, naming the file, and the other file is left alone. The snapshot and the bootstrap file are replaced through a new file renamed over the name (a link there is replaced, not written through)",
+    test: "tests/emulator/data-links.test.ts",
+  },
+  {
+    text: "`irm-export --force` wrote each file to a fixed temporary name in `--out` with a plain write, which follows a link planted there: files outside `--out` were overwritten with the generated project. Each file is now created exclusively (`wx`) under a name with a random part, then renamed over its target; a link at a generated file's name is replaced, never written through",
+    test: "tests/export/write-links.test.ts",
+  },
+  {
+    text: "The real-engine tests' code cache wrote each entry to `<key>.<pid>` with a plain write: links planted at the next few hundred process ids had the file they pointed to overwritten. Entries are created exclusively under an unguessable name and renamed over the key, read with `O_NOFOLLOW`, in a folder made 0700",
+    test: "tests/harness/compile-cache.test.ts",
+  },
+  {
+    text: "Loopback, decided: the SDK and the control guard took every `*.localhost` name for loopback, though a resolver may send it to DNS. One rule now serves the SDK's plain-`http` check, the provider's issuer check and the emulator's guard (`sdk/core/loopback.ts`): 127.0.0.0/8, `::1`, `::ffff:127.x.y.z`, or `localhost` itself",
+    test: "tests/sdk/settings.test.ts, tests/emulator/control-guard.test.ts",
+  },
+  {
+    text: "Over h2c the control guard read the `host` header (absent from most HTTP/2 requests, or free to differ) rather than `:authority`. It reads `:authority` now and refuses a request whose `host` names another authority",
+    test: "tests/emulator/control-guard.test.ts",
+  },
+  {
+    text: "`POST /oidc/token` minted, for any caller, tokens the built-in `platform-user` identity accepts (viewer on the root after an exchange): any `Host`, any web page, and the network on `--host 0.0.0.0`. It now answers the callers the test controls answer (an IP or `localhost` `Host` or `:authority`, no or a loopback `Origin`, a loopback peer; `--open-controls` lifts the Host and peer rules)",
+    test: "tests/emulator/control-guard.test.ts",
+  },
+];
+
 /** Known limits that hold only while the recorded run shows them. */
 function dataDependentLimits(run: RecordedRun): string {
   const limits: string[] = [];
@@ -658,6 +706,12 @@ ${findingLines(IAM_EXTRAS_FINDINGS)}
 A third review round, each class fixed at its root (every test failed before its fix):
 
 ${findingLines(ROUND_THREE_FINDINGS)}
+
+A fourth review round (a black-box review of the gRPC face on the HTTP port, sealed page
+tokens, the exporter and the emulator's data files): most attacks ${HELD_TEXT}. These
+did not, each fixed as a class with a test that failed before its fix:
+
+${findingLines(ROUND_FOUR_FINDINGS)}
 
 Known limits, by design or left open:
 
