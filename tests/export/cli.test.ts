@@ -207,6 +207,31 @@ describe("irm-export command", () => {
     expect(fs.readdirSync(out).filter((f) => f.includes("irm-export"))).toEqual([]);
   });
 
+  it("--force writes no file outside --out through links planted in it", async () => {
+    const out = path.join(scratch, "planted");
+    const elsewhere = path.join(scratch, "planted-elsewhere");
+    fs.mkdirSync(out, { recursive: true });
+    fs.mkdirSync(elsewhere, { recursive: true });
+    fs.writeFileSync(path.join(out, "Pulumi.dev.yaml"), "config: {}\n");
+    const generated = ["Pulumi.yaml", "package.json", "tsconfig.json", "README.md", "index.ts"];
+    for (const file of generated) {
+      const victim = path.join(elsewhere, file);
+      fs.writeFileSync(victim, "precious\n");
+      // At the temporary names an earlier version wrote through, and at the names themselves.
+      fs.symlinkSync(victim, path.join(out, `.${file}.irm-export-tmp`));
+    }
+    fs.symlinkSync(path.join(elsewhere, "index.ts"), path.join(out, "index.ts"));
+    const forced = await irmExport(["--out", out, "--force", "--group", teamUid], env);
+    expect(forced.code).toBe(0);
+    for (const file of generated) {
+      expect(fs.readFileSync(path.join(elsewhere, file), "utf8"), file).toBe("precious\n");
+    }
+    expect(fs.lstatSync(path.join(out, "index.ts")).isSymbolicLink()).toBe(false);
+    expect(fs.readFileSync(path.join(out, "index.ts"), "utf8")).toContain(
+      'new irm.Group("team", {',
+    );
+  });
+
   it("bad input: an unknown flag, a malformed or unknown --group, a missing --out (exit 2)", async () => {
     const unknownFlag = await irmExport(["--out", path.join(scratch, "x"), "--token", "abc"], env);
     expect(unknownFlag.code).toBe(2);
