@@ -16,6 +16,16 @@ import type { ApiRequest, ApiResponse } from "./requests";
 /** Request bodies above this size are refused with INVALID_ARGUMENT on `body`. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
+/**
+ * Past `MAX_BODY_BYTES`, at most this much more of a body is read (and thrown away)
+ * before the answer, so that a client still sending reads it. A longer body, or one
+ * whose `Content-Length` announces more, is answered at once and read no further.
+ */
+export const MAX_DRAINED_BYTES = 4 * 1024 * 1024;
+
+/** After answering an abandoned HTTP/1.1 body, how long the rest is read and dropped before the socket closes. */
+const LINGER_MS = 1000;
+
 export interface ServerDeps {
   ctx: EmulatorContext;
   api: Api;
@@ -34,28 +44,66 @@ export interface ServerDeps {
 export interface RawBody {
   bytes: Buffer;
   tooLarge: boolean;
+  /** The body was not read to its end (past `MAX_DRAINED_BYTES`): close after the answer. */
+  abandoned?: boolean;
 }
 
 /**
- * A request's body, at most `limit` bytes of it: past the limit the rest is drained
- * (so the client still reads the answer) but not kept, and `tooLarge` is set.
+ * A request's body, at most `limit` bytes of it: past the limit up to
+ * `MAX_DRAINED_BYTES` more are drained (so the client still reads the answer) but not
+ * kept, and `tooLarge` is set; past that, or at once when `Content-Length` announces
+ * more, reading stops and `abandoned` is set too. Over HTTP/2 flow control then holds
+ * the client back; over HTTP/1.1 `closeAfterAbandoned` ends the connection.
  */
-export function readBody(request: Readable, limit = MAX_BODY_BYTES): Promise<RawBody> {
+export function readBody(
+  request: Readable & { headers?: Record<string, unknown> },
+  limit = MAX_BODY_BYTES,
+): Promise<RawBody> {
+  const abandoned: RawBody = { bytes: Buffer.alloc(0), tooLarge: true, abandoned: true };
+  if (Number(request.headers?.["content-length"] ?? 0) > limit + MAX_DRAINED_BYTES) {
+    return Promise.resolve(abandoned);
+  }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     let tooLarge = false;
-    request.on("data", (chunk: Buffer) => {
+    const onData = (chunk: Buffer) => {
       size += chunk.length;
+      if (size > limit + MAX_DRAINED_BYTES) {
+        request.off("data", onData);
+        request.off("end", onEnd);
+        request.pause();
+        resolve(abandoned);
+        return;
+      }
       if (size > limit) {
         tooLarge = true;
         chunks.length = 0;
         return;
       }
       chunks.push(chunk);
-    });
-    request.on("end", () => resolve({ bytes: Buffer.concat(chunks), tooLarge }));
+    };
+    const onEnd = () => resolve({ bytes: Buffer.concat(chunks), tooLarge });
+    request.on("data", onData);
+    request.on("end", onEnd);
     request.on("error", reject);
+  });
+}
+
+/**
+ * The answer to a request whose body was abandoned, over HTTP/1.1, ends its connection:
+ * once the answer is out the socket's sending side closes, what still arrives is read
+ * and dropped for `LINGER_MS` (closing at once would reset the connection, and the
+ * client, still sending, would lose the answer), then the socket closes. Over HTTP/2
+ * nothing is needed: flow control holds the client back.
+ */
+function closeAfterAbandoned(request: IncomingMessage, response: ServerResponse): void {
+  if (request.httpVersionMajor >= 2) return;
+  response.once("finish", () => {
+    const socket = request.socket;
+    socket.end();
+    request.resume();
+    setTimeout(() => socket.destroy(), LINGER_MS).unref();
   });
 }
 
@@ -292,6 +340,7 @@ export function createRequestHandler(deps: ServerDeps) {
     try {
       checkControlCaller(request, deps.openControls === true);
       const raw = await readBody(request);
+      if (raw.abandoned) closeAfterAbandoned(request, response);
       const parsed: ApiRequest = {
         method: request.method ?? "GET",
         path,
@@ -330,7 +379,11 @@ export function createRequestHandler(deps: ServerDeps) {
       rawPath,
       query,
       authorization: request.headers.authorization,
-      readBody: async () => parseBody(await readBody(request), request.headers["content-type"]),
+      readBody: async () => {
+        const raw = await readBody(request);
+        if (raw.abandoned) closeAfterAbandoned(request, response);
+        return parseBody(raw, request.headers["content-type"]);
+      },
     });
     if (outcome.kind === "drop") {
       request.socket.destroy();

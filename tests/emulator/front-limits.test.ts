@@ -296,3 +296,87 @@ describe("the emulator's own head timeout (10 s)", () => {
     expect(connection.received().toString("latin1")).toMatch(/^HTTP\/1\.1 408 /);
   }, 30_000);
 });
+
+describe("request bodies far over the limit are not read to their end", () => {
+  let emu: TestEmulator;
+  let port = 0;
+  beforeAll(async () => {
+    emu = await startTestEmulator({ seed: false });
+    port = Number(new URL(emu.url).port);
+  });
+  afterAll(async () => {
+    await emu?.close();
+  });
+
+  const head = (framing: string) =>
+    `POST /iam/v2beta1/groups/${emu.rootGroupUid} HTTP/1.1\r\nHost: 127.0.0.1\r\n` +
+    `Authorization: Bearer ${emu.token}\r\nContent-Type: application/json\r\n${framing}\r\n\r\n`;
+
+  /** Writes 64 KiB pieces (as `piece` frames them) until an answer arrives or `max` bytes are out. */
+  async function sendUntilAnswered(
+    connection: Raw,
+    piece: (chunk: Buffer) => Buffer,
+    max: number,
+  ): Promise<number> {
+    const chunk = Buffer.alloc(64 * 1024, 0x61);
+    let written = 0;
+    while (connection.received().length === 0 && connection.closedAt() === undefined) {
+      if (written >= max) break;
+      written += chunk.length;
+      if (!connection.socket.write(piece(chunk))) {
+        await Promise.race([once(connection.socket, "drain").catch(() => undefined), sleep(1000)]);
+      }
+    }
+    return written;
+  }
+
+  it("HTTP/1.1, a Content-Length of 100 MiB: answered before any of the body, then closed", async () => {
+    const connection = await raw(port);
+    connection.socket.write(head(`Content-Length: ${100 * 1024 * 1024}`));
+    await sleep(500);
+    const answer = connection.received().toString("latin1");
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    expect(answer).toContain("must not exceed");
+    await sendUntilAnswered(connection, (c) => c, 256 * 1024 * 1024);
+    await sleep(500);
+    expect(connection.closedAt()).toBeDefined();
+  });
+
+  it("HTTP/1.1, a chunked body that goes on: answered past the drained bound, then closed", async () => {
+    const connection = await raw(port);
+    connection.socket.write(head("Transfer-Encoding: chunked"));
+    const written = await sendUntilAnswered(
+      connection,
+      (c) => Buffer.concat([Buffer.from(`${c.length.toString(16)}\r\n`), c, Buffer.from("\r\n")]),
+      64 * 1024 * 1024,
+    );
+    await sleep(300);
+    expect(connection.received().toString("latin1")).toMatch(/^HTTP\/1\.1 400 /);
+    expect(written).toBeLessThan(16 * 1024 * 1024);
+    await sendUntilAnswered(connection, (c) => c, 256 * 1024 * 1024);
+    await sleep(500);
+    expect(connection.closedAt()).toBeDefined();
+  });
+
+  it("HTTP/2 (not gRPC), a Content-Length of 100 MiB: answered before any of the body", async () => {
+    const session = http2.connect(emu.url);
+    session.on("error", () => undefined);
+    try {
+      const stream = session.request({
+        ":method": "POST",
+        ":path": `/iam/v2beta1/groups/${emu.rootGroupUid}`,
+        "content-type": "application/json",
+        "content-length": String(100 * 1024 * 1024),
+        authorization: `Bearer ${emu.token}`,
+      });
+      stream.on("error", () => undefined);
+      const status = await Promise.race([
+        once(stream, "response").then(([headers]) => Number(headers[":status"])),
+        sleep(2000).then(() => 0),
+      ]);
+      expect(status).toBe(400);
+    } finally {
+      session.destroy();
+    }
+  });
+});

@@ -423,6 +423,10 @@ const ROUND_FOUR_FINDINGS: Finding[] = [
     test: "tests/emulator/front-limits.test.ts",
   },
   {
+    text: "Request bodies past the 1 MiB limit were drained to their end before the answer: a 100 MiB upload was read whole. At most 4 MiB more is now drained (so a client still sending reads the answer); a longer body, or one whose `Content-Length` announces more, is answered at once and read no further (HTTP/1.1: the connection closes a second after the answer; HTTP/2: flow control holds the client)",
+    test: "tests/emulator/front-limits.test.ts",
+  },
+  {
     text: "Ordering role bindings by name sorted a binding whose identity the caller cannot read (its name blanked in the answer) by that identity's real name, among the caller's own bindings: with probe identities of chosen names, a hidden name was recovered by bisection, over HTTP and gRPC. A list is now ordered by the names the caller sees (blank sorts as blank), page by page and through the collection's shared order index, which no longer answers an order that depends on the reader",
     test: "fast/ordering-oracle.test.ts",
   },
