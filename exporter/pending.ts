@@ -176,10 +176,22 @@ export async function judgePendingCreates(
 ): Promise<Verdict[]> {
   const byType = handlers(client);
   const held = heldInState(document);
+  const inState = new Set(deploymentOf(document).resources.map((r) => r.urn));
   const verdicts: Verdict[] = [];
   for (const pending of pendingCreates(document)) {
     const dropped = drop.has(pending.urn) || drop.has(visible(pending.urn));
-    verdicts.push({ ...pending, ...(await judge(byType, held, pending, dropped)) });
+    const judged = await judge(byType, held, pending, dropped);
+    // A create of a URN state already holds is a replacement's: recording it would
+    // leave two resources of one URN, so only its drop is safe.
+    verdicts.push(
+      judged.action === "record" && inState.has(pending.urn)
+        ? {
+            ...pending,
+            action: "refuse",
+            reason: `a replacement was under way (its URN is in state already), which irm-pending does not repair: delete its new object ${shellWord(judged.uid)}, then run again with --drop ${shellWord(pending.urn)}`,
+          }
+        : { ...pending, ...judged },
+    );
   }
   // An object two pending creates both match belongs to neither for sure.
   const claims = new Map<string, number>();

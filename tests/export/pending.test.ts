@@ -219,7 +219,7 @@ describe("irm-pending", () => {
     });
   });
 
-  it("refuses several matches, a match held in state, and a --drop of an exact match", async () => {
+  it("refuses several matches, a match held in state, a replacement, and a --drop of an exact match", async () => {
     const twin = creating("Group", "twin", {
       parentUid: emulator.rootGroupUid,
       name: "twin",
@@ -248,6 +248,13 @@ describe("irm-pending", () => {
     );
     expect(both.code).toBe(1);
     expect(both.stderr).toContain("matches another pending create as well");
+
+    const old = { urn: urn("Group", "team"), type: typeToken("Group"), id: twins[0] };
+    const replacing = await irmPending([], env, exportOf([team()], [old]));
+    expect(replacing.code).toBe(1);
+    expect(replacing.stderr).toContain(
+      `a replacement was under way (its URN is in state already), which irm-pending does not repair: delete its new object '${made.team}'`,
+    );
 
     const dropExact = await irmPending(["--drop", urn("Group", "team")], env, exportOf([team()]));
     expect(dropExact.code).toBe(1);
