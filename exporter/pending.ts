@@ -320,7 +320,8 @@ function lookupFailed(pending: PendingCreate, error: unknown): PendingError {
 /**
  * The export with each recorded object written as a resource of the checkpoint (after
  * every resource already there: its parent, provider and dependencies are among them)
- * and each settled pending create removed. Other pending operations stay as they are.
+ * and each settled pending create removed. Other pending operations stay in the file
+ * (`pulumi stack import` clears them all; `main` refuses other packages' creates).
  */
 export function repairedDocument(document: unknown, verdicts: Verdict[]): Raw {
   if (verdicts.some((v) => v.action === "refuse")) {
@@ -350,10 +351,21 @@ export function describeVerdicts(verdicts: Verdict[]): string {
     .join("");
 }
 
-/** Pending operations this command leaves alone (other packages', updates, deletes). */
-function untouched(document: unknown, verdicts: Verdict[]): number {
+/**
+ * The pending operations this command does not settle: other packages' creates, which
+ * `pulumi stack import` would drop (it clears every pending operation) and so make
+ * again, and the rest (updates, deletes), which the next `up` would drop as well.
+ */
+function untouched(document: unknown, verdicts: Verdict[]): { creates: string[]; rest: number } {
   const settled = new Set(verdicts.map((v) => v.index));
-  return deploymentOf(document).operations.filter((_, index) => !settled.has(index)).length;
+  const left = deploymentOf(document).operations.filter((_, index) => !settled.has(index));
+  const creates = left
+    .filter((op) => isObject(op) && op.type === "creating")
+    .map((op) => {
+      const resource = isObject(op) && isObject(op.resource) ? op.resource : {};
+      return typeof resource.urn === "string" ? resource.urn : "(no URN)";
+    });
+  return { creates, rest: left.length - creates.length };
 }
 
 /** Writes `text` to `file` whole or not at all. */
@@ -432,12 +444,17 @@ export async function main(argv: string[], stdin: () => string): Promise<number>
         process.stderr.write("irm-pending: no pending create of pulumi-irm\n");
       process.stderr.write(describeVerdicts(verdicts));
       const others = untouched(document, verdicts);
-      if (others > 0) {
+      if (others.rest > 0) {
         process.stderr.write(
-          `irm-pending: ${others} other pending operation(s) left as they are (not pulumi-irm's creates)\n`,
+          `irm-pending: ${others.rest} other pending operation(s) (updates, deletes): \`pulumi stack import\` drops them, as the next \`up\` would\n`,
         );
       }
-      if (verdicts.some((v) => v.action === "refuse")) {
+      if (others.creates.length > 0) {
+        process.stderr.write(
+          `irm-pending: refused: pending creates of other packages (${listed(others.creates)}): \`pulumi stack import\` would drop them and the next \`up\` make them again; settle them first (\`pulumi refresh\`), then run irm-pending on a new export\n`,
+        );
+      }
+      if (verdicts.some((v) => v.action === "refuse") || others.creates.length > 0) {
         process.stderr.write(
           "irm-pending: the stack cannot be repaired safely; nothing was written\n",
         );

@@ -150,13 +150,14 @@ describe("irm-pending", () => {
     resource: { urn: "urn:pulumi:dev::org::aws:s3/bucket:Bucket::b", type: "aws:s3/bucket:Bucket" },
     type: "creating",
   };
+  const updating = () => ({ ...team(), type: "updating" });
 
-  it("records each strict match and drops what never arrived; other pending operations stay", async () => {
+  it("records each strict match and drops what never arrived; updates and deletes stay in the file", async () => {
     const out = path.join(dir, "repaired.json");
     const outcome = await irmPending(
       ["--out", out],
       env,
-      exportOf([team(), teamCi(), binding(), neverMade(), foreign]),
+      exportOf([team(), teamCi(), binding(), neverMade(), updating()]),
     );
     expect(outcome.stderr).toContain(`record '${urn("Group", "team")}' as '${made.team}'`);
     expect(outcome.stderr).toContain(`record '${urn("Identity", "team-ci")}' as '${made.ci}'`);
@@ -167,7 +168,8 @@ describe("irm-pending", () => {
     expect(outcome.stdout).toBe(`pulumi stack import --file '${out}'\n`);
     expect(outcome.code).toBe(0);
     const repaired = JSON.parse(fs.readFileSync(out, "utf8"));
-    expect(repaired.deployment.pending_operations).toEqual([foreign]);
+    expect(repaired.deployment.pending_operations).toEqual([updating()]);
+    expect(outcome.stderr).toContain("1 other pending operation(s) (updates, deletes)");
     const byUrn = new Map(
       repaired.deployment.resources.map((r: { urn: string }) => [r.urn, r] as const),
     );
@@ -217,6 +219,16 @@ describe("irm-pending", () => {
       resources: [],
       pending_operations: [],
     });
+  });
+
+  it("refuses a stack with another package's pending create, which an import would drop", async () => {
+    const out = path.join(dir, "foreign.json");
+    const outcome = await irmPending(["--out", out], env, exportOf([team(), foreign]));
+    expect(outcome.code).toBe(1);
+    expect(outcome.stderr).toContain(
+      `refused: pending creates of other packages ('${foreign.resource.urn}')`,
+    );
+    expect(fs.existsSync(out)).toBe(false);
   });
 
   it("refuses several matches, a match held in state, a replacement, and a --drop of an exact match", async () => {
