@@ -337,11 +337,11 @@ function interruptedRuns(run: RecordedRun): string {
     .filter((s) => s.id.startsWith("interrupted-up-"))
     .map((s) => {
       const n = (note: string) => s.notes?.[note] ?? "—";
-      return `| ${s.id.endsWith("sigint") ? "two SIGINTs" : "SIGKILL of the CLI"} | ${s.operations} | ${n("recorded in state when interrupted")} | ${n("pending operations left")} | ${n("objects made and not recorded")} | ${n("recorded by irm-pending")} | ${n("dropped by irm-pending (never made)")} | ${n("creates the resumed up sent")} | ${s.duplicates} | ${n("objects not in state after recovery")} | ${n("pending operations after recovery")} | ${n("provider hosts still running 15 s after")} |`;
+      return `| ${s.id.endsWith("sigint") ? "two SIGINTs" : "SIGKILL of the CLI"} | ${s.operations} | ${n("recorded in state when interrupted")} | ${n("pending operations left")} | ${n("objects made and not recorded")} | ${n("recorded by refresh --import-pending-creates given the true uids")} | ${n("recorded by irm-pending")} | ${n("dropped by irm-pending (never made)")} | ${n("creates the resumed up sent")} | ${s.duplicates} | ${n("objects not in state after recovery")} | ${n("pending operations after recovery")} | ${n("provider hosts still running 15 s after")} |`;
     });
   if (lines.length === 0) return "(no interrupted run was recorded in this run)\n";
-  return `| interrupted by | declared | in state | pending creates | made, not recorded | recorded by \`irm-pending\` | dropped | creates of the next \`up\` | duplicates | untracked after | pending after | provider hosts left |
-| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
+  return `| interrupted by | declared | in state | pending creates | made, not recorded | recorded by \`refresh --import-pending-creates\` | recorded by \`irm-pending\` | dropped | creates of the next \`up\` | duplicates | untracked after | pending after | provider hosts left |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
 ${lines.join("\n")}
 `;
 }
@@ -611,6 +611,9 @@ none the stack does not know, no pending operation is left, and
 hosts the CLI started exit by themselves within about 4 s. \`irm-pending\` records an
 object only when it equals every input the create sent and nothing else holds it;
 anything else stops the repair, naming the candidates (\`tests/export/pending.test.ts\`).
+The route Pulumi offers, \`pulumi refresh --import-pending-creates\` given each pending
+create's true uid, records none of them on Pulumi 3.248 (it relabels the operations
+\`importing\`, and no step reads them); the table counts it on the same stacks.
 
 ${interruptedRuns(run)}
 ### The real engine against the small engine

@@ -205,22 +205,56 @@ describeOnEngine("an interrupted up, recovered with irm-pending", () => {
       expect(pendingBefore, output).toBeGreaterThan(0);
       expect(strayBefore).toBeGreaterThan(0);
 
-      // The README's recovery, as a pipeline runs it.
-      const irmPending = installedBin(dir, "irm-pending");
-      const repaired = await run(
-        process.execPath,
-        [irmPending, exportFile, "--out", repairedFile],
-        dir,
-        { ...env, IRM_API_URL: live.url, IRM_TOKEN: live.token },
-      );
-      expect(repaired.code, repaired.stderr).toBe(0);
-      const recorded = (repaired.stderr.match(/^irm-pending: record /gm) ?? []).length;
-      const dropped = (repaired.stderr.match(/^irm-pending: drop /gm) ?? []).length;
       if (how === "SIGKILL of the CLI") {
         // A killed CLI leaves the stack's lock: the file backend's `cancel` deletes it.
         const cancelled = await run(pulumi, ["cancel", "--yes", "--stack", "dev"], dir, env);
         expect(cancelled.code, cancelled.stderr).toBe(0);
       }
+      const irmPending = installedBin(dir, "irm-pending");
+      const apiEnv = { ...env, IRM_API_URL: live.url, IRM_TOKEN: live.token };
+
+      // The route Pulumi offers, given every pending create's true uid, records none of
+      // them (3.248 relabels the operations and no step reads them): the issue's finding.
+      const report = await run(process.execPath, [irmPending, exportFile], dir, apiEnv);
+      const pairs = [...report.stderr.matchAll(/^irm-pending: record '([^']+)' as '([^']+)'$/gm)];
+      expect(pairs.length).toBe(pendingBefore);
+      const refreshed = await run(
+        pulumi,
+        [
+          "refresh",
+          "--yes",
+          "--non-interactive",
+          "--stack",
+          "dev",
+          ...pairs.flatMap(([, urn, uid]) => [
+            "--import-pending-creates",
+            urn,
+            "--import-pending-creates",
+            uid,
+          ]),
+        ],
+        dir,
+        env,
+      );
+      expect(refreshed.code, refreshed.stderr).toBe(0);
+      const afterRefresh = JSON.parse((await run(pulumi, ["stack", "export"], dir, env)).stdout);
+      const importedByRefresh = pairs.filter(([, urn, uid]) =>
+        afterRefresh.deployment.resources.some(
+          (r: { urn: string; id?: string }) => r.urn === urn && r.id === uid,
+        ),
+      ).length;
+      // The recovery below imports a whole deployment made from the export taken before.
+
+      // The README's recovery, as a pipeline runs it.
+      const repaired = await run(
+        process.execPath,
+        [irmPending, exportFile, "--out", repairedFile],
+        dir,
+        apiEnv,
+      );
+      expect(repaired.code, repaired.stderr).toBe(0);
+      const recorded = (repaired.stderr.match(/^irm-pending: record /gm) ?? []).length;
+      const dropped = (repaired.stderr.match(/^irm-pending: drop /gm) ?? []).length;
       const imported = await run(pulumi, ["stack", "import", "--file", repairedFile], dir, env);
       expect(imported.code, imported.stderr).toBe(0);
       const resumed = await stack.up();
@@ -254,6 +288,7 @@ describeOnEngine("an interrupted up, recovered with irm-pending", () => {
           "recorded in state when interrupted": inStateBefore,
           "pending operations left": pendingBefore,
           "objects made and not recorded": strayBefore,
+          "recorded by refresh --import-pending-creates given the true uids": importedByRefresh,
           "recorded by irm-pending": recorded,
           "dropped by irm-pending (never made)": dropped,
           "creates the resumed up sent": resumed.steps.filter((s) => s.op === "create").length,
