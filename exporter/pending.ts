@@ -4,7 +4,7 @@
  * interrupted between a create reaching the service and state recording it.
  *
  * Reads `pulumi stack export` JSON from FILE or stdin and judges each pending create of
- * this package's types (`pending.ts` is the command; the judging lives here too):
+ * this package's types:
  * - one live object equal to every input the create sent (the provider's own lost-create
  *   lookup, `recover` of its handler), held by nothing else in state or pending: it is
  *   written into the checkpoint as the provider's `create` would have stored it (its
@@ -12,9 +12,11 @@
  * - no object at all: the create never arrived, the pending create is removed (the next
  *   `up` creates it);
  * - anything else (a namesake that differs, several matches, an object another resource
- *   holds, inputs the provider's checks refuse, a group invite): the stack is refused,
- *   naming the candidates, and nothing is written. `--drop URN` says that this create
- *   never reached the service (after a look at the candidates).
+ *   holds, inputs the provider's checks refuse, a group invite, a replacement's create):
+ *   the stack is refused, naming the candidates, and nothing is written. `--drop URN`
+ *   says that this create never reached the service (after a look at the candidates).
+ * A pending create of another package refuses the stack too: `pulumi stack import`
+ * clears every pending operation, and that one would be made again.
  *
  * `pulumi refresh --import-pending-creates` cannot do this for dynamic resources: Pulumi
  * 3.248 only relabels the operations `importing`, and no step reads them back.
@@ -27,6 +29,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
+import { GROUP_UID_PATTERN } from "../provider/checks";
 import { resolveProviderSettings } from "../provider/config";
 import { PROVIDER_KINDS } from "../provider/kinds";
 import { isPackageProviderText } from "../provider/shim";
@@ -53,7 +56,7 @@ const TYPE_OF = new Map<string, KindName>(
 );
 
 /** A uid of the service: a root group's uid, or a child's (`<parent>/<16 hex>`). */
-const UID_SHAPE = /^[0-9a-f]{40}(?:\/[0-9a-f]{16})*$/;
+const UID_SHAPE = GROUP_UID_PATTERN;
 
 /** One pending create of this package's types, as the stack export holds it. */
 export interface PendingCreate {
