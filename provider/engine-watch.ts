@@ -52,21 +52,30 @@ export function watchEngine(
   let answered = false;
   let refusals = 0;
   let busy = false;
-  const timer = setInterval(async () => {
-    if (busy) return;
+  let stopped = false;
+  const tick = async () => {
+    if (busy || stopped) return;
     busy = true;
     const result = await reachable(address);
     busy = false;
+    if (stopped) return;
     if (result === true) {
       answered = true;
       refusals = 0;
     } else if (result === false && answered && ++refusals >= 2) {
-      clearInterval(timer);
+      stop();
       onGone();
     }
-  }, intervalMs);
+  };
+  const timer = setInterval(tick, intervalMs);
   timer.unref();
-  return () => clearInterval(timer);
+  const stop = () => {
+    stopped = true;
+    clearInterval(timer);
+  };
+  // At once as well: an engine killed within the first interval has answered before.
+  void tick();
+  return stop;
 }
 
 /**

@@ -42,6 +42,17 @@ describe("watchEngine", () => {
     expect(gone).toBe(1);
   });
 
+  it("tries at once: an engine gone within the first interval is seen gone", async () => {
+    const { server, address } = await listener();
+    let gone = 0;
+    const stop = watchEngine(address, () => gone++, 300);
+    await sleep(100);
+    await closed(server);
+    await sleep(1000);
+    stop();
+    expect(gone).toBe(1);
+  });
+
   it("never judges an address that never answered", async () => {
     const { server, address } = await listener();
     await closed(server);
