@@ -81,6 +81,11 @@ export interface StartProviderHostOptions {
   projectName: string;
   /** Extra environment variables for the host process. */
   env?: Record<string, string | undefined>;
+  /**
+   * The engine address the host is given (default `127.0.0.1:1`, which never answers:
+   * the host never calls it).
+   */
+  engineAddress?: string;
 }
 
 export interface ProviderHost {
@@ -94,6 +99,8 @@ export interface ProviderHost {
   delete(id: string, urn: string, properties: PropertyMap): Promise<void>;
   /** What the host wrote to stderr so far (stack traces of failed calls). */
   stderr(): string;
+  /** Settles with the host process's exit code once it has exited. */
+  exited: Promise<number | null>;
   /** Closes the channel and stops the host process. */
   close(): Promise<void>;
 }
@@ -111,7 +118,8 @@ export function providerHostEntry(): string {
 
 /** Starts a host process and connects to it; resolves once the port is known. */
 export async function startProviderHost(options: StartProviderHostOptions): Promise<ProviderHost> {
-  const child = spawn(process.execPath, [providerHostEntry(), "127.0.0.1:1"], {
+  const engine = options.engineAddress ?? "127.0.0.1:1";
+  const child = spawn(process.execPath, [providerHostEntry(), engine], {
     cwd: options.cwd,
     env: { ...process.env, ...options.env, PULUMI_NODEJS_PROJECT: options.projectName },
     stdio: ["ignore", "pipe", "pipe"],
@@ -143,7 +151,13 @@ export async function startProviderHost(options: StartProviderHostOptions): Prom
       });
     });
 
+  const exited = new Promise<number | null>((resolve) => {
+    if (child.exitCode !== null) resolve(child.exitCode);
+    else child.once("exit", (code) => resolve(code));
+  });
+
   return {
+    exited,
     async configure(config, secretKeys = []) {
       const args: PropertyMap = {};
       for (const [key, value] of Object.entries(config)) {

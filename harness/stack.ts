@@ -105,6 +105,11 @@ export interface EngineStack {
   engine: "real";
   /** The project folder (program copy; the installed package is reachable from it). */
   dir: string;
+  /**
+   * The `pulumi` executable and the environment the runs use (backend, passphrase,
+   * home), for a scenario that drives the CLI itself, such as an interrupted run.
+   */
+  cli: { path: string; env: NodeJS.ProcessEnv };
   preview(settings?: RunSettings): Promise<RunOutcome>;
   up(settings?: RunSettings): Promise<RunOutcome>;
   refresh(settings?: RunSettings): Promise<RunOutcome>;

@@ -12,11 +12,15 @@ import {
   requireApiUrl,
   resolveProviderSettings,
 } from "./config";
+import { exitWhenEngineGone } from "./engine-watch";
 import type { HandlerContext, ResourceHandler } from "./handlers/common";
 import { PROVIDER_KINDS, type ProviderKind } from "./kinds";
 import { isPackageProviderText } from "./shim";
 
 let settings: ProviderSettings | undefined;
+
+// In the provider host: exit once the engine that started it is gone (a killed CLI).
+exitWhenEngineGone();
 
 /**
  * Reads `irm:` config, then `IRM_*` variables, then defaults. The host calls this once

@@ -445,6 +445,7 @@ export async function createRealEngineStack(
   return {
     engine: "real",
     dir,
+    cli: { path: path.join(bin, "pulumi"), env: { ...process.env, ...envVars } },
     preview: (settings) => run("preview", settings),
     up: (settings) => run("up", settings),
     refresh: (settings) => run("refresh", settings),

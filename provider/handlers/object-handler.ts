@@ -112,6 +112,22 @@ export interface ObjectSpec<
 }
 
 /**
+ * What a create that lost its answer may have made, for the repair of an interrupted
+ * run (`irm-pending`): the objects the lost-create recovery would consider (`candidates`,
+ * or the one `adoptUid` names), each as `create` would have stored it, split into those
+ * equal to every input the create sent and the others, with the input paths that differ.
+ */
+export interface Recovery<Outputs> {
+  matching: Outputs[];
+  differing: Array<{ uid: string; fields: string[] }>;
+}
+
+/** A handler of the shared lifecycle: the provider's methods, plus `recover`. */
+export interface RecoverableHandler<Inputs, Outputs> extends ResourceHandler<Inputs, Outputs> {
+  recover(inputs: Inputs): Promise<Recovery<Outputs>>;
+}
+
+/**
  * Groups known to exist, per client: what one token may see says nothing of another's,
  * nor of another API, so two providers with different settings in one process never
  * share an answer. Keyed by the client object (`clientFor` keeps one per settings),
@@ -164,7 +180,7 @@ export function objectHandler<
   MaskPath extends string,
 >(
   spec: ObjectSpec<Inputs, Outputs, T, Body, MaskPath>,
-): (context: HandlerContext) => ResourceHandler<Inputs, Outputs> {
+): (context: HandlerContext) => RecoverableHandler<Inputs, Outputs> {
   return (context) => lifecycle(context, spec);
 }
 
@@ -186,7 +202,7 @@ export function namedObjectHandler<
     ObjectSpec<Inputs, Outputs, T, Body, MaskPath>,
     "api" | "candidates" | "nameOf" | "container"
   > & { container?: FieldSpec<Inputs, Outputs> },
-): (context: HandlerContext) => ResourceHandler<Inputs, Outputs> {
+): (context: HandlerContext) => RecoverableHandler<Inputs, Outputs> {
   return objectHandler<Inputs, Outputs, T, Body, MaskPath>({
     ...spec,
     container: spec.container ?? {
@@ -253,7 +269,7 @@ function lifecycle<
 >(
   context: HandlerContext,
   spec: ObjectSpec<Inputs, Outputs, T, Body, MaskPath>,
-): ResourceHandler<Inputs, Outputs> {
+): RecoverableHandler<Inputs, Outputs> {
   const api = () => spec.api(context.client());
   /** The input paths of the updatable fields that differ. */
   const maskOf = (olds: Outputs, news: Inputs) => changedPaths(spec.updatable, olds, news);
@@ -271,8 +287,12 @@ function lifecycle<
   /** Inputs whose change replaces the object: where it lives, and what cannot change. */
   const replacing = [spec.container, ...(spec.replacing ?? [])];
   /** The object sits where the inputs declare it and every other field equals them. */
-  const matchesInputs = (outs: Outputs, inputs: Inputs) =>
-    changedPaths(replacing, outs, inputs).length === 0 && maskOf(outs, inputs).length === 0;
+  /** The input paths in which the object differs from the inputs: where it lives, then the rest. */
+  const differences = (outs: Outputs, inputs: Inputs) => [
+    ...changedPaths(replacing, outs, inputs),
+    ...maskOf(outs, inputs),
+  ];
+  const matchesInputs = (outs: Outputs, inputs: Inputs) => differences(outs, inputs).length === 0;
 
   /** One PATCH with exactly the fields that differ; no request when nothing does. */
   async function patchDifferences(current: Outputs, inputs: Inputs): Promise<Outputs> {
@@ -401,6 +421,25 @@ function lifecycle<
       noteOwned(outs.uid);
       seenExisting(context, outs.uid);
       return { id: outs.uid, outs };
+    },
+
+    async recover(inputs) {
+      const adoptUid = inputs.adoptUid || undefined;
+      const found =
+        adoptUid === undefined
+          ? await spec.candidates(context.client(), inputs)
+          : [await getOrUndefined(() => api().get(adoptUid), isGone(adoptUid))].filter(
+              (item): item is Awaited<T> => item !== undefined,
+            );
+      const matching: Outputs[] = [];
+      const differing: Array<{ uid: string; fields: string[] }> = [];
+      for (const item of found) {
+        const outs = withAdoptUid(withWriteOnly(await spec.outputs(item), inputs), adoptUid);
+        const fields = differences(outs, inputs);
+        if (fields.length === 0) matching.push(outs);
+        else differing.push({ uid: outs.uid, fields });
+      }
+      return { matching, differing };
     },
 
     async read(id, props) {

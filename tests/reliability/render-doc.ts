@@ -40,6 +40,8 @@ const ORDER = [
   "restart-sigterm",
   "restart-sigkill",
   "emulator-sigkill-durability",
+  "interrupted-up-sigint",
+  "interrupted-up-sigkill",
   "concurrent-load",
 ];
 
@@ -129,6 +131,18 @@ const SECURITY_FINDINGS: Finding[] = [
  * The section is left out of the document while this list is empty.
  */
 const MORE_FINDINGS: Finding[] = [
+  {
+    text: "The documented recovery from an interrupted `up` made every stray object again: `pulumi refresh --import-pending-creates` (Pulumi 3.248) only relabels the pending creates `importing` and no step reads them, so none of the objects reached state. `irm-pending --out` now writes each recovered object into the exported checkpoint as the provider's create would have (inputs, outputs, `__provider`) for `pulumi stack import`: 0 duplicates after two SIGINTs and after a SIGKILL",
+    test: "slow/interrupted-up.test.ts",
+  },
+  {
+    text: "`irm-pending` matched by parent and name only: a pending identity that never reached the service was matched to another party's owner-bound namesake with other claims (a takeover on the next `up`), and printed uids unquoted and URNs with their control characters. It now takes an object only when it equals every input the create sent and nothing else holds it, and prints everything shell-quoted with control characters escaped; a uid that is not uid-shaped is refused",
+    test: "tests/export/pending.test.ts",
+  },
+  {
+    text: "After a SIGKILL of the CLI the dynamic-provider hosts it started ran on for good. The runtime loaded in a host now watches the engine's address and exits once it has gone away (about 4 s)",
+    test: "tests/provider/engine-watch.test.ts",
+  },
   {
     text: "SIGKILL in a burst of concurrent creates (≥150 acknowledged, 24 in flight), restart on the same `--data` file → every acknowledged create is there (0 lost; 27 and 83 lost before the journal)",
     test: "tests/emulator/durability.test.ts",
@@ -270,6 +284,19 @@ function fastCounts(): RecordedRun["fast"] {
   return fast.length > 0 ? fast : undefined;
 }
 
+/**
+ * With `RELIABILITY_MERGE=1`, a run of some slow files only: the recorded run
+ * (`figures.json`) is the base, each scenario in the figures folder replaces or adds
+ * its own, and the recorded fast counts stay when no fast results are given. Each
+ * scenario keeps the commit it was recorded on.
+ */
+const MERGE = process.env.RELIABILITY_MERGE === "1";
+
+function recorded(): RecordedRun | undefined {
+  if (!MERGE || !fs.existsSync(RESULTS_FILE)) return undefined;
+  return JSON.parse(fs.readFileSync(RESULTS_FILE, "utf8")) as RecordedRun;
+}
+
 function collect(): RecordedRun {
   const files = fs.existsSync(FIGURES_DIR)
     ? fs.readdirSync(FIGURES_DIR).filter((f) => f.endsWith(".json"))
@@ -277,9 +304,14 @@ function collect(): RecordedRun {
   if (files.length === 0) {
     throw new Error(`no figures in ${FIGURES_DIR}: run npm run test:reliability first`);
   }
-  const scenarios = files
-    .map((f) => JSON.parse(fs.readFileSync(path.join(FIGURES_DIR, f), "utf8")) as ScenarioFigures)
-    .sort((a, b) => rank(a.id) - rank(b.id) || a.id.localeCompare(b.id));
+  const fresh = files.map(
+    (f) => JSON.parse(fs.readFileSync(path.join(FIGURES_DIR, f), "utf8")) as ScenarioFigures,
+  );
+  const base = recorded();
+  const kept = (base?.scenarios ?? []).filter((old) => !fresh.some((s) => s.id === old.id));
+  const scenarios = [...kept, ...fresh].sort(
+    (a, b) => rank(a.id) - rank(b.id) || a.id.localeCompare(b.id),
+  );
   const stamps = scenarios.map(
     (s) => s as ScenarioFigures & { recordedAt?: string; commit?: string },
   );
@@ -295,8 +327,23 @@ function collect(): RecordedRun {
     node: process.version,
     machine: `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB`,
     scenarios,
-    fast: fastCounts(),
+    fast: fastCounts() ?? base?.fast,
   };
+}
+
+/** The figures of the interrupted runs, one line each, or a line saying none were recorded. */
+function interruptedRuns(run: RecordedRun): string {
+  const lines = run.scenarios
+    .filter((s) => s.id.startsWith("interrupted-up-"))
+    .map((s) => {
+      const n = (note: string) => s.notes?.[note] ?? "—";
+      return `| ${s.id.endsWith("sigint") ? "two SIGINTs" : "SIGKILL of the CLI"} | ${s.operations} | ${n("recorded in state when interrupted")} | ${n("pending operations left")} | ${n("objects made and not recorded")} | ${n("recorded by refresh --import-pending-creates given the true uids")} | ${n("recorded by irm-pending")} | ${n("dropped by irm-pending (never made)")} | ${n("creates the resumed up sent")} | ${s.duplicates} | ${n("objects not in state after recovery")} | ${n("pending operations after recovery")} | ${n("provider hosts still running 15 s after")} |`;
+    });
+  if (lines.length === 0) return "(no interrupted run was recorded in this run)\n";
+  return `| interrupted by | declared | in state | pending creates | made, not recorded | recorded by \`refresh --import-pending-creates\` | recorded by \`irm-pending\` | dropped | creates of the next \`up\` | duplicates | untracked after | pending after | provider hosts left |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
+${lines.join("\n")}
+`;
 }
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
@@ -570,7 +617,9 @@ To refresh the figures: \`npm run test:reliability\`, then \`npx vitest run test
 then \`node --import tsx tests/reliability/render-doc.ts\` (it also rewrites
 \`tests/reliability/results/figures.json\`). Where other runs share the work tree and may
 overwrite \`.vitest-results.json\`, give the fast half its own file
-(\`--outputFile.json=FILE\`) and render with \`RELIABILITY_FAST_RESULTS=FILE\`. Loads go to
+(\`--outputFile.json=FILE\`) and render with \`RELIABILITY_FAST_RESULTS=FILE\`. After running
+some slow files only, render with \`RELIABILITY_MERGE=1\`: the recorded run's other
+scenarios (and its fast counts, when none are given) stay, each with its commit. Loads go to
 loopback only, and every loop is bounded in count and time.
 
 The deployment scenarios deploy through \`createEngineStack\` (\`tests/support/engine-stack.ts\`):
@@ -600,6 +649,25 @@ with the service field by field after each phase.
 
 ${notes.join("\n")}
 
+### Interrupted runs
+
+What is guaranteed when a \`pulumi up\` is stopped between a create reaching the service
+and state recording it (a second Ctrl-C, or a CI runner's cancel, which kills the CLI),
+followed by the recovery of [\`troubleshooting.md\`](troubleshooting.md#an-interrupted-run)
+(\`pulumi cancel\` after a kill, \`pulumi stack export\`, \`irm-pending --out\`,
+\`pulumi stack import\`, \`pulumi up\`), run non-interactively on the real engine
+(\`slow/interrupted-up.test.ts\`): every object the interrupted run made is recorded once,
+the next \`up\` creates only what never started, the service holds no object twice and
+none the stack does not know, no pending operation is left, and
+\`pulumi preview --expect-no-changes\` then passes. After the kill, the dynamic-provider
+hosts the CLI started exit by themselves within about 4 s. \`irm-pending\` records an
+object only when it equals every input the create sent and nothing else holds it;
+anything else stops the repair, naming the candidates (\`tests/export/pending.test.ts\`).
+The route Pulumi offers, \`pulumi refresh --import-pending-creates\` given each pending
+create's true uid, records none of them on Pulumi 3.248 (it relabels the operations
+\`importing\`, and no step reads them); the table counts it on the same stacks.
+
+${interruptedRuns(run)}
 ### The real engine against the small engine
 
 ${comparison(run, baseline)}
@@ -644,6 +712,14 @@ ${fast}
   run completes, nothing is lost. Then it is killed with SIGKILL mid-update: the state
   file is whole, and \`pulumi refresh\` then \`pulumi up\` converge (a preview then
   expects no changes).
+- **Interrupted runs** (\`slow/interrupted-up.test.ts\`): the fixture program with 4 teams
+  (20 resources: groups, identities, role bindings) by \`pulumi up\` on the real engine,
+  each create held 2 s by the emulator. Once the team groups are recorded, the CLI gets
+  two SIGINTs, or a SIGKILL (only the CLI's own process, as a runner's cancel may); the
+  creates in flight then land on the service with no one to record them. The recovery
+  as documented, then the next \`up\`: state against the service field by field, each
+  object once, no pending operation, \`preview --expect-no-changes\`; and the provider
+  hosts the CLI started gone.
 - **Concurrent load** (\`slow/concurrent-load.test.ts\`): 50 clients, one identity and one
   connection pool each, create, update and delete groups and identities in one tree,
   picking targets at random (seeded) so that they race. The service ends with exactly
