@@ -159,6 +159,7 @@ export const identityProviderHandler = namedObjectHandler<
   replacing: [CORRELATION_RULE],
   updatable: UPDATABLE,
   check: checkIdentityProviderInputs,
+  roleInput: "defaultRole",
   outputs: identityProviderOutputs,
   inputsFrom,
   patchBody,

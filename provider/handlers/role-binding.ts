@@ -100,6 +100,7 @@ export const roleBindingHandler = objectHandler({
   container: sameField<RoleBindingInputs, RoleBindingOutputs>("groupUid"),
   updatable: UPDATABLE,
   check: checkRoleBindingInputs,
+  roleInput: "roleUid",
   api: (client) => client.iam.roleBindings,
   outputs: async (binding, previous) => currentOutputs(binding, previous),
   inputsFrom: roleBindingInputsFrom,
