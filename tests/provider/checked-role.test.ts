@@ -38,7 +38,7 @@ const roleNamed = (name: string) => roles.find((role) => role.name === name) as 
 async function checkBinding(roleUid: string) {
   const result = await runtime.binding.check({}, { groupUid, identityUid, roleUid });
   expect(result.failures).toEqual([]);
-  return result.inputs as Record<string, unknown>;
+  return result.inputs as unknown as Record<string, unknown>;
 }
 
 describe("checkedRole", () => {
@@ -118,7 +118,7 @@ describe("checkedRole", () => {
       },
     );
     expect(result.failures).toEqual([]);
-    expect((result.inputs as Record<string, unknown>).checkedRole).toMatchObject({
+    expect((result.inputs as unknown as Record<string, unknown>).checkedRole).toMatchObject({
       uid: editor.uid,
       name: "editor",
       builtIn: true,
