@@ -20,13 +20,7 @@
  */
 import { reportNotKnownYet, stackPolicy, stringList } from "../define";
 import { POLICY_NAMES } from "../names";
-import {
-  capabilitySetting,
-  judgeRole,
-  PRIVILEGED_CAPABILITIES,
-  type UnknownRoleLevel,
-  unknownRoleLevelSchema,
-} from "../privileged";
+import * as privileged from "../privileged";
 import { IRM_TYPES } from "../resource-types";
 
 export interface NoPrivilegedDefaultRoleConfig {
@@ -35,7 +29,7 @@ export interface NoPrivilegedDefaultRoleConfig {
   /** Capabilities (enum names, `CAP_...`) any one of which makes a role privileged. */
   accessGrantingCapabilities: string[];
   /** How a created or changed provider whose default role's capabilities are not known is reported. */
-  unknownRoleLevel: UnknownRoleLevel;
+  unknownRoleLevel: privileged.UnknownRoleLevel;
 }
 
 /**
@@ -43,7 +37,7 @@ export interface NoPrivilegedDefaultRoleConfig {
  * everyone's who can sign in, the deletes of access grants too.
  */
 export const ACCESS_GRANTING_CAPABILITIES: readonly string[] = [
-  ...PRIVILEGED_CAPABILITIES,
+  ...privileged.PRIVILEGED_CAPABILITIES,
   "CAP_IAM_ROLES_DELETE",
   "CAP_IAM_ROLE_BINDINGS_DELETE",
   "CAP_IAM_IDENTITY_PROVIDERS_DELETE",
@@ -73,7 +67,7 @@ export const noPrivilegedDefaultRole = stackPolicy({
     accessGrantingCapabilities: stringList(
       "Capabilities (enum names such as CAP_IAM_ROLE_BINDINGS_CREATE) any one of which makes a default role privileged.",
     ),
-    unknownRoleLevel: unknownRoleLevelSchema("created or changed IdentityProvider"),
+    unknownRoleLevel: privileged.unknownRoleLevelSchema("created or changed IdentityProvider"),
   },
   validate: (stack, settings, report) => {
     if (FORMER_SETTING in settings) {
@@ -83,14 +77,14 @@ export const noPrivilegedDefaultRole = stackPolicy({
           `a list of capability enum names (e.g. 'roleBindings' becomes CAP_IAM_ROLE_BINDINGS_CREATE, CAP_IAM_ROLE_BINDINGS_UPDATE, CAP_IAM_ROLE_BINDINGS_DELETE)`,
       );
     }
-    const granting = capabilitySetting(
+    const granting = privileged.capabilitySetting(
       POLICY_NAMES.noPrivilegedDefaultRole,
       "accessGrantingCapabilities",
       settings.accessGrantingCapabilities,
     );
     const providers = stack.resources.filter((r) => r.type === IRM_TYPES.identityProvider);
     for (const provider of providers) {
-      const judged = judgeRole(
+      const judged = privileged.judgeRole(
         stack.roleOf(provider, "defaultRole"),
         settings.privilegedRoles,
         granting,

@@ -74,3 +74,23 @@ export async function withCheckedRole<Inputs extends object>(
   const role = await readCheckedRole(context, uid);
   return (role === undefined ? rest : { ...rest, [CHECKED_ROLE]: role }) as Inputs;
 }
+
+/**
+ * `target` with the `checkedRole` that `source` (the inputs of a create or update, or
+ * the state a read replaces) holds for role `roleUid`; without one when `source` holds
+ * none for that role. The state keeps what the check read when the object was created
+ * or last changed, so a refresh gives back the same inputs and outputs (no change, no
+ * request), and a policy judging the stack as it is sees the role too.
+ */
+export function withRecordedRole<T extends object>(
+  target: T,
+  source: object | undefined,
+  roleUid: string,
+): T {
+  const { [CHECKED_ROLE]: _old, ...rest } = target as Record<string, unknown>;
+  const recorded = (source as Record<string, unknown> | undefined)?.[CHECKED_ROLE];
+  const uid = (recorded as { uid?: unknown } | undefined)?.uid;
+  return (
+    recorded !== undefined && uid === roleUid ? { ...rest, [CHECKED_ROLE]: recorded } : rest
+  ) as T;
+}

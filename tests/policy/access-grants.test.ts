@@ -515,18 +515,21 @@ describe("the policies' privileged roles, against the published built-in role se
   });
   afterAll(() => emulator?.close());
 
+  const platform = group("platform", ROOT_UID);
+  const roleUid = `${uidOf(platform)}/abcdefabcdef0009`;
+  /** A custom role with the built-in role's capabilities, under another name. */
+  const copyOf = (published: Role) =>
+    stackResource(IRM_TYPES.role, "copy", {
+      uid: roleUid,
+      parentUid: uidOf(platform),
+      name: `copy of ${published.name}`,
+      capabilities: published.capabilities,
+    });
+
   it("only owner's set can grant access, so owner is the one privileged role by default", () => {
-    const platform = group("platform", ROOT_UID);
-    const roleUid = `${uidOf(platform)}/abcdefabcdef0009`;
     const privileged = builtIn
       .filter((published) => {
-        // A custom role with the built-in role's capabilities, under another name.
-        const copy = stackResource(IRM_TYPES.role, "copy", {
-          uid: roleUid,
-          parentUid: uidOf(platform),
-          name: `copy of ${published.name}`,
-          capabilities: published.capabilities,
-        });
+        const copy = copyOf(published);
         const provider = stackResource(IRM_TYPES.identityProvider, "sso", {
           parentUid: uidOf(platform),
           name: "sso",
@@ -548,22 +551,15 @@ describe("the policies' privileged roles, against the published built-in role se
   });
 
   it("a copy of owner's capabilities under another name is refused for a workload; of the others, none", () => {
-    const platform = group("platform", ROOT_UID);
     const deployer = identity(
       "deployer",
       uidOf(platform),
       GITHUB,
       "repo:acme/infra:ref:refs/heads/main",
     );
-    const roleUid = `${uidOf(platform)}/abcdefabcdef0010`;
     const refused = builtIn
       .filter((published) => {
-        const copy = stackResource(IRM_TYPES.role, "copy", {
-          uid: roleUid,
-          parentUid: uidOf(platform),
-          name: `copy of ${published.name}`,
-          capabilities: published.capabilities,
-        });
+        const copy = copyOf(published);
         const binding = stackResource(IRM_TYPES.roleBinding, "binding", {
           groupUid: uidOf(platform),
           identityUid: uidOf(deployer),

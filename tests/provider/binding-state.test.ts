@@ -60,6 +60,8 @@ describe("RoleBinding state after what it refers to changes", () => {
       roleUid: viewerRoleUid,
       builtInRoleName: "viewer",
       createTime: expect.any(String),
+      // What the check read of the role when the binding was made (checked-role.ts).
+      checkedRole: expect.objectContaining({ uid: viewerRoleUid, name: "viewer" }),
     });
 
     await emu.client.iam.groups.update(group.uid, { name: unique("renamed"), description: "new" });
@@ -70,15 +72,11 @@ describe("RoleBinding state after what it refers to changes", () => {
 
     await emu.clearRequests();
     const refreshed = await runtime.binding.read(created.id, state);
-    // A refresh writes this release's provider text into both, nothing else moves (the
-    // inputs are those the object implies: what a check reads of the role is not one).
-    const { checkedRole: _read, ...declared } = inputs as RoleBindingInputs & {
-      checkedRole?: unknown;
-    };
+    // A refresh writes this release's provider text into both, nothing else moves.
     expect(refreshed).toEqual({
       id: created.id,
       props: { ...state, __provider: roleBindingProvider },
-      inputs: { ...declared, __provider: roleBindingProvider },
+      inputs: { ...inputs, __provider: roleBindingProvider },
     });
     expect(await runtime.binding.diff(created.id, refreshed.props!, inputs)).toEqual({
       changes: false,
