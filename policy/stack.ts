@@ -15,9 +15,9 @@
  *    judged in preview.
  * When none of these answers, the fact is reported as not known yet, with the reason.
  *
- * `roleOf` answers the same question for a role another resource names by uid (an
- * IdentityProvider's `defaultRole`), with the role's capabilities where the stack
- * holds them.
+ * `roleOf` answers the same question for the role a binding or an IdentityProvider
+ * (`defaultRole`) names, with its capabilities, which the privileged-role policies
+ * judge; it also reads what the provider's check read of the role (`checkedRole`).
  */
 import type { PolicyResource } from "@pulumi/policy";
 import { isBuiltInRoleUid, roleGroupUid } from "../sdk/role-uids";
@@ -158,11 +158,12 @@ export class IrmStack {
   }
 
   /**
-   * The role a resource names by uid in `property` (an IdentityProvider's
-   * `defaultRole`), found, in this order: the `Role` resource the property depends on;
-   * the `Role` resource of the stack with that uid; a GroupInvite of the stack whose
-   * state holds that role, hydrated by the API with its capabilities; a binding's
-   * recorded built-in role name (the name only: built-in roles never change).
+   * The role a resource names by uid in `property` (a RoleBinding's `roleUid`, an
+   * IdentityProvider's `defaultRole`), found, in this order: the `Role` resource the
+   * property depends on; the `Role` resource of the stack with that uid; what the
+   * provider's check read of it (`checkedRole`, for that very uid); a GroupInvite of
+   * the stack whose state holds that role, hydrated by the API with its capabilities; a
+   * recorded built-in role name, with that role's published capability set.
    */
   roleOf(resource: PolicyResource, property: string): Fact<RoleFacts> {
     const rawUid = readString(resource.props, property);
