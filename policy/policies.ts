@@ -69,6 +69,13 @@ export * from "./policies/no-match-all-identity-pattern";
 export * from "./policies/no-privileged-default-role";
 export * from "./policies/no-privileged-role-for-workload-identity";
 export * from "./policies/root-group-binding-allow-list";
+export {
+  BUILT_IN_ROLE_CAPABILITIES,
+  judgeRole,
+  PRIVILEGED_CAPABILITIES,
+  type RoleJudgement,
+  type UnknownRoleLevel,
+} from "./privileged";
 export { IRM_TYPES, isIrmType, POLICY_RESOURCE_TYPES } from "./resource-types";
 export { type Fact, IrmStack, type RoleFacts } from "./stack";
 export { isUnknownSentinel, readPath, readString, UNKNOWN } from "./values";

@@ -15,12 +15,13 @@
  *    judged in preview.
  * When none of these answers, the fact is reported as not known yet, with the reason.
  *
- * `roleOf` answers the same question for a role another resource names by uid (an
- * IdentityProvider's `defaultRole`), with the role's capabilities where the stack
- * holds them.
+ * `roleOf` answers the same question for the role a binding or an IdentityProvider
+ * (`defaultRole`) names, with its capabilities, which the privileged-role policies
+ * judge; it also reads what the provider's check read of the role (`checkedRole`).
  */
 import type { PolicyResource } from "@pulumi/policy";
 import { isBuiltInRoleUid, roleGroupUid } from "../sdk/role-uids";
+import { BUILT_IN_ROLE_CAPABILITIES } from "./privileged";
 import { IRM_TYPES, isIrmType } from "./resource-types";
 import { readPath, readString, UNKNOWN } from "./values";
 
@@ -62,8 +63,17 @@ export interface IdentityAuthentication {
 /** What the stack tells of a role. */
 export interface RoleFacts {
   name: string;
-  /** Its capabilities, when the stack holds them (a declared or hydrated role). */
+  /**
+   * Its capabilities, when known: a declared `Role`'s, what the provider's check read
+   * (`checkedRole`), a group invite's hydrated role's, or a built-in role's published set.
+   */
   capabilities?: readonly string[];
+}
+
+/** What the provider's `check` read of the role a resource grants (`checkedRole`). */
+function checkedRole(resource: PolicyResource, uid: string): RoleFacts | undefined {
+  const role = hydratedRole(readPath(resource.props, "checkedRole"));
+  return role?.uid === uid ? { name: role.name, capabilities: role.capabilities } : undefined;
 }
 
 interface HydratedRole {
@@ -85,6 +95,34 @@ function hydratedRole(value: unknown): HydratedRole | undefined {
   const name = readString(value, "name");
   if (typeof uid !== "string" || uid === "" || typeof name !== "string") return undefined;
   return { uid, name, capabilities: stringArray(readPath(value, "capabilities")) };
+}
+
+/** How an identity with these properties authenticates, or undefined when not known yet. */
+function authenticationOf(props: Record<string, unknown>): IdentityAuthentication | undefined {
+  for (const path of [
+    ["claimMatch", "issuer"],
+    ["staticKeys", "issuer"],
+  ]) {
+    const issuer = readString(props, ...path);
+    if (typeof issuer === "string" && issuer !== "") {
+      const keys = path[0] === "staticKeys" ? " (with registered static keys)" : "";
+      return { issuer, description: `the external OIDC issuer ${issuer}${keys}` };
+    }
+  }
+  const pattern = readString(props, "claimMatch", "issuerPattern");
+  if (typeof pattern === "string" && pattern !== "") {
+    return { description: `any external OIDC issuer matching '${pattern}'` };
+  }
+  const account = readString(props, "awsIdentity", "awsAccount");
+  if (typeof account === "string" && account !== "") {
+    return { description: `AWS (account ${account})` };
+  }
+  if (typeof readString(props, "servicePrincipal") === "string") {
+    return { issuer: "", description: "a platform service principal" };
+  }
+  const claimIssuer = readString(props, "claimMatch", "issuer");
+  if (claimIssuer === "") return { issuer: "", description: "no external issuer" };
+  return undefined;
 }
 
 /** The resources of a stack, indexed to answer questions about role bindings. */
@@ -120,21 +158,17 @@ export class IrmStack {
   }
 
   /**
-   * The role a resource names by uid in `property` (an IdentityProvider's
-   * `defaultRole`), found, in this order: the `Role` resource the property depends on;
-   * the `Role` resource of the stack with that uid; a GroupInvite of the stack whose
-   * state holds that role, hydrated by the API with its capabilities; a binding's
-   * recorded built-in role name (the name only: built-in roles never change).
+   * The role a resource names by uid in `property` (a RoleBinding's `roleUid`, an
+   * IdentityProvider's `defaultRole`), found, in this order: the `Role` resource the
+   * property depends on; the `Role` resource of the stack with that uid; what the
+   * provider's check read of it (`checkedRole`, for that very uid); a GroupInvite of
+   * the stack whose state holds that role, hydrated by the API with its capabilities; a
+   * recorded built-in role name, with that role's published capability set.
    */
   roleOf(resource: PolicyResource, property: string): Fact<RoleFacts> {
     const rawUid = readString(resource.props, property);
     const uid = typeof rawUid === "string" && rawUid !== "" ? rawUid : undefined;
-    const dependedOn = (resource.propertyDependencies?.[property] ?? []).filter(
-      (other) => other.type === IRM_TYPES.role,
-    );
-    const byUid = uid === undefined ? undefined : this.byUid.get(uid);
-    const declared =
-      dependedOn.length === 1 ? dependedOn[0] : byUid?.type === IRM_TYPES.role ? byUid : undefined;
+    const declared = this.declaredRole(resource, property, uid);
     if (declared) {
       const name = readString(declared.props, "name");
       if (typeof name !== "string") {
@@ -143,23 +177,58 @@ export class IrmStack {
       return known({ name, capabilities: stringArray(readPath(declared.props, "capabilities")) });
     }
     if (uid !== undefined) {
+      const checked = checkedRole(resource, uid);
+      if (checked) return known(checked);
       const invited = this.invitedRoles.get(uid);
       if (invited) return known({ name: invited.name, capabilities: invited.capabilities });
-      const builtIn = this.builtInRoleNames.get(uid);
-      if (builtIn !== undefined) return known({ name: builtIn });
-      if (!isBuiltInRoleUid(uid)) {
+      const builtIn =
+        resource.type === IRM_TYPES.roleBinding
+          ? this.builtInRoleName(resource, uid)
+          : this.builtInRoleNames.get(uid);
+      if (builtIn !== undefined) {
+        return known({ name: builtIn, capabilities: BUILT_IN_ROLE_CAPABILITIES[builtIn] });
+      }
+      if (!isBuiltInRoleUid(uid) || this.customRoles.has(uid)) {
         return notKnown(
-          `role ${uid} is a custom role of group ${roleGroupUid(uid)} that is not declared in this stack, and no group invite of the stack holds its capabilities`,
+          `role ${uid} is a custom role of group ${roleGroupUid(uid) ?? "(unknown)"} that is not declared in this stack, and neither the provider's check nor a group invite of the stack holds its capabilities`,
         );
       }
       return notKnown(
-        `role ${uid} is not declared in this stack, and no role binding or group invite of the stack records its name`,
+        `role ${uid} is not declared in this stack, the provider's check did not read it, and no role binding or group invite of the stack records its name`,
       );
     }
+    const dependedOn = resource.propertyDependencies?.[property] ?? [];
     if (rawUid === UNKNOWN) {
-      return notKnown(`its ${property} is computed during the update and is not known in preview`);
+      const from =
+        dependedOn.length > 0 ? ` (from ${dependedOn.map((r) => `'${r.name}'`).join(", ")})` : "";
+      return notKnown(
+        `its ${property} is computed during the update${from} and is not known in preview`,
+      );
     }
     return notKnown(`it has no ${property}`);
+  }
+
+  /** The `Role` resource of the stack that `property` refers to: by dependency, else by uid. */
+  private declaredRole(
+    resource: PolicyResource,
+    property: string,
+    uid: string | undefined,
+  ): PolicyResource | undefined {
+    const dependedOn = (resource.propertyDependencies?.[property] ?? []).filter(
+      (other) => other.type === IRM_TYPES.role,
+    );
+    if (dependedOn.length === 1) return dependedOn[0];
+    const byUid = uid === undefined ? undefined : this.byUid.get(uid);
+    return byUid?.type === IRM_TYPES.role ? byUid : undefined;
+  }
+
+  /**
+   * True when the resource's properties are the inputs of a create or a change this
+   * preview plans (the engine gives those as its state: no `uid` yet); false for an
+   * object as it exists (its state has a uid).
+   */
+  planned(resource: PolicyResource): boolean {
+    return readString(resource.props, "uid") === undefined;
   }
 
   /** The built-in role name recorded for this role uid by this binding or another one. */
@@ -173,8 +242,9 @@ export class IrmStack {
     const property = UID_PROPERTY[end];
     const rawUid = readString(binding.props, property);
     const uid = typeof rawUid === "string" && rawUid !== "" ? rawUid : undefined;
+    // A role uid computed from another kind of resource (a group's uid) is not that resource's.
     const dependedOn = (binding.propertyDependencies?.[property] ?? []).filter((resource) =>
-      isIrmType(resource.type),
+      end === "role" ? resource.type === IRM_TYPES.role : isIrmType(resource.type),
     );
     const declared =
       dependedOn.length === 1 ? dependedOn[0] : uid !== undefined ? this.byUid.get(uid) : undefined;
@@ -197,6 +267,8 @@ export class IrmStack {
     const declaredName = sources.declared ? readString(sources.declared.props, "name") : undefined;
     if (typeof declaredName === "string") return known(declaredName);
     if (end === "role") {
+      const checked = sources.uid === undefined ? undefined : checkedRole(binding, sources.uid);
+      if (checked) return known(checked.name);
       const builtIn = this.builtInRoleName(binding, sources.uid);
       if (builtIn !== undefined) return known(builtIn);
     }
@@ -223,29 +295,22 @@ export class IrmStack {
     const sources = this.sources(binding, "identity");
     const props = sources.declared?.props;
     if (props !== undefined) {
-      for (const path of [
-        ["claimMatch", "issuer"],
-        ["staticKeys", "issuer"],
-      ]) {
-        const issuer = readString(props, ...path);
-        if (typeof issuer === "string" && issuer !== "") {
-          const keys = path[0] === "staticKeys" ? " (with registered static keys)" : "";
-          return known({ issuer, description: `the external OIDC issuer ${issuer}${keys}` });
-        }
+      const auth = authenticationOf(props);
+      if (auth !== undefined) return known(auth);
+    } else {
+      // The uid is picked from several declared identities (a map of them): when they
+      // all authenticate alike, so does the one picked.
+      const candidates = (binding.propertyDependencies?.identityUid ?? []).filter(
+        (resource) => resource.type === IRM_TYPES.identity,
+      );
+      const auths = candidates.map((candidate) => authenticationOf(candidate.props));
+      const first = auths[0];
+      if (
+        first !== undefined &&
+        auths.every((auth) => auth !== undefined && auth.description === first.description)
+      ) {
+        return known(first);
       }
-      const pattern = readString(props, "claimMatch", "issuerPattern");
-      if (typeof pattern === "string" && pattern !== "") {
-        return known({ description: `any external OIDC issuer matching '${pattern}'` });
-      }
-      const account = readString(props, "awsIdentity", "awsAccount");
-      if (typeof account === "string" && account !== "") {
-        return known({ description: `AWS (account ${account})` });
-      }
-      if (typeof readString(props, "servicePrincipal") === "string") {
-        return known({ issuer: "", description: "a platform service principal" });
-      }
-      const claimIssuer = readString(props, "claimMatch", "issuer");
-      if (claimIssuer === "") return known({ issuer: "", description: "no external issuer" });
     }
     return notKnown(this.whyUnknown(sources, "identity"));
   }

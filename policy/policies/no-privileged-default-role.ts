@@ -12,13 +12,15 @@
  * role recorded with the project's former names (`roleBindings.create`, in a state
  * written by an earlier version) is judged by the same set in enum names.
  *
- * A stack policy: the provider holds only the role's uid, so the role is found in the
- * stack (see `IrmStack.roleOf`). A role the stack cannot name yet gets an advisory
- * note, as the binding policies do, never a mandatory refusal.
+ * A stack policy: the role is found as `IrmStack.roleOf` finds it (a `Role` of the
+ * stack, what the provider's check read of it, a built-in role's name). A provider
+ * this preview creates or changes whose default role cannot be judged is refused as
+ * "cannot be judged yet" (`unknownRoleLevel`, default mandatory), never passed in
+ * silence; an existing one gets an advisory note.
  */
-import { capabilitiesInEnumNames, isCapability } from "../../sdk/capabilities";
 import { reportNotKnownYet, stackPolicy, stringList } from "../define";
 import { POLICY_NAMES } from "../names";
+import * as privileged from "../privileged";
 import { IRM_TYPES } from "../resource-types";
 
 export interface NoPrivilegedDefaultRoleConfig {
@@ -26,30 +28,27 @@ export interface NoPrivilegedDefaultRoleConfig {
   privilegedRoles: string[];
   /** Capabilities (enum names, `CAP_...`) any one of which makes a role privileged. */
   accessGrantingCapabilities: string[];
+  /** How a created or changed provider whose default role's capabilities are not known is reported. */
+  unknownRoleLevel: privileged.UnknownRoleLevel;
 }
 
-/** The writes that grant access: whoever holds one can give themselves or others more. */
+/**
+ * The privileged capabilities (`../privileged.ts`), and, since a default role is
+ * everyone's who can sign in, the deletes of access grants too.
+ */
 export const ACCESS_GRANTING_CAPABILITIES: readonly string[] = [
-  "CAP_IAM_ROLES_CREATE",
-  "CAP_IAM_ROLES_UPDATE",
+  ...privileged.PRIVILEGED_CAPABILITIES,
   "CAP_IAM_ROLES_DELETE",
-  "CAP_IAM_ROLE_BINDINGS_CREATE",
-  "CAP_IAM_ROLE_BINDINGS_UPDATE",
   "CAP_IAM_ROLE_BINDINGS_DELETE",
-  "CAP_IAM_IDENTITY_PROVIDERS_CREATE",
-  "CAP_IAM_IDENTITY_PROVIDERS_UPDATE",
   "CAP_IAM_IDENTITY_PROVIDERS_DELETE",
-  "CAP_IAM_SCIM_MANAGE",
-  "CAP_IAM_GROUP_INVITES_CREATE",
   "CAP_IAM_GROUP_INVITES_DELETE",
-  "CAP_IAM_ACCOUNT_ASSOCIATIONS_CREATE",
-  "CAP_IAM_ACCOUNT_ASSOCIATIONS_UPDATE",
   "CAP_IAM_ACCOUNT_ASSOCIATIONS_DELETE",
 ];
 
 export const noPrivilegedDefaultRoleDefaults: NoPrivilegedDefaultRoleConfig = {
   privilegedRoles: ["owner"],
   accessGrantingCapabilities: [...ACCESS_GRANTING_CAPABILITIES],
+  unknownRoleLevel: "mandatory",
 };
 
 /** The setting `accessGrantingCapabilities` replaced, which named collections. */
@@ -59,7 +58,7 @@ const FORMER_SETTING = "accessGrantingCollections";
 export const noPrivilegedDefaultRole = stackPolicy({
   name: POLICY_NAMES.noPrivilegedDefaultRole,
   description:
-    "An IdentityProvider's defaultRole, given to every user who signs in through it, must not be owner or a role that can write roles, role bindings, identity providers, group invites or account associations.",
+    "An IdentityProvider's defaultRole, given to every user who signs in through it, must not be owner or a role that can write roles, role bindings, identities, identity providers, group invites or account associations.",
   enforcementLevel: "mandatory",
   severity: "critical",
   defaults: noPrivilegedDefaultRoleDefaults,
@@ -68,6 +67,7 @@ export const noPrivilegedDefaultRole = stackPolicy({
     accessGrantingCapabilities: stringList(
       "Capabilities (enum names such as CAP_IAM_ROLE_BINDINGS_CREATE) any one of which makes a default role privileged.",
     ),
+    unknownRoleLevel: privileged.unknownRoleLevelSchema("created or changed IdentityProvider"),
   },
   validate: (stack, settings, report) => {
     if (FORMER_SETTING in settings) {
@@ -77,36 +77,38 @@ export const noPrivilegedDefaultRole = stackPolicy({
           `a list of capability enum names (e.g. 'roleBindings' becomes CAP_IAM_ROLE_BINDINGS_CREATE, CAP_IAM_ROLE_BINDINGS_UPDATE, CAP_IAM_ROLE_BINDINGS_DELETE)`,
       );
     }
-    const granting = new Set(capabilitiesInEnumNames(settings.accessGrantingCapabilities));
-    const notCapabilities = [...granting].filter((name) => !isCapability(name));
-    if (notCapabilities.length > 0) {
-      throw new Error(
-        `${POLICY_NAMES.noPrivilegedDefaultRole}: accessGrantingCapabilities: ${notCapabilities.map((n) => `'${n}'`).join(", ")} ` +
-          `is not a capability; write the enum names (CAP_IAM_ROLE_BINDINGS_CREATE, ...)`,
-      );
-    }
+    const granting = privileged.capabilitySetting(
+      POLICY_NAMES.noPrivilegedDefaultRole,
+      "accessGrantingCapabilities",
+      settings.accessGrantingCapabilities,
+    );
     const providers = stack.resources.filter((r) => r.type === IRM_TYPES.identityProvider);
     for (const provider of providers) {
-      const role = stack.roleOf(provider, "defaultRole");
-      if (!role.known) {
-        reportNotKnownYet(
-          report,
-          `IdentityProvider '${provider.name}' cannot be checked for a privileged default role yet: ${role.reason}. ` +
-            `It is checked again once the role is known (declare custom roles as Role resources in the stack).`,
-          provider.urn,
-        );
+      const judged = privileged.judgeRole(
+        stack.roleOf(provider, "defaultRole"),
+        settings.privilegedRoles,
+        granting,
+      );
+      if (judged.kind === "unprivileged") continue;
+      if (judged.kind === "unknown") {
+        if (stack.planned(provider) && settings.unknownRoleLevel === "mandatory") {
+          report(
+            `IdentityProvider '${provider.name}' cannot be judged yet: ${judged.reason}, and its default role is given to every user who signs in through it. ` +
+              `Fix: take defaultRole from getRole/getRoleOutput, a literal uid or a Role resource of this stack, so that the preview knows its capabilities (or set unknownRoleLevel to advisory).`,
+            provider.urn,
+          );
+        } else {
+          reportNotKnownYet(
+            report,
+            `IdentityProvider '${provider.name}' cannot be checked for a privileged default role yet: ${judged.reason}. ` +
+              `It is checked again once the role is known (declare custom roles as Role resources in the stack).`,
+            provider.urn,
+          );
+        }
         continue;
       }
-      const { name, capabilities = [] } = role.value;
-      const writes = capabilitiesInEnumNames(capabilities).filter((c) => granting.has(c));
-      const why = settings.privilegedRoles.includes(name)
-        ? `the privileged role '${name}'`
-        : writes.length > 0
-          ? `role '${name}', which can grant access (${writes.join(", ")})`
-          : undefined;
-      if (why === undefined) continue;
       report(
-        `IdentityProvider '${provider.name}' gives ${why} to every user who signs in through it. ` +
+        `IdentityProvider '${provider.name}' gives ${judged.why} to every user who signs in through it. ` +
           `Fix: make defaultRole a role that only reads or uses what it needs (e.g. 'viewer', or a custom role without writes on access grants), and bind wider roles to named people.`,
         provider.urn,
       );

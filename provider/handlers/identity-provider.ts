@@ -12,6 +12,7 @@ import type {
   IdentityProviderUpdate,
 } from "../../sdk/index";
 import { checkIdentityProviderInputs, isUnknown, parentOf } from "../checks";
+import { withRecordedRole } from "./checked-role";
 import { type FieldSpec, maskedFields, namedOutputs, pick, sameField } from "./common";
 import { namedObjectHandler } from "./object-handler";
 
@@ -122,7 +123,11 @@ export function identityProviderOutputs(
 }
 
 function inputsFrom(outputs: IdentityProviderOutputs): IdentityProviderInputs {
-  return pick(outputs, ["parentUid", "name", "description", "defaultRole", "oidc", "clientSecret"]);
+  return withRecordedRole(
+    pick(outputs, ["parentUid", "name", "description", "defaultRole", "oidc", "clientSecret"]),
+    outputs,
+    outputs.defaultRole,
+  );
 }
 
 function patchBody(
@@ -159,7 +164,9 @@ export const identityProviderHandler = namedObjectHandler<
   replacing: [CORRELATION_RULE],
   updatable: UPDATABLE,
   check: checkIdentityProviderInputs,
-  outputs: identityProviderOutputs,
+  roleInput: "defaultRole",
+  outputs: (idp, previous) =>
+    withRecordedRole(identityProviderOutputs(idp, previous), previous, idp.defaultRole),
   inputsFrom,
   patchBody,
   create: (client, inputs) =>
@@ -179,7 +186,12 @@ export const identityProviderHandler = namedObjectHandler<
     }),
   describe: (inputs) =>
     `identity provider ${JSON.stringify(inputs.name)} under ${inputs.parentUid}`,
-  withWriteOnly: (outputs, inputs) => ({ ...outputs, clientSecret: inputs.clientSecret }),
+  withWriteOnly: (outputs, inputs) =>
+    withRecordedRole(
+      { ...outputs, clientSecret: inputs.clientSecret },
+      inputs,
+      outputs.defaultRole,
+    ),
   refuseAdoption: (current, inputs) =>
     CORRELATION_RULE.fromOutputs(current) === CORRELATION_RULE.fromInputs(inputs)
       ? undefined

@@ -8,6 +8,7 @@ import type { CheckResult } from "@pulumi/pulumi/dynamic";
 import type { IrmClient } from "../../sdk/index";
 import { OutcomeUnknownError } from "../../sdk/index";
 import { isUnknown } from "../checks";
+import { withCheckedRole } from "./checked-role";
 import {
   canonical,
   changedPaths,
@@ -98,6 +99,12 @@ export interface ObjectSpec<
    * `outputs` never carries them.
    */
   marks?: { of(inputs: Inputs): object; in(state: Outputs): object };
+  /**
+   * The input holding the uid of a role the object grants (`roleUid`, `defaultRole`):
+   * `check` adds what it reads of that role as `checkedRole`, for policy packs
+   * (`checked-role.ts`).
+   */
+  roleInput?: string;
   /** What to do about RESOURCE_IN_USE, when the default advice (role bindings) is not it. */
   inUseRemedy?: string;
   /** The objects the API shows inside this one, named, when a delete is refused as not empty. */
@@ -373,7 +380,11 @@ function lifecycle<
     async check(olds, news) {
       const checked = spec.check(news);
       if (checked.failures?.length) return checked;
-      const inputs = checked.inputs && settledAdoption(olds, checked.inputs);
+      const settled = checked.inputs && settledAdoption(olds, checked.inputs);
+      const inputs =
+        settled && spec.roleInput
+          ? await withCheckedRole(context, settled, spec.roleInput)
+          : settled;
       const result = { ...checked, inputs };
       const failure = await missingContainer(olds, inputs);
       return failure === undefined ? result : { ...result, failures: [failure] };

@@ -3,6 +3,7 @@ import type { IrmClient, RoleBinding, RoleBindingUpdate } from "../../sdk/index"
 import { AlreadyExistsError, MAX_PAGE_SIZE } from "../../sdk/index";
 import { BUILT_IN_ROLE_NAMES, checkRoleBindingInputs } from "../checks";
 import type { RoleBindingInputs, RoleBindingOutputs } from "../types";
+import { withRecordedRole } from "./checked-role";
 import { type FieldSpec, maskedFields, pick, sameField } from "./common";
 import { objectHandler } from "./object-handler";
 
@@ -51,7 +52,11 @@ function currentOutputs(binding: RoleBinding, previous?: RoleBindingOutputs): Ro
 }
 
 function roleBindingInputsFrom(outputs: RoleBindingOutputs): RoleBindingInputs {
-  return pick(outputs, ["groupUid", "identityUid", "roleUid"]);
+  return withRecordedRole(
+    pick(outputs, ["groupUid", "identityUid", "roleUid"]),
+    outputs,
+    outputs.roleUid,
+  );
 }
 
 function patchBody(inputs: RoleBindingInputs, mask: readonly string[]): RoleBindingUpdate {
@@ -100,8 +105,11 @@ export const roleBindingHandler = objectHandler({
   container: sameField<RoleBindingInputs, RoleBindingOutputs>("groupUid"),
   updatable: UPDATABLE,
   check: checkRoleBindingInputs,
+  roleInput: "roleUid",
   api: (client) => client.iam.roleBindings,
-  outputs: async (binding, previous) => currentOutputs(binding, previous),
+  outputs: async (binding, previous) =>
+    withRecordedRole(currentOutputs(binding, previous), previous, binding.role.uid),
+  withWriteOnly: (outputs, inputs) => withRecordedRole(outputs, inputs, outputs.roleUid),
   inputsFrom: roleBindingInputsFrom,
   patchBody,
   create: createBinding,

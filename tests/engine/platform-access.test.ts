@@ -25,6 +25,7 @@ import {
   hasRealEngine,
   type Step,
 } from "../support/engine-stack";
+import { policyFindings } from "../support/policy-events";
 
 /** Each engine run takes 10 to 30 seconds on a shared machine; a test makes up to three. */
 const RUN_TIMEOUT_MS = 240_000;
@@ -71,22 +72,6 @@ new PolicyPack("platform-guardrails", {
 /** Pulumi's marker of a secret value in an exported state. */
 const isSecret = (value: unknown): boolean =>
   typeof value === "object" && value !== null && specialSigKey in value;
-
-/** The engine's policy events in a run's output, as `<policy> <level> <resource name>`. */
-function violations(output: string): string[] {
-  const found = new Set<string>();
-  const nameOf = (urn: string | undefined) => urn?.split("::").pop() || "(stack)";
-  for (const line of output.split("\n")) {
-    if (!line.startsWith("{")) continue;
-    const event = JSON.parse(line) as {
-      policyEvent?: { policyName: string; enforcementLevel: string; resourceUrn?: string };
-    };
-    const policy = event.policyEvent;
-    if (policy)
-      found.add(`${policy.policyName} ${policy.enforcementLevel} ${nameOf(policy.resourceUrn)}`);
-  }
-  return sorted([...found]);
-}
 
 describe.runIf(hasRealEngine())(
   "platform-access example on the real engine",
@@ -247,7 +232,7 @@ describe.runIf(hasRealEngine())(
         expect(preview.changes).toEqual([]);
         // The engine reports `same` for a refresh that moved only outputs.
         expect(preview.refreshChanged).toEqual([]);
-        const found = violations(preview.output);
+        const found = policyFindings(preview.output);
         expect(found.filter((v) => v.includes(" mandatory "))).toEqual([]);
         expect(found.filter((v) => NEW_POLICIES.some((p) => v.startsWith(`${p} `)))).toEqual([]);
         expect(writesOf(await stack.takeRequests())).toEqual([]);
@@ -275,7 +260,7 @@ describe.runIf(hasRealEngine())(
         try {
           const refused = await stack.preview({ policyPacks: [packDir] });
           expect(refused.error).toBeDefined();
-          const found = violations(refused.output).filter((v) =>
+          const found = policyFindings(refused.output).filter((v) =>
             NEW_POLICIES.some((p) => v.startsWith(`${p} `)),
           );
           expect(found).toEqual(

@@ -18,10 +18,11 @@ import {
   noPrivilegedRoleForWorkloadIdentity,
   noPrivilegedRoleForWorkloadIdentityDefaults,
   POLICY_NAMES,
+  PRIVILEGED_CAPABILITIES,
   PROBES,
   probePattern,
 } from "../../policy/policies";
-import { IrmClient, isBuiltInRoleUid, type Role } from "../../sdk/index";
+import { IrmClient, isBuiltInRoleUid, isCapability, type Role } from "../../sdk/index";
 import {
   boundBinding,
   childUid,
@@ -386,26 +387,63 @@ describe(POLICY_NAMES.noPrivilegedDefaultRole, () => {
     ).toHaveLength(1);
   });
 
-  it("takes privileged names and access-granting collections from config", () => {
+  it("takes privileged names and access-granting capabilities from config", () => {
     const developer = role("developer", ["CAP_REPO_LIST", "CAP_IAM_IDENTITY_CREATE"]);
     const resources = [platform, developer, sso(ROLE_UID)];
-    expect(runStack(policy, resources)).toEqual([]);
-    expect(runStack(policy, resources, { privilegedRoles: ["developer"] })).toHaveLength(1);
-    expect(
-      runStack(policy, resources, { accessGrantingCapabilities: ["CAP_IAM_IDENTITY_CREATE"] })[0]
-        .message,
-    ).toContain("(CAP_IAM_IDENTITY_CREATE)");
+    // Writing identities is privileged by default: the holder can make one it controls.
+    expect(runStack(policy, resources)[0].message).toContain("(CAP_IAM_IDENTITY_CREATE)");
+    const narrow = { accessGrantingCapabilities: ["CAP_IAM_ROLES_CREATE"] };
+    expect(runStack(policy, resources, narrow)).toEqual([]);
+    expect(runStack(policy, resources, { ...narrow, privilegedRoles: ["developer"] })).toHaveLength(
+      1,
+    );
   });
 
-  it("a role the stack cannot name is an advisory note saying why, not a refusal", () => {
+  it("a role the preview cannot judge is a mandatory 'cannot be judged yet', advisory when configured", () => {
     const found = runStack(policy, [platform, sso(VIEWER_ROLE_UID)]);
     expect(found).toHaveLength(1);
-    expect(found[0].level).toBe("advisory");
+    expect(found[0].level).toBe("policy");
+    expect(found[0].message).toContain(
+      `IdentityProvider 'sso' cannot be judged yet: role ${VIEWER_ROLE_UID} is not declared in this stack`,
+    );
+    expect(found[0].message).toContain("Fix:");
+    const unknown = runStack(policy, [platform, sso(UNKNOWN_STRING)]);
+    expect(unknown.map((f) => f.level)).toEqual(["policy"]);
+    expect(unknown[0].message).toContain("not known in preview");
+    const noted = runStack(policy, [platform, sso(UNKNOWN_STRING)], {
+      unknownRoleLevel: "advisory",
+    });
+    expect(noted.map((f) => f.level)).toEqual(["advisory"]);
+    expect(noted[0].message).toContain("cannot be checked for a privileged default role yet");
+  });
+
+  it("an existing provider whose role the stack cannot judge is an advisory note", () => {
+    const existing = stackResource(IRM_TYPES.identityProvider, "sso", {
+      ...sso(VIEWER_ROLE_UID).props,
+      uid: childUid(uidOf(platform)),
+    });
+    const found = runStack(policy, [platform, existing]);
+    expect(found.map((f) => f.level)).toEqual(["advisory"]);
     expect(found[0].message).toContain(
       `cannot be checked for a privileged default role yet: role ${VIEWER_ROLE_UID} is not declared in this stack`,
     );
-    const unknown = runStack(policy, [platform, sso(UNKNOWN_STRING)]);
-    expect(unknown[0].message).toContain("not known in preview");
+  });
+
+  it("judges a looked-up or literal role by what the provider's check read of it", () => {
+    const checked = (name: string, capabilities: string[]) =>
+      stackResource(IRM_TYPES.identityProvider, "sso", {
+        ...sso(VIEWER_ROLE_UID).props,
+        checkedRole: { uid: VIEWER_ROLE_UID, name, builtIn: false, capabilities },
+      });
+    expect(runStack(policy, [platform, checked("reader", ["CAP_REPO_LIST"])])).toEqual([]);
+    const found = runStack(policy, [
+      platform,
+      checked("not-owner", ["CAP_REPO_LIST", "CAP_IAM_ROLE_BINDINGS_CREATE"]),
+    ]);
+    expect(found.map((f) => f.level)).toEqual(["policy"]);
+    expect(found[0].message).toContain(
+      "gives role 'not-owner', which can grant access (CAP_IAM_ROLE_BINDINGS_CREATE)",
+    );
   });
 
   it("ignores stacks without identity providers", () => {
@@ -452,7 +490,7 @@ describe(POLICY_NAMES.noPrivilegedDefaultRole, () => {
     const found = runStack(policy, [platform, sso(ROLE_UID)]);
     expect(found.map((f) => [f.level, f.message])).toEqual([
       [
-        "advisory",
+        "policy",
         expect.stringContaining(
           `role ${ROLE_UID} is a custom role of group ${uidOf(platform)} that is not declared in this stack`,
         ),
@@ -477,18 +515,21 @@ describe("the policies' privileged roles, against the published built-in role se
   });
   afterAll(() => emulator?.close());
 
+  const platform = group("platform", ROOT_UID);
+  const roleUid = `${uidOf(platform)}/abcdefabcdef0009`;
+  /** A custom role with the built-in role's capabilities, under another name. */
+  const copyOf = (published: Role) =>
+    stackResource(IRM_TYPES.role, "copy", {
+      uid: roleUid,
+      parentUid: uidOf(platform),
+      name: `copy of ${published.name}`,
+      capabilities: published.capabilities,
+    });
+
   it("only owner's set can grant access, so owner is the one privileged role by default", () => {
-    const platform = group("platform", ROOT_UID);
-    const roleUid = `${uidOf(platform)}/abcdefabcdef0009`;
     const privileged = builtIn
       .filter((published) => {
-        // A custom role with the built-in role's capabilities, under another name.
-        const copy = stackResource(IRM_TYPES.role, "copy", {
-          uid: roleUid,
-          parentUid: uidOf(platform),
-          name: `copy of ${published.name}`,
-          capabilities: published.capabilities,
-        });
+        const copy = copyOf(published);
         const provider = stackResource(IRM_TYPES.identityProvider, "sso", {
           parentUid: uidOf(platform),
           name: "sso",
@@ -507,6 +548,36 @@ describe("the policies' privileged roles, against the published built-in role se
     expect(privileged).toEqual(["owner"]);
     expect(noPrivilegedDefaultRoleDefaults.privilegedRoles).toEqual(privileged);
     expect(noPrivilegedRoleForWorkloadIdentityDefaults.privilegedRoles).toEqual(privileged);
+  });
+
+  it("a copy of owner's capabilities under another name is refused for a workload; of the others, none", () => {
+    const deployer = identity(
+      "deployer",
+      uidOf(platform),
+      GITHUB,
+      "repo:acme/infra:ref:refs/heads/main",
+    );
+    const refused = builtIn
+      .filter((published) => {
+        const copy = copyOf(published);
+        const binding = stackResource(IRM_TYPES.roleBinding, "binding", {
+          groupUid: uidOf(platform),
+          identityUid: uidOf(deployer),
+          roleUid,
+        });
+        return (
+          runStack(noPrivilegedRoleForWorkloadIdentity(), [platform, deployer, copy, binding])
+            .length > 0
+        );
+      })
+      .map((r) => r.name);
+    expect(refused).toEqual(["owner"]);
+    // Every privileged capability is a value of the enum that owner's published set holds.
+    const owner = builtIn.find((r) => r.name === "owner") as Role;
+    for (const capability of PRIVILEGED_CAPABILITIES) {
+      expect(isCapability(capability), capability).toBe(true);
+      expect(owner.capabilities, capability).toContain(capability);
+    }
   });
 });
 

@@ -140,6 +140,8 @@ describe("the irm-guardrails pack over gRPC, on examples/org-hierarchy", { shuff
     const bad = byName(preview.resources, BAD_BINDING);
     expect(bad.inputs.identityUid).toBe(UNKNOWN_STRING);
     expect(bad.propertyDependencies.identityUid).toHaveLength(3);
+    // What the provider's check read of the looked-up role, as the engine hands it over.
+    expect(bad.inputs.checkedRole).toMatchObject({ name: "owner", builtIn: true });
     // After the update the binding records the built-in role's name, and no copy of
     // the identity's name or issuer (those come from the Identity resource).
     const state = byName(updated.resources, BAD_BINDING).state;
@@ -153,17 +155,20 @@ describe("the irm-guardrails pack over gRPC, on examples/org-hierarchy", { shuff
     }
   });
 
-  it("preview: analyzeStack blocks nothing, flags root bindings and says what is not known yet", async () => {
+  it("preview: analyzeStack already refuses the bad binding, and only it, and flags root bindings", async () => {
     const found = await pack.analyzeStack([...FRAME, ...preview.resources]);
-    expect(found.filter((d) => d.level === "mandatory")).toEqual([]);
-    const bindings = preview.resources.filter((r) => r.type === IRM_TYPES.roleBinding);
-    // Every binding is of a GitHub workload and its role is a looked-up uid: not known yet.
+    // Every role is a looked-up uid, which the provider's check reads: the owner binding
+    // is refused before anything is written; editor, viewer and registry.pull pass.
     const privileged = found.filter(
       (d) => d.policyName === POLICY_NAMES.noPrivilegedRoleForWorkloadIdentity,
     );
-    expect(privileged.map(nameOf).sort()).toEqual(bindings.map((b) => b.name).sort());
-    for (const note of privileged)
-      expect(note.message).toContain("cannot be checked for privileged roles yet");
+    expect(summary(privileged)).toEqual([
+      `${POLICY_NAMES.noPrivilegedRoleForWorkloadIdentity} mandatory ${BAD_BINDING}`,
+    ]);
+    expect(privileged[0].message).toContain(
+      `RoleBinding '${BAD_BINDING}' gives the privileged role 'owner'`,
+    );
+    expect(found.filter((d) => d.level === "mandatory")).toEqual(privileged);
     // The pull bindings sit on the root organisation (the shared repository's group);
     // the bad binding's group comes from an output of every group, so it cannot be told yet.
     const root = found.filter((d) => d.policyName === POLICY_NAMES.rootGroupBindingAllowList);

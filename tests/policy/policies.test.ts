@@ -172,15 +172,70 @@ describe(POLICY_NAMES.noPrivilegedRoleForWorkloadIdentity, () => {
     );
   });
 
-  it("in preview, says the role name is not known yet, as an advisory note", () => {
+  it("in preview, a role it cannot judge is refused as 'cannot be judged yet'; advisory when configured", () => {
     const { platform, deployer, previewBinding } = previewOrg();
     const binding = previewBinding("deployer-role", OWNER_ROLE_UID);
     const findings = runStack(policy, [platform, deployer, binding]);
     expect(findings).toHaveLength(1);
-    expect(findings[0].level).toBe("advisory");
+    expect(findings[0].level).toBe("policy");
     expect(findings[0].urn).toBe(binding.urn);
-    expect(findings[0].message).toContain("cannot be checked");
+    expect(findings[0].message).toContain("RoleBinding 'deployer-role' cannot be judged yet");
     expect(findings[0].message).toContain(OWNER_ROLE_UID);
+    expect(findings[0].message).toContain("'ci-deployer'");
+    expect(findings[0].message).toContain("Fix:");
+    const noted = runStack(policy, [platform, deployer, binding], {
+      unknownRoleLevel: "advisory",
+    });
+    expect(noted.map((f) => f.level)).toEqual(["advisory"]);
+  });
+
+  it("in preview, judges a looked-up or literal role by what the provider's check read of it", () => {
+    const { platform, deployer } = previewOrg();
+    const withChecked = (name: string, uid: string, checked: object) =>
+      stackResource(
+        IRM_TYPES.roleBinding,
+        name,
+        {
+          groupUid: UNKNOWN_STRING,
+          identityUid: UNKNOWN_STRING,
+          roleUid: uid,
+          checkedRole: { uid, ...checked },
+        },
+        { groupUid: [platform], identityUid: [deployer] },
+      );
+    const owner = withChecked("as-owner", OWNER_ROLE_UID, {
+      name: "owner",
+      builtIn: true,
+      capabilities: ["CAP_REPO_LIST"],
+    });
+    // Another name, the capabilities that matter: privileged by what it can do.
+    const renamed = withChecked("as-release", `${ROOT_UID}/${"a".repeat(16)}`, {
+      name: "release-manager",
+      builtIn: false,
+      capabilities: ["CAP_IAM_IDENTITY_UPDATE", "CAP_REPO_LIST"],
+    });
+    const reader = withChecked("as-reader", `${ROOT_UID}/${"b".repeat(16)}`, {
+      name: "reader",
+      builtIn: false,
+      capabilities: ["CAP_REPO_LIST", "CAP_IAM_ROLE_BINDINGS_LIST"],
+    });
+    const findings = runStack(policy, [platform, deployer, owner, renamed, reader]);
+    expect(findings.map((f) => `${f.level} ${f.urn?.split("::").pop()}`)).toEqual([
+      "policy as-owner",
+      "policy as-release",
+    ]);
+    expect(findings[0].message).toContain("gives the privileged role 'owner'");
+    expect(findings[1].message).toContain(
+      "gives role 'release-manager', which can grant access (CAP_IAM_IDENTITY_UPDATE)",
+    );
+    // A record of another uid (stale) is not taken for this role's.
+    const stale = withChecked("stale", OWNER_ROLE_UID, {
+      name: "viewer",
+      builtIn: true,
+      capabilities: [],
+    });
+    (stale.props.checkedRole as { uid: string }).uid = VIEWER_ROLE_UID;
+    expect(runStack(policy, [platform, deployer, stale]).map((f) => f.level)).toEqual(["policy"]);
   });
 
   it("in preview, names a role from another binding's recorded built-in role name and refuses it", () => {

@@ -60,6 +60,8 @@ describe("RoleBinding state after what it refers to changes", () => {
       roleUid: viewerRoleUid,
       builtInRoleName: "viewer",
       createTime: expect.any(String),
+      // What the check read of the role when the binding was made (checked-role.ts).
+      checkedRole: expect.objectContaining({ uid: viewerRoleUid, name: "viewer" }),
     });
 
     await emu.client.iam.groups.update(group.uid, { name: unique("renamed"), description: "new" });

@@ -15,13 +15,18 @@
  * provider call (dynamic providers do not support preview), so its state is its
  * inputs; after `up` it is the provider's outputs, faked here with fresh uids,
  * timestamps and, for a RoleBinding, the name of a built-in role (`builtInRoleName`).
+ *
+ * Inputs are the provider's checked inputs, as the engine hands them to the pack: a
+ * RoleBinding or IdentityProvider whose role uid is known carries what the provider's
+ * check reads of that role (`checkedRole`, `provider/handlers/checked-role.ts`), here
+ * read from the emulator. Outputs never carry it.
  */
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { startEmulator } from "../../emulator/index";
 import type { EngineResource } from "../../harness/policy-pack-host";
 import { IRM_TYPES } from "../../policy/policies";
-import { IrmClient } from "../../sdk/index";
+import { IrmClient, type Role } from "../../sdk/index";
 import { isBuiltInRoleUid } from "../../sdk/role-uids";
 
 type Phase = "preview" | "up";
@@ -56,10 +61,27 @@ async function main(): Promise<void> {
   const emulator = await startEmulator();
   const client = new IrmClient({ baseUrl: emulator.url, token: emulator.bootstrap.token });
   const builtInRoleNames = new Map<string, string>();
+  const roles = new Map<string, Role>();
   for await (const role of client.iam.roles.list({ pageSize: 200 })) {
+    roles.set(role.uid, role);
     // A built-in role's uid is flat; a custom role's is a child of its group.
     if (isBuiltInRoleUid(role.uid)) builtInRoleNames.set(role.uid, role.name);
   }
+  /** The input naming the role each kind grants, whose role the provider's check reads. */
+  const roleInputs: Record<string, string> = {
+    [IRM_TYPES.roleBinding]: "roleUid",
+    [IRM_TYPES.identityProvider]: "defaultRole",
+  };
+  const checked = (type: string, inputs: Props): Props => {
+    const role = roles.get(String(inputs[roleInputs[type] ?? ""]));
+    if (role === undefined) return inputs;
+    const { uid, name, capabilities } = role;
+    const builtIn = isBuiltInRoleUid(uid);
+    return {
+      ...inputs,
+      checkedRole: { uid, name, builtIn, capabilities: [...capabilities].sort() },
+    };
+  };
 
   const states = new Map<string, Props>();
   let serial = 0;
@@ -112,7 +134,7 @@ async function main(): Promise<void> {
         req.getPropertydependenciesMap().forEach((deps, key) => {
           propertyDependencies[key] = deps.getUrnsList();
         });
-        const inputs = req.getObject()?.toJavaScript() ?? {};
+        const inputs = checked(req.getType(), req.getObject()?.toJavaScript() ?? {});
         captured.push({
           type: req.getType(),
           name: req.getName(),
