@@ -59,18 +59,24 @@ export function readCheckedRole(
 
 /**
  * `inputs` with `checkedRole` for the role uid in `property`, when that uid is known and
- * the role can be read; else `inputs` as they are.
+ * the role can be read; else `inputs` as they are. An object whose recorded inputs
+ * (`olds`, from state) already hold the record for the same role keeps it without a
+ * request, so a preview of an unchanged stack reads no role: what is judged before a
+ * write is a new or changed role uid, and that one is read.
  */
 export async function withCheckedRole<Inputs extends object>(
   context: HandlerContext,
   inputs: Inputs,
   property: string,
+  olds?: object,
 ): Promise<Inputs> {
   const { [CHECKED_ROLE]: _stale, ...rest } = inputs as Record<string, unknown>;
   const uid = rest[property];
   if (typeof uid !== "string" || isUnknown(uid) || !ROLE_UID_PATTERN.test(uid)) {
     return rest as Inputs;
   }
+  const recorded = withRecordedRole({}, olds, uid) as Record<string, unknown>;
+  if (CHECKED_ROLE in recorded) return { ...rest, ...recorded } as Inputs;
   const role = await readCheckedRole(context, uid);
   return (role === undefined ? rest : { ...rest, [CHECKED_ROLE]: role }) as Inputs;
 }

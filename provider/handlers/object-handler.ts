@@ -383,7 +383,7 @@ function lifecycle<
       const settled = checked.inputs && settledAdoption(olds, checked.inputs);
       const inputs =
         settled && spec.roleInput
-          ? await withCheckedRole(context, settled, spec.roleInput)
+          ? await withCheckedRole(context, settled, spec.roleInput, olds)
           : settled;
       const result = { ...checked, inputs };
       const failure = await missingContainer(olds, inputs);

@@ -113,6 +113,26 @@ describe("checkedRole", () => {
     });
   });
 
+  it("an unchanged role keeps the state's record with no request; a changed one is read", async () => {
+    const viewer = roleNamed("viewer");
+    const editor = roleNamed("editor");
+    const recorded = { uid: viewer.uid, name: "viewer", builtIn: true, capabilities: [] };
+    const olds = { groupUid, identityUid, roleUid: viewer.uid, checkedRole: recorded };
+    await emu.clearRequests();
+    const same = await runtime.binding.check(olds, { groupUid, identityUid, roleUid: viewer.uid });
+    expect((same.inputs as unknown as Record<string, unknown>).checkedRole).toEqual(recorded);
+    expect(await emu.requests()).toEqual([]);
+    const changed = await runtime.binding.check(olds, {
+      groupUid,
+      identityUid,
+      roleUid: editor.uid,
+    });
+    expect((changed.inputs as unknown as Record<string, unknown>).checkedRole).toMatchObject({
+      uid: editor.uid,
+      name: "editor",
+    });
+  });
+
   it("an identity provider's check reads its default role", async () => {
     const editor = roleNamed("editor");
     const result = await runtime.idp.check(
