@@ -4,7 +4,7 @@ import { KIND_ENTRIES } from "../kinds";
 import type { GroupRecord } from "../model";
 import { type JsonObject, optionalString } from "../requests";
 import type { State } from "../state";
-import { countsOfPresent, type EmulatorContext, newChildUid, requireName } from "./kit";
+import { countsOfPresent, type EmulatorContext, newChildUid, requireSizedName } from "./kit";
 import { writableCollection } from "./writable";
 
 export function groupOut(group: GroupRecord): JsonObject {
@@ -43,7 +43,7 @@ export const groups = writableCollection<GroupRecord, { name: string; descriptio
   create: {
     parentHint: "the parent group uid belongs in the path",
     body: (_ctx, body) => ({
-      name: requireName(body.name),
+      name: requireSizedName(body.name),
       description: optionalString(body, "description") ?? "",
     }),
     build: (ctx, draft, parentUid, now) => ({
@@ -64,7 +64,7 @@ export const groups = writableCollection<GroupRecord, { name: string; descriptio
     apply: (_ctx, current, body, paths) => {
       const next: GroupRecord = { ...current };
       for (const path of paths) {
-        if (path === "name") next.name = requireName(body.name);
+        if (path === "name") next.name = requireSizedName(body.name, "name", current.name);
         if (path === "description") next.description = optionalString(body, "description") ?? "";
       }
       return next;

@@ -20,7 +20,7 @@ export interface Group {
 }
 
 export interface GroupCreate {
-  /** Must match `^[a-z0-9 ._-]{1,}$`. */
+  /** Must match `^[a-z0-9 ._-]{1,}$`, 3 to 63 characters. */
   name: string;
   description?: string;
 }
