@@ -533,6 +533,13 @@ func TestEmulator(t *testing.T) {
 	judge(t, "ListAccountAssociations", e.call(rpcAssocs+"ListAccountAssociations", &iam.ListAccountAssociationsRequest{Uidp: &commonUIDP{DescendantsOf: e.root}}, &iam.ListAccountAssociationsResponse{}, tok), 200)
 	judge(t, "UpdateAccountAssociation (update_mask amazon)", e.call(rpcAssocs+"UpdateAccountAssociation", &iam.UpdateAccountAssociationRequest{
 		AccountAssociation: &iam.AccountAssociation{Uid: group.Uid, Amazon: &iam.AccountAssociation_Amazon{Account: "210987654321"}}, UpdateMask: mask("amazon")}, &iam.AccountAssociation{}, tok), 200)
+	// A leaf inside a block (corrections 15): that member changes, the rest of the block stays.
+	leaf := &iam.AccountAssociation{}
+	judge(t, "UpdateAccountAssociation (update_mask google.project_id)", e.call(rpcAssocs+"UpdateAccountAssociation", &iam.UpdateAccountAssociationRequest{
+		AccountAssociation: &iam.AccountAssociation{Uid: group.Uid, Google: &iam.AccountAssociation_Google{ProjectId: "2project-id"}}, UpdateMask: mask("google.project_id")}, leaf, tok), 200)
+	if g := leaf.GetGoogle(); g.GetProjectId() != "2project-id" || g.GetProjectNumber() != "123456" {
+		t.Errorf("UpdateAccountAssociation (update_mask google.project_id): want google {2project-id, 123456}, got %v", g)
+	}
 	judge(t, "DeleteAccountAssociation", e.call(rpcAssocs+"DeleteAccountAssociation", &iam.DeleteAccountAssociationRequest{Uid: group.Uid}, &emptypb.Empty{}, tok), 200)
 	judge(t, "DeleteAccountAssociation (missing: idempotent)", e.call(rpcAssocs+"DeleteAccountAssociation", &iam.DeleteAccountAssociationRequest{Uid: group.Uid}, &emptypb.Empty{}, tok), 200)
 
