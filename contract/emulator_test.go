@@ -304,6 +304,9 @@ func TestEmulator(t *testing.T) {
 	tok := e.token
 	suffix := fmt.Sprintf("%d", time.Now().UnixNano()%100000)
 
+	// Every operation of HEAD's v2beta1 definitions: answered as head_operations.go says.
+	t.Run("HeadOperations", func(t *testing.T) { probeOperations(t, e) })
+
 	// Groups.
 	group := &iam.Group{}
 	a := e.call(rpcGroups+"CreateGroup", &iam.CreateGroupRequest{Parent: e.root, Group: &iam.Group{Name: "contract-" + suffix, Description: "judged"}}, group, tok)
