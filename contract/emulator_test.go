@@ -104,16 +104,22 @@ func officialWire(rpc string, req proto.Message, head []Found, form bool, bindin
 		w.method, template = "DELETE", p.Delete
 	}
 	used := map[string]bool{}
-	empty := ""
+	empty, emptyTail := "", false
 	w.path = regexp.MustCompile(`\{([a-z_.]+)(=[^}]*)?\}`).ReplaceAllStringFunc(template, func(m string) string {
 		field := regexp.MustCompile(`\{([a-z_.]+)`).FindStringSubmatch(m)[1]
 		used[field] = true
 		v, _ := valueAt(req, field).(string)
-		if v == "" {
+		if v == "" && strings.HasSuffix(m, "=**}") {
+			// `**` matches zero segments: an empty parent is a root organisation.
+			emptyTail = true
+		} else if v == "" {
 			empty = field
 		}
 		return v
 	})
+	if emptyTail {
+		w.path = strings.TrimSuffix(w.path, "/")
+	}
 	if empty != "" {
 		return wire{}, fmt.Errorf("skipped: no %s (an earlier step failed)", empty)
 	}
@@ -306,6 +312,24 @@ func TestEmulator(t *testing.T) {
 
 	// Every operation of HEAD's v2beta1 definitions: answered as head_operations.go says.
 	t.Run("HeadOperations", func(t *testing.T) { probeOperations(t, e) })
+
+	// A new group's parent by uid suffix and by name (corrections 16), and a root
+	// organisation from an empty parent, which its creator owns.
+	named := &iam.Group{}
+	judge(t, "CreateGroup (named parent)", e.call(rpcGroups+"CreateGroup", &iam.CreateGroupRequest{Parent: e.root, Group: &iam.Group{Name: "contract-parent-" + suffix}}, named, tok), 200)
+	for what, parent := range map[string]string{"uid suffix": named.GetUid()[strings.LastIndex(named.GetUid(), "/")+1:], "name": named.GetName()} {
+		under := &iam.Group{}
+		judge(t, "CreateGroup (parent by "+what+")", e.call(rpcGroups+"CreateGroup", &iam.CreateGroupRequest{Parent: parent, Group: &iam.Group{Name: "by " + what}}, under, tok), 200)
+		if parentOf(under.GetUid()) != named.GetUid() {
+			t.Errorf("CreateGroup (parent by %s %q): made %q, want a child of %s", what, parent, under.GetUid(), named.GetUid())
+		}
+	}
+	org := &iam.Group{}
+	judge(t, "CreateGroup (empty parent: a root organisation)", e.call(rpcGroups+"CreateGroup", &iam.CreateGroupRequest{Group: &iam.Group{Name: "contract-org-" + suffix}}, org, tok), 200)
+	if !regexp.MustCompile(`^[0-9a-f]{40}$`).MatchString(org.GetUid()) {
+		t.Errorf("CreateGroup (empty parent): uid %q is no root organisation's", org.GetUid())
+	}
+	judge(t, "CreateGroup (in the new organisation, by its owner)", e.call(rpcGroups+"CreateGroup", &iam.CreateGroupRequest{Parent: org.GetUid(), Group: &iam.Group{Name: "first-team"}}, &iam.Group{}, tok), 200)
 
 	// Groups.
 	group := &iam.Group{}
