@@ -615,6 +615,25 @@ func TestEmulator(t *testing.T) {
 			t.Errorf("ListAdvisories advisory_ids=%s: %d advisories, want 1; %s", adv.GetAdvisoryId(), len(filtered.GetAdvisories()), a)
 		}
 	}
+	// Every advisory carries its component's location (REQUIRED at HEAD, corrections 18),
+	// and the list filters by it.
+	for _, adv := range advisories.GetAdvisories() {
+		if adv.GetComponentLocation() == "" {
+			t.Errorf("advisory %s answers no component_location", adv.GetAdvisoryId())
+			continue
+		}
+		located := &vulns.ListAdvisoriesResponse{}
+		a := e.call("/chainguard.platform.vulnerabilities.v2beta1.AdvisoriesService/ListAdvisories", &vulns.ListAdvisoriesRequest{ComponentLocations: []string{adv.GetComponentLocation()}, AdvisoryIds: []string{adv.GetAdvisoryId()}}, located, tok)
+		judge(t, "ListAdvisories (component_locations)", a, 200)
+		if len(located.GetAdvisories()) != 1 {
+			t.Errorf("ListAdvisories component_locations=%s: %d advisories, want 1", adv.GetComponentLocation(), len(located.GetAdvisories()))
+		}
+		elsewhere := &vulns.ListAdvisoriesResponse{}
+		judge(t, "ListAdvisories (component_locations, none)", e.call("/chainguard.platform.vulnerabilities.v2beta1.AdvisoriesService/ListAdvisories", &vulns.ListAdvisoriesRequest{ComponentLocations: []string{"/nowhere"}, AdvisoryIds: []string{adv.GetAdvisoryId()}}, elsewhere, tok), 200)
+		if len(elsewhere.GetAdvisories()) != 0 {
+			t.Errorf("ListAdvisories component_locations=/nowhere: %d advisories, want 0", len(elsewhere.GetAdvisories()))
+		}
+	}
 
 	// Errors: google.rpc.Status with typed details, each with its code.
 	errorCase := func(what string, a reply, status int, code int32) {
@@ -626,10 +645,14 @@ func TestEmulator(t *testing.T) {
 	}
 	errorCase("GetGroup (bad uid)", e.call(rpcGroups+"GetGroup", &iam.GetGroupRequest{Uid: "not-a-uid!"}, &iam.Group{}, tok), 400, 3)
 	errorCase("GetGroup (not found)", e.call(rpcGroups+"GetGroup", &iam.GetGroupRequest{Uid: group.Uid + "/00000000000000ff"}, &iam.Group{}, tok), 404, 5)
-	// A group name follows the specification's pattern at any length (the definitions'
-	// "3-63 characters" is a comment there; docs/api/corrections.md): a name outside the
-	// pattern is INVALID_ARGUMENT.
+	// A name follows the specification's pattern and HEAD's "Must be 3-63 characters"
+	// (corrections 17): outside either is INVALID_ARGUMENT.
 	errorCase("CreateGroup (name outside the pattern)", e.call(rpcGroups+"CreateGroup", &iam.CreateGroupRequest{Parent: group.Uid, Group: &iam.Group{Name: "Not Valid!"}}, &iam.Group{}, tok), 400, 3)
+	errorCase("CreateGroup (name of 2 characters)", e.call(rpcGroups+"CreateGroup", &iam.CreateGroupRequest{Parent: group.Uid, Group: &iam.Group{Name: "ab"}}, &iam.Group{}, tok), 400, 3)
+	errorCase("CreateGroup (name of 64 characters)", e.call(rpcGroups+"CreateGroup", &iam.CreateGroupRequest{Parent: group.Uid, Group: &iam.Group{Name: strings.Repeat("a", 64)}}, &iam.Group{}, tok), 400, 3)
+	errorCase("CreateIdentity (name of 2 characters)", e.call("/chainguard.platform.iam.v2beta1.IdentitiesService/CreateIdentity", &iam.CreateIdentityRequest{Parent: group.Uid, Identity: &iam.Identity{Name: "ab",
+		Relationship: &iam.Identity_ClaimMatch_{ClaimMatch: &iam.Identity_ClaimMatch{Iss: &iam.Identity_ClaimMatch_Issuer{Issuer: "https://issuer.example"}, Sub: &iam.Identity_ClaimMatch_Subject{Subject: "s"}}}}}, &iam.Identity{}, tok), 400, 3)
+	judge(t, "CreateGroup (name of 63 characters)", e.call(rpcGroups+"CreateGroup", &iam.CreateGroupRequest{Parent: group.Uid, Group: &iam.Group{Name: strings.Repeat("a", 63)}}, &iam.Group{}, tok), 200)
 	errorCase("DeleteGroup (children: RESOURCE_NOT_EMPTY)", e.call(rpcGroups+"DeleteGroup", &iam.DeleteGroupRequest{Uid: group.Uid}, &emptypb.Empty{}, tok), 400, 9)
 	errorCase("GetGroup (no token)", e.call(rpcGroups+"GetGroup", &iam.GetGroupRequest{Uid: group.Uid}, &iam.Group{}, ""), 401, 16)
 	viewerToken := e.tokenFor(t, identity.GetUid())
