@@ -215,8 +215,8 @@ export class Checker {
    * The members of an object named within a group, in this order: `parentUid`, `name`
    * (3 to 63 characters, the rule of groups, identities and identity providers) and
    * `description`. The length rule spares a name already live: the one `olds` (the
-   * inputs the stack holds) have, and any name of an object adopted (`adoptUid`), which
-   * the exporter writes as it reads it; a rename of an adopted object is judged by the API.
+   * inputs the stack holds) have, or, before the stack holds it, the name of an object
+   * adopted (`adoptUid`), which the exporter writes as it reads it.
    */
   namedInGroup(news: RawInputs, olds?: RawInputs) {
     const adopting =
@@ -230,7 +230,8 @@ export class Checker {
         news.name,
         NAME_LENGTH.min,
         NAME_LENGTH.max,
-        adopting ? news.name : olds?.name,
+        // The stack's own name first: once adopted, a rename is judged like any other.
+        olds?.name !== undefined ? olds.name : adopting ? news.name : undefined,
       ),
       description: this.description("description", news.description),
     };

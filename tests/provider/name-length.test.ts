@@ -62,9 +62,14 @@ describe.each(Object.keys(KINDS) as Array<keyof typeof KINDS>)("%s", (kind) => {
     ]);
   });
 
-  it("spares an adopted object's name", async () => {
-    const result = await check({ name: "ab", adoptUid: `${ROOT}/${"3".repeat(16)}` });
-    expect(result.failures ?? []).toEqual([]);
+  it("spares an adopted object's name, and judges a rename once the stack holds it", async () => {
+    const adoptUid = `${ROOT}/${"3".repeat(16)}`;
+    expect((await check({ name: "ab", adoptUid })).failures ?? []).toEqual([]);
+    const olds = { parentUid: ROOT, ...inputs, name: "ab", adoptUid };
+    expect((await check({ name: "ab", adoptUid }, olds)).failures ?? []).toEqual([]);
+    expect((await check({ name: "cd", adoptUid }, olds)).failures).toEqual([
+      { property: "name", reason: "must be 3 to 63 characters, got 2" },
+    ]);
   });
 });
 
