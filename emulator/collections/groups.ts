@@ -5,7 +5,13 @@ import { KIND_ENTRIES } from "../kinds";
 import type { GroupRecord } from "../model";
 import { type JsonObject, optionalString } from "../requests";
 import { builtInRoleUid, childSegment, flatUid, type State } from "../state";
-import { countsOfPresent, type EmulatorContext, newChildUid, requireSizedName } from "./kit";
+import {
+  countsOfPresent,
+  type EmulatorContext,
+  newChildUid,
+  PATH_UID,
+  requireSizedName,
+} from "./kit";
 import { writableCollection } from "./writable";
 
 export function groupOut(group: GroupRecord): JsonObject {
@@ -37,9 +43,6 @@ export function groupContents(state: State, uid: string): string[] {
   );
 }
 
-/** A group's uid: 40 lowercase hex, then any number of `/` + 16 lowercase hex. */
-const GROUP_UID = /^[0-9a-f]{40}(?:\/[0-9a-f]{16})*$/;
-
 /** The parent as given, quoted and cut short so a pasted blob does not flood an error. */
 function quotedParent(given: string): string {
   if (given.length <= 80) return JSON.stringify(given);
@@ -70,7 +73,7 @@ function resolveParent(ctx: EmulatorContext, access: Access, raw: string): strin
   } catch {
     throw invalidArgument("parent", "is not a valid path segment");
   }
-  if (GROUP_UID.test(given)) return given;
+  if (PATH_UID.test(given)) return given;
   const visible = (uid: string) => access.can("CAP_IAM_GROUPS_LIST", uid);
   const store = ctx.state.groups;
   const bySuffix: string[] = [];
