@@ -504,6 +504,12 @@ describe("update: a leaf inside a block (corrections 15)", () => {
     expect(reply.body.azure).toEqual({ tenantId: GUID, clientIds: { a: GUID, b: GUID } });
   });
 
+  it("without a mask an empty block is named whole, as the gateway implies, and judged", async () => {
+    const group = await fresh();
+    const reply = await o.call("PATCH", path(`/${group}`), { body: { google: {} } });
+    expect(failure(reply)).toEqual([400, "Invalid argument: google.projectId: is required"]);
+  });
+
   it("a map member is replaced whole", async () => {
     const group = await fresh();
     const reply = await o.call<Json>("PATCH", path(`/${group}?updateMask=azure.client_ids`), {
