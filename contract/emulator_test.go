@@ -104,16 +104,22 @@ func officialWire(rpc string, req proto.Message, head []Found, form bool, bindin
 		w.method, template = "DELETE", p.Delete
 	}
 	used := map[string]bool{}
-	empty := ""
+	empty, emptyTail := "", false
 	w.path = regexp.MustCompile(`\{([a-z_.]+)(=[^}]*)?\}`).ReplaceAllStringFunc(template, func(m string) string {
 		field := regexp.MustCompile(`\{([a-z_.]+)`).FindStringSubmatch(m)[1]
 		used[field] = true
 		v, _ := valueAt(req, field).(string)
-		if v == "" {
+		if v == "" && strings.HasSuffix(m, "=**}") {
+			// `**` matches zero segments: an empty parent is a root organisation.
+			emptyTail = true
+		} else if v == "" {
 			empty = field
 		}
 		return v
 	})
+	if emptyTail {
+		w.path = strings.TrimSuffix(w.path, "/")
+	}
 	if empty != "" {
 		return wire{}, fmt.Errorf("skipped: no %s (an earlier step failed)", empty)
 	}
@@ -303,6 +309,27 @@ func TestEmulator(t *testing.T) {
 	e := startEmulator(t)
 	tok := e.token
 	suffix := fmt.Sprintf("%d", time.Now().UnixNano()%100000)
+
+	// Every operation of HEAD's v2beta1 definitions: answered as head_operations.go says.
+	t.Run("HeadOperations", func(t *testing.T) { probeOperations(t, e) })
+
+	// A new group's parent by uid suffix and by name (corrections 16), and a root
+	// organisation from an empty parent, which its creator owns.
+	named := &iam.Group{}
+	judge(t, "CreateGroup (named parent)", e.call(rpcGroups+"CreateGroup", &iam.CreateGroupRequest{Parent: e.root, Group: &iam.Group{Name: "contract-parent-" + suffix}}, named, tok), 200)
+	for what, parent := range map[string]string{"uid suffix": named.GetUid()[strings.LastIndex(named.GetUid(), "/")+1:], "name": named.GetName()} {
+		under := &iam.Group{}
+		judge(t, "CreateGroup (parent by "+what+")", e.call(rpcGroups+"CreateGroup", &iam.CreateGroupRequest{Parent: parent, Group: &iam.Group{Name: "by " + what}}, under, tok), 200)
+		if parentOf(under.GetUid()) != named.GetUid() {
+			t.Errorf("CreateGroup (parent by %s %q): made %q, want a child of %s", what, parent, under.GetUid(), named.GetUid())
+		}
+	}
+	org := &iam.Group{}
+	judge(t, "CreateGroup (empty parent: a root organisation)", e.call(rpcGroups+"CreateGroup", &iam.CreateGroupRequest{Group: &iam.Group{Name: "contract-org-" + suffix}}, org, tok), 200)
+	if !regexp.MustCompile(`^[0-9a-f]{40}$`).MatchString(org.GetUid()) {
+		t.Errorf("CreateGroup (empty parent): uid %q is no root organisation's", org.GetUid())
+	}
+	judge(t, "CreateGroup (in the new organisation, by its owner)", e.call(rpcGroups+"CreateGroup", &iam.CreateGroupRequest{Parent: org.GetUid(), Group: &iam.Group{Name: "first-team"}}, &iam.Group{}, tok), 200)
 
 	// Groups.
 	group := &iam.Group{}
@@ -533,6 +560,13 @@ func TestEmulator(t *testing.T) {
 	judge(t, "ListAccountAssociations", e.call(rpcAssocs+"ListAccountAssociations", &iam.ListAccountAssociationsRequest{Uidp: &commonUIDP{DescendantsOf: e.root}}, &iam.ListAccountAssociationsResponse{}, tok), 200)
 	judge(t, "UpdateAccountAssociation (update_mask amazon)", e.call(rpcAssocs+"UpdateAccountAssociation", &iam.UpdateAccountAssociationRequest{
 		AccountAssociation: &iam.AccountAssociation{Uid: group.Uid, Amazon: &iam.AccountAssociation_Amazon{Account: "210987654321"}}, UpdateMask: mask("amazon")}, &iam.AccountAssociation{}, tok), 200)
+	// A leaf inside a block (corrections 15): that member changes, the rest of the block stays.
+	leaf := &iam.AccountAssociation{}
+	judge(t, "UpdateAccountAssociation (update_mask google.project_id)", e.call(rpcAssocs+"UpdateAccountAssociation", &iam.UpdateAccountAssociationRequest{
+		AccountAssociation: &iam.AccountAssociation{Uid: group.Uid, Google: &iam.AccountAssociation_Google{ProjectId: "2project-id"}}, UpdateMask: mask("google.project_id")}, leaf, tok), 200)
+	if g := leaf.GetGoogle(); g.GetProjectId() != "2project-id" || g.GetProjectNumber() != "123456" {
+		t.Errorf("UpdateAccountAssociation (update_mask google.project_id): want google {2project-id, 123456}, got %v", g)
+	}
 	judge(t, "DeleteAccountAssociation", e.call(rpcAssocs+"DeleteAccountAssociation", &iam.DeleteAccountAssociationRequest{Uid: group.Uid}, &emptypb.Empty{}, tok), 200)
 	judge(t, "DeleteAccountAssociation (missing: idempotent)", e.call(rpcAssocs+"DeleteAccountAssociation", &iam.DeleteAccountAssociationRequest{Uid: group.Uid}, &emptypb.Empty{}, tok), 200)
 
@@ -581,6 +615,25 @@ func TestEmulator(t *testing.T) {
 			t.Errorf("ListAdvisories advisory_ids=%s: %d advisories, want 1; %s", adv.GetAdvisoryId(), len(filtered.GetAdvisories()), a)
 		}
 	}
+	// Every advisory carries its component's location (REQUIRED at HEAD, corrections 18),
+	// and the list filters by it.
+	for _, adv := range advisories.GetAdvisories() {
+		if adv.GetComponentLocation() == "" {
+			t.Errorf("advisory %s answers no component_location", adv.GetAdvisoryId())
+			continue
+		}
+		located := &vulns.ListAdvisoriesResponse{}
+		a := e.call("/chainguard.platform.vulnerabilities.v2beta1.AdvisoriesService/ListAdvisories", &vulns.ListAdvisoriesRequest{ComponentLocations: []string{adv.GetComponentLocation()}, AdvisoryIds: []string{adv.GetAdvisoryId()}}, located, tok)
+		judge(t, "ListAdvisories (component_locations)", a, 200)
+		if len(located.GetAdvisories()) != 1 {
+			t.Errorf("ListAdvisories component_locations=%s: %d advisories, want 1", adv.GetComponentLocation(), len(located.GetAdvisories()))
+		}
+		elsewhere := &vulns.ListAdvisoriesResponse{}
+		judge(t, "ListAdvisories (component_locations, none)", e.call("/chainguard.platform.vulnerabilities.v2beta1.AdvisoriesService/ListAdvisories", &vulns.ListAdvisoriesRequest{ComponentLocations: []string{"/nowhere"}, AdvisoryIds: []string{adv.GetAdvisoryId()}}, elsewhere, tok), 200)
+		if len(elsewhere.GetAdvisories()) != 0 {
+			t.Errorf("ListAdvisories component_locations=/nowhere: %d advisories, want 0", len(elsewhere.GetAdvisories()))
+		}
+	}
 
 	// Errors: google.rpc.Status with typed details, each with its code.
 	errorCase := func(what string, a reply, status int, code int32) {
@@ -592,10 +645,14 @@ func TestEmulator(t *testing.T) {
 	}
 	errorCase("GetGroup (bad uid)", e.call(rpcGroups+"GetGroup", &iam.GetGroupRequest{Uid: "not-a-uid!"}, &iam.Group{}, tok), 400, 3)
 	errorCase("GetGroup (not found)", e.call(rpcGroups+"GetGroup", &iam.GetGroupRequest{Uid: group.Uid + "/00000000000000ff"}, &iam.Group{}, tok), 404, 5)
-	// A group name follows the specification's pattern at any length (the definitions'
-	// "3-63 characters" is a comment there; docs/api/corrections.md): a name outside the
-	// pattern is INVALID_ARGUMENT.
+	// A name follows the specification's pattern and HEAD's "Must be 3-63 characters"
+	// (corrections 17): outside either is INVALID_ARGUMENT.
 	errorCase("CreateGroup (name outside the pattern)", e.call(rpcGroups+"CreateGroup", &iam.CreateGroupRequest{Parent: group.Uid, Group: &iam.Group{Name: "Not Valid!"}}, &iam.Group{}, tok), 400, 3)
+	errorCase("CreateGroup (name of 2 characters)", e.call(rpcGroups+"CreateGroup", &iam.CreateGroupRequest{Parent: group.Uid, Group: &iam.Group{Name: "ab"}}, &iam.Group{}, tok), 400, 3)
+	errorCase("CreateGroup (name of 64 characters)", e.call(rpcGroups+"CreateGroup", &iam.CreateGroupRequest{Parent: group.Uid, Group: &iam.Group{Name: strings.Repeat("a", 64)}}, &iam.Group{}, tok), 400, 3)
+	errorCase("CreateIdentity (name of 2 characters)", e.call("/chainguard.platform.iam.v2beta1.IdentitiesService/CreateIdentity", &iam.CreateIdentityRequest{Parent: group.Uid, Identity: &iam.Identity{Name: "ab",
+		Relationship: &iam.Identity_ClaimMatch_{ClaimMatch: &iam.Identity_ClaimMatch{Iss: &iam.Identity_ClaimMatch_Issuer{Issuer: "https://issuer.example"}, Sub: &iam.Identity_ClaimMatch_Subject{Subject: "s"}}}}}, &iam.Identity{}, tok), 400, 3)
+	judge(t, "CreateGroup (name of 63 characters)", e.call(rpcGroups+"CreateGroup", &iam.CreateGroupRequest{Parent: group.Uid, Group: &iam.Group{Name: strings.Repeat("a", 63)}}, &iam.Group{}, tok), 200)
 	errorCase("DeleteGroup (children: RESOURCE_NOT_EMPTY)", e.call(rpcGroups+"DeleteGroup", &iam.DeleteGroupRequest{Uid: group.Uid}, &emptypb.Empty{}, tok), 400, 9)
 	errorCase("GetGroup (no token)", e.call(rpcGroups+"GetGroup", &iam.GetGroupRequest{Uid: group.Uid}, &iam.Group{}, ""), 401, 16)
 	viewerToken := e.tokenFor(t, identity.GetUid())

@@ -131,6 +131,9 @@ func assocUpdate(body string, mask ...string) Call {
 var Expected = []Op{
 	op("sdk iam.groups.create", create(svcGroups, "CreateGroup", groupsPath, rootUID, "group",
 		`{"name":"team","description":"the team"}`)),
+	// A root organisation: the parent is empty (HEAD: "Empty for creating root organizations").
+	op("sdk iam.groups.createOrganization", Call{Method: "POST", Path: groupsPath, RPC: svcGroups + "CreateGroup",
+		Req: `{"group":{"name":"acme-org","description":"a new organisation"}}`}),
 	op("sdk iam.groups.get", get(svcGroups, "GetGroup", groupsPath, groupUID)),
 	op("sdk iam.groups.list (every common parameter)", list(svcGroups, "ListGroups", groupsPath,
 		`{"uidp":{"childrenOf":"`+rootUID+`"},"name":"team","pageSize":10,"pageToken":"page-2","orderBy":"name desc","skip":2}`)),

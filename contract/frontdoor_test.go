@@ -537,6 +537,10 @@ func overlay(dst, src proto.Message) {
 func (d *frontDoor) childUID(parent string) string {
 	d.counts++
 	sum := sha256.Sum256([]byte(fmt.Sprintf("%s#%d", parent, d.counts)))
+	if parent == "" {
+		// A root organisation (CreateGroup without a parent): a flat 40-hex uid.
+		return hex.EncodeToString(sum[:20])
+	}
 	return parent + "/" + hex.EncodeToString(sum[:8])
 }
 

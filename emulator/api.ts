@@ -83,6 +83,10 @@ export function routedCollections(): string[] {
   return [...ROUTES.keys()];
 }
 
+/** `/registry/v2beta1/repos/<uid>/readme` and `.../digests/<digest>/{architectures,size}`. */
+const REPO_SUB_RESOURCE =
+  /^\/registry\/v2beta1\/repos\/.+\/(?:readme|digests\/[^/]+\/(?:architectures|size))$/;
+
 export class Api {
   constructor(private readonly ctx: EmulatorContext) {}
 
@@ -101,6 +105,10 @@ export class Api {
       const last = request.path.slice(request.path.lastIndexOf("/") + 1);
       if (last.includes(":")) throw unsupported(request);
     }
+    // The sub-resources of a repository the definitions publish and this API leaves out
+    // (`GetRepoReadme`, the images' `GetArchitectures` and `GetSize`): UNIMPLEMENTED, not
+    // a malformed uid.
+    if (REPO_SUB_RESOURCE.test(request.path)) throw unsupported(request);
     const match = /^\/(iam|registry|vulnerabilities)\/(v1|v2beta1)\/([A-Za-z_]+)(?:\/(.*))?$/.exec(
       request.path,
     );

@@ -7,7 +7,12 @@
 import { createHash } from "node:crypto";
 import type { EmulatorContext } from "./api";
 import { MAX_CLOCK_ISO, MAX_CLOCK_MS } from "./clock";
-import { ADVISORY_EVENT_TYPES, REVIEW_STATES, SEVERITY_TYPES } from "./collections/advisories";
+import {
+  ADVISORY_EVENT_TYPES,
+  DEFAULT_COMPONENT_LOCATION,
+  REVIEW_STATES,
+  SEVERITY_TYPES,
+} from "./collections/advisories";
 import { CATALOG_TIERS } from "./collections/repos";
 import { invalidArgument, notFound } from "./errors";
 import {
@@ -131,7 +136,7 @@ function advisorySpec(entry: JsonObject, at: string, now: string): Omit<Advisory
     artifactType: text("artifactType"),
     artifactArchitecture: text("artifactArchitecture"),
     componentName: optionalString(entry, "componentName", `${at}.componentName`) ?? artifactName,
-    componentLocation: text("componentLocation"),
+    componentLocation: text("componentLocation") || DEFAULT_COMPONENT_LOCATION,
     componentType: text("componentType"),
     aliases: optionalStringArray(entry, "aliases", `${at}.aliases`) ?? [],
     events,

@@ -15,6 +15,7 @@
  *   is dropped.
  */
 import { createHash } from "node:crypto";
+import { DEFAULT_COMPONENT_LOCATION } from "./collections/advisories";
 import { CATALOG_TIERS } from "./collections/repos";
 import { capabilityOfLegacyName } from "./kinds";
 import { isCapability, sortCapabilities } from "./model";
@@ -85,7 +86,11 @@ export function migrateSavedState(file: string, saved: SavedState): SavedState {
 
 function migrateAdvisory(advisory: Loose): SavedState["advisories"][number] {
   if (!("packageName" in advisory) && !("severity" in advisory)) {
-    return advisory as unknown as SavedState["advisories"][number];
+    // A location left empty by an earlier version: the definitions require one.
+    const located = advisory.componentLocation
+      ? {}
+      : { componentLocation: DEFAULT_COMPONENT_LOCATION };
+    return { ...advisory, ...located } as unknown as SavedState["advisories"][number];
   }
   const { packageName, severity: _severity, ...rest } = advisory;
   const name = typeof packageName === "string" ? packageName : "";
@@ -96,7 +101,7 @@ function migrateAdvisory(advisory: Loose): SavedState["advisories"][number] {
     artifactType: "apk",
     artifactArchitecture: "",
     componentName: name,
-    componentLocation: "",
+    componentLocation: DEFAULT_COMPONENT_LOCATION,
     componentType: "apk",
     events: [],
     severities: [],

@@ -320,6 +320,7 @@ export class State extends storesOfEveryKind() {
         advisoryId: "CVE-2026-0001",
         artifactName: "openssl",
         componentName: "openssl",
+        componentLocation: "/usr/lib/libssl.so.3",
         aliases: ["GHSA-0001"],
         fixed: "3.5.1-r0",
         score: "9.8",
@@ -328,6 +329,7 @@ export class State extends storesOfEveryKind() {
         advisoryId: "CVE-2026-0002",
         artifactName: "zlib",
         componentName: "zlib",
+        componentLocation: "/usr/lib/libz.so.1",
         aliases: [],
         fixed: undefined,
         score: "7.5",
@@ -336,6 +338,7 @@ export class State extends storesOfEveryKind() {
         advisoryId: "CVE-2026-0003",
         artifactName: "python-3.13",
         componentName: "openssl",
+        componentLocation: "/usr/lib/python3.13/lib-dynload/_ssl.cpython-313-x86_64-linux-gnu.so",
         aliases: [],
         fixed: "3.13.2-r1",
         score: "5.3",
@@ -345,7 +348,6 @@ export class State extends storesOfEveryKind() {
       author: "advisories@example.org",
       artifactType: "apk",
       artifactArchitecture: "x86_64",
-      componentLocation: "",
       componentType: "apk",
       events: [
         {

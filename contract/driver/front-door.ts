@@ -76,6 +76,9 @@ async function sdkOperations(): Promise<void> {
   await op("sdk iam.groups.create", () =>
     groups.create(U.root, { name: "team", description: "the team" }),
   );
+  await op("sdk iam.groups.createOrganization", () =>
+    groups.createOrganization({ name: "acme-org", description: "a new organisation" }),
+  );
   await op("sdk iam.groups.get", () => groups.get(U.group));
   await op("sdk iam.groups.list (every common parameter)", () => groups.list(LIST_ALL));
   await op("sdk iam.groups.list (descendantsOf)", () => groups.list({ descendantsOf: U.root }));

@@ -122,6 +122,26 @@ func runScenario(t *testing.T, ctx context.Context, c iamServices, rootUID, issu
 		t.Fatalf("name filter: %v", byName.GetGroups())
 	}
 
+	// A new group's parent by name and by uid suffix (HEAD's CreateGroupRequest.parent).
+	for what, parent := range map[string]string{"name": "research", "uid suffix": w.research[strings.LastIndex(w.research, "/")+1:]} {
+		under := must[*iam.Group](t, "create under research by "+what)(groups.CreateGroup(ctx, &iam.CreateGroupRequest{
+			Parent: parent, Group: &iam.Group{Name: "lab by " + what},
+		}))
+		if !strings.HasPrefix(under.GetUid(), w.research+"/") {
+			t.Fatalf("parent by %s %q: made %q, not a child of research %q", what, parent, under.GetUid(), w.research)
+		}
+	}
+	// A root organisation from an empty parent: its creator owns it and works there at once.
+	org := must[*iam.Group](t, "create a root organisation")(groups.CreateGroup(ctx, &iam.CreateGroupRequest{
+		Group: &iam.Group{Name: "new-org"},
+	}))
+	if strings.Contains(org.GetUid(), "/") || len(org.GetUid()) != 40 {
+		t.Fatalf("root organisation uid %q", org.GetUid())
+	}
+	must[*iam.Group](t, "create a team in the new organisation")(groups.CreateGroup(ctx, &iam.CreateGroupRequest{
+		Parent: org.GetUid(), Group: &iam.Group{Name: "first-team"},
+	}))
+
 	// The error cases carry the API's details as gRPC status details.
 	_, err := groups.CreateGroup(ctx, &iam.CreateGroupRequest{Parent: rootUID, Group: &iam.Group{Name: ""}})
 	st := wantCode(t, "group without a name", err, codes.InvalidArgument)

@@ -24,7 +24,25 @@ const MAX_PROJECT_NUMBER_LENGTH = 64;
 const MAX_INT64 = 9_223_372_036_854_775_807n;
 const SERVICE_PRINCIPAL_PREFIX = "SERVICE_PRINCIPAL_";
 
-export const ACCOUNT_ASSOCIATION_MASK_PATHS: readonly string[] = ["name", "description", ...BLOCKS];
+/**
+ * The members of each block a mask may name alone (corrections 15): the gateway builds a
+ * mask from a PATCH body down to these leaves, and stops at a map (`azure.client_ids`,
+ * `github.app_installations` and `chainguard.service_bindings` are replaced whole).
+ */
+const LEAVES: { [B in Block]: readonly string[] } = {
+  amazon: ["account"],
+  google: ["projectId", "projectNumber"],
+  azure: ["tenantId", "clientIds"],
+  github: ["appInstallations"],
+  chainguard: ["serviceBindings"],
+};
+
+export const ACCOUNT_ASSOCIATION_MASK_PATHS: readonly string[] = [
+  "name",
+  "description",
+  ...BLOCKS,
+  ...BLOCKS.flatMap((block) => LEAVES[block].map((leaf) => `${block}.${leaf}`)),
+];
 
 /** How NOT_FOUND and ALREADY_EXISTS name a group's association. */
 export function associationOf(groupUid: string): string {
@@ -216,6 +234,16 @@ function parseBlock<B extends Block>(body: JsonObject, name: B): AccountAssociat
   return block === undefined ? undefined : PARSERS[name](block);
 }
 
+/** A block value the gateway's implied mask names whole: null, or an empty object. */
+function leafless(value: unknown): boolean {
+  return (
+    value === null ||
+    (typeof value === "object" &&
+      !Array.isArray(value) &&
+      Object.keys(value as object).length === 0)
+  );
+}
+
 /** Refuses a record without any block (at create and after every update). */
 function requireSomeBlock(record: Pick<AccountAssociationRecord, Block>): void {
   if (BLOCKS.every((name) => record[name] === undefined)) {
@@ -344,22 +372,36 @@ export const accountAssociations = writableCollection<AccountAssociationRecord, 
   update: {
     writable: ACCOUNT_ASSOCIATION_MASK_PATHS,
     fields: ["name", "description", ...BLOCKS],
-    apply: (_ctx, current, body, paths) => {
+    apply: (_ctx, current, body, paths, masked) => {
       const next: AccountAssociationRecord = { ...current };
-      for (const path of paths) {
+      // Without a mask a block sent as null or {} has no leaves: the gateway's implied
+      // mask names the block itself (null removes it; {} is judged as an empty block).
+      const applied = masked ? paths : [...paths, ...BLOCKS.filter((name) => leafless(body[name]))];
+      // Leaf paths, gathered per block over the stored block; each block then judged whole.
+      const merged = new Map<Block, JsonObject>();
+      for (const path of applied) {
         if (path === "name") next.name = requireName(body.name);
         else if (path === "description")
           next.description = optionalString(body, "description") ?? "";
         else if ((BLOCKS as readonly string[]).includes(path)) {
           const name = path as Block;
           setBlock(next, name, parseBlock(body, name));
+        } else {
+          const [name, leaf] = path.split(".") as [Block, string];
+          const block = merged.get(name) ?? (structuredClone(current[name] ?? {}) as JsonObject);
+          const given = optionalObject(body, name)?.[leaf];
+          // A leaf the mask names and the body leaves out is cleared.
+          if (given === undefined || given === null) delete block[leaf];
+          else block[leaf] = given;
+          merged.set(name, block);
         }
       }
+      for (const [name, block] of merged) setBlock(next, name, PARSERS[name](block));
       requireSomeBlock(next);
       return next;
     },
     references: ({ ctx, current, next, paths }) => {
-      if (paths.includes("chainguard")) {
+      if (paths.some((path) => path === "chainguard" || path.startsWith("chainguard."))) {
         requireServiceIdentities(ctx.state, current.uid, next.chainguard);
       }
     },

@@ -12,6 +12,13 @@ import { type JsonObject, ok } from "../requests";
 import { existing, FLAT_UID, listEnvelope, readOnlyCollection, sortValueOf } from "./kit";
 
 /** The members of `AdvisoryEvent`'s `type` one-of, by the list filter's enum value. */
+/**
+ * Where an advisory's component was found, when a seed or an earlier data file does not
+ * say: the apk database, where a package's own component is recorded. The definitions
+ * make `component_location` REQUIRED (corrections 18), so no advisory answers it empty.
+ */
+export const DEFAULT_COMPONENT_LOCATION = "/lib/apk/db/installed";
+
 export const ADVISORY_EVENT_TYPES: Readonly<Record<string, string>> = {
   EVENT_TYPE_FILTER_DETECTION: "detection",
   EVENT_TYPE_FILTER_TRUE_POSITIVE_DETERMINATION: "truePositiveDetermination",

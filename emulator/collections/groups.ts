@@ -1,10 +1,17 @@
 /** Groups: `/iam/v2beta1/groups`, the tree everything else hangs under. */
-import { failedPrecondition } from "../errors";
+import type { Access } from "../access";
+import { failedPrecondition, invalidArgument, notFound, unauthenticated } from "../errors";
 import { KIND_ENTRIES } from "../kinds";
 import type { GroupRecord } from "../model";
 import { type JsonObject, optionalString } from "../requests";
-import type { State } from "../state";
-import { countsOfPresent, type EmulatorContext, newChildUid, requireName } from "./kit";
+import { builtInRoleUid, childSegment, flatUid, type State } from "../state";
+import {
+  countsOfPresent,
+  type EmulatorContext,
+  newChildUid,
+  PATH_UID,
+  requireSizedName,
+} from "./kit";
 import { writableCollection } from "./writable";
 
 export function groupOut(group: GroupRecord): JsonObject {
@@ -36,14 +43,100 @@ export function groupContents(state: State, uid: string): string[] {
   );
 }
 
+/** The parent as given, quoted and cut short so a pasted blob does not flood an error. */
+function quotedParent(given: string): string {
+  if (given.length <= 80) return JSON.stringify(given);
+  return `${JSON.stringify(given.slice(0, 80))}... (${given.length} characters)`;
+}
+
+/** One group named by `what`, or the error saying several are. */
+function onlyOne(matches: string[], given: string, what: string): string | undefined {
+  if (matches.length > 1) {
+    throw invalidArgument(
+      "parent",
+      `${quotedParent(given)} is the ${what} of ${matches.length} groups; give the group's uid`,
+    );
+  }
+  return matches[0];
+}
+
+/**
+ * A new group's parent as the definitions at HEAD allow it (corrections 16): a group's
+ * uid, else the suffix of exactly one group's uid, else the name of exactly one group the
+ * caller can see. Several matches are INVALID_ARGUMENT, none NOT_FOUND, each naming
+ * `parent`.
+ */
+function resolveParent(ctx: EmulatorContext, access: Access, raw: string): string {
+  let given: string;
+  try {
+    given = decodeURIComponent(raw);
+  } catch {
+    throw invalidArgument("parent", "is not a valid path segment");
+  }
+  if (PATH_UID.test(given)) return given;
+  const visible = (uid: string) => access.can("CAP_IAM_GROUPS_LIST", uid);
+  const store = ctx.state.groups;
+  const bySuffix: string[] = [];
+  for (const group of store.values()) {
+    if (group.uid.endsWith(`/${given}`) && visible(group.uid)) bySuffix.push(group.uid);
+  }
+  const suffix = onlyOne(bySuffix, given, "uid suffix");
+  if (suffix !== undefined) return suffix;
+  const named = onlyOne(store.named(given).filter(visible), given, "name");
+  if (named !== undefined) return named;
+  throw notFound(
+    `parent: no group the caller can see has the uid, uid suffix or name ${quotedParent(given)}`,
+  );
+}
+
+/**
+ * A root organisation: `CreateGroup` with an empty parent. The definitions make the
+ * create unscoped "to allow users to create new root groups", so any authenticated
+ * caller may; the caller becomes its owner (a binding to the built-in `owner` role on
+ * it), as the platform's internal create without an owner (`CreateWithGroup`) says by
+ * contrast.
+ */
+function createRoot(ctx: EmulatorContext, access: Access, body: JsonObject): GroupRecord {
+  const owner = access.identityUid;
+  if (owner === undefined || !ctx.state.identities.has(owner)) {
+    throw unauthenticated("creating an organisation needs a caller who can become its owner");
+  }
+  const name = requireSizedName(body.name);
+  const description = optionalString(body, "description") ?? "";
+  const now = ctx.clock.isoNow();
+  let uid = flatUid();
+  while (ctx.state.groups.has(uid)) uid = flatUid();
+  const group: GroupRecord = {
+    uid,
+    name,
+    description,
+    resourceLimits: {},
+    verified: false,
+    createTime: now,
+    updateTime: now,
+  };
+  ctx.state.groups.insert(group);
+  ctx.state.addBinding({
+    uid: `${uid}/${childSegment()}`,
+    identityUid: owner,
+    roleUid: builtInRoleUid("owner"),
+    createTime: now,
+    updateTime: now,
+  });
+  ctx.state.touch();
+  return group;
+}
+
 export const groups = writableCollection<GroupRecord, { name: string; description: string }>({
   name: "groups",
   out: (_ctx, group) => groupOut(group),
   list: { sortName: (_ctx, group) => group.name },
   create: {
     parentHint: "the parent group uid belongs in the path",
+    parent: resolveParent,
+    root: createRoot,
     body: (_ctx, body) => ({
-      name: requireName(body.name),
+      name: requireSizedName(body.name),
       description: optionalString(body, "description") ?? "",
     }),
     build: (ctx, draft, parentUid, now) => ({
@@ -64,7 +157,7 @@ export const groups = writableCollection<GroupRecord, { name: string; descriptio
     apply: (_ctx, current, body, paths) => {
       const next: GroupRecord = { ...current };
       for (const path of paths) {
-        if (path === "name") next.name = requireName(body.name);
+        if (path === "name") next.name = requireSizedName(body.name, "name", current.name);
         if (path === "description") next.description = optionalString(body, "description") ?? "";
       }
       return next;

@@ -23,7 +23,7 @@ import {
 } from "../identity-kinds/shapes";
 import type { IdentityRecord } from "../model";
 import { type JsonObject, optionalString } from "../requests";
-import { type EmulatorContext, newChildUid, parentPath, requireName } from "./kit";
+import { type EmulatorContext, newChildUid, parentPath, requireSizedName } from "./kit";
 import { refuseIdentityDelete } from "./references";
 import { writableCollection } from "./writable";
 
@@ -101,7 +101,7 @@ export const identities = writableCollection<IdentityRecord, IdentityDraft>({
   create: {
     parentHint: "the owning group uid belongs in the path",
     body: (ctx, body) => {
-      const name = requireName(body.name);
+      const name = requireSizedName(body.name);
       const description = optionalString(body, "description") ?? "";
       const relationship = parseRelationship(body, ctx.clock.nowMs());
       const given = body.staticKeys as JsonObject | undefined;
@@ -145,7 +145,7 @@ export const identities = writableCollection<IdentityRecord, IdentityDraft>({
       // kind, and a path of another kind is refused (addendum 6.8).
       const paths = identityUpdatePaths(request, body, current);
       let next: IdentityRecord = { ...current };
-      if (paths.includes("name")) next.name = requireName(body.name);
+      if (paths.includes("name")) next.name = requireSizedName(body.name, "name", current.name);
       if (paths.includes("description")) {
         next.description = optionalString(body, "description") ?? "";
       }

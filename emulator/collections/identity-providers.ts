@@ -62,8 +62,8 @@ export function identityProviderOut(provider: IdentityProviderRecord): JsonObjec
 
 // ---------------------------------------------------------------- validation
 
-function requireProviderName(value: unknown): string {
-  return requireSizedName(value);
+function requireProviderName(value: unknown, kept?: string): string {
+  return requireSizedName(value, "name", kept);
 }
 
 function requireDefaultRole(value: unknown): string {
@@ -163,7 +163,7 @@ function applyUpdate(
   for (const path of paths) {
     switch (path) {
       case "name":
-        next.name = requireProviderName(body.name);
+        next.name = requireProviderName(body.name, current.name);
         break;
       case "description":
         next.description = optionalString(body, "description") ?? "";

@@ -149,6 +149,14 @@ export interface CreateSpec<T, D> extends WriteSteps<CreateWrite<D>> {
   parentHint: string;
   /** Step 2: the capabilities the caller needs on the parent; default the CREATE one. */
   capabilities?: string[];
+  /**
+   * The parent's uid from the path as the caller gave it, for a collection that takes
+   * more than a uid there (a group's parent: a uid, a uid suffix or a group's name);
+   * default: a uid. Not called without a parent when `root` is given.
+   */
+  parent?(ctx: EmulatorContext, access: Access, given: string): string;
+  /** The whole create of a record without a parent (a root organisation). */
+  root?(ctx: EmulatorContext, access: Access, body: JsonObject): T;
   /** Step 3: the body, validated. Step 4 then checks the parent group exists, then `references`. */
   body(ctx: EmulatorContext, body: JsonObject, parentUid: string): D;
   /** The new record; called after every check passed. */
@@ -257,8 +265,13 @@ export function writableCollection<T extends StoredRecord, D>(
   ): ApiResponse {
     const creating = spec.create;
     if (!creating) throw unsupported(request);
+    if (uid === undefined && creating.root) {
+      return ok(spec.out(ctx, creating.root(ctx, access, bodyObject(request)), access));
+    }
     if (uid === undefined) throw invalidArgument("parent", creating.parentHint);
-    const parentUid = requirePathUid(uid, "parent");
+    const parentUid = creating.parent
+      ? creating.parent(ctx, access, uid)
+      : requirePathUid(uid, "parent");
     for (const capability of creating.capabilities ?? [capabilityFor(spec.name, "create")]) {
       access.require(capability, parentUid);
     }

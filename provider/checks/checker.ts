@@ -22,6 +22,9 @@ export const UNKNOWN_VALUE = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 /** Names of groups, identities and roles (API rule). */
 export const NAME_PATTERN = /^[a-z0-9 ._-]{1,}$/;
 
+/** The length of a group's, an identity's or an identity provider's name (definitions at HEAD). */
+export const NAME_LENGTH = { min: 3, max: 63 } as const;
+
 /**
  * Upper bounds chosen by this provider (the API states none), generous enough for real
  * use while catching pasted blobs before they reach the service.
@@ -174,8 +177,12 @@ export class Checker {
     }
   }
 
-  /** A name of the API's pattern, `min` to `max` characters. */
-  name(property: string, value: unknown, min = 1, max: number = MAX_LENGTH.name) {
+  /**
+   * A name of the API's pattern, `min` to `max` characters. `kept` is the name the
+   * stack already holds: the length rule judges only a name about to be written, so a
+   * stack made before the rule still previews with no change.
+   */
+  name(property: string, value: unknown, min = 1, max: number = MAX_LENGTH.name, kept?: unknown) {
     const name = this.requiredString(property, value);
     if (name === undefined || isUnknown(name)) return name;
     if (!NAME_PATTERN.test(name)) {
@@ -184,9 +191,10 @@ export class Checker {
         `must match ${NAME_PATTERN.source} (lowercase letters, digits, space, '.', '_', '-'), got ${quoted(name)}`,
       );
     }
+    const length = [...name].length;
     if (min <= 1) this.maxLength(property, name, max);
-    else if (name.length < min || name.length > max) {
-      this.fail(property, `must be ${min} to ${max} characters, got ${name.length}`);
+    else if (name !== kept && (length < min || length > max)) {
+      this.fail(property, `must be ${min} to ${max} characters, got ${length}`);
     }
     return name;
   }
@@ -197,12 +205,26 @@ export class Checker {
 
   /**
    * The members of an object named within a group, in this order: `parentUid`, `name`
-   * (`min` to `max` characters) and `description`.
+   * (3 to 63 characters, the rule of groups, identities and identity providers) and
+   * `description`. The length rule spares a name already live: the one `olds` (the
+   * inputs the stack holds) have, or, before the stack holds it, the name of an object
+   * adopted (`adoptUid`), which the exporter writes as it reads it.
    */
-  namedInGroup(news: RawInputs, min?: number, max?: number) {
+  namedInGroup(news: RawInputs, olds?: RawInputs) {
+    const adopting =
+      typeof news.adoptUid === "string" &&
+      CHILD_UID_PATTERN.test(news.adoptUid) &&
+      parentOf(news.adoptUid) === news.parentUid;
     return {
       parentUid: this.uid("parentUid", news.parentUid, GROUP_UID_PATTERN, GROUP_SHAPE),
-      name: this.name("name", news.name, min, max),
+      name: this.name(
+        "name",
+        news.name,
+        NAME_LENGTH.min,
+        NAME_LENGTH.max,
+        // The stack's own name first: once adopted, a rename is judged like any other.
+        olds?.name !== undefined ? olds.name : adopting ? news.name : undefined,
+      ),
       description: this.description("description", news.description),
     };
   }

@@ -3,9 +3,9 @@
 import type { GroupInputs } from "../types";
 import { type Checked, Checker, type RawInputs, withAdoptUid } from "./checker";
 
-export function checkGroupInputs(news: RawInputs): Checked<GroupInputs> {
+export function checkGroupInputs(news: RawInputs, olds?: RawInputs): Checked<GroupInputs> {
   const checker = new Checker();
-  const { parentUid, name, description } = checker.namedInGroup(news);
+  const { parentUid, name, description } = checker.namedInGroup(news, olds);
   const adoptUid = checker.adoptUid(news.adoptUid, "parentUid", parentUid);
   const inputs = withAdoptUid(
     { parentUid: parentUid ?? "", name: name ?? "", description },

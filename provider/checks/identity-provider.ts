@@ -97,9 +97,12 @@ function checkOidc(checker: Checker, value: unknown): IdentityProviderOidc {
   };
 }
 
-export function checkIdentityProviderInputs(news: Record<string, unknown>) {
+export function checkIdentityProviderInputs(
+  news: Record<string, unknown>,
+  olds?: Record<string, unknown>,
+) {
   const checker = new Checker();
-  const { parentUid, name, description } = checker.namedInGroup(news, 3, 63);
+  const { parentUid, name, description } = checker.namedInGroup(news, olds);
   const defaultRole = checker.uid("defaultRole", news.defaultRole, ROLE_UID_PATTERN, ROLE_SHAPE);
   const oidc = checkOidc(checker, news.oidc);
   // Never quoted: the secret appears in no failure, only its length.

@@ -26,9 +26,9 @@ import {
   withAdoptUid,
 } from "./checker";
 
-export function checkIdentityInputs(news: RawInputs): Checked<IdentityInputs> {
+export function checkIdentityInputs(news: RawInputs, olds?: RawInputs): Checked<IdentityInputs> {
   const checker = new Checker();
-  const { parentUid, name, description } = checker.namedInGroup(news);
+  const { parentUid, name, description } = checker.namedInGroup(news, olds);
   const kinds = checkIdentityKind(checker, news);
   const adoptUid = checker.adoptUid(news.adoptUid, "parentUid", parentUid);
   const inputs = withAdoptUid(

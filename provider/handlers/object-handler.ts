@@ -64,7 +64,8 @@ export interface ObjectSpec<
    * update mask sends it as the proto field path (`protoFieldPath`).
    */
   updatable: ReadonlyArray<FieldSpec<Inputs, Outputs>>;
-  check(news: Record<string, unknown>): CheckResult<Inputs>;
+  /** The input checks; `olds` are the inputs the stack holds (none at create). */
+  check(news: Record<string, unknown>, olds?: Record<string, unknown>): CheckResult<Inputs>;
   api(client: IrmClient): ObjectApi<T, Body, MaskPath>;
   /**
    * Outputs (state) from the API's answer; `previous` is the state it replaces, when
@@ -378,7 +379,7 @@ function lifecycle<
 
   return {
     async check(olds, news) {
-      const checked = spec.check(news);
+      const checked = spec.check(news, olds);
       if (checked.failures?.length) return checked;
       const settled = checked.inputs && settledAdoption(olds, checked.inputs);
       const inputs =

@@ -253,6 +253,16 @@ export class CreatableCollection<
    */
   async create(parentUid: string, fields: Create, options?: RequestOptions): Promise<T> {
     const path = resourcePath(this.spec.path, parentUid, "parentUid");
+    return this.createAt(path, fields, options, (item) => this.notCreatedUnder(item, parentUid));
+  }
+
+  /** One create POSTed to `path`; `check` judges the object answered. */
+  protected async createAt(
+    path: string,
+    fields: Create,
+    options: RequestOptions | undefined,
+    check: (item: T) => string | undefined,
+  ): Promise<T> {
     const body = await this.client.call({
       method: "POST",
       path,
@@ -260,12 +270,7 @@ export class CreatableCollection<
       options,
     });
     try {
-      return this.decodeAnswer(
-        body,
-        { method: "POST", path },
-        (item) => this.notCreatedUnder(item, parentUid),
-        this.spec.decodeCreated,
-      );
+      return this.decodeAnswer(body, { method: "POST", path }, check, this.spec.decodeCreated);
     } catch (error) {
       const bad = error as IrmError;
       throw new OutcomeUnknownError({

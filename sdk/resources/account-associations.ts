@@ -87,9 +87,11 @@ export interface AccountAssociationCreate {
 }
 
 /**
- * Blocks are replaced whole. Without a mask, a block sent as `null` is removed;
- * with a mask, a named block absent from the body is removed (`*` removes every
- * absent one). At least one block must remain.
+ * A block named in the mask is replaced whole; a member named alone
+ * (`google.project_id`) changes that member and keeps the rest of its block. Without a
+ * mask, the members a block carries apply (the mask the API's gateway implies) and a
+ * block sent as `null` is removed; with a mask, a named block absent from the body is
+ * removed (`*` removes every absent one). At least one block must remain.
  */
 export interface AccountAssociationUpdate {
   name?: string;
@@ -101,15 +103,25 @@ export interface AccountAssociationUpdate {
   chainguard?: ChainguardBindings | null;
 }
 
-/** Blocks only, no sub-paths (`google.projectId` is refused). */
+/**
+ * Whole blocks, or one member of a block (proto field names); a map member
+ * (`azure.client_ids`, ...) is replaced whole.
+ */
 export type AccountAssociationMaskPath =
   | "name"
   | "description"
   | "amazon"
+  | "amazon.account"
   | "google"
+  | "google.project_id"
+  | "google.project_number"
   | "azure"
+  | "azure.tenant_id"
+  | "azure.client_ids"
   | "github"
+  | "github.app_installations"
   | "chainguard"
+  | "chainguard.service_bindings"
   | "*";
 
 /** Scope filters test the group's uid: `descendantsOf: X` lists the associations of groups strictly below X. */

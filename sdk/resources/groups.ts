@@ -3,7 +3,7 @@
  * its shape (required fields and their types; see `core/shape.ts`).
  */
 import { WritableCollection } from "../core/collection";
-import type { Timestamp } from "../core/common-types";
+import type { RequestOptions, Timestamp } from "../core/common-types";
 import type { ApiRequester } from "../core/resource";
 import { int64Field, ShapeReader } from "../core/shape";
 
@@ -20,7 +20,7 @@ export interface Group {
 }
 
 export interface GroupCreate {
-  /** Must match `^[a-z0-9 ._-]{1,}$`. */
+  /** Must match `^[a-z0-9 ._-]{1,}$`, 3 to 63 characters. */
   name: string;
   description?: string;
 }
@@ -62,4 +62,18 @@ export class Groups extends WritableCollection<Group, GroupCreate, GroupUpdate, 
       decode: decodeGroup,
     });
   }
+
+  /**
+   * Creates a root organisation (`CreateGroup` with an empty parent); the service makes
+   * the caller its owner, and a token exchanged next works there. An answer that is not
+   * a root group is an `OutcomeUnknownError`: the create may have happened.
+   */
+  async createOrganization(fields: GroupCreate, options?: RequestOptions): Promise<Group> {
+    return this.createAt("/iam/v2beta1/groups", fields, options, (item) =>
+      ROOT_UID.test(item.uid) ? undefined : `${item.uid} is not a root organisation's uid`,
+    );
+  }
 }
+
+/** A root organisation's uid: 40 lowercase hex. */
+const ROOT_UID = /^[0-9a-f]{40}$/;

@@ -121,6 +121,7 @@ export interface Identity {
 
 /** Exactly one of `claimMatch`, `staticKeys`, `awsIdentity`, `servicePrincipal`; the kind never changes afterwards. */
 export interface IdentityCreate {
+  /** Must match `^[a-z0-9 ._-]{1,}$`, 3 to 63 characters. */
   name: string;
   description?: string;
   claimMatch?: ClaimMatch;

@@ -457,21 +457,98 @@ describe("update (5.4)", () => {
     });
   });
 
-  it("no block left is INVALID_ARGUMENT on body; sub-paths are not mask paths", async () => {
+  it("no block left is INVALID_ARGUMENT on body", async () => {
     const group = await fresh();
     const none = await o.call("PATCH", path(`/${group}?updateMask=amazon,google`), { body: {} });
     expect(failure(none)).toEqual([
       400,
       "Invalid argument: body: at least one of amazon, google, azure, github, chainguard is required",
     ]);
-    const sub = await o.call("PATCH", path(`/${group}?updateMask=google.projectId`), { body: {} });
-    expect(failure(sub)[1]).toMatch(
-      /^Invalid argument: update_mask: "google\.projectId" is not a writable field/,
-    );
-    expect((await o.call<Json>("GET", path(`/${group}`))).body.google).toEqual({
-      projectId: "my-project",
-      projectNumber: "1",
+  });
+});
+
+describe("update: a leaf inside a block (corrections 15)", () => {
+  async function fresh(): Promise<string> {
+    const group = await o.group(emu.rootGroupUid);
+    const reply = await o.call("POST", path(`/${group}`), {
+      body: {
+        name: "acct",
+        google: { projectId: "my-project", projectNumber: "1" },
+        azure: { tenantId: GUID, clientIds: { a: GUID, b: GUID } },
+      },
     });
+    expect(reply.status).toBe(200);
+    return group;
+  }
+
+  it.each(["google.project_id", "google.projectId"])(
+    "a mask %s changes that member and keeps the rest of the block and the others",
+    async (mask) => {
+      const group = await fresh();
+      const reply = await o.call<Json>("PATCH", path(`/${group}?updateMask=${mask}`), {
+        body: { google: { projectId: "other-project", projectNumber: "99" } },
+      });
+      expect(reply.status, reply.text).toBe(200);
+      expect(reply.body.google).toEqual({ projectId: "other-project", projectNumber: "1" });
+      expect(reply.body.azure).toEqual({ tenantId: GUID, clientIds: { a: GUID, b: GUID } });
+    },
+  );
+
+  it("without a mask a block's members present apply, as the gateway's implied mask", async () => {
+    const group = await fresh();
+    const reply = await o.call<Json>("PATCH", path(`/${group}`), {
+      body: { google: { projectId: "other-project" } },
+    });
+    expect(reply.status, reply.text).toBe(200);
+    expect(reply.body.google).toEqual({ projectId: "other-project", projectNumber: "1" });
+    expect(reply.body.azure).toEqual({ tenantId: GUID, clientIds: { a: GUID, b: GUID } });
+  });
+
+  it("without a mask an empty block is named whole, as the gateway implies, and judged", async () => {
+    const group = await fresh();
+    const reply = await o.call("PATCH", path(`/${group}`), { body: { google: {} } });
+    expect(failure(reply)).toEqual([400, "Invalid argument: google.projectId: is required"]);
+  });
+
+  it("a map member is replaced whole", async () => {
+    const group = await fresh();
+    const reply = await o.call<Json>("PATCH", path(`/${group}?updateMask=azure.client_ids`), {
+      body: { azure: { clientIds: { c: GUID2 } } },
+    });
+    expect(reply.status, reply.text).toBe(200);
+    expect(reply.body.azure).toEqual({ tenantId: GUID, clientIds: { c: GUID2 } });
+  });
+
+  it("a named member left out is cleared, and the block judged whole", async () => {
+    const group = await fresh();
+    const cleared = await o.call("PATCH", path(`/${group}?updateMask=google.project_number`), {
+      body: {},
+    });
+    expect(failure(cleared)).toEqual([400, "Invalid argument: google.projectNumber: is required"]);
+    const added = await o.call("PATCH", path(`/${group}?updateMask=amazon.account`), {
+      body: { amazon: { account: "1234" } },
+    });
+    expect(failure(added)).toEqual([400, "Invalid argument: amazon.account: must be 12 digits"]);
+    const got = await o.call<Json>("GET", path(`/${group}`));
+    expect(got.body.google).toEqual({ projectId: "my-project", projectNumber: "1" });
+    expect(got.body).not.toHaveProperty("amazon");
+  });
+
+  it("a leaf of a block the association lacks starts that block", async () => {
+    const group = await fresh();
+    const reply = await o.call<Json>("PATCH", path(`/${group}?updateMask=amazon.account`), {
+      body: { amazon: { account: "123456789012" } },
+    });
+    expect(reply.status, reply.text).toBe(200);
+    expect(reply.body.amazon).toEqual({ account: "123456789012" });
+  });
+
+  it("a path that is no member is still refused, naming it", async () => {
+    const group = await fresh();
+    const reply = await o.call("PATCH", path(`/${group}?updateMask=google.project`), { body: {} });
+    expect(failure(reply)[1]).toMatch(
+      /^Invalid argument: update_mask: "google\.project" is not a writable field/,
+    );
   });
 });
 

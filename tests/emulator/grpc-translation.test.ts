@@ -41,6 +41,18 @@ describe.runIf(built)("gRPC translation", () => {
     expect((await call.readBody()).body).toEqual({ name: "n", description: "d" });
   });
 
+  it("CreateGroup without a parent posts to the collection: a root organisation", async () => {
+    const path = `${IAM}.GroupsService/CreateGroup`;
+    const call = face.callOf(
+      method(path),
+      decoded(path, { group: { name: "new-org" } }),
+      "Bearer t",
+    );
+    expect(call.method).toBe("POST");
+    expect(call.rawPath.replace(/\/$/, "")).toBe("/iam/v2beta1/groups");
+    expect((await call.readBody()).body).toEqual({ name: "new-org" });
+  });
+
   it("a list: nested filters by proto name, zero values left out", () => {
     const path = `${IAM}.RoleBindingsService/ListRoleBindings`;
     const root = "b".repeat(40);

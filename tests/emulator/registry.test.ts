@@ -235,6 +235,34 @@ describe("advisories", () => {
   });
 });
 
+describe("advisories: the component's location (corrections 18)", () => {
+  it("every advisory carries one, a seed without one the apk database's; the list filters by it", async () => {
+    const all = await owner<{ advisories: Json[] }>("GET", "/vulnerabilities/v2beta1/advisories");
+    for (const advisory of all.body.advisories) {
+      expect(advisory.componentLocation, String(advisory.advisoryId)).toMatch(/^\/./);
+    }
+    const seeded = await emu.seed({
+      advisories: [
+        { advisoryId: "CGA-2099-0100", artifactName: "curl", componentLocation: "/usr/bin/curl" },
+        { advisoryId: "CGA-2099-0101", artifactName: "curl" },
+      ],
+    });
+    const [located, unsaid] = await Promise.all(
+      seeded.advisories.map(
+        async (uid) =>
+          (await owner<Json>("GET", `/vulnerabilities/v2beta1/advisories/${uid}`)).body,
+      ),
+    );
+    expect(located.componentLocation).toBe("/usr/bin/curl");
+    expect(unsaid.componentLocation).toBe("/lib/apk/db/installed");
+    const filtered = await owner<{ advisories: Json[] }>(
+      "GET",
+      `/vulnerabilities/v2beta1/advisories?component_locations=${enc("/usr/bin/curl")}`,
+    );
+    expect(filtered.body.advisories.map((a) => a.uid)).toEqual([seeded.advisories[0]]);
+  });
+});
+
 describe("v1 paths", () => {
   it("GET /iam/v1/groups answers items with id and integer resourceLimits", async () => {
     const reply = await owner<{ items: Json[] }>("GET", "/iam/v1/groups");

@@ -47,7 +47,7 @@ describe("check: Group", () => {
     });
     expect(properties(result.failures)).toEqual(["description", "name", "parentUid"]);
     expect(result.failures.find((f) => f.property === "parentUid")?.reason).toMatch(/group uid/);
-    expect(result.failures.find((f) => f.property === "name")?.reason).toMatch(/at most 128/);
+    expect(result.failures.find((f) => f.property === "name")?.reason).toMatch(/3 to 63/);
   });
 
   it("lets unknown values through during preview", () => {

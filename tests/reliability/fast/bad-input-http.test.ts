@@ -143,9 +143,9 @@ const BAD_BODIES: Array<[string, string | Buffer, string]> = [
 const WRONG_FIELD_TYPES: Array<[string, string, string, unknown]> = [
   ["group name a number", "POST", "groups", { name: 42 }],
   ["group name an object", "POST", "groups", { name: { en: "x" } }],
-  ["group description an array", "POST", "groups", { name: "x", description: ["d"] }],
+  ["group description an array", "POST", "groups", { name: "xyz", description: ["d"] }],
   ["group name a NUL", "POST", "groups", { name: "x\u0000" }],
-  ["identity claimMatch a string", "POST", "identities", { name: "x", claimMatch: "iss" }],
+  ["identity claimMatch a string", "POST", "identities", { name: "xyz", claimMatch: "iss" }],
   [
     "identity claimMatch.subject a number",
     "POST",
