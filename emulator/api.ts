@@ -8,6 +8,10 @@
 import type { Access } from "./access";
 import { accountAssociations } from "./collections/account-associations";
 import { advisories } from "./collections/advisories";
+import {
+  batchDeleteMappings,
+  externalGroupRoleMappings,
+} from "./collections/external-group-role-mappings";
 import { groupInvites } from "./collections/group-invites";
 import { groups } from "./collections/groups";
 import { identities } from "./collections/identities";
@@ -50,6 +54,7 @@ const HANDLERS: Readonly<Record<CollectionName, CollectionHandler>> = {
   identityProviders,
   groupInvites,
   accountAssociations,
+  externalGroupRoleMappings,
   advisories,
 };
 
@@ -78,6 +83,16 @@ const ROUTES = new Map<string, CollectionHandler>(
   }),
 );
 
+/**
+ * The colon actions (custom methods), `<domain>/<version>/<collection>:<action>`, each
+ * reached as `<collection>:<action>` or `<collection>/<uid>:<action>` as its rule says
+ * (the handler gets the uid, or undefined, and refuses the form it does not take).
+ * Any other action answers UNIMPLEMENTED.
+ */
+const ACTIONS = new Map<string, CollectionHandler>([
+  ["iam/v2beta1/externalGroupRoleMappings:batchDelete", batchDeleteMappings],
+]);
+
 /** Every `<domain>/<version>/<collection>` the router answers. */
 export function routedCollections(): string[] {
   return [...ROUTES.keys()];
@@ -95,20 +110,31 @@ export class Api {
     }
     const tokenAnswer = await handleTokenRoute(this.ctx, request);
     if (tokenAnswer) return tokenAnswer;
-    // Colon actions (`identityProviders/<uid>:generateScimToken`, `roleBindings:batchCreate`,
-    // ...) are left out of this API: UNIMPLEMENTED, whatever the method (addendum, 1).
-    if (request.path.startsWith("/iam/v2beta1/")) {
-      const last = request.path.slice(request.path.lastIndexOf("/") + 1);
-      if (last.includes(":")) throw unsupported(request);
-    }
+    // A colon in the last segment is an action (`roleBindings:batchCreate`,
+    // `identityProviders/<uid>:generateScimToken`): its own route, or UNIMPLEMENTED.
+    const lastSegment = request.path.slice(request.path.lastIndexOf("/") + 1);
+    const colon = lastSegment.includes(":") ? request.path.lastIndexOf(":") : -1;
+    const path = colon < 0 ? request.path : request.path.slice(0, colon);
     const match = /^\/(iam|registry|vulnerabilities)\/(v1|v2beta1)\/([A-Za-z_]+)(?:\/(.*))?$/.exec(
-      request.path,
+      path,
     );
-    if (!match) return undefined;
+    if (!match) {
+      if (colon >= 0 && request.path.startsWith("/iam/v2beta1/")) throw unsupported(request);
+      return undefined;
+    }
     const [, domain, version, collection, rest] = match;
+    const uid = rest === undefined || rest === "" ? undefined : rest;
+    if (colon >= 0) {
+      const action = ACTIONS.get(`${domain}/${version}/${collection}${request.path.slice(colon)}`);
+      if (!action) {
+        if (request.path.startsWith("/iam/v2beta1/")) throw unsupported(request);
+        return undefined;
+      }
+      return action(this.ctx, request, uid);
+    }
     const route = ROUTES.get(`${domain}/${version}/${collection}`);
     if (!route) return undefined;
-    return route(this.ctx, request, rest === undefined || rest === "" ? undefined : rest);
+    return route(this.ctx, request, uid);
   }
 
   /** Who is calling (see `callerOf`). */

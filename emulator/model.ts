@@ -110,6 +110,18 @@ export interface GroupInviteRecord extends Timestamps {
   keyId: string;
 }
 
+/**
+ * A mapping of an outside provider's group to a role: members of that group signing in
+ * through the identity provider get the role at `scope`. Its uid is a child of the
+ * identity provider's; a mapping never changes (the platform deletes and recreates).
+ */
+export interface ExternalGroupRoleMappingRecord extends Timestamps {
+  uid: string;
+  externalGroupId: string;
+  roleUid: string;
+  scope: string;
+}
+
 /** The outside accounts of a group; its uid is the group's uid (one per group). */
 export interface AccountAssociationRecord
   extends Omit<AccountAssociation, "github" | "chainguard"> {

@@ -17,6 +17,7 @@ import {
   optionalStringArray,
 } from "../requests";
 import { newChildUid, parentPath, requirePathUid, requireRoleUid, requireSizedName } from "./kit";
+import { refuseIdentityProviderDelete } from "./references";
 import { promisedRoleOfCreate, promisedRoleSteps } from "./roles";
 import { secretDigest } from "./secrets";
 import { type UpdateWrite, writableCollection } from "./writable";
@@ -299,5 +300,5 @@ export const identityProviders = writableCollection<IdentityProviderRecord, Prov
     apply: (_ctx, current, body, paths) => applyUpdate(current, body, paths),
     ...updateSteps,
   },
-  delete: {},
+  delete: { refuse: (ctx, provider) => refuseIdentityProviderDelete(ctx.state, provider.uid) },
 });

@@ -138,6 +138,11 @@ export interface ListSpec<T> {
 export interface CreateSpec<T, D> extends WriteSteps<CreateWrite<D>> {
   /** Why the parent belongs in the path, for a POST without one. */
   parentHint: string;
+  /**
+   * The collection the parent belongs to (step 4 checks it exists there); default
+   * `groups`. A mapping, for one, is created under an identity provider.
+   */
+  parentCollection?: CollectionName;
   /** Step 2: the capabilities the caller needs on the parent; default the CREATE one. */
   capabilities?: string[];
   /** Step 3: the body, validated. Step 4 then checks the parent group exists, then `references`. */
@@ -253,8 +258,8 @@ export function writableCollection<T extends StoredRecord, D>(
       access.require(capability, parentUid);
     }
     const draft = creating.body(ctx, bodyObject(request), parentUid);
-    // Step 4 begins with the parent: every collection creates under an existing group.
-    existing(ctx.state.groups, parentUid);
+    // Step 4 begins with the parent: a group, unless the collection says otherwise.
+    existing(ctx.state.collection(creating.parentCollection ?? "groups"), parentUid);
     runSteps(creating, { ctx, access, parentUid, draft });
     const record = creating.build(ctx, draft, parentUid, ctx.clock.isoNow());
     if (creating.insert) creating.insert(ctx, record);
