@@ -109,6 +109,15 @@ export {
   type GoogleProject,
 } from "./resources/account-associations";
 export {
+  BATCH_DELETE_MAX_NAMES,
+  type BatchDeleteExternalGroupRoleMappingsResult,
+  EXTERNAL_GROUP_ID_MAX_LENGTH,
+  type ExternalGroupRoleMapping,
+  type ExternalGroupRoleMappingCreate,
+  type ExternalGroupRoleMappingListParams,
+  ExternalGroupRoleMappings,
+} from "./resources/external-group-role-mappings";
+export {
   type CreatedGroupInvite,
   encodeTtl,
   type GroupInvite,

@@ -5,6 +5,7 @@
  * definitions: delete and recreate), so there is no update. Its calls need the identity
  * providers' capabilities, and a create also `CAP_IAM_ROLE_BINDINGS_CREATE`.
  */
+import { EXTERNAL_GROUP_ID_MAX_LENGTH } from "../../sdk/resources/external-group-role-mappings";
 import { isSameOrBelow } from "../access";
 import { alreadyExists, invalidArgument } from "../errors";
 import { capabilityFor } from "../kinds";
@@ -22,9 +23,6 @@ import {
 } from "./kit";
 import { promisedRoleSteps } from "./roles";
 import { type CreateWrite, writableCollection } from "./writable";
-
-/** Bound on an outside group id (the definitions give none; a claim value, kept small). */
-export const EXTERNAL_GROUP_ID_MAX_LENGTH = 256;
 
 export function mappingOut(mapping: ExternalGroupRoleMappingRecord): JsonObject {
   return {
