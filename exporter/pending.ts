@@ -97,6 +97,23 @@ const FINDERS: Record<KindName, (client: IrmClient, inputs: Raw) => Promise<Foun
   Role: (client, inputs) => byName(inputs, (p) => client.iam.roles.list(p)),
   Identity: (client, inputs) => byName(inputs, (p) => client.iam.identities.list(p)),
   IdentityProvider: (client, inputs) => byName(inputs, (p) => client.iam.identityProviders.list(p)),
+  ExternalGroupRoleMapping: async (client, inputs) => {
+    const [provider, group, role, scope] = [
+      "identityProviderUid",
+      "externalGroupId",
+      "roleUid",
+      "scope",
+    ].map((k) => input(inputs, k));
+    if (!provider || !group || !role || !scope) {
+      return "its identityProviderUid, externalGroupId, roleUid or scope is not in state";
+    }
+    const found = await client.iam.externalGroupRoleMappings
+      .list({ identityProviderUid: provider })
+      .all();
+    return found
+      .filter((m) => m.externalGroupId === group && m.roleUid === role && m.scope === scope)
+      .map((m) => m.uid);
+  },
   AccountAssociation: async (client, inputs) => {
     const group = input(inputs, "groupUid");
     if (!group) return "its groupUid is not in state";

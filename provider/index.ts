@@ -15,6 +15,10 @@ export {
   type GoogleProjectArgs,
 } from "./account-association";
 export { CONFIG_KEYS, type ProviderSettings } from "./config";
+export {
+  ExternalGroupRoleMapping,
+  type ExternalGroupRoleMappingArgs,
+} from "./external-group-role-mapping";
 export { Group, type GroupArgs } from "./group";
 export { GroupInvite, type GroupInviteArgs } from "./group-invite";
 export type {
@@ -97,6 +101,7 @@ export { RoleBinding, type RoleBindingArgs } from "./role-binding";
 export type {
   AwsIdentity,
   ClaimMatch,
+  ExternalGroupRoleMappingOutputs,
   GroupOutputs,
   IdentityKind,
   IdentityOutputs,

@@ -31,4 +31,5 @@ export {
   capabilitySet,
   checkRoleInputs,
 } from "./role";
+export { checkExternalGroupRoleMappingInputs } from "./external-group-role-mapping";
 export { checkRoleBindingInputs } from "./role-binding";

@@ -60,7 +60,10 @@ describe("create, get, list", () => {
     [{ externalGroupId: "" }, "externalGroupId: is required"],
     [{ externalGroupId: "x".repeat(257) }, "externalGroupId: must be at most 256 characters"],
     [{ roleUid: "" }, "roleUid: is required"],
-    [{ roleUid: "not-a-uid" }, "roleUid: must be a role uid (40 hex characters, or a custom role's group uid / 16 hex)"],
+    [
+      { roleUid: "not-a-uid" },
+      "roleUid: must be a role uid (40 hex characters, or a custom role's group uid / 16 hex)",
+    ],
     [{ scope: undefined }, "scope: is required"],
   ])("refuses %j before anything is made", async (overrides, message) => {
     const idp = await provider();
