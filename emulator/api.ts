@@ -23,7 +23,7 @@ import {
   unsupported,
 } from "./collections/kit";
 import { repos } from "./collections/repos";
-import { roleBindings } from "./collections/role-bindings";
+import { batchCreateRoleBindings, roleBindings } from "./collections/role-bindings";
 import { roles } from "./collections/roles";
 import { handleTokenRoute } from "./collections/sts";
 import { tags } from "./collections/tags";
@@ -91,6 +91,7 @@ const ROUTES = new Map<string, CollectionHandler>(
  */
 const ACTIONS = new Map<string, CollectionHandler>([
   ["iam/v2beta1/externalGroupRoleMappings:batchDelete", batchDeleteMappings],
+  ["iam/v2beta1/roleBindings:batchCreate", batchCreateRoleBindings],
 ]);
 
 /** Every `<domain>/<version>/<collection>` the router answers. */

@@ -187,6 +187,7 @@ export {
   Tags,
 } from "./resources/registry";
 export {
+  BATCH_CREATE_MAX_BINDINGS,
   type RoleBinding,
   type RoleBindingCreate,
   type RoleBindingIdentity,

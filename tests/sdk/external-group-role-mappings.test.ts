@@ -1,6 +1,7 @@
 /**
  * `client.iam.externalGroupRoleMappings`: the requests each verb sends (a stand-in), the
- * answers it refuses, and the whole round trip against the emulator.
+ * answers it refuses, and the whole round trip against the emulator; and the other
+ * batch call HEAD adds, `client.iam.roleBindings.batchCreate`.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
@@ -90,13 +91,11 @@ describe("against a stand-in", () => {
       ),
     );
     const error = await failure(
-      standIn
-        .client()
-        .iam.externalGroupRoleMappings.create(IDP, {
-          externalGroupId: "e",
-          roleUid: VIEWER,
-          scope: ROOT,
-        }),
+      standIn.client().iam.externalGroupRoleMappings.create(IDP, {
+        externalGroupId: "e",
+        roleUid: VIEWER,
+        scope: ROOT,
+      }),
     );
     expect(error).toBeInstanceOf(OutcomeUnknownError);
   });
@@ -165,5 +164,67 @@ describe("against the emulator", () => {
     const removed = await mappings.batchDelete(idp.uid, [made.uid]);
     expect(removed.externalGroupRoleMappings).toEqual([made]);
     expect(await mappings.list({ identityProviderUid: idp.uid }).all()).toEqual([]);
+  });
+});
+
+describe("roleBindings.batchCreate", () => {
+  let emu: TestEmulator;
+  let client: IrmClient;
+  beforeAll(async () => {
+    emu = await startTestEmulator();
+    client = clientFor(emu).client;
+  });
+  afterAll(async () => {
+    await closeClients();
+    await emu.close();
+  });
+
+  it("makes the bindings in one request, in the order given, and refuses bad input before any", async () => {
+    const viewer = (await client.iam.roles.list({ name: "viewer" })).items[0].uid;
+    const team = await client.iam.groups.create(emu.rootGroupUid, { name: "batch team" });
+    const who = await Promise.all(
+      ["a", "b"].map((n) =>
+        client.iam.identities.create(team.uid, {
+          name: `ci ${n}`,
+          claimMatch: { issuer: "https://issuer.example", subject: `repo:${n}` },
+        }),
+      ),
+    );
+    await emu.clearRequests();
+    const made = await client.iam.roleBindings.batchCreate(
+      team.uid,
+      who.map((identity) => ({ identityUid: identity.uid, roleUid: viewer })),
+    );
+    expect(made.map((b) => b.identity.uid)).toEqual(who.map((i) => i.uid));
+    expect((await emu.requests()).map((r) => `${r.method} ${r.path}`)).toEqual([
+      "POST /iam/v2beta1/roleBindings:batchCreate",
+    ]);
+    const tooMany = Array.from({ length: 26 }, () => ({
+      identityUid: who[0].uid,
+      roleUid: viewer,
+    }));
+    expect(await failure(client.iam.roleBindings.batchCreate(team.uid, tooMany))).toBeInstanceOf(
+      TypeError,
+    );
+    expect(await emu.requests()).toHaveLength(1);
+  });
+});
+
+describe("roleBindings.batchCreate: answers are checked", () => {
+  let standIn: StandIn;
+  beforeAll(async () => {
+    standIn = await new StandIn().start();
+  });
+  afterAll(() => standIn.close());
+
+  it("an answer missing a binding is an unknown outcome", async () => {
+    standIn.answer(json({ roleBindings: [] }));
+    const error = await failure(
+      standIn
+        .client()
+        .iam.roleBindings.batchCreate(ROOT, [{ identityUid: MAPPING, roleUid: VIEWER }]),
+    );
+    expect(error).toBeInstanceOf(OutcomeUnknownError);
+    expect((error as Error).message).toContain("batchCreate.roleBindings");
   });
 });
