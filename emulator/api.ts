@@ -24,6 +24,12 @@ import {
 } from "./collections/kit";
 import { repos } from "./collections/repos";
 import { batchCreateRoleBindings, roleBindings } from "./collections/role-bindings";
+import {
+  generateScimToken,
+  regenerateScimToken,
+  revokeScimToken,
+  setScimEnabled,
+} from "./collections/scim";
 import { roles } from "./collections/roles";
 import { handleTokenRoute } from "./collections/sts";
 import { tags } from "./collections/tags";
@@ -92,6 +98,10 @@ const ROUTES = new Map<string, CollectionHandler>(
 const ACTIONS = new Map<string, CollectionHandler>([
   ["iam/v2beta1/externalGroupRoleMappings:batchDelete", batchDeleteMappings],
   ["iam/v2beta1/roleBindings:batchCreate", batchCreateRoleBindings],
+  ["iam/v2beta1/identityProviders:generateScimToken", generateScimToken],
+  ["iam/v2beta1/identityProviders:regenerateScimToken", regenerateScimToken],
+  ["iam/v2beta1/identityProviders:revokeScimToken", revokeScimToken],
+  ["iam/v2beta1/identityProviders:setScimEnabled", setScimEnabled],
 ]);
 
 /** Every `<domain>/<version>/<collection>` the router answers. */

@@ -91,6 +91,26 @@ export interface IdentityProviderRecord
     /** SHA-256 of the client secret, hex; "" when none is stored (PKCE only). */
     clientSecretDigest: string;
   };
+  /** SCIM provisioning, once a first SCIM token was generated (absent: never issued). */
+  scim?: ScimRecord;
+}
+
+/**
+ * An identity provider's SCIM provisioning: the switch and the bearer tokens, each kept
+ * only as its salted digest (`collections/secrets.ts`), never its text.
+ */
+export interface ScimRecord {
+  enabled: boolean;
+  tokenDigest: string;
+  /** Absent: the token does not expire. */
+  tokenExpireTime?: string;
+  /** The token a regeneration replaced, while its overlap lasts. */
+  previousTokenDigest?: string;
+  previousTokenExpireTime?: string;
+  /** Set by a revocation: no token authenticates until one is regenerated. */
+  revokeTime?: string;
+  /** Opaque version, changed by every lifecycle action. */
+  etag: string;
 }
 
 /**

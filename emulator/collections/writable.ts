@@ -101,6 +101,8 @@ export interface WritableSpec<T extends StoredRecord, D> {
   name: NameOf<T>;
   /** The record as the API answers it to `access`. */
   out(ctx: EmulatorContext, record: T, access: Access): JsonObject;
+  /** The record as a List answers it, when a List shows less than a Get; default `out`. */
+  listOut?(ctx: EmulatorContext, record: T, access: Access): JsonObject;
   /**
    * Steps 1 and 2 for Get, Update and Delete. The default: `uid` is a path uid and the
    * caller holds the verb's capability on it (a Get needs the collection's LIST). May answer the record when finding it is part of
@@ -241,7 +243,8 @@ export function writableCollection<T extends StoredRecord, D>(
       nowMs: ctx.clock.nowMs(),
       pageTokenKey: ctx.tokens.pageTokenKey,
     });
-    return listEnvelope(spec.name, result, (record) => spec.out(ctx, record, access));
+    const shape = spec.listOut ?? spec.out;
+    return listEnvelope(spec.name, result, (record) => shape(ctx, record, access));
   }
 
   function create(

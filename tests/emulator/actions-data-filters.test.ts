@@ -32,8 +32,8 @@ const holdsDigestOf = (text: string, secret: string) =>
 
 describe("colon actions (addendum 1)", () => {
   it.each([
-    ["POST", "/iam/v2beta1/identityProviders/{group}/0123456789abcdef:generateScimToken"],
-    ["POST", "/iam/v2beta1/identityProviders/{group}/0123456789abcdef:setScimEnabled"],
+    ["GET", "/iam/v2beta1/identityProviders/{group}/0123456789abcdef:generateScimToken"],
+    ["POST", "/iam/v2beta1/identityProviders/{group}/0123456789abcdef:unknownAction"],
     ["GET", "/iam/v2beta1/accountAssociations/{group}:checkAccountAssociation"],
     ["POST", "/iam/v2beta1/identities:lookupIdentity"],
     ["POST", "/iam/v2beta1/identities:updateIdentityMetadata"],
