@@ -166,8 +166,13 @@ export {
   type IdentityProviderScim,
   IdentityProviders,
   type IdentityProviderUpdate,
+  type IssuedScimToken,
+  type RevokedScimToken,
   SCIM_CREDENTIAL_STATES,
   type ScimCredentialState,
+  type ScimSwitch,
+  type ScimTokenExpiry,
+  type ScimTokenRegeneration,
 } from "./resources/identity-providers";
 export {
   Advisories,
