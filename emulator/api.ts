@@ -22,6 +22,14 @@ import {
   type EmulatorContext,
   unsupported,
 } from "./collections/kit";
+import {
+  checkAccountAssociation,
+  checkEligibility,
+  lookupGroup,
+  lookupIdentity,
+  requestGroupAccess,
+  terms,
+} from "./collections/lookups";
 import { repos } from "./collections/repos";
 import { batchCreateRoleBindings, roleBindings } from "./collections/role-bindings";
 import {
@@ -76,9 +84,10 @@ const V1_HANDLERS: Readonly<Record<V1CollectionName, CollectionHandler>> = {
   accountAssociations: v1AccountAssociations,
 };
 
-/** `<domain>/<version>/<collection>` → its handler. */
-const ROUTES = new Map<string, CollectionHandler>(
-  KINDS.flatMap((entry) => {
+/** `<domain>/<version>/<collection>` → its handler; `terms` is no kind of its own (kept on groups). */
+const ROUTES = new Map<string, CollectionHandler>([
+  ["iam/v2beta1/terms", terms],
+  ...KINDS.flatMap((entry) => {
     const routes: Array<[string, CollectionHandler]> = [
       [`${entry.domain}/v2beta1/${entry.name}`, HANDLERS[entry.name]],
     ];
@@ -87,7 +96,7 @@ const ROUTES = new Map<string, CollectionHandler>(
     }
     return routes;
   }),
-);
+]);
 
 /**
  * The colon actions (custom methods), `<domain>/<version>/<collection>:<action>`, each
@@ -98,6 +107,11 @@ const ROUTES = new Map<string, CollectionHandler>(
 const ACTIONS = new Map<string, CollectionHandler>([
   ["iam/v2beta1/externalGroupRoleMappings:batchDelete", batchDeleteMappings],
   ["iam/v2beta1/roleBindings:batchCreate", batchCreateRoleBindings],
+  ["iam/v2beta1/identities:lookupIdentity", lookupIdentity],
+  ["iam/v2beta1/accountAssociations:checkAccountAssociation", checkAccountAssociation],
+  ["iam/v2beta1/groups:lookupGroup", lookupGroup],
+  ["iam/v2beta1/groups:checkEligibility", checkEligibility],
+  ["iam/v2beta1/groups:requestGroupAccess", requestGroupAccess],
   ["iam/v2beta1/identityProviders:generateScimToken", generateScimToken],
   ["iam/v2beta1/identityProviders:regenerateScimToken", regenerateScimToken],
   ["iam/v2beta1/identityProviders:revokeScimToken", revokeScimToken],

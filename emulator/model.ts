@@ -20,6 +20,15 @@ export interface GroupRecord extends Timestamps {
   /** Limits of the organisation (`map<string, int32>`: numbers in v2 and v1). */
   resourceLimits: Record<string, number>;
   verified: boolean;
+  /** The legal documents the group accepted (`/iam/v2beta1/terms`); absent: none. */
+  termsAcceptances?: TermsAcceptanceRecord[];
+}
+
+/** One accepted legal document: which, by whom (the identity's uid), when. */
+export interface TermsAcceptanceRecord {
+  docId: string;
+  acceptedBy: string;
+  createTime: string;
 }
 
 export type {

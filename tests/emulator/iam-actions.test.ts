@@ -1,7 +1,8 @@
 /**
- * The IAM colon actions HEAD publishes beyond the collections' verbs:
- * `roleBindings:batchCreate` (all or none), with the same checks, capabilities and
- * errors as a single create.
+ * The IAM calls HEAD publishes beyond the collections' verbs: `roleBindings:batchCreate`
+ * (all or none, with a single create's checks), `identities:lookupIdentity`,
+ * `accountAssociations/<uid>:checkAccountAssociation`, the groups' email-domain calls
+ * and the terms acceptances.
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import type { TestEmulator } from "../../harness/emulator";
@@ -173,5 +174,136 @@ describe("roleBindings:batchCreate", () => {
   it("is POST only", async () => {
     const reply = await o.call<Json>("GET", BATCH);
     expect(reply.status).toBe(501);
+  });
+});
+
+describe("identities:lookupIdentity", () => {
+  it("answers the identity naming exactly that issuer and subject, else a derived flat uid", async () => {
+    const group = await o.group(emu.rootGroupUid);
+    const known = await o.identity(group, {
+      name: "person",
+      claimMatch: { issuer: "https://accounts.example", subject: "user-42" },
+    });
+    const found = await o.call<Json>(
+      "GET",
+      "/iam/v2beta1/identities:lookupIdentity?issuer=https%3A%2F%2Faccounts.example&subject=user-42",
+    );
+    expect(found.body).toEqual({ uid: known });
+    const future = await o.call<Json>(
+      "GET",
+      "/iam/v2beta1/identities:lookupIdentity?issuer=https%3A%2F%2Faccounts.example&subject=user-43",
+    );
+    expect(future.body.uid).toMatch(/^[0-9a-f]{40}$/);
+    const again = await o.call<Json>(
+      "GET",
+      "/iam/v2beta1/identities:lookupIdentity?issuer=https%3A%2F%2Faccounts.example&subject=user-43",
+    );
+    expect(again.body.uid).toBe(future.body.uid);
+    const missing = await o.call("GET", "/iam/v2beta1/identities:lookupIdentity?issuer=x");
+    expect(failure(missing)).toEqual([400, "Invalid argument: subject: is required"]);
+    const anonymous = await o.call(
+      "GET",
+      "/iam/v2beta1/identities:lookupIdentity?issuer=x&subject=y",
+      {
+        token: null,
+      },
+    );
+    expect(anonymous.status).toBe(401);
+  });
+});
+
+describe("accountAssociations:checkAccountAssociation", () => {
+  it("READY for a configured provider, NOT_READY otherwise; needs the LIST capability", async () => {
+    const group = await o.group(emu.rootGroupUid);
+    const path = `/iam/v2beta1/accountAssociations/${group}:checkAccountAssociation`;
+    const none = await o.call("POST", path, {
+      body: { providerType: "ACCOUNT_PROVIDER_TYPE_AMAZON" },
+    });
+    expect(failure(none)).toEqual([404, `Not found: ${group}`]);
+    await o.call("POST", `/iam/v2beta1/accountAssociations/${group}`, {
+      body: { name: "accounts", amazon: { account: "123456789012" } },
+    });
+    const ready = await o.call<Json>("POST", path, {
+      body: { providerType: "ACCOUNT_PROVIDER_TYPE_AMAZON" },
+    });
+    expect(ready.body).toEqual({ status: "CHECK_STATUS_READY" });
+    const google = await o.call<Json>("POST", path, {
+      body: { providerType: "ACCOUNT_PROVIDER_TYPE_GOOGLE" },
+    });
+    expect(google.body).toEqual({ status: "CHECK_STATUS_NOT_READY", reason: "not configured" });
+    const unspecified = await o.call("POST", path, { body: {} });
+    expect(failure(unspecified)[1]).toMatch(/^Invalid argument: providerType: must be one of/);
+    const stranger = await o.actorWith(await o.group(emu.rootGroupUid), ["CAP_IAM_GROUPS_LIST"]);
+    const refused = await stranger.call("POST", path, {
+      body: { providerType: "ACCOUNT_PROVIDER_TYPE_AMAZON" },
+    });
+    expect(failure(refused)[0]).toBe(403);
+  });
+});
+
+describe("the groups' email-domain calls", () => {
+  it("no emulator token carries a verified email: NOT_FOUND, not eligible", async () => {
+    const lookup = await o.call("GET", "/iam/v2beta1/groups:lookupGroup");
+    expect(failure(lookup)[0]).toBe(404);
+    const eligible = await o.call<Json>("GET", "/iam/v2beta1/groups:checkEligibility");
+    expect(eligible.body).toEqual({ eligible: false });
+    const request = await o.call(
+      "POST",
+      `/iam/v2beta1/groups/${emu.rootGroupUid}:requestGroupAccess`,
+      {
+        body: {},
+      },
+    );
+    expect(failure(request)[0]).toBe(404);
+    expect(
+      (await o.call("GET", "/iam/v2beta1/groups:checkEligibility", { token: null })).status,
+    ).toBe(401);
+  });
+});
+
+describe("terms", () => {
+  it("records accepted documents once each, and lists a group's with its ancestors'", async () => {
+    const group = await o.group(emu.rootGroupUid);
+    const accepted = await o.call<Json>("POST", `/iam/v2beta1/terms/${emu.rootGroupUid}`, {
+      body: { documentIds: ["tos.v1", "dpa.v2", "tos.v1"] },
+    });
+    expect(accepted.body).toEqual({ group: emu.rootGroupUid, documentIds: ["tos.v1", "dpa.v2"] });
+    await o.call("POST", `/iam/v2beta1/terms/${group}`, { body: { documentIds: ["extra.v1"] } });
+    await o.call("POST", `/iam/v2beta1/terms/${emu.rootGroupUid}`, {
+      body: { documentIds: ["tos.v1"] },
+    });
+    const listed = await o.call<Json>("GET", `/iam/v2beta1/terms/${group}`);
+    const items = listed.body.termsAcceptances as Json[];
+    expect(items.map((a) => [a.docId, a.orgUid])).toEqual([
+      ["tos.v1", emu.rootGroupUid],
+      ["dpa.v2", emu.rootGroupUid],
+      ["extra.v1", group],
+    ]);
+    expect(items[0].acceptedBy).toMatch(/^[0-9a-f]{40}/);
+    expect(listed.body.totalCount).toBe("3");
+    const first = await o.call<Json>("GET", `/iam/v2beta1/terms/${group}?page_size=2`);
+    const rest = await o.call<Json>(
+      "GET",
+      `/iam/v2beta1/terms/${group}?page_size=2&page_token=${first.body.nextPageToken}`,
+    );
+    expect((rest.body.termsAcceptances as Json[]).map((a) => a.docId)).toEqual(["extra.v1"]);
+    expect(rest.body.nextPageToken).toBe("");
+  });
+
+  it("needs CAP_TERMS_ACCEPT to accept and CAP_TERMS_LIST to list; refuses no documents", async () => {
+    const group = await o.group(emu.rootGroupUid);
+    const lister = await o.actorWith(group, ["CAP_TERMS_LIST"]);
+    expect((await lister.call("GET", `/iam/v2beta1/terms/${group}`)).status).toBe(200);
+    const refused = await lister.call("POST", `/iam/v2beta1/terms/${group}`, {
+      body: { documentIds: ["tos.v1"] },
+    });
+    expect(failure(refused)[1]).toContain("CAP_TERMS_ACCEPT");
+    const empty = await o.call("POST", `/iam/v2beta1/terms/${group}`, {
+      body: { documentIds: [] },
+    });
+    expect(failure(empty)).toEqual([
+      400,
+      "Invalid argument: documentIds: must hold 1 to 50 document ids",
+    ]);
   });
 });
