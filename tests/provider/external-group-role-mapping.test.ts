@@ -6,6 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { UNKNOWN_VALUE } from "../../provider/checks";
+import { getExternalGroupRoleMappings } from "../../provider/lookups";
 import * as runtime from "../../provider/runtime";
 import type {
   ExternalGroupRoleMappingInputs,
@@ -176,5 +177,35 @@ describe("ExternalGroupRoleMapping lifecycle", () => {
       .list({ identityProviderUid: idp })
       .all();
     expect(listed.map((m) => m.uid)).toEqual([mapping.id]);
+  });
+});
+
+describe("getExternalGroupRoleMappings", () => {
+  it("lists a provider's mappings in one request, optionally of one outside group", async () => {
+    const idp = await freshProvider();
+    const opts = { settings: { apiUrl: emu.url, token: emu.token } };
+    const mappings = emu.client.iam.externalGroupRoleMappings;
+    const staff = await mappings.create(idp, {
+      externalGroupId: "staff",
+      roleUid: viewer,
+      scope: emu.rootGroupUid,
+    });
+    const admins = await mappings.create(idp, {
+      externalGroupId: "admins",
+      roleUid: viewer,
+      scope: emu.rootGroupUid,
+    });
+    await emu.clearRequests();
+    const all = await getExternalGroupRoleMappings({ identityProviderUid: idp }, opts);
+    expect(all.map((m) => m.uid).sort()).toEqual([staff.uid, admins.uid].sort());
+    expect(await emu.requests()).toHaveLength(1);
+    const one = await getExternalGroupRoleMappings(
+      { identityProviderUid: idp, externalGroupId: "admins" },
+      opts,
+    );
+    expect(one).toEqual([admins]);
+    await expect(
+      getExternalGroupRoleMappings({ identityProviderUid: "sso" }, opts),
+    ).rejects.toThrow("getExternalGroupRoleMappings: identityProviderUid: must be a child uid");
   });
 });
