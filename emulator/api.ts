@@ -32,13 +32,13 @@ import {
 } from "./collections/lookups";
 import { repos } from "./collections/repos";
 import { batchCreateRoleBindings, roleBindings } from "./collections/role-bindings";
+import { roles } from "./collections/roles";
 import {
   generateScimToken,
   regenerateScimToken,
   revokeScimToken,
   setScimEnabled,
 } from "./collections/scim";
-import { roles } from "./collections/roles";
 import { handleTokenRoute } from "./collections/sts";
 import { tags } from "./collections/tags";
 import {

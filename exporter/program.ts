@@ -714,7 +714,11 @@ const externalGroupRoleMappingDeclarer: Declarer<
         uid: m.uid,
         identityProvider: provider
           ? { kind: "resource", variable: provider }
-          : build.outsideValue(m.identityProviderUid, ["identity", "provider"], "An identity provider."),
+          : build.outsideValue(
+              m.identityProviderUid,
+              ["identity", "provider"],
+              "An identity provider.",
+            ),
         externalGroupId: m.externalGroupId,
         role: build.roleExpression(m.roleUid, ""),
         // The scope is the organisation: a declared group only when the export is of it.

@@ -280,13 +280,7 @@ function externalGroupRoleMappingLines(
     ["scope", ref(mapping.scope)],
     ["adoptUid", mapping.uid],
   ];
-  return declaration(
-    undefined,
-    "ExternalGroupRoleMapping",
-    mapping.resourceName,
-    members,
-    options,
-  );
+  return declaration(undefined, "ExternalGroupRoleMapping", mapping.resourceName, members, options);
 }
 
 function bindingLines(binding: BindingDeclaration, options: string | undefined): string[] {

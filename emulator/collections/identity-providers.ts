@@ -18,8 +18,8 @@ import {
 } from "../requests";
 import { newChildUid, parentPath, requirePathUid, requireRoleUid, requireSizedName } from "./kit";
 import { refuseIdentityProviderDelete } from "./references";
-import { scimOut } from "./scim";
 import { promisedRoleOfCreate, promisedRoleSteps } from "./roles";
+import { scimOut } from "./scim";
 import { secretDigest } from "./secrets";
 import { type UpdateWrite, writableCollection } from "./writable";
 

@@ -21,6 +21,7 @@ export {
   ROLE_UID_PATTERN,
   UNKNOWN_VALUE,
 } from "./checker";
+export { checkExternalGroupRoleMappingInputs } from "./external-group-role-mapping";
 export { checkGroupInputs } from "./group";
 export { canonicalDuration, checkGroupInviteInputs } from "./group-invite";
 export { checkIdentityInputs } from "./identity";
@@ -31,5 +32,4 @@ export {
   capabilitySet,
   checkRoleInputs,
 } from "./role";
-export { checkExternalGroupRoleMappingInputs } from "./external-group-role-mapping";
 export { checkRoleBindingInputs } from "./role-binding";

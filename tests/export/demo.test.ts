@@ -108,7 +108,9 @@ describe("irm-export on the demo organisation", { shuffle: false }, () => {
     expect(index).toContain("roleUid: deployer.uid,");
     expect(index).toContain("defaultRole: ssoUser.uid,");
     // The provider's outside group mapping, referring to its provider by variable.
-    expect(index).toContain('new irm.ExternalGroupRoleMapping("acme-sso-engineering-staff-viewer", {');
+    expect(index).toContain(
+      'new irm.ExternalGroupRoleMapping("acme-sso-engineering-staff-viewer", {',
+    );
     expect(index).toContain("identityProviderUid: acmeSso.uid,");
     expect(index).not.toContain('getRoleOutput({ name: "deployer" })');
     // Every identity kind, and the association naming the service principal by variable.

@@ -14,13 +14,7 @@ import { declaredCounts } from "../../exporter/kinds";
 import { buildProgram, type ProgramOptions } from "../../exporter/program";
 import { type PackageFacts, projectFiles } from "../../exporter/project";
 import type { LiveIdentityProvider, LiveOrganisation } from "../../exporter/read";
-import type {
-  ExternalGroupRoleMapping,
-  Group,
-  Identity,
-  Role,
-  RoleBinding,
-} from "../../sdk/index";
+import type { ExternalGroupRoleMapping, Group, Identity, Role, RoleBinding } from "../../sdk/index";
 
 const ROOT = "c".repeat(40);
 const TIME = "2026-11-22T10:00:00.000Z";
