@@ -110,6 +110,22 @@ export function scimOut(
   };
 }
 
+/** The answer of a call that issues a token: the token (this once) and where it is used. */
+function issuedAnswer(
+  ctx: EmulatorContext,
+  provider: IdentityProviderRecord,
+  token: string,
+  scim: ScimRecord,
+): JsonObject {
+  return {
+    token,
+    endpointUrl: endpointUrl(ctx, provider.uid),
+    ...(scim.tokenExpireTime === undefined ? {} : { expireTime: scim.tokenExpireTime }),
+    identityProviderUid: provider.uid,
+    etag: scim.etag,
+  };
+}
+
 /** `expireTime` / `neverExpires` of a request: the token's expiry, undefined for none. */
 function tokenExpiry(ctx: EmulatorContext, body: JsonObject): string | undefined {
   const neverExpires = optionalBoolean(body, "neverExpires") ?? false;
@@ -182,16 +198,7 @@ const ACTIONS: Record<string, ScimAction> = {
       ...(expire === undefined ? {} : { tokenExpireTime: expire }),
       etag: newEtag(),
     };
-    return {
-      scim,
-      answer: {
-        token,
-        endpointUrl: endpointUrl(ctx, provider.uid),
-        ...(expire === undefined ? {} : { expireTime: expire }),
-        identityProviderUid: provider.uid,
-        etag: scim.etag,
-      },
-    };
+    return { scim, answer: issuedAnswer(ctx, provider, token, scim) };
   },
 
   regenerateScimToken(ctx, provider, body) {
@@ -220,11 +227,7 @@ const ACTIONS: Record<string, ScimAction> = {
     return {
       scim,
       answer: {
-        token,
-        endpointUrl: endpointUrl(ctx, provider.uid),
-        ...(expire === undefined ? {} : { expireTime: expire }),
-        identityProviderUid: provider.uid,
-        etag: scim.etag,
+        ...issuedAnswer(ctx, provider, token, scim),
         ...(previousUntil === undefined ? {} : { previousTokenExpireTime: previousUntil }),
         requestedOverlap: `${overlap}s`,
       },

@@ -238,6 +238,23 @@ export function badShape(error: unknown, request: RequestSummary): unknown {
 }
 
 /**
+ * A malformed answer to a request that may have made something (a create, a batch, a
+ * reveal-once token) as an `OutcomeUnknownError` saying what to check first; anything
+ * else passes through.
+ */
+export function unknownOutcome(error: unknown, request: RequestSummary, advice: string): unknown {
+  const bad = badShape(error, request) as IrmError;
+  if (bad === error) return error;
+  return new OutcomeUnknownError({
+    code: GrpcCode.UNKNOWN,
+    status: bad.status,
+    request: bad.request,
+    cause: bad,
+    message: `${bad.message}; ${advice}`,
+  });
+}
+
+/**
  * List, Get, Create under a parent group, Delete: collections whose objects never
  * change (group invites) stop here.
  */

@@ -3,9 +3,8 @@
  * group. `oidc.clientSecret` is write-only: the reader never copies it from an
  * answer, and the client secret a request carries never appears in its errors.
  */
-import { badShape, nameMismatch, WritableCollection } from "../core/collection";
+import { badShape, nameMismatch, unknownOutcome, WritableCollection } from "../core/collection";
 import type { ListParams, RequestOptions, Timestamp } from "../core/common-types";
-import { GrpcCode, type IrmError, OutcomeUnknownError } from "../core/errors";
 import { resourcePath } from "../core/path";
 import { REDACTED } from "../core/redact";
 import type { ApiRequester } from "../core/resource";
@@ -421,15 +420,11 @@ export class IdentityProviders extends WritableCollection<
     try {
       return decodeIssued(answer, uid);
     } catch (error) {
-      const bad = badShape(error, { method: "POST", path }) as IrmError;
-      if (bad === error) throw error;
-      throw new OutcomeUnknownError({
-        code: GrpcCode.UNKNOWN,
-        status: bad.status,
-        request: bad.request,
-        cause: bad,
-        message: `${bad.message}; a SCIM token may or may not have been issued. Not retried: read the identity provider's scim status before acting again.`,
-      });
+      throw unknownOutcome(
+        error,
+        { method: "POST", path },
+        "a SCIM token may or may not have been issued. Not retried: read the identity provider's scim status before acting again.",
+      );
     }
   }
 }

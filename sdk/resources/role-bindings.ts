@@ -2,9 +2,8 @@
  * `/iam/v2beta1/roleBindings`: an identity holds a role in a group. Its types and the
  * one reader of its shape.
  */
-import { badShape, uidParent, WritableCollection } from "../core/collection";
+import { uidParent, unknownOutcome, WritableCollection } from "../core/collection";
 import type { PageParams, RequestOptions, Timestamp, UidpFilter } from "../core/common-types";
-import { GrpcCode, type IrmError, OutcomeUnknownError } from "../core/errors";
 import { resourcePath } from "../core/path";
 import { type ApiRequester, listQuery, type QueryValue } from "../core/resource";
 import { ShapeError, ShapeReader } from "../core/shape";
@@ -182,15 +181,11 @@ export class RoleBindings extends WritableCollection<
         return made;
       });
     } catch (error) {
-      const bad = badShape(error, { method: "POST", path }) as IrmError;
-      if (bad === error) throw error;
-      throw new OutcomeUnknownError({
-        code: GrpcCode.UNKNOWN,
-        status: bad.status,
-        request: bad.request,
-        cause: bad,
-        message: `${bad.message}; the bindings may or may not have been made. Not retried: list the group's bindings before trying again.`,
-      });
+      throw unknownOutcome(
+        error,
+        { method: "POST", path },
+        "the bindings may or may not have been made. Not retried: list the group's bindings before trying again.",
+      );
     }
   }
 
