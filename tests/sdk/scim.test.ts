@@ -60,16 +60,23 @@ describe("against the emulator", () => {
   it("refuses bad input before any request", async () => {
     const providers = client.iam.identityProviders;
     await emu.clearRequests();
-    for (const call of [
-      () =>
-        providers.generateScimToken(idp, {
-          neverExpires: true,
-          expireTime: "2027-01-01T00:00:00Z",
-        }),
-      () => providers.regenerateScimToken(idp, { etag: "" }),
-      () => providers.regenerateScimToken(idp, { etag: "e", overlapSeconds: 90_000 }),
-      () => providers.setScimEnabled(idp, true, ""),
-    ]) {
+    const cases: Array<[() => Promise<unknown>, string]> = [
+      [
+        () =>
+          providers.generateScimToken(idp, {
+            neverExpires: true,
+            expireTime: "2027-01-01T00:00:00Z",
+          }),
+        "expireTime cannot be set together with neverExpires",
+      ],
+      [() => providers.regenerateScimToken(idp, { etag: "" }), "etag is required"],
+      [
+        () => providers.regenerateScimToken(idp, { etag: "e", overlapSeconds: 90_000 }),
+        "overlapSeconds must be an integer from 0 to 86400, got 90000",
+      ],
+      [() => providers.setScimEnabled(idp, true, ""), "etag is required"],
+    ];
+    for (const [call, message] of cases) {
       let error: unknown;
       try {
         await call();
@@ -77,6 +84,7 @@ describe("against the emulator", () => {
         error = thrown;
       }
       expect(error).toBeInstanceOf(TypeError);
+      expect((error as Error).message).toBe(message);
     }
     expect(await emu.requests()).toEqual([]);
   });
