@@ -29,6 +29,7 @@ import {
   lookupIdentity,
   requestGroupAccess,
   terms,
+  updateIdentityMetadata,
 } from "./collections/lookups";
 import { repos } from "./collections/repos";
 import { batchCreateRoleBindings, roleBindings } from "./collections/role-bindings";
@@ -108,6 +109,7 @@ const ACTIONS = new Map<string, CollectionHandler>([
   ["iam/v2beta1/externalGroupRoleMappings:batchDelete", batchDeleteMappings],
   ["iam/v2beta1/roleBindings:batchCreate", batchCreateRoleBindings],
   ["iam/v2beta1/identities:lookupIdentity", lookupIdentity],
+  ["iam/v2beta1/identities:updateIdentityMetadata", updateIdentityMetadata],
   ["iam/v2beta1/accountAssociations:checkAccountAssociation", checkAccountAssociation],
   ["iam/v2beta1/groups:lookupGroup", lookupGroup],
   ["iam/v2beta1/groups:checkEligibility", checkEligibility],

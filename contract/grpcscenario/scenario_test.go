@@ -318,6 +318,21 @@ func runScenario(t *testing.T, ctx context.Context, c iamServices, rootUID, issu
 		t.Fatalf("lookup of a future user answered %q, want a flat uid", future.GetUid())
 	}
 
+	// The caller's own metadata: the fields set, under the caller's uid.
+	meta := must[*iam.IdentityMetadata](t, "update metadata")(lookup.UpdateIdentityMetadata(ctx, &iam.UpdateIdentityMetadataRequest{
+		IdentityMetadata: &iam.IdentityMetadata{Company: "Acme", JobTitle: "SRE"},
+	}))
+	if meta.GetCompany() != "Acme" || meta.GetJobTitle() != "SRE" || meta.GetUid() == "" {
+		t.Fatalf("metadata answered as %v", meta)
+	}
+	masked := must[*iam.IdentityMetadata](t, "update metadata with a mask")(lookup.UpdateIdentityMetadata(ctx, &iam.UpdateIdentityMetadataRequest{
+		IdentityMetadata: &iam.IdentityMetadata{Company: "ignored", Product: "images"},
+		UpdateMask:       &fieldmaskpb.FieldMask{Paths: []string{"product"}},
+	}))
+	if masked.GetCompany() != "Acme" || masked.GetProduct() != "images" {
+		t.Fatalf("metadata with mask [product] answered as %v", masked)
+	}
+
 	// The email-domain calls: no emulator token carries a verified email.
 	eligible := must[*iam.CheckEligibilityResponse](t, "check eligibility")(groups.CheckEligibility(ctx, &iam.CheckEligibilityRequest{}))
 	if eligible.GetEligible() {

@@ -13,14 +13,24 @@
  *   upstream provider, which no emulator token carries, so a lookup and a request are
  *   the collapsed NOT_FOUND and eligibility is false;
  * - `terms/<group>` (POST `CAP_TERMS_ACCEPT`, GET `CAP_TERMS_LIST`): the documents a
- *   group accepted, kept on the group; a List includes those of its ancestors.
+ *   group accepted, kept on the group; a List includes those of its ancestors;
+ * - `identities:updateIdentityMetadata` (PATCH, any caller): the caller's own profile
+ *   fields, kept for the emulator process's life (see `State.identityMetadata`).
  */
 import { createHash } from "node:crypto";
 import { invalidArgument, notFound } from "../errors";
 import { capabilityFor } from "../kinds";
 import { parseListParams } from "../listing";
 import type { TermsAcceptanceRecord } from "../model";
-import { type ApiRequest, bodyObject, ok, optionalString } from "../requests";
+import {
+  type ApiRequest,
+  bodyObject,
+  type JsonObject,
+  jsonPath,
+  ok,
+  optionalObject,
+  optionalString,
+} from "../requests";
 import { type CollectionHandler, callerOf, existing, requirePathUid, unsupported } from "./kit";
 
 const ACCOUNT_PROVIDER_BLOCKS: Record<string, "google" | "amazon" | "azure"> = {
@@ -176,4 +186,91 @@ export const terms: CollectionHandler = async (ctx, request, uid) => {
     });
   }
   throw unsupported(request);
+};
+
+/** The caller-set fields of `IdentityMetadata`, by JSON name, and their type. */
+const METADATA_FIELDS: Readonly<Record<string, "string" | "boolean">> = {
+  company: "string",
+  updatesOptIn: "boolean",
+  product: "string",
+  jobTitle: "string",
+  utmCampaign: "string",
+  utmContent: "string",
+  utmMedium: "string",
+  utmSource: "string",
+  utmTerm: "string",
+  latestFormSubmitUrl: "string",
+  latestInternalReferringUrl: "string",
+  hubspotUtk: "string",
+  selfServe: "boolean",
+};
+/** Never kept: the definitions call it ephemeral; it is only echoed. */
+const EPHEMERAL = "hubspotUtk";
+/** The longest metadata string kept (the definitions give no bound). */
+const MAX_METADATA_TEXT = 1024;
+
+/**
+ * `PATCH /iam/v2beta1/identities:updateIdentityMetadata`: the caller's own metadata,
+ * the fields the mask names (without one, those the body sets; `*` replaces them all).
+ * Answers the identity's uid and name, the given and family names taken from it, and
+ * the fields as now kept.
+ */
+export const updateIdentityMetadata: CollectionHandler = async (ctx, request, uid) => {
+  only("PATCH", request);
+  if (uid !== undefined) throw unsupported(request);
+  const access = await callerOf(ctx, request, true);
+  const identity = existing(ctx.state.identities, access.identityUid ?? "");
+  const body = bodyObject(request);
+  const given = optionalObject(body, "identityMetadata") ?? {};
+  const rawMask =
+    optionalString(body, "updateMask") ??
+    request.query.get("updateMask") ??
+    request.query.get("update_mask") ??
+    "";
+  const fields = Object.keys(METADATA_FIELDS);
+  let paths: string[];
+  let replace = false;
+  if (rawMask.trim() === "") {
+    paths = fields.filter((field) => given[field] !== undefined && given[field] !== null);
+  } else if (rawMask.trim() === "*") {
+    paths = fields;
+    replace = true;
+  } else {
+    paths = rawMask.split(",").map((raw) => {
+      const path = jsonPath(raw.trim());
+      if (!(path in METADATA_FIELDS)) {
+        throw invalidArgument("update_mask", `"${raw.trim()}" is not a field of the metadata`);
+      }
+      return path;
+    });
+  }
+  const stored = replace ? {} : { ...(ctx.state.identityMetadata.get(identity.uid) ?? {}) };
+  let echoed: string | undefined;
+  for (const path of paths) {
+    const value = given[path];
+    const at = `identityMetadata.${path}`;
+    if (value === undefined || value === null) {
+      delete stored[path];
+      continue;
+    }
+    if (typeof value !== METADATA_FIELDS[path]) {
+      throw invalidArgument(at, `must be a ${METADATA_FIELDS[path]}`);
+    }
+    if (typeof value === "string" && value.length > MAX_METADATA_TEXT) {
+      throw invalidArgument(at, `must be at most ${MAX_METADATA_TEXT} characters`);
+    }
+    if (path === EPHEMERAL) echoed = value as string;
+    else stored[path] = value as string | boolean;
+  }
+  ctx.state.identityMetadata.set(identity.uid, stored);
+  const [givenName = "", ...rest] = identity.name.split(" ");
+  const answer: JsonObject = {
+    uid: identity.uid,
+    name: identity.name,
+    givenName,
+    familyName: rest.join(" "),
+    ...stored,
+    ...(echoed === undefined ? {} : { [EPHEMERAL]: echoed }),
+  };
+  return ok(answer);
 };

@@ -307,3 +307,54 @@ describe("terms", () => {
     ]);
   });
 });
+
+describe("identities:updateIdentityMetadata", () => {
+  const path = "/iam/v2beta1/identities:updateIdentityMetadata";
+
+  it("keeps the caller's own fields: those the body sets, or the mask names; * replaces", async () => {
+    const group = await o.group(emu.rootGroupUid);
+    const me = await o.actorWith(group, ["CAP_IAM_GROUPS_LIST"]);
+    const first = await me.call<Json>("PATCH", path, {
+      body: { identityMetadata: { company: "Acme", jobTitle: "SRE", hubspotUtk: "utk-1" } },
+    });
+    expect(first.status, first.text).toBe(200);
+    expect(first.body).toMatchObject({
+      uid: me.identityUid,
+      company: "Acme",
+      jobTitle: "SRE",
+      hubspotUtk: "utk-1",
+    });
+    const masked = await me.call<Json>("PATCH", path, {
+      body: {
+        identityMetadata: { company: "Other", updatesOptIn: true },
+        updateMask: "updates_opt_in",
+      },
+    });
+    expect(masked.body).toMatchObject({ company: "Acme", jobTitle: "SRE", updatesOptIn: true });
+    // The HubSpot value is ephemeral: echoed once, never kept.
+    expect(masked.body).not.toHaveProperty("hubspotUtk");
+    const replaced = await me.call<Json>("PATCH", path, {
+      body: { identityMetadata: { product: "images" }, updateMask: "*" },
+    });
+    expect(replaced.body).not.toHaveProperty("company");
+    expect(replaced.body.product).toBe("images");
+    // Another caller's metadata is its own.
+    const other = await o.call<Json>("PATCH", path, { body: { identityMetadata: {} } });
+    expect(other.body).not.toHaveProperty("product");
+  });
+
+  it("refuses an unknown mask path and a value of the wrong type", async () => {
+    const unknown = await o.call("PATCH", path, {
+      body: { identityMetadata: {}, updateMask: "email" },
+    });
+    expect(failure(unknown)).toEqual([
+      400,
+      'Invalid argument: update_mask: "email" is not a field of the metadata',
+    ]);
+    const wrong = await o.call("PATCH", path, { body: { identityMetadata: { selfServe: "yes" } } });
+    expect(failure(wrong)).toEqual([
+      400,
+      "Invalid argument: identityMetadata.selfServe: must be a boolean",
+    ]);
+  });
+});
