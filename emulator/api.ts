@@ -8,6 +8,10 @@
 import type { Access } from "./access";
 import { accountAssociations } from "./collections/account-associations";
 import { advisories } from "./collections/advisories";
+import {
+  batchDeleteMappings,
+  externalGroupRoleMappings,
+} from "./collections/external-group-role-mappings";
 import { groupInvites } from "./collections/group-invites";
 import { groups } from "./collections/groups";
 import { identities } from "./collections/identities";
@@ -18,9 +22,24 @@ import {
   type EmulatorContext,
   unsupported,
 } from "./collections/kit";
+import {
+  checkAccountAssociation,
+  checkEligibility,
+  lookupGroup,
+  lookupIdentity,
+  requestGroupAccess,
+  terms,
+  updateIdentityMetadata,
+} from "./collections/lookups";
 import { repos } from "./collections/repos";
-import { roleBindings } from "./collections/role-bindings";
+import { batchCreateRoleBindings, roleBindings } from "./collections/role-bindings";
 import { roles } from "./collections/roles";
+import {
+  generateScimToken,
+  regenerateScimToken,
+  revokeScimToken,
+  setScimEnabled,
+} from "./collections/scim";
 import { handleTokenRoute } from "./collections/sts";
 import { tags } from "./collections/tags";
 import {
@@ -50,6 +69,7 @@ const HANDLERS: Readonly<Record<CollectionName, CollectionHandler>> = {
   identityProviders,
   groupInvites,
   accountAssociations,
+  externalGroupRoleMappings,
   advisories,
 };
 
@@ -65,9 +85,10 @@ const V1_HANDLERS: Readonly<Record<V1CollectionName, CollectionHandler>> = {
   accountAssociations: v1AccountAssociations,
 };
 
-/** `<domain>/<version>/<collection>` → its handler. */
-const ROUTES = new Map<string, CollectionHandler>(
-  KINDS.flatMap((entry) => {
+/** `<domain>/<version>/<collection>` → its handler; `terms` is no kind of its own (kept on groups). */
+const ROUTES = new Map<string, CollectionHandler>([
+  ["iam/v2beta1/terms", terms],
+  ...KINDS.flatMap((entry) => {
     const routes: Array<[string, CollectionHandler]> = [
       [`${entry.domain}/v2beta1/${entry.name}`, HANDLERS[entry.name]],
     ];
@@ -76,7 +97,28 @@ const ROUTES = new Map<string, CollectionHandler>(
     }
     return routes;
   }),
-);
+]);
+
+/**
+ * The colon actions (custom methods), `<domain>/<version>/<collection>:<action>`, each
+ * reached as `<collection>:<action>` or `<collection>/<uid>:<action>` as its rule says
+ * (the handler gets the uid, or undefined, and refuses the form it does not take).
+ * Any other action answers UNIMPLEMENTED.
+ */
+const ACTIONS = new Map<string, CollectionHandler>([
+  ["iam/v2beta1/externalGroupRoleMappings:batchDelete", batchDeleteMappings],
+  ["iam/v2beta1/roleBindings:batchCreate", batchCreateRoleBindings],
+  ["iam/v2beta1/identities:lookupIdentity", lookupIdentity],
+  ["iam/v2beta1/identities:updateIdentityMetadata", updateIdentityMetadata],
+  ["iam/v2beta1/accountAssociations:checkAccountAssociation", checkAccountAssociation],
+  ["iam/v2beta1/groups:lookupGroup", lookupGroup],
+  ["iam/v2beta1/groups:checkEligibility", checkEligibility],
+  ["iam/v2beta1/groups:requestGroupAccess", requestGroupAccess],
+  ["iam/v2beta1/identityProviders:generateScimToken", generateScimToken],
+  ["iam/v2beta1/identityProviders:regenerateScimToken", regenerateScimToken],
+  ["iam/v2beta1/identityProviders:revokeScimToken", revokeScimToken],
+  ["iam/v2beta1/identityProviders:setScimEnabled", setScimEnabled],
+]);
 
 /** Every `<domain>/<version>/<collection>` the router answers. */
 export function routedCollections(): string[] {
@@ -99,24 +141,35 @@ export class Api {
     }
     const tokenAnswer = await handleTokenRoute(this.ctx, request);
     if (tokenAnswer) return tokenAnswer;
-    // Colon actions (`identityProviders/<uid>:generateScimToken`, `roleBindings:batchCreate`,
-    // ...) are left out of this API: UNIMPLEMENTED, whatever the method (addendum, 1).
-    if (request.path.startsWith("/iam/v2beta1/")) {
-      const last = request.path.slice(request.path.lastIndexOf("/") + 1);
-      if (last.includes(":")) throw unsupported(request);
-    }
+    // A colon in the last segment is an action (`roleBindings:batchCreate`,
+    // `identityProviders/<uid>:generateScimToken`): its own route, or UNIMPLEMENTED.
+    const lastSegment = request.path.slice(request.path.lastIndexOf("/") + 1);
+    const colon = lastSegment.includes(":") ? request.path.lastIndexOf(":") : -1;
+    const path = colon < 0 ? request.path : request.path.slice(0, colon);
     // The sub-resources of a repository the definitions publish and this API leaves out
     // (`GetRepoReadme`, the images' `GetArchitectures` and `GetSize`): UNIMPLEMENTED, not
     // a malformed uid.
     if (REPO_SUB_RESOURCE.test(request.path)) throw unsupported(request);
     const match = /^\/(iam|registry|vulnerabilities)\/(v1|v2beta1)\/([A-Za-z_]+)(?:\/(.*))?$/.exec(
-      request.path,
+      path,
     );
-    if (!match) return undefined;
+    if (!match) {
+      if (colon >= 0 && request.path.startsWith("/iam/v2beta1/")) throw unsupported(request);
+      return undefined;
+    }
     const [, domain, version, collection, rest] = match;
+    const uid = rest === undefined || rest === "" ? undefined : rest;
+    if (colon >= 0) {
+      const action = ACTIONS.get(`${domain}/${version}/${collection}${request.path.slice(colon)}`);
+      if (!action) {
+        if (request.path.startsWith("/iam/v2beta1/")) throw unsupported(request);
+        return undefined;
+      }
+      return action(this.ctx, request, uid);
+    }
     const route = ROUTES.get(`${domain}/${version}/${collection}`);
     if (!route) return undefined;
-    return route(this.ctx, request, rest === undefined || rest === "" ? undefined : rest);
+    return route(this.ctx, request, uid);
   }
 
   /** Who is calling (see `callerOf`). */

@@ -21,6 +21,7 @@ export const GRPC = {
   PERMISSION_DENIED: { code: GrpcCode.PERMISSION_DENIED, http: 403 },
   RESOURCE_EXHAUSTED: { code: GrpcCode.RESOURCE_EXHAUSTED, http: 429 },
   FAILED_PRECONDITION: { code: GrpcCode.FAILED_PRECONDITION, http: 400 },
+  ABORTED: { code: GrpcCode.ABORTED, http: 409 },
   UNIMPLEMENTED: { code: GrpcCode.UNIMPLEMENTED, http: 501 },
   INTERNAL: { code: GrpcCode.INTERNAL, http: 500 },
   UNAVAILABLE: { code: GrpcCode.UNAVAILABLE, http: 503 },
@@ -88,6 +89,11 @@ export function failedPrecondition(violation: PreconditionViolation): ApiError {
   return new ApiError("FAILED_PRECONDITION", `Precondition failed: ${violation.description}`, [
     { "@type": `${TYPE_PREFIX}PreconditionFailure`, violations: [violation] },
   ]);
+}
+
+/** `Aborted: <reason>`: a write raced another (AIP-154: an etag that no longer matches). */
+export function aborted(reason: string): ApiError {
+  return new ApiError("ABORTED", `Aborted: ${reason}`);
 }
 
 export function notFound(what: string): ApiError {

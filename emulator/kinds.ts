@@ -10,6 +10,7 @@ import {
   type AccountAssociationRecord,
   type AdvisoryRecord,
   type Capability,
+  type ExternalGroupRoleMappingRecord,
   type GroupInviteRecord,
   type GroupRecord,
   type IdentityProviderRecord,
@@ -136,6 +137,15 @@ export const KINDS = [
     nameKey: (association) => association.name,
     capabilityPrefix: "CAP_IAM_ACCOUNT_ASSOCIATIONS",
     contents: { one: "account association", many: "account associations", ownUid: true },
+    addedLater: true,
+  }),
+  kind<ExternalGroupRoleMappingRecord>()({
+    // A child of its identity provider; the definitions annotate its calls with the
+    // identity providers' capabilities (a create also needs CAP_IAM_ROLE_BINDINGS_CREATE).
+    name: "externalGroupRoleMappings",
+    domain: "iam",
+    nameKey: () => "",
+    capabilityPrefix: "CAP_IAM_IDENTITY_PROVIDERS",
     addedLater: true,
   }),
   kind<AdvisoryRecord>()({

@@ -20,6 +20,15 @@ export interface GroupRecord extends Timestamps {
   /** Limits of the organisation (`map<string, int32>`: numbers in v2 and v1). */
   resourceLimits: Record<string, number>;
   verified: boolean;
+  /** The legal documents the group accepted (`/iam/v2beta1/terms`); absent: none. */
+  termsAcceptances?: TermsAcceptanceRecord[];
+}
+
+/** One accepted legal document: which, by whom (the identity's uid), when. */
+export interface TermsAcceptanceRecord {
+  docId: string;
+  acceptedBy: string;
+  createTime: string;
 }
 
 export type {
@@ -91,6 +100,26 @@ export interface IdentityProviderRecord
     /** SHA-256 of the client secret, hex; "" when none is stored (PKCE only). */
     clientSecretDigest: string;
   };
+  /** SCIM provisioning, once a first SCIM token was generated (absent: never issued). */
+  scim?: ScimRecord;
+}
+
+/**
+ * An identity provider's SCIM provisioning: the switch and the bearer tokens, each kept
+ * only as its salted digest (`collections/secrets.ts`), never its text.
+ */
+export interface ScimRecord {
+  enabled: boolean;
+  tokenDigest: string;
+  /** Absent: the token does not expire. */
+  tokenExpireTime?: string;
+  /** The token a regeneration replaced, while its overlap lasts. */
+  previousTokenDigest?: string;
+  previousTokenExpireTime?: string;
+  /** Set by a revocation: no token authenticates until one is regenerated. */
+  revokeTime?: string;
+  /** Opaque version, changed by every lifecycle action. */
+  etag: string;
 }
 
 /**
@@ -108,6 +137,18 @@ export interface GroupInviteRecord extends Timestamps {
   codeDigest: string;
   /** 32 lowercase hex characters, unique per invite. */
   keyId: string;
+}
+
+/**
+ * A mapping of an outside provider's group to a role: members of that group signing in
+ * through the identity provider get the role at `scope`. Its uid is a child of the
+ * identity provider's; a mapping never changes (the platform deletes and recreates).
+ */
+export interface ExternalGroupRoleMappingRecord extends Timestamps {
+  uid: string;
+  externalGroupId: string;
+  roleUid: string;
+  scope: string;
 }
 
 /** The outside accounts of a group; its uid is the group's uid (one per group). */

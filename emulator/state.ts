@@ -78,6 +78,13 @@ export class State extends storesOfEveryKind() {
   private readonly bindingsByIdentity = new Map<string, Set<string>>();
   private readonly bindingsByRole = new Map<string, Set<string>>();
 
+  /**
+   * Each identity's own metadata (`identities:updateIdentityMetadata`), by identity uid:
+   * profile fields the platform passes on to its own systems. Kept for the process's
+   * life only, never in `--data` files.
+   */
+  readonly identityMetadata = new Map<string, Record<string, string | boolean>>();
+
   rootGroupUid = "";
   ownerIdentityUid = "";
   platformUserUid = "";

@@ -5,6 +5,7 @@
  */
 import {
   checkAccountAssociationInputs,
+  checkExternalGroupRoleMappingInputs,
   checkGroupInputs,
   checkIdentityInputs,
   checkIdentityProviderInputs,
@@ -158,6 +159,15 @@ const CHECKS: { [K in DeclaredKind as K["type"]]: (d: Declaration<K>) => Failure
       oidc: p.oidc,
       // The secret is the user's to set; its absence is said in the notes, not here.
       clientSecret: "stand-in",
+    }).failures,
+  // The provider and the scope as the mapping's uid says (its parent, its organisation).
+  ExternalGroupRoleMapping: (m) =>
+    checkExternalGroupRoleMappingInputs({
+      identityProviderUid: m.uid.slice(0, m.uid.lastIndexOf("/")),
+      externalGroupId: m.externalGroupId,
+      roleUid: ROOT_STAND_IN,
+      scope: m.uid.split("/")[0],
+      adoptUid: m.uid,
     }).failures,
   AccountAssociation: (a) =>
     checkAccountAssociationInputs({

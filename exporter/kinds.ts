@@ -59,6 +59,14 @@ export const KINDS = [
     many: "identity providers",
   },
   {
+    type: "ExternalGroupRoleMapping",
+    collection: "externalGroupRoleMappings",
+    live: "externalGroupRoleMappings",
+    declared: { program: "externalGroupRoleMappings", count: "externalGroupRoleMappings" },
+    one: "external group role mapping",
+    many: "external group role mappings",
+  },
+  {
     type: "AccountAssociation",
     collection: "accountAssociations",
     live: "accountAssociations",

@@ -13,6 +13,7 @@
 import {
   type AwsIdentity,
   type ClaimMatch,
+  type ExternalGroupRoleMapping,
   type Group,
   type Identity,
   type Role,
@@ -143,6 +144,16 @@ export interface AccountAssociationDeclaration extends Omit<LiveAccountAssociati
   chainguard?: { serviceBindings: Array<[string, UidExpression]> };
 }
 
+/** An external group role mapping: its provider, outside group, role and scope. */
+export interface ExternalGroupRoleMappingDeclaration {
+  resourceName: string;
+  uid: string;
+  identityProvider: UidExpression;
+  externalGroupId: string;
+  role: UidExpression;
+  scope: UidExpression;
+}
+
 export interface BindingDeclaration {
   resourceName: string;
   uid: string;
@@ -168,6 +179,7 @@ export interface ExportedProgram {
   roles: RoleDeclaration[];
   identities: IdentityDeclaration[];
   identityProviders: IdentityProviderDeclaration[];
+  externalGroupRoleMappings: ExternalGroupRoleMappingDeclaration[];
   accountAssociations: AccountAssociationDeclaration[];
   bindings: BindingDeclaration[];
   /** The config keys of the identity providers' client secrets, in declaration order. */
@@ -663,6 +675,61 @@ const identityProviderDeclarer: Declarer<LiveIdentityProvider, IdentityProviderD
     }),
 };
 
+const externalGroupRoleMappingDeclarer: Declarer<
+  ExternalGroupRoleMapping,
+  ExternalGroupRoleMappingDeclaration
+> = {
+  // Those of the providers the program declares, in the providers' order, then by group id.
+  select: (build) =>
+    build.live.externalGroupRoleMappings
+      .filter((m) => build.live.identityProviders.some((p) => p.uid === m.identityProviderUid))
+      .sort(
+        (a, b) =>
+          build.groupRank(parentUidOf(a.identityProviderUid)) -
+            build.groupRank(parentUidOf(b.identityProviderUid)) ||
+          compareText(a.identityProviderUid, b.identityProviderUid) ||
+          compareText(a.externalGroupId, b.externalGroupId) ||
+          compareText(a.uid, b.uid),
+      ),
+  // `sso-engineering-viewer`: the provider's resource name, the outside group, the role.
+  name: (build, mappings) =>
+    assignNames(
+      mappings.map((m): NameCandidate<string> => {
+        const provider = build.nameOf("IdentityProvider", m.identityProviderUid)?.words ?? [];
+        const role = wordsOf(build.roleOf(m.roleUid)?.name ?? "role");
+        return {
+          item: m.uid,
+          uid: m.uid,
+          levels: [[...provider, ...wordsOf(m.externalGroupId), ...role]],
+        };
+      }),
+      "mapping",
+    ),
+  refersTo: (m) => [m.identityProviderUid, m.roleUid, m.scope],
+  declare: (build, mappings) =>
+    mappings.map((m) => {
+      const provider = build.variableOf("IdentityProvider", m.identityProviderUid);
+      return {
+        resourceName: build.nameOf("ExternalGroupRoleMapping", m.uid)!.resourceName,
+        uid: m.uid,
+        identityProvider: provider
+          ? { kind: "resource", variable: provider }
+          : build.outsideValue(
+              m.identityProviderUid,
+              ["identity", "provider"],
+              "An identity provider.",
+            ),
+        externalGroupId: m.externalGroupId,
+        role: build.roleExpression(m.roleUid, ""),
+        // The scope is the organisation: a declared group only when the export is of it.
+        scope:
+          build.variableOf("Group", m.scope) !== undefined || m.scope === build.top.uid
+            ? build.groupExpression(m.scope)
+            : build.outsideValue(m.scope, ["organisation"], "The organisation (root group)."),
+      };
+    }),
+};
+
 const accountAssociationDeclarer: Declarer<LiveAccountAssociation, AccountAssociationDeclaration> =
   {
     // Those of the groups the export reaches, in group order.
@@ -783,6 +850,7 @@ const DECLARERS: Record<KindName, Declarer<{ uid: string }, unknown>> = {
   Role: roleDeclarer,
   Identity: identityDeclarer,
   IdentityProvider: identityProviderDeclarer,
+  ExternalGroupRoleMapping: externalGroupRoleMappingDeclarer,
   AccountAssociation: accountAssociationDeclarer,
   RoleBinding: roleBindingDeclarer,
   GroupInvite: groupInviteDeclarer,

@@ -1,7 +1,7 @@
 /**
  * Reads what an export needs in one listing per collection and page: the chosen group,
- * then every group, identity, role binding, identity provider, account association and
- * group invite below it (`uidp.descendants_of`, pages of 200) and every role the token
+ * then every group, identity, role binding, identity provider, external group role
+ * mapping, account association and group invite below it (`uidp.descendants_of`, pages of 200) and every role the token
  * can see. No per-object GET, but one: the chosen group's own account association,
  * which has the group's uid and so is not below it.
  */
@@ -9,6 +9,7 @@
 import { GROUP_UID_PATTERN, quoted } from "../provider/checks";
 import {
   type AccountAssociation,
+  type ExternalGroupRoleMapping,
   type Group,
   type Identity,
   type IrmClient,
@@ -40,6 +41,8 @@ export interface LiveOrganisation {
   roles: Role[];
   /** Every identity provider in `top` or below. */
   identityProviders: LiveIdentityProvider[];
+  /** Every external group role mapping of those identity providers. */
+  externalGroupRoleMappings: ExternalGroupRoleMapping[];
   /** The account associations of `top` and of every group below it (at most one each). */
   accountAssociations: LiveAccountAssociation[];
   /** Every group invite in `top` or below: counted, never declared (codes cannot be read). */
@@ -118,6 +121,7 @@ const LISTINGS: {
   Role: (client) => client.iam.roles.list(),
   Identity: (client, below) => client.iam.identities.list(below),
   IdentityProvider: (client, below) => client.iam.identityProviders.list(below),
+  ExternalGroupRoleMapping: (client, below) => client.iam.externalGroupRoleMappings.list(below),
   AccountAssociation: (client, below) => client.iam.accountAssociations.list(below),
   RoleBinding: (client, below) => client.iam.roleBindings.list(below),
   GroupInvite: (client, below) => client.iam.groupInvites.list(below),

@@ -8,6 +8,7 @@ import type {
   AccountAssociationDeclaration,
   BindingDeclaration,
   ExportedProgram,
+  ExternalGroupRoleMappingDeclaration,
   GroupDeclaration,
   IdentityDeclaration,
   IdentityProviderDeclaration,
@@ -268,6 +269,20 @@ function accountAssociationLines(
   return declaration(undefined, "AccountAssociation", association.resourceName, members, options);
 }
 
+function externalGroupRoleMappingLines(
+  mapping: ExternalGroupRoleMappingDeclaration,
+  options: string | undefined,
+): string[] {
+  const members: Array<[string, Value]> = [
+    ["identityProviderUid", ref(mapping.identityProvider)],
+    ["externalGroupId", mapping.externalGroupId],
+    ["roleUid", ref(mapping.role)],
+    ["scope", ref(mapping.scope)],
+    ["adoptUid", mapping.uid],
+  ];
+  return declaration(undefined, "ExternalGroupRoleMapping", mapping.resourceName, members, options);
+}
+
 function bindingLines(binding: BindingDeclaration, options: string | undefined): string[] {
   const members: Array<[string, Value]> = [
     ["groupUid", ref(binding.group)],
@@ -337,6 +352,10 @@ const BLOCKS: { [K in DeclaredKind as K["type"]]: Block<K> } = {
   Role: { title: "Custom roles.", lines: roleLines },
   Identity: { title: "Identities.", lines: identityLines },
   IdentityProvider: { title: "Identity providers (single sign-on).", lines: identityProviderLines },
+  ExternalGroupRoleMapping: {
+    title: "External group role mappings: roles for the identity providers' groups.",
+    lines: externalGroupRoleMappingLines,
+  },
   AccountAssociation: {
     title: "Account associations: the outside accounts of a group.",
     lines: accountAssociationLines,

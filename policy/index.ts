@@ -9,7 +9,7 @@ import { irmPolicies, PACK_NAME } from "./policies";
 
 new PolicyPack(PACK_NAME, {
   description:
-    "Guard rails for IRM access: no privileged roles for workload identities or as an SSO default role, allow-listed root bindings and issuers, pinned subjects, no match-all identity patterns, short single-use invites, no duplicate bindings, described groups.",
+    "Guard rails for IRM access: no privileged roles for workload identities, as an SSO default role or for an outside group, allow-listed root bindings and issuers, pinned subjects, no match-all identity patterns, short single-use invites, no duplicate bindings, described groups.",
   displayName: "IRM guard rails",
   policies: irmPolicies(),
 });

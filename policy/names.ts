@@ -14,6 +14,7 @@ export const POLICY_NAMES = {
   noMatchAllIdentityPattern: "irm-no-match-all-identity-pattern",
   noLongLivedOrReusableInvite: "irm-no-long-lived-or-reusable-invite",
   noPrivilegedDefaultRole: "irm-no-privileged-default-role",
+  noPrivilegedExternalGroupRole: "irm-no-privileged-external-group-role",
 } as const;
 
 /** Issuer of GitHub Actions OIDC tokens (github.com). */

@@ -41,6 +41,10 @@ import {
   noPrivilegedDefaultRole,
 } from "./policies/no-privileged-default-role";
 import {
+  type NoPrivilegedExternalGroupRoleConfig,
+  noPrivilegedExternalGroupRole,
+} from "./policies/no-privileged-external-group-role";
+import {
   type NoPrivilegedRoleForWorkloadIdentityConfig,
   noPrivilegedRoleForWorkloadIdentity,
 } from "./policies/no-privileged-role-for-workload-identity";
@@ -67,6 +71,7 @@ export * from "./policies/no-duplicate-role-binding";
 export * from "./policies/no-long-lived-or-reusable-invite";
 export * from "./policies/no-match-all-identity-pattern";
 export * from "./policies/no-privileged-default-role";
+export * from "./policies/no-privileged-external-group-role";
 export * from "./policies/no-privileged-role-for-workload-identity";
 export * from "./policies/root-group-binding-allow-list";
 export {
@@ -91,6 +96,7 @@ export interface IrmPoliciesOptions {
   noMatchAllIdentityPattern?: Omit<PolicyOptions<NoMatchAllIdentityPatternConfig>, "config">;
   noLongLivedOrReusableInvite?: PolicyOptions<NoLongLivedOrReusableInviteConfig>;
   noPrivilegedDefaultRole?: PolicyOptions<NoPrivilegedDefaultRoleConfig>;
+  noPrivilegedExternalGroupRole?: PolicyOptions<NoPrivilegedExternalGroupRoleConfig>;
 }
 
 /** Every policy of the pack, as the shipped `irm-guardrails` pack uses them. */
@@ -105,5 +111,6 @@ export function irmPolicies(options: IrmPoliciesOptions = {}): Policies {
     noMatchAllIdentityPattern(options.noMatchAllIdentityPattern),
     noLongLivedOrReusableInvite(options.noLongLivedOrReusableInvite),
     noPrivilegedDefaultRole(options.noPrivilegedDefaultRole),
+    noPrivilegedExternalGroupRole(options.noPrivilegedExternalGroupRole),
   ];
 }

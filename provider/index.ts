@@ -15,6 +15,10 @@ export {
   type GoogleProjectArgs,
 } from "./account-association";
 export { CONFIG_KEYS, type ProviderSettings } from "./config";
+export {
+  ExternalGroupRoleMapping,
+  type ExternalGroupRoleMappingArgs,
+} from "./external-group-role-mapping";
 export { Group, type GroupArgs } from "./group";
 export { GroupInvite, type GroupInviteArgs } from "./group-invite";
 export type {
@@ -44,6 +48,8 @@ export {
   type GetAdvisoriesArgs,
   type GetAdvisoriesOutputArgs,
   type GetAdvisoryResult,
+  type GetExternalGroupRoleMappingsArgs,
+  type GetExternalGroupRoleMappingsOutputArgs,
   type GetGroupArgs,
   type GetGroupOutputArgs,
   type GetGroupResult,
@@ -70,6 +76,8 @@ export {
   type GetTagsOutputArgs,
   getAdvisories,
   getAdvisoriesOutput,
+  getExternalGroupRoleMappings,
+  getExternalGroupRoleMappingsOutput,
   getGroup,
   getGroupOutput,
   getIdentity,
@@ -97,6 +105,7 @@ export { RoleBinding, type RoleBindingArgs } from "./role-binding";
 export type {
   AwsIdentity,
   ClaimMatch,
+  ExternalGroupRoleMappingOutputs,
   GroupOutputs,
   IdentityKind,
   IdentityOutputs,

@@ -10,6 +10,7 @@
  * released (see the rules in `shim.ts`).
  */
 import { accountAssociationHandler } from "./handlers/account-association";
+import { externalGroupRoleMappingHandler } from "./handlers/external-group-role-mapping";
 import { groupHandler } from "./handlers/group";
 import { groupInviteHandler } from "./handlers/group-invite";
 import { identityHandler } from "./handlers/identity";
@@ -18,6 +19,7 @@ import { roleHandler } from "./handlers/role";
 import { roleBindingHandler } from "./handlers/role-binding";
 import {
   accountAssociationProvider,
+  externalGroupRoleMappingProvider,
   groupInviteProvider,
   groupProvider,
   identityProvider,
@@ -53,6 +55,12 @@ export const PROVIDER_KINDS = [
     runtimeExport: "assoc",
     text: accountAssociationProvider,
     handler: accountAssociationHandler,
+  },
+  {
+    type: "ExternalGroupRoleMapping",
+    runtimeExport: "egrm",
+    text: externalGroupRoleMappingProvider,
+    handler: externalGroupRoleMappingHandler,
   },
 ] as const;
 

@@ -13,6 +13,7 @@ import { inspect } from "node:util";
 import * as pulumi from "@pulumi/pulumi";
 import type {
   Advisory,
+  ExternalGroupRoleMapping,
   Group,
   Identity,
   IdentityProvider,
@@ -127,6 +128,15 @@ export interface GetIdentityProviderArgs {
   readonly parentUid?: string;
 }
 export type GetIdentityProviderOutputArgs = OutputArgs<GetIdentityProviderArgs>;
+
+/** The external group role mappings of one identity provider. */
+export interface GetExternalGroupRoleMappingsArgs {
+  /** Uid of the identity provider (e.g. from `getIdentityProvider`). */
+  readonly identityProviderUid: string;
+  /** Only the mappings of this outside group id. */
+  readonly externalGroupId?: string;
+}
+export type GetExternalGroupRoleMappingsOutputArgs = OutputArgs<GetExternalGroupRoleMappingsArgs>;
 
 export interface GetRepoArgs {
   /** Exact name of the repository. */
@@ -626,6 +636,32 @@ export async function getIdentityProvider(
 
 /** {@link getIdentityProvider} for arguments that are Pulumi outputs. */
 export const getIdentityProviderOutput = outputForm(getIdentityProvider);
+
+/**
+ * Every external group role mapping of an identity provider, optionally only those of
+ * one outside group. One request per page of 200.
+ */
+export async function getExternalGroupRoleMappings(
+  args: GetExternalGroupRoleMappingsArgs,
+  opts?: LookupOptions,
+): Promise<ExternalGroupRoleMapping[]> {
+  const rules: Record<string, ArgumentRule> = {
+    identityProviderUid: { required: true, kind: "childUid" },
+    externalGroupId: { kind: "text" },
+  };
+  const lookup = async (client: IrmClient) => {
+    const all = await client.iam.externalGroupRoleMappings
+      .list({ identityProviderUid: args.identityProviderUid }, { signal: opts?.signal })
+      .all();
+    return args.externalGroupId
+      ? all.filter((mapping) => mapping.externalGroupId === args.externalGroupId)
+      : all;
+  };
+  return checkedLookup("getExternalGroupRoleMappings", args, rules, opts, lookup);
+}
+
+/** {@link getExternalGroupRoleMappings} for arguments that are Pulumi outputs. */
+export const getExternalGroupRoleMappingsOutput = outputForm(getExternalGroupRoleMappings);
 
 // ------------------------------------------------------------------ repositories
 

@@ -16,11 +16,12 @@
  *
  * Rules, because these texts outlive every release that wrote them:
  * - A text requires nothing but `pulumi-irm/provider/runtime` and reads nothing but its
- *   exports `configure` and the seven per-type objects (`group`, `identity`, `binding`,
- *   `role`, `idp`, `invite`, `assoc`, each with `check`, `diff`, `create`, `read`,
- *   `update`, `delete`). Every release since the first exports exactly these, so an older
- *   package still runs state written by a newer one (a rollback), and the long texts of
- *   older releases still run on this one (an upgrade).
+ *   exports `configure` and its type's object (`group`, `identity`, `binding`, `role`,
+ *   `idp`, `invite`, `assoc`, and since the external group role mappings `egrm`, each
+ *   with `check`, `diff`, `create`, `read`, `update`, `delete`). Every release since the
+ *   first exports the first seven, so an older package still runs state of those types
+ *   written by a newer one (a rollback), and the long texts of older releases still run
+ *   on this one (an upgrade); a release exports every object any earlier one did.
  * - A text never changes once released: the runtime keeps a resource's stored text until
  *   a `refresh` moves it to the current one (`runtime.ts`), and a test pins each text.
  */
@@ -55,6 +56,10 @@ export const groupInviteProvider =
 /** Text of `pulumi-nodejs:dynamic/irm:AccountAssociation`. */
 export const accountAssociationProvider =
   'const r=require("pulumi-irm/provider/runtime");exports.handler=()=>({...r.assoc,configure:r.configure})';
+
+/** Text of `pulumi-nodejs:dynamic/irm:ExternalGroupRoleMapping`. */
+export const externalGroupRoleMappingProvider =
+  'const r=require("pulumi-irm/provider/runtime");exports.handler=()=>({...r.egrm,configure:r.configure})';
 
 /**
  * True when `text` is a provider text of this package, of this release or an older one:

@@ -131,3 +131,26 @@ export interface RoleBindingOutputs extends Omit<RoleBindingInputs, "adoptUid"> 
   /** When the binding was created (RFC 3339, milliseconds, `Z`). */
   createTime: string;
 }
+
+/** Inputs of an ExternalGroupRoleMapping after `check`. */
+export interface ExternalGroupRoleMappingInputs {
+  /** Uid of the identity provider whose sign-ins the mapping applies to. */
+  identityProviderUid: string;
+  /** The provider's own id of the group (a value of its groups claim). */
+  externalGroupId: string;
+  /** Uid of the role granted (built in, or a custom role). */
+  roleUid: string;
+  /** Uid of the group where the role applies: the identity provider's organisation. */
+  scope: string;
+  /** Uid of an existing mapping of the provider to bring under management. */
+  adoptUid?: string;
+}
+
+/** Outputs of an ExternalGroupRoleMapping, as stored in state: its inputs, uid and creation. */
+export interface ExternalGroupRoleMappingOutputs
+  extends Omit<ExternalGroupRoleMappingInputs, "adoptUid"> {
+  /** The mapping's uid (its identity provider's uid, `/`, 16 hex). */
+  uid: string;
+  /** When the mapping was created (RFC 3339, milliseconds, `Z`). */
+  createTime: string;
+}

@@ -5,6 +5,7 @@
  */
 import type { ApiRequester } from "./core/resource";
 import { AccountAssociations } from "./resources/account-associations";
+import { ExternalGroupRoleMappings } from "./resources/external-group-role-mappings";
 import { GroupInvites } from "./resources/group-invites";
 import { Groups } from "./resources/groups";
 import { Identities } from "./resources/identities";
@@ -26,6 +27,7 @@ export const COLLECTIONS = {
     identityProviders: IdentityProviders,
     groupInvites: GroupInvites,
     accountAssociations: AccountAssociations,
+    externalGroupRoleMappings: ExternalGroupRoleMappings,
   },
   registry: {
     repos: Repos,

@@ -109,6 +109,15 @@ export {
   type GoogleProject,
 } from "./resources/account-associations";
 export {
+  BATCH_DELETE_MAX_NAMES,
+  type BatchDeleteExternalGroupRoleMappingsResult,
+  EXTERNAL_GROUP_ID_MAX_LENGTH,
+  type ExternalGroupRoleMapping,
+  type ExternalGroupRoleMappingCreate,
+  type ExternalGroupRoleMappingListParams,
+  ExternalGroupRoleMappings,
+} from "./resources/external-group-role-mappings";
+export {
   type CreatedGroupInvite,
   encodeTtl,
   type GroupInvite,
@@ -157,8 +166,13 @@ export {
   type IdentityProviderScim,
   IdentityProviders,
   type IdentityProviderUpdate,
+  type IssuedScimToken,
+  type RevokedScimToken,
   SCIM_CREDENTIAL_STATES,
   type ScimCredentialState,
+  type ScimSwitch,
+  type ScimTokenExpiry,
+  type ScimTokenRegeneration,
 } from "./resources/identity-providers";
 export {
   Advisories,
@@ -178,6 +192,7 @@ export {
   Tags,
 } from "./resources/registry";
 export {
+  BATCH_CREATE_MAX_BINDINGS,
   type RoleBinding,
   type RoleBindingCreate,
   type RoleBindingIdentity,

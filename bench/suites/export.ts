@@ -145,6 +145,7 @@ async function runCase(testCase: Case, context: SuiteContext): Promise<Measureme
       c.customRoles +
       c.identities +
       c.identityProviders +
+      c.externalGroupRoleMappings +
       c.accountAssociations +
       c.roleBindings;
     measurements.push(

@@ -310,6 +310,58 @@ func runScenario(t *testing.T, ctx context.Context, c iamServices, rootUID, issu
 		Parent: w.research, AccountAssociation: &iam.AccountAssociation{Name: "again", Amazon: &iam.AccountAssociation_Amazon{Account: "111122223333"}},
 	})
 	wantCode(t, "a second association", err, codes.AlreadyExists)
+
+	// The association's check: its Amazon block is configured, its Google one is not.
+	ready := must[*iam.CheckAccountAssociationResponse](t, "check amazon")(assoc.CheckAccountAssociation(ctx, &iam.CheckAccountAssociationRequest{
+		Uid: w.research, ProviderType: iam.AccountProviderType_ACCOUNT_PROVIDER_TYPE_AMAZON,
+	}))
+	if ready.GetStatus() != iam.CheckStatus_CHECK_STATUS_READY {
+		t.Fatalf("check of a configured amazon block: %v", ready)
+	}
+	notReady := must[*iam.CheckAccountAssociationResponse](t, "check google")(assoc.CheckAccountAssociation(ctx, &iam.CheckAccountAssociationRequest{
+		Uid: w.research, ProviderType: iam.AccountProviderType_ACCOUNT_PROVIDER_TYPE_GOOGLE,
+	}))
+	if notReady.GetStatus() != iam.CheckStatus_CHECK_STATUS_NOT_READY || notReady.GetReason() == "" {
+		t.Fatalf("check of a missing google block: %v", notReady)
+	}
+	_, err = assoc.CheckAccountAssociation(ctx, &iam.CheckAccountAssociationRequest{Uid: w.research})
+	wantCode(t, "a check without a provider type", err, codes.InvalidArgument)
+
+	// LookupIdentity: an identity of exactly this issuer and subject, else a stable flat uid.
+	lookup := c.IdentitiesService()
+	found := must[*iam.LookupIdentityResponse](t, "lookup ci-bot")(lookup.LookupIdentity(ctx, &iam.LookupIdentityRequest{Issuer: issuer, Subject: "ci-bot"}))
+	if found.GetUid() != w.ciBot {
+		t.Fatalf("lookup of ci-bot's issuer and subject answered %q, want %q", found.GetUid(), w.ciBot)
+	}
+	future := must[*iam.LookupIdentityResponse](t, "lookup a future user")(lookup.LookupIdentity(ctx, &iam.LookupIdentityRequest{Issuer: issuer, Subject: "someone-new"}))
+	if len(future.GetUid()) != 40 || strings.Contains(future.GetUid(), "/") {
+		t.Fatalf("lookup of a future user answered %q, want a flat uid", future.GetUid())
+	}
+
+	// The caller's own metadata: the fields set, under the caller's uid.
+	meta := must[*iam.IdentityMetadata](t, "update metadata")(lookup.UpdateIdentityMetadata(ctx, &iam.UpdateIdentityMetadataRequest{
+		IdentityMetadata: &iam.IdentityMetadata{Company: "Acme", JobTitle: "SRE"},
+	}))
+	if meta.GetCompany() != "Acme" || meta.GetJobTitle() != "SRE" || meta.GetUid() == "" {
+		t.Fatalf("metadata answered as %v", meta)
+	}
+	masked := must[*iam.IdentityMetadata](t, "update metadata with a mask")(lookup.UpdateIdentityMetadata(ctx, &iam.UpdateIdentityMetadataRequest{
+		IdentityMetadata: &iam.IdentityMetadata{Company: "ignored", Product: "images"},
+		UpdateMask:       &fieldmaskpb.FieldMask{Paths: []string{"product"}},
+	}))
+	if masked.GetCompany() != "Acme" || masked.GetProduct() != "images" {
+		t.Fatalf("metadata with mask [product] answered as %v", masked)
+	}
+
+	// The email-domain calls: no emulator token carries a verified email.
+	eligible := must[*iam.CheckEligibilityResponse](t, "check eligibility")(groups.CheckEligibility(ctx, &iam.CheckEligibilityRequest{}))
+	if eligible.GetEligible() {
+		t.Fatal("an emulator token found eligible for the email-domain flows")
+	}
+	_, err = groups.LookupGroup(ctx, &iam.LookupGroupRequest{})
+	wantCode(t, "a group lookup by email domain", err, codes.NotFound)
+	_, err = groups.RequestGroupAccess(ctx, &iam.RequestGroupAccessRequest{GroupUid: rootUID})
+	wantCode(t, "a group access request", err, codes.NotFound)
 	return w
 }
 

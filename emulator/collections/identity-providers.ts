@@ -17,7 +17,9 @@ import {
   optionalStringArray,
 } from "../requests";
 import { newChildUid, parentPath, requirePathUid, requireRoleUid, requireSizedName } from "./kit";
+import { refuseIdentityProviderDelete } from "./references";
 import { promisedRoleOfCreate, promisedRoleSteps } from "./roles";
+import { scimOut } from "./scim";
 import { secretDigest } from "./secrets";
 import { type UpdateWrite, writableCollection } from "./writable";
 
@@ -40,7 +42,10 @@ export const IDENTITY_PROVIDER_MASK_PATHS: readonly string[] = [
   "oidc.correlationRule",
 ];
 
-export function identityProviderOut(provider: IdentityProviderRecord): JsonObject {
+export function identityProviderOut(
+  provider: IdentityProviderRecord,
+  scim?: JsonObject,
+): JsonObject {
   const { oidc } = provider;
   return {
     uid: provider.uid,
@@ -55,6 +60,7 @@ export function identityProviderOut(provider: IdentityProviderRecord): JsonObjec
       pkceEnabled: oidc.pkceEnabled,
       correlationRule: oidc.correlationRule,
     },
+    ...(scim ? { scim } : {}),
     createTime: provider.createTime,
     updateTime: provider.updateTime,
   };
@@ -255,7 +261,8 @@ const createSteps = promisedRoleOfCreate<ProviderDraft>("defaultRole");
 
 export const identityProviders = writableCollection<IdentityProviderRecord, ProviderDraft>({
   name: "identityProviders",
-  out: (_ctx, provider) => identityProviderOut(provider),
+  out: (ctx, provider) => identityProviderOut(provider, scimOut(ctx, provider, "get")),
+  listOut: (ctx, provider) => identityProviderOut(provider, scimOut(ctx, provider, "list")),
   // An update that changes the default role needs more, once its paths are known
   // (`updateSteps.grants`).
   authorize: (_ctx, access, uid, verb) => {
@@ -299,5 +306,5 @@ export const identityProviders = writableCollection<IdentityProviderRecord, Prov
     apply: (_ctx, current, body, paths) => applyUpdate(current, body, paths),
     ...updateSteps,
   },
-  delete: {},
+  delete: { refuse: (ctx, provider) => refuseIdentityProviderDelete(ctx.state, provider.uid) },
 });

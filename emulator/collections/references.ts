@@ -34,7 +34,8 @@ export function refuseIdentityDelete(state: State, uid: string): void {
 
 /**
  * Refuses (FAILED_PRECONDITION `RESOURCE_IN_USE`) the delete of custom role `uid` while
- * a role binding uses it or an identity provider has it as `defaultRole`. Group invites
+ * a role binding uses it, an identity provider has it as `defaultRole` or an external
+ * group role mapping grants it. Group invites
  * never block it: an invite whose role is gone simply stops showing `role`.
  */
 export function refuseRoleDelete(state: State, uid: string): void {
@@ -43,17 +44,43 @@ export function refuseRoleDelete(state: State, uid: string): void {
   for (const provider of state.identityProviders.values()) {
     if (provider.defaultRole === uid) providers++;
   }
+  let mappings = 0;
+  for (const mapping of state.externalGroupRoleMappings.values()) {
+    if (mapping.roleUid === uid) mappings++;
+  }
   const uses = [
     ...countsOfPresent([[bound, "role binding", "role bindings"]]).map((n) => `bound by ${n}`),
     ...countsOfPresent([[providers, "identity provider", "identity providers"]]).map(
       (n) => `the default role of ${n}`,
     ),
+    ...countsOfPresent([
+      [mappings, "external group role mapping", "external group role mappings"],
+    ]).map((n) => `granted by ${n}`),
   ];
   if (uses.length > 0) {
     throw failedPrecondition({
       type: "RESOURCE_IN_USE",
       subject: uid,
       description: `role ${uid} is still ${uses.join(" and ")}`,
+    });
+  }
+}
+
+/**
+ * Refuses (FAILED_PRECONDITION `RESOURCE_IN_USE`) the delete of identity provider `uid`
+ * while external group role mappings hang under it: they are its children, and a
+ * provider made again later must not inherit their grants.
+ */
+export function refuseIdentityProviderDelete(state: State, uid: string): void {
+  const mappings = state.externalGroupRoleMappings.countChildren(uid);
+  if (mappings > 0) {
+    const [counted] = countsOfPresent([
+      [mappings, "external group role mapping", "external group role mappings"],
+    ]);
+    throw failedPrecondition({
+      type: "RESOURCE_IN_USE",
+      subject: uid,
+      description: `identity provider ${uid} still has ${counted}`,
     });
   }
 }

@@ -7,9 +7,27 @@ import { alreadyExists, invalidArgument, notFound } from "../errors";
 import { bindingIssuerSubject } from "../identity-kinds/answers";
 import { capabilityFor } from "../kinds";
 import type { IdentityRecord, RoleBindingRecord, RoleRecord } from "../model";
-import { type JsonObject, optionalString } from "../requests";
+import {
+  type ApiRequest,
+  bodyObject,
+  type JsonObject,
+  ok,
+  optionalObject,
+  optionalString,
+} from "../requests";
 import type { State } from "../state";
-import { type EmulatorContext, newChildUid, PATH_UID, parentPath, requireRoleUid } from "./kit";
+import {
+  type CollectionHandler,
+  callerOf,
+  type EmulatorContext,
+  existing,
+  newChildUid,
+  PATH_UID,
+  parentPath,
+  requirePathUid,
+  requireRoleUid,
+  unsupported,
+} from "./kit";
 import { readableRole, requireRoleGrantable, requireRoleUsableIn, roleReadable } from "./roles";
 import { writableCollection } from "./writable";
 
@@ -54,9 +72,9 @@ export function bindingOut(state: State, binding: RoleBindingRecord, reader: Acc
   };
 }
 
-function requireIdentityUid(value: string): string {
+function requireIdentityUid(value: string, field = "identityUid"): string {
   if (!PATH_UID.test(value)) {
-    throw invalidArgument("identityUid", "must be an identity uid (hex segments separated by /)");
+    throw invalidArgument(field, "must be an identity uid (hex segments separated by /)");
   }
   return value;
 }
@@ -218,3 +236,86 @@ export const roleBindings = writableCollection<
     remove: (ctx, binding) => ctx.state.deleteBinding(binding.uid),
   },
 });
+
+/** The most bindings one `:batchCreate` makes (the definitions: "a maximum of 25"). */
+export const BATCH_CREATE_MAX = 25;
+
+/**
+ * `POST /iam/v2beta1/roleBindings:batchCreate`: bindings in one group, all or none (the
+ * definitions: "Either all bindings are created or none are"). Every binding passes the
+ * checks of a single create, in their order, before any is stored; the first failure
+ * answers and nothing is made. A sub-request's `parent`, when set, must be the batch's,
+ * and its `roleUid` the batch's `roleUid` when both are set (AIP-233).
+ */
+export const batchCreateRoleBindings: CollectionHandler = async (ctx, request: ApiRequest, uid) => {
+  if (request.method !== "POST" || uid !== undefined) throw unsupported(request);
+  const access = await callerOf(ctx, request, true);
+  const body = bodyObject(request);
+  const parent = optionalString(body, "parent");
+  if (!parent) throw invalidArgument("parent", "is required: the group the bindings are made in");
+  const groupUid = requirePathUid(parent, "parent");
+  access.require(capabilityFor("roleBindings", "create"), groupUid);
+  const sharedRole = optionalString(body, "roleUid") ?? "";
+  const requests = body.requests;
+  if (!Array.isArray(requests) || requests.length === 0 || requests.length > BATCH_CREATE_MAX) {
+    throw invalidArgument("requests", `must hold 1 to ${BATCH_CREATE_MAX} bindings`);
+  }
+  const drafts = requests.map((raw, index) => {
+    const at = `requests[${index}]`;
+    if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+      throw invalidArgument(at, "must be an object");
+    }
+    const sub = raw as JsonObject;
+    const subParent = optionalString(sub, "parent", `${at}.parent`);
+    if (subParent && subParent !== groupUid) {
+      throw invalidArgument(`${at}.parent`, "must be empty or the batch's parent");
+    }
+    const binding = optionalObject(sub, "roleBinding", `${at}.roleBinding`) ?? {};
+    const identityUid = optionalString(binding, "identityUid", `${at}.roleBinding.identityUid`);
+    if (!identityUid) throw invalidArgument(`${at}.roleBinding.identityUid`, "is required");
+    const ownRole = optionalString(binding, "roleUid", `${at}.roleBinding.roleUid`) ?? "";
+    if (ownRole !== "" && sharedRole !== "" && ownRole !== sharedRole) {
+      throw invalidArgument(`${at}.roleBinding.roleUid`, "differs from the batch's roleUid");
+    }
+    const roleUid = ownRole || sharedRole;
+    if (!roleUid) throw invalidArgument(`${at}.roleBinding.roleUid`, "is required");
+    return {
+      identityUid: requireIdentityUid(identityUid, `${at}.roleBinding.identityUid`),
+      roleUid: requireRoleUid(roleUid, `${at}.roleBinding.roleUid`),
+    };
+  });
+  existing(ctx.state.groups, groupUid);
+  const seen = new Map<string, number>();
+  drafts.forEach((draft, index) => {
+    const target: Target = { ctx, access, groupUid, ...draft };
+    targetReferences(target);
+    requireRoleUsableIn(targetRole(target), groupUid, `requests[${index}].roleBinding.roleUid`);
+    requireRoleGrantable(access, targetRole(target), groupUid);
+    targetUnique(target);
+    const key = `${draft.identityUid} ${draft.roleUid}`;
+    const first = seen.get(key);
+    if (first !== undefined) {
+      throw invalidArgument(
+        `requests[${index}]`,
+        `binds the same identity and role as requests[${first}]`,
+      );
+    }
+    seen.set(key, index);
+  });
+  const now = ctx.clock.isoNow();
+  const made = drafts.map((draft) => {
+    const binding: RoleBindingRecord = {
+      uid: newChildUid(
+        groupUid,
+        (candidate) => ctx.state.roleBindings.has(candidate) || ctx.state.groups.has(candidate),
+      ),
+      ...draft,
+      createTime: now,
+      updateTime: now,
+    };
+    ctx.state.addBinding(binding);
+    return binding;
+  });
+  ctx.state.touch();
+  return ok({ roleBindings: made.map((binding) => bindingOut(ctx.state, binding, access)) });
+};

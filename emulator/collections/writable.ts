@@ -101,6 +101,8 @@ export interface WritableSpec<T extends StoredRecord, D> {
   name: NameOf<T>;
   /** The record as the API answers it to `access`. */
   out(ctx: EmulatorContext, record: T, access: Access): JsonObject;
+  /** The record as a List answers it, when a List shows less than a Get; default `out`. */
+  listOut?(ctx: EmulatorContext, record: T, access: Access): JsonObject;
   /**
    * Steps 1 and 2 for Get, Update and Delete. The default: `uid` is a path uid and the
    * caller holds the verb's capability on it (a Get needs the collection's LIST). May answer the record when finding it is part of
@@ -147,6 +149,11 @@ export interface ListSpec<T> {
 export interface CreateSpec<T, D> extends WriteSteps<CreateWrite<D>> {
   /** Why the parent belongs in the path, for a POST without one. */
   parentHint: string;
+  /**
+   * The collection the parent belongs to (step 4 checks it exists there); default
+   * `groups`. A mapping, for one, is created under an identity provider.
+   */
+  parentCollection?: CollectionName;
   /** Step 2: the capabilities the caller needs on the parent; default the CREATE one. */
   capabilities?: string[];
   /**
@@ -254,7 +261,8 @@ export function writableCollection<T extends StoredRecord, D>(
       nowMs: ctx.clock.nowMs(),
       pageTokenKey: ctx.tokens.pageTokenKey,
     });
-    return listEnvelope(spec.name, result, (record) => spec.out(ctx, record, access));
+    const shape = spec.listOut ?? spec.out;
+    return listEnvelope(spec.name, result, (record) => shape(ctx, record, access));
   }
 
   function create(
@@ -276,8 +284,8 @@ export function writableCollection<T extends StoredRecord, D>(
       access.require(capability, parentUid);
     }
     const draft = creating.body(ctx, bodyObject(request), parentUid);
-    // Step 4 begins with the parent: every collection creates under an existing group.
-    existing(ctx.state.groups, parentUid);
+    // Step 4 begins with the parent: a group, unless the collection says otherwise.
+    existing(ctx.state.collection(creating.parentCollection ?? "groups"), parentUid);
     runSteps(creating, { ctx, access, parentUid, draft });
     const record = creating.build(ctx, draft, parentUid, ctx.clock.isoNow());
     if (creating.insert) creating.insert(ctx, record);

@@ -6,7 +6,8 @@
  * provider's default role, two identity providers (one with a client secret, one with
  * PKCE), an identity of every kind (claim patterns with audience and claims, static
  * keys, AWS, a service principal), an account association naming the service
- * principal, and a group invite (which the export skips).
+ * principal, a mapping of the first provider's outside group to a role, and a group
+ * invite (which the export skips).
  * Made directly, so the export tests do not depend on deploying the example.
  */
 import { generateKeyPairSync } from "node:crypto";
@@ -112,6 +113,13 @@ export async function createDemoOrganisation(emulator: {
       },
     });
     uids["acme-sso"] = sso.uid;
+    // Members of the provider's "engineering-staff" group see the organisation.
+    const staff = await client.iam.externalGroupRoleMappings.create(sso.uid, {
+      externalGroupId: "engineering-staff",
+      roleUid: roles.get("viewer")!,
+      scope: emulator.rootGroupUid,
+    });
+    uids["acme-sso-engineering-staff-viewer"] = staff.uid;
     const pkce = await client.iam.identityProviders.create(uids.payments, {
       name: "payments sso",
       defaultRole: roles.get("viewer")!,

@@ -21,6 +21,7 @@ export {
   ROLE_UID_PATTERN,
   UNKNOWN_VALUE,
 } from "./checker";
+export { checkExternalGroupRoleMappingInputs } from "./external-group-role-mapping";
 export { checkGroupInputs } from "./group";
 export { canonicalDuration, checkGroupInviteInputs } from "./group-invite";
 export { checkIdentityInputs } from "./identity";

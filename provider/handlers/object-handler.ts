@@ -36,6 +36,12 @@ export interface ObjectApi<T, Body, MaskPath extends string> {
   isGone(error: unknown, uid: string): boolean;
 }
 
+/** The Get of a container's collection, as `check` uses it. */
+export interface ContainerApi {
+  get(uid: string): Promise<unknown>;
+  isGone(error: unknown, uid: string): boolean;
+}
+
 /** What one resource type adds to the shared lifecycle. */
 export interface ObjectSpec<
   Inputs extends { adoptUid?: string },
@@ -51,9 +57,15 @@ export interface ObjectSpec<
     | "role binding"
     | "role"
     | "identity provider"
-    | "account association";
+    | "account association"
+    | "external group role mapping";
   /** The input naming where the object lives; a change replaces the object. */
   container: FieldSpec<Inputs, Outputs>;
+  /**
+   * What the container is when it is not a group (a mapping lives under an identity
+   * provider): its noun in messages and the collection `check` asks whether it exists.
+   */
+  containerKind?: { noun: string; api(client: IrmClient): ContainerApi };
   /**
    * Other inputs the API cannot change (an identity's kind): a change replaces the
    * object, and an object found after a lost create must match them too.
@@ -158,13 +170,20 @@ function seenExisting(context: HandlerContext, uid: string): void {
   existingGroupsOf(context.client()).set(uid, Promise.resolve(true));
 }
 
-/** False only when the API answers NOT_FOUND for this group. */
-function groupExists(context: HandlerContext, uid: string): Promise<boolean> {
+/**
+ * False only when the API answers NOT_FOUND for this group (or, with `collection`, this
+ * object of another collection: uids are never shared across collections).
+ */
+function groupExists(
+  context: HandlerContext,
+  uid: string,
+  collection?: (client: IrmClient) => ContainerApi,
+): Promise<boolean> {
   const client = context.client();
   const cache = existingGroupsOf(client);
   let known = cache.get(uid);
   if (known === undefined) {
-    const groups = client.iam.groups;
+    const groups = collection ? collection(client) : client.iam.groups;
     known = groups.get(uid).then(
       () => true,
       (error: unknown) => !groups.isGone(error, uid),
@@ -368,10 +387,11 @@ function lifecycle<
     const uid = spec.container.fromInputs(inputs);
     if (uid === undefined || uid === "" || isUnknown(uid)) return undefined;
     if (olds[spec.container.path] === uid) return undefined;
-    if (!(await groupExists(context, uid))) {
+    if (!(await groupExists(context, uid, spec.containerKind?.api))) {
+      const noun = spec.containerKind?.noun ?? "group";
       return {
         property: spec.container.path,
-        reason: `no group ${uid} exists (or this token may not see it); nothing was created`,
+        reason: `no ${noun} ${uid} exists (or this token may not see it); nothing was created`,
       };
     }
     return undefined;

@@ -227,13 +227,30 @@ function sameUid<T extends Identified>(item: T, uid: string): string | undefined
 }
 
 /** A malformed answer as the error callers handle; anything else passes through. */
-function badShape(error: unknown, request: RequestSummary): unknown {
+export function badShape(error: unknown, request: RequestSummary): unknown {
   if (!(error instanceof ShapeError)) return error;
   return new BadResponseError({
     code: GrpcCode.UNKNOWN,
     status: 200,
     request,
     message: `Bad response from ${request.method} ${request.path}: HTTP 200, ${error.message}`,
+  });
+}
+
+/**
+ * A malformed answer to a request that may have made something (a create, a batch, a
+ * reveal-once token) as an `OutcomeUnknownError` saying what to check first; anything
+ * else passes through.
+ */
+export function unknownOutcome(error: unknown, request: RequestSummary, advice: string): unknown {
+  const bad = badShape(error, request) as IrmError;
+  if (bad === error) return error;
+  return new OutcomeUnknownError({
+    code: GrpcCode.UNKNOWN,
+    status: bad.status,
+    request: bad.request,
+    cause: bad,
+    message: `${bad.message}; ${advice}`,
   });
 }
 

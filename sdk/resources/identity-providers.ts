@@ -3,10 +3,12 @@
  * group. `oidc.clientSecret` is write-only: the reader never copies it from an
  * answer, and the client secret a request carries never appears in its errors.
  */
-import { nameMismatch, WritableCollection } from "../core/collection";
-import type { ListParams, Timestamp } from "../core/common-types";
+import { badShape, nameMismatch, unknownOutcome, WritableCollection } from "../core/collection";
+import type { ListParams, RequestOptions, Timestamp } from "../core/common-types";
+import { resourcePath } from "../core/path";
+import { REDACTED } from "../core/redact";
 import type { ApiRequester } from "../core/resource";
-import { ShapeReader } from "../core/shape";
+import { ShapeError, ShapeReader } from "../core/shape";
 import { checkEnum, patternString, ROLE_UID } from "./decode";
 import { guardSecrets } from "./secrets";
 
@@ -197,6 +199,94 @@ function clientSecretIn(body: unknown): string[] {
   return typeof secret === "string" && secret !== "" ? [secret] : [];
 }
 
+/** A SCIM bearer token's form: `cgscim_` and 64 hex. */
+const SCIM_TOKEN = /^cgscim_[0-9a-f]{64}$/;
+
+/** When a new SCIM token expires: a time (at most two years ahead), or never. */
+export interface ScimTokenExpiry {
+  /** RFC 3339; without it (and without `neverExpires`) the service gives one year. */
+  expireTime?: Timestamp;
+  neverExpires?: boolean;
+}
+
+/** `regenerateScimToken`'s options: the etag read from the provider, the overlap, the expiry. */
+export interface ScimTokenRegeneration extends ScimTokenExpiry {
+  /** The provider's `scim.etag` (or a lifecycle answer's): a stale one is refused (ABORTED). */
+  etag: string;
+  /** Seconds the replaced token keeps working (0 to 86400; the service's default: 3600). */
+  overlapSeconds?: number;
+}
+
+/**
+ * A new SCIM token and where the identity provider must send it. `token` is readable
+ * only as `issued.token`: it is not enumerable, so printing, spreading or serialising
+ * the answer never shows it.
+ */
+export interface IssuedScimToken {
+  readonly token: string;
+  endpointUrl: string;
+  /** Absent for a token that never expires. */
+  expireTime?: Timestamp;
+  identityProviderUid: string;
+  etag: string;
+  /** Regeneration only: when the replaced token stops working (absent: it already had). */
+  previousTokenExpireTime?: Timestamp;
+}
+
+/** The answer of `revokeScimToken`. */
+export interface RevokedScimToken {
+  identityProviderUid: string;
+  etag: string;
+  /** The switch, unchanged by a revocation. */
+  enabled: boolean;
+  revokeTime: Timestamp;
+}
+
+/** The answer of `setScimEnabled`. */
+export interface ScimSwitch {
+  identityProviderUid: string;
+  enabled: boolean;
+  etag: string;
+}
+
+/** The etag's bound: an opaque string (no published format), kept small. */
+const MAX_ETAG = 256;
+
+function decodeIssued(raw: unknown, uid: string): IssuedScimToken {
+  const r = ShapeReader.of(raw, "scimToken");
+  const token = r.raw.token;
+  if (typeof token !== "string" || !SCIM_TOKEN.test(token)) {
+    // The value is never quoted: it may be a credential of another form.
+    throw new ShapeError("scimToken.token", "missing or not cgscim_ followed by 64 hex");
+  }
+  const issued = {
+    endpointUrl: r.string("endpointUrl"),
+    identityProviderUid: r.string("identityProviderUid"),
+    etag: r.string("etag"),
+  } as IssuedScimToken;
+  if (issued.identityProviderUid !== uid) {
+    throw new ShapeError("scimToken.identityProviderUid", `is not ${uid}, the provider asked for`);
+  }
+  if (issued.etag.length > MAX_ETAG) throw new ShapeError("scimToken.etag", "too long");
+  r.copyTimestamps(issued, "expireTime", "previousTokenExpireTime");
+  Object.defineProperty(issued, "token", { value: token, enumerable: false });
+  Object.defineProperty(issued, Symbol.for("nodejs.util.inspect.custom"), {
+    value: () => ({ ...issued, token: REDACTED }),
+    enumerable: false,
+  });
+  return issued;
+}
+
+function expiryBody(expiry: ScimTokenExpiry): Record<string, unknown> {
+  if (expiry.neverExpires && expiry.expireTime !== undefined) {
+    throw new TypeError("expireTime cannot be set together with neverExpires");
+  }
+  return {
+    ...(expiry.expireTime === undefined ? {} : { expireTime: expiry.expireTime }),
+    ...(expiry.neverExpires ? { neverExpires: true } : {}),
+  };
+}
+
 /**
  * `/iam/v2beta1/identityProviders`: create needs `identityProviders.create` and
  * `roleBindings.create` on the group and every capability of `defaultRole`.
@@ -209,7 +299,7 @@ export class IdentityProviders extends WritableCollection<
   IdentityProviderListParams
 > {
   constructor(client: ApiRequester) {
-    super(guardSecrets(client, { keys: ["clientSecret"], valuesIn: clientSecretIn }), {
+    super(guardSecrets(client, { keys: ["clientSecret", "token"], valuesIn: clientSecretIn }), {
       path: "/iam/v2beta1/identityProviders",
       listKey: "identityProviders",
       noun: "identityProvider",
@@ -219,5 +309,122 @@ export class IdentityProviders extends WritableCollection<
 
   protected override filterMismatch(item: IdentityProvider, params: IdentityProviderListParams) {
     return nameMismatch(item, params);
+  }
+
+  /**
+   * Issues the provider's first SCIM token (FAILED_PRECONDITION when it has one:
+   * regenerate it). The token is answered this once; provisioning stays off until
+   * `setScimEnabled`. Needs `CAP_IAM_SCIM_MANAGE`. Not safe to retry after an unknown
+   * outcome: read the provider's `scim` status first.
+   */
+  generateScimToken(
+    uid: string,
+    expiry: ScimTokenExpiry = {},
+    options?: RequestOptions,
+  ): Promise<IssuedScimToken> {
+    return this.#issue(uid, "generateScimToken", expiryBody(expiry), options);
+  }
+
+  /**
+   * Replaces the provider's SCIM token, make before break: a live token keeps working
+   * for `overlapSeconds`. The new token is answered this once.
+   */
+  regenerateScimToken(
+    uid: string,
+    regeneration: ScimTokenRegeneration,
+    options?: RequestOptions,
+  ): Promise<IssuedScimToken> {
+    const { etag, overlapSeconds } = regeneration;
+    if (typeof etag !== "string" || etag === "") throw new TypeError("etag is required");
+    if (
+      overlapSeconds !== undefined &&
+      (!Number.isInteger(overlapSeconds) || overlapSeconds < 0 || overlapSeconds > 86_400)
+    ) {
+      throw new TypeError(
+        `overlapSeconds must be an integer from 0 to 86400, got ${overlapSeconds}`,
+      );
+    }
+    return this.#issue(
+      uid,
+      "regenerateScimToken",
+      {
+        etag,
+        ...(overlapSeconds === undefined ? {} : { overlap: `${overlapSeconds}s` }),
+        ...expiryBody(regeneration),
+      },
+      options,
+    );
+  }
+
+  /** Revokes the provider's SCIM tokens at once; the enabled switch is left as it is. */
+  async revokeScimToken(uid: string, options?: RequestOptions): Promise<RevokedScimToken> {
+    const path = this.#actionPath(uid, "revokeScimToken");
+    const body = await this.client.call({ method: "POST", path, body: {}, options });
+    try {
+      const r = ShapeReader.of(body, "revokeScimToken");
+      const answer: RevokedScimToken = {
+        identityProviderUid: r.string("identityProviderUid"),
+        etag: r.string("etag"),
+        enabled: r.optionalBoolean("enabled", false),
+        revokeTime: r.timestamp("revokeTime"),
+      };
+      if (answer.identityProviderUid !== uid) {
+        throw new ShapeError("revokeScimToken.identityProviderUid", `is not ${uid}`);
+      }
+      return answer;
+    } catch (error) {
+      throw badShape(error, { method: "POST", path });
+    }
+  }
+
+  /** Starts or pauses SCIM provisioning; `etag` is the provider's current `scim.etag`. */
+  async setScimEnabled(
+    uid: string,
+    enabled: boolean,
+    etag: string,
+    options?: RequestOptions,
+  ): Promise<ScimSwitch> {
+    if (typeof enabled !== "boolean") throw new TypeError("enabled must be a boolean");
+    if (typeof etag !== "string" || etag === "") throw new TypeError("etag is required");
+    const path = this.#actionPath(uid, "setScimEnabled");
+    const body = await this.client.call({ method: "POST", path, body: { enabled, etag }, options });
+    try {
+      const r = ShapeReader.of(body, "setScimEnabled");
+      const answer: ScimSwitch = {
+        identityProviderUid: r.string("identityProviderUid"),
+        enabled: r.optionalBoolean("enabled", false),
+        etag: r.string("etag"),
+      };
+      if (answer.identityProviderUid !== uid) {
+        throw new ShapeError("setScimEnabled.identityProviderUid", `is not ${uid}`);
+      }
+      return answer;
+    } catch (error) {
+      throw badShape(error, { method: "POST", path });
+    }
+  }
+
+  #actionPath(uid: string, action: string): string {
+    return `${resourcePath(this.spec.path, uid)}:${action}`;
+  }
+
+  /** One reveal-once call: a malformed answer is an unknown outcome (a token may exist). */
+  async #issue(
+    uid: string,
+    action: string,
+    body: Record<string, unknown>,
+    options?: RequestOptions,
+  ): Promise<IssuedScimToken> {
+    const path = this.#actionPath(uid, action);
+    const answer = await this.client.call({ method: "POST", path, body, options });
+    try {
+      return decodeIssued(answer, uid);
+    } catch (error) {
+      throw unknownOutcome(
+        error,
+        { method: "POST", path },
+        "a SCIM token may or may not have been issued. Not retried: read the identity provider's scim status before acting again.",
+      );
+    }
   }
 }

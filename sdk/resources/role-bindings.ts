@@ -2,8 +2,9 @@
  * `/iam/v2beta1/roleBindings`: an identity holds a role in a group. Its types and the
  * one reader of its shape.
  */
-import { uidParent, WritableCollection } from "../core/collection";
+import { uidParent, unknownOutcome, WritableCollection } from "../core/collection";
 import type { PageParams, RequestOptions, Timestamp, UidpFilter } from "../core/common-types";
+import { resourcePath } from "../core/path";
 import { type ApiRequester, listQuery, type QueryValue } from "../core/resource";
 import { ShapeError, ShapeReader } from "../core/shape";
 
@@ -86,6 +87,9 @@ export function decodeRoleBinding(raw: unknown, at = "roleBinding"): RoleBinding
   return binding;
 }
 
+/** The most bindings one `batchCreate` makes (the definitions: a maximum of 25). */
+export const BATCH_CREATE_MAX_BINDINGS = 25;
+
 /** `/iam/v2beta1/roleBindings`: an identity holds a role in a group. */
 export class RoleBindings extends WritableCollection<
   RoleBinding,
@@ -113,6 +117,75 @@ export class RoleBindings extends WritableCollection<
       await super.delete(uid, options);
     } catch (error) {
       if (!this.isGone(error, uid)) throw error;
+    }
+  }
+
+  /**
+   * Creates up to 25 bindings in `groupUid` in one request, all or none: the service
+   * makes every one or, on the first refusal, none. Answers them in the order given; an
+   * answer that is not exactly those bindings in that group is an `OutcomeUnknownError`
+   * (they may have been made: list the group's bindings before trying again).
+   */
+  async batchCreate(
+    groupUid: string,
+    bindings: readonly RoleBindingCreate[],
+    options?: RequestOptions,
+  ): Promise<RoleBinding[]> {
+    resourcePath(this.spec.path, groupUid, "groupUid");
+    if (
+      !Array.isArray(bindings) ||
+      bindings.length === 0 ||
+      bindings.length > BATCH_CREATE_MAX_BINDINGS
+    ) {
+      throw new TypeError(`bindings must hold 1 to ${BATCH_CREATE_MAX_BINDINGS} role bindings`);
+    }
+    bindings.forEach((binding, index) => {
+      for (const field of ["identityUid", "roleUid"] as const) {
+        if (typeof binding?.[field] !== "string" || binding[field] === "") {
+          throw new TypeError(`bindings[${index}].${field} must be a non-empty string`);
+        }
+      }
+    });
+    const path = `${this.spec.path}:batchCreate`;
+    const body = await this.client.call({
+      method: "POST",
+      path,
+      body: {
+        parent: groupUid,
+        requests: bindings.map((b) => ({
+          roleBinding: { identityUid: b.identityUid, roleUid: b.roleUid },
+        })),
+      },
+      options,
+    });
+    try {
+      const r = ShapeReader.of(body, "batchCreate");
+      const raw = r.raw.roleBindings;
+      if (!Array.isArray(raw) || raw.length !== bindings.length) {
+        throw new ShapeError(
+          "batchCreate.roleBindings",
+          `expected ${bindings.length} bindings, one per binding asked for`,
+        );
+      }
+      return raw.map((item: unknown, index: number) => {
+        const at = `batchCreate.roleBindings[${index}]`;
+        const made = decodeRoleBinding(item, at);
+        const asked = bindings[index];
+        if (
+          made.group.uid !== groupUid ||
+          made.identity.uid !== asked.identityUid ||
+          made.role.uid !== asked.roleUid
+        ) {
+          throw new ShapeError(at, "is not the binding asked for at this place");
+        }
+        return made;
+      });
+    } catch (error) {
+      throw unknownOutcome(
+        error,
+        { method: "POST", path },
+        "the bindings may or may not have been made. Not retried: list the group's bindings before trying again.",
+      );
     }
   }
 

@@ -32,12 +32,11 @@ const holdsDigestOf = (text: string, secret: string) =>
 
 describe("colon actions (addendum 1)", () => {
   it.each([
-    ["POST", "/iam/v2beta1/identityProviders/{group}/0123456789abcdef:generateScimToken"],
-    ["POST", "/iam/v2beta1/identityProviders/{group}/0123456789abcdef:setScimEnabled"],
+    ["GET", "/iam/v2beta1/identityProviders/{group}/0123456789abcdef:generateScimToken"],
+    ["POST", "/iam/v2beta1/identityProviders/{group}/0123456789abcdef:unknownAction"],
     ["GET", "/iam/v2beta1/accountAssociations/{group}:checkAccountAssociation"],
     ["POST", "/iam/v2beta1/identities:lookupIdentity"],
     ["POST", "/iam/v2beta1/identities:updateIdentityMetadata"],
-    ["POST", "/iam/v2beta1/roleBindings:batchCreate"],
     ["DELETE", "/iam/v2beta1/unknownThings/x:y"],
   ])("%s %s is UNIMPLEMENTED (code 12, HTTP 501)", async (method, template) => {
     const target = template.replace("{group}", emu.rootGroupUid);

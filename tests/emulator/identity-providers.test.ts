@@ -621,21 +621,4 @@ describe("delete", () => {
     const uid = (await create(group)).uid as string;
     await collection.expectBlocksGroupDelete(providers, group, uid);
   });
-
-  it("SCIM actions are UNIMPLEMENTED", async () => {
-    const uid = (await create(await o.group(emu.rootGroupUid))).uid as string;
-    for (const action of [
-      "generateScimToken",
-      "regenerateScimToken",
-      "revokeScimToken",
-      "setScimEnabled",
-    ]) {
-      const reply = await o.call<Json>("POST", path(`/${uid}:${action}`), { body: {} });
-      expect(reply.status).toBe(501);
-      expect(reply.body.code).toBe(12);
-      expect(reply.body.message).toBe(
-        `Unimplemented: POST is not supported on ${path(`/${uid}:${action}`)}`,
-      );
-    }
-  });
 });

@@ -108,7 +108,7 @@ describe("irm-export command", () => {
     );
     expect(outcome.stdout).toMatch(/^ {2}index\.ts +\d+ lines$/m);
     expect(outcome.stdout).toContain(
-      "declaring 2 groups, 0 custom roles, 2 identities, 1 identity provider, 0 account associations, 2 role bindings (each with adoptUid)",
+      "declaring 2 groups, 0 custom roles, 2 identities, 1 identity provider, 0 external group role mappings, 0 account associations, 2 role bindings (each with adoptUid)",
     );
     // The identity the token acts as, and its owner binding on the root, are left out.
     expect(outcome.stdout).toContain(
@@ -121,9 +121,9 @@ describe("irm-export command", () => {
     expect(outcome.stdout).toContain(
       `client secret of identity provider team-sso (${teamUid}/${providerKey.slice(-16)}): pulumi config set --secret ${providerKey} <secret>`,
     );
-    // Seven listings of one page, two to find the organisation, one for its association.
+    // Eight listings of one page, two to find the organisation, one for its association.
     expect(outcome.stdout).toMatch(
-      /requests: 10 \(listings groups 1\/1, roles 1\/1, identities 1\/1/,
+      /requests: 11 \(listings groups 1\/1, roles 1\/1, identities 1\/1/,
     );
     expect(outcome.stdout).toContain(
       "plus 2 to find the group and 1 for its own account association",
@@ -173,7 +173,7 @@ describe("irm-export command", () => {
     const outcome = await irmExport(["--out", out, "--include-self"], env);
     expect(outcome.code).toBe(0);
     expect(outcome.stdout).toContain(
-      "declaring 2 groups, 0 custom roles, 3 identities, 1 identity provider, 0 account associations, 3 role bindings",
+      "declaring 2 groups, 0 custom roles, 3 identities, 1 identity provider, 0 external group role mappings, 0 account associations, 3 role bindings",
     );
     expect(outcome.stdout).not.toContain("bootstrap-owner");
     const index = fs.readFileSync(path.join(out, "index.ts"), "utf8");

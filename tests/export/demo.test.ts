@@ -81,6 +81,7 @@ describe("irm-export on the demo organisation", { shuffle: false }, () => {
       roleBindings: 1,
       roles: 1,
       identityProviders: 1,
+      externalGroupRoleMappings: 1,
       accountAssociations: 1,
       groupInvites: 1,
     });
@@ -93,6 +94,7 @@ describe("irm-export on the demo organisation", { shuffle: false }, () => {
       roleBindings: 9,
       customRoles: 2,
       identityProviders: 2,
+      externalGroupRoleMappings: 1,
       accountAssociations: 1,
     });
     const index = result.files["index.ts"];
@@ -105,6 +107,11 @@ describe("irm-export on the demo organisation", { shuffle: false }, () => {
     expect(index).toContain('const deployer = new irm.Role("deployer", {');
     expect(index).toContain("roleUid: deployer.uid,");
     expect(index).toContain("defaultRole: ssoUser.uid,");
+    // The provider's outside group mapping, referring to its provider by variable.
+    expect(index).toContain(
+      'new irm.ExternalGroupRoleMapping("acme-sso-engineering-staff-viewer", {',
+    );
+    expect(index).toContain("identityProviderUid: acmeSso.uid,");
     expect(index).not.toContain('getRoleOutput({ name: "deployer" })');
     // Every identity kind, and the association naming the service principal by variable.
     expect(index).toContain(
@@ -183,6 +190,7 @@ describe("irm-export on the demo organisation", { shuffle: false }, () => {
       roleBindings: 1,
       roles: 1,
       identityProviders: 1,
+      externalGroupRoleMappings: 1,
       accountAssociations: 1,
       groupInvites: 1,
     });
@@ -192,6 +200,7 @@ describe("irm-export on the demo organisation", { shuffle: false }, () => {
       roleBindings: 3,
       customRoles: 0,
       identityProviders: 0,
+      externalGroupRoleMappings: 0,
       accountAssociations: 1,
     });
     expect(result.skippedInvites).toBe(0);

@@ -159,6 +159,7 @@ function hostileOrganisation(): LiveOrganisation {
     bindings,
     roles: [viewer, custom],
     identityProviders: providers,
+    externalGroupRoleMappings: [],
     accountAssociations: [],
     groupInvites: [],
     requests: {},

@@ -14,7 +14,7 @@ import { declaredCounts } from "../../exporter/kinds";
 import { buildProgram, type ProgramOptions } from "../../exporter/program";
 import { type PackageFacts, projectFiles } from "../../exporter/project";
 import type { LiveIdentityProvider, LiveOrganisation } from "../../exporter/read";
-import type { Group, Identity, Role, RoleBinding } from "../../sdk/index";
+import type { ExternalGroupRoleMapping, Group, Identity, Role, RoleBinding } from "../../sdk/index";
 
 const ROOT = "c".repeat(40);
 const TIME = "2026-11-22T10:00:00.000Z";
@@ -130,30 +130,51 @@ function richOrganisation(topIsRoot: boolean): LiveOrganisation {
     },
   });
   const outsider = { uid: `${ROOT}/00000000000000ff`, name: "outsider" } as Identity;
+  const mapping = (
+    provider: LiveIdentityProvider,
+    segment: string,
+    externalGroupId: string,
+    what: Role,
+  ): ExternalGroupRoleMapping => ({
+    uid: `${provider.uid}/${segment}`,
+    identityProviderUid: provider.uid,
+    externalGroupId,
+    roleUid: what.uid,
+    scope: ROOT,
+    createTime: TIME,
+  });
+  const bindings = [
+    bind(euTeam.uid, euCi, viewer),
+    bind(euTeam.uid, euCi, deployerEu),
+    bind(usTeam.uid, usCi, deployerUs),
+    bind(usTeam.uid, usCi, hidden),
+    bind(eu.uid, patterns, sso),
+    bind(us.uid, lambda, auditor),
+    bind(us.uid, outsider, viewer),
+    bind(top.uid, owner, ownerRole),
+  ];
+  const providers = [
+    idp(eu.uid, "Company sign-in", sso.uid, {
+      clientId: "0oa1b2c3",
+      additionalScopes: ["email", "groups"],
+      groupsClaim: "groups",
+      correlationRule: "CORRELATION_RULE_OID_EQUALS_EXTERNAL_ID",
+    }),
+    idp(us.uid, "", viewer.uid, { pkceEnabled: true }),
+  ];
   return {
     top,
     topIsRoot,
     groups: [eu, us, euTeam, usTeam, digits, reserved],
     identities: [euCi, usCi, patterns, airgapped, lambda, ingester, future, owner],
-    bindings: [
-      bind(euTeam.uid, euCi, viewer),
-      bind(euTeam.uid, euCi, deployerEu),
-      bind(usTeam.uid, usCi, deployerUs),
-      bind(usTeam.uid, usCi, hidden),
-      bind(eu.uid, patterns, sso),
-      bind(us.uid, lambda, auditor),
-      bind(us.uid, outsider, viewer),
-      bind(top.uid, owner, ownerRole),
-    ],
+    bindings,
     roles: [viewer, ownerRole, auditor, deployerEu, deployerUs, sso],
-    identityProviders: [
-      idp(eu.uid, "Company sign-in", sso.uid, {
-        clientId: "0oa1b2c3",
-        additionalScopes: ["email", "groups"],
-        groupsClaim: "groups",
-        correlationRule: "CORRELATION_RULE_OID_EQUALS_EXTERNAL_ID",
-      }),
-      idp(us.uid, "", viewer.uid, { pkceEnabled: true }),
+    identityProviders: providers,
+    // Uids of their own (not from `under`), so the other objects keep theirs.
+    externalGroupRoleMappings: [
+      mapping(providers[0], "0000000000000a02", "eu-admins", deployerEu),
+      mapping(providers[0], "0000000000000a01", "all staff", viewer),
+      mapping(providers[1], "0000000000000a03", "auditors", auditor),
     ],
     accountAssociations: [
       {

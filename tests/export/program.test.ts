@@ -117,6 +117,7 @@ function awkwardOrganisation(): LiveOrganisation {
     ],
     roles: [viewer, deployerA, deployerB, config],
     identityProviders: [],
+    externalGroupRoleMappings: [],
     accountAssociations: [],
     groupInvites: [],
     requests: {},
@@ -241,6 +242,7 @@ describe("roles, told apart by uid", () => {
     ],
     roles: [builtIn, above, own],
     identityProviders: [],
+    externalGroupRoleMappings: [],
     accountAssociations: [],
     groupInvites: [],
     requests: {},
@@ -396,6 +398,7 @@ function fullOrganisation(): LiveOrganisation {
     bindings: [binding(eu.uid, patterns, sso, "eu"), binding(us.uid, lambda, viewer, "us")],
     roles: [viewer, sso],
     identityProviders: [okta, pkce],
+    externalGroupRoleMappings: [],
     accountAssociations: [euAccounts, rootAccounts],
     groupInvites: [
       { uid: `${eu.uid}/${segment()}`, roleUid: viewer.uid, expirationTime: TIME },

@@ -36,6 +36,7 @@ function declaredCount({ counts }: ExportResult): number {
     counts.customRoles +
     counts.identities +
     counts.identityProviders +
+    counts.externalGroupRoleMappings +
     counts.accountAssociations +
     counts.roleBindings
   );

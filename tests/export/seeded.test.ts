@@ -61,7 +61,7 @@ describe(`irm-export on a seeded organisation of ${SIZE} objects`, { shuffle: fa
     expect(counts.identityProviders).toBe(0);
     const { group, accountAssociation, ...listings } = result.requests;
     expect(listings).toEqual(requestFloor(result.live));
-    expect(Object.keys(listings)).toHaveLength(7);
+    expect(Object.keys(listings)).toHaveLength(8);
     expect(group).toBe(2);
     // The root's own association (it has none): one GET.
     expect(accountAssociation).toBe(1);

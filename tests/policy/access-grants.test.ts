@@ -3,7 +3,7 @@
  * them, on plain property objects shaped as the provider's classes register them (and,
  * for stack policies, as state holds them after an update): match-all identity
  * patterns, long-lived or reusable invites, privileged default roles of identity
- * providers. Also the probing those decisions rest on.
+ * providers, privileged roles of outside groups' mappings. Also the probing those decisions rest on.
  */
 import type { PolicyResource, ResourceValidationPolicy } from "@pulumi/policy";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -15,6 +15,7 @@ import {
   noMatchAllIdentityPattern,
   noPrivilegedDefaultRole,
   noPrivilegedDefaultRoleDefaults,
+  noPrivilegedExternalGroupRole,
   noPrivilegedRoleForWorkloadIdentity,
   noPrivilegedRoleForWorkloadIdentityDefaults,
   POLICY_NAMES,
@@ -700,5 +701,89 @@ describe("IrmStack with the addendum's resources", () => {
       known: false,
       reason: `role ${roleUid} is a custom role, whose name can change, so bindings do not record it`,
     });
+  });
+});
+
+describe(POLICY_NAMES.noPrivilegedExternalGroupRole, () => {
+  const policy = noPrivilegedExternalGroupRole();
+  const platform = group("platform", ROOT_UID);
+  const ROLE_UID = `${ROOT_UID}/abcdefabcdef0002`;
+  const PROVIDER_UID = `${uidOf(platform)}/abcdefabcdef0003`;
+  const admin = stackResource(IRM_TYPES.role, "org admin", {
+    uid: ROLE_UID,
+    parentUid: ROOT_UID,
+    name: "org admin",
+    description: "",
+    capabilities: ["CAP_IAM_GROUPS_LIST", "CAP_IAM_ROLE_BINDINGS_CREATE"],
+  });
+  const mapping = (
+    name: string,
+    externalGroupId: string,
+    roleUid: string,
+    dependsOn: Record<string, PolicyResource[]> = {},
+  ) =>
+    stackResource(
+      IRM_TYPES.externalGroupRoleMapping,
+      name,
+      { identityProviderUid: PROVIDER_UID, externalGroupId, roleUid, scope: ROOT_UID },
+      dependsOn,
+    );
+
+  it("is advisory", () => {
+    expect(policy.enforcementLevel).toBe("advisory");
+  });
+
+  it("reports a role that grants access, named by the mapping and its outside group", () => {
+    const found = runStack(policy, [
+      platform,
+      admin,
+      mapping("admins", "it-admins", UNKNOWN_STRING, { roleUid: [admin] }),
+    ]);
+    expect(found).toHaveLength(1);
+    expect(found[0].urn).toContain("::admins");
+    expect(found[0].message).toContain(
+      "ExternalGroupRoleMapping 'admins' gives role 'org admin', which can grant access (CAP_IAM_ROLE_BINDINGS_CREATE) on the whole organisation to every member of 'it-admins'",
+    );
+  });
+
+  it("accepts a reading role, and an allow-listed group even with a privileged role", () => {
+    const reader = stackResource(IRM_TYPES.role, "reader", {
+      uid: `${ROOT_UID}/abcdefabcdef0004`,
+      parentUid: ROOT_UID,
+      name: "reader",
+      description: "",
+      capabilities: ["CAP_REPO_LIST"],
+    });
+    expect(
+      runStack(policy, [
+        platform,
+        reader,
+        mapping("staff", "staff", `${ROOT_UID}/abcdefabcdef0004`),
+      ]),
+    ).toEqual([]);
+    const allowed = noPrivilegedExternalGroupRole({
+      config: { allowedExternalGroups: ["it-admins"] },
+    });
+    expect(runStack(allowed, [platform, admin, mapping("admins", "it-admins", ROLE_UID)])).toEqual(
+      [],
+    );
+  });
+
+  it("reports owner, known by a binding's recorded built-in role name", () => {
+    const ci = identity("ci", uidOf(platform), GITHUB, "repo:acme/infra:ref:refs/heads/main");
+    const binding = boundBinding(
+      "ci-owner",
+      { group: platform, identity: ci },
+      { uid: OWNER_ROLE_UID, name: "owner" },
+    );
+    const found = runStack(policy, [
+      platform,
+      ci,
+      binding,
+      mapping("all", "everyone", OWNER_ROLE_UID),
+    ]);
+    expect(found.map((f) => f.message)).toEqual([
+      expect.stringContaining("gives the privileged role 'owner' on the whole organisation"),
+    ]);
   });
 });

@@ -110,7 +110,7 @@ afterAll(async () => {
 });
 
 describe("the irm-guardrails pack over gRPC, on examples/org-hierarchy", { shuffle: false }, () => {
-  it("describes itself: name, version from policy/package.json, nine policies with their levels", async () => {
+  it("describes itself: name, version from policy/package.json, ten policies with their levels", async () => {
     const info = await pack.info();
     expect(info.getName()).toBe(PACK_NAME);
     expect(info.getVersion()).toBe("0.1.0");
@@ -127,6 +127,7 @@ describe("the irm-guardrails pack over gRPC, on examples/org-hierarchy", { shuff
       [POLICY_NAMES.noMatchAllIdentityPattern]: 1,
       [POLICY_NAMES.noLongLivedOrReusableInvite]: 1,
       [POLICY_NAMES.noPrivilegedDefaultRole]: 1,
+      [POLICY_NAMES.noPrivilegedExternalGroupRole]: 0,
     });
   });
 

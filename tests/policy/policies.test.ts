@@ -572,7 +572,7 @@ describe(POLICY_NAMES.groupDescriptionRequired, () => {
 });
 
 describe("irmPolicies", () => {
-  it("returns the nine policies with distinct names and their default levels", () => {
+  it("returns the ten policies with distinct names and their default levels", () => {
     const policies = irmPolicies();
     expect(Object.fromEntries(policies.map((p) => [p.name, p.enforcementLevel]))).toEqual({
       [POLICY_NAMES.noPrivilegedRoleForWorkloadIdentity]: "mandatory",
@@ -584,8 +584,9 @@ describe("irmPolicies", () => {
       [POLICY_NAMES.noMatchAllIdentityPattern]: "mandatory",
       [POLICY_NAMES.noLongLivedOrReusableInvite]: "mandatory",
       [POLICY_NAMES.noPrivilegedDefaultRole]: "mandatory",
+      [POLICY_NAMES.noPrivilegedExternalGroupRole]: "advisory",
     });
-    expect(policies).toHaveLength(9);
+    expect(policies).toHaveLength(10);
   });
 
   it("makes a factory's config the schema default, which @pulumi/policy fills in for what the pack's configuration leaves out", () => {

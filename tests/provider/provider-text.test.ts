@@ -24,6 +24,7 @@ const RELEASED: Record<string, [string, string]> = {
   identityProviderProvider: ["IdentityProvider", "idp"],
   groupInviteProvider: ["GroupInvite", "invite"],
   accountAssociationProvider: ["AccountAssociation", "assoc"],
+  externalGroupRoleMappingProvider: ["ExternalGroupRoleMapping", "egrm"],
 };
 
 const texts = Object.entries(RELEASED).map(([name, [type, entry]]) => ({

@@ -33,6 +33,7 @@ describe("the client's collections", () => {
       "identityProviders",
       "groupInvites",
       "accountAssociations",
+      "externalGroupRoleMappings",
     ]);
     for (const name of IAM_COLLECTIONS) {
       expect(specOf(client.iam[name]), name).toMatchObject({

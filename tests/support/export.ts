@@ -163,14 +163,16 @@ export async function liveUids(
     const self = options.includeSelf ? undefined : await client.tokenSubject();
     const root = emulator.rootGroupUid;
     const below = { descendantsOf: root };
-    const [groups, identities, bindings, providers, associations, roles] = await Promise.all([
-      client.iam.groups.list(below).all(),
-      client.iam.identities.list(below).all(),
-      client.iam.roleBindings.list(below).all(),
-      client.iam.identityProviders.list(below).all(),
-      client.iam.accountAssociations.list(below).all(),
-      client.iam.roles.list().all(),
-    ]);
+    const [groups, identities, bindings, providers, mappings, associations, roles] =
+      await Promise.all([
+        client.iam.groups.list(below).all(),
+        client.iam.identities.list(below).all(),
+        client.iam.roleBindings.list(below).all(),
+        client.iam.identityProviders.list(below).all(),
+        client.iam.externalGroupRoleMappings.list(below).all(),
+        client.iam.accountAssociations.list(below).all(),
+        client.iam.roles.list().all(),
+      ]);
     const own = await client.iam.accountAssociations.get(root).catch((error: unknown) => {
       if (isNotFound(error)) return undefined;
       throw error;
@@ -182,6 +184,7 @@ export async function liveUids(
       ...identities,
       ...bindings,
       ...providers,
+      ...mappings,
       ...associations,
       ...(own ? [own] : []),
       ...custom,
