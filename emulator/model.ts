@@ -58,6 +58,8 @@ export interface RepoRecord extends Timestamps {
   aliases: string[];
   /** Public repos are readable without a token. */
   public: boolean;
+  /** The Markdown of its `RepoReadme`; absent (read as "") in records of earlier versions. */
+  readme?: string;
 }
 
 export interface TagRecord extends Timestamps {

@@ -130,12 +130,18 @@ describe("repos and tags", () => {
     ).toBe(403);
   });
 
-  it("repos are read-only", async () => {
-    const reply = await owner<Json>("POST", `/registry/v2beta1/repos/${emu.rootGroupUid}`, {
+  it("writes HEAD does not publish stay UNIMPLEMENTED (no UpdateTag, no PUT)", async () => {
+    const tags = await owner<{ tags: Json[] }>("GET", "/registry/v2beta1/tags?page_size=1");
+    const tagUid = tags.body.tags[0].uid as string;
+    const patched = await owner<Json>("PATCH", `/registry/v2beta1/tags/${tagUid}`, {
+      body: { deprecated: true },
+    });
+    expect(patched.status).toBe(501);
+    expect(patched.body.code).toBe(12);
+    const put = await owner<Json>("PUT", `/registry/v2beta1/repos/${emu.rootGroupUid}`, {
       body: { name: "xyz" },
     });
-    expect(reply.status).toBe(501);
-    expect(reply.body.code).toBe(12);
+    expect(put.status).toBe(501);
   });
 });
 
