@@ -227,7 +227,7 @@ function sameUid<T extends Identified>(item: T, uid: string): string | undefined
 }
 
 /** A malformed answer as the error callers handle; anything else passes through. */
-function badShape(error: unknown, request: RequestSummary): unknown {
+export function badShape(error: unknown, request: RequestSummary): unknown {
   if (!(error instanceof ShapeError)) return error;
   return new BadResponseError({
     code: GrpcCode.UNKNOWN,

@@ -35,6 +35,7 @@ const VALUES = [
   "IrmError",
   "ListPage",
   "MAX_PAGE_SIZE",
+  "MAX_README_CHARS",
   "NotFoundError",
   "OutcomeUnknownError",
   "PagePromise",
