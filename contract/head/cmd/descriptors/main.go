@@ -1,0 +1,110 @@
+// Command descriptors brings the services the emulator serves at the definitions'
+// newer revision (chainguard.dev/sdk v0.1.212, the public repository's HEAD) into the
+// descriptor set that contract/cmd/descriptors wrote from v0.1.57:
+//
+//	go run ./cmd/descriptors SET.binpb
+//
+// Each file linked here replaces the file of the same name in SET, with every file it
+// imports (HEAD's annotations and capabilities enum, which only add to v0.1.57's); the
+// other files of SET stay as they are. The registry's writes (CreateRepo, UpdateRepo,
+// GetRepoReadme, UpdateRepoReadme, CreateTag, DeleteTag) exist only at HEAD.
+//
+// This is a module of its own so that the contract suite keeps judging by v0.1.57.
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protodesc"
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/reflect/protoregistry"
+	"google.golang.org/protobuf/types/descriptorpb"
+
+	// Linked so that the annotation files the services import are registered.
+	_ "chainguard.dev/sdk/proto/annotations"
+	_ "chainguard.dev/sdk/proto/capabilities"
+	registry "chainguard.dev/sdk/proto/chainguard/platform/registry/v2beta1"
+	_ "github.com/grpc-ecosystem/grpc-gateway/v2/protoc-gen-openapiv2/options"
+)
+
+// roots are the HEAD files whose services (and messages) replace v0.1.57's.
+func roots() []protoreflect.FileDescriptor {
+	return []protoreflect.FileDescriptor{
+		registry.File_chainguard_platform_registry_v2beta1_repos_proto,
+		registry.File_chainguard_platform_registry_v2beta1_tags_proto,
+	}
+}
+
+func main() {
+	if len(os.Args) != 2 {
+		fmt.Fprintln(os.Stderr, "usage: descriptors SET.binpb")
+		os.Exit(2)
+	}
+	path := os.Args[1]
+	raw, err := os.ReadFile(path)
+	fail(err)
+	base := &descriptorpb.FileDescriptorSet{}
+	fail(proto.Unmarshal(raw, base))
+
+	// HEAD's files, dependencies first, each named as its importers name it.
+	head := []*descriptorpb.FileDescriptorProto{}
+	added := map[string]bool{}
+	var add func(fd protoreflect.FileDescriptor)
+	add = func(fd protoreflect.FileDescriptor) {
+		name := fd.Path()
+		fd = resolved(fd)
+		if added[name] {
+			return
+		}
+		added[name] = true
+		imports := fd.Imports()
+		for i := 0; i < imports.Len(); i++ {
+			add(imports.Get(i).FileDescriptor)
+		}
+		file := protodesc.ToFileDescriptorProto(fd)
+		file.Name = proto.String(name)
+		head = append(head, file)
+	}
+	for _, fd := range roots() {
+		add(fd)
+	}
+
+	merged := &descriptorpb.FileDescriptorSet{File: head}
+	for _, file := range base.File {
+		if !added[file.GetName()] {
+			merged.File = append(merged.File, file)
+		}
+	}
+	bytes, err := proto.MarshalOptions{Deterministic: true}.Marshal(merged)
+	fail(err)
+	tmp := path + ".tmp"
+	fail(os.WriteFile(tmp, bytes, 0o644))
+	fail(os.Rename(tmp, path))
+}
+
+func fail(err error) {
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "descriptors (HEAD):", err)
+		os.Exit(1)
+	}
+}
+
+// resolved answers the registered file for an import the generated code left as a
+// placeholder (the module registers some files under their base name only).
+func resolved(fd protoreflect.FileDescriptor) protoreflect.FileDescriptor {
+	if !fd.IsPlaceholder() {
+		return fd
+	}
+	found, err := protoregistry.GlobalFiles.FindFileByPath(fd.Path())
+	if err != nil {
+		found, err = protoregistry.GlobalFiles.FindFileByPath(filepath.Base(fd.Path()))
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "descriptors (HEAD): %s is not linked: %v\n", fd.Path(), err)
+		os.Exit(1)
+	}
+	return found
+}
