@@ -4,6 +4,7 @@
  * UpdateRepoReadme) need a token and the capability HEAD annotates on the repo or its
  * group. A repo's README is its singleton sub-resource `<uid>/readme`.
  */
+import { CATALOG_TIERS } from "../../sdk/resources/registry";
 import type { Access } from "../access";
 import { alreadyExists, invalidArgument } from "../errors";
 import { capabilityFor } from "../kinds";
@@ -29,17 +30,12 @@ import {
   registryCollection,
   requireName,
   requirePathUid,
-  saveUpdate,
   unsupported,
 } from "./kit";
 import { writableCollection } from "./writable";
 
-/** The values of the platform's `CatalogTier` enum. */
-export const CATALOG_TIERS = [
-  "CATALOG_TIER_UNSPECIFIED",
-  "CATALOG_TIER_APPLICATION",
-  "CATALOG_TIER_BASE",
-] as const;
+/** The values of the platform's `CatalogTier` enum at HEAD (the SDK lists them). */
+export { CATALOG_TIERS };
 
 /** The repo fields an UpdateRepo mask may name (JSON spelling). */
 export const REPO_WRITABLE = ["name", "description", "catalogTier", "aliases"] as const;
@@ -198,11 +194,13 @@ async function readme(ctx: EmulatorContext, request: ApiRequest, uid: string) {
   const body = bodyObject(request);
   const { paths } = updatePaths(request, body, ["content"]);
   const current = existing(ctx.state.repos, uid);
-  const next: RepoRecord = { ...current };
-  if (paths.includes("content")) next.readme = optionalString(body, "content") ?? "";
-  const stored = saveUpdate(ctx, current, next, ["readme"], (record) =>
-    ctx.state.repos.replace(record),
-  );
+  if (!paths.includes("content")) return ok(readmeOut(current));
+  const content = optionalString(body, "content") ?? "";
+  if (content === (current.readme ?? "")) return ok(readmeOut(current));
+  // The README is a sub-resource of its own: the repo's updateTime stays.
+  const stored: RepoRecord = { ...current, readme: content };
+  ctx.state.repos.replace(stored);
+  ctx.state.touch();
   return ok(readmeOut(stored));
 }
 

@@ -94,6 +94,12 @@ describe("CreateRepo", () => {
     ).toBe(200);
   });
 
+  it("takes every catalog tier HEAD defines", async () => {
+    const group = await o.group(emu.rootGroupUid);
+    const repo = await newRepo(group, { name: "fips", catalogTier: "CATALOG_TIER_FIPS" });
+    expect(repo.catalogTier).toBe("CATALOG_TIER_FIPS");
+  });
+
   it("refuses a second repo of the same name in a group, not in another group", async () => {
     const [first, second] = [await o.group(emu.rootGroupUid), await o.group(emu.rootGroupUid)];
     await newRepo(first, { name: "twin" });
@@ -168,6 +174,9 @@ describe("repo README", () => {
     expect(set.status, set.text).toBe(200);
     expect(set.body).toEqual({ uid: repo.uid, content: "# Web\n\nThe web image." });
     expect((await o.call("GET", path)).body).toEqual(set.body);
+    // A sub-resource of its own: the repo's updateTime stays.
+    const after = await o.call("GET", `/registry/v2beta1/repos/${repo.uid}`);
+    expect(after.body.updateTime).toBe(repo.updateTime);
     // The README is not part of the Repo message at HEAD.
     expect((await o.call("GET", `/registry/v2beta1/repos/${repo.uid}`)).body).not.toHaveProperty(
       "readme",
