@@ -27,6 +27,7 @@ export type {
   IdentityProviderOidc,
   IdentityProviderOutputs,
 } from "./handlers/identity-provider";
+export type { RepoAnswer, RepoInputs, RepoOutputs } from "./handlers/repo";
 export type { RoleOutputs } from "./handlers/role";
 export {
   type AwsIdentityArgs,
@@ -91,6 +92,7 @@ export {
   type LookupOptions,
   type OutputArgs,
 } from "./lookups";
+export { Repo, type RepoArgs } from "./repo";
 export { IrmResource, isResourceOfType, typeToken } from "./resource-class";
 export { Role, type RoleArgs } from "./role";
 export { RoleBinding, type RoleBindingArgs } from "./role-binding";

@@ -14,6 +14,7 @@ import { groupHandler } from "./handlers/group";
 import { groupInviteHandler } from "./handlers/group-invite";
 import { identityHandler } from "./handlers/identity";
 import { identityProviderHandler } from "./handlers/identity-provider";
+import { repoHandler } from "./handlers/repo";
 import { roleHandler } from "./handlers/role";
 import { roleBindingHandler } from "./handlers/role-binding";
 import {
@@ -22,6 +23,7 @@ import {
   groupProvider,
   identityProvider,
   identityProviderProvider,
+  repoProvider,
   roleBindingProvider,
   roleProvider,
 } from "./shim";
@@ -54,6 +56,7 @@ export const PROVIDER_KINDS = [
     text: accountAssociationProvider,
     handler: accountAssociationHandler,
   },
+  { type: "Repo", runtimeExport: "repo", text: repoProvider, handler: repoHandler },
 ] as const;
 
 /** One entry of {@link PROVIDER_KINDS}. */

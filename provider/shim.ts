@@ -16,11 +16,12 @@
  *
  * Rules, because these texts outlive every release that wrote them:
  * - A text requires nothing but `pulumi-irm/provider/runtime` and reads nothing but its
- *   exports `configure` and the seven per-type objects (`group`, `identity`, `binding`,
- *   `role`, `idp`, `invite`, `assoc`, each with `check`, `diff`, `create`, `read`,
- *   `update`, `delete`). Every release since the first exports exactly these, so an older
- *   package still runs state written by a newer one (a rollback), and the long texts of
- *   older releases still run on this one (an upgrade).
+ *   exports `configure` and the per-type objects (`group`, `identity`, `binding`,
+ *   `role`, `idp`, `invite`, `assoc`, and since `Repo` was added `repo`, each with
+ *   `check`, `diff`, `create`, `read`, `update`, `delete`). Every release exports the
+ *   names of the releases before it, so the long texts of older releases still run on
+ *   this one (an upgrade), and an older package still runs state written by a newer one
+ *   (a rollback) for every type it knows.
  * - A text never changes once released: the runtime keeps a resource's stored text until
  *   a `refresh` moves it to the current one (`runtime.ts`), and a test pins each text.
  */
@@ -55,6 +56,10 @@ export const groupInviteProvider =
 /** Text of `pulumi-nodejs:dynamic/irm:AccountAssociation`. */
 export const accountAssociationProvider =
   'const r=require("pulumi-irm/provider/runtime");exports.handler=()=>({...r.assoc,configure:r.configure})';
+
+/** Text of `pulumi-nodejs:dynamic/irm:Repo`. */
+export const repoProvider =
+  'const r=require("pulumi-irm/provider/runtime");exports.handler=()=>({...r.repo,configure:r.configure})';
 
 /**
  * True when `text` is a provider text of this package, of this release or an older one:

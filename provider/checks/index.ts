@@ -25,6 +25,7 @@ export { checkGroupInputs } from "./group";
 export { canonicalDuration, checkGroupInviteInputs } from "./group-invite";
 export { checkIdentityInputs } from "./identity";
 export { checkIdentityProviderInputs } from "./identity-provider";
+export { checkRepoInputs, MAX_README_LENGTH, type RepoInputs } from "./repo";
 export {
   BUILT_IN_ROLE_NAMES,
   capabilityProblem,

@@ -50,7 +50,8 @@ export interface ObjectSpec<
     | "role binding"
     | "role"
     | "identity provider"
-    | "account association";
+    | "account association"
+    | "repo";
   /** The input naming where the object lives; a change replaces the object. */
   container: FieldSpec<Inputs, Outputs>;
   /**

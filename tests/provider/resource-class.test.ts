@@ -163,6 +163,7 @@ describe("what the engine stores of the program's call stack", () => {
       "GroupInvite",
       "Identity",
       "IdentityProvider",
+      "Repo",
       "Role",
       "RoleBinding",
     ]);
