@@ -15,12 +15,9 @@ package main
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 
 	"google.golang.org/protobuf/proto"
-	"google.golang.org/protobuf/reflect/protodesc"
 	"google.golang.org/protobuf/reflect/protoreflect"
-	"google.golang.org/protobuf/reflect/protoregistry"
 	"google.golang.org/protobuf/types/descriptorpb"
 
 	// Linked so that the annotation files the services import are registered.
@@ -28,6 +25,8 @@ import (
 	_ "chainguard.dev/sdk/proto/capabilities"
 	registry "chainguard.dev/sdk/proto/chainguard/platform/registry/v2beta1"
 	_ "github.com/grpc-ecosystem/grpc-gateway/v2/protoc-gen-openapiv2/options"
+
+	"pulumi-irm/contract/internal/descset"
 )
 
 // roots are the HEAD files whose services (and messages) replace v0.1.57's.
@@ -50,31 +49,14 @@ func main() {
 	fail(proto.Unmarshal(raw, base))
 
 	// HEAD's files, dependencies first, each named as its importers name it.
-	head := []*descriptorpb.FileDescriptorProto{}
-	added := map[string]bool{}
-	var add func(fd protoreflect.FileDescriptor)
-	add = func(fd protoreflect.FileDescriptor) {
-		name := fd.Path()
-		fd = resolved(fd)
-		if added[name] {
-			return
-		}
-		added[name] = true
-		imports := fd.Imports()
-		for i := 0; i < imports.Len(); i++ {
-			add(imports.Get(i).FileDescriptor)
-		}
-		file := protodesc.ToFileDescriptorProto(fd)
-		file.Name = proto.String(name)
-		head = append(head, file)
-	}
+	var head descset.Closure
 	for _, fd := range roots() {
-		add(fd)
+		fail(head.Add(fd))
 	}
 
-	merged := &descriptorpb.FileDescriptorSet{File: head}
+	merged := &descriptorpb.FileDescriptorSet{File: head.Files}
 	for _, file := range base.File {
-		if !added[file.GetName()] {
+		if !head.Has(file.GetName()) {
 			merged.File = append(merged.File, file)
 		}
 	}
@@ -90,21 +72,4 @@ func fail(err error) {
 		fmt.Fprintln(os.Stderr, "descriptors (HEAD):", err)
 		os.Exit(1)
 	}
-}
-
-// resolved answers the registered file for an import the generated code left as a
-// placeholder (the module registers some files under their base name only).
-func resolved(fd protoreflect.FileDescriptor) protoreflect.FileDescriptor {
-	if !fd.IsPlaceholder() {
-		return fd
-	}
-	found, err := protoregistry.GlobalFiles.FindFileByPath(fd.Path())
-	if err != nil {
-		found, err = protoregistry.GlobalFiles.FindFileByPath(filepath.Base(fd.Path()))
-	}
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "descriptors (HEAD): %s is not linked: %v\n", fd.Path(), err)
-		os.Exit(1)
-	}
-	return found
 }
