@@ -1,5 +1,5 @@
 /**
- * The API's router: IAM v2beta1, Registry and Vulnerabilities v2beta1, ping, the v1 paths,
+ * The API's router: IAM v2beta1, Registry, Vulnerabilities and Events v2beta1, ping, the v1 paths,
  * the token exchange and the OIDC test issuer. Each collection lives in its own module
  * under `collections/`; handlers take a parsed request and answer a response object
  * (or throw an ApiError); the server does the HTTP.
@@ -22,6 +22,7 @@ import { repos } from "./collections/repos";
 import { roleBindings } from "./collections/role-bindings";
 import { roles } from "./collections/roles";
 import { handleTokenRoute } from "./collections/sts";
+import { subscriptions, v1Subscriptions } from "./collections/subscriptions";
 import { tags } from "./collections/tags";
 import {
   v1AccountAssociations,
@@ -50,6 +51,7 @@ const HANDLERS: Readonly<Record<CollectionName, CollectionHandler>> = {
   identityProviders,
   groupInvites,
   accountAssociations,
+  subscriptions,
   advisories,
 };
 
@@ -63,6 +65,7 @@ const V1_HANDLERS: Readonly<Record<V1CollectionName, CollectionHandler>> = {
   identityProviders: v1IdentityProviders,
   groupInvites: v1GroupInvites,
   accountAssociations: v1AccountAssociations,
+  subscriptions: v1Subscriptions,
 };
 
 /** `<domain>/<version>/<collection>` → its handler. */
@@ -101,9 +104,10 @@ export class Api {
       const last = request.path.slice(request.path.lastIndexOf("/") + 1);
       if (last.includes(":")) throw unsupported(request);
     }
-    const match = /^\/(iam|registry|vulnerabilities)\/(v1|v2beta1)\/([A-Za-z_]+)(?:\/(.*))?$/.exec(
-      request.path,
-    );
+    const match =
+      /^\/(iam|registry|vulnerabilities|events)\/(v1|v2beta1)\/([A-Za-z_]+)(?:\/(.*))?$/.exec(
+        request.path,
+      );
     if (!match) return undefined;
     const [, domain, version, collection, rest] = match;
     const route = ROUTES.get(`${domain}/${version}/${collection}`);

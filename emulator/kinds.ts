@@ -18,6 +18,7 @@ import {
   type RepoRecord,
   type RoleBindingRecord,
   type RoleRecord,
+  type SubscriptionRecord,
   type TagRecord,
 } from "./model";
 
@@ -28,7 +29,7 @@ export interface Kind<N extends string, T extends { uid: string }, Later extends
    */
   name: N;
   /** The API its v2beta1 route is under: `/<domain>/v2beta1/<name>`. */
-  domain: "iam" | "registry" | "vulnerabilities";
+  domain: "iam" | "registry" | "vulnerabilities" | "events";
   /** The segment of the v1 list still served, `/<domain>/v1/<v1>`, if any. */
   v1?: string;
   /** The key of the store's name index (unique where the collection needs it). */
@@ -136,6 +137,16 @@ export const KINDS = [
     nameKey: (association) => association.name,
     capabilityPrefix: "CAP_IAM_ACCOUNT_ASSOCIATIONS",
     contents: { one: "account association", many: "account associations", ownUid: true },
+    addedLater: true,
+  }),
+  kind<SubscriptionRecord>()({
+    // Webhooks have no name; the name index holds the sink (not unique).
+    name: "subscriptions",
+    domain: "events",
+    v1: "subscriptions",
+    nameKey: (subscription) => subscription.sink,
+    capabilityPrefix: "CAP_EVENTS_SUBSCRIPTION",
+    contents: { one: "event subscription", many: "event subscriptions" },
     addedLater: true,
   }),
   kind<AdvisoryRecord>()({

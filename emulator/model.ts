@@ -62,6 +62,13 @@ export interface RepoRecord extends Timestamps {
   readme?: string;
 }
 
+/** An event subscription: a webhook a group's events are delivered to. */
+export interface SubscriptionRecord extends Timestamps {
+  uid: string;
+  /** The https URL events are delivered to. */
+  sink: string;
+}
+
 export interface TagRecord extends Timestamps {
   uid: string;
   name: string;

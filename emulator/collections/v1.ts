@@ -215,7 +215,7 @@ function groupCondition(
  * the caller's own token (so the caller sees exactly what the v2 list shows it), and
  * each item is reshaped into the v1 message (`id`, `items`). v1 lists have no pages.
  */
-function v1List(spec: V1List): CollectionHandler {
+export function v1List(spec: V1List): CollectionHandler {
   return async (ctx, request, rest) => {
     if (request.method !== "GET" || rest !== undefined) throw unsupported(request);
     const access = await callerOf(ctx, request, true);
