@@ -81,7 +81,11 @@ describe("contract suite (official definitions) and the gRPC face (platform Go c
       );
     }
     expect(output).not.toMatch(/--- SKIP/);
-    for (const scenario of ["TestRegistryWritesOverGRPC", "TestRegistryWritesOverHTTP"]) {
+    for (const scenario of [
+      "TestRegistryWritesOverGRPC",
+      "TestRegistryWritesOverHTTP",
+      "TestSubscriptionsOverGRPC",
+    ]) {
       expect(output).toMatch(new RegExp(`--- PASS: ${scenario} `));
     }
   }, 180_000);

@@ -3,7 +3,8 @@
 // public repository's HEAD), the only revision that has them: CreateRepo, UpdateRepo,
 // GetRepoReadme, UpdateRepoReadme, CreateTag, DeleteTag and DeleteRepo over gRPC, and
 // the same calls over HTTP by their `google.api.http` rules, each answer decoded
-// strictly into HEAD's messages.
+// strictly into HEAD's messages; and the event subscriptions as the platform's tools
+// manage them (HEAD's SubscriptionsService and the v1 Subscriptions service).
 package registryscenario
 
 import (

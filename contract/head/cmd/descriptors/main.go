@@ -7,7 +7,9 @@
 // Each file linked here replaces the file of the same name in SET, with every file it
 // imports (HEAD's annotations and capabilities enum, which only add to v0.1.57's); the
 // other files of SET stay as they are. The registry's writes (CreateRepo, UpdateRepo,
-// GetRepoReadme, UpdateRepoReadme, CreateTag, DeleteTag) exist only at HEAD.
+// GetRepoReadme, UpdateRepoReadme, CreateTag, DeleteTag) exist only at HEAD, and the
+// event subscriptions (v2beta1 SubscriptionsService, v1 Subscriptions) are services
+// v0.1.57's set does not carry.
 //
 // This is a module of its own so that the contract suite keeps judging by v0.1.57.
 package main
@@ -23,7 +25,9 @@ import (
 	// Linked so that the annotation files the services import are registered.
 	_ "chainguard.dev/sdk/proto/annotations"
 	_ "chainguard.dev/sdk/proto/capabilities"
+	events "chainguard.dev/sdk/proto/chainguard/platform/events/v2beta1"
 	registry "chainguard.dev/sdk/proto/chainguard/platform/registry/v2beta1"
+	eventsv1 "chainguard.dev/sdk/proto/platform/events/v1"
 	_ "github.com/grpc-ecosystem/grpc-gateway/v2/protoc-gen-openapiv2/options"
 
 	"pulumi-irm/contract/internal/descset"
@@ -34,6 +38,8 @@ func roots() []protoreflect.FileDescriptor {
 	return []protoreflect.FileDescriptor{
 		registry.File_chainguard_platform_registry_v2beta1_repos_proto,
 		registry.File_chainguard_platform_registry_v2beta1_tags_proto,
+		events.File_chainguard_platform_events_v2beta1_subscriptions_proto,
+		eventsv1.File_subscriptions_platform_proto,
 	}
 }
 
