@@ -201,6 +201,11 @@ export {
   type RoleUpdate,
 } from "./resources/roles";
 export {
+  type Subscription,
+  type SubscriptionCreate,
+  Subscriptions,
+} from "./resources/subscriptions";
+export {
   type V1Group,
   V1Groups,
   type V1List,

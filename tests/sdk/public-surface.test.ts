@@ -52,6 +52,7 @@ const VALUES = [
   "SERVICE_PRINCIPALS",
   "SERVICE_PRINCIPAL_NAMES",
   "ServerClock",
+  "Subscriptions",
   "Tags",
   "TimeoutError",
   "UnauthenticatedError",
