@@ -29,6 +29,7 @@ export type {
 } from "./handlers/identity-provider";
 export type { RepoAnswer, RepoInputs, RepoOutputs } from "./handlers/repo";
 export type { RoleOutputs } from "./handlers/role";
+export type { SubscriptionInputs, SubscriptionOutputs } from "./handlers/subscription";
 export {
   type AwsIdentityArgs,
   type ClaimMatchArgs,
@@ -96,6 +97,7 @@ export { Repo, type RepoArgs } from "./repo";
 export { IrmResource, isResourceOfType, typeToken } from "./resource-class";
 export { Role, type RoleArgs } from "./role";
 export { RoleBinding, type RoleBindingArgs } from "./role-binding";
+export { Subscription, type SubscriptionArgs } from "./subscription";
 export type {
   AwsIdentity,
   ClaimMatch,

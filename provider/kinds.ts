@@ -17,6 +17,7 @@ import { identityProviderHandler } from "./handlers/identity-provider";
 import { repoHandler } from "./handlers/repo";
 import { roleHandler } from "./handlers/role";
 import { roleBindingHandler } from "./handlers/role-binding";
+import { subscriptionHandler } from "./handlers/subscription";
 import {
   accountAssociationProvider,
   groupInviteProvider,
@@ -26,6 +27,7 @@ import {
   repoProvider,
   roleBindingProvider,
   roleProvider,
+  subscriptionProvider,
 } from "./shim";
 
 export const PROVIDER_KINDS = [
@@ -57,6 +59,12 @@ export const PROVIDER_KINDS = [
     handler: accountAssociationHandler,
   },
   { type: "Repo", runtimeExport: "repo", text: repoProvider, handler: repoHandler },
+  {
+    type: "Subscription",
+    runtimeExport: "subscription",
+    text: subscriptionProvider,
+    handler: subscriptionHandler,
+  },
 ] as const;
 
 /** One entry of {@link PROVIDER_KINDS}. */

@@ -113,4 +113,4 @@ const objects = Object.fromEntries(
  * of every release call these names, `configure` included). A kind added to the list
  * and not exported here fails the test of the runtime's exports.
  */
-export const { group, identity, binding, role, idp, invite, assoc, repo } = objects;
+export const { group, identity, binding, role, idp, invite, assoc, repo, subscription } = objects;

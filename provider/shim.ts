@@ -17,7 +17,7 @@
  * Rules, because these texts outlive every release that wrote them:
  * - A text requires nothing but `pulumi-irm/provider/runtime` and reads nothing but its
  *   exports `configure` and the per-type objects (`group`, `identity`, `binding`,
- *   `role`, `idp`, `invite`, `assoc`, and since `Repo` was added `repo`, each with
+ *   `role`, `idp`, `invite`, `assoc`, and since they were added `repo` and `subscription`, each with
  *   `check`, `diff`, `create`, `read`, `update`, `delete`). Every release exports the
  *   names of the releases before it, so the long texts of older releases still run on
  *   this one (an upgrade), and an older package still runs state written by a newer one
@@ -60,6 +60,10 @@ export const accountAssociationProvider =
 /** Text of `pulumi-nodejs:dynamic/irm:Repo`. */
 export const repoProvider =
   'const r=require("pulumi-irm/provider/runtime");exports.handler=()=>({...r.repo,configure:r.configure})';
+
+/** Text of `pulumi-nodejs:dynamic/irm:Subscription`. */
+export const subscriptionProvider =
+  'const r=require("pulumi-irm/provider/runtime");exports.handler=()=>({...r.subscription,configure:r.configure})';
 
 /**
  * True when `text` is a provider text of this package, of this release or an older one:

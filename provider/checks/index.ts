@@ -33,3 +33,4 @@ export {
   checkRoleInputs,
 } from "./role";
 export { checkRoleBindingInputs } from "./role-binding";
+export { checkSubscriptionInputs, MAX_SINK_LENGTH, type SubscriptionInputs } from "./subscription";

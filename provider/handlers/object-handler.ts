@@ -51,7 +51,8 @@ export interface ObjectSpec<
     | "role"
     | "identity provider"
     | "account association"
-    | "repo";
+    | "repo"
+    | "event subscription";
   /** The input naming where the object lives; a change replaces the object. */
   container: FieldSpec<Inputs, Outputs>;
   /**

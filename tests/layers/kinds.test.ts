@@ -7,11 +7,11 @@
  * their type (`RoleBinding`); one rule maps the first to the second.
  */
 import { describe, expect, it } from "vitest";
-import { IAM_KINDS } from "../../emulator/kinds";
+import { KIND_NAMES as EMULATOR_KINDS, IAM_KINDS } from "../../emulator/kinds";
 import { KIND_NAMES as EXPORTER_KINDS } from "../../exporter/kinds";
 import { POLICY_RESOURCE_TYPES } from "../../policy/resource-types";
 import { PROVIDER_RESOURCE_TYPES } from "../../provider/kinds";
-import { IAM_COLLECTIONS } from "../../sdk/collections";
+import { COLLECTIONS, IAM_COLLECTIONS } from "../../sdk/collections";
 
 /** `roleBindings` → `RoleBinding`, `identities` → `Identity`. */
 function typeOfCollection(collection: string): string {
@@ -23,21 +23,30 @@ function typeOfCollection(collection: string): string {
 
 const sorted = (names: readonly string[]) => [...names].sort();
 
-/** The one registry collection a program declares (tags are the images' business). */
-const DECLARED_REGISTRY = ["repos"] as const;
+/**
+ * The collections beyond IAM a program declares: the registry's repos (tags are the
+ * images' business) and the event subscriptions.
+ */
+const DECLARED_REGISTRY = ["repos", "subscriptions"] as const;
 
 /**
  * Kinds the provider declares and the exporter does not write yet: a repo's README is a
  * GET of its own per repo, which the export's one-listing-per-collection floor has no
- * room for (v2beta1 lists repos without READMEs).
+ * room for (v2beta1 lists repos without READMEs); subscriptions are not read yet.
  */
-const NOT_EXPORTED = ["Repo"];
+const NOT_EXPORTED = ["Repo", "Subscription"];
 
 describe("the declared kinds of every layer", () => {
   it("maps collection names to type names", () => {
     expect(
       ["groups", "identities", "roleBindings", "identityProviders"].map(typeOfCollection),
     ).toEqual(["Group", "Identity", "RoleBinding", "IdentityProvider"]);
+  });
+
+  it("finds the declared collections beyond IAM in the emulator and the SDK", () => {
+    for (const name of DECLARED_REGISTRY) expect(EMULATOR_KINDS).toContain(name);
+    expect(Object.keys(COLLECTIONS.registry)).toContain("repos");
+    expect(Object.keys(COLLECTIONS.events)).toContain("subscriptions");
   });
 
   it("has as many kinds in every list, each once", () => {

@@ -166,6 +166,7 @@ describe("what the engine stores of the program's call stack", () => {
       "Repo",
       "Role",
       "RoleBinding",
+      "Subscription",
     ]);
   });
 
