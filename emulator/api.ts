@@ -30,10 +30,10 @@ import {
   v1Groups,
   v1Identities,
   v1IdentityProviders,
-  v1Repos,
   v1RoleBindings,
   v1Roles,
 } from "./collections/v1";
+import { v1Repos } from "./collections/v1-repos";
 import { type CollectionName, KINDS, type V1CollectionName } from "./kinds";
 import { type ApiRequest, type ApiResponse, ok } from "./requests";
 

@@ -71,7 +71,7 @@ function catalogTierOf(body: JsonObject): string {
   return tier;
 }
 
-function aliasesOf(body: JsonObject): string[] {
+export function aliasesOf(body: JsonObject): string[] {
   const aliases = optionalStringArray(body, "aliases") ?? [];
   aliases.forEach((alias, index) => {
     requireName(alias, `aliases[${index}]`);
@@ -79,7 +79,7 @@ function aliasesOf(body: JsonObject): string[] {
   return aliases;
 }
 
-function refuseNotOffered(body: JsonObject): void {
+export function refuseNotOffered(body: JsonObject): void {
   for (const field of REPO_NOT_OFFERED) {
     if (body[field] !== undefined && body[field] !== null) {
       throw invalidArgument(
@@ -91,7 +91,12 @@ function refuseNotOffered(body: JsonObject): void {
 }
 
 /** ALREADY_EXISTS when another repo of `parentUid` is called `name`. */
-function requireUniqueName(state: State, parentUid: string, name: string, self?: string): void {
+export function requireUniqueName(
+  state: State,
+  parentUid: string,
+  name: string,
+  self?: string,
+): void {
   for (const uid of state.repos.named(name)) {
     if (uid !== self && parentPath(uid) === parentUid) {
       throw alreadyExists(`a repo named "${name}" in ${parentUid}`);
@@ -104,6 +109,13 @@ interface RepoDraft {
   description: string;
   catalogTier: string;
   aliases: string[];
+}
+
+/** Deletes a repo with its tags, as its images go with it: nothing is left without its repo. */
+export function removeRepo(ctx: EmulatorContext, uid: string): void {
+  const tags = [...ctx.state.tags.values()].filter((tag) => parentPath(tag.uid) === uid);
+  for (const tag of tags) ctx.state.tags.delete(tag.uid);
+  ctx.state.repos.delete(uid);
 }
 
 const readRepos = registryCollection<RepoRecord>({
@@ -157,14 +169,7 @@ const writeRepos = writableCollection<RepoRecord, RepoDraft>({
       }
     },
   },
-  delete: {
-    // A repo's tags go with it, as its images do: nothing is left without its repo.
-    remove: (ctx, repo) => {
-      const tags = [...ctx.state.tags.values()].filter((tag) => parentPath(tag.uid) === repo.uid);
-      for (const tag of tags) ctx.state.tags.delete(tag.uid);
-      ctx.state.repos.delete(repo.uid);
-    },
-  },
+  delete: { remove: (ctx, repo) => removeRepo(ctx, repo.uid) },
 });
 
 /** `RepoReadme`: the repo's uid and its Markdown. */

@@ -284,3 +284,76 @@ describe("DeleteRepo", () => {
     expect((await o.call("DELETE", `/registry/v2beta1/repos/${repo.uid}`)).status).toBe(404);
   });
 });
+
+describe("v1 registry repos", () => {
+  const V1 = "/registry/v1/repos";
+
+  it("create under parent_id, list with READMEs, PUT the whole repo, delete: the v2beta1 records", async () => {
+    const group = await o.group(emu.rootGroupUid);
+    const made = await o.call<Json>("POST", `${V1}/${group}`, {
+      body: { name: "tools", catalogTier: "BASE", aliases: ["kit"], readme: "# Tools" },
+    });
+    expect(made.status, made.text).toBe(200);
+    expect(made.body).toMatchObject({
+      name: "tools",
+      catalogTier: "BASE",
+      aliases: ["kit"],
+      readme: "# Tools",
+      description: "",
+    });
+    const id = made.body.id as string;
+    expect(id).toMatch(new RegExp(`^${group}/[0-9a-f]{16}$`));
+    const v2 = await o.call<Json>("GET", `/registry/v2beta1/repos/${id}`);
+    expect(v2.body).toMatchObject({ name: "tools", catalogTier: "CATALOG_TIER_BASE" });
+    expect((await o.call<Json>("GET", `/registry/v2beta1/repos/${id}/readme`)).body.content).toBe(
+      "# Tools",
+    );
+    const listed = await o.call<{ items: Json[] }>(
+      "GET",
+      `${V1}?uidp.children_of=${enc(group)}&name=tools`,
+    );
+    expect(listed.body.items).toEqual([made.body]);
+
+    const put = await o.call<Json>("PUT", `${V1}/${id}`, {
+      body: {
+        id,
+        name: "tools",
+        description: "build tools",
+        catalogTier: "APPLICATION",
+        readme: "",
+      },
+    });
+    expect(put.status, put.text).toBe(200);
+    // The whole repo: aliases left out are cleared, as the README is.
+    expect(put.body).toMatchObject({
+      description: "build tools",
+      aliases: [],
+      readme: "",
+      catalogTier: "APPLICATION",
+    });
+
+    expect((await o.call("DELETE", `${V1}/${id}`)).status).toBe(200);
+    expect((await o.call("GET", `/registry/v2beta1/repos/${id}`)).status).toBe(404);
+  });
+
+  it("a create of a name the group has updates that repo, unless prevent_existing", async () => {
+    const group = await o.group(emu.rootGroupUid);
+    const first = await o.call<Json>("POST", `${V1}/${group}`, { body: { name: "same" } });
+    const again = await o.call<Json>("POST", `${V1}/${group}`, {
+      body: { name: "same", description: "second" },
+    });
+    expect(again.body).toMatchObject({ id: first.body.id, description: "second" });
+    const refused = await o.call("POST", `${V1}/${group}?prevent_existing=true`, {
+      body: { name: "same" },
+    });
+    expect(refused.status).toBe(409);
+    expect(
+      (await o.call("POST", `${V1}/${group}`, { body: { name: "x", catalogTier: "GOLD" } })).status,
+    ).toBe(400);
+    const viewer = await o.actorWith(group, ["CAP_REPO_LIST"]);
+    expect(failure(await viewer.call("POST", `${V1}/${group}`, { body: { name: "y" } }))).toEqual([
+      403,
+      `Permission denied: CAP_REPO_CREATE on ${group}`,
+    ]);
+  });
+});

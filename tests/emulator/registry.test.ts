@@ -266,7 +266,11 @@ describe("v1 paths", () => {
     expect(reply.body.items.length).toBeGreaterThan(0);
     expect(reply.body.items[0]).toHaveProperty("id");
     expect(reply.body.items[0]).not.toHaveProperty("uid");
-    expect(reply.body.items[0]).toHaveProperty("createdAt");
+    // The v1 `Repo` message: `createTime`, the README, the v1 tier names.
+    expect(Object.keys(reply.body.items[0]).sort()).toEqual(
+      ["aliases", "catalogTier", "createTime", "description", "id", "name", "readme"].sort(),
+    );
+    expect(["UNKNOWN", "APPLICATION", "BASE"]).toContain(reply.body.items[0].catalogTier);
     const anon = await anonymous<{ items: Json[] }>("GET", "/registry/v1/repos");
     expect(anon.status).toBe(200);
     expect(anon.body.items.length).toBeLessThan(reply.body.items.length);
