@@ -85,6 +85,7 @@ describe("contract suite (official definitions) and the gRPC face (platform Go c
       "TestRegistryWritesOverGRPC",
       "TestRegistryWritesOverHTTP",
       "TestSubscriptionsOverGRPC",
+      "TestV1ReposOverHTTP",
     ]) {
       expect(output).toMatch(new RegExp(`--- PASS: ${scenario} `));
     }

@@ -162,11 +162,10 @@ func TestRegistryWritesOverGRPC(t *testing.T) {
 	wantCode(t, "a deleted repo", err, codes.NotFound)
 }
 
-// TestRegistryWritesOverHTTP sends the same writes by their HTTP rules and decodes each
-// answer strictly into HEAD's message.
-func TestRegistryWritesOverHTTP(t *testing.T) {
-	b, _ := start(t)
-	call := func(method, path string, body proto.Message, out proto.Message) {
+// httpCaller sends a JSON request made from a message with the owner's token and
+// decodes the answer strictly into out (less the specification's fields).
+func httpCaller(t *testing.T, b emulatorproc.Bootstrap) func(method, path string, body proto.Message, out proto.Message) {
+	return func(method, path string, body proto.Message, out proto.Message) {
 		t.Helper()
 		var reader io.Reader
 		if body != nil {
@@ -196,6 +195,13 @@ func TestRegistryWritesOverHTTP(t *testing.T) {
 			t.Fatalf("%s %s: the answer is not a strict %s: %v\n%s", method, path, out.ProtoReflect().Descriptor().FullName(), err, raw)
 		}
 	}
+}
+
+// TestRegistryWritesOverHTTP sends the same writes by their HTTP rules and decodes each
+// answer strictly into HEAD's message.
+func TestRegistryWritesOverHTTP(t *testing.T) {
+	b, _ := start(t)
+	call := httpCaller(t, b)
 	repo := &registry.Repo{}
 	call("POST", "/registry/v2beta1/repos/"+b.RootGroupUID, &registry.Repo{Name: "http-head", Aliases: []string{"web"}}, repo)
 	updated := &registry.Repo{}
