@@ -10,7 +10,7 @@
 import { alreadyExists, invalidArgument } from "../errors";
 import { capabilityFor } from "../kinds";
 import type { RepoRecord } from "../model";
-import { bodyObject, type JsonObject, ok, optionalBoolean, optionalString } from "../requests";
+import { bodyObject, type JsonObject, ok, optionalString } from "../requests";
 import {
   type CollectionHandler,
   callerOf,
