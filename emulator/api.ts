@@ -1,5 +1,5 @@
 /**
- * The API's router: IAM v2beta1, Registry and Vulnerabilities v2beta1, ping, the v1 paths,
+ * The API's router: IAM v2beta1, Registry, Vulnerabilities and Events v2beta1, ping, the v1 paths,
  * the token exchange and the OIDC test issuer. Each collection lives in its own module
  * under `collections/`; handlers take a parsed request and answer a response object
  * (or throw an ApiError); the server does the HTTP.
@@ -41,6 +41,7 @@ import {
   setScimEnabled,
 } from "./collections/scim";
 import { handleTokenRoute } from "./collections/sts";
+import { subscriptions, v1Subscriptions } from "./collections/subscriptions";
 import { tags } from "./collections/tags";
 import {
   v1AccountAssociations,
@@ -48,10 +49,10 @@ import {
   v1Groups,
   v1Identities,
   v1IdentityProviders,
-  v1Repos,
   v1RoleBindings,
   v1Roles,
 } from "./collections/v1";
+import { v1Repos } from "./collections/v1-repos";
 import { type CollectionName, KINDS, type V1CollectionName } from "./kinds";
 import { type ApiRequest, type ApiResponse, ok } from "./requests";
 
@@ -70,6 +71,7 @@ const HANDLERS: Readonly<Record<CollectionName, CollectionHandler>> = {
   groupInvites,
   accountAssociations,
   externalGroupRoleMappings,
+  subscriptions,
   advisories,
 };
 
@@ -83,6 +85,7 @@ const V1_HANDLERS: Readonly<Record<V1CollectionName, CollectionHandler>> = {
   identityProviders: v1IdentityProviders,
   groupInvites: v1GroupInvites,
   accountAssociations: v1AccountAssociations,
+  subscriptions: v1Subscriptions,
 };
 
 /** `<domain>/<version>/<collection>` → its handler; `terms` is no kind of its own (kept on groups). */
@@ -150,9 +153,8 @@ export class Api {
     // (`GetRepoReadme`, the images' `GetArchitectures` and `GetSize`): UNIMPLEMENTED, not
     // a malformed uid.
     if (REPO_SUB_RESOURCE.test(request.path)) throw unsupported(request);
-    const match = /^\/(iam|registry|vulnerabilities)\/(v1|v2beta1)\/([A-Za-z_]+)(?:\/(.*))?$/.exec(
-      path,
-    );
+    const match =
+      /^\/(iam|registry|vulnerabilities|events)\/(v1|v2beta1)\/([A-Za-z_]+)(?:\/(.*))?$/.exec(path);
     if (!match) {
       if (colon >= 0 && request.path.startsWith("/iam/v2beta1/")) throw unsupported(request);
       return undefined;

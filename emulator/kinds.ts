@@ -19,6 +19,7 @@ import {
   type RepoRecord,
   type RoleBindingRecord,
   type RoleRecord,
+  type SubscriptionRecord,
   type TagRecord,
 } from "./model";
 
@@ -29,7 +30,7 @@ export interface Kind<N extends string, T extends { uid: string }, Later extends
    */
   name: N;
   /** The API its v2beta1 route is under: `/<domain>/v2beta1/<name>`. */
-  domain: "iam" | "registry" | "vulnerabilities";
+  domain: "iam" | "registry" | "vulnerabilities" | "events";
   /** The segment of the v1 list still served, `/<domain>/v1/<v1>`, if any. */
   v1?: string;
   /** The key of the store's name index (unique where the collection needs it). */
@@ -146,6 +147,16 @@ export const KINDS = [
     domain: "iam",
     nameKey: () => "",
     capabilityPrefix: "CAP_IAM_IDENTITY_PROVIDERS",
+    addedLater: true,
+  }),
+  kind<SubscriptionRecord>()({
+    // Webhooks have no name; the name index holds the sink (not unique).
+    name: "subscriptions",
+    domain: "events",
+    v1: "subscriptions",
+    nameKey: (subscription) => subscription.sink,
+    capabilityPrefix: "CAP_EVENTS_SUBSCRIPTION",
+    contents: { one: "event subscription", many: "event subscriptions" },
     addedLater: true,
   }),
   kind<AdvisoryRecord>()({

@@ -67,6 +67,15 @@ export interface RepoRecord extends Timestamps {
   aliases: string[];
   /** Public repos are readable without a token. */
   public: boolean;
+  /** The Markdown of its `RepoReadme`; absent (read as "") in records of earlier versions. */
+  readme?: string;
+}
+
+/** An event subscription: a webhook a group's events are delivered to. */
+export interface SubscriptionRecord extends Timestamps {
+  uid: string;
+  /** The https URL events are delivered to. */
+  sink: string;
 }
 
 export interface TagRecord extends Timestamps {

@@ -31,7 +31,9 @@ export type {
   IdentityProviderOidc,
   IdentityProviderOutputs,
 } from "./handlers/identity-provider";
+export type { RepoAnswer, RepoInputs, RepoOutputs } from "./handlers/repo";
 export type { RoleOutputs } from "./handlers/role";
+export type { SubscriptionInputs, SubscriptionOutputs } from "./handlers/subscription";
 export {
   type AwsIdentityArgs,
   type ClaimMatchArgs,
@@ -69,6 +71,8 @@ export {
   type GetRoleResult,
   type GetRolesArgs,
   type GetRolesOutputArgs,
+  type GetSubscriptionsArgs,
+  type GetSubscriptionsOutputArgs,
   type GetTagArgs,
   type GetTagOutputArgs,
   type GetTagResult,
@@ -92,6 +96,8 @@ export {
   getRoleOutput,
   getRoles,
   getRolesOutput,
+  getSubscriptions,
+  getSubscriptionsOutput,
   getTag,
   getTagOutput,
   getTags,
@@ -99,9 +105,11 @@ export {
   type LookupOptions,
   type OutputArgs,
 } from "./lookups";
+export { Repo, type RepoArgs } from "./repo";
 export { IrmResource, isResourceOfType, typeToken } from "./resource-class";
 export { Role, type RoleArgs } from "./role";
 export { RoleBinding, type RoleBindingArgs } from "./role-binding";
+export { Subscription, type SubscriptionArgs } from "./subscription";
 export type {
   AwsIdentity,
   ClaimMatch,

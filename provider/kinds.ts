@@ -15,8 +15,10 @@ import { groupHandler } from "./handlers/group";
 import { groupInviteHandler } from "./handlers/group-invite";
 import { identityHandler } from "./handlers/identity";
 import { identityProviderHandler } from "./handlers/identity-provider";
+import { repoHandler } from "./handlers/repo";
 import { roleHandler } from "./handlers/role";
 import { roleBindingHandler } from "./handlers/role-binding";
+import { subscriptionHandler } from "./handlers/subscription";
 import {
   accountAssociationProvider,
   externalGroupRoleMappingProvider,
@@ -24,8 +26,10 @@ import {
   groupProvider,
   identityProvider,
   identityProviderProvider,
+  repoProvider,
   roleBindingProvider,
   roleProvider,
+  subscriptionProvider,
 } from "./shim";
 
 export const PROVIDER_KINDS = [
@@ -61,6 +65,13 @@ export const PROVIDER_KINDS = [
     runtimeExport: "egrm",
     text: externalGroupRoleMappingProvider,
     handler: externalGroupRoleMappingHandler,
+  },
+  { type: "Repo", runtimeExport: "repo", text: repoProvider, handler: repoHandler },
+  {
+    type: "Subscription",
+    runtimeExport: "subscription",
+    text: subscriptionProvider,
+    handler: subscriptionHandler,
   },
 ] as const;
 

@@ -20,6 +20,7 @@ import type {
   IrmClient,
   Repo,
   Role,
+  Subscription,
   Tag,
 } from "../sdk/index";
 import {
@@ -169,6 +170,12 @@ export interface GetTagsArgs {
   readonly name?: string;
 }
 export type GetTagsOutputArgs = OutputArgs<GetTagsArgs>;
+
+export interface GetSubscriptionsArgs {
+  /** Only the subscriptions of this group and the groups below it. */
+  readonly groupUid?: string;
+}
+export type GetSubscriptionsOutputArgs = OutputArgs<GetSubscriptionsArgs>;
 
 /**
  * Filters of {@link getAdvisories}, the API's own (see the SDK's `AdvisoryListParams`);
@@ -751,6 +758,27 @@ export async function getTags(args: GetTagsArgs, opts?: LookupOptions): Promise<
 
 /** {@link getTags} for arguments that are Pulumi outputs. */
 export const getTagsOutput = outputForm(getTags);
+
+// ----------------------------------------------------------------- subscriptions
+
+/**
+ * Every event subscription visible to the caller, optionally of a group and those below
+ * it: `{ uid, sink }` each. One request per page of 200.
+ */
+export async function getSubscriptions(
+  args: GetSubscriptionsArgs = {},
+  opts?: LookupOptions,
+): Promise<Subscription[]> {
+  const rules: Record<string, ArgumentRule> = { groupUid: { kind: "groupUid" } };
+  const lookup = (client: IrmClient) =>
+    client.events.subscriptions
+      .list({ descendantsOf: args.groupUid || undefined }, { signal: opts?.signal })
+      .all();
+  return checkedLookup("getSubscriptions", args, rules, opts, lookup);
+}
+
+/** {@link getSubscriptions} for arguments that are Pulumi outputs. */
+export const getSubscriptionsOutput = listingOutputForm(getSubscriptions);
 
 // -------------------------------------------------------------------- advisories
 

@@ -117,4 +117,5 @@ const objects = Object.fromEntries(
  * of every release call these names, `configure` included). A kind added to the list
  * and not exported here fails the test of the runtime's exports.
  */
-export const { group, identity, binding, role, idp, invite, assoc, egrm } = objects;
+export const { group, identity, binding, role, idp, invite, assoc, egrm, repo, subscription } =
+  objects;

@@ -17,8 +17,9 @@
  * Rules, because these texts outlive every release that wrote them:
  * - A text requires nothing but `pulumi-irm/provider/runtime` and reads nothing but its
  *   exports `configure` and its type's object (`group`, `identity`, `binding`, `role`,
- *   `idp`, `invite`, `assoc`, and since the external group role mappings `egrm`, each
- *   with `check`, `diff`, `create`, `read`, `update`, `delete`). Every release since the
+ *   `idp`, `invite`, `assoc`, since the external group role mappings `egrm`, since the
+ *   registry's writes `repo` and `subscription`, each with `check`, `diff`, `create`,
+ *   `read`, `update`, `delete`). Every release since the
  *   first exports the first seven, so an older package still runs state of those types
  *   written by a newer one (a rollback), and the long texts of older releases still run
  *   on this one (an upgrade); a release exports every object any earlier one did.
@@ -60,6 +61,14 @@ export const accountAssociationProvider =
 /** Text of `pulumi-nodejs:dynamic/irm:ExternalGroupRoleMapping`. */
 export const externalGroupRoleMappingProvider =
   'const r=require("pulumi-irm/provider/runtime");exports.handler=()=>({...r.egrm,configure:r.configure})';
+
+/** Text of `pulumi-nodejs:dynamic/irm:Repo`. */
+export const repoProvider =
+  'const r=require("pulumi-irm/provider/runtime");exports.handler=()=>({...r.repo,configure:r.configure})';
+
+/** Text of `pulumi-nodejs:dynamic/irm:Subscription`. */
+export const subscriptionProvider =
+  'const r=require("pulumi-irm/provider/runtime");exports.handler=()=>({...r.subscription,configure:r.configure})';
 
 /**
  * True when `text` is a provider text of this package, of this release or an older one:

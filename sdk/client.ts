@@ -218,6 +218,7 @@ export class IrmClient implements ApiRequester {
   readonly iam: ApiCollections<"iam">;
   readonly registry: ApiCollections<"registry">;
   readonly vulnerabilities: ApiCollections<"vulnerabilities">;
+  readonly events: ApiCollections<"events">;
   readonly v1: ApiCollections<"v1">;
 
   readonly #settings: ResolvedSettings;
@@ -257,6 +258,7 @@ export class IrmClient implements ApiRequester {
     this.iam = collectionsOf("iam", this);
     this.registry = collectionsOf("registry", this);
     this.vulnerabilities = collectionsOf("vulnerabilities", this);
+    this.events = collectionsOf("events", this);
     this.v1 = collectionsOf("v1", this);
   }
 

@@ -13,6 +13,7 @@ import { IdentityProviders } from "./resources/identity-providers";
 import { Advisories, Repos, Tags } from "./resources/registry";
 import { RoleBindings } from "./resources/role-bindings";
 import { Roles } from "./resources/roles";
+import { Subscriptions } from "./resources/subscriptions";
 import { V1Groups, V1Repos } from "./resources/v1";
 
 /** A collection's class: made with the requester its calls go through. */
@@ -35,6 +36,9 @@ export const COLLECTIONS = {
   },
   vulnerabilities: {
     advisories: Advisories,
+  },
+  events: {
+    subscriptions: Subscriptions,
   },
   v1: {
     groups: V1Groups,

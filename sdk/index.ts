@@ -184,10 +184,16 @@ export {
   CATALOG_TIERS,
   type CatalogTier,
   type EventTypeFilter,
+  MAX_README_CHARS,
   type Repo,
+  type RepoCreate,
+  type RepoMaskPath,
+  type RepoReadme,
   Repos,
+  type RepoUpdate,
   type ReviewState,
   type Tag,
+  type TagCreate,
   type TagListParams,
   Tags,
 } from "./resources/registry";
@@ -209,6 +215,11 @@ export {
   Roles,
   type RoleUpdate,
 } from "./resources/roles";
+export {
+  type Subscription,
+  type SubscriptionCreate,
+  Subscriptions,
+} from "./resources/subscriptions";
 export {
   type V1Group,
   V1Groups,

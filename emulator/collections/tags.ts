@@ -1,8 +1,28 @@
-/** Registry tags: `/registry/v2beta1/tags`, read only; tags of public repos need no token. */
+/**
+ * Registry tags: `/registry/v2beta1/tags`. Reads admit anonymous callers on tags of public
+ * repos; CreateTag (`POST tags/<repo uid>`, which creates or moves a tag of that name) and
+ * DeleteTag need a token and `CAP_TAG_CREATE` / `CAP_TAG_DELETE` on the repo or the tag.
+ */
 import { invalidArgument } from "../errors";
+import { capabilityFor } from "../kinds";
 import type { TagRecord } from "../model";
-import type { JsonObject } from "../requests";
-import { parentPath, registryCollection } from "./kit";
+import { bodyObject, type JsonObject, ok, optionalBoolean, optionalString } from "../requests";
+import {
+  type CollectionHandler,
+  callerOf,
+  type EmulatorContext,
+  existing,
+  newChildUid,
+  parentPath,
+  registryCollection,
+  requirePathUid,
+  unsupported,
+} from "./kit";
+
+/** An OCI tag: a word character first, then up to 127 of `[A-Za-z0-9_.-]`. */
+export const TAG_NAME_PATTERN = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,127}$/;
+/** An OCI digest of a manifest: `sha256:` and 64 lowercase hex, or `sha512:` and 128. */
+export const DIGEST_PATTERN = /^(sha256:[0-9a-f]{64}|sha512:[0-9a-f]{128})$/;
 
 export function tagOut(tag: TagRecord): JsonObject {
   return {
@@ -44,7 +64,7 @@ function updatedSinceOf(query: URLSearchParams): number | undefined {
   return whole * 1000 + Math.floor(fraction / 1_000_000);
 }
 
-export const tags = registryCollection<TagRecord>({
+const readTags = registryCollection<TagRecord>({
   key: "tags",
   records: (state) => state.tags,
   out: tagOut,
@@ -63,3 +83,70 @@ export const tags = registryCollection<TagRecord>({
     };
   },
 });
+
+function tagDraft(body: JsonObject): { name: string; digest: string; deprecated: boolean } {
+  const name = optionalString(body, "name");
+  if (name === undefined || !TAG_NAME_PATTERN.test(name)) {
+    throw invalidArgument("name", `must match ${TAG_NAME_PATTERN.source}`);
+  }
+  const digest = optionalString(body, "digest");
+  if (digest === undefined || !DIGEST_PATTERN.test(digest)) {
+    throw invalidArgument(
+      "digest",
+      "must be a manifest digest (sha256:<64 hex> or sha512:<128 hex>)",
+    );
+  }
+  return { name, digest, deprecated: optionalBoolean(body, "deprecated") ?? false };
+}
+
+/**
+ * CreateTag: in the addendum's order, the repo uid, `CAP_TAG_CREATE` on it, the body, the
+ * repo's existence. A tag of that name already in the repo is moved (its digest and
+ * `deprecated` set, its uid kept), as the service's "creates (or updates)" says.
+ */
+function createTag(ctx: EmulatorContext, body: JsonObject, repoUid: string): JsonObject {
+  const draft = tagDraft(body);
+  existing(ctx.state.repos, repoUid);
+  const now = ctx.clock.isoNow();
+  const present = ctx.state.tags
+    .named(draft.name)
+    .map((uid) => ctx.state.tags.get(uid))
+    .find((tag) => tag !== undefined && parentPath(tag.uid) === repoUid);
+  if (present) {
+    if (present.digest === draft.digest && present.deprecated === draft.deprecated) {
+      return tagOut(present);
+    }
+    const moved: TagRecord = { ...present, ...draft, updateTime: now };
+    ctx.state.tags.replace(moved);
+    ctx.state.touch();
+    return tagOut(moved);
+  }
+  const tag: TagRecord = {
+    uid: newChildUid(repoUid, (candidate) => ctx.state.tags.has(candidate)),
+    ...draft,
+    createTime: now,
+    updateTime: now,
+  };
+  ctx.state.tags.insert(tag);
+  ctx.state.touch();
+  return tagOut(tag);
+}
+
+export const tags: CollectionHandler = async (ctx, request, uid) => {
+  if (request.method === "GET") return readTags(ctx, request, uid);
+  if (request.method !== "POST" && request.method !== "DELETE") throw unsupported(request);
+  const access = await callerOf(ctx, request, true);
+  if (request.method === "POST") {
+    if (uid === undefined) throw invalidArgument("parent", "the repo uid belongs in the path");
+    const repoUid = requirePathUid(uid, "parent");
+    access.require(capabilityFor("tags", "create"), repoUid);
+    return ok(createTag(ctx, bodyObject(request), repoUid));
+  }
+  if (uid === undefined) throw unsupported(request);
+  requirePathUid(uid);
+  access.require(capabilityFor("tags", "delete"), uid);
+  existing(ctx.state.tags, uid);
+  ctx.state.tags.delete(uid);
+  ctx.state.touch();
+  return ok({});
+};

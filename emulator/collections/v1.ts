@@ -3,7 +3,7 @@
  * `GET /iam/v1/groups` and `GET /iam/v1/identities` (lists, with their `id`, `name` and
  * `uidp.*` filters), `GET /iam/v1/identities/lookup` (`issuer`, `subject`), the v1 lists
  * of roles, role bindings, identity providers, group invites and account associations
- * (answered by the v2beta1 lists, reshaped), and `GET /registry/v1/repos`.
+ * (answered by the v2beta1 lists, reshaped). The v1 registry's repos are `v1-repos.ts`.
  */
 
 import { isSameOrBelow } from "../access";
@@ -26,7 +26,6 @@ import {
   requirePathUid,
   unsupported,
 } from "./kit";
-import { repoReadable } from "./repos";
 import { roleBindings } from "./role-bindings";
 import { roleReadable, roles } from "./roles";
 
@@ -73,27 +72,6 @@ export const v1Groups: CollectionHandler = async (ctx, request, uid) => {
         repositories: group.resourceLimits.repositories ?? 0,
       },
       verified: group.verified,
-    });
-  }
-  return ok({ items });
-};
-
-export const v1Repos: CollectionHandler = async (ctx, request, uid) => {
-  if (request.method !== "GET" || uid !== undefined) throw unsupported(request);
-  const access = await callerOf(ctx, request, false);
-  const items: JsonObject[] = [];
-  const range = ctx.state.repos.all();
-  for (let index = range.start; index < range.end; index++) {
-    const repo = ctx.state.repos.get(range.uids[index]);
-    if (!repo || !repoReadable(access, repo, "list")) continue;
-    items.push({
-      id: repo.uid,
-      name: repo.name,
-      description: repo.description,
-      catalogTier: repo.catalogTier,
-      aliases: [...repo.aliases],
-      createdAt: repo.createTime,
-      updatedAt: repo.updateTime,
     });
   }
   return ok({ items });
@@ -215,7 +193,7 @@ function groupCondition(
  * the caller's own token (so the caller sees exactly what the v2 list shows it), and
  * each item is reshaped into the v1 message (`id`, `items`). v1 lists have no pages.
  */
-function v1List(spec: V1List): CollectionHandler {
+export function v1List(spec: V1List): CollectionHandler {
   return async (ctx, request, rest) => {
     if (request.method !== "GET" || rest !== undefined) throw unsupported(request);
     const access = await callerOf(ctx, request, true);

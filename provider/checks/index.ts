@@ -26,6 +26,7 @@ export { checkGroupInputs } from "./group";
 export { canonicalDuration, checkGroupInviteInputs } from "./group-invite";
 export { checkIdentityInputs } from "./identity";
 export { checkIdentityProviderInputs } from "./identity-provider";
+export { checkRepoInputs, MAX_README_LENGTH, type RepoInputs } from "./repo";
 export {
   BUILT_IN_ROLE_NAMES,
   capabilityProblem,
@@ -33,3 +34,4 @@ export {
   checkRoleInputs,
 } from "./role";
 export { checkRoleBindingInputs } from "./role-binding";
+export { checkSubscriptionInputs, MAX_SINK_LENGTH, type SubscriptionInputs } from "./subscription";

@@ -58,7 +58,9 @@ export interface ObjectSpec<
     | "role"
     | "identity provider"
     | "account association"
-    | "external group role mapping";
+    | "external group role mapping"
+    | "repo"
+    | "event subscription";
   /** The input naming where the object lives; a change replaces the object. */
   container: FieldSpec<Inputs, Outputs>;
   /**

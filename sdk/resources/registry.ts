@@ -1,10 +1,23 @@
 /**
- * Read-only registry and vulnerability collections, their types and readers. Fields
- * the specification does not show (registry and advisory details) are optional: the
- * SDK passes through whatever the service returns.
+ * The registry's collections (repos with their README, tags) and the read-only
+ * advisories, their types and readers. Fields the specification does not show
+ * (registry and advisory details) are optional: the SDK passes through whatever the
+ * service returns.
  */
-import { ReadableCollection } from "../core/collection";
-import type { ListParams, PageParams, Timestamp, UidpFilter } from "../core/common-types";
+import {
+  badShape,
+  CreatableCollection,
+  ReadableCollection,
+  WritableCollection,
+} from "../core/collection";
+import type {
+  ListParams,
+  PageParams,
+  RequestOptions,
+  Timestamp,
+  UidpFilter,
+} from "../core/common-types";
+import { resourcePath } from "../core/path";
 import { type ApiRequester, listQuery, type QueryValue, stringList } from "../core/resource";
 import { isRecord, kindOf, ShapeError, ShapeReader } from "../core/shape";
 import { checkEnum } from "./decode";
@@ -31,6 +44,26 @@ export interface Repo {
   aliases?: string[];
 }
 
+/** CreateRepo's repo: a name; the other settings are optional. */
+export interface RepoCreate {
+  /** Must match `^[a-z0-9 ._-]{1,}$`, unique in its group. */
+  name: string;
+  description?: string;
+  catalogTier?: CatalogTier;
+  aliases?: string[];
+}
+
+export type RepoUpdate = Partial<RepoCreate>;
+
+/** Update-mask paths of a repo (proto field names). */
+export type RepoMaskPath = "name" | "description" | "catalog_tier" | "aliases" | "*";
+
+/** A repo's README (`RepoReadme`): the repo's uid and its Markdown. */
+export interface RepoReadme {
+  uid: string;
+  content: string;
+}
+
 export interface Tag {
   uid: string;
   name: string;
@@ -38,6 +71,15 @@ export interface Tag {
   deprecated?: boolean;
   createTime?: Timestamp;
   updateTime?: Timestamp;
+}
+
+/** CreateTag's tag: a tag name pointing at a manifest digest. */
+export interface TagCreate {
+  /** An OCI tag: `[A-Za-z0-9_][A-Za-z0-9._-]{0,127}`. */
+  name: string;
+  /** `sha256:<64 hex>` (or `sha512:<128 hex>`). */
+  digest: string;
+  deprecated?: boolean;
 }
 
 /** `ListTagsRequest`'s own filters (tags of a repo: `childrenOf: <repo uid>`). */
@@ -310,8 +352,25 @@ export function decodeAdvisory(raw: unknown, at = "advisory"): Advisory {
   return advisory;
 }
 
-/** `/registry/v2beta1/repos`: repositories; public ones are readable without a token. */
-export class Repos extends ReadableCollection<Repo> {
+/** The longest README the SDK accepts in an answer, in characters. */
+export const MAX_README_CHARS = 1_048_576;
+
+/** A repo's README as answered: `uid` and `content` (absent: `""`), bounded in size. */
+export function decodeRepoReadme(raw: unknown, at = "repoReadme"): RepoReadme {
+  const r = ShapeReader.of(raw, at);
+  const content = r.optionalString("content", "");
+  if (content.length > MAX_README_CHARS) {
+    throw new ShapeError(`${at}.content`, `longer than ${MAX_README_CHARS} characters`);
+  }
+  return { uid: r.string("uid"), content };
+}
+
+/**
+ * `/registry/v2beta1/repos`: repositories (public ones readable without a token), made
+ * under a group, changed with an update mask, deleted with their tags; each has a
+ * README at `<uid>/readme`.
+ */
+export class Repos extends WritableCollection<Repo, RepoCreate, RepoUpdate, RepoMaskPath> {
   constructor(client: ApiRequester) {
     super(client, {
       path: "/registry/v2beta1/repos",
@@ -320,10 +379,51 @@ export class Repos extends ReadableCollection<Repo> {
       decode: decodeRepo,
     });
   }
+
+  /** GetRepoReadme: the repo's README (`content` is `""` when it has none). */
+  async getReadme(uid: string, options?: RequestOptions): Promise<RepoReadme> {
+    const path = `${resourcePath(this.spec.path, uid)}/readme`;
+    const body = await this.client.call({ method: "GET", path, options });
+    return readmeAnswer(body, uid, { method: "GET", path });
+  }
+
+  /** UpdateRepoReadme: replaces the README's Markdown (mask `content`); answers the README. */
+  async updateReadme(uid: string, content: string, options?: RequestOptions): Promise<RepoReadme> {
+    if (typeof content !== "string") throw new TypeError("content must be a string");
+    const path = `${resourcePath(this.spec.path, uid)}/readme`;
+    const body = await this.client.call({
+      method: "PATCH",
+      path,
+      query: { updateMask: "content" },
+      body: { content },
+      options,
+    });
+    return readmeAnswer(body, uid, { method: "PATCH", path });
+  }
 }
 
-/** `/registry/v2beta1/tags`: tags of a repo (list with `childrenOf: <repo uid>`). */
-export class Tags extends ReadableCollection<Tag, TagListParams> {
+/** A README answer for repo `uid`, or a `BadResponseError` naming the field. */
+function readmeAnswer(
+  body: unknown,
+  uid: string,
+  request: { method: string; path: string },
+): RepoReadme {
+  try {
+    const readme = decodeRepoReadme(body);
+    if (readme.uid !== uid) {
+      throw new ShapeError("repoReadme.uid", `${readme.uid} is not the uid asked for (${uid})`);
+    }
+    return readme;
+  } catch (error) {
+    throw badShape(error, request);
+  }
+}
+
+/**
+ * `/registry/v2beta1/tags`: tags of a repo (list with `childrenOf: <repo uid>`);
+ * `create(repoUid, ...)` makes a tag or moves the one of that name, `delete` removes it.
+ */
+export class Tags extends CreatableCollection<Tag, TagCreate, TagListParams> {
   constructor(client: ApiRequester) {
     super(client, {
       path: "/registry/v2beta1/tags",

@@ -1,9 +1,11 @@
 /**
- * Runs the Go module `contract/` as part of `npm test`, in one `go test ./...` (one build,
- * the packages in parallel): the contract suite over the platform's published
- * definitions, and the emulator's gRPC face judged by a client we did not write (the
- * platform's own Go clients, chainguard.dev/sdk, run the scenario of
- * `contract/grpcscenario` against `dist/emulator/cli.js`, over gRPC and over HTTP).
+ * Runs the Go modules `contract/` and `contract/head/` as part of `npm test`, each in one
+ * `go test ./...` (one build, the packages in parallel): the contract suite over the
+ * platform's published definitions, and the emulator's gRPC face judged by a client we
+ * did not write (the platform's own Go clients, chainguard.dev/sdk, run the scenario of
+ * `contract/grpcscenario` against `dist/emulator/cli.js`, over gRPC and over HTTP; those
+ * of the newer revision, v0.1.212, run `contract/head/registryscenario`, the writes only
+ * that revision has).
  * Without Go on PATH it is skipped with one line, except in CI or with IRM_REQUIRE_GO=1,
  * where that is a failure. Needs `dist/`, which `npm test` builds first. Results are not
  * cached (`-count=1`): the emulator under test lives outside the module, so Go cannot
@@ -62,5 +64,30 @@ describe("contract suite (official definitions) and the gRPC face (platform Go c
     }
     expect(output).toMatch(/^ok\s+pulumi-irm\/contract\s/m);
     expect(output).toMatch(/^ok\s+pulumi-irm\/contract\/grpcscenario\s/m);
+  }, 180_000);
+
+  it("passes go test ./... in contract/head/: the newer revision's clients, every scenario run", () => {
+    const run = spawnSync("go", ["test", "-count=1", "-v", "./..."], {
+      cwd: join(root, "contract", "head"),
+      encoding: "utf8",
+      env: { ...process.env, IRM_GRPC_SCENARIO: "1" },
+      maxBuffer: 64 * 1024 * 1024,
+      timeout: 170_000,
+    });
+    const output = `${run.stdout ?? ""}${run.stderr ?? ""}`;
+    if (run.status !== 0) {
+      expect.fail(
+        `go test in contract/head/ failed (exit ${run.status ?? run.signal}):\n${failingLines(output)}`,
+      );
+    }
+    expect(output).not.toMatch(/--- SKIP/);
+    for (const scenario of [
+      "TestRegistryWritesOverGRPC",
+      "TestRegistryWritesOverHTTP",
+      "TestSubscriptionsOverGRPC",
+      "TestV1ReposOverHTTP",
+    ]) {
+      expect(output).toMatch(new RegExp(`--- PASS: ${scenario} `));
+    }
   }, 180_000);
 });

@@ -130,12 +130,18 @@ describe("repos and tags", () => {
     ).toBe(403);
   });
 
-  it("repos are read-only", async () => {
-    const reply = await owner<Json>("POST", `/registry/v2beta1/repos/${emu.rootGroupUid}`, {
+  it("writes HEAD does not publish stay UNIMPLEMENTED (no UpdateTag, no PUT)", async () => {
+    const tags = await owner<{ tags: Json[] }>("GET", "/registry/v2beta1/tags?page_size=1");
+    const tagUid = tags.body.tags[0].uid as string;
+    const patched = await owner<Json>("PATCH", `/registry/v2beta1/tags/${tagUid}`, {
+      body: { deprecated: true },
+    });
+    expect(patched.status).toBe(501);
+    expect(patched.body.code).toBe(12);
+    const put = await owner<Json>("PUT", `/registry/v2beta1/repos/${emu.rootGroupUid}`, {
       body: { name: "xyz" },
     });
-    expect(reply.status).toBe(501);
-    expect(reply.body.code).toBe(12);
+    expect(put.status).toBe(501);
   });
 });
 
@@ -288,7 +294,11 @@ describe("v1 paths", () => {
     expect(reply.body.items.length).toBeGreaterThan(0);
     expect(reply.body.items[0]).toHaveProperty("id");
     expect(reply.body.items[0]).not.toHaveProperty("uid");
-    expect(reply.body.items[0]).toHaveProperty("createdAt");
+    // The v1 `Repo` message: `createTime`, the README, the v1 tier names.
+    expect(Object.keys(reply.body.items[0]).sort()).toEqual(
+      ["aliases", "catalogTier", "createTime", "description", "id", "name", "readme"].sort(),
+    );
+    expect(["UNKNOWN", "APPLICATION", "BASE"]).toContain(reply.body.items[0].catalogTier);
     const anon = await anonymous<{ items: Json[] }>("GET", "/registry/v1/repos");
     expect(anon.status).toBe(200);
     expect(anon.body.items.length).toBeLessThan(reply.body.items.length);

@@ -14,7 +14,7 @@ import { isPackageProviderText } from "../../provider/shim";
 const METHODS = ["check", "diff", "create", "read", "update", "delete"];
 
 describe("the provider's kinds list", () => {
-  it("names eight types, each once, with distinct runtime exports and texts", () => {
+  it("names ten types, each once, with distinct runtime exports and texts", () => {
     expect(PROVIDER_RESOURCE_TYPES).toEqual([
       "Group",
       "Identity",
@@ -24,6 +24,8 @@ describe("the provider's kinds list", () => {
       "GroupInvite",
       "AccountAssociation",
       "ExternalGroupRoleMapping",
+      "Repo",
+      "Subscription",
     ]);
     for (const key of ["type", "runtimeExport", "text"] as const) {
       expect(new Set(PROVIDER_KINDS.map((kind) => kind[key])).size, key).toBe(

@@ -18,6 +18,8 @@ import {
   getRoleOutput,
   getRoles,
   getRolesOutput,
+  getSubscriptions,
+  getSubscriptionsOutput,
   getTag,
   getTagOutput,
   getTags,
@@ -250,6 +252,26 @@ describe("groups and repositories", () => {
     const log = await emu.requests();
     expect(log).toHaveLength(2);
     expect(log.every((r) => new URLSearchParams(r.query).get("page_size") === "200")).toBe(true);
+  });
+});
+
+describe("getSubscriptions", () => {
+  it("lists the subscriptions of a group and below in one request; refuses a bad uid before any", async () => {
+    const [team] = (await emu.seed({ groups: [{ parentUid: emu.rootGroupUid, name: "hooks" }] }))
+      .groups;
+    const made = await emu.client.events.subscriptions.create(team, {
+      sink: "https://hooks.example.com/lookup",
+    });
+    await emu.clearRequests();
+    expect(await getSubscriptions({ groupUid: team }, opts)).toEqual([made]);
+    const log = await emu.requests();
+    expect(log.map((r) => `${r.method} ${r.path}`)).toEqual(["GET /events/v2beta1/subscriptions"]);
+    expect(queryOf(0, log).get("uidp.descendants_of")).toBe(team);
+    await emu.clearRequests();
+    await expect(getSubscriptions({ groupUid: "not-a-uid" }, opts)).rejects.toThrow(/groupUid/);
+    expect(await emu.requests()).toEqual([]);
+    const output = getSubscriptionsOutput({ groupUid: pulumi.output(team) }, opts);
+    expect(await new Promise((resolve) => output.apply(resolve))).toEqual([made]);
   });
 });
 

@@ -163,8 +163,10 @@ describe("what the engine stores of the program's call stack", () => {
       "GroupInvite",
       "Identity",
       "IdentityProvider",
+      "Repo",
       "Role",
       "RoleBinding",
+      "Subscription",
     ]);
   });
 

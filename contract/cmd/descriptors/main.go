@@ -18,9 +18,7 @@ import (
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/genproto/googleapis/rpc/status"
 	"google.golang.org/protobuf/proto"
-	"google.golang.org/protobuf/reflect/protodesc"
 	"google.golang.org/protobuf/reflect/protoreflect"
-	"google.golang.org/protobuf/reflect/protoregistry"
 	"google.golang.org/protobuf/types/descriptorpb"
 
 	// Linked so that the annotation files the services import are registered.
@@ -33,6 +31,8 @@ import (
 	iamv1 "chainguard.dev/sdk/proto/platform/iam/v1"
 	oidc "chainguard.dev/sdk/proto/platform/oidc/v1"
 	_ "github.com/grpc-ecosystem/grpc-gateway/v2/protoc-gen-openapiv2/options"
+
+	"pulumi-irm/contract/internal/descset"
 )
 
 // roots are the files whose services (and messages) the emulator serves.
@@ -89,29 +89,14 @@ func main() {
 	}
 	sort.Strings(paths)
 	// Dependencies first, so a reader may build the files in order.
-	set := &descriptorpb.FileDescriptorSet{}
-	added := map[string]bool{}
-	var add func(fd protoreflect.FileDescriptor)
-	add = func(fd protoreflect.FileDescriptor) {
-		// A file is named as its importers name it (the module registers some under
-		// their base name only).
-		name := fd.Path()
-		fd = resolved(fd)
-		if added[fd.Path()] {
-			return
-		}
-		added[fd.Path()] = true
-		imports := fd.Imports()
-		for i := 0; i < imports.Len(); i++ {
-			add(imports.Get(i).FileDescriptor)
-		}
-		file := protodesc.ToFileDescriptorProto(fd)
-		file.Name = proto.String(name)
-		set.File = append(set.File, file)
-	}
+	var closure descset.Closure
 	for _, path := range paths {
-		add(seen[path])
+		if err := closure.Add(seen[path]); err != nil {
+			fmt.Fprintln(os.Stderr, "descriptors:", err)
+			os.Exit(1)
+		}
 	}
+	set := &descriptorpb.FileDescriptorSet{File: closure.Files}
 	bytes, err := proto.MarshalOptions{Deterministic: true}.Marshal(set)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "descriptors:", err)
@@ -133,19 +118,11 @@ func main() {
 	}
 }
 
-// resolved answers the registered file for an import the generated code left as a
-// placeholder: the module registers some files under their base name only
-// (`auth.proto` for `annotations/auth.proto`).
+// resolved is descset.Resolved, exiting on a file that is not linked.
 func resolved(fd protoreflect.FileDescriptor) protoreflect.FileDescriptor {
-	if !fd.IsPlaceholder() {
-		return fd
-	}
-	found, err := protoregistry.GlobalFiles.FindFileByPath(fd.Path())
+	found, err := descset.Resolved(fd)
 	if err != nil {
-		found, err = protoregistry.GlobalFiles.FindFileByPath(filepath.Base(fd.Path()))
-	}
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "descriptors: %s is not linked: %v\n", fd.Path(), err)
+		fmt.Fprintln(os.Stderr, "descriptors:", err)
 		os.Exit(1)
 	}
 	return found

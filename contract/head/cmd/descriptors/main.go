@@ -1,0 +1,81 @@
+// Command descriptors brings the services the emulator serves at the definitions'
+// newer revision (chainguard.dev/sdk v0.1.212, the public repository's HEAD) into the
+// descriptor set that contract/cmd/descriptors wrote from v0.1.57:
+//
+//	go run ./cmd/descriptors SET.binpb
+//
+// Each file linked here replaces the file of the same name in SET, with every file it
+// imports (HEAD's annotations and capabilities enum, which only add to v0.1.57's); the
+// other files of SET stay as they are. The registry's writes (CreateRepo, UpdateRepo,
+// GetRepoReadme, UpdateRepoReadme, CreateTag, DeleteTag) exist only at HEAD, and the
+// event subscriptions (v2beta1 SubscriptionsService, v1 Subscriptions) are services
+// v0.1.57's set does not carry.
+//
+// This is a module of its own so that the contract suite keeps judging by v0.1.57.
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/types/descriptorpb"
+
+	// Linked so that the annotation files the services import are registered.
+	_ "chainguard.dev/sdk/proto/annotations"
+	_ "chainguard.dev/sdk/proto/capabilities"
+	events "chainguard.dev/sdk/proto/chainguard/platform/events/v2beta1"
+	registry "chainguard.dev/sdk/proto/chainguard/platform/registry/v2beta1"
+	eventsv1 "chainguard.dev/sdk/proto/platform/events/v1"
+	_ "github.com/grpc-ecosystem/grpc-gateway/v2/protoc-gen-openapiv2/options"
+
+	"pulumi-irm/contract/internal/descset"
+)
+
+// roots are the HEAD files whose services (and messages) replace v0.1.57's.
+func roots() []protoreflect.FileDescriptor {
+	return []protoreflect.FileDescriptor{
+		registry.File_chainguard_platform_registry_v2beta1_repos_proto,
+		registry.File_chainguard_platform_registry_v2beta1_tags_proto,
+		events.File_chainguard_platform_events_v2beta1_subscriptions_proto,
+		eventsv1.File_subscriptions_platform_proto,
+	}
+}
+
+func main() {
+	if len(os.Args) != 2 {
+		fmt.Fprintln(os.Stderr, "usage: descriptors SET.binpb")
+		os.Exit(2)
+	}
+	path := os.Args[1]
+	raw, err := os.ReadFile(path)
+	fail(err)
+	base := &descriptorpb.FileDescriptorSet{}
+	fail(proto.Unmarshal(raw, base))
+
+	// HEAD's files, dependencies first, each named as its importers name it.
+	var head descset.Closure
+	for _, fd := range roots() {
+		fail(head.Add(fd))
+	}
+
+	merged := &descriptorpb.FileDescriptorSet{File: head.Files}
+	for _, file := range base.File {
+		if !head.Has(file.GetName()) {
+			merged.File = append(merged.File, file)
+		}
+	}
+	bytes, err := proto.MarshalOptions{Deterministic: true}.Marshal(merged)
+	fail(err)
+	tmp := path + ".tmp"
+	fail(os.WriteFile(tmp, bytes, 0o644))
+	fail(os.Rename(tmp, path))
+}
+
+func fail(err error) {
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "descriptors (HEAD):", err)
+		os.Exit(1)
+	}
+}

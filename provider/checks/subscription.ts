@@ -1,0 +1,51 @@
+/** The input checks of `Subscription`. */
+
+import {
+  type Checked,
+  Checker,
+  GROUP_SHAPE,
+  GROUP_UID_PATTERN,
+  isUnknown,
+  quoted,
+  type RawInputs,
+  withAdoptUid,
+} from "./checker";
+
+/** The inputs of a `Subscription` after its checks. */
+export interface SubscriptionInputs {
+  /** Uid of the group whose events are delivered. */
+  parentUid: string;
+  /** The https URL events are delivered to. */
+  sink: string;
+  /** Uid of an existing subscription of the group to bring under management. */
+  adoptUid?: string;
+}
+
+/** The longest sink the provider sends (the emulator's bound). */
+export const MAX_SINK_LENGTH = 2048;
+
+export function checkSubscriptionInputs(news: RawInputs): Checked<SubscriptionInputs> {
+  const checker = new Checker();
+  const parentUid = checker.uid("parentUid", news.parentUid, GROUP_UID_PATTERN, GROUP_SHAPE);
+  const sink = checker.requiredString("sink", news.sink);
+  if (sink !== undefined && !isUnknown(sink)) {
+    checker.maxLength("sink", sink, MAX_SINK_LENGTH);
+    let url: URL | undefined;
+    try {
+      url = new URL(sink);
+    } catch {
+      url = undefined;
+    }
+    if (url === undefined || url.protocol !== "https:" || url.hostname === "") {
+      checker.fail(
+        "sink",
+        `must be an https URL (the service delivers only there), got ${quoted(sink)}`,
+      );
+    }
+  }
+  const adoptUid = checker.adoptUid(news.adoptUid, "parentUid", parentUid);
+  return {
+    inputs: withAdoptUid({ parentUid: parentUid ?? "", sink: sink ?? "" }, adoptUid),
+    failures: checker.failures,
+  };
+}

@@ -1,0 +1,82 @@
+/** The `Repo` resource: a registry repository of a group, its settings and its README. */
+import type * as pulumi from "@pulumi/pulumi";
+import type { CatalogTier } from "../sdk/index";
+import { IrmResource, registration, resourceKind, uidFromId } from "./resource-class";
+import { repoProvider } from "./shim";
+
+/** Arguments of a {@link Repo}. */
+export interface RepoArgs {
+  /** Uid of the group the repo belongs to. Changing it replaces the repo. */
+  readonly parentUid: pulumi.Input<string>;
+  /**
+   * Name, matching `^[a-z0-9 ._-]{1,}$`, at most 128 characters, unique in the group.
+   * Updated in place.
+   */
+  readonly name: pulumi.Input<string>;
+  /** Free text, at most 1024 characters; defaults to `""`. Updated in place. */
+  readonly description?: pulumi.Input<string>;
+  /** The catalog tier (`CATALOG_TIER_BASE`, ...); defaults to `CATALOG_TIER_UNSPECIFIED`. */
+  readonly catalogTier?: pulumi.Input<CatalogTier>;
+  /** Equivalent image names, each a name of the same pattern; defaults to `[]`. */
+  readonly aliases?: pulumi.Input<pulumi.Input<string>[]>;
+  /** The README's Markdown, at most 1 MiB; defaults to `""` (none). */
+  readonly readme?: pulumi.Input<string>;
+  /**
+   * Uid of an existing repo (directly in `parentUid`) to bring under management instead
+   * of creating one. Read only at creation; see docs/provider.md "Adoption".
+   */
+  readonly adoptUid?: pulumi.Input<string>;
+}
+
+const REPO = resourceKind(
+  "Repo",
+  repoProvider,
+  [
+    "uid",
+    "parentUid",
+    "name",
+    "description",
+    "catalogTier",
+    "aliases",
+    "readme",
+    "createTime",
+    "updateTime",
+  ],
+  {
+    defaults: {
+      description: "",
+      catalogTier: "CATALOG_TIER_UNSPECIFIED",
+      aliases: [],
+      readme: "",
+    },
+  },
+);
+
+/** A registry repository in a group, with its README. */
+export class Repo extends IrmResource {
+  static override readonly __pulumiType = REPO.token;
+
+  /** The repo's uid (its group's uid, `/`, 16 hex). */
+  declare readonly uid: pulumi.Output<string>;
+  /** Uid of the group the repo belongs to. */
+  declare readonly parentUid: pulumi.Output<string>;
+  /** The repo's name. */
+  declare readonly name: pulumi.Output<string>;
+  /** Free text; `""` when none. */
+  declare readonly description: pulumi.Output<string>;
+  /** The catalog tier. */
+  declare readonly catalogTier: pulumi.Output<CatalogTier>;
+  /** Equivalent image names. */
+  declare readonly aliases: pulumi.Output<string[]>;
+  /** The README's Markdown; `""` when none. */
+  declare readonly readme: pulumi.Output<string>;
+  /** When the repo was created (RFC 3339). */
+  declare readonly createTime: pulumi.Output<string>;
+  /** When the repo's own fields last changed (a README change leaves it). */
+  declare readonly updateTime: pulumi.Output<string>;
+
+  constructor(name: string, args: RepoArgs, opts?: pulumi.CustomResourceOptions) {
+    super(...registration(REPO, name, args, opts));
+    uidFromId(this);
+  }
+}

@@ -1,0 +1,40 @@
+/** The `Subscription` resource: a webhook a group's events are delivered to. */
+import type * as pulumi from "@pulumi/pulumi";
+import { IrmResource, registration, resourceKind, uidFromId } from "./resource-class";
+import { subscriptionProvider } from "./shim";
+
+/** Arguments of a {@link Subscription}. */
+export interface SubscriptionArgs {
+  /** Uid of the group whose events are delivered. Changing it replaces the subscription. */
+  readonly parentUid: pulumi.Input<string>;
+  /** The https URL events are delivered to. Changing it replaces the subscription. */
+  readonly sink: pulumi.Input<string>;
+  /**
+   * Uid of an existing subscription (directly in `parentUid`) to bring under management
+   * instead of creating one. Read only at creation; see docs/provider.md "Adoption".
+   */
+  readonly adoptUid?: pulumi.Input<string>;
+}
+
+const SUBSCRIPTION = resourceKind("Subscription", subscriptionProvider, [
+  "uid",
+  "parentUid",
+  "sink",
+]);
+
+/** An event subscription (webhook) of a group. */
+export class Subscription extends IrmResource {
+  static override readonly __pulumiType = SUBSCRIPTION.token;
+
+  /** The subscription's uid (its group's uid, `/`, 16 hex). */
+  declare readonly uid: pulumi.Output<string>;
+  /** Uid of the group whose events are delivered. */
+  declare readonly parentUid: pulumi.Output<string>;
+  /** The https URL events are delivered to. */
+  declare readonly sink: pulumi.Output<string>;
+
+  constructor(name: string, args: SubscriptionArgs, opts?: pulumi.CustomResourceOptions) {
+    super(...registration(SUBSCRIPTION, name, args, opts));
+    uidFromId(this);
+  }
+}
