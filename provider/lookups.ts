@@ -9,7 +9,6 @@
  * serves. Arguments are checked before any request, so a typo fails with
  * `<lookup>: <argument>: <reason>` instead of a filter that silently matches nothing.
  */
-import { inspect } from "node:util";
 import * as pulumi from "@pulumi/pulumi";
 import type {
   Advisory,
@@ -38,7 +37,8 @@ import {
   ROLE_SHAPE,
   ROLE_UID_PATTERN,
 } from "./checks";
-import { CONFIG_KEYS, clientFor, type ProviderSettings, resolveProviderSettings } from "./config";
+import { CONFIG_KEYS, checkedProviderSettings, clientFor, type ProviderSettings } from "./config";
+import { UserError } from "./user-error";
 
 /** Options of every lookup. */
 export interface LookupOptions {
@@ -289,11 +289,12 @@ function chooseWay(lookup: string, args: object, by: readonly string[]): "uid" |
 function lookupSettings(overrides: Partial<ProviderSettings> | undefined): ProviderSettings {
   const config = new pulumi.Config(CONFIG_NAMESPACE);
   const prefix = `${CONFIG_NAMESPACE}:`;
-  const resolved = resolveProviderSettings((key) => config.get(key.slice(prefix.length)));
-  const defined = Object.fromEntries(
-    Object.entries(overrides ?? {}).filter(([, value]) => value !== undefined),
+  return checkedProviderSettings(
+    (key) => config.get(key.slice(prefix.length)),
+    process.env,
+    Date.now(),
+    overrides,
   );
-  return { ...resolved, ...defined };
 }
 
 function lookupClient(opts: LookupOptions | undefined): IrmClient {
@@ -302,22 +303,11 @@ function lookupClient(opts: LookupOptions | undefined): IrmClient {
 
 /**
  * A lookup's failure as the program prints it: one message naming what to fix, without
- * a stack. `@pulumi/pulumi` prints an error marked as its `RunError` by its message
- * alone, and formats any other with `util.inspect` (slow on a long stack, and it prints
- * the SDK error's fields and stack); `util.inspect` of this one is its message too.
+ * a stack (see {@link UserError}).
  */
-export class LookupError extends Error {
-  /** The mark `@pulumi/pulumi` reads (`RunError.isInstance`). */
-  readonly __pulumiRunError = true;
-
+export class LookupError extends UserError {
   constructor(message: string) {
-    super(message);
-    this.name = "LookupError";
-    this.stack = `${this.name}: ${message}`;
-  }
-
-  [inspect.custom](): string {
-    return `${this.name}: ${this.message}`;
+    super(message, "LookupError");
   }
 }
 
@@ -344,7 +334,7 @@ async function friendly<T>(lookup: string, run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {
-    if (error instanceof LookupError) throw error;
+    if (error instanceof UserError) throw error;
     const text = advice(error);
     throw new LookupError(text.startsWith(`${lookup}:`) ? text : `${lookup}: ${text}`);
   }

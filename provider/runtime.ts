@@ -6,10 +6,10 @@
  */
 import type { ConfigureRequest } from "@pulumi/pulumi/dynamic";
 import {
+  checkedProviderSettings,
   clientFor,
   type ProviderSettings,
   redactSettings,
-  requireApiUrl,
   resolveProviderSettings,
 } from "./config";
 import type { HandlerContext, ResourceHandler } from "./handlers/common";
@@ -24,9 +24,9 @@ let settings: ProviderSettings | undefined;
  * config; the client is shared until the settings really change (`clientFor`).
  */
 export async function configure(req: ConfigureRequest): Promise<void> {
-  settings = resolveProviderSettings((key) => req.config.get(key));
-  // Before any check or request, in preview too: where the token would go is unset.
-  requireApiUrl(settings);
+  // Before any check or request, in preview too: no address, an address the token must
+  // not go to, or a token that cannot work (`checkedProviderSettings`).
+  settings = checkedProviderSettings((key) => req.config.get(key));
 }
 
 function currentSettings(): ProviderSettings {

@@ -1,6 +1,7 @@
 /** Lookups against the emulator: one request for a single lookup, fewest pages for a listing. */
 import { inspect } from "node:util";
 import * as pulumi from "@pulumi/pulumi";
+import { UnsecuredJWT } from "jose";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   getAdvisories,
@@ -445,16 +446,29 @@ describe("a lookup's failure, as the program prints it", () => {
     throw new Error("the lookup succeeded");
   }
 
-  it("a wrong token is one line naming the setting to fix, without the SDK error or a stack", async () => {
+  it("a token that is not a JWT is refused before any request, naming the setting", async () => {
+    await emu.clearRequests();
     const error = await failure(
       getRole({ name: "viewer" }, { settings: { apiUrl: emu.url, token: "not-a-token" } }),
+    );
+    expect(printedByPulumi(error)).toBe(
+      "settings.token is not an API token (a JWT: three dot-separated base64url parts): get a current API token and pass it as settings.token",
+    );
+    expect(await emu.requests()).toEqual([]);
+  });
+
+  it("a wrong token is one line naming the setting to fix, without the SDK error or a stack", async () => {
+    // Well-formed and unexpired: only the API can refuse it.
+    const wrong = new UnsecuredJWT({ sub: "not-a-token" }).setExpirationTime("1h").encode();
+    const error = await failure(
+      getRole({ name: "viewer" }, { settings: { apiUrl: emu.url, token: wrong } }),
     );
     expect(error).toBeInstanceOf(LookupError);
     const text = printedByPulumi(error);
     expect(text).toMatch(/^getRole: the API refused the credentials \(.+\); check irm:token/);
     expect(text).not.toContain("\n");
     expect(inspect(error, { colors: true })).toBe(`LookupError: ${(error as Error).message}`);
-    expect(text).not.toContain("not-a-token");
+    expect(text).not.toContain(wrong);
   });
 
   it("a misspelt role name is one line naming it", async () => {

@@ -5,6 +5,7 @@
  * emulator, exactly as the engine would. A broken `exports` map, a captured client or a
  * leaked token fails here.
  */
+import { UnsecuredJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ConsumerProject, createConsumerProject } from "../../harness/installed-package";
 import {
@@ -17,7 +18,10 @@ import { type ProviderFixture, startProviderFixture } from "../support/provider-
 import { type ProgramRun, runProgramUnderMocks } from "../support/provider-program";
 
 const PROJECT = "provider-host";
-const SENTINEL_TOKEN = "sentinel-token-b4d1e0-never-in-state";
+/** A well-formed API token (a JWT, unexpired) the API refuses: it reaches the API. */
+const SENTINEL_TOKEN = new UnsecuredJWT({ sub: "sentinel-token-b4d1e0-never-in-state" })
+  .setExpirationTime(Date.parse("2099-01-01T00:00:00Z") / 1000)
+  .encode();
 
 let project: ConsumerProject;
 let run: ProgramRun;
