@@ -374,6 +374,64 @@ function exactlyOne<T extends { uid: string }>(
   );
 }
 
+/**
+ * Up to three of `names` nearest to `name` by edit distance (a letter added, removed,
+ * changed, or two swapped), nearest first: those within a third of the name's length
+ * (at least 2), so a misspelling finds its word and an unrelated name finds nothing.
+ */
+export function nearestNames(name: string, names: Iterable<string>, limit = 3): string[] {
+  const within = Math.max(2, Math.floor(name.length / 3));
+  const scored = [...new Set(names)]
+    .map((candidate) => ({ candidate, distance: editDistance(name, candidate) }))
+    .filter(({ candidate, distance }) => candidate !== name && distance <= within);
+  scored.sort((a, b) => a.distance - b.distance || a.candidate.localeCompare(b.candidate));
+  return scored.slice(0, limit).map(({ candidate }) => candidate);
+}
+
+/** Optimal string alignment distance: insertions, deletions, substitutions, adjacent swaps. */
+function editDistance(a: string, b: string): number {
+  const rows = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let best = Math.min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, rows[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        best = Math.min(best, rows[i - 2][j - 2] + 1);
+      }
+      rows[i][j] = best;
+    }
+  }
+  return rows[a.length][b.length];
+}
+
+/**
+ * {@link exactlyOne} of a lookup by exact name; when there is none, the message names
+ * the nearest names `others` lists (one more request, made only then: the first page
+ * of the same scope). Listing them is a courtesy: if it fails, "found none" stands.
+ */
+async function exactlyOneNamed<T extends { uid: string }>(
+  what: string,
+  name: string,
+  page: { items: T[]; totalCount: number },
+  others: () => PromiseLike<{ items: Array<{ name: string }> }>,
+  label?: (item: T) => string,
+): Promise<T> {
+  if (page.items.length > 0) return exactlyOne(what, page.items, page.totalCount, label);
+  let near: string[] = [];
+  try {
+    near = nearestNames(
+      name,
+      (await others()).items.map((item) => item.name),
+    );
+  } catch {
+    // Nothing to add: the lookup's own answer, none found, is the message.
+  }
+  const hint = near.length > 0 ? `; nearest: ${near.map((n) => JSON.stringify(n)).join(", ")}` : "";
+  throw new Error(`${what}: found none${hint}`);
+}
+
 /** The verbs a lookup by uid needs from a collection. */
 interface Gettable<T> {
   get(uid: string, options?: { signal?: AbortSignal }): Promise<T>;
@@ -415,7 +473,7 @@ interface UidOrNameArgs {
  * group `args.parentUid` (one List); fails unless exactly one exists. `what` names the
  * kind in messages (`group`), `where` how it sits in its group (`under <uid>`).
  */
-async function byUidOrName<T extends { uid: string }>(
+async function byUidOrName<T extends { uid: string; name: string }>(
   lookup: string,
   what: string,
   collection: Gettable<T> & Listable<T>,
@@ -430,10 +488,15 @@ async function byUidOrName<T extends { uid: string }>(
     { name: args.name, childrenOf: args.parentUid, pageSize: MAX_PAGE_SIZE },
     { signal: opts?.signal },
   );
-  return exactlyOne(
+  return exactlyOneNamed(
     `${lookup}: ${what} named ${JSON.stringify(args.name)} ${where(args.parentUid)}`,
-    page.items,
-    page.totalCount,
+    args.name as string,
+    page,
+    () =>
+      collection.list(
+        { childrenOf: args.parentUid, pageSize: MAX_PAGE_SIZE },
+        { signal: opts?.signal },
+      ),
   );
 }
 
@@ -546,10 +609,15 @@ export async function getRole(args: GetRoleArgs, opts?: LookupOptions): Promise<
       return group === undefined ? "built-in" : `of group ${group}`;
     };
     try {
-      return exactlyOne(
+      return await exactlyOneNamed(
         `getRole: role named ${JSON.stringify(args.name)}${where}`,
-        page.items,
-        page.totalCount,
+        args.name,
+        page,
+        () =>
+          client.iam.roles.list(
+            { childrenOf: args.parentUid || undefined, pageSize: MAX_PAGE_SIZE },
+            { signal: opts?.signal },
+          ),
         (role) => `${role.uid} ${owner(role)}`,
       );
     } catch (error) {
@@ -631,10 +699,15 @@ export async function getRepo(args: GetRepoArgs, opts?: LookupOptions): Promise<
       { signal: opts?.signal },
     );
     const where = args.groupUid ? ` under ${args.groupUid}` : "";
-    return exactlyOne(
+    return exactlyOneNamed(
       `getRepo: repository named ${JSON.stringify(args.name)}${where}`,
-      page.items,
-      page.totalCount,
+      args.name,
+      page,
+      () =>
+        client.registry.repos.list(
+          { descendantsOf: args.groupUid || undefined, pageSize: MAX_PAGE_SIZE },
+          { signal: opts?.signal },
+        ),
     );
   };
   return checkedLookup("getRepo", args, rules, opts, lookup, MAX_REPO_NAME_LENGTH);
@@ -678,10 +751,15 @@ export async function getTag(args: GetTagArgs, opts?: LookupOptions): Promise<Ge
       { name: args.name, childrenOf: args.repoUid, pageSize: MAX_PAGE_SIZE },
       { signal: opts?.signal },
     );
-    return exactlyOne(
+    return exactlyOneNamed(
       `getTag: tag named ${JSON.stringify(args.name)} of repository ${args.repoUid}`,
-      page.items,
-      page.totalCount,
+      args.name,
+      page,
+      () =>
+        client.registry.tags.list(
+          { childrenOf: args.repoUid, pageSize: MAX_PAGE_SIZE },
+          { signal: opts?.signal },
+        ),
     );
   };
   return checkedLookup("getTag", args, rules, opts, lookup, MAX_REPO_NAME_LENGTH);

@@ -104,7 +104,7 @@ describe.runIf(hasRealEngine())("what a new user meets first", { shuffle: false 
     return normalSeconds;
   }
 
-  it("a misspelt role name in a lookup fails the preview as fast as a preview, once, naming it", async () => {
+  it("a misspelt role name in a lookup fails the preview as fast as a preview, once, naming it and the nearest role", async () => {
     const normal = await normalPreviewSeconds();
     stack.editProgram('getRoleOutput({ name: "viewer" })', 'getRoleOutput({ name: "veiwer" })');
     const started = Date.now();
@@ -112,7 +112,9 @@ describe.runIf(hasRealEngine())("what a new user meets first", { shuffle: false 
     const seconds = (Date.now() - started) / 1000;
     stack.editProgram('getRoleOutput({ name: "veiwer" })', 'getRoleOutput({ name: "viewer" })');
     expect(preview.error).toBeDefined();
-    expect(count(diagnostics(preview), 'getRole: role named "veiwer": found none')).toBe(1);
+    expect(
+      count(diagnostics(preview), 'getRole: role named "veiwer": found none; nearest: "viewer"'),
+    ).toBe(1);
     expect(printed(preview)).not.toMatch(/LookupError|\bat .*\.js:\d+/);
     // It took minutes (the error formatted with util.inspect); a preview takes seconds.
     expect(seconds).toBeLessThan(normal + 60);

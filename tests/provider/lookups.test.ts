@@ -197,6 +197,19 @@ describe("groups and repositories", () => {
     );
   });
 
+  it("getGroup by a misspelt name names the nearest groups under that parent, and getRepo the nearest repositories", async () => {
+    await expect(
+      getGroup({ name: "lookup taem", parentUid: emu.rootGroupUid }, opts),
+    ).rejects.toThrow(
+      new RegExp(
+        `^getGroup: group named "lookup taem" under ${emu.rootGroupUid}: found none; nearest: "lookup team"$`,
+      ),
+    );
+    await expect(getRepo({ name: "shraed", groupUid: teamUid }, opts)).rejects.toThrow(
+      /: found none; nearest: "shared"$/,
+    );
+  });
+
   it("getGroup takes either a uid or a name and parent, before any request", async () => {
     await emu.clearRequests();
     await expect(
@@ -471,9 +484,26 @@ describe("a lookup's failure, as the program prints it", () => {
     expect(text).not.toContain(wrong);
   });
 
-  it("a misspelt role name is one line naming it", async () => {
+  it("a misspelt role name is one line naming it and the nearest roles", async () => {
     const error = await failure(getRole({ name: "veiwer" }, opts));
-    expect(printedByPulumi(error)).toBe('getRole: role named "veiwer": found none');
+    expect(printedByPulumi(error)).toBe(
+      'getRole: role named "veiwer": found none; nearest: "viewer"',
+    );
+    await emu.clearRequests();
+    const editr = await failure(getRole({ name: "editr" }, opts));
+    expect(printedByPulumi(editr)).toBe(
+      'getRole: role named "editr": found none; nearest: "editor"',
+    );
+    // The names are listed only once nothing is found: one more request.
+    expect((await emu.requests()).map((r) => `${r.method} ${r.path}`)).toEqual([
+      "GET /iam/v2beta1/roles",
+      "GET /iam/v2beta1/roles",
+    ]);
+    // A name near nothing names nothing.
+    const unrelated = await failure(getRole({ name: "no such role at all" }, opts));
+    expect(printedByPulumi(unrelated)).toBe(
+      'getRole: role named "no such role at all": found none',
+    );
   });
 
   it("an unreachable API names irm:apiUrl", async () => {
