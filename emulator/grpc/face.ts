@@ -14,6 +14,7 @@ import type { ApiCall, ApiOutcome } from "../server";
 import { MAX_BODY_BYTES, readBody } from "../server";
 import type { GrpcDefinitions, GrpcMethod, HttpBinding } from "./descriptors";
 import { isZero, type JsonObject, ProtoJson, ProtoJsonError, timestampToJson } from "./protojson";
+import { REFLECTION_PATHS, ReflectionIndex } from "./reflection";
 
 /** An answer with no gRPC code in its body (a proxy's page): gRPC's mapping of HTTP statuses. */
 function codeOfHttpStatus(status: number): number {
@@ -92,11 +93,17 @@ type Message = Record<string, unknown>;
 export class GrpcFace {
   private readonly json: ProtoJson;
 
+  private readonly reflection: ReflectionIndex;
+
   constructor(
     private readonly defs: GrpcDefinitions,
     private readonly answerApi: (call: ApiCall) => Promise<ApiOutcome>,
   ) {
     this.json = new ProtoJson(defs);
+    const methods = [...defs.methods.values()];
+    this.reflection = new ReflectionIndex(defs.descriptorSet, (service) =>
+      methods.some((m) => m.path.startsWith(`/${service}/`) && offered(m) !== undefined),
+    );
   }
 
   /** Handles one gRPC call (the request's content type says gRPC). */
@@ -104,16 +111,17 @@ export class GrpcFace {
     const stream = response.stream;
     let status: GrpcStatus;
     try {
-      const method = offered(this.defs.methods.get(request.headers[":path"] ?? ""));
+      const path = request.headers[":path"] ?? "";
+      if (REFLECTION_PATHS.has(path)) return await this.reflection.serve(request, response);
+      const method = offered(this.defs.methods.get(path));
       if (!method) {
-        // Drain, then answer: the method is not one the emulator offers.
-        await readAll(request, MAX_BODY_BYTES + 5);
-        throw new GrpcStatusError(
-          GrpcCode.UNIMPLEMENTED,
-          `unknown method ${request.headers[":path"] ?? ""}`,
-        );
+        // Answered at once, whatever the method's streaming kind: a client that keeps its
+        // side open (a stream) gets its answer without ending it. What it sends is dropped.
+        request.resume();
+        throw new GrpcStatusError(GrpcCode.UNIMPLEMENTED, `unknown method ${path}`);
       }
       if (method.streaming) {
+        request.resume();
         throw new GrpcStatusError(GrpcCode.UNIMPLEMENTED, "streaming methods are not offered");
       }
       const raw = await readAll(request, MAX_BODY_BYTES + 5);
