@@ -3,7 +3,15 @@
  * then the defaults, read in one pass from one table (`PROVIDER_SETTINGS`). Used by the
  * runtime's `configure` (in the provider host) and by the lookups (in the program).
  */
-import { checkServiceUrl, IrmClient, tokenProblem } from "../sdk/index";
+import {
+  ConnectionError,
+  checkServiceUrl,
+  IrmClient,
+  PermissionDeniedError,
+  TimeoutError,
+  tokenProblem,
+  UnauthenticatedError,
+} from "../sdk/index";
 import {
   CONFIG_NAMESPACE,
   DEFAULTS,
@@ -140,6 +148,23 @@ export function checkedProviderSettings(
     if (error instanceof UserError) throw error;
     throw new UserError(error instanceof Error ? error.message : String(error), "SettingsError");
   }
+}
+
+/**
+ * What the user can do about an error of the API or the connection, by its kind: the
+ * settings to check, by their `irm:` keys and variables; undefined for other errors.
+ */
+export function whatToCheck(error: unknown): string | undefined {
+  if (error instanceof UnauthenticatedError) {
+    return `the API refused the credentials (${error.message}); check ${CONFIG_KEYS.token} (or IRM_TOKEN), or ${CONFIG_KEYS.identity} and ${CONFIG_KEYS.identityTokenFile}`;
+  }
+  if (error instanceof PermissionDeniedError) {
+    return `the token may not do this (${error.message}); use a token with a role that can, on this group or above`;
+  }
+  if (error instanceof ConnectionError || error instanceof TimeoutError) {
+    return `the API did not answer (${error.message}); check ${CONFIG_KEYS.apiUrl} (or IRM_API_URL)`;
+  }
+  return undefined;
 }
 
 /** The settings with the token replaced, safe to print. */

@@ -20,14 +20,7 @@ import type {
   Role,
   Tag,
 } from "../sdk/index";
-import {
-  ConnectionError,
-  MAX_PAGE_SIZE,
-  PermissionDeniedError,
-  roleGroupUid,
-  TimeoutError,
-  UnauthenticatedError,
-} from "../sdk/index";
+import { MAX_PAGE_SIZE, roleGroupUid } from "../sdk/index";
 import { CONFIG_NAMESPACE } from "../sdk/settings";
 import {
   CHILD_UID_PATTERN,
@@ -37,7 +30,7 @@ import {
   ROLE_SHAPE,
   ROLE_UID_PATTERN,
 } from "./checks";
-import { CONFIG_KEYS, checkedProviderSettings, clientFor, type ProviderSettings } from "./config";
+import { checkedProviderSettings, clientFor, type ProviderSettings, whatToCheck } from "./config";
 import { UserError } from "./user-error";
 
 /** Options of every lookup. */
@@ -313,16 +306,7 @@ export class LookupError extends UserError {
 
 /** What the user can do about an error of the API or the connection, by its kind. */
 function advice(error: unknown): string {
-  if (error instanceof UnauthenticatedError) {
-    return `the API refused the credentials (${error.message}); check ${CONFIG_KEYS.token} (or IRM_TOKEN), or ${CONFIG_KEYS.identity} and ${CONFIG_KEYS.identityTokenFile}`;
-  }
-  if (error instanceof PermissionDeniedError) {
-    return `the token may not read this (${error.message}); use a token with a role that can, on this group or above`;
-  }
-  if (error instanceof ConnectionError || error instanceof TimeoutError) {
-    return `the API did not answer (${error.message}); check ${CONFIG_KEYS.apiUrl} (or IRM_API_URL)`;
-  }
-  return error instanceof Error ? error.message : String(error);
+  return whatToCheck(error) ?? (error instanceof Error ? error.message : String(error));
 }
 
 /**

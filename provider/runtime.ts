@@ -11,6 +11,7 @@ import {
   type ProviderSettings,
   redactSettings,
   resolveProviderSettings,
+  whatToCheck,
 } from "./config";
 import type { HandlerContext, ResourceHandler } from "./handlers/common";
 import { PROVIDER_KINDS, type ProviderKind } from "./kinds";
@@ -92,6 +93,39 @@ function keepingText<I, O>(handler: ResourceHandler<I, O>, text: string): Resour
   };
 }
 
+/**
+ * `handler` whose every method's failure from the API or the connection says what to
+ * check (`whatToCheck`: an Unauthenticated answer names `irm:token` and the identity
+ * settings). The error itself is kept, with its message completed, since the host reads
+ * more than the message of some (the id of an object created but not ready).
+ */
+function withAdvice<I, O>(handler: ResourceHandler<I, O>): ResourceHandler<I, O> {
+  const advised = (error: unknown): unknown => {
+    const text = whatToCheck(error);
+    if (text !== undefined && error instanceof Error) {
+      Object.defineProperty(error, "message", { value: text, configurable: true, writable: true });
+    }
+    return error;
+  };
+  const wrap =
+    <A extends unknown[], R>(method: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      try {
+        return await method(...args);
+      } catch (error) {
+        throw advised(error);
+      }
+    };
+  return {
+    check: wrap(handler.check.bind(handler)),
+    diff: wrap(handler.diff.bind(handler)),
+    create: wrap(handler.create.bind(handler)),
+    read: wrap(handler.read.bind(handler)),
+    update: wrap(handler.update.bind(handler)),
+    delete: wrap(handler.delete.bind(handler)),
+  };
+}
+
 /** The runtime's object of each resource type, by the name its provider text calls. */
 type RuntimeObjects = {
   [K in ProviderKind as K["runtimeExport"]]: ReturnType<K["handler"]>;
@@ -101,7 +135,7 @@ const objects = Object.fromEntries(
   PROVIDER_KINDS.map((kind) => [
     kind.runtimeExport,
     keepingText<unknown, unknown>(
-      kind.handler(context) as ResourceHandler<unknown, unknown>,
+      withAdvice(kind.handler(context) as ResourceHandler<unknown, unknown>),
       kind.text,
     ),
   ]),

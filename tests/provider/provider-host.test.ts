@@ -310,6 +310,13 @@ describe("the real provider host", () => {
     );
     expect(error).toBeInstanceOf(ProviderHostError);
     expect((error as Error).message).toMatch(/Unauthenticated|UNAUTHENTICATED/i);
+    // What to check, by the settings' keys (it said only what the API answered).
+    expect((error as Error).message).toContain(
+      "the API refused the credentials (Unauthenticated: ",
+    );
+    expect((error as Error).message).toContain(
+      "check irm:token (or IRM_TOKEN), or irm:identity and irm:identityTokenFile",
+    );
     expect((error as Error).message).not.toContain(SENTINEL_TOKEN);
     expect(host.stderr()).not.toContain(SENTINEL_TOKEN);
     for (const resource of run.registered) {
