@@ -93,6 +93,28 @@ function keepingText<I, O>(handler: ResourceHandler<I, O>, text: string): Resour
   };
 }
 
+/** The lines the provider host is about to print for errors it also answers the engine with. */
+const hostCopies = new Set<string>();
+let hostCopiesDropped = false;
+
+/**
+ * Keeps the provider host from printing a copy of `error` to stderr: the host writes
+ * `${error}: ${error.stack}` before it answers the engine with the error's message, and
+ * the engine shows that line too, cut off at its first colon, under the stack resource.
+ * The message reaches the user once, from the answer; only that exact line is dropped.
+ */
+function reportedOnce(error: unknown): void {
+  if (!(error instanceof Error)) return;
+  hostCopies.add(`${error}: ${error.stack}`);
+  if (hostCopiesDropped) return;
+  hostCopiesDropped = true;
+  const print = console.error;
+  console.error = (...args: unknown[]) => {
+    if (args.length === 1 && typeof args[0] === "string" && hostCopies.delete(args[0])) return;
+    print.apply(console, args);
+  };
+}
+
 /**
  * `handler` whose every method's failure from the API or the connection says what to
  * check (`whatToCheck`: an Unauthenticated answer names `irm:token` and the identity
@@ -105,6 +127,7 @@ function withAdvice<I, O>(handler: ResourceHandler<I, O>): ResourceHandler<I, O>
     if (text !== undefined && error instanceof Error) {
       Object.defineProperty(error, "message", { value: text, configurable: true, writable: true });
     }
+    reportedOnce(error);
     return error;
   };
   const wrap =
