@@ -206,6 +206,19 @@ describe.runIf(hasRealEngine())("what a new user meets first", { shuffle: false 
     expect(writesOf(await stack.takeRequests())).toEqual([]);
   }, 300_000);
 
+  it("an unknown capability in a role fails the preview naming its place, not value {<nil>}", async () => {
+    const role =
+      'new irm.Role("custom", { parentUid: team.uid, name: "custom", capabilities: ["CAP_IAM_GROUPS_LIST", "CAP_NOPE"] });';
+    stack.editProgram("// EXTRA", role);
+    const preview = await stack.preview();
+    stack.editProgram(role, "// EXTRA");
+    expect(preview.error).toBeDefined();
+    const out = diagnostics(preview);
+    expect(out).not.toContain("<nil>");
+    expect(count(out, 'capabilities[1]: unknown capability "CAP_NOPE"')).toBe(1);
+    expect(writesOf(await stack.takeRequests())).toEqual([]);
+  }, 300_000);
+
   it("a delete blocked by an object the stack does not manage fails at once, naming it", async () => {
     stack.editProgram(
       '{ parentUid: team.uid, name: "sub" }, { protect: true }',
