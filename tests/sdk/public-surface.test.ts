@@ -61,6 +61,7 @@ const VALUES = [
   "buildUpdateMask",
   "cachedTokenSource",
   "capabilitiesInEnumNames",
+  "checkServiceUrl",
   "encodeTtl",
   "encodeUid",
   "exchangeToken",
@@ -85,6 +86,7 @@ const VALUES = [
   "runningInGitHubActions",
   "staticToken",
   "tokenExpiry",
+  "tokenProblem",
   "tokenSubject",
 ];
 
