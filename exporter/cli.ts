@@ -8,6 +8,8 @@
  * 1 the API refused or failed, 2 bad input.
  */
 import { parseArgs } from "node:util";
+import { checkServiceUrl } from "../sdk/client";
+import { flag, SETTINGS } from "../sdk/settings";
 import { readTokenFile } from "./command";
 import { ExportError, type ExportResult, exportOrganisation, requestFloor } from "./index";
 import { describeCounts } from "./kinds";
@@ -145,6 +147,20 @@ export async function main(argv: string[]): Promise<number> {
     const dryRun = flags["dry-run"] ?? false;
     if (!dryRun && !flags.out) throw new ExportError(`--out: is required\n\n${USAGE}`, 2);
     const quiet = flags.quiet ?? false;
+    const apiUrl = flags["api-url"];
+    if (apiUrl !== undefined) {
+      // Named as the user gave it (the SDK would name its option, baseUrl).
+      const insecure = SETTINGS.allowInsecureHttp.env;
+      try {
+        checkServiceUrl(
+          apiUrl,
+          { name: "--api-url", allowInsecure: `set ${insecure}=1` },
+          flag(process.env[insecure] ?? "", insecure),
+        );
+      } catch (error) {
+        throw new ExportError((error as Error).message, 2);
+      }
+    }
     const result = await exportOrganisation({
       outDir: flags.out,
       groupUid: flags.group,

@@ -3,7 +3,15 @@
  * then the defaults, read in one pass from one table (`PROVIDER_SETTINGS`). Used by the
  * runtime's `configure` (in the provider host) and by the lookups (in the program).
  */
-import { IrmClient } from "../sdk/index";
+import {
+  ConnectionError,
+  checkServiceUrl,
+  IrmClient,
+  PermissionDeniedError,
+  TimeoutError,
+  tokenProblem,
+  UnauthenticatedError,
+} from "../sdk/index";
 import {
   CONFIG_NAMESPACE,
   DEFAULTS,
@@ -13,6 +21,7 @@ import {
   type SettingTable,
   type SettingValues,
 } from "../sdk/settings";
+import { UserError } from "./user-error";
 
 /**
  * What the provider reads: the SDK's connection settings under their `irm:` names,
@@ -78,6 +87,84 @@ export function requireApiUrl(settings: ProviderSettings): string {
       `\`pulumi config set ${CONFIG_KEYS.apiUrl} <url>\` (or ${PROVIDER_SETTINGS.apiUrl.env}); ` +
       "there is no default, and no request was sent",
   );
+}
+
+/**
+ * The name a setting's value was given under, as the user wrote it: its `irm:` key when
+ * the stack configuration sets it, else its `IRM_*` variable.
+ */
+function configOrEnvName(key: ProviderSettingKey, read: ConfigReader): string {
+  const spec: { config: string; env?: string } = PROVIDER_SETTINGS[key];
+  const value = read(spec.config);
+  return value !== undefined && value !== "" ? spec.config : (spec.env ?? spec.config);
+}
+
+/**
+ * {@link resolveProviderSettings}, and every mistake in them that can be told without a
+ * request refused as a {@link UserError} (one line, no stack) naming the setting as the
+ * user gave it (`irm:apiUrl`, or `IRM_API_URL` from the environment) and what to do: an
+ * unparsable value, no API address, an API or auth URL that is not https (or plain http
+ * to a host other than loopback without `irm:allowInsecureHttp`), and a static token
+ * that is not a JWT or whose `exp` has passed. Nothing is sent. `overrides` (a lookup's
+ * `settings` option) take precedence and are named `settings.<key>`.
+ */
+export function checkedProviderSettings(
+  read: ConfigReader,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+  now: number = Date.now(),
+  overrides: Partial<ProviderSettings> = {},
+): ProviderSettings {
+  const givenAs = (key: ProviderSettingKey) =>
+    overrides[key] === undefined ? configOrEnvName(key, read) : `settings.${key}`;
+  try {
+    const settings = {
+      ...resolveProviderSettings(read, env),
+      ...Object.fromEntries(Object.entries(overrides).filter(([, value]) => value !== undefined)),
+    };
+    const apiUrl = requireApiUrl(settings);
+    const urlNames = (key: "apiUrl" | "authUrl") => {
+      const name = givenAs(key);
+      const allowInsecure = name.startsWith(`${CONFIG_NAMESPACE}:`)
+        ? `run \`pulumi config set ${CONFIG_KEYS.allowInsecureHttp} true\``
+        : `set ${PROVIDER_SETTINGS.allowInsecureHttp.env}=1`;
+      return { name, allowInsecure };
+    };
+    checkServiceUrl(apiUrl, urlNames("apiUrl"), settings.allowInsecureHttp);
+    if (settings.authUrl !== undefined) {
+      checkServiceUrl(settings.authUrl, urlNames("authUrl"), settings.allowInsecureHttp);
+    }
+    const problem = settings.token === undefined ? undefined : tokenProblem(settings.token, now);
+    if (problem !== undefined) {
+      const name = givenAs("token");
+      const fix = name.startsWith(`${CONFIG_NAMESPACE}:`)
+        ? `\`pulumi config set --secret ${name} <token>\``
+        : name.startsWith("settings.")
+          ? `pass it as ${name}`
+          : `set ${name} to it`;
+      throw new TypeError(`${name} ${problem}: get a current API token and ${fix}`);
+    }
+    return settings;
+  } catch (error) {
+    if (error instanceof UserError) throw error;
+    throw new UserError(error instanceof Error ? error.message : String(error), "SettingsError");
+  }
+}
+
+/**
+ * What the user can do about an error of the API or the connection, by its kind: the
+ * settings to check, by their `irm:` keys and variables; undefined for other errors.
+ */
+export function whatToCheck(error: unknown): string | undefined {
+  if (error instanceof UnauthenticatedError) {
+    return `the API refused the credentials (${error.message}); check ${CONFIG_KEYS.token} (or IRM_TOKEN), or ${CONFIG_KEYS.identity} and ${CONFIG_KEYS.identityTokenFile}`;
+  }
+  if (error instanceof PermissionDeniedError) {
+    return `the token may not do this (${error.message}); use a token with a role that can, on this group or above`;
+  }
+  if (error instanceof ConnectionError || error instanceof TimeoutError) {
+    return `the API did not answer (${error.message}); check ${CONFIG_KEYS.apiUrl} (or IRM_API_URL)`;
+  }
+  return undefined;
 }
 
 /** The settings with the token replaced, safe to print. */

@@ -9,7 +9,6 @@
  * serves. Arguments are checked before any request, so a typo fails with
  * `<lookup>: <argument>: <reason>` instead of a filter that silently matches nothing.
  */
-import { inspect } from "node:util";
 import * as pulumi from "@pulumi/pulumi";
 import type {
   Advisory,
@@ -23,14 +22,7 @@ import type {
   Subscription,
   Tag,
 } from "../sdk/index";
-import {
-  ConnectionError,
-  MAX_PAGE_SIZE,
-  PermissionDeniedError,
-  roleGroupUid,
-  TimeoutError,
-  UnauthenticatedError,
-} from "../sdk/index";
+import { MAX_PAGE_SIZE, roleGroupUid } from "../sdk/index";
 import { CONFIG_NAMESPACE } from "../sdk/settings";
 import {
   CHILD_UID_PATTERN,
@@ -40,7 +32,8 @@ import {
   ROLE_SHAPE,
   ROLE_UID_PATTERN,
 } from "./checks";
-import { CONFIG_KEYS, clientFor, type ProviderSettings, resolveProviderSettings } from "./config";
+import { checkedProviderSettings, clientFor, type ProviderSettings, whatToCheck } from "./config";
+import { UserError } from "./user-error";
 
 /** Options of every lookup. */
 export interface LookupOptions {
@@ -306,11 +299,12 @@ function chooseWay(lookup: string, args: object, by: readonly string[]): "uid" |
 function lookupSettings(overrides: Partial<ProviderSettings> | undefined): ProviderSettings {
   const config = new pulumi.Config(CONFIG_NAMESPACE);
   const prefix = `${CONFIG_NAMESPACE}:`;
-  const resolved = resolveProviderSettings((key) => config.get(key.slice(prefix.length)));
-  const defined = Object.fromEntries(
-    Object.entries(overrides ?? {}).filter(([, value]) => value !== undefined),
+  return checkedProviderSettings(
+    (key) => config.get(key.slice(prefix.length)),
+    process.env,
+    Date.now(),
+    overrides,
   );
-  return { ...resolved, ...defined };
 }
 
 function lookupClient(opts: LookupOptions | undefined): IrmClient {
@@ -319,37 +313,17 @@ function lookupClient(opts: LookupOptions | undefined): IrmClient {
 
 /**
  * A lookup's failure as the program prints it: one message naming what to fix, without
- * a stack. `@pulumi/pulumi` prints an error marked as its `RunError` by its message
- * alone, and formats any other with `util.inspect` (slow on a long stack, and it prints
- * the SDK error's fields and stack); `util.inspect` of this one is its message too.
+ * a stack (see {@link UserError}).
  */
-export class LookupError extends Error {
-  /** The mark `@pulumi/pulumi` reads (`RunError.isInstance`). */
-  readonly __pulumiRunError = true;
-
+export class LookupError extends UserError {
   constructor(message: string) {
-    super(message);
-    this.name = "LookupError";
-    this.stack = `${this.name}: ${message}`;
-  }
-
-  [inspect.custom](): string {
-    return `${this.name}: ${this.message}`;
+    super(message, "LookupError");
   }
 }
 
 /** What the user can do about an error of the API or the connection, by its kind. */
 function advice(error: unknown): string {
-  if (error instanceof UnauthenticatedError) {
-    return `the API refused the credentials (${error.message}); check ${CONFIG_KEYS.token} (or IRM_TOKEN), or ${CONFIG_KEYS.identity} and ${CONFIG_KEYS.identityTokenFile}`;
-  }
-  if (error instanceof PermissionDeniedError) {
-    return `the token may not read this (${error.message}); use a token with a role that can, on this group or above`;
-  }
-  if (error instanceof ConnectionError || error instanceof TimeoutError) {
-    return `the API did not answer (${error.message}); check ${CONFIG_KEYS.apiUrl} (or IRM_API_URL)`;
-  }
-  return error instanceof Error ? error.message : String(error);
+  return whatToCheck(error) ?? (error instanceof Error ? error.message : String(error));
 }
 
 /**
@@ -361,7 +335,7 @@ async function friendly<T>(lookup: string, run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {
-    if (error instanceof LookupError) throw error;
+    if (error instanceof UserError) throw error;
     const text = advice(error);
     throw new LookupError(text.startsWith(`${lookup}:`) ? text : `${lookup}: ${text}`);
   }
@@ -399,6 +373,64 @@ function exactlyOne<T extends { uid: string }>(
   throw new Error(
     `${what}: expected exactly one, found ${Math.max(totalCount, items.length)} (${uids})`,
   );
+}
+
+/**
+ * Up to three of `names` nearest to `name` by edit distance (a letter added, removed,
+ * changed, or two swapped), nearest first: those within a third of the name's length
+ * (at least 2), so a misspelling finds its word and an unrelated name finds nothing.
+ */
+export function nearestNames(name: string, names: Iterable<string>, limit = 3): string[] {
+  const within = Math.max(2, Math.floor(name.length / 3));
+  const scored = [...new Set(names)]
+    .map((candidate) => ({ candidate, distance: editDistance(name, candidate) }))
+    .filter(({ candidate, distance }) => candidate !== name && distance <= within);
+  scored.sort((a, b) => a.distance - b.distance || a.candidate.localeCompare(b.candidate));
+  return scored.slice(0, limit).map(({ candidate }) => candidate);
+}
+
+/** Optimal string alignment distance: insertions, deletions, substitutions, adjacent swaps. */
+function editDistance(a: string, b: string): number {
+  const rows = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let best = Math.min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, rows[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        best = Math.min(best, rows[i - 2][j - 2] + 1);
+      }
+      rows[i][j] = best;
+    }
+  }
+  return rows[a.length][b.length];
+}
+
+/**
+ * {@link exactlyOne} of a lookup by exact name; when there is none, the message names
+ * the nearest names `others` lists (one more request, made only then: the first page
+ * of the same scope). Listing them is a courtesy: if it fails, "found none" stands.
+ */
+async function exactlyOneNamed<T extends { uid: string }>(
+  what: string,
+  name: string,
+  page: { items: T[]; totalCount: number },
+  others: () => PromiseLike<{ items: Array<{ name: string }> }>,
+  label?: (item: T) => string,
+): Promise<T> {
+  if (page.items.length > 0) return exactlyOne(what, page.items, page.totalCount, label);
+  let near: string[] = [];
+  try {
+    near = nearestNames(
+      name,
+      (await others()).items.map((item) => item.name),
+    );
+  } catch {
+    // Nothing to add: the lookup's own answer, none found, is the message.
+  }
+  const hint = near.length > 0 ? `; nearest: ${near.map((n) => JSON.stringify(n)).join(", ")}` : "";
+  throw new Error(`${what}: found none${hint}`);
 }
 
 /** The verbs a lookup by uid needs from a collection. */
@@ -442,7 +474,7 @@ interface UidOrNameArgs {
  * group `args.parentUid` (one List); fails unless exactly one exists. `what` names the
  * kind in messages (`group`), `where` how it sits in its group (`under <uid>`).
  */
-async function byUidOrName<T extends { uid: string }>(
+async function byUidOrName<T extends { uid: string; name: string }>(
   lookup: string,
   what: string,
   collection: Gettable<T> & Listable<T>,
@@ -457,10 +489,15 @@ async function byUidOrName<T extends { uid: string }>(
     { name: args.name, childrenOf: args.parentUid, pageSize: MAX_PAGE_SIZE },
     { signal: opts?.signal },
   );
-  return exactlyOne(
+  return exactlyOneNamed(
     `${lookup}: ${what} named ${JSON.stringify(args.name)} ${where(args.parentUid)}`,
-    page.items,
-    page.totalCount,
+    args.name as string,
+    page,
+    () =>
+      collection.list(
+        { childrenOf: args.parentUid, pageSize: MAX_PAGE_SIZE },
+        { signal: opts?.signal },
+      ),
   );
 }
 
@@ -573,10 +610,15 @@ export async function getRole(args: GetRoleArgs, opts?: LookupOptions): Promise<
       return group === undefined ? "built-in" : `of group ${group}`;
     };
     try {
-      return exactlyOne(
+      return await exactlyOneNamed(
         `getRole: role named ${JSON.stringify(args.name)}${where}`,
-        page.items,
-        page.totalCount,
+        args.name,
+        page,
+        () =>
+          client.iam.roles.list(
+            { childrenOf: args.parentUid || undefined, pageSize: MAX_PAGE_SIZE },
+            { signal: opts?.signal },
+          ),
         (role) => `${role.uid} ${owner(role)}`,
       );
     } catch (error) {
@@ -684,10 +726,15 @@ export async function getRepo(args: GetRepoArgs, opts?: LookupOptions): Promise<
       { signal: opts?.signal },
     );
     const where = args.groupUid ? ` under ${args.groupUid}` : "";
-    return exactlyOne(
+    return exactlyOneNamed(
       `getRepo: repository named ${JSON.stringify(args.name)}${where}`,
-      page.items,
-      page.totalCount,
+      args.name,
+      page,
+      () =>
+        client.registry.repos.list(
+          { descendantsOf: args.groupUid || undefined, pageSize: MAX_PAGE_SIZE },
+          { signal: opts?.signal },
+        ),
     );
   };
   return checkedLookup("getRepo", args, rules, opts, lookup, MAX_REPO_NAME_LENGTH);
@@ -731,10 +778,15 @@ export async function getTag(args: GetTagArgs, opts?: LookupOptions): Promise<Ge
       { name: args.name, childrenOf: args.repoUid, pageSize: MAX_PAGE_SIZE },
       { signal: opts?.signal },
     );
-    return exactlyOne(
+    return exactlyOneNamed(
       `getTag: tag named ${JSON.stringify(args.name)} of repository ${args.repoUid}`,
-      page.items,
-      page.totalCount,
+      args.name,
+      page,
+      () =>
+        client.registry.tags.list(
+          { childrenOf: args.repoUid, pageSize: MAX_PAGE_SIZE },
+          { signal: opts?.signal },
+        ),
     );
   };
   return checkedLookup("getTag", args, rules, opts, lookup, MAX_REPO_NAME_LENGTH);

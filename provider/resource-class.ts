@@ -24,6 +24,8 @@
 import { createRequire } from "node:module";
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
+import { CONFIG_NAMESPACE } from "../sdk/settings";
+import { checkedProviderSettings } from "./config";
 import { RUNTIME_ENTRY } from "./shim";
 
 /** The module every resource of this package registers under. */
@@ -122,6 +124,39 @@ function checkRuntimeReachable(): void {
     );
   }
   runtimeChecked = true;
+}
+
+/** What the program's settings check found: nothing yet, or the error it threw. */
+let settingsChecked: { error?: unknown } | undefined;
+
+/**
+ * Throws, before the first resource is registered, what `checkedProviderSettings`
+ * refuses in the program's `irm:` configuration and environment: the program stops
+ * there with one message, in preview as at `up`, and no provider is ever configured
+ * with them (the provider host would report it once per resource type, with its
+ * stack). Under `runtime.setMocks` nothing is sent anywhere, and nothing is checked.
+ */
+function checkSettingsOnce(): void {
+  if (settingsChecked === undefined) {
+    settingsChecked = {};
+    if (!runningUnderMocks()) {
+      const config = new pulumi.Config(CONFIG_NAMESPACE);
+      const prefix = `${CONFIG_NAMESPACE}:`;
+      try {
+        checkedProviderSettings((key) => config.get(key.slice(prefix.length)));
+      } catch (error) {
+        settingsChecked.error = error;
+      }
+    }
+  }
+  if (settingsChecked.error !== undefined) throw settingsChecked.error;
+}
+
+/** Whether the program runs under `pulumi.runtime.setMocks` (its monitor holds the mocks). */
+function runningUnderMocks(): boolean {
+  const runtime = pulumi.runtime as unknown as { getMonitor?: () => unknown };
+  const monitor = runtime.getMonitor?.();
+  return typeof monitor === "object" && monitor !== null && "mocks" in monitor;
 }
 
 /**
@@ -226,6 +261,7 @@ export function registration(
           additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...secret],
         };
   checkRuntimeReachable();
+  checkSettingsOnce();
   props.__provider = kind.providerText;
   return [kind.token, name, props, options];
 }

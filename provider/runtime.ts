@@ -6,11 +6,12 @@
  */
 import type { ConfigureRequest } from "@pulumi/pulumi/dynamic";
 import {
+  checkedProviderSettings,
   clientFor,
   type ProviderSettings,
   redactSettings,
-  requireApiUrl,
   resolveProviderSettings,
+  whatToCheck,
 } from "./config";
 import { exitWhenEngineGone } from "./engine-watch";
 import type { HandlerContext, ResourceHandler } from "./handlers/common";
@@ -28,9 +29,9 @@ exitWhenEngineGone();
  * config; the client is shared until the settings really change (`clientFor`).
  */
 export async function configure(req: ConfigureRequest): Promise<void> {
-  settings = resolveProviderSettings((key) => req.config.get(key));
-  // Before any check or request, in preview too: where the token would go is unset.
-  requireApiUrl(settings);
+  // Before any check or request, in preview too: no address, an address the token must
+  // not go to, or a token that cannot work (`checkedProviderSettings`).
+  settings = checkedProviderSettings((key) => req.config.get(key));
 }
 
 function currentSettings(): ProviderSettings {
@@ -96,6 +97,62 @@ function keepingText<I, O>(handler: ResourceHandler<I, O>, text: string): Resour
   };
 }
 
+/** The lines the provider host is about to print for errors it also answers the engine with. */
+const hostCopies = new Set<string>();
+let hostCopiesDropped = false;
+
+/**
+ * Keeps the provider host from printing a copy of `error` to stderr: the host writes
+ * `${error}: ${error.stack}` before it answers the engine with the error's message, and
+ * the engine shows that line too, cut off at its first colon, under the stack resource.
+ * The message reaches the user once, from the answer; only that exact line is dropped.
+ */
+function reportedOnce(error: unknown): void {
+  if (!(error instanceof Error)) return;
+  hostCopies.add(`${error}: ${error.stack}`);
+  if (hostCopiesDropped) return;
+  hostCopiesDropped = true;
+  const print = console.error;
+  console.error = (...args: unknown[]) => {
+    if (args.length === 1 && typeof args[0] === "string" && hostCopies.delete(args[0])) return;
+    print.apply(console, args);
+  };
+}
+
+/**
+ * `handler` whose every method's failure from the API or the connection says what to
+ * check (`whatToCheck`: an Unauthenticated answer names `irm:token` and the identity
+ * settings). The error itself is kept, with its message completed, since the host reads
+ * more than the message of some (the id of an object created but not ready).
+ */
+function withAdvice<I, O>(handler: ResourceHandler<I, O>): ResourceHandler<I, O> {
+  const advised = (error: unknown): unknown => {
+    const text = whatToCheck(error);
+    if (text !== undefined && error instanceof Error) {
+      Object.defineProperty(error, "message", { value: text, configurable: true, writable: true });
+    }
+    reportedOnce(error);
+    return error;
+  };
+  const wrap =
+    <A extends unknown[], R>(method: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      try {
+        return await method(...args);
+      } catch (error) {
+        throw advised(error);
+      }
+    };
+  return {
+    check: wrap(handler.check.bind(handler)),
+    diff: wrap(handler.diff.bind(handler)),
+    create: wrap(handler.create.bind(handler)),
+    read: wrap(handler.read.bind(handler)),
+    update: wrap(handler.update.bind(handler)),
+    delete: wrap(handler.delete.bind(handler)),
+  };
+}
+
 /** The runtime's object of each resource type, by the name its provider text calls. */
 type RuntimeObjects = {
   [K in ProviderKind as K["runtimeExport"]]: ReturnType<K["handler"]>;
@@ -105,7 +162,7 @@ const objects = Object.fromEntries(
   PROVIDER_KINDS.map((kind) => [
     kind.runtimeExport,
     keepingText<unknown, unknown>(
-      kind.handler(context) as ResourceHandler<unknown, unknown>,
+      withAdvice(kind.handler(context) as ResourceHandler<unknown, unknown>),
       kind.text,
     ),
   ]),

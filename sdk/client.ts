@@ -89,19 +89,39 @@ export interface ResolvedSettings {
   retry: RetrySettings;
 }
 
-function normalizeUrl(value: string, name: string, allowInsecureHttp = false): string {
+/**
+ * How a URL setting is named in messages, as the user wrote it: `name` is the option,
+ * variable or config key that gave the value (`baseUrl`, `IRM_API_URL`, `irm:apiUrl`),
+ * `allowInsecure` what to do to allow plain `http://` to another host.
+ */
+export interface UrlSettingNames {
+  readonly name: string;
+  readonly allowInsecure: string;
+}
+
+/**
+ * The URL of the API or of its auth service, without a trailing slash; a `TypeError`
+ * naming the setting and the rule when it is not an `https://` URL (or `http://` to a
+ * loopback host, or to any host with `allowInsecureHttp`). No request is made.
+ */
+export function checkServiceUrl(
+  value: string,
+  names: UrlSettingNames,
+  allowInsecureHttp = false,
+): string {
+  const { name } = names;
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    throw new TypeError(`${name} is not a URL: ${JSON.stringify(value)}`);
+    throw new TypeError(`${name} is not a URL: ${JSON.stringify(value)}; give https://<host>`);
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new TypeError(`${name} must be an http(s) URL, got ${url.protocol}`);
+    throw new TypeError(`${name} must be an https:// URL, got ${url.protocol}`);
   }
   if (url.protocol === "http:" && !isLoopbackHost(url.hostname) && !allowInsecureHttp) {
     throw new TypeError(
-      `${name} must be https unless its host is loopback (tokens would cross the network in clear), got http://${url.host}; set IRM_ALLOW_INSECURE_HTTP=1 (option allowInsecureHttp) to allow it`,
+      `${name} must be https unless its host is loopback (tokens would cross the network in clear), got http://${url.host}; use https://${url.host}, or ${names.allowInsecure} to allow it`,
     );
   }
   if (url.search || url.hash) throw new TypeError(`${name} must not carry a query or fragment`);
@@ -143,10 +163,27 @@ export function resolveSettings(
     );
   }
   const insecure = values.allowInsecureHttp;
-  const baseUrl = normalizeUrl(values.apiUrl, `baseUrl (${SETTINGS.apiUrl.env})`, insecure);
+  // Each URL named as the caller gave it (the option, else the variable), with the
+  // switch of the same kind.
+  const names = (option: string, env: string | undefined, given: unknown) =>
+    given === undefined
+      ? { name: `${env}`, allowInsecure: `set ${SETTINGS.allowInsecureHttp.env}=1` }
+      : { name: option, allowInsecure: "pass allowInsecureHttp: true" };
+  const baseUrl = checkServiceUrl(
+    values.apiUrl,
+    names("baseUrl", SETTINGS.apiUrl.env, options.baseUrl),
+    insecure,
+  );
   return {
     baseUrl,
-    authUrl: normalizeUrl(values.authUrl ?? baseUrl, `authUrl (${SETTINGS.authUrl.env})`, insecure),
+    authUrl:
+      values.authUrl === undefined
+        ? baseUrl
+        : checkServiceUrl(
+            values.authUrl,
+            names("authUrl", SETTINGS.authUrl.env, options.authUrl),
+            insecure,
+          ),
     timeoutMs: values.timeoutMs,
     maxResponseBytes: positive(
       values.maxResponseBytes,

@@ -22,6 +22,7 @@ export {
   type TokenSource,
   type TokenSourceContext,
   tokenExpiry,
+  tokenProblem,
   tokenSubject,
 } from "./auth/token-source";
 export {
@@ -34,12 +35,14 @@ export {
   legacyCapability,
 } from "./capabilities";
 export {
+  checkServiceUrl,
   IrmClient,
   type IrmClientOptions,
   type ResolvedSettings,
   type RetryOptions,
   resolveSettings,
   resolveTokenSource,
+  type UrlSettingNames,
 } from "./client";
 export type {
   ListParams,

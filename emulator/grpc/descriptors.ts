@@ -39,6 +39,8 @@ export interface GrpcDefinitions {
   oneofMembers: WeakSet<protobuf.FieldBase>;
   /** Fields whose zero value is still a value: oneof members and proto3 `optional` fields. */
   explicitPresence: WeakSet<protobuf.FieldBase>;
+  /** The set as shipped (`FileDescriptorSet` bytes), for server reflection. */
+  descriptorSet: Uint8Array;
 }
 
 /** The built set: beside this module, or in `dist/` when running from the sources. */
@@ -186,7 +188,7 @@ export function buildDefinitions(bytes: Uint8Array): GrpcDefinitions {
       }
     }
   }
-  return { root, methods, jsonNames, oneofMembers, explicitPresence };
+  return { root, methods, jsonNames, oneofMembers, explicitPresence, descriptorSet: bytes };
 }
 
 /** The field number of the `google.api.http` extension of MethodOptions, as the set declares it. */
@@ -203,7 +205,7 @@ function httpExtensionNumber(files: descriptor.IFileDescriptorProto[]): number |
 }
 
 /** Length-delimited fields of one message, by number (other wire types skipped). */
-function* delimited(bytes: Uint8Array): Generator<[number, Uint8Array]> {
+export function* delimited(bytes: Uint8Array): Generator<[number, Uint8Array]> {
   const reader = protobuf.Reader.create(bytes);
   while (reader.pos < reader.len) {
     const tag = reader.uint32();
@@ -212,7 +214,7 @@ function* delimited(bytes: Uint8Array): Generator<[number, Uint8Array]> {
   }
 }
 
-function stringOf(bytes: Uint8Array): string {
+export function stringOf(bytes: Uint8Array): string {
   return Buffer.from(bytes).toString("utf8");
 }
 

@@ -16,9 +16,10 @@ import type * as protobuf from "protobufjs";
 // The standard `google.rpc.Code` numbers, a fact shared with the SDK, not a rule of the fake.
 import { GrpcCode } from "../../sdk/core/errors";
 import type { ApiCall, ApiOutcome } from "../server";
-import { MAX_BODY_BYTES, readBody } from "../server";
+import { MAX_BODY_BYTES } from "../server";
 import type { GrpcDefinitions, GrpcMethod, HttpBinding } from "./descriptors";
 import { isZero, type JsonObject, ProtoJson, ProtoJsonError, timestampToJson } from "./protojson";
+import { REFLECTION_PATHS, ReflectionIndex } from "./reflection";
 
 /** An answer with no gRPC code in its body (a proxy's page): gRPC's mapping of HTTP statuses. */
 function codeOfHttpStatus(status: number): number {
@@ -64,12 +65,6 @@ function encodeGrpcMessage(message: string): string {
 export function isGrpcRequest(request: Http2ServerRequest): boolean {
   const type = request.headers["content-type"] ?? "";
   return type === "application/grpc" || type.startsWith("application/grpc+proto");
-}
-
-/** A call's whole body, or undefined past `limit` bytes (the rest drained, not kept). */
-async function readAll(request: Http2ServerRequest, limit: number): Promise<Buffer | undefined> {
-  const raw = await readBody(request, limit);
-  return raw.tooLarge ? undefined : raw.bytes;
 }
 
 /**
@@ -149,11 +144,17 @@ type Message = Record<string, unknown>;
 export class GrpcFace {
   private readonly json: ProtoJson;
 
+  private readonly reflection: ReflectionIndex;
+
   constructor(
     private readonly defs: GrpcDefinitions,
     private readonly answerApi: (call: ApiCall) => Promise<ApiOutcome>,
   ) {
     this.json = new ProtoJson(defs);
+    const methods = [...defs.methods.values()];
+    this.reflection = new ReflectionIndex(defs.descriptorSet, (service) =>
+      methods.some((m) => m.path.startsWith(`/${service}/`) && offered(m) !== undefined),
+    );
   }
 
   /** Handles one gRPC call (the request's content type says gRPC). */
@@ -161,16 +162,17 @@ export class GrpcFace {
     const stream = response.stream;
     let status: GrpcStatus;
     try {
-      const method = offered(this.defs.methods.get(request.headers[":path"] ?? ""));
+      const path = request.headers[":path"] ?? "";
+      if (REFLECTION_PATHS.has(path)) return await this.reflection.serve(request, response);
+      const method = offered(this.defs.methods.get(path));
       if (!method) {
-        // Drain, then answer: the method is not one the emulator offers.
-        await readAll(request, MAX_BODY_BYTES + 5);
-        throw new GrpcStatusError(
-          GrpcCode.UNIMPLEMENTED,
-          `unknown method ${request.headers[":path"] ?? ""}`,
-        );
+        // Answered at once, whatever the method's streaming kind: a client that keeps its
+        // side open (a stream) gets its answer without ending it. What it sends is dropped.
+        request.resume();
+        throw new GrpcStatusError(GrpcCode.UNIMPLEMENTED, `unknown method ${path}`);
       }
       if (method.streaming) {
+        request.resume();
         throw new GrpcStatusError(GrpcCode.UNIMPLEMENTED, "streaming methods are not offered");
       }
       const raw = await readMessage(request, MAX_BODY_BYTES);

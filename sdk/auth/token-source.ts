@@ -82,6 +82,25 @@ export function tokenExpiry(token: string): number | undefined {
   }
 }
 
+/**
+ * What is wrong with an API token that can be told without a request, or undefined: it
+ * is not a JWT (API tokens are), or its `exp` has passed. Read without verifying (the
+ * service verifies); the message never contains the token.
+ */
+export function tokenProblem(token: string, now: number = Date.now()): string | undefined {
+  const { decodeJwt } = joseDecode();
+  let exp: unknown;
+  try {
+    ({ exp } = decodeJwt(token));
+  } catch {
+    return "is not an API token (a JWT: three dot-separated base64url parts)";
+  }
+  if (typeof exp === "number" && exp * 1000 <= now) {
+    return `expired at ${new Date(exp * 1000).toISOString()}`;
+  }
+  return undefined;
+}
+
 /** `sub` of a JWT, read without verifying (the service verifies); undefined if there is none. */
 export function tokenSubject(token: string): string | undefined {
   const { decodeJwt } = joseDecode();

@@ -7,6 +7,7 @@
  * One stack of `fixtures/new-user`, runs in order.
  */
 import * as path from "node:path";
+import { UnsecuredJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
 import { writesOf } from "../../harness/request-names";
@@ -103,7 +104,7 @@ describe.runIf(hasRealEngine())("what a new user meets first", { shuffle: false 
     return normalSeconds;
   }
 
-  it("a misspelt role name in a lookup fails the preview as fast as a preview, once, naming it", async () => {
+  it("a misspelt role name in a lookup fails the preview as fast as a preview, once, naming it and the nearest role", async () => {
     const normal = await normalPreviewSeconds();
     stack.editProgram('getRoleOutput({ name: "viewer" })', 'getRoleOutput({ name: "veiwer" })');
     const started = Date.now();
@@ -111,7 +112,9 @@ describe.runIf(hasRealEngine())("what a new user meets first", { shuffle: false 
     const seconds = (Date.now() - started) / 1000;
     stack.editProgram('getRoleOutput({ name: "veiwer" })', 'getRoleOutput({ name: "viewer" })');
     expect(preview.error).toBeDefined();
-    expect(count(diagnostics(preview), 'getRole: role named "veiwer": found none')).toBe(1);
+    expect(
+      count(diagnostics(preview), 'getRole: role named "veiwer": found none; nearest: "viewer"'),
+    ).toBe(1);
     expect(printed(preview)).not.toMatch(/LookupError|\bat .*\.js:\d+/);
     // It took minutes (the error formatted with util.inspect); a preview takes seconds.
     expect(seconds).toBeLessThan(normal + 60);
@@ -119,7 +122,9 @@ describe.runIf(hasRealEngine())("what a new user meets first", { shuffle: false 
 
   it("a wrong token fails the preview as fast as a preview with one message naming irm:token", async () => {
     const normal = await normalPreviewSeconds();
-    await stack.setConfig("irm:token", "not-a-real-token", true);
+    // Well-formed and unexpired: only the API can tell it is wrong (one lookup asks).
+    const wrong = new UnsecuredJWT({ sub: "nobody" }).setExpirationTime("1h").encode();
+    await stack.setConfig("irm:token", wrong, true);
     const started = Date.now();
     const preview = await stack.preview();
     const seconds = (Date.now() - started) / 1000;
@@ -131,15 +136,53 @@ describe.runIf(hasRealEngine())("what a new user meets first", { shuffle: false 
     expect(seconds).toBeLessThan(normal + 60);
   }, 300_000);
 
-  it("without irm:apiUrl nothing is sent: the preview fails naming the setting", async () => {
-    await stack.setConfig("irm:apiUrl", "");
+  /**
+   * A preview with `irm:<key>` set to `value` (restored after): what it printed and the
+   * requests it sent.
+   */
+  async function previewWith(key: string, value: string, secret = false) {
+    await stack.setConfig(key, value, secret);
     await emulator.clearRequests();
-    const preview = await stack.preview();
-    const requests = await emulator.requests();
-    await stack.setConfig("irm:apiUrl", emulator.url);
-    expect(preview.error).toBeDefined();
-    expect(printed(preview)).toContain("irm:apiUrl is not set");
-    expect(requests).toEqual([]);
+    try {
+      const preview = await stack.preview();
+      return { preview, requests: await emulator.requests() };
+    } finally {
+      const restored: Record<string, string> = {
+        "irm:apiUrl": emulator.url,
+        "irm:token": emulator.token,
+      };
+      await stack.setConfig(key, restored[key], secret);
+    }
+  }
+
+  /** The preview failed with `message` once, without a stack, and sent nothing. */
+  function refusedOnce(run: { preview: RunOutcome; requests: unknown[] }, message: string) {
+    expect(run.preview.error).toBeDefined();
+    expect(count(diagnostics(run.preview), message), printed(run.preview)).toBe(1);
+    expect(printed(run.preview)).not.toMatch(/\bat .*\.js:\d+|SettingsError/);
+    expect(run.requests).toEqual([]);
+  }
+
+  it("a token that is no JWT, or expired, fails the preview once naming irm:token, with no request", async () => {
+    refusedOnce(
+      await previewWith("irm:token", "not-a-real-token", true),
+      "irm:token is not an API token (a JWT: three dot-separated base64url parts): get a current API token and `pulumi config set --secret irm:token <token>`",
+    );
+    const expired = new UnsecuredJWT({ sub: "me" }).setExpirationTime("-1h").encode();
+    const run = await previewWith("irm:token", expired, true);
+    refusedOnce(run, "irm:token expired at ");
+    expect(printed(run.preview)).not.toContain(expired);
+  }, 300_000);
+
+  it("an http:// API address off this machine fails the preview once naming irm:apiUrl and irm:allowInsecureHttp", async () => {
+    refusedOnce(
+      await previewWith("irm:apiUrl", "http://10.1.2.3"),
+      "irm:apiUrl must be https unless its host is loopback (tokens would cross the network in clear), got http://10.1.2.3; use https://10.1.2.3, or run `pulumi config set irm:allowInsecureHttp true` to allow it",
+    );
+  }, 300_000);
+
+  it("without irm:apiUrl nothing is sent: the preview fails once naming the setting, without a stack", async () => {
+    refusedOnce(await previewWith("irm:apiUrl", ""), "irm:apiUrl is not set");
   }, 300_000);
 
   it("a parent that does not exist fails the preview naming parentUid, before any create", async () => {
@@ -160,6 +203,19 @@ describe.runIf(hasRealEngine())("what a new user meets first", { shuffle: false 
         `property parentUid value {${missing}} has a problem: no group ${missing} exists`,
       ),
     ).toBe(1);
+    expect(writesOf(await stack.takeRequests())).toEqual([]);
+  }, 300_000);
+
+  it("an unknown capability in a role fails the preview naming its place, not value {<nil>}", async () => {
+    const role =
+      'new irm.Role("custom", { parentUid: team.uid, name: "custom", capabilities: ["CAP_IAM_GROUPS_LIST", "CAP_NOPE"] });';
+    stack.editProgram("// EXTRA", role);
+    const preview = await stack.preview();
+    stack.editProgram(role, "// EXTRA");
+    expect(preview.error).toBeDefined();
+    const out = diagnostics(preview);
+    expect(out).not.toContain("<nil>");
+    expect(count(out, 'capabilities[1]: unknown capability "CAP_NOPE"')).toBe(1);
     expect(writesOf(await stack.takeRequests())).toEqual([]);
   }, 300_000);
 
@@ -184,6 +240,12 @@ describe.runIf(hasRealEngine())("what a new user meets first", { shuffle: false 
     expect(seconds).toBeLessThan(90);
     expect(count(diagnostics(result), `repo "pushed-by-hand" (${repoUid})`)).toBe(1);
     expect(out).not.toContain("Nothing else was deleted");
+    // One message, the group's: no copy of it (the provider host's stderr, cut off at its
+    // first colon) under the stack resource.
+    expect(out).not.toMatch(/pulumi:pulumi:Stack .*Cannot delete group/);
+    expect(diagnostics(result).split("pulumi-nodejs:dynamic/irm:Group (team):")[0]).not.toContain(
+      "Cannot delete group",
+    );
     expect((await stack.resources()).map((r) => r.name)).toEqual(["team"]);
   }, 300_000);
 });

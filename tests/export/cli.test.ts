@@ -251,7 +251,7 @@ describe("irm-export command", () => {
 
     const badUrl = await irmExport(["--dry-run", "--api-url", "not a url"], env);
     expect(badUrl.code).toBe(2);
-    expect(badUrl.stderr).toContain('baseUrl (IRM_API_URL) is not a URL: "not a url"');
+    expect(badUrl.stderr).toContain('--api-url is not a URL: "not a url"');
 
     const noOut = await irmExport([], env);
     expect(noOut.code).toBe(2);

@@ -1,7 +1,9 @@
+import { UnsecuredJWT } from "jose";
 import { describe, expect, it, vi } from "vitest";
 import { startTestEmulator } from "../../harness/emulator";
 import {
   CONFIG_KEYS,
+  checkedProviderSettings,
   clientFor,
   PROVIDER_SETTINGS,
   REPLACED_CLIENT_GRACE_MS,
@@ -91,6 +93,49 @@ describe("provider settings", () => {
     expect(() =>
       resolveProviderSettings(fromMap({ ...at, "irm:allowInsecureHttp": "yes" }), {}),
     ).toThrow('irm:allowInsecureHttp: must be true or false, got "yes"');
+  });
+
+  it("refuses without a request what it can tell: the URL, a token not a JWT or expired, naming the key as given", () => {
+    const now = Date.parse("2026-11-29T00:00:00Z");
+    const jwt = (exp: number) => new UnsecuredJWT({ sub: "u" }).setExpirationTime(exp).encode();
+    const current = jwt(now / 1000 + 3600);
+    const expired = jwt(now / 1000 - 60);
+    const check = (config: Record<string, string>, env: Record<string, string> = {}) => {
+      try {
+        checkedProviderSettings(fromMap(config), env, now);
+        return "accepted";
+      } catch (error) {
+        // One line, no stack: what the program and the provider host print.
+        expect((error as Error).stack).toBe(`SettingsError: ${(error as Error).message}`);
+        return (error as Error).message;
+      }
+    };
+    const url = "irm:apiUrl";
+    expect(check({ [url]: "https://api.example", "irm:token": current })).toBe("accepted");
+    expect(check({ [url]: "http://10.1.2.3" })).toBe(
+      "irm:apiUrl must be https unless its host is loopback (tokens would cross the network in clear), got http://10.1.2.3; use https://10.1.2.3, or run `pulumi config set irm:allowInsecureHttp true` to allow it",
+    );
+    expect(check({ [url]: "http://10.1.2.3", "irm:allowInsecureHttp": "true" })).toBe("accepted");
+    // From the environment, the variables are named.
+    expect(check({}, { IRM_API_URL: "http://10.1.2.3" })).toMatch(
+      /^IRM_API_URL must be https .* set IRM_ALLOW_INSECURE_HTTP=1 to allow it$/,
+    );
+    expect(check({ [url]: "https://api.example", "irm:authUrl": "ftp://x" })).toBe(
+      "irm:authUrl must be an https:// URL, got ftp:",
+    );
+    expect(check({ [url]: "api.example" })).toMatch(/^irm:apiUrl is not a URL: "api.example"/);
+    expect(check({})).toMatch(/^irm:apiUrl is not set/);
+    expect(check({ [url]: "https://api.example", "irm:token": "not-a-real-token" })).toBe(
+      "irm:token is not an API token (a JWT: three dot-separated base64url parts): get a current API token and `pulumi config set --secret irm:token <token>`",
+    );
+    const message = check({ [url]: "https://api.example", "irm:token": expired });
+    expect(message).toBe(
+      "irm:token expired at 2026-11-28T23:59:00.000Z: get a current API token and `pulumi config set --secret irm:token <token>`",
+    );
+    expect(message).not.toContain(expired);
+    expect(check({ [url]: "https://api.example" }, { IRM_TOKEN: expired })).toMatch(
+      /^IRM_TOKEN expired at .*: get a current API token and set IRM_TOKEN to it$/,
+    );
   });
 
   it("rejects a malformed delete timeout, naming the key", () => {

@@ -2,6 +2,7 @@
  * Provider methods called directly (as the host would, after configure) against the
  * emulator; request counts come from the emulator's request log.
  */
+import { UnsecuredJWT } from "jose";
 import { describe, expect, it } from "vitest";
 import * as runtime from "../../provider/runtime";
 import { groupProvider, identityProvider, roleBindingProvider } from "../../provider/shim";
@@ -559,7 +560,10 @@ describe("RoleBinding lifecycle", () => {
 
 describe("secrets", () => {
   it("never puts the token in outputs, errors or settings diagnostics", async () => {
-    const sentinel = "sentinel-secret-token-do-not-leak";
+    // Well-formed (a JWT, unexpired), so the provider sends it and the API refuses it.
+    const sentinel = new UnsecuredJWT({ sub: "sentinel-secret-token-do-not-leak" })
+      .setExpirationTime("1h")
+      .encode();
     await emu.configureRuntime({ "irm:token": sentinel });
     expect(JSON.stringify(runtime.describeSettings())).not.toContain(sentinel);
     const inputs = await checkedGroup({ parentUid: emu.rootGroupUid, name: uniqueName("denied") });

@@ -1,6 +1,7 @@
 /** Lookups against the emulator: one request for a single lookup, fewest pages for a listing. */
 import { inspect } from "node:util";
 import * as pulumi from "@pulumi/pulumi";
+import { UnsecuredJWT } from "jose";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   getAdvisories,
@@ -195,6 +196,19 @@ describe("groups and repositories", () => {
     );
     expect((await resolved(getGroupOutput({ uid: Promise.resolve(teamUid) }, opts))).uid).toBe(
       teamUid,
+    );
+  });
+
+  it("getGroup by a misspelt name names the nearest groups under that parent, and getRepo the nearest repositories", async () => {
+    await expect(
+      getGroup({ name: "lookup taem", parentUid: emu.rootGroupUid }, opts),
+    ).rejects.toThrow(
+      new RegExp(
+        `^getGroup: group named "lookup taem" under ${emu.rootGroupUid}: found none; nearest: "lookup team"$`,
+      ),
+    );
+    await expect(getRepo({ name: "shraed", groupUid: teamUid }, opts)).rejects.toThrow(
+      /: found none; nearest: "shared"$/,
     );
   });
 
@@ -467,21 +481,51 @@ describe("a lookup's failure, as the program prints it", () => {
     throw new Error("the lookup succeeded");
   }
 
-  it("a wrong token is one line naming the setting to fix, without the SDK error or a stack", async () => {
+  it("a token that is not a JWT is refused before any request, naming the setting", async () => {
+    await emu.clearRequests();
     const error = await failure(
       getRole({ name: "viewer" }, { settings: { apiUrl: emu.url, token: "not-a-token" } }),
+    );
+    expect(printedByPulumi(error)).toBe(
+      "settings.token is not an API token (a JWT: three dot-separated base64url parts): get a current API token and pass it as settings.token",
+    );
+    expect(await emu.requests()).toEqual([]);
+  });
+
+  it("a wrong token is one line naming the setting to fix, without the SDK error or a stack", async () => {
+    // Well-formed and unexpired: only the API can refuse it.
+    const wrong = new UnsecuredJWT({ sub: "not-a-token" }).setExpirationTime("1h").encode();
+    const error = await failure(
+      getRole({ name: "viewer" }, { settings: { apiUrl: emu.url, token: wrong } }),
     );
     expect(error).toBeInstanceOf(LookupError);
     const text = printedByPulumi(error);
     expect(text).toMatch(/^getRole: the API refused the credentials \(.+\); check irm:token/);
     expect(text).not.toContain("\n");
     expect(inspect(error, { colors: true })).toBe(`LookupError: ${(error as Error).message}`);
-    expect(text).not.toContain("not-a-token");
+    expect(text).not.toContain(wrong);
   });
 
-  it("a misspelt role name is one line naming it", async () => {
+  it("a misspelt role name is one line naming it and the nearest roles", async () => {
     const error = await failure(getRole({ name: "veiwer" }, opts));
-    expect(printedByPulumi(error)).toBe('getRole: role named "veiwer": found none');
+    expect(printedByPulumi(error)).toBe(
+      'getRole: role named "veiwer": found none; nearest: "viewer"',
+    );
+    await emu.clearRequests();
+    const editr = await failure(getRole({ name: "editr" }, opts));
+    expect(printedByPulumi(editr)).toBe(
+      'getRole: role named "editr": found none; nearest: "editor"',
+    );
+    // The names are listed only once nothing is found: one more request.
+    expect((await emu.requests()).map((r) => `${r.method} ${r.path}`)).toEqual([
+      "GET /iam/v2beta1/roles",
+      "GET /iam/v2beta1/roles",
+    ]);
+    // A name near nothing names nothing.
+    const unrelated = await failure(getRole({ name: "no such role at all" }, opts));
+    expect(printedByPulumi(unrelated)).toBe(
+      'getRole: role named "no such role at all": found none',
+    );
   });
 
   it("an unreachable API names irm:apiUrl", async () => {

@@ -5,6 +5,7 @@
  * emulator, exactly as the engine would. A broken `exports` map, a captured client or a
  * leaked token fails here.
  */
+import { UnsecuredJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ConsumerProject, createConsumerProject } from "../../harness/installed-package";
 import {
@@ -17,7 +18,10 @@ import { type ProviderFixture, startProviderFixture } from "../support/provider-
 import { type ProgramRun, runProgramUnderMocks } from "../support/provider-program";
 
 const PROJECT = "provider-host";
-const SENTINEL_TOKEN = "sentinel-token-b4d1e0-never-in-state";
+/** A well-formed API token (a JWT, unexpired) the API refuses: it reaches the API. */
+const SENTINEL_TOKEN = new UnsecuredJWT({ sub: "sentinel-token-b4d1e0-never-in-state" })
+  .setExpirationTime(Date.parse("2099-01-01T00:00:00Z") / 1000)
+  .encode();
 
 let project: ConsumerProject;
 let run: ProgramRun;
@@ -306,6 +310,13 @@ describe("the real provider host", () => {
     );
     expect(error).toBeInstanceOf(ProviderHostError);
     expect((error as Error).message).toMatch(/Unauthenticated|UNAUTHENTICATED/i);
+    // What to check, by the settings' keys (it said only what the API answered).
+    expect((error as Error).message).toContain(
+      "the API refused the credentials (Unauthenticated: ",
+    );
+    expect((error as Error).message).toContain(
+      "check irm:token (or IRM_TOKEN), or irm:identity and irm:identityTokenFile",
+    );
     expect((error as Error).message).not.toContain(SENTINEL_TOKEN);
     expect(host.stderr()).not.toContain(SENTINEL_TOKEN);
     for (const resource of run.registered) {

@@ -1,7 +1,9 @@
 /**
  * Start-up: the Pulumi program (`pulumi-irm`), the provider host (`pulumi-irm/provider/
  * runtime`) and the SDK load undici, p-retry and jose only when a request needs them
- * (`sdk/core/lazy-modules.ts`); undici alone is about 150 ms of every preview. Each case
+ * (`sdk/core/lazy-modules.ts`); undici alone is about 150 ms of every preview. The
+ * provider host reads a static token's `exp` at configure (jose's decoder alone, about
+ * 15 ms), to refuse a malformed or expired one in preview without a request. Each case
  * runs in a fresh node process on the built package (`dist/`), as the engine loads it,
  * and lists the dependencies found in `require.cache`.
  */
@@ -49,10 +51,12 @@ describe("request-only dependencies load on the first request", () => {
     expect(run(`require(dist + "/provider/index.js"); return loaded();`)).toEqual([]);
   });
 
-  it("the provider host loads none of them for a plan of an unchanged resource", () => {
+  it("the provider host loads only jose's decoder (the token check) for a plan of an unchanged resource", () => {
+    // A JWT of payload {"exp":4102444800} (2100), unsigned: only its shape and exp are read.
+    const token = "eyJhbGciOiJub25lIn0.eyJleHAiOjQxMDI0NDQ4MDB9.";
     const result = run(`
       const runtime = require(dist + "/provider/runtime.js");
-      const config = { "irm:apiUrl": "https://api.example.test", "irm:token": "t0k3n" };
+      const config = { "irm:apiUrl": "https://api.example.test", "irm:token": ${JSON.stringify(token)} };
       await runtime.configure({ config: { get: (key) => config[key], require: (key) => config[key] } });
       const inputs = { parentUid: ${JSON.stringify(ROOT)}, name: "platform", description: "" };
       const state = {
@@ -63,7 +67,7 @@ describe("request-only dependencies load on the first request", () => {
       const diff = await runtime.group.diff(${JSON.stringify(GROUP)}, state, checked.inputs);
       return { failures: checked.failures ?? [], diff, loaded: loaded() };
     `);
-    expect(result).toEqual({ failures: [], diff: { changes: false }, loaded: [] });
+    expect(result).toEqual({ failures: [], diff: { changes: false }, loaded: ["jose"] });
   });
 
   it("an SDK client loads them only when it reads a token or sends a request", () => {

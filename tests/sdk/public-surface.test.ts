@@ -67,6 +67,7 @@ const VALUES = [
   "buildUpdateMask",
   "cachedTokenSource",
   "capabilitiesInEnumNames",
+  "checkServiceUrl",
   "encodeTtl",
   "encodeUid",
   "exchangeToken",
@@ -91,6 +92,7 @@ const VALUES = [
   "runningInGitHubActions",
   "staticToken",
   "tokenExpiry",
+  "tokenProblem",
   "tokenSubject",
 ];
 

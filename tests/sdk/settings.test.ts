@@ -269,12 +269,15 @@ describe("README.md's configuration table", () => {
 describe("plain http to a host other than loopback", () => {
   it("is refused for the API and auth URLs, naming the setting and the way to allow it", () => {
     expect(() => resolveSettings({ baseUrl: "http://api.example" }, {})).toThrow(
-      /^baseUrl \(IRM_API_URL\) must be https unless its host is loopback .*got http:\/\/api\.example; set IRM_ALLOW_INSECURE_HTTP=1/,
+      /^baseUrl must be https unless its host is loopback .*got http:\/\/api\.example; use https:\/\/api\.example, or pass allowInsecureHttp: true to allow it$/,
     );
     expect(() =>
       resolveSettings({ baseUrl: "https://api.example", authUrl: "http://10.0.0.5:8787" }, {}),
-    ).toThrow(/^authUrl \(IRM_AUTH_URL\) must be https/);
-    expect(() => resolveSettings({}, { IRM_API_URL: "http://192.168.1.4" })).toThrow(/https/);
+    ).toThrow(/^authUrl must be https/);
+    // Given by its variable, the variable is named, with the variable that allows it.
+    expect(() => resolveSettings({}, { IRM_API_URL: "http://192.168.1.4" })).toThrow(
+      /^IRM_API_URL must be https .*; use https:\/\/192\.168\.1\.4, or set IRM_ALLOW_INSECURE_HTTP=1 to allow it$/,
+    );
   });
 
   it("is allowed on loopback, and elsewhere only when allowed explicitly", () => {

@@ -11,10 +11,12 @@
  * or make a listing loop forever; an object that existed before a lost create is never
  * taken over.
  */
+
 import { mkdtemp, writeFile } from "node:fs/promises";
 import type { ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { UnsecuredJWT } from "jose";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import * as runtime from "../../../provider/runtime";
 import type { GroupInputs } from "../../../provider/types";
@@ -30,7 +32,10 @@ import { closeFakeApis, type FakeApi, fakeApi, rejection } from "../../support/f
 import { type ProviderFixture, startProviderFixture } from "../../support/provider-fixture";
 
 const ROOT = "0123456789abcdef0123456789abcdef01234567";
-const SECRET = "hostile-test-secret-token-1234567890";
+/** Well-formed (a JWT, unexpired): the provider sends it, and it must never show. */
+const SECRET = new UnsecuredJWT({ sub: "hostile-test-secret-token-1234567890" })
+  .setExpirationTime("1h")
+  .encode();
 
 // --- a fake API: tests/support/fake-api.ts ------------------------------
 

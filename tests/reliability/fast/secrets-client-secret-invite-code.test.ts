@@ -7,11 +7,13 @@
  * properties the classes mark secret (through the real dynamic-provider host), or in
  * what the SDK prints of its objects.
  */
+
 import { createHash } from "node:crypto";
 import { mkdtemp, readdir, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { inspect } from "node:util";
+import { UnsecuredJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { secretMatches } from "../../../emulator/collections/secrets";
 import { startTestEmulator, type TestEmulator } from "../../../harness/emulator";
@@ -33,6 +35,10 @@ import {
 
 const GROUP = "0123456789abcdef0123456789abcdef01234567";
 const ROLE = "89abcdef0123456789abcdef0123456789abcdef";
+/** The provider's API token: well-formed (a JWT, unexpired), so requests are sent. */
+const PROVIDER_TOKEN = new UnsecuredJWT({ sub: "provider-token-3c1d" })
+  .setExpirationTime("1h")
+  .encode();
 const LONG_SECRET = "idp-client-secret-7f3a9c1e5b-never-shown";
 /** Under the 8 characters the SDK's token redaction looks for. */
 const SHORT_SECRET = "k9Zq4w";
@@ -468,9 +474,8 @@ describe("the provider, against a server that echoes the secret", () => {
   it.each(SECRETS)("%s: create and update fail without showing it", async (_label, secret) => {
     await runtime.configure({
       config: {
-        get: (key) => ({ "irm:apiUrl": echo.url, "irm:token": "provider-token-3c1d" })[key],
-        require: (key) =>
-          ({ "irm:apiUrl": echo.url, "irm:token": "provider-token-3c1d" })[key] ?? "",
+        get: (key) => ({ "irm:apiUrl": echo.url, "irm:token": PROVIDER_TOKEN })[key],
+        require: (key) => ({ "irm:apiUrl": echo.url, "irm:token": PROVIDER_TOKEN })[key] ?? "",
       },
     });
     const inputs = {
