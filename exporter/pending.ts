@@ -27,7 +27,6 @@
  * Exit codes: 0 repairable (written with `--out`), 1 refused or the API failed, 2 bad input.
  */
 import * as fs from "node:fs";
-import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { GROUP_UID_PATTERN } from "../provider/checks";
 import { resolveProviderSettings } from "../provider/config";
@@ -36,6 +35,7 @@ import { isPackageProviderText } from "../provider/shim";
 import { IrmClient, IrmError } from "../sdk/index";
 import { CommandError, readTokenFile } from "./command";
 import { KIND_NAMES, type KindName } from "./kinds";
+import { replaceFile } from "./project";
 
 const USAGE = `usage: irm-pending [FILE] [--out FIXED] [--drop URN]... [--api-url URL] [--token-file FILE]
 
@@ -371,13 +371,6 @@ function untouched(document: unknown, verdicts: Verdict[]): { creates: string[];
   return { creates, rest: left.length - creates.length };
 }
 
-/** Writes `text` to `file` whole or not at all. */
-function writeWhole(file: string, text: string): void {
-  const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
-  fs.writeFileSync(temporary, text, { mode: 0o600 });
-  fs.renameSync(temporary, file);
-}
-
 export async function main(argv: string[], stdin: () => string): Promise<number> {
   try {
     let parsed: ReturnType<typeof parseArgs>;
@@ -465,7 +458,11 @@ export async function main(argv: string[], stdin: () => string): Promise<number>
       }
       const out = values.out as string | undefined;
       if (out !== undefined) {
-        writeWhole(out, `${JSON.stringify(repairedDocument(document, verdicts), null, 2)}\n`);
+        replaceFile(
+          out,
+          `${JSON.stringify(repairedDocument(document, verdicts), null, 2)}\n`,
+          0o600,
+        );
         process.stdout.write(`pulumi stack import --file ${shellWord(out)}\n`);
       }
       return 0;

@@ -264,12 +264,30 @@ export function checkOutDir(dir: string, force: boolean): void {
  * Writes `content` into a new file at `file`: created exclusively (`wx`: nothing may
  * be there, a symbolic link included, so no link planted at the name is followed).
  */
-function writeNewFile(file: string, content: string): void {
-  const fd = fs.openSync(file, "wx", 0o644);
+export function writeNewFile(file: string, content: string, mode = 0o644): void {
+  const fd = fs.openSync(file, "wx", mode);
   try {
     fs.writeFileSync(fd, content);
   } finally {
     fs.closeSync(fd);
+  }
+}
+
+/**
+ * Replaces `file` with `content`, whole or not at all: through a new temporary file of
+ * an unguessable name beside it, created exclusively, renamed over it. A link at `file`
+ * is replaced, never written through.
+ */
+export function replaceFile(file: string, content: string, mode = 0o644): void {
+  const temp = path.join(
+    path.dirname(file),
+    `.${path.basename(file)}.${process.pid}.${randomBytes(8).toString("hex")}.tmp`,
+  );
+  try {
+    writeNewFile(temp, content, mode);
+    fs.renameSync(temp, file);
+  } finally {
+    fs.rmSync(temp, { force: true });
   }
 }
 

@@ -191,6 +191,20 @@ describe("irm-pending", () => {
     expect(outcome.stdout + outcome.stderr).not.toContain(emulator.token);
   });
 
+  it("replaces a link at --out, never writes through it, and leaves no temporary file", async () => {
+    const victim = path.join(dir, "victim.txt");
+    fs.writeFileSync(victim, "keep me\n");
+    const out = path.join(dir, "linked.json");
+    fs.symlinkSync(victim, out);
+    const outcome = await irmPending(["--out", out], env, exportOf([team()]));
+    expect(outcome.code).toBe(0);
+    expect(fs.readFileSync(victim, "utf8")).toBe("keep me\n");
+    expect(fs.lstatSync(out).isSymbolicLink()).toBe(false);
+    expect((fs.statSync(out).mode & 0o777).toString(8)).toBe("600");
+    expect(JSON.parse(fs.readFileSync(out, "utf8")).deployment.pending_operations).toEqual([]);
+    expect(fs.readdirSync(dir).filter((name) => name.endsWith(".tmp"))).toEqual([]);
+  });
+
   it("never takes a namesake with other claims: names it, exits 1, writes nothing", async () => {
     const out = path.join(dir, "namesake.json");
     const ours = creating("Identity", "deployer", {
