@@ -92,6 +92,7 @@ describe("contract suite (official definitions) and the gRPC face (platform Go c
       "TestTermsOverGRPC",
       "TestIdentityAndGroupCallsOverGRPC",
       "TestIAMOverHTTP",
+      "TestRootsAreHeadGRPCServices",
     ]) {
       expect(output).toMatch(new RegExp(`--- PASS: ${scenario} `));
     }
