@@ -31,7 +31,6 @@ func notServed(service, method, verb, path, why string) HeadOperation {
 const (
 	whyNotYet            = "in this API's scope, not served yet (issue 35)"
 	whyAdvisoryDocuments = "security advisory documents and vulnerability metadata: outside this API's scope (the specification's vulnerabilities are the advisories)"
-	whyEventsV2beta1     = "event subscriptions: outside the specification; the platform's tools call the v1 `Subscriptions` service (issue 35)"
 	whyLibraries         = "language libraries (artifacts, request groups): another product, outside this API's scope"
 	whyImages            = "image architectures and sizes: read from image manifests, which the emulator does not hold"
 	whyOverlays          = "image overlays and their bindings: outside the specification's registry (repos and tags)"
@@ -42,10 +41,10 @@ var HeadOperations = []HeadOperation{
 	notServed("chainguard.platform.advisory.v2beta1.SecurityAdvisoryService", "ListDocuments", "GET", "/advisory/v2beta1/documents", whyAdvisoryDocuments),
 	notServed("chainguard.platform.advisory.v2beta1.SecurityAdvisoryService", "ListVulnerabilityMetadata", "GET", "/advisory/v2beta1/metadata", whyAdvisoryDocuments),
 	notServed("chainguard.platform.advisory.v2beta1.SecurityAdvisoryService", "ListResolvedVulnsReports", "GET", "/advisory/v2beta1/images/resolvedVulns", whyAdvisoryDocuments),
-	notServed("chainguard.platform.events.v2beta1.SubscriptionsService", "GetSubscription", "GET", "/events/v2beta1/subscriptions/{uid=**}", whyEventsV2beta1),
-	notServed("chainguard.platform.events.v2beta1.SubscriptionsService", "CreateSubscription", "POST", "/events/v2beta1/subscriptions/{parent=**}", whyEventsV2beta1),
-	notServed("chainguard.platform.events.v2beta1.SubscriptionsService", "ListSubscriptions", "GET", "/events/v2beta1/subscriptions", whyEventsV2beta1),
-	notServed("chainguard.platform.events.v2beta1.SubscriptionsService", "DeleteSubscription", "DELETE", "/events/v2beta1/subscriptions/{uid=**}", whyEventsV2beta1),
+	served("chainguard.platform.events.v2beta1.SubscriptionsService", "GetSubscription", "GET", "/events/v2beta1/subscriptions/{uid=**}"),
+	served("chainguard.platform.events.v2beta1.SubscriptionsService", "CreateSubscription", "POST", "/events/v2beta1/subscriptions/{parent=**}"),
+	served("chainguard.platform.events.v2beta1.SubscriptionsService", "ListSubscriptions", "GET", "/events/v2beta1/subscriptions"),
+	served("chainguard.platform.events.v2beta1.SubscriptionsService", "DeleteSubscription", "DELETE", "/events/v2beta1/subscriptions/{uid=**}"),
 	served("chainguard.platform.iam.v2beta1.AccountAssociationsService", "GetAccountAssociation", "GET", "/iam/v2beta1/accountAssociations/{uid=**}"),
 	served("chainguard.platform.iam.v2beta1.AccountAssociationsService", "CreateAccountAssociation", "POST", "/iam/v2beta1/accountAssociations/{parent=**}"),
 	served("chainguard.platform.iam.v2beta1.AccountAssociationsService", "DeleteAccountAssociation", "DELETE", "/iam/v2beta1/accountAssociations/{uid=**}"),
@@ -125,16 +124,16 @@ var HeadOperations = []HeadOperation{
 	notServed("chainguard.platform.registry.v2beta1.OverlaysService", "CreateOverlay", "POST", "/registry/v2beta1/overlays/{parent=**}", whyOverlays),
 	notServed("chainguard.platform.registry.v2beta1.OverlaysService", "DeleteOverlay", "DELETE", "/registry/v2beta1/overlays/{uid=**}", whyOverlays),
 	served("chainguard.platform.registry.v2beta1.ReposService", "GetRepo", "GET", "/registry/v2beta1/repos/{uid=**}"),
-	notServed("chainguard.platform.registry.v2beta1.ReposService", "CreateRepo", "POST", "/registry/v2beta1/repos/{parent=**}", whyNotYet),
-	notServed("chainguard.platform.registry.v2beta1.ReposService", "UpdateRepo", "PATCH", "/registry/v2beta1/repos/{repo.uid=**}", whyNotYet),
-	notServed("chainguard.platform.registry.v2beta1.ReposService", "DeleteRepo", "DELETE", "/registry/v2beta1/repos/{uid=**}", whyNotYet),
+	served("chainguard.platform.registry.v2beta1.ReposService", "CreateRepo", "POST", "/registry/v2beta1/repos/{parent=**}"),
+	served("chainguard.platform.registry.v2beta1.ReposService", "UpdateRepo", "PATCH", "/registry/v2beta1/repos/{repo.uid=**}"),
+	served("chainguard.platform.registry.v2beta1.ReposService", "DeleteRepo", "DELETE", "/registry/v2beta1/repos/{uid=**}"),
 	served("chainguard.platform.registry.v2beta1.ReposService", "ListRepos", "GET", "/registry/v2beta1/repos"),
-	notServed("chainguard.platform.registry.v2beta1.ReposService", "GetRepoReadme", "GET", "/registry/v2beta1/repos/{uid=**}/readme", whyNotYet),
-	notServed("chainguard.platform.registry.v2beta1.ReposService", "UpdateRepoReadme", "PATCH", "/registry/v2beta1/repos/{repo_readme.uid=**}/readme", whyNotYet),
+	served("chainguard.platform.registry.v2beta1.ReposService", "GetRepoReadme", "GET", "/registry/v2beta1/repos/{uid=**}/readme"),
+	served("chainguard.platform.registry.v2beta1.ReposService", "UpdateRepoReadme", "PATCH", "/registry/v2beta1/repos/{repo_readme.uid=**}/readme"),
 	served("chainguard.platform.registry.v2beta1.TagsService", "GetTag", "GET", "/registry/v2beta1/tags/{uid=**}"),
 	served("chainguard.platform.registry.v2beta1.TagsService", "ListTags", "GET", "/registry/v2beta1/tags"),
-	notServed("chainguard.platform.registry.v2beta1.TagsService", "CreateTag", "POST", "/registry/v2beta1/tags/{parent=**}", whyNotYet),
-	notServed("chainguard.platform.registry.v2beta1.TagsService", "DeleteTag", "DELETE", "/registry/v2beta1/tags/{uid=**}", whyNotYet),
+	served("chainguard.platform.registry.v2beta1.TagsService", "CreateTag", "POST", "/registry/v2beta1/tags/{parent=**}"),
+	served("chainguard.platform.registry.v2beta1.TagsService", "DeleteTag", "DELETE", "/registry/v2beta1/tags/{uid=**}"),
 	served("chainguard.platform.vulnerabilities.v2beta1.AdvisoriesService", "GetAdvisory", "GET", "/vulnerabilities/v2beta1/advisories/{uid=**}"),
 	served("chainguard.platform.vulnerabilities.v2beta1.AdvisoriesService", "ListAdvisories", "GET", "/vulnerabilities/v2beta1/advisories"),
 }
@@ -173,8 +172,8 @@ const (
 	noteAlpha      = "not served: an alpha service outside this API's scope"
 	noteIAMv1      = "v1 IAM: the emulator answers the v1 lists the platform's tools read (see the first table); the rest is not served, the package speaks v2beta1"
 	noteOutside    = "not served: outside this API's scope (another product of the platform)"
-	noteRegistryV1 = "v1 registry: the emulator answers the repository list (`GET /registry/v1/repos`); repository and tag writes are issue 35"
-	noteEventsV1   = "v1 event subscriptions: not served yet (issue 35)"
+	noteRegistryV1 = "v1 registry: the emulator answers the repository calls the platform's tools make (list, create, update, delete under `/registry/v1/repos`); the rest is not served"
+	noteEventsV1   = "v1 event subscriptions: served (create, list, delete), from the store of the v2beta1 `SubscriptionsService`"
 	noteSTS        = "served: the token exchange (`/sts/exchange`, GET and POST); the refresh-token exchange is not"
 	notePingV1     = "not served: the v2beta1 ping is"
 	noteLRO        = "not served: no operation of this API is long-running"
