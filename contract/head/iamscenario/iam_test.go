@@ -27,6 +27,7 @@ import (
 	common "chainguard.dev/sdk/proto/platform/common/v1"
 	"pulumi-irm/contract/head/internal/scenario"
 	"pulumi-irm/contract/internal/emulatorproc"
+	"pulumi-irm/contract/internal/grpccall"
 )
 
 // scimLike is a SCIM token as the emulator issues them.
@@ -54,7 +55,7 @@ func start(t *testing.T) *world {
 	w := &world{b: b, ctx: ctx, c: clients(conn), root: b.RootGroupUID}
 	w.viewer = w.role(t, "viewer")
 	w.ownerRole = w.role(t, "owner")
-	w.owner = scenario.Must[*iam.LookupIdentityResponse](t, "look up the bootstrap owner")(w.c.IdentitiesService().LookupIdentity(ctx, &iam.LookupIdentityRequest{
+	w.owner = grpccall.Must[*iam.LookupIdentityResponse](t, "look up the bootstrap owner")(w.c.IdentitiesService().LookupIdentity(ctx, &iam.LookupIdentityRequest{
 		Issuer: b.Issuer, Subject: "bootstrap-owner",
 	})).GetUid()
 	if !strings.HasPrefix(w.owner, w.root+"/") {
@@ -67,7 +68,7 @@ func clients(conn *grpc.ClientConn) iam.Clients { return iam.NewClientsFromConne
 
 func (w *world) role(t *testing.T, name string) string {
 	t.Helper()
-	found := scenario.Must[*iam.ListRolesResponse](t, "find the role "+name)(w.c.RolesService().ListRoles(w.ctx, &iam.ListRolesRequest{Name: name}))
+	found := grpccall.Must[*iam.ListRolesResponse](t, "find the role "+name)(w.c.RolesService().ListRoles(w.ctx, &iam.ListRolesRequest{Name: name}))
 	if len(found.GetRoles()) != 1 {
 		t.Fatalf("roles named %s: %v", name, found.GetRoles())
 	}
@@ -77,7 +78,7 @@ func (w *world) role(t *testing.T, name string) string {
 // identity makes a claim-match identity of the emulator's issuer in the root group.
 func (w *world) identity(t *testing.T, subject string) string {
 	t.Helper()
-	return scenario.Must[*iam.Identity](t, "create identity "+subject)(w.c.IdentitiesService().CreateIdentity(w.ctx, &iam.CreateIdentityRequest{
+	return grpccall.Must[*iam.Identity](t, "create identity "+subject)(w.c.IdentitiesService().CreateIdentity(w.ctx, &iam.CreateIdentityRequest{
 		Parent: w.root,
 		Identity: &iam.Identity{Name: subject, Relationship: &iam.Identity_ClaimMatch_{ClaimMatch: &iam.Identity_ClaimMatch{
 			Iss: &iam.Identity_ClaimMatch_Issuer{Issuer: w.b.Issuer},
@@ -89,7 +90,7 @@ func (w *world) identity(t *testing.T, subject string) string {
 // provider makes an OIDC identity provider in the root group.
 func (w *world) provider(t *testing.T, name string) string {
 	t.Helper()
-	return scenario.Must[*iam.IdentityProvider](t, "create provider "+name)(w.c.IdentityProvidersService().CreateIdentityProvider(w.ctx, &iam.CreateIdentityProviderRequest{
+	return grpccall.Must[*iam.IdentityProvider](t, "create provider "+name)(w.c.IdentityProvidersService().CreateIdentityProvider(w.ctx, &iam.CreateIdentityProviderRequest{
 		Parent: w.root,
 		IdentityProvider: &iam.IdentityProvider{Name: name, DefaultRole: w.viewer, Configuration: &iam.IdentityProvider_Oidc{
 			Oidc: &iam.IdentityProvider_OIDC{Issuer: "https://sso.example.com", ClientId: "irm", ClientSecret: "write-only"},
@@ -99,7 +100,7 @@ func (w *world) provider(t *testing.T, name string) string {
 
 func (w *world) bindingsOf(t *testing.T, identity string) []*iam.RoleBinding {
 	t.Helper()
-	return scenario.Must[*iam.ListRoleBindingsResponse](t, "bindings of "+identity)(w.c.RoleBindingsService().ListRoleBindings(w.ctx, &iam.ListRoleBindingsRequest{
+	return grpccall.Must[*iam.ListRoleBindingsResponse](t, "bindings of "+identity)(w.c.RoleBindingsService().ListRoleBindings(w.ctx, &iam.ListRoleBindingsRequest{
 		Uidp: &common.UIDPFilter{DescendantsOf: w.root}, Identity: identity,
 	})).GetRoleBindings()
 }
@@ -118,7 +119,7 @@ func TestBatchCreateRoleBindingsOverGRPC(t *testing.T) {
 			{RoleBinding: &iam.RoleBinding{IdentityUid: w.root + "/0123456789abcdef"}},
 		},
 	})
-	scenario.WantCode(t, "a batch with a missing identity", err, codes.NotFound)
+	grpccall.WantCode(t, "a batch with a missing identity", err, codes.NotFound)
 	if got := w.bindingsOf(t, alice); len(got) != 0 {
 		t.Fatalf("a failed batch left bindings: %v", got)
 	}
@@ -130,19 +131,19 @@ func TestBatchCreateRoleBindingsOverGRPC(t *testing.T) {
 			{RoleBinding: &iam.RoleBinding{IdentityUid: alice}},
 		},
 	})
-	scenario.WantCode(t, "a batch binding one pair twice", err, codes.InvalidArgument)
+	grpccall.WantCode(t, "a batch binding one pair twice", err, codes.InvalidArgument)
 	// A sub-request's parent must be the batch's.
 	_, err = rb.BatchCreateRoleBindings(w.ctx, &iam.BatchCreateRoleBindingsRequest{
 		Parent: w.root, RoleUid: w.viewer,
 		Requests: []*iam.CreateRoleBindingRequest{{Parent: w.root + "/0123456789abcdef", RoleBinding: &iam.RoleBinding{IdentityUid: alice}}},
 	})
-	scenario.WantCode(t, "a sub-request of another parent", err, codes.InvalidArgument)
+	grpccall.WantCode(t, "a sub-request of another parent", err, codes.InvalidArgument)
 	if got := w.bindingsOf(t, alice); len(got) != 0 {
 		t.Fatalf("refused batches left bindings: %v", got)
 	}
 
 	// The batch's role for one, a role of its own for the other.
-	made := scenario.Must[*iam.BatchCreateRoleBindingsResponse](t, "batch create")(rb.BatchCreateRoleBindings(w.ctx, &iam.BatchCreateRoleBindingsRequest{
+	made := grpccall.Must[*iam.BatchCreateRoleBindingsResponse](t, "batch create")(rb.BatchCreateRoleBindings(w.ctx, &iam.BatchCreateRoleBindingsRequest{
 		Parent: w.root, RoleUid: w.viewer,
 		Requests: []*iam.CreateRoleBindingRequest{
 			{Parent: w.root, RoleBinding: &iam.RoleBinding{IdentityUid: alice}},
@@ -159,7 +160,7 @@ func TestBatchCreateRoleBindingsOverGRPC(t *testing.T) {
 			binding.GetGroup().GetUid() != w.root || binding.GetCreateTime() == nil {
 			t.Fatalf("binding %d of the batch: %v", i, binding)
 		}
-		got := scenario.Must[*iam.RoleBinding](t, "read the binding back")(rb.GetRoleBinding(w.ctx, &iam.GetRoleBindingRequest{Uid: binding.GetUid()}))
+		got := grpccall.Must[*iam.RoleBinding](t, "read the binding back")(rb.GetRoleBinding(w.ctx, &iam.GetRoleBindingRequest{Uid: binding.GetUid()}))
 		if got.GetIdentity().GetUid() != binding.GetIdentity().GetUid() {
 			t.Fatalf("read back %v, made %v", got, binding)
 		}
@@ -170,7 +171,7 @@ func TestBatchCreateRoleBindingsOverGRPC(t *testing.T) {
 		Parent: w.root, RoleUid: w.viewer,
 		Requests: []*iam.CreateRoleBindingRequest{{RoleBinding: &iam.RoleBinding{IdentityUid: carol}}, {RoleBinding: &iam.RoleBinding{IdentityUid: bob}}},
 	})
-	scenario.WantCode(t, "a batch repeating a binding", err, codes.AlreadyExists)
+	grpccall.WantCode(t, "a batch repeating a binding", err, codes.AlreadyExists)
 	if got := w.bindingsOf(t, carol); len(got) != 0 {
 		t.Fatalf("a batch refused for its second binding made its first: %v", got)
 	}
@@ -182,7 +183,7 @@ func TestScimOverGRPC(t *testing.T) {
 	idps := w.c.IdentityProvidersService()
 	idp := w.provider(t, "corp-sso")
 
-	first := scenario.Must[*iam.GenerateScimTokenResponse](t, "generate")(idps.GenerateScimToken(w.ctx, &iam.GenerateScimTokenRequest{IdentityProviderUid: idp}))
+	first := grpccall.Must[*iam.GenerateScimTokenResponse](t, "generate")(idps.GenerateScimToken(w.ctx, &iam.GenerateScimTokenRequest{IdentityProviderUid: idp}))
 	if !scimLike.MatchString(first.GetToken()) || first.GetIdentityProviderUid() != idp || first.GetEtag() == "" ||
 		!strings.Contains(first.GetEndpointUrl(), idp) {
 		t.Fatalf("generated: uid %q etag %q endpoint %q, token shaped %v", first.GetIdentityProviderUid(), first.GetEtag(), first.GetEndpointUrl(), scimLike.MatchString(first.GetToken()))
@@ -191,9 +192,9 @@ func TestScimOverGRPC(t *testing.T) {
 		t.Fatalf("a token without an expiry asked lives %v, want a year", left)
 	}
 	_, err := idps.GenerateScimToken(w.ctx, &iam.GenerateScimTokenRequest{IdentityProviderUid: idp, NeverExpires: true})
-	scenario.WantCode(t, "a second generate", err, codes.FailedPrecondition)
+	grpccall.WantCode(t, "a second generate", err, codes.FailedPrecondition)
 
-	scim := scenario.Must[*iam.IdentityProvider](t, "get the provider")(idps.GetIdentityProvider(w.ctx, &iam.GetIdentityProviderRequest{Uid: idp})).GetScim()
+	scim := grpccall.Must[*iam.IdentityProvider](t, "get the provider")(idps.GetIdentityProvider(w.ctx, &iam.GetIdentityProviderRequest{Uid: idp})).GetScim()
 	if scim.GetCredentialState() != iam.IdentityProvider_SCIM_CREDENTIAL_STATE_LIVE || scim.GetEnabled() ||
 		scim.GetEtag() != first.GetEtag() || scim.GetEndpointUrl() != first.GetEndpointUrl() ||
 		!scim.GetTokenExpireTime().AsTime().Equal(first.GetExpireTime().AsTime()) {
@@ -201,8 +202,8 @@ func TestScimOverGRPC(t *testing.T) {
 	}
 
 	_, err = idps.RegenerateScimToken(w.ctx, &iam.RegenerateScimTokenRequest{IdentityProviderUid: idp, Etag: "stale"})
-	scenario.WantCode(t, "a regenerate with a stale etag", err, codes.Aborted)
-	second := scenario.Must[*iam.RegenerateScimTokenResponse](t, "regenerate")(idps.RegenerateScimToken(w.ctx, &iam.RegenerateScimTokenRequest{
+	grpccall.WantCode(t, "a regenerate with a stale etag", err, codes.Aborted)
+	second := grpccall.Must[*iam.RegenerateScimTokenResponse](t, "regenerate")(idps.RegenerateScimToken(w.ctx, &iam.RegenerateScimTokenRequest{
 		IdentityProviderUid: idp, Etag: first.GetEtag(), Overlap: durationpb.New(10 * time.Minute), NeverExpires: true,
 	}))
 	if !scimLike.MatchString(second.GetToken()) || second.GetToken() == first.GetToken() || second.GetEtag() == first.GetEtag() ||
@@ -212,45 +213,45 @@ func TestScimOverGRPC(t *testing.T) {
 	if until := time.Until(second.GetPreviousTokenExpireTime().AsTime()); until < 9*time.Minute || until > 11*time.Minute {
 		t.Fatalf("the previous token lives on %v, want the 10 minutes asked", until)
 	}
-	scim = scenario.Must[*iam.IdentityProvider](t, "get after regenerate")(idps.GetIdentityProvider(w.ctx, &iam.GetIdentityProviderRequest{Uid: idp})).GetScim()
+	scim = grpccall.Must[*iam.IdentityProvider](t, "get after regenerate")(idps.GetIdentityProvider(w.ctx, &iam.GetIdentityProviderRequest{Uid: idp})).GetScim()
 	if scim.GetCredentialState() != iam.IdentityProvider_SCIM_CREDENTIAL_STATE_ROTATING || scim.GetPreviousTokenExpireTime() == nil {
 		t.Fatalf("the provider's SCIM status while rotating: %v", scim)
 	}
 
 	// Enabling needs two owners on the organisation: the bootstrap owner is one.
 	_, err = idps.SetScimEnabled(w.ctx, &iam.SetScimEnabledRequest{IdentityProviderUid: idp, Enabled: true, Etag: second.GetEtag()})
-	scenario.WantCode(t, "enable with one owner", err, codes.FailedPrecondition)
-	scenario.Must[*iam.BatchCreateRoleBindingsResponse](t, "a second owner")(w.c.RoleBindingsService().BatchCreateRoleBindings(w.ctx, &iam.BatchCreateRoleBindingsRequest{
+	grpccall.WantCode(t, "enable with one owner", err, codes.FailedPrecondition)
+	grpccall.Must[*iam.BatchCreateRoleBindingsResponse](t, "a second owner")(w.c.RoleBindingsService().BatchCreateRoleBindings(w.ctx, &iam.BatchCreateRoleBindingsRequest{
 		Parent: w.root, RoleUid: w.ownerRole,
 		Requests: []*iam.CreateRoleBindingRequest{{RoleBinding: &iam.RoleBinding{IdentityUid: w.identity(t, "deputy")}}},
 	}))
-	on := scenario.Must[*iam.SetScimEnabledResponse](t, "enable")(idps.SetScimEnabled(w.ctx, &iam.SetScimEnabledRequest{IdentityProviderUid: idp, Enabled: true, Etag: second.GetEtag()}))
+	on := grpccall.Must[*iam.SetScimEnabledResponse](t, "enable")(idps.SetScimEnabled(w.ctx, &iam.SetScimEnabledRequest{IdentityProviderUid: idp, Enabled: true, Etag: second.GetEtag()}))
 	if !on.GetEnabled() || on.GetIdentityProviderUid() != idp || on.GetEtag() == second.GetEtag() {
 		t.Fatalf("enabled: %v", on)
 	}
 	// Disabling is `enabled: false`, which a proto3 message carries as no field at all.
-	off := scenario.Must[*iam.SetScimEnabledResponse](t, "disable")(idps.SetScimEnabled(w.ctx, &iam.SetScimEnabledRequest{IdentityProviderUid: idp, Enabled: false, Etag: on.GetEtag()}))
+	off := grpccall.Must[*iam.SetScimEnabledResponse](t, "disable")(idps.SetScimEnabled(w.ctx, &iam.SetScimEnabledRequest{IdentityProviderUid: idp, Enabled: false, Etag: on.GetEtag()}))
 	if off.GetEnabled() || off.GetEtag() == on.GetEtag() {
 		t.Fatalf("disabled: %v", off)
 	}
-	if got := scenario.Must[*iam.IdentityProvider](t, "get after disable")(idps.GetIdentityProvider(w.ctx, &iam.GetIdentityProviderRequest{Uid: idp})).GetScim(); got.GetEnabled() || got.GetEtag() != off.GetEtag() {
+	if got := grpccall.Must[*iam.IdentityProvider](t, "get after disable")(idps.GetIdentityProvider(w.ctx, &iam.GetIdentityProviderRequest{Uid: idp})).GetScim(); got.GetEnabled() || got.GetEtag() != off.GetEtag() {
 		t.Fatalf("the provider's SCIM status after disable: %v", got)
 	}
 
-	revoked := scenario.Must[*iam.RevokeScimTokenResponse](t, "revoke")(idps.RevokeScimToken(w.ctx, &iam.RevokeScimTokenRequest{IdentityProviderUid: idp}))
+	revoked := grpccall.Must[*iam.RevokeScimTokenResponse](t, "revoke")(idps.RevokeScimToken(w.ctx, &iam.RevokeScimTokenRequest{IdentityProviderUid: idp}))
 	if revoked.GetIdentityProviderUid() != idp || revoked.GetEnabled() || revoked.GetRevokeTime() == nil || revoked.GetEtag() == off.GetEtag() {
 		t.Fatalf("revoked: %v", revoked)
 	}
-	scim = scenario.Must[*iam.IdentityProvider](t, "get after revoke")(idps.GetIdentityProvider(w.ctx, &iam.GetIdentityProviderRequest{Uid: idp})).GetScim()
+	scim = grpccall.Must[*iam.IdentityProvider](t, "get after revoke")(idps.GetIdentityProvider(w.ctx, &iam.GetIdentityProviderRequest{Uid: idp})).GetScim()
 	if scim.GetCredentialState() != iam.IdentityProvider_SCIM_CREDENTIAL_STATE_REVOKED || scim.GetPreviousTokenExpireTime() != nil {
 		t.Fatalf("the provider's SCIM status after revoke: %v", scim)
 	}
 	// A provider without SCIM: nothing to revoke, nothing to switch.
 	plain := w.provider(t, "plain-sso")
 	_, err = idps.RevokeScimToken(w.ctx, &iam.RevokeScimTokenRequest{IdentityProviderUid: plain})
-	scenario.WantCode(t, "revoke without a token", err, codes.NotFound)
+	grpccall.WantCode(t, "revoke without a token", err, codes.NotFound)
 	_, err = idps.SetScimEnabled(w.ctx, &iam.SetScimEnabledRequest{IdentityProviderUid: plain, Enabled: true, Etag: "x"})
-	scenario.WantCode(t, "enable without a token", err, codes.FailedPrecondition)
+	grpccall.WantCode(t, "enable without a token", err, codes.FailedPrecondition)
 }
 
 // TestExternalGroupRoleMappingsOverGRPC: create, get, list, batch delete, delete.
@@ -260,7 +261,7 @@ func TestExternalGroupRoleMappingsOverGRPC(t *testing.T) {
 	idp := w.provider(t, "corp-sso")
 	create := func(group string) *iam.ExternalGroupRoleMapping {
 		t.Helper()
-		return scenario.Must[*iam.ExternalGroupRoleMapping](t, "map "+group)(m.CreateExternalGroupRoleMapping(w.ctx, &iam.CreateExternalGroupRoleMappingRequest{
+		return grpccall.Must[*iam.ExternalGroupRoleMapping](t, "map "+group)(m.CreateExternalGroupRoleMapping(w.ctx, &iam.CreateExternalGroupRoleMappingRequest{
 			Parent: idp, ExternalGroupRoleMapping: &iam.ExternalGroupRoleMapping{ExternalGroupId: group, RoleUid: w.viewer, Scope: w.root},
 		}))
 	}
@@ -272,20 +273,20 @@ func TestExternalGroupRoleMappingsOverGRPC(t *testing.T) {
 	_, err := m.CreateExternalGroupRoleMapping(w.ctx, &iam.CreateExternalGroupRoleMappingRequest{
 		Parent: idp, ExternalGroupRoleMapping: &iam.ExternalGroupRoleMapping{ExternalGroupId: "eng-admins", RoleUid: w.viewer, Scope: w.root},
 	})
-	scenario.WantCode(t, "the same mapping twice", err, codes.AlreadyExists)
-	team := scenario.Must[*iam.Group](t, "a team")(w.c.GroupsService().CreateGroup(w.ctx, &iam.CreateGroupRequest{Parent: w.root, Group: &iam.Group{Name: "team"}}))
+	grpccall.WantCode(t, "the same mapping twice", err, codes.AlreadyExists)
+	team := grpccall.Must[*iam.Group](t, "a team")(w.c.GroupsService().CreateGroup(w.ctx, &iam.CreateGroupRequest{Parent: w.root, Group: &iam.Group{Name: "team"}}))
 	_, err = m.CreateExternalGroupRoleMapping(w.ctx, &iam.CreateExternalGroupRoleMappingRequest{
 		Parent: idp, ExternalGroupRoleMapping: &iam.ExternalGroupRoleMapping{ExternalGroupId: "team", RoleUid: w.viewer, Scope: team.GetUid()},
 	})
-	scenario.WantCode(t, "a scope below the organisation", err, codes.InvalidArgument)
+	grpccall.WantCode(t, "a scope below the organisation", err, codes.InvalidArgument)
 
-	got := scenario.Must[*iam.ExternalGroupRoleMapping](t, "get")(m.GetExternalGroupRoleMapping(w.ctx, &iam.GetExternalGroupRoleMappingRequest{Uid: readers.GetUid()}))
+	got := grpccall.Must[*iam.ExternalGroupRoleMapping](t, "get")(m.GetExternalGroupRoleMapping(w.ctx, &iam.GetExternalGroupRoleMappingRequest{Uid: readers.GetUid()}))
 	if got.GetExternalGroupId() != "eng-readers" || got.GetUid() != readers.GetUid() {
 		t.Fatalf("read back: %v", got)
 	}
 	list := func() []string {
 		t.Helper()
-		items := scenario.Must[*iam.ListExternalGroupRoleMappingsResponse](t, "list")(m.ListExternalGroupRoleMappings(w.ctx, &iam.ListExternalGroupRoleMappingsRequest{IdentityProviderUid: idp})).GetExternalGroupRoleMappings()
+		items := grpccall.Must[*iam.ListExternalGroupRoleMappingsResponse](t, "list")(m.ListExternalGroupRoleMappings(w.ctx, &iam.ListExternalGroupRoleMappingsRequest{IdentityProviderUid: idp})).GetExternalGroupRoleMappings()
 		groups := make([]string, 0, len(items))
 		for _, item := range items {
 			groups = append(groups, item.GetExternalGroupId())
@@ -297,19 +298,19 @@ func TestExternalGroupRoleMappingsOverGRPC(t *testing.T) {
 		t.Fatalf("mappings of the provider: %s", got)
 	}
 	other := w.provider(t, "other-sso")
-	if got := scenario.Must[*iam.ListExternalGroupRoleMappingsResponse](t, "list another provider")(m.ListExternalGroupRoleMappings(w.ctx, &iam.ListExternalGroupRoleMappingsRequest{IdentityProviderUid: other})); len(got.GetExternalGroupRoleMappings()) != 0 {
+	if got := grpccall.Must[*iam.ListExternalGroupRoleMappingsResponse](t, "list another provider")(m.ListExternalGroupRoleMappings(w.ctx, &iam.ListExternalGroupRoleMappingsRequest{IdentityProviderUid: other})); len(got.GetExternalGroupRoleMappings()) != 0 {
 		t.Fatalf("another provider's mappings: %v", got.GetExternalGroupRoleMappings())
 	}
 
 	// A name under another parent refuses the whole batch.
 	_, err = m.BatchDeleteExternalGroupRoleMappings(w.ctx, &iam.BatchDeleteExternalGroupRoleMappingsRequest{Parent: other, Names: []string{admins.GetUid()}})
-	scenario.WantCode(t, "a batch delete naming another provider's mapping", err, codes.InvalidArgument)
+	grpccall.WantCode(t, "a batch delete naming another provider's mapping", err, codes.InvalidArgument)
 	_, err = m.BatchDeleteExternalGroupRoleMappings(w.ctx, &iam.BatchDeleteExternalGroupRoleMappingsRequest{Parent: idp, Names: []string{admins.GetUid(), other + "/0123456789abcdef"}})
-	scenario.WantCode(t, "a batch delete with one stray name", err, codes.InvalidArgument)
+	grpccall.WantCode(t, "a batch delete with one stray name", err, codes.InvalidArgument)
 	if got := len(list()); got != 3 {
 		t.Fatalf("a refused batch delete removed mappings: %d left", got)
 	}
-	deleted := scenario.Must[*iam.BatchDeleteExternalGroupRoleMappingsResponse](t, "batch delete")(m.BatchDeleteExternalGroupRoleMappings(w.ctx, &iam.BatchDeleteExternalGroupRoleMappingsRequest{
+	deleted := grpccall.Must[*iam.BatchDeleteExternalGroupRoleMappingsResponse](t, "batch delete")(m.BatchDeleteExternalGroupRoleMappings(w.ctx, &iam.BatchDeleteExternalGroupRoleMappingsRequest{
 		Parent: idp, Names: []string{admins.GetUid(), auditors.GetUid(), idp + "/0123456789abcdef"},
 	}))
 	if deleted.GetParent() != idp || len(deleted.GetExternalGroupRoleMappings()) != 2 {
@@ -318,11 +319,11 @@ func TestExternalGroupRoleMappingsOverGRPC(t *testing.T) {
 	if got := strings.Join(list(), ","); got != "eng-readers" {
 		t.Fatalf("left after the batch delete: %s", got)
 	}
-	scenario.Must[any](t, "delete")(m.DeleteExternalGroupRoleMapping(w.ctx, &iam.DeleteExternalGroupRoleMappingRequest{Uid: readers.GetUid()}))
+	grpccall.Must[any](t, "delete")(m.DeleteExternalGroupRoleMapping(w.ctx, &iam.DeleteExternalGroupRoleMappingRequest{Uid: readers.GetUid()}))
 	_, err = m.GetExternalGroupRoleMapping(w.ctx, &iam.GetExternalGroupRoleMappingRequest{Uid: readers.GetUid()})
-	scenario.WantCode(t, "a deleted mapping", err, codes.NotFound)
+	grpccall.WantCode(t, "a deleted mapping", err, codes.NotFound)
 	// The definitions declare the delete idempotent.
-	scenario.Must[any](t, "delete again")(m.DeleteExternalGroupRoleMapping(w.ctx, &iam.DeleteExternalGroupRoleMappingRequest{Uid: readers.GetUid()}))
+	grpccall.Must[any](t, "delete again")(m.DeleteExternalGroupRoleMapping(w.ctx, &iam.DeleteExternalGroupRoleMappingRequest{Uid: readers.GetUid()}))
 	if got := list(); len(got) != 0 {
 		t.Fatalf("left after every delete: %v", got)
 	}
@@ -332,23 +333,23 @@ func TestExternalGroupRoleMappingsOverGRPC(t *testing.T) {
 func TestTermsOverGRPC(t *testing.T) {
 	w := start(t)
 	terms := w.c.TermsService()
-	accepted := scenario.Must[*iam.AcceptTermsResponse](t, "accept")(terms.AcceptTerms(w.ctx, &iam.AcceptTermsRequest{Group: w.root, DocumentIds: []string{"tos-2026", "dpa-2026"}}))
+	accepted := grpccall.Must[*iam.AcceptTermsResponse](t, "accept")(terms.AcceptTerms(w.ctx, &iam.AcceptTermsRequest{Group: w.root, DocumentIds: []string{"tos-2026", "dpa-2026"}}))
 	if accepted.GetGroup() != w.root || strings.Join(accepted.GetDocumentIds(), ",") != "tos-2026,dpa-2026" {
 		t.Fatalf("accepted: %v", accepted)
 	}
 	// Accepting again is no new acceptance.
-	scenario.Must[*iam.AcceptTermsResponse](t, "accept again")(terms.AcceptTerms(w.ctx, &iam.AcceptTermsRequest{Group: w.root, DocumentIds: []string{"tos-2026"}}))
+	grpccall.Must[*iam.AcceptTermsResponse](t, "accept again")(terms.AcceptTerms(w.ctx, &iam.AcceptTermsRequest{Group: w.root, DocumentIds: []string{"tos-2026"}}))
 	_, err := terms.AcceptTerms(w.ctx, &iam.AcceptTermsRequest{Group: w.root})
-	scenario.WantCode(t, "accept no document", err, codes.InvalidArgument)
+	grpccall.WantCode(t, "accept no document", err, codes.InvalidArgument)
 
-	team := scenario.Must[*iam.Group](t, "a team")(w.c.GroupsService().CreateGroup(w.ctx, &iam.CreateGroupRequest{Parent: w.root, Group: &iam.Group{Name: "legal"}}))
-	scenario.Must[*iam.AcceptTermsResponse](t, "accept in the team")(terms.AcceptTerms(w.ctx, &iam.AcceptTermsRequest{Group: team.GetUid(), DocumentIds: []string{"team-policy"}}))
+	team := grpccall.Must[*iam.Group](t, "a team")(w.c.GroupsService().CreateGroup(w.ctx, &iam.CreateGroupRequest{Parent: w.root, Group: &iam.Group{Name: "legal"}}))
+	grpccall.Must[*iam.AcceptTermsResponse](t, "accept in the team")(terms.AcceptTerms(w.ctx, &iam.AcceptTermsRequest{Group: team.GetUid(), DocumentIds: []string{"team-policy"}}))
 
-	page := scenario.Must[*iam.ListTermsAcceptancesResponse](t, "list the team's, first page")(terms.ListTermsAcceptances(w.ctx, &iam.ListTermsAcceptancesRequest{Group: team.GetUid(), PageSize: 2}))
+	page := grpccall.Must[*iam.ListTermsAcceptancesResponse](t, "list the team's, first page")(terms.ListTermsAcceptances(w.ctx, &iam.ListTermsAcceptancesRequest{Group: team.GetUid(), PageSize: 2}))
 	if page.GetTotalCount() != 3 || len(page.GetTermsAcceptances()) != 2 || page.GetNextPageToken() == "" {
 		t.Fatalf("first page: total %d, %d items, next %q", page.GetTotalCount(), len(page.GetTermsAcceptances()), page.GetNextPageToken())
 	}
-	rest := scenario.Must[*iam.ListTermsAcceptancesResponse](t, "list the team's, next page")(terms.ListTermsAcceptances(w.ctx, &iam.ListTermsAcceptancesRequest{Group: team.GetUid(), PageSize: 2, PageToken: page.GetNextPageToken()}))
+	rest := grpccall.Must[*iam.ListTermsAcceptancesResponse](t, "list the team's, next page")(terms.ListTermsAcceptances(w.ctx, &iam.ListTermsAcceptancesRequest{Group: team.GetUid(), PageSize: 2, PageToken: page.GetNextPageToken()}))
 	all := append(page.GetTermsAcceptances(), rest.GetTermsAcceptances()...)
 	want := [][2]string{{"tos-2026", w.root}, {"dpa-2026", w.root}, {"team-policy", team.GetUid()}}
 	if len(all) != len(want) || rest.GetNextPageToken() != "" {
@@ -359,12 +360,12 @@ func TestTermsOverGRPC(t *testing.T) {
 			t.Fatalf("acceptance %d: %v, want %v by %s", i, a, want[i], w.owner)
 		}
 	}
-	own := scenario.Must[*iam.ListTermsAcceptancesResponse](t, "list the organisation's")(terms.ListTermsAcceptances(w.ctx, &iam.ListTermsAcceptancesRequest{Group: w.root}))
+	own := grpccall.Must[*iam.ListTermsAcceptancesResponse](t, "list the organisation's")(terms.ListTermsAcceptances(w.ctx, &iam.ListTermsAcceptancesRequest{Group: w.root}))
 	if own.GetTotalCount() != 2 || len(own.GetTermsAcceptances()) != 2 {
 		t.Fatalf("the organisation's acceptances: %v", own.GetTermsAcceptances())
 	}
 	_, err = terms.ListTermsAcceptances(w.ctx, &iam.ListTermsAcceptancesRequest{Group: w.root + "/0123456789abcdef"})
-	scenario.WantCode(t, "a missing group's acceptances", err, codes.NotFound)
+	grpccall.WantCode(t, "a missing group's acceptances", err, codes.NotFound)
 }
 
 // TestIdentityAndGroupCallsOverGRPC: the calls v0.1.57 had, with HEAD's messages.
@@ -372,26 +373,26 @@ func TestIdentityAndGroupCallsOverGRPC(t *testing.T) {
 	w := start(t)
 	ids := w.c.IdentitiesService()
 	bot := w.identity(t, "ci-bot")
-	found := scenario.Must[*iam.LookupIdentityResponse](t, "lookup ci-bot")(ids.LookupIdentity(w.ctx, &iam.LookupIdentityRequest{Issuer: w.b.Issuer, Subject: "ci-bot"}))
+	found := grpccall.Must[*iam.LookupIdentityResponse](t, "lookup ci-bot")(ids.LookupIdentity(w.ctx, &iam.LookupIdentityRequest{Issuer: w.b.Issuer, Subject: "ci-bot"}))
 	if found.GetUid() != bot {
 		t.Fatalf("lookup of ci-bot answered %q, want %q", found.GetUid(), bot)
 	}
-	future := scenario.Must[*iam.LookupIdentityResponse](t, "lookup a future user")(ids.LookupIdentity(w.ctx, &iam.LookupIdentityRequest{Issuer: w.b.Issuer, Subject: "someone-new"}))
-	again := scenario.Must[*iam.LookupIdentityResponse](t, "lookup a future user again")(ids.LookupIdentity(w.ctx, &iam.LookupIdentityRequest{Issuer: w.b.Issuer, Subject: "someone-new"}))
+	future := grpccall.Must[*iam.LookupIdentityResponse](t, "lookup a future user")(ids.LookupIdentity(w.ctx, &iam.LookupIdentityRequest{Issuer: w.b.Issuer, Subject: "someone-new"}))
+	again := grpccall.Must[*iam.LookupIdentityResponse](t, "lookup a future user again")(ids.LookupIdentity(w.ctx, &iam.LookupIdentityRequest{Issuer: w.b.Issuer, Subject: "someone-new"}))
 	if !regexp.MustCompile(`^[0-9a-f]{40}$`).MatchString(future.GetUid()) || again.GetUid() != future.GetUid() {
 		t.Fatalf("a future user's uid: %q then %q, want one flat uid", future.GetUid(), again.GetUid())
 	}
 	_, err := ids.LookupIdentity(w.ctx, &iam.LookupIdentityRequest{Issuer: w.b.Issuer})
-	scenario.WantCode(t, "a lookup without a subject", err, codes.InvalidArgument)
+	grpccall.WantCode(t, "a lookup without a subject", err, codes.InvalidArgument)
 
-	meta := scenario.Must[*iam.IdentityMetadata](t, "update metadata")(ids.UpdateIdentityMetadata(w.ctx, &iam.UpdateIdentityMetadataRequest{
+	meta := grpccall.Must[*iam.IdentityMetadata](t, "update metadata")(ids.UpdateIdentityMetadata(w.ctx, &iam.UpdateIdentityMetadataRequest{
 		IdentityMetadata: &iam.IdentityMetadata{Company: "Acme", UpdatesOptIn: true, LatestFormSubmitUrl: "https://example.com/form", HubspotUtk: "utk-1", SelfServe: true},
 	}))
 	if meta.GetUid() != w.owner || meta.GetName() == "" || meta.GetCompany() != "Acme" || !meta.GetUpdatesOptIn() ||
 		meta.GetLatestFormSubmitUrl() != "https://example.com/form" || meta.GetHubspotUtk() != "utk-1" || !meta.GetSelfServe() {
 		t.Fatalf("metadata answered as %v", meta)
 	}
-	masked := scenario.Must[*iam.IdentityMetadata](t, "update metadata with a mask")(ids.UpdateIdentityMetadata(w.ctx, &iam.UpdateIdentityMetadataRequest{
+	masked := grpccall.Must[*iam.IdentityMetadata](t, "update metadata with a mask")(ids.UpdateIdentityMetadata(w.ctx, &iam.UpdateIdentityMetadataRequest{
 		IdentityMetadata: &iam.IdentityMetadata{Company: "ignored", JobTitle: "SRE"},
 		UpdateMask:       &fieldmaskpb.FieldMask{Paths: []string{"job_title", "updates_opt_in"}},
 	}))
@@ -403,37 +404,37 @@ func TestIdentityAndGroupCallsOverGRPC(t *testing.T) {
 	_, err = ids.UpdateIdentityMetadata(w.ctx, &iam.UpdateIdentityMetadataRequest{
 		IdentityMetadata: &iam.IdentityMetadata{}, UpdateMask: &fieldmaskpb.FieldMask{Paths: []string{"uid"}},
 	})
-	scenario.WantCode(t, "a mask naming an output field", err, codes.InvalidArgument)
+	grpccall.WantCode(t, "a mask naming an output field", err, codes.InvalidArgument)
 
 	assoc := w.c.AccountAssociationsService()
-	scenario.Must[*iam.AccountAssociation](t, "associate")(assoc.CreateAccountAssociation(w.ctx, &iam.CreateAccountAssociationRequest{
+	grpccall.Must[*iam.AccountAssociation](t, "associate")(assoc.CreateAccountAssociation(w.ctx, &iam.CreateAccountAssociationRequest{
 		Parent: w.root, AccountAssociation: &iam.AccountAssociation{Name: "cloud", Google: &iam.AccountAssociation_Google{ProjectId: "acme-prod", ProjectNumber: "123456789012"}},
 	}))
-	ready := scenario.Must[*iam.CheckAccountAssociationResponse](t, "check google")(assoc.CheckAccountAssociation(w.ctx, &iam.CheckAccountAssociationRequest{
+	ready := grpccall.Must[*iam.CheckAccountAssociationResponse](t, "check google")(assoc.CheckAccountAssociation(w.ctx, &iam.CheckAccountAssociationRequest{
 		Uid: w.root, ProviderType: iam.AccountProviderType_ACCOUNT_PROVIDER_TYPE_GOOGLE,
 	}))
 	if ready.GetStatus() != iam.CheckStatus_CHECK_STATUS_READY {
 		t.Fatalf("check of the configured google block: %v", ready)
 	}
-	notReady := scenario.Must[*iam.CheckAccountAssociationResponse](t, "check azure")(assoc.CheckAccountAssociation(w.ctx, &iam.CheckAccountAssociationRequest{
+	notReady := grpccall.Must[*iam.CheckAccountAssociationResponse](t, "check azure")(assoc.CheckAccountAssociation(w.ctx, &iam.CheckAccountAssociationRequest{
 		Uid: w.root, ProviderType: iam.AccountProviderType_ACCOUNT_PROVIDER_TYPE_AZURE,
 	}))
 	if notReady.GetStatus() != iam.CheckStatus_CHECK_STATUS_NOT_READY || notReady.GetReason() == "" {
 		t.Fatalf("check of a missing azure block: %v", notReady)
 	}
 	_, err = assoc.CheckAccountAssociation(w.ctx, &iam.CheckAccountAssociationRequest{Uid: w.root})
-	scenario.WantCode(t, "a check without a provider type", err, codes.InvalidArgument)
+	grpccall.WantCode(t, "a check without a provider type", err, codes.InvalidArgument)
 
 	// The email-domain calls: no emulator token carries a verified email.
 	groups := w.c.GroupsService()
-	eligible := scenario.Must[*iam.CheckEligibilityResponse](t, "check eligibility")(groups.CheckEligibility(w.ctx, &iam.CheckEligibilityRequest{}))
+	eligible := grpccall.Must[*iam.CheckEligibilityResponse](t, "check eligibility")(groups.CheckEligibility(w.ctx, &iam.CheckEligibilityRequest{}))
 	if eligible.GetEligible() {
 		t.Fatal("an emulator token found eligible for the email-domain flows")
 	}
 	_, err = groups.LookupGroup(w.ctx, &iam.LookupGroupRequest{})
-	scenario.WantCode(t, "a group lookup by email domain", err, codes.NotFound)
+	grpccall.WantCode(t, "a group lookup by email domain", err, codes.NotFound)
 	_, err = groups.RequestGroupAccess(w.ctx, &iam.RequestGroupAccessRequest{GroupUid: w.root})
-	scenario.WantCode(t, "a group access request", err, codes.NotFound)
+	grpccall.WantCode(t, "a group access request", err, codes.NotFound)
 }
 
 // TestIAMOverHTTP sends the same calls by their HTTP rules, each body made from HEAD's

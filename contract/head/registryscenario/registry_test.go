@@ -21,6 +21,7 @@ import (
 	registry "chainguard.dev/sdk/proto/chainguard/platform/registry/v2beta1"
 	common "chainguard.dev/sdk/proto/platform/common/v1"
 	"pulumi-irm/contract/head/internal/scenario"
+	"pulumi-irm/contract/internal/grpccall"
 )
 
 // TestRegistryWritesOverGRPC runs the registry's writes through HEAD's generated clients.
@@ -33,7 +34,7 @@ func TestRegistryWritesOverGRPC(t *testing.T) {
 	c := registry.NewClientsFromConnection(conn)
 	repos, tags := c.ReposService(), c.TagsService()
 
-	repo := scenario.Must[*registry.Repo](t, "create repo")(repos.CreateRepo(ctx, &registry.CreateRepoRequest{
+	repo := grpccall.Must[*registry.Repo](t, "create repo")(repos.CreateRepo(ctx, &registry.CreateRepoRequest{
 		Parent: b.RootGroupUID,
 		Repo:   &registry.Repo{Name: "grpc-head", Description: "made over gRPC", CatalogTier: registry.CatalogTier_CATALOG_TIER_BASE, Aliases: []string{"grpc-alias"}},
 	}))
@@ -41,11 +42,11 @@ func TestRegistryWritesOverGRPC(t *testing.T) {
 		t.Fatalf("created repo: %v", repo)
 	}
 	_, err := repos.CreateRepo(ctx, &registry.CreateRepoRequest{Parent: b.RootGroupUID, Repo: &registry.Repo{Name: "grpc-head"}})
-	scenario.WantCode(t, "a second repo of the name", err, codes.AlreadyExists)
+	grpccall.WantCode(t, "a second repo of the name", err, codes.AlreadyExists)
 	_, err = repos.CreateRepo(ctx, &registry.CreateRepoRequest{Parent: b.RootGroupUID, Repo: &registry.Repo{Name: "Bad Name"}})
-	scenario.WantCode(t, "a bad name", err, codes.InvalidArgument)
+	grpccall.WantCode(t, "a bad name", err, codes.InvalidArgument)
 
-	updated := scenario.Must[*registry.Repo](t, "update repo")(repos.UpdateRepo(ctx, &registry.UpdateRepoRequest{
+	updated := grpccall.Must[*registry.Repo](t, "update repo")(repos.UpdateRepo(ctx, &registry.UpdateRepoRequest{
 		Repo:       &registry.Repo{Uid: repo.GetUid(), Name: "ignored", Description: "changed"},
 		UpdateMask: &fieldmaskpb.FieldMask{Paths: []string{"description"}},
 	}))
@@ -53,11 +54,11 @@ func TestRegistryWritesOverGRPC(t *testing.T) {
 		t.Fatalf("updated repo: %v", updated)
 	}
 
-	readme := scenario.Must[*registry.RepoReadme](t, "get readme")(repos.GetRepoReadme(ctx, &registry.GetRepoReadmeRequest{Uid: repo.GetUid()}))
+	readme := grpccall.Must[*registry.RepoReadme](t, "get readme")(repos.GetRepoReadme(ctx, &registry.GetRepoReadmeRequest{Uid: repo.GetUid()}))
 	if readme.GetUid() != repo.GetUid() || readme.GetContent() != "" {
 		t.Fatalf("a new repo's README: %v", readme)
 	}
-	set := scenario.Must[*registry.RepoReadme](t, "update readme")(repos.UpdateRepoReadme(ctx, &registry.UpdateRepoReadmeRequest{
+	set := grpccall.Must[*registry.RepoReadme](t, "update readme")(repos.UpdateRepoReadme(ctx, &registry.UpdateRepoReadmeRequest{
 		RepoReadme: &registry.RepoReadme{Uid: repo.GetUid(), Content: "# grpc"},
 		UpdateMask: &fieldmaskpb.FieldMask{Paths: []string{"content"}},
 	}))
@@ -66,23 +67,23 @@ func TestRegistryWritesOverGRPC(t *testing.T) {
 	}
 
 	digest := "sha256:" + strings.Repeat("e", 64)
-	tag := scenario.Must[*registry.Tag](t, "create tag")(tags.CreateTag(ctx, &registry.CreateTagRequest{
+	tag := grpccall.Must[*registry.Tag](t, "create tag")(tags.CreateTag(ctx, &registry.CreateTagRequest{
 		Parent: repo.GetUid(), Tag: &registry.Tag{Name: "latest", Digest: digest},
 	}))
 	if !strings.HasPrefix(tag.GetUid(), repo.GetUid()+"/") || tag.GetDigest() != digest {
 		t.Fatalf("created tag: %v", tag)
 	}
-	listed := scenario.Must[*registry.ListTagsResponse](t, "list tags")(tags.ListTags(ctx, &registry.ListTagsRequest{Uidp: &common.UIDPFilter{ChildrenOf: repo.GetUid()}}))
+	listed := grpccall.Must[*registry.ListTagsResponse](t, "list tags")(tags.ListTags(ctx, &registry.ListTagsRequest{Uidp: &common.UIDPFilter{ChildrenOf: repo.GetUid()}}))
 	if len(listed.GetTags()) != 1 || listed.GetTags()[0].GetUid() != tag.GetUid() {
 		t.Fatalf("tags of the repo: %v", listed.GetTags())
 	}
-	scenario.Must[any](t, "delete tag")(tags.DeleteTag(ctx, &registry.DeleteTagRequest{Uid: tag.GetUid()}))
+	grpccall.Must[any](t, "delete tag")(tags.DeleteTag(ctx, &registry.DeleteTagRequest{Uid: tag.GetUid()}))
 	_, err = tags.GetTag(ctx, &registry.GetTagRequest{Uid: tag.GetUid()})
-	scenario.WantCode(t, "a deleted tag", err, codes.NotFound)
+	grpccall.WantCode(t, "a deleted tag", err, codes.NotFound)
 
-	scenario.Must[any](t, "delete repo")(repos.DeleteRepo(ctx, &registry.DeleteRepoRequest{Uid: repo.GetUid()}))
+	grpccall.Must[any](t, "delete repo")(repos.DeleteRepo(ctx, &registry.DeleteRepoRequest{Uid: repo.GetUid()}))
 	_, err = repos.GetRepo(ctx, &registry.GetRepoRequest{Uid: repo.GetUid()})
-	scenario.WantCode(t, "a deleted repo", err, codes.NotFound)
+	grpccall.WantCode(t, "a deleted repo", err, codes.NotFound)
 }
 
 // TestRegistryWritesOverHTTP sends the same writes by their HTTP rules and decodes each

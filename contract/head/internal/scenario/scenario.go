@@ -1,6 +1,7 @@
 // Package scenario holds what the scenarios of contract/head share: starting the built
 // emulator with its gRPC face, calling it over HTTP by a method's `google.api.http` rule
-// with answers decoded strictly into HEAD's messages, and the small assertions.
+// with answers decoded strictly into HEAD's messages (the assertions on a gRPC call are
+// pulumi-irm/contract/internal/grpccall's).
 package scenario
 
 import (
@@ -14,9 +15,7 @@ import (
 	"testing"
 
 	"google.golang.org/grpc"
-	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials/insecure"
-	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -63,27 +62,6 @@ func repositoryRoot(t *testing.T) string {
 		}
 		dir = parent
 	}
-}
-
-// Must fails the test with what when a call answers an error, else answers its value.
-func Must[T any](t *testing.T, what string) func(T, error) T {
-	return func(v T, err error) T {
-		t.Helper()
-		if err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-		return v
-	}
-}
-
-// WantCode fails the test unless err is a gRPC status of code.
-func WantCode(t *testing.T, what string, err error, code codes.Code) *status.Status {
-	t.Helper()
-	st, ok := status.FromError(err)
-	if !ok || st.Code() != code {
-		t.Fatalf("%s: want %v, got %v", what, code, err)
-	}
-	return st
 }
 
 // WithoutSpecFields takes out of a JSON answer the specification's timestamps the
