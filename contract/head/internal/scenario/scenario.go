@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -141,11 +142,20 @@ func HTTPCaller(t *testing.T, b emulatorproc.Bootstrap) func(method, path string
 		defer res.Body.Close()
 		raw, _ := io.ReadAll(res.Body)
 		if res.StatusCode != http.StatusOK {
-			t.Fatalf("%s %s: HTTP %d %s", method, path, res.StatusCode, raw)
+			t.Fatalf("%s %s: HTTP %d %s", method, path, res.StatusCode, redacted(raw))
 		}
 		raw = WithoutSpecFields(t, out, raw)
 		if err := (protojson.UnmarshalOptions{}).Unmarshal(raw, out); err != nil {
-			t.Fatalf("%s %s: the answer is not a strict %s: %v\n%s", method, path, out.ProtoReflect().Descriptor().FullName(), err, raw)
+			t.Fatalf("%s %s: the answer is not a strict %s: %v\n%s", method, path, out.ProtoReflect().Descriptor().FullName(), err, redacted(raw))
 		}
 	}
+}
+
+// secretMembers are the JSON members of an answer that carry a secret: a SCIM token, an
+// invite code.
+var secretMembers = regexp.MustCompile(`"(token|code)"\s*:\s*"[^"]*"`)
+
+// redacted is an answer as a failure may print it: its secrets replaced.
+func redacted(raw []byte) []byte {
+	return secretMembers.ReplaceAll(raw, []byte(`"$1":"[redacted]"`))
 }
