@@ -238,8 +238,19 @@ func TestScimOverGRPC(t *testing.T) {
 		t.Fatalf("the provider's SCIM status after disable: %v", got)
 	}
 
+	// An overlap of zero, set (an empty Duration on the wire): the old token ends at once.
+	third := grpccall.Must[*iam.RegenerateScimTokenResponse](t, "regenerate without overlap")(idps.RegenerateScimToken(w.ctx, &iam.RegenerateScimTokenRequest{
+		IdentityProviderUid: idp, Etag: off.GetEtag(), Overlap: durationpb.New(0),
+	}))
+	if third.GetPreviousTokenExpireTime() != nil || third.GetRequestedOverlap() == nil || third.GetRequestedOverlap().AsDuration() != 0 {
+		t.Fatalf("regenerated with a zero overlap: previous %v, overlap %v", third.GetPreviousTokenExpireTime(), third.GetRequestedOverlap())
+	}
+	if left := time.Until(third.GetExpireTime().AsTime()); left < 364*24*time.Hour || left > 366*24*time.Hour {
+		t.Fatalf("a regenerated token without an expiry asked lives %v, want a year", left)
+	}
+
 	revoked := grpccall.Must[*iam.RevokeScimTokenResponse](t, "revoke")(idps.RevokeScimToken(w.ctx, &iam.RevokeScimTokenRequest{IdentityProviderUid: idp}))
-	if revoked.GetIdentityProviderUid() != idp || revoked.GetEnabled() || revoked.GetRevokeTime() == nil || revoked.GetEtag() == off.GetEtag() {
+	if revoked.GetIdentityProviderUid() != idp || revoked.GetEnabled() || revoked.GetRevokeTime() == nil || revoked.GetEtag() == third.GetEtag() {
 		t.Fatalf("revoked: %v", revoked)
 	}
 	scim = grpccall.Must[*iam.IdentityProvider](t, "get after revoke")(idps.GetIdentityProvider(w.ctx, &iam.GetIdentityProviderRequest{Uid: idp})).GetScim()
