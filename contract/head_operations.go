@@ -31,7 +31,6 @@ func notServed(service, method, verb, path, why string) HeadOperation {
 const (
 	whyNotYet            = "in this API's scope, not served yet (issue 35)"
 	whyAdvisoryDocuments = "security advisory documents and vulnerability metadata: outside this API's scope (the specification's vulnerabilities are the advisories)"
-	whyEventsV2beta1     = "event subscriptions: outside the specification; the platform's tools call the v1 `Subscriptions` service (issue 35)"
 	whyLibraries         = "language libraries (artifacts, request groups): another product, outside this API's scope"
 	whyImages            = "image architectures and sizes: read from image manifests, which the emulator does not hold"
 	whyOverlays          = "image overlays and their bindings: outside the specification's registry (repos and tags)"
@@ -42,21 +41,21 @@ var HeadOperations = []HeadOperation{
 	notServed("chainguard.platform.advisory.v2beta1.SecurityAdvisoryService", "ListDocuments", "GET", "/advisory/v2beta1/documents", whyAdvisoryDocuments),
 	notServed("chainguard.platform.advisory.v2beta1.SecurityAdvisoryService", "ListVulnerabilityMetadata", "GET", "/advisory/v2beta1/metadata", whyAdvisoryDocuments),
 	notServed("chainguard.platform.advisory.v2beta1.SecurityAdvisoryService", "ListResolvedVulnsReports", "GET", "/advisory/v2beta1/images/resolvedVulns", whyAdvisoryDocuments),
-	notServed("chainguard.platform.events.v2beta1.SubscriptionsService", "GetSubscription", "GET", "/events/v2beta1/subscriptions/{uid=**}", whyEventsV2beta1),
-	notServed("chainguard.platform.events.v2beta1.SubscriptionsService", "CreateSubscription", "POST", "/events/v2beta1/subscriptions/{parent=**}", whyEventsV2beta1),
-	notServed("chainguard.platform.events.v2beta1.SubscriptionsService", "ListSubscriptions", "GET", "/events/v2beta1/subscriptions", whyEventsV2beta1),
-	notServed("chainguard.platform.events.v2beta1.SubscriptionsService", "DeleteSubscription", "DELETE", "/events/v2beta1/subscriptions/{uid=**}", whyEventsV2beta1),
+	served("chainguard.platform.events.v2beta1.SubscriptionsService", "GetSubscription", "GET", "/events/v2beta1/subscriptions/{uid=**}"),
+	served("chainguard.platform.events.v2beta1.SubscriptionsService", "CreateSubscription", "POST", "/events/v2beta1/subscriptions/{parent=**}"),
+	served("chainguard.platform.events.v2beta1.SubscriptionsService", "ListSubscriptions", "GET", "/events/v2beta1/subscriptions"),
+	served("chainguard.platform.events.v2beta1.SubscriptionsService", "DeleteSubscription", "DELETE", "/events/v2beta1/subscriptions/{uid=**}"),
 	served("chainguard.platform.iam.v2beta1.AccountAssociationsService", "GetAccountAssociation", "GET", "/iam/v2beta1/accountAssociations/{uid=**}"),
 	served("chainguard.platform.iam.v2beta1.AccountAssociationsService", "CreateAccountAssociation", "POST", "/iam/v2beta1/accountAssociations/{parent=**}"),
 	served("chainguard.platform.iam.v2beta1.AccountAssociationsService", "DeleteAccountAssociation", "DELETE", "/iam/v2beta1/accountAssociations/{uid=**}"),
 	served("chainguard.platform.iam.v2beta1.AccountAssociationsService", "ListAccountAssociations", "GET", "/iam/v2beta1/accountAssociations"),
 	served("chainguard.platform.iam.v2beta1.AccountAssociationsService", "UpdateAccountAssociation", "PATCH", "/iam/v2beta1/accountAssociations/{account_association.uid=**}"),
-	notServed("chainguard.platform.iam.v2beta1.AccountAssociationsService", "CheckAccountAssociation", "POST", "/iam/v2beta1/accountAssociations/{uid=**}:checkAccountAssociation", whyNotYet),
-	notServed("chainguard.platform.iam.v2beta1.ExternalGroupRoleMappingsService", "GetExternalGroupRoleMapping", "GET", "/iam/v2beta1/externalGroupRoleMappings/{uid=**}", whyNotYet),
-	notServed("chainguard.platform.iam.v2beta1.ExternalGroupRoleMappingsService", "CreateExternalGroupRoleMapping", "POST", "/iam/v2beta1/externalGroupRoleMappings/{parent=**}", whyNotYet),
-	notServed("chainguard.platform.iam.v2beta1.ExternalGroupRoleMappingsService", "DeleteExternalGroupRoleMapping", "DELETE", "/iam/v2beta1/externalGroupRoleMappings/{uid=**}", whyNotYet),
-	notServed("chainguard.platform.iam.v2beta1.ExternalGroupRoleMappingsService", "BatchDeleteExternalGroupRoleMappings", "POST", "/iam/v2beta1/externalGroupRoleMappings:batchDelete", whyNotYet),
-	notServed("chainguard.platform.iam.v2beta1.ExternalGroupRoleMappingsService", "ListExternalGroupRoleMappings", "GET", "/iam/v2beta1/externalGroupRoleMappings", whyNotYet),
+	served("chainguard.platform.iam.v2beta1.AccountAssociationsService", "CheckAccountAssociation", "POST", "/iam/v2beta1/accountAssociations/{uid=**}:checkAccountAssociation"),
+	served("chainguard.platform.iam.v2beta1.ExternalGroupRoleMappingsService", "GetExternalGroupRoleMapping", "GET", "/iam/v2beta1/externalGroupRoleMappings/{uid=**}"),
+	served("chainguard.platform.iam.v2beta1.ExternalGroupRoleMappingsService", "CreateExternalGroupRoleMapping", "POST", "/iam/v2beta1/externalGroupRoleMappings/{parent=**}"),
+	served("chainguard.platform.iam.v2beta1.ExternalGroupRoleMappingsService", "DeleteExternalGroupRoleMapping", "DELETE", "/iam/v2beta1/externalGroupRoleMappings/{uid=**}"),
+	served("chainguard.platform.iam.v2beta1.ExternalGroupRoleMappingsService", "BatchDeleteExternalGroupRoleMappings", "POST", "/iam/v2beta1/externalGroupRoleMappings:batchDelete"),
+	served("chainguard.platform.iam.v2beta1.ExternalGroupRoleMappingsService", "ListExternalGroupRoleMappings", "GET", "/iam/v2beta1/externalGroupRoleMappings"),
 	served("chainguard.platform.iam.v2beta1.GroupInvitesService", "CreateGroupInvite", "POST", "/iam/v2beta1/groupInvites/{parent=**}"),
 	served("chainguard.platform.iam.v2beta1.GroupInvitesService", "GetGroupInvite", "GET", "/iam/v2beta1/groupInvites/{uid=**}"),
 	served("chainguard.platform.iam.v2beta1.GroupInvitesService", "DeleteGroupInvite", "DELETE", "/iam/v2beta1/groupInvites/{uid=**}"),
@@ -66,38 +65,38 @@ var HeadOperations = []HeadOperation{
 	served("chainguard.platform.iam.v2beta1.GroupsService", "ListGroups", "GET", "/iam/v2beta1/groups"),
 	served("chainguard.platform.iam.v2beta1.GroupsService", "CreateGroup", "POST", "/iam/v2beta1/groups/{parent=**}"),
 	served("chainguard.platform.iam.v2beta1.GroupsService", "UpdateGroup", "PATCH", "/iam/v2beta1/groups/{group.uid=**}"),
-	notServed("chainguard.platform.iam.v2beta1.GroupsService", "LookupGroup", "GET", "/iam/v2beta1/groups:lookupGroup", whyNotYet),
-	notServed("chainguard.platform.iam.v2beta1.GroupsService", "RequestGroupAccess", "POST", "/iam/v2beta1/groups/{group_uid=**}:requestGroupAccess", whyNotYet),
-	notServed("chainguard.platform.iam.v2beta1.GroupsService", "CheckEligibility", "GET", "/iam/v2beta1/groups:checkEligibility", whyNotYet),
+	served("chainguard.platform.iam.v2beta1.GroupsService", "LookupGroup", "GET", "/iam/v2beta1/groups:lookupGroup"),
+	served("chainguard.platform.iam.v2beta1.GroupsService", "RequestGroupAccess", "POST", "/iam/v2beta1/groups/{group_uid=**}:requestGroupAccess"),
+	served("chainguard.platform.iam.v2beta1.GroupsService", "CheckEligibility", "GET", "/iam/v2beta1/groups:checkEligibility"),
 	served("chainguard.platform.iam.v2beta1.IdentitiesService", "CreateIdentity", "POST", "/iam/v2beta1/identities/{parent=**}"),
 	served("chainguard.platform.iam.v2beta1.IdentitiesService", "GetIdentity", "GET", "/iam/v2beta1/identities/{uid=**}"),
 	served("chainguard.platform.iam.v2beta1.IdentitiesService", "DeleteIdentity", "DELETE", "/iam/v2beta1/identities/{uid=**}"),
 	served("chainguard.platform.iam.v2beta1.IdentitiesService", "UpdateIdentity", "PATCH", "/iam/v2beta1/identities/{identity.uid=**}"),
 	served("chainguard.platform.iam.v2beta1.IdentitiesService", "ListIdentities", "GET", "/iam/v2beta1/identities"),
-	notServed("chainguard.platform.iam.v2beta1.IdentitiesService", "LookupIdentity", "GET", "/iam/v2beta1/identities:lookupIdentity", whyNotYet),
-	notServed("chainguard.platform.iam.v2beta1.IdentitiesService", "UpdateIdentityMetadata", "PATCH", "/iam/v2beta1/identities:updateIdentityMetadata", whyNotYet),
+	served("chainguard.platform.iam.v2beta1.IdentitiesService", "LookupIdentity", "GET", "/iam/v2beta1/identities:lookupIdentity"),
+	served("chainguard.platform.iam.v2beta1.IdentitiesService", "UpdateIdentityMetadata", "PATCH", "/iam/v2beta1/identities:updateIdentityMetadata"),
 	served("chainguard.platform.iam.v2beta1.IdentityProvidersService", "ListIdentityProviders", "GET", "/iam/v2beta1/identityProviders"),
 	served("chainguard.platform.iam.v2beta1.IdentityProvidersService", "GetIdentityProvider", "GET", "/iam/v2beta1/identityProviders/{uid=**}"),
 	served("chainguard.platform.iam.v2beta1.IdentityProvidersService", "CreateIdentityProvider", "POST", "/iam/v2beta1/identityProviders/{parent=**}"),
 	served("chainguard.platform.iam.v2beta1.IdentityProvidersService", "UpdateIdentityProvider", "PATCH", "/iam/v2beta1/identityProviders/{identity_provider.uid=**}"),
 	served("chainguard.platform.iam.v2beta1.IdentityProvidersService", "DeleteIdentityProvider", "DELETE", "/iam/v2beta1/identityProviders/{uid=**}"),
-	notServed("chainguard.platform.iam.v2beta1.IdentityProvidersService", "GenerateScimToken", "POST", "/iam/v2beta1/identityProviders/{identity_provider_uid=**}:generateScimToken", whyNotYet),
-	notServed("chainguard.platform.iam.v2beta1.IdentityProvidersService", "RegenerateScimToken", "POST", "/iam/v2beta1/identityProviders/{identity_provider_uid=**}:regenerateScimToken", whyNotYet),
-	notServed("chainguard.platform.iam.v2beta1.IdentityProvidersService", "RevokeScimToken", "POST", "/iam/v2beta1/identityProviders/{identity_provider_uid=**}:revokeScimToken", whyNotYet),
-	notServed("chainguard.platform.iam.v2beta1.IdentityProvidersService", "SetScimEnabled", "POST", "/iam/v2beta1/identityProviders/{identity_provider_uid=**}:setScimEnabled", whyNotYet),
+	served("chainguard.platform.iam.v2beta1.IdentityProvidersService", "GenerateScimToken", "POST", "/iam/v2beta1/identityProviders/{identity_provider_uid=**}:generateScimToken"),
+	served("chainguard.platform.iam.v2beta1.IdentityProvidersService", "RegenerateScimToken", "POST", "/iam/v2beta1/identityProviders/{identity_provider_uid=**}:regenerateScimToken"),
+	served("chainguard.platform.iam.v2beta1.IdentityProvidersService", "RevokeScimToken", "POST", "/iam/v2beta1/identityProviders/{identity_provider_uid=**}:revokeScimToken"),
+	served("chainguard.platform.iam.v2beta1.IdentityProvidersService", "SetScimEnabled", "POST", "/iam/v2beta1/identityProviders/{identity_provider_uid=**}:setScimEnabled"),
 	served("chainguard.platform.iam.v2beta1.RoleBindingsService", "GetRoleBinding", "GET", "/iam/v2beta1/roleBindings/{uid=**}"),
 	served("chainguard.platform.iam.v2beta1.RoleBindingsService", "CreateRoleBinding", "POST", "/iam/v2beta1/roleBindings/{parent=**}"),
 	served("chainguard.platform.iam.v2beta1.RoleBindingsService", "DeleteRoleBinding", "DELETE", "/iam/v2beta1/roleBindings/{uid=**}"),
 	served("chainguard.platform.iam.v2beta1.RoleBindingsService", "ListRoleBindings", "GET", "/iam/v2beta1/roleBindings"),
-	notServed("chainguard.platform.iam.v2beta1.RoleBindingsService", "BatchCreateRoleBindings", "POST", "/iam/v2beta1/roleBindings:batchCreate", whyNotYet),
+	served("chainguard.platform.iam.v2beta1.RoleBindingsService", "BatchCreateRoleBindings", "POST", "/iam/v2beta1/roleBindings:batchCreate"),
 	served("chainguard.platform.iam.v2beta1.RoleBindingsService", "UpdateRoleBinding", "PATCH", "/iam/v2beta1/roleBindings/{role_binding.uid=**}"),
 	served("chainguard.platform.iam.v2beta1.RolesService", "GetRole", "GET", "/iam/v2beta1/roles/{uid=**}"),
 	served("chainguard.platform.iam.v2beta1.RolesService", "ListRoles", "GET", "/iam/v2beta1/roles"),
 	served("chainguard.platform.iam.v2beta1.RolesService", "CreateRole", "POST", "/iam/v2beta1/roles/{parent=**}"),
 	served("chainguard.platform.iam.v2beta1.RolesService", "UpdateRole", "PATCH", "/iam/v2beta1/roles/{role.uid=**}"),
 	served("chainguard.platform.iam.v2beta1.RolesService", "DeleteRole", "DELETE", "/iam/v2beta1/roles/{uid=**}"),
-	notServed("chainguard.platform.iam.v2beta1.TermsService", "AcceptTerms", "POST", "/iam/v2beta1/terms/{group=**}", whyNotYet),
-	notServed("chainguard.platform.iam.v2beta1.TermsService", "ListTermsAcceptances", "GET", "/iam/v2beta1/terms/{group=**}", whyNotYet),
+	served("chainguard.platform.iam.v2beta1.TermsService", "AcceptTerms", "POST", "/iam/v2beta1/terms/{group=**}"),
+	served("chainguard.platform.iam.v2beta1.TermsService", "ListTermsAcceptances", "GET", "/iam/v2beta1/terms/{group=**}"),
 	notServed("chainguard.platform.libraries.v2beta1.ArtifactsService", "ListArtifacts", "GET", "/libraries/v2beta1/artifacts", whyLibraries),
 	notServed("chainguard.platform.libraries.v2beta1.ArtifactsService", "ListArtifactVersions", "GET", "/libraries/v2beta1/artifacts/{artifact_id=*}/versions", whyLibraries),
 	notServed("chainguard.platform.libraries.v2beta1.ArtifactsService", "GetArtifactCount", "GET", "/libraries/v2beta1/artifacts/count", whyLibraries),
@@ -125,18 +124,38 @@ var HeadOperations = []HeadOperation{
 	notServed("chainguard.platform.registry.v2beta1.OverlaysService", "CreateOverlay", "POST", "/registry/v2beta1/overlays/{parent=**}", whyOverlays),
 	notServed("chainguard.platform.registry.v2beta1.OverlaysService", "DeleteOverlay", "DELETE", "/registry/v2beta1/overlays/{uid=**}", whyOverlays),
 	served("chainguard.platform.registry.v2beta1.ReposService", "GetRepo", "GET", "/registry/v2beta1/repos/{uid=**}"),
-	notServed("chainguard.platform.registry.v2beta1.ReposService", "CreateRepo", "POST", "/registry/v2beta1/repos/{parent=**}", whyNotYet),
-	notServed("chainguard.platform.registry.v2beta1.ReposService", "UpdateRepo", "PATCH", "/registry/v2beta1/repos/{repo.uid=**}", whyNotYet),
-	notServed("chainguard.platform.registry.v2beta1.ReposService", "DeleteRepo", "DELETE", "/registry/v2beta1/repos/{uid=**}", whyNotYet),
+	served("chainguard.platform.registry.v2beta1.ReposService", "CreateRepo", "POST", "/registry/v2beta1/repos/{parent=**}"),
+	served("chainguard.platform.registry.v2beta1.ReposService", "UpdateRepo", "PATCH", "/registry/v2beta1/repos/{repo.uid=**}"),
+	served("chainguard.platform.registry.v2beta1.ReposService", "DeleteRepo", "DELETE", "/registry/v2beta1/repos/{uid=**}"),
 	served("chainguard.platform.registry.v2beta1.ReposService", "ListRepos", "GET", "/registry/v2beta1/repos"),
-	notServed("chainguard.platform.registry.v2beta1.ReposService", "GetRepoReadme", "GET", "/registry/v2beta1/repos/{uid=**}/readme", whyNotYet),
-	notServed("chainguard.platform.registry.v2beta1.ReposService", "UpdateRepoReadme", "PATCH", "/registry/v2beta1/repos/{repo_readme.uid=**}/readme", whyNotYet),
+	served("chainguard.platform.registry.v2beta1.ReposService", "GetRepoReadme", "GET", "/registry/v2beta1/repos/{uid=**}/readme"),
+	served("chainguard.platform.registry.v2beta1.ReposService", "UpdateRepoReadme", "PATCH", "/registry/v2beta1/repos/{repo_readme.uid=**}/readme"),
 	served("chainguard.platform.registry.v2beta1.TagsService", "GetTag", "GET", "/registry/v2beta1/tags/{uid=**}"),
 	served("chainguard.platform.registry.v2beta1.TagsService", "ListTags", "GET", "/registry/v2beta1/tags"),
-	notServed("chainguard.platform.registry.v2beta1.TagsService", "CreateTag", "POST", "/registry/v2beta1/tags/{parent=**}", whyNotYet),
-	notServed("chainguard.platform.registry.v2beta1.TagsService", "DeleteTag", "DELETE", "/registry/v2beta1/tags/{uid=**}", whyNotYet),
+	served("chainguard.platform.registry.v2beta1.TagsService", "CreateTag", "POST", "/registry/v2beta1/tags/{parent=**}"),
+	served("chainguard.platform.registry.v2beta1.TagsService", "DeleteTag", "DELETE", "/registry/v2beta1/tags/{uid=**}"),
 	served("chainguard.platform.vulnerabilities.v2beta1.AdvisoriesService", "GetAdvisory", "GET", "/vulnerabilities/v2beta1/advisories/{uid=**}"),
 	served("chainguard.platform.vulnerabilities.v2beta1.AdvisoriesService", "ListAdvisories", "GET", "/vulnerabilities/v2beta1/advisories"),
+}
+
+// HeadGRPCServices are the services whose files at HEAD contract/head/cmd/descriptors
+// brings into the gRPC face's descriptor set, replacing v0.1.57's: their served rows are
+// served over gRPC too, the methods only HEAD has included. contract/head's
+// TestRootsAreHeadGRPCServices holds this list to that command's files.
+var HeadGRPCServices = []string{
+	"chainguard.platform.events.Subscriptions",
+	"chainguard.platform.events.v2beta1.SubscriptionsService",
+	"chainguard.platform.iam.v2beta1.AccountAssociationsService",
+	"chainguard.platform.iam.v2beta1.ExternalGroupRoleMappingsService",
+	"chainguard.platform.iam.v2beta1.GroupInvitesService",
+	"chainguard.platform.iam.v2beta1.GroupsService",
+	"chainguard.platform.iam.v2beta1.IdentitiesService",
+	"chainguard.platform.iam.v2beta1.IdentityProvidersService",
+	"chainguard.platform.iam.v2beta1.RoleBindingsService",
+	"chainguard.platform.iam.v2beta1.RolesService",
+	"chainguard.platform.iam.v2beta1.TermsService",
+	"chainguard.platform.registry.v2beta1.ReposService",
+	"chainguard.platform.registry.v2beta1.TagsService",
 }
 
 // OtherService is a service of HEAD outside v2beta1 (v1, v2, alpha versions, other
@@ -153,8 +172,8 @@ const (
 	noteAlpha      = "not served: an alpha service outside this API's scope"
 	noteIAMv1      = "v1 IAM: the emulator answers the v1 lists the platform's tools read (see the first table); the rest is not served, the package speaks v2beta1"
 	noteOutside    = "not served: outside this API's scope (another product of the platform)"
-	noteRegistryV1 = "v1 registry: the emulator answers the repository list (`GET /registry/v1/repos`); repository and tag writes are issue 35"
-	noteEventsV1   = "v1 event subscriptions: not served yet (issue 35)"
+	noteRegistryV1 = "v1 registry: the emulator answers the repository calls the platform's tools make (list, create, update, delete under `/registry/v1/repos`); the rest is not served"
+	noteEventsV1   = "v1 event subscriptions: served (create, list, delete), from the store of the v2beta1 `SubscriptionsService`"
 	noteSTS        = "served: the token exchange (`/sts/exchange`, GET and POST); the refresh-token exchange is not"
 	notePingV1     = "not served: the v2beta1 ping is"
 	noteLRO        = "not served: no operation of this API is long-running"

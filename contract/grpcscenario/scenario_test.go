@@ -16,6 +16,7 @@ import (
 	capabilities "chainguard.dev/sdk/proto/capabilities"
 	iam "chainguard.dev/sdk/proto/chainguard/platform/iam/v2beta1"
 	common "chainguard.dev/sdk/proto/platform/common/v1"
+	"pulumi-irm/contract/internal/grpccall"
 )
 
 // iamServices is the part of the official iam.Clients the scenario uses: the gRPC
@@ -41,22 +42,11 @@ type world struct {
 // wantCode fails unless err is a gRPC status with that code; it answers the status.
 func wantCode(t *testing.T, what string, err error, code codes.Code) *status.Status {
 	t.Helper()
-	st, ok := status.FromError(err)
-	if !ok || st.Code() != code {
-		t.Fatalf("%s: want %v, got %v", what, code, err)
-	}
-	return st
+	return grpccall.WantCode(t, what, err, code)
 }
 
-func must[T any](t *testing.T, what string) func(T, error) T {
-	return func(v T, err error) T {
-		t.Helper()
-		if err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-		return v
-	}
-}
+// must answers a call's value, failing the test on its error (grpccall.Must).
+func must[T any](t *testing.T, what string) func(T, error) T { return grpccall.Must[T](t, what) }
 
 func children(uid string) *common.UIDPFilter { return &common.UIDPFilter{ChildrenOf: uid} }
 

@@ -252,8 +252,9 @@ const ACTIONS: Record<string, ScimAction> = {
   },
 
   setScimEnabled(ctx, provider, body) {
-    const enabled = optionalBoolean(body, "enabled");
-    if (enabled === undefined) throw invalidArgument("enabled", "is required");
+    // A proto3 bool: `false` is no field at all on the wire (and in the JSON the gRPC
+    // face and the platform's gateway make of it), so a missing `enabled` is false.
+    const enabled = optionalBoolean(body, "enabled") ?? false;
     const current = provider.scim;
     if (!current) {
       throw failedPrecondition({

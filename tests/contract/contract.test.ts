@@ -4,8 +4,8 @@
  * platform's published definitions, and the emulator's gRPC face judged by a client we
  * did not write (the platform's own Go clients, chainguard.dev/sdk, run the scenario of
  * `contract/grpcscenario` against `dist/emulator/cli.js`, over gRPC and over HTTP; those
- * of the newer revision, v0.1.212, run `contract/head/registryscenario`, the writes only
- * that revision has).
+ * of the newer revision, v0.1.212, run `contract/head/registryscenario` and
+ * `contract/head/iamscenario`, the registry writes and IAM calls only that revision has).
  * Without Go on PATH it is skipped with one line, except in CI or with IRM_REQUIRE_GO=1,
  * where that is a failure. Needs `dist/`, which `npm test` builds first. Results are not
  * cached (`-count=1`): the emulator under test lives outside the module, so Go cannot
@@ -86,6 +86,13 @@ describe("contract suite (official definitions) and the gRPC face (platform Go c
       "TestRegistryWritesOverHTTP",
       "TestSubscriptionsOverGRPC",
       "TestV1ReposOverHTTP",
+      "TestBatchCreateRoleBindingsOverGRPC",
+      "TestScimOverGRPC",
+      "TestExternalGroupRoleMappingsOverGRPC",
+      "TestTermsOverGRPC",
+      "TestIdentityAndGroupCallsOverGRPC",
+      "TestIAMOverHTTP",
+      "TestRootsAreHeadGRPCServices",
     ]) {
       expect(output).toMatch(new RegExp(`--- PASS: ${scenario} `));
     }

@@ -197,6 +197,25 @@ describe("setScimEnabled", () => {
     const off = await act(uid, "setScimEnabled", { enabled: false, etag: revoked.body.etag });
     expect(off.body.enabled).toBe(false);
   });
+
+  it("takes a missing `enabled` as false, as a proto3 message carries it (the gRPC face)", async () => {
+    const uid = await provider();
+    const made = await act(uid, "generateScimToken");
+    await o.bind(emu.rootGroupUid, await o.identity(emu.rootGroupUid), await o.builtIn("owner"));
+    const on = await act(uid, "setScimEnabled", { enabled: true, etag: made.body.etag });
+    expect(on.body.enabled).toBe(true);
+    const off = await act(uid, "setScimEnabled", { etag: on.body.etag });
+    expect(off.status, off.text).toBe(200);
+    expect(off.body).toEqual({
+      identityProviderUid: uid,
+      enabled: false,
+      etag: expect.any(String),
+    });
+    expect(await scimOf(uid)).toMatchObject({ enabled: false, etag: off.body.etag });
+    expect(
+      failure(await act(uid, "setScimEnabled", { enabled: "no", etag: off.body.etag })),
+    ).toEqual([400, expect.stringContaining("enabled")]);
+  });
 });
 
 describe("capabilities and secrecy", () => {

@@ -8,101 +8,25 @@
 package registryscenario
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"io"
-	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/metadata"
-	"google.golang.org/grpc/status"
-	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/fieldmaskpb"
 
 	registry "chainguard.dev/sdk/proto/chainguard/platform/registry/v2beta1"
 	common "chainguard.dev/sdk/proto/platform/common/v1"
-	"pulumi-irm/contract"
-	"pulumi-irm/contract/internal/emulatorproc"
+	"pulumi-irm/contract/head/internal/scenario"
+	"pulumi-irm/contract/internal/grpccall"
 )
-
-// withoutSpecFields takes out of a JSON answer the specification's timestamps the
-// definitions lack (contract.SpecFields: a tag's createTime), each checked for its type,
-// so that the rest is decoded strictly.
-func withoutSpecFields(t *testing.T, out proto.Message, raw []byte) []byte {
-	t.Helper()
-	var object map[string]any
-	if err := json.Unmarshal(raw, &object); err != nil {
-		t.Fatalf("the answer is not a JSON object: %s", raw)
-	}
-	name := string(out.ProtoReflect().Descriptor().FullName())
-	for _, field := range contract.SpecFields {
-		value, ok := object[field.JSON]
-		if field.Message != name || !ok {
-			continue
-		}
-		if problem := field.Check(value); problem != "" {
-			t.Fatalf("%s.%s: %s", name, field.JSON, problem)
-		}
-		delete(object, field.JSON)
-	}
-	stripped, err := json.Marshal(object)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return stripped
-}
-
-func start(t *testing.T) (emulatorproc.Bootstrap, *grpc.ClientConn) {
-	t.Helper()
-	// Run by tests/contract/contract.test.ts (after the build), not by every `go test`.
-	if os.Getenv("IRM_GRPC_SCENARIO") == "" {
-		t.Skip("set IRM_GRPC_SCENARIO=1 (tests/contract/contract.test.ts does)")
-	}
-	root, err := filepath.Abs(filepath.Join("..", "..", ".."))
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := emulatorproc.Start(t, root)
-	if b.GRPCURL == "" {
-		t.Fatal("the emulator has no gRPC face (was the descriptor set built?)")
-	}
-	conn, err := grpc.NewClient(strings.TrimPrefix(b.GRPCURL, "http://"), grpc.WithTransportCredentials(insecure.NewCredentials()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = conn.Close() })
-	return b, conn
-}
-
-func must[T any](t *testing.T, what string) func(T, error) T {
-	return func(v T, err error) T {
-		t.Helper()
-		if err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-		return v
-	}
-}
-
-func wantCode(t *testing.T, what string, err error, code codes.Code) {
-	t.Helper()
-	if st, ok := status.FromError(err); !ok || st.Code() != code {
-		t.Fatalf("%s: want %v, got %v", what, code, err)
-	}
-}
 
 // TestRegistryWritesOverGRPC runs the registry's writes through HEAD's generated clients.
 func TestRegistryWritesOverGRPC(t *testing.T) {
-	b, conn := start(t)
+	b, conn := scenario.Start(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	// The platform's clients send the token as the whole authorization value.
@@ -110,7 +34,7 @@ func TestRegistryWritesOverGRPC(t *testing.T) {
 	c := registry.NewClientsFromConnection(conn)
 	repos, tags := c.ReposService(), c.TagsService()
 
-	repo := must[*registry.Repo](t, "create repo")(repos.CreateRepo(ctx, &registry.CreateRepoRequest{
+	repo := grpccall.Must[*registry.Repo](t, "create repo")(repos.CreateRepo(ctx, &registry.CreateRepoRequest{
 		Parent: b.RootGroupUID,
 		Repo:   &registry.Repo{Name: "grpc-head", Description: "made over gRPC", CatalogTier: registry.CatalogTier_CATALOG_TIER_BASE, Aliases: []string{"grpc-alias"}},
 	}))
@@ -118,11 +42,11 @@ func TestRegistryWritesOverGRPC(t *testing.T) {
 		t.Fatalf("created repo: %v", repo)
 	}
 	_, err := repos.CreateRepo(ctx, &registry.CreateRepoRequest{Parent: b.RootGroupUID, Repo: &registry.Repo{Name: "grpc-head"}})
-	wantCode(t, "a second repo of the name", err, codes.AlreadyExists)
+	grpccall.WantCode(t, "a second repo of the name", err, codes.AlreadyExists)
 	_, err = repos.CreateRepo(ctx, &registry.CreateRepoRequest{Parent: b.RootGroupUID, Repo: &registry.Repo{Name: "Bad Name"}})
-	wantCode(t, "a bad name", err, codes.InvalidArgument)
+	grpccall.WantCode(t, "a bad name", err, codes.InvalidArgument)
 
-	updated := must[*registry.Repo](t, "update repo")(repos.UpdateRepo(ctx, &registry.UpdateRepoRequest{
+	updated := grpccall.Must[*registry.Repo](t, "update repo")(repos.UpdateRepo(ctx, &registry.UpdateRepoRequest{
 		Repo:       &registry.Repo{Uid: repo.GetUid(), Name: "ignored", Description: "changed"},
 		UpdateMask: &fieldmaskpb.FieldMask{Paths: []string{"description"}},
 	}))
@@ -130,11 +54,11 @@ func TestRegistryWritesOverGRPC(t *testing.T) {
 		t.Fatalf("updated repo: %v", updated)
 	}
 
-	readme := must[*registry.RepoReadme](t, "get readme")(repos.GetRepoReadme(ctx, &registry.GetRepoReadmeRequest{Uid: repo.GetUid()}))
+	readme := grpccall.Must[*registry.RepoReadme](t, "get readme")(repos.GetRepoReadme(ctx, &registry.GetRepoReadmeRequest{Uid: repo.GetUid()}))
 	if readme.GetUid() != repo.GetUid() || readme.GetContent() != "" {
 		t.Fatalf("a new repo's README: %v", readme)
 	}
-	set := must[*registry.RepoReadme](t, "update readme")(repos.UpdateRepoReadme(ctx, &registry.UpdateRepoReadmeRequest{
+	set := grpccall.Must[*registry.RepoReadme](t, "update readme")(repos.UpdateRepoReadme(ctx, &registry.UpdateRepoReadmeRequest{
 		RepoReadme: &registry.RepoReadme{Uid: repo.GetUid(), Content: "# grpc"},
 		UpdateMask: &fieldmaskpb.FieldMask{Paths: []string{"content"}},
 	}))
@@ -143,65 +67,30 @@ func TestRegistryWritesOverGRPC(t *testing.T) {
 	}
 
 	digest := "sha256:" + strings.Repeat("e", 64)
-	tag := must[*registry.Tag](t, "create tag")(tags.CreateTag(ctx, &registry.CreateTagRequest{
+	tag := grpccall.Must[*registry.Tag](t, "create tag")(tags.CreateTag(ctx, &registry.CreateTagRequest{
 		Parent: repo.GetUid(), Tag: &registry.Tag{Name: "latest", Digest: digest},
 	}))
 	if !strings.HasPrefix(tag.GetUid(), repo.GetUid()+"/") || tag.GetDigest() != digest {
 		t.Fatalf("created tag: %v", tag)
 	}
-	listed := must[*registry.ListTagsResponse](t, "list tags")(tags.ListTags(ctx, &registry.ListTagsRequest{Uidp: &common.UIDPFilter{ChildrenOf: repo.GetUid()}}))
+	listed := grpccall.Must[*registry.ListTagsResponse](t, "list tags")(tags.ListTags(ctx, &registry.ListTagsRequest{Uidp: &common.UIDPFilter{ChildrenOf: repo.GetUid()}}))
 	if len(listed.GetTags()) != 1 || listed.GetTags()[0].GetUid() != tag.GetUid() {
 		t.Fatalf("tags of the repo: %v", listed.GetTags())
 	}
-	must[any](t, "delete tag")(tags.DeleteTag(ctx, &registry.DeleteTagRequest{Uid: tag.GetUid()}))
+	grpccall.Must[any](t, "delete tag")(tags.DeleteTag(ctx, &registry.DeleteTagRequest{Uid: tag.GetUid()}))
 	_, err = tags.GetTag(ctx, &registry.GetTagRequest{Uid: tag.GetUid()})
-	wantCode(t, "a deleted tag", err, codes.NotFound)
+	grpccall.WantCode(t, "a deleted tag", err, codes.NotFound)
 
-	must[any](t, "delete repo")(repos.DeleteRepo(ctx, &registry.DeleteRepoRequest{Uid: repo.GetUid()}))
+	grpccall.Must[any](t, "delete repo")(repos.DeleteRepo(ctx, &registry.DeleteRepoRequest{Uid: repo.GetUid()}))
 	_, err = repos.GetRepo(ctx, &registry.GetRepoRequest{Uid: repo.GetUid()})
-	wantCode(t, "a deleted repo", err, codes.NotFound)
-}
-
-// httpCaller sends a JSON request made from a message with the owner's token and
-// decodes the answer strictly into out (less the specification's fields).
-func httpCaller(t *testing.T, b emulatorproc.Bootstrap) func(method, path string, body proto.Message, out proto.Message) {
-	return func(method, path string, body proto.Message, out proto.Message) {
-		t.Helper()
-		var reader io.Reader
-		if body != nil {
-			raw, err := protojson.Marshal(body)
-			if err != nil {
-				t.Fatal(err)
-			}
-			reader = bytes.NewReader(raw)
-		}
-		req, err := http.NewRequest(method, b.APIURL+path, reader)
-		if err != nil {
-			t.Fatal(err)
-		}
-		req.Header.Set("Authorization", "Bearer "+b.Token)
-		req.Header.Set("Content-Type", "application/json")
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer res.Body.Close()
-		raw, _ := io.ReadAll(res.Body)
-		if res.StatusCode != http.StatusOK {
-			t.Fatalf("%s %s: HTTP %d %s", method, path, res.StatusCode, raw)
-		}
-		raw = withoutSpecFields(t, out, raw)
-		if err := (protojson.UnmarshalOptions{}).Unmarshal(raw, out); err != nil {
-			t.Fatalf("%s %s: the answer is not a strict %s: %v\n%s", method, path, out.ProtoReflect().Descriptor().FullName(), err, raw)
-		}
-	}
+	grpccall.WantCode(t, "a deleted repo", err, codes.NotFound)
 }
 
 // TestRegistryWritesOverHTTP sends the same writes by their HTTP rules and decodes each
 // answer strictly into HEAD's message.
 func TestRegistryWritesOverHTTP(t *testing.T) {
-	b, _ := start(t)
-	call := httpCaller(t, b)
+	b, _ := scenario.Start(t)
+	call := scenario.HTTPCaller(t, b)
 	repo := &registry.Repo{}
 	call("POST", "/registry/v2beta1/repos/"+b.RootGroupUID, &registry.Repo{Name: "http-head", Aliases: []string{"web"}}, repo)
 	updated := &registry.Repo{}

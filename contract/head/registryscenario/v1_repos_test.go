@@ -5,13 +5,14 @@ import (
 	"testing"
 
 	registryv1 "chainguard.dev/sdk/proto/platform/registry/v1"
+	"pulumi-irm/contract/head/internal/scenario"
 )
 
 // TestV1ReposOverHTTP sends the v1 registry's repo calls the platform's tools make,
 // each body made from and each answer decoded strictly into the module's v1 messages.
 func TestV1ReposOverHTTP(t *testing.T) {
-	b, _ := start(t)
-	call := httpCaller(t, b)
+	b, _ := scenario.Start(t)
+	call := scenario.HTTPCaller(t, b)
 	made := &registryv1.Repo{}
 	call("POST", "/registry/v1/repos/"+b.RootGroupUID, &registryv1.Repo{
 		Name: "v1-tools", CatalogTier: registryv1.CatalogTier_BASE, Aliases: []string{"kit"}, Readme: "# Tools",

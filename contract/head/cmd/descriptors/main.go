@@ -7,9 +7,12 @@
 // Each file linked here replaces the file of the same name in SET, with every file it
 // imports (HEAD's annotations and capabilities enum, which only add to v0.1.57's); the
 // other files of SET stay as they are. The registry's writes (CreateRepo, UpdateRepo,
-// GetRepoReadme, UpdateRepoReadme, CreateTag, DeleteTag) exist only at HEAD, and the
-// event subscriptions (v2beta1 SubscriptionsService, v1 Subscriptions) are services
-// v0.1.57's set does not carry.
+// GetRepoReadme, UpdateRepoReadme, CreateTag, DeleteTag) exist only at HEAD; so do the
+// IAM calls BatchCreateRoleBindings, the SCIM token and switch of an identity provider,
+// the external group role mappings and the terms (every IAM v2beta1 file is taken from
+// HEAD, so that its messages carry HEAD's fields, such as an identity provider's `scim`);
+// and the event subscriptions (v2beta1 SubscriptionsService, v1 Subscriptions) are
+// services v0.1.57's set does not carry. contract.HeadGRPCServices lists the services.
 //
 // This is a module of its own so that the contract suite keeps judging by v0.1.57.
 package main
@@ -26,6 +29,7 @@ import (
 	_ "chainguard.dev/sdk/proto/annotations"
 	_ "chainguard.dev/sdk/proto/capabilities"
 	events "chainguard.dev/sdk/proto/chainguard/platform/events/v2beta1"
+	iam "chainguard.dev/sdk/proto/chainguard/platform/iam/v2beta1"
 	registry "chainguard.dev/sdk/proto/chainguard/platform/registry/v2beta1"
 	eventsv1 "chainguard.dev/sdk/proto/platform/events/v1"
 	_ "github.com/grpc-ecosystem/grpc-gateway/v2/protoc-gen-openapiv2/options"
@@ -36,6 +40,15 @@ import (
 // roots are the HEAD files whose services (and messages) replace v0.1.57's.
 func roots() []protoreflect.FileDescriptor {
 	return []protoreflect.FileDescriptor{
+		iam.File_chainguard_platform_iam_v2beta1_groups_proto,
+		iam.File_chainguard_platform_iam_v2beta1_identities_proto,
+		iam.File_chainguard_platform_iam_v2beta1_roles_proto,
+		iam.File_chainguard_platform_iam_v2beta1_role_bindings_proto,
+		iam.File_chainguard_platform_iam_v2beta1_identity_providers_proto,
+		iam.File_chainguard_platform_iam_v2beta1_group_invites_proto,
+		iam.File_chainguard_platform_iam_v2beta1_account_associations_proto,
+		iam.File_chainguard_platform_iam_v2beta1_external_group_role_mappings_proto,
+		iam.File_chainguard_platform_iam_v2beta1_terms_proto,
 		registry.File_chainguard_platform_registry_v2beta1_repos_proto,
 		registry.File_chainguard_platform_registry_v2beta1_tags_proto,
 		events.File_chainguard_platform_events_v2beta1_subscriptions_proto,

@@ -1,0 +1,161 @@
+// Package scenario holds what the scenarios of contract/head share: starting the built
+// emulator with its gRPC face, calling it over HTTP by a method's `google.api.http` rule
+// with answers decoded strictly into HEAD's messages (the assertions on a gRPC call are
+// pulumi-irm/contract/internal/grpccall's).
+package scenario
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"pulumi-irm/contract"
+	"pulumi-irm/contract/internal/emulatorproc"
+)
+
+// Start runs the built emulator (`dist/emulator/cli.js` of the repository holding the
+// test's package) and answers its bootstrap and a gRPC connection to its face. The
+// scenarios run only with IRM_GRPC_SCENARIO set (tests/contract/contract.test.ts sets
+// it, after the build), not on every `go test`.
+func Start(t *testing.T) (emulatorproc.Bootstrap, *grpc.ClientConn) {
+	t.Helper()
+	if os.Getenv("IRM_GRPC_SCENARIO") == "" {
+		t.Skip("set IRM_GRPC_SCENARIO=1 (tests/contract/contract.test.ts does)")
+	}
+	b := emulatorproc.Start(t, repositoryRoot(t))
+	if b.GRPCURL == "" {
+		t.Fatal("the emulator has no gRPC face (was the descriptor set built?)")
+	}
+	conn, err := grpc.NewClient(strings.TrimPrefix(b.GRPCURL, "http://"), grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = conn.Close() })
+	return b, conn
+}
+
+// repositoryRoot is the nearest folder above the test's package holding contract/head.
+func repositoryRoot(t *testing.T) string {
+	t.Helper()
+	dir, err := filepath.Abs(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "contract", "head", "go.mod")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("no repository root above the test's package")
+		}
+		dir = parent
+	}
+}
+
+// WithoutSpecFields takes out of a JSON answer the specification's timestamps the
+// definitions lack (contract.SpecFields: a tag's createTime, a role binding's
+// updateTime), in the message and in the messages it holds, each checked for its type,
+// so that the rest is decoded strictly.
+func WithoutSpecFields(t *testing.T, out proto.Message, raw []byte) []byte {
+	t.Helper()
+	var object map[string]any
+	if err := json.Unmarshal(raw, &object); err != nil {
+		t.Fatalf("the answer is not a JSON object: %s", raw)
+	}
+	strip(t, out.ProtoReflect().Descriptor(), object)
+	stripped, err := json.Marshal(object)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return stripped
+}
+
+func strip(t *testing.T, message protoreflect.MessageDescriptor, object map[string]any) {
+	t.Helper()
+	name := string(message.FullName())
+	for _, field := range contract.SpecFields {
+		value, ok := object[field.JSON]
+		if field.Message != name || !ok {
+			continue
+		}
+		if problem := field.Check(value); problem != "" {
+			t.Fatalf("%s.%s: %s", name, field.JSON, problem)
+		}
+		delete(object, field.JSON)
+	}
+	fields := message.Fields()
+	for i := 0; i < fields.Len(); i++ {
+		field := fields.Get(i)
+		if field.Message() == nil || field.IsMap() {
+			continue
+		}
+		switch value := object[field.JSONName()].(type) {
+		case map[string]any:
+			strip(t, field.Message(), value)
+		case []any:
+			for _, item := range value {
+				if nested, ok := item.(map[string]any); ok {
+					strip(t, field.Message(), nested)
+				}
+			}
+		}
+	}
+}
+
+// HTTPCaller answers a function that sends a JSON request made from a message (none
+// when body is nil) with the bootstrap owner's token, wants HTTP 200, and decodes the
+// answer strictly into out (less the specification's fields).
+func HTTPCaller(t *testing.T, b emulatorproc.Bootstrap) func(method, path string, body proto.Message, out proto.Message) {
+	return func(method, path string, body proto.Message, out proto.Message) {
+		t.Helper()
+		var reader io.Reader
+		if body != nil {
+			raw, err := protojson.Marshal(body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			reader = bytes.NewReader(raw)
+		}
+		req, err := http.NewRequest(method, b.APIURL+path, reader)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Authorization", "Bearer "+b.Token)
+		req.Header.Set("Content-Type", "application/json")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		raw, _ := io.ReadAll(res.Body)
+		if res.StatusCode != http.StatusOK {
+			t.Fatalf("%s %s: HTTP %d %s", method, path, res.StatusCode, redacted(raw))
+		}
+		raw = WithoutSpecFields(t, out, raw)
+		if err := (protojson.UnmarshalOptions{}).Unmarshal(raw, out); err != nil {
+			t.Fatalf("%s %s: the answer is not a strict %s: %v\n%s", method, path, out.ProtoReflect().Descriptor().FullName(), err, redacted(raw))
+		}
+	}
+}
+
+// secretMembers are the JSON members of an answer that carry a secret: a SCIM token, an
+// invite code.
+var secretMembers = regexp.MustCompile(`"(token|code)"\s*:\s*"[^"]*"`)
+
+// redacted is an answer as a failure may print it: its secrets replaced.
+func redacted(raw []byte) []byte {
+	return secretMembers.ReplaceAll(raw, []byte(`"$1":"[redacted]"`))
+}
