@@ -72,8 +72,15 @@ export interface RoleFacts {
 
 /** What the provider's `check` read of the role a resource grants (`checkedRole`). */
 function checkedRole(resource: PolicyResource, uid: string): RoleFacts | undefined {
-  const role = hydratedRole(readPath(resource.props, "checkedRole"));
-  return role?.uid === uid ? { name: role.name, capabilities: role.capabilities } : undefined;
+  const record = readPath(resource.props, "checkedRole");
+  const role = hydratedRole(record);
+  if (role?.uid !== uid) return undefined;
+  // A built-in role is recorded without its capabilities: its published set.
+  const published =
+    readPath(record, "builtIn") === true && Object.hasOwn(BUILT_IN_ROLE_CAPABILITIES, role.name)
+      ? BUILT_IN_ROLE_CAPABILITIES[role.name]
+      : undefined;
+  return { name: role.name, capabilities: role.capabilities ?? published };
 }
 
 interface HydratedRole {

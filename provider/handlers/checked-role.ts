@@ -24,8 +24,12 @@ export interface CheckedRole {
   name: string;
   /** A built-in role (`owner`, `editor`, ...), whose name never changes. */
   builtIn: boolean;
-  /** Its capabilities, the enum value names. */
-  capabilities: string[];
+  /**
+   * Its capabilities, the enum value names; absent for a built-in role, whose set is
+   * published (the pack's `BUILT_IN_ROLE_CAPABILITIES`), so that each binding of
+   * `owner` does not carry a hundred names in its state.
+   */
+  capabilities?: string[];
 }
 
 /** Roles read, per client (what one token may see says nothing of another's). */
@@ -42,12 +46,15 @@ export function readCheckedRole(
   let role = cache.get(uid);
   if (role === undefined) {
     role = client.iam.roles.get(uid).then(
-      (answer) => ({
-        uid: answer.uid,
-        name: answer.name,
-        builtIn: BUILT_IN_ROLE_NAMES.has(answer.name) && !answer.uid.includes("/"),
-        capabilities: [...answer.capabilities].sort(),
-      }),
+      (answer): CheckedRole =>
+        BUILT_IN_ROLE_NAMES.has(answer.name) && !answer.uid.includes("/")
+          ? { uid: answer.uid, name: answer.name, builtIn: true }
+          : {
+              uid: answer.uid,
+              name: answer.name,
+              builtIn: false,
+              capabilities: [...answer.capabilities].sort(),
+            },
       () => undefined,
     );
     cache.set(uid, role);

@@ -238,6 +238,32 @@ describe(POLICY_NAMES.noPrivilegedRoleForWorkloadIdentity, () => {
     expect(runStack(policy, [platform, deployer, stale]).map((f) => f.level)).toEqual(["policy"]);
   });
 
+  it("in preview, judges a built-in role recorded without capabilities by its published set", () => {
+    const { platform, deployer } = previewOrg();
+    const bound = (name: string, uid: string, role: string) =>
+      stackResource(
+        IRM_TYPES.roleBinding,
+        name,
+        {
+          groupUid: UNKNOWN_STRING,
+          identityUid: UNKNOWN_STRING,
+          roleUid: uid,
+          checkedRole: { uid, name: role, builtIn: true },
+        },
+        { groupUid: [platform], identityUid: [deployer] },
+      );
+    const owner = bound("as-owner", OWNER_ROLE_UID, "owner");
+    const viewer = bound("as-viewer", VIEWER_ROLE_UID, "viewer");
+    // No role refused by name: owner is refused for what its published set can do.
+    const findings = runStack(policy, [platform, deployer, owner, viewer], {
+      privilegedRoles: [],
+    });
+    expect(findings.map((f) => `${f.level} ${f.urn?.split("::").pop()}`)).toEqual([
+      "policy as-owner",
+    ]);
+    expect(findings[0].message).toContain("CAP_IAM_ROLE_BINDINGS_CREATE");
+  });
+
   it("in preview, names a role from another binding's recorded built-in role name and refuses it", () => {
     // An existing binding (unchanged, so its state records the built-in role's name)
     // already uses `owner`; a new binding of the same role uid is judged before it is created.

@@ -79,7 +79,9 @@ async function main(): Promise<void> {
     const builtIn = isBuiltInRoleUid(uid);
     return {
       ...inputs,
-      checkedRole: { uid, name, builtIn, capabilities: [...capabilities].sort() },
+      checkedRole: builtIn
+        ? { uid, name, builtIn }
+        : { uid, name, builtIn, capabilities: [...capabilities].sort() },
     };
   };
 
