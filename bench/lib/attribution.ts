@@ -41,6 +41,9 @@ const COLLECTIONS: Record<string, string> = {
   IdentityProvider: "identityProviders",
   GroupInvite: "groupInvites",
   AccountAssociation: "accountAssociations",
+  ExternalGroupRoleMapping: "externalGroupRoleMappings",
+  Repo: "repos",
+  Subscription: "subscriptions",
 };
 
 /** `groups` for `pulumi-nodejs:dynamic/irm:Group`; undefined for a type of another package. */

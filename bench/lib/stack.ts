@@ -95,7 +95,7 @@ export async function createBenchStack(
 }
 
 /** An API path: the collection, then what follows it (a uid, a parent uid, or nothing). */
-export const API_PATH = /^\/(?:iam|registry|vulnerabilities)\/v2beta1\/([A-Za-z]+)\/?(.*)$/;
+export const API_PATH = /^\/(?:iam|registry|vulnerabilities|events)\/v2beta1\/([A-Za-z]+)\/?(.*)$/;
 
 /** The collection a logged request addresses (`groups`, `identities`, `roleBindings`, ...). */
 export function collectionOf(entry: LogEntry): string {

@@ -62,6 +62,9 @@ describe("which resource a request was for", () => {
       "identityProviders",
       "groupInvites",
       "accountAssociations",
+      "externalGroupRoleMappings",
+      "repos",
+      "subscriptions",
     ]);
     expect(collectionOfType("pulumi-nodejs:dynamic/irm-noop:Group")).toBeUndefined();
   });

@@ -159,6 +159,7 @@ describe("what the engine stores of the program's call stack", () => {
   it("covers every resource class the package exports", () => {
     expect(ALL.map(([name]) => name).sort()).toEqual([
       "AccountAssociation",
+      "ExternalGroupRoleMapping",
       "Group",
       "GroupInvite",
       "Identity",

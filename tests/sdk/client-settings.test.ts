@@ -149,6 +149,7 @@ describe("IrmClient", () => {
     });
     expect(Object.keys(client.iam).sort()).toEqual([
       "accountAssociations",
+      "externalGroupRoleMappings",
       "groupInvites",
       "groups",
       "identities",
@@ -158,6 +159,7 @@ describe("IrmClient", () => {
     ]);
     expect(Object.keys(client.registry).sort()).toEqual(["repos", "tags"]);
     expect(Object.keys(client.vulnerabilities)).toEqual(["advisories"]);
+    expect(Object.keys(client.events)).toEqual(["subscriptions"]);
     expect(Object.keys(client.v1).sort()).toEqual(["groups", "repos"]);
     const { inspect } = await import("node:util");
     expect(inspect(client, { depth: 10 })).not.toContain("printed-secret-token");
