@@ -128,9 +128,9 @@ export function routedCollections(): string[] {
   return [...ROUTES.keys()];
 }
 
-/** `/registry/v2beta1/repos/<uid>/readme` and `.../digests/<digest>/{architectures,size}`. */
+/** `/registry/v2beta1/repos/<uid>/digests/<digest>/{architectures,size}` (the README is served). */
 const REPO_SUB_RESOURCE =
-  /^\/registry\/v2beta1\/repos\/.+\/(?:readme|digests\/[^/]+\/(?:architectures|size))$/;
+  /^\/registry\/v2beta1\/repos\/.+\/digests\/[^/]+\/(?:architectures|size)$/;
 
 export class Api {
   constructor(private readonly ctx: EmulatorContext) {}
@@ -150,8 +150,8 @@ export class Api {
     const colon = lastSegment.includes(":") ? request.path.lastIndexOf(":") : -1;
     const path = colon < 0 ? request.path : request.path.slice(0, colon);
     // The sub-resources of a repository the definitions publish and this API leaves out
-    // (`GetRepoReadme`, the images' `GetArchitectures` and `GetSize`): UNIMPLEMENTED, not
-    // a malformed uid.
+    // (the images' `GetArchitectures` and `GetSize`): UNIMPLEMENTED, not a malformed uid.
+    // The README (`<uid>/readme`) is the repos collection's own.
     if (REPO_SUB_RESOURCE.test(request.path)) throw unsupported(request);
     const match =
       /^\/(iam|registry|vulnerabilities|events)\/(v1|v2beta1)\/([A-Za-z_]+)(?:\/(.*))?$/.exec(path);
