@@ -120,7 +120,7 @@ export function describeResult(result: ExportResult, dryRun: boolean): string {
       .map(([k, v]) => `${k} ${result.requests[k] ?? 0}/${v}`)
       .join(
         ", ",
-      )}, plus ${result.requests.group ?? 0} to find the group and ${result.requests.accountAssociation ?? 0} for its own account association)`,
+      )}, plus ${result.requests.group ?? 0} to find the group, ${result.requests.accountAssociation ?? 0} for its own account association and ${result.requests.readme ?? 0} for the repos' READMEs, one each)`,
   );
   if (!dryRun) {
     lines.push(

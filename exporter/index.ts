@@ -9,8 +9,10 @@ import {
   checkGroupInputs,
   checkIdentityInputs,
   checkIdentityProviderInputs,
+  checkRepoInputs,
   checkRoleBindingInputs,
   checkRoleInputs,
+  checkSubscriptionInputs,
 } from "../provider/checks";
 import { IrmClient, type IrmClientOptions } from "../sdk/index";
 import {
@@ -194,6 +196,19 @@ const CHECKS: { [K in DeclaredKind as K["type"]]: (d: Declaration<K>) => Failure
       adoptUid: b.uid,
     }).failures;
   },
+  Repo: (r) =>
+    checkRepoInputs({
+      ...named(r),
+      catalogTier: r.catalogTier,
+      aliases: r.aliases,
+      readme: r.readme,
+    }).failures,
+  Subscription: (s) =>
+    checkSubscriptionInputs({
+      parentUid: s.uid.slice(0, s.uid.lastIndexOf("/")),
+      sink: s.sink,
+      adoptUid: s.uid,
+    }).failures,
 };
 
 /** Inputs of the program that the provider's own `check` would refuse, kind by kind. */

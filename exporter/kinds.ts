@@ -82,6 +82,22 @@ export const KINDS = [
     one: "role binding",
     many: "role bindings",
   },
+  {
+    type: "Repo",
+    collection: "repos",
+    live: "repos",
+    declared: { program: "repos", count: "repos" },
+    one: "repo",
+    many: "repos",
+  },
+  {
+    type: "Subscription",
+    collection: "subscriptions",
+    live: "subscriptions",
+    declared: { program: "subscriptions", count: "subscriptions" },
+    one: "event subscription",
+    many: "event subscriptions",
+  },
   // Read and counted, never declared: an invite's code cannot be read back.
   {
     type: "GroupInvite",

@@ -12,7 +12,8 @@
  * - no object at all: the create never arrived, the pending create is removed (the next
  *   `up` creates it);
  * - anything else (a namesake that differs, several matches, an object another resource
- *   holds, inputs the provider's checks refuse, a group invite, a replacement's create):
+ *   holds, inputs the provider's checks refuse, a group invite, a subscription without
+ *   `adoptUid` (nothing tells it from another of the same sink), a replacement's create):
  *   the stack is refused, naming the candidates, and nothing is written. `--drop URN`
  *   says that this create never reached the service (after a look at the candidates).
  * A pending create of another package refuses the stack too: `pulumi stack import`
@@ -265,6 +266,14 @@ async function judge(
     found = await handler.recover(pending.inputs as never);
   } catch (error) {
     throw lookupFailed(pending, error);
+  }
+  if (found.unrecoverable !== undefined) {
+    return dropped
+      ? { action: "drop", reason: "dropped as asked (--drop)" }
+      : {
+          action: "refuse",
+          reason: `${found.unrecoverable}: delete the object it may have made, then ${dropHint}`,
+        };
   }
   const matching = found.matching as unknown as Raw[];
   const uids = matching.map((outs) => String(outs.uid));

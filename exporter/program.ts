@@ -3,8 +3,9 @@
  * names and inputs, and how each one refers to the others. Built from what was read
  * (read.ts) and turned into text by render.ts.
  *
- * One declarer per kind (group, custom role, identity, identity provider, account
- * association, role binding; group invites are counted and skipped) and a loop over
+ * One declarer per kind (group, custom role, identity, identity provider, external
+ * group role mapping, account association, role binding, repo, event subscription;
+ * group invites are counted and skipped) and a loop over
  * them in the order of `KINDS` (kinds.ts): `buildProgram`.
  *
  * Inputs are the live objects' values exactly as the provider compares them (see
@@ -20,6 +21,7 @@ import {
   type RoleBinding,
   roleGroupUid,
   type StaticKeysCreate,
+  type Subscription,
 } from "../sdk/index";
 import { KINDS, type KindName } from "./kinds";
 import {
@@ -29,7 +31,12 @@ import {
   VariableNames,
   wordsOf,
 } from "./names";
-import type { LiveAccountAssociation, LiveIdentityProvider, LiveOrganisation } from "./read";
+import type {
+  LiveAccountAssociation,
+  LiveIdentityProvider,
+  LiveOrganisation,
+  LiveRepo,
+} from "./read";
 
 /** A TypeScript expression that evaluates to a uid in the generated program. */
 export type UidExpression =
@@ -164,6 +171,24 @@ export interface BindingDeclaration {
   self?: boolean;
 }
 
+/**
+ * A registry repo: its settings and README, members at the provider's default
+ * (`CATALOG_TIER_UNSPECIFIED`, no aliases, no README) left out.
+ */
+export interface RepoDeclaration extends DeclaredChild {
+  catalogTier?: string;
+  aliases?: string[];
+  readme?: string;
+}
+
+/** An event subscription: its group and the URL events are delivered to. */
+export interface SubscriptionDeclaration {
+  resourceName: string;
+  uid: string;
+  parent: UidExpression;
+  sink: string;
+}
+
 /** Something that exists but is not in the program, and why. */
 export interface Omission {
   what: string;
@@ -182,6 +207,8 @@ export interface ExportedProgram {
   externalGroupRoleMappings: ExternalGroupRoleMappingDeclaration[];
   accountAssociations: AccountAssociationDeclaration[];
   bindings: BindingDeclaration[];
+  repos: RepoDeclaration[];
+  subscriptions: SubscriptionDeclaration[];
   /** The config keys of the identity providers' client secrets, in declaration order. */
   clientSecrets: ClientSecret[];
   /** Group invites that exist and are not declared (see `omissions`). */
@@ -827,6 +854,59 @@ const roleBindingDeclarer: Declarer<RoleBinding, BindingDeclaration> = {
   },
 };
 
+const repoDeclarer: Declarer<LiveRepo, RepoDeclaration> = {
+  select: (build) => [...build.live.repos].sort(build.inGroupOrder((r) => parentUidOf(r.uid))),
+  name: (build, repos) => build.namesOf(repos, (r) => parentUidOf(r.uid), "repo"),
+  refersTo: (repo) => [parentUidOf(repo.uid)],
+  declare: (build, repos) =>
+    repos.map((repo) =>
+      defined({
+        ...build.named("Repo", repo),
+        catalogTier:
+          repo.catalogTier && repo.catalogTier !== "CATALOG_TIER_UNSPECIFIED"
+            ? repo.catalogTier
+            : undefined,
+        aliases: repo.aliases && repo.aliases.length > 0 ? [...repo.aliases] : undefined,
+        readme: repo.readme !== "" ? repo.readme : undefined,
+      }),
+    ),
+};
+
+/** The words of a sink's host (`hooks.acme.example` → hooks, acme, example); none if unparsable. */
+function sinkWords(sink: string): string[] {
+  try {
+    return wordsOf(new URL(sink).hostname);
+  } catch {
+    return [];
+  }
+}
+
+/** A subscription has no name: `<sink host>-events`, qualified by its groups where it repeats. */
+const subscriptionName = (s: Subscription) => ({
+  uid: s.uid,
+  name: [...sinkWords(s.sink), "events"].join(" "),
+});
+
+const subscriptionDeclarer: Declarer<Subscription, SubscriptionDeclaration> = {
+  select: (build) =>
+    [...build.live.subscriptions].sort(
+      (a, b) =>
+        build.groupRank(parentUidOf(a.uid)) - build.groupRank(parentUidOf(b.uid)) ||
+        compareText(a.sink, b.sink) ||
+        compareText(a.uid, b.uid),
+    ),
+  name: (build, subscriptions) =>
+    build.namesOf(subscriptions.map(subscriptionName), (s) => parentUidOf(s.uid), "subscription"),
+  refersTo: (subscription) => [parentUidOf(subscription.uid)],
+  declare: (build, subscriptions) =>
+    subscriptions.map((subscription) => ({
+      resourceName: build.nameOf("Subscription", subscription.uid)!.resourceName,
+      uid: subscription.uid,
+      parent: build.groupExpression(parentUidOf(subscription.uid)),
+      sink: subscription.sink,
+    })),
+};
+
 /** Group invites are counted and said, never declared. */
 const groupInviteDeclarer: Declarer<{ uid: string }, never> = {
   select: () => [],
@@ -853,6 +933,8 @@ const DECLARERS: Record<KindName, Declarer<{ uid: string }, unknown>> = {
   ExternalGroupRoleMapping: externalGroupRoleMappingDeclarer,
   AccountAssociation: accountAssociationDeclarer,
   RoleBinding: roleBindingDeclarer,
+  Repo: repoDeclarer,
+  Subscription: subscriptionDeclarer,
   GroupInvite: groupInviteDeclarer,
 };
 

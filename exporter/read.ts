@@ -1,9 +1,11 @@
 /**
  * Reads what an export needs in one listing per collection and page: the chosen group,
  * then every group, identity, role binding, identity provider, external group role
- * mapping, account association and group invite below it (`uidp.descendants_of`, pages of 200) and every role the token
- * can see. No per-object GET, but one: the chosen group's own account association,
- * which has the group's uid and so is not below it.
+ * mapping, account association, repo, event subscription and group invite below it
+ * (`uidp.descendants_of`, pages of 200) and every role the token can see. Per-object
+ * GETs: the chosen group's own account association, which has the group's uid and so
+ * is not below it, and each repo's README (`<repo uid>/readme`, which no listing
+ * answers), at most `README_CONCURRENCY` at a time.
  */
 
 import { GROUP_UID_PATTERN, quoted } from "../provider/checks";
@@ -19,8 +21,10 @@ import {
   isUnauthenticated,
   type ListParams,
   type PagePromise,
+  type Repo,
   type Role,
   type RoleBinding,
+  type Subscription,
 } from "../sdk/index";
 import { CommandError } from "./command";
 import { type Collection, KINDS, type Kind } from "./kinds";
@@ -45,6 +49,10 @@ export interface LiveOrganisation {
   externalGroupRoleMappings: ExternalGroupRoleMapping[];
   /** The account associations of `top` and of every group below it (at most one each). */
   accountAssociations: LiveAccountAssociation[];
+  /** Every repo in `top` or below, each with its README (`""` when it has none). */
+  repos: LiveRepo[];
+  /** Every event subscription in `top` or below. */
+  subscriptions: Subscription[];
   /** Every group invite in `top` or below: counted, never declared (codes cannot be read). */
   groupInvites: LiveGroupInvite[];
   /** Requests sent, by collection (the floor is ceil(count / 200) each, at least 1). */
@@ -94,6 +102,14 @@ export interface LiveAccountAssociation {
   chainguard?: { serviceBindings: Record<string, string> };
 }
 
+/** A repo as listed, with its README's Markdown (one GET of `<uid>/readme` each). */
+export interface LiveRepo extends Repo {
+  readme: string;
+}
+
+/** READMEs read at once: one GET per repo, never more than this many in flight. */
+export const README_CONCURRENCY = 8;
+
 /** What the export needs of a group invite: enough to say what was skipped. */
 export interface LiveGroupInvite {
   uid: string;
@@ -124,6 +140,10 @@ const LISTINGS: {
   ExternalGroupRoleMapping: (client, below) => client.iam.externalGroupRoleMappings.list(below),
   AccountAssociation: (client, below) => client.iam.accountAssociations.list(below),
   RoleBinding: (client, below) => client.iam.roleBindings.list(below),
+  // Listed without READMEs (the listing has none): `withReadmes` adds them.
+  Repo: (client, below) =>
+    client.registry.repos.list(below) as unknown as PagePromise<LiveRepo, ListParams>,
+  Subscription: (client, below) => client.events.subscriptions.list(below),
   GroupInvite: (client, below) => client.iam.groupInvites.list(below),
 };
 
@@ -193,14 +213,49 @@ export async function readOrganisation(
     LiveOrganisation,
     Kind["live"]
   >;
+  const repos = await withReadmes(client, read.repos as Repo[], count);
   return {
     top,
     topIsRoot: !top.uid.includes("/"),
     ...read,
+    repos,
     accountAssociations: own ? [own, ...read.accountAssociations] : read.accountAssociations,
     requests,
     ...(callerUid === undefined ? {} : { callerUid }),
   };
+}
+
+/**
+ * Each repo with its README: one GET of `<uid>/readme` per repo (the listing answers
+ * none), at most `README_CONCURRENCY` in flight, counted as `readme`. Every repo read
+ * is below the chosen group, so every one is declared.
+ */
+async function withReadmes(
+  client: IrmClient,
+  repos: Repo[],
+  count: (collection: string) => void,
+): Promise<LiveRepo[]> {
+  const out: LiveRepo[] = new Array(repos.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < repos.length) {
+      const at = next++;
+      const repo = repos[at];
+      try {
+        count("readme");
+        out[at] = { ...repo, readme: (await client.registry.repos.getReadme(repo.uid)).content };
+      } catch (error) {
+        next = repos.length; // the other workers stop after their current GET
+        throw new ExportError(
+          `reading the README of repo ${quoted(repo.name)} (${repo.uid}) failed: ${apiSaid(error)}`,
+        );
+      }
+    }
+  };
+  await Promise.all(
+    Array.from({ length: Math.min(README_CONCURRENCY, repos.length) }, () => worker()),
+  );
+  return out;
 }
 
 /**

@@ -12,7 +12,9 @@ import type {
   GroupDeclaration,
   IdentityDeclaration,
   IdentityProviderDeclaration,
+  RepoDeclaration,
   RoleDeclaration,
+  SubscriptionDeclaration,
   UidExpression,
 } from "./program";
 
@@ -166,7 +168,7 @@ function declaration(
   ];
 }
 
-/** What groups, identities, custom roles and identity providers share: a parent, a name, a description. */
+/** What groups, identities, custom roles, identity providers and repos share: a parent, a name, a description. */
 type NamedObject = Pick<
   GroupDeclaration,
   "variable" | "resourceName" | "uid" | "parent" | "name" | "description"
@@ -293,6 +295,27 @@ function bindingLines(binding: BindingDeclaration, options: string | undefined):
   return declaration(undefined, "RoleBinding", binding.resourceName, members, options);
 }
 
+/** A repo: its settings, then its README (when it has one) before `adoptUid`. */
+function repoLines(repo: RepoDeclaration, options: string | undefined): string[] {
+  const extra: Array<[string, Value]> = [];
+  if (repo.catalogTier !== undefined) extra.push(["catalogTier", repo.catalogTier]);
+  if (repo.aliases !== undefined) extra.push(["aliases", repo.aliases]);
+  if (repo.readme !== undefined) extra.push(["readme", repo.readme]);
+  return namedObjectLines("Repo", repo, extra, options);
+}
+
+function subscriptionLines(
+  subscription: SubscriptionDeclaration,
+  options: string | undefined,
+): string[] {
+  const members: Array<[string, Value]> = [
+    ["parentUid", ref(subscription.parent)],
+    ["sink", subscription.sink],
+    ["adoptUid", subscription.uid],
+  ];
+  return declaration(undefined, "Subscription", subscription.resourceName, members, options);
+}
+
 /** `const x = config.get("x") ?? "uid";`, broken as Biome breaks a long `??`. */
 function outsideLines(variable: string, configKey: string, uid: string): string[] {
   const left = `config.get(${literal(configKey)})`;
@@ -361,6 +384,11 @@ const BLOCKS: { [K in DeclaredKind as K["type"]]: Block<K> } = {
     lines: accountAssociationLines,
   },
   RoleBinding: { title: "Role bindings.", lines: bindingLines },
+  Repo: { title: "Registry repos, with their READMEs.", lines: repoLines },
+  Subscription: {
+    title: "Event subscriptions: where each group's events are delivered.",
+    lines: subscriptionLines,
+  },
 };
 
 export interface RenderOptions {

@@ -42,6 +42,13 @@ const UID_PROPERTY: Record<BindingEnd, string> = {
   role: "roleUid",
 };
 
+/** The type of the resource at each end of a binding. */
+const END_TYPE: Record<BindingEnd, string> = {
+  identity: IRM_TYPES.identity,
+  group: IRM_TYPES.group,
+  role: IRM_TYPES.role,
+};
+
 /** Where the facts about one end of a binding come from. */
 interface EndSources {
   /** The stack resource that declares it, if any. */
@@ -249,9 +256,11 @@ export class IrmStack {
     const property = UID_PROPERTY[end];
     const rawUid = readString(binding.props, property);
     const uid = typeof rawUid === "string" && rawUid !== "" ? rawUid : undefined;
-    // A role uid computed from another kind of resource (a group's uid) is not that resource's.
-    const dependedOn = (binding.propertyDependencies?.[property] ?? []).filter((resource) =>
-      end === "role" ? resource.type === IRM_TYPES.role : isIrmType(resource.type),
+    // A uid computed from another kind of resource is not that resource's: a role uid from
+    // a group's uid, a group uid from a repo's, a subscription's or an identity's
+    // `parentUid`. Only a resource of the end's own kind is the end.
+    const dependedOn = (binding.propertyDependencies?.[property] ?? []).filter(
+      (resource) => resource.type === END_TYPE[end],
     );
     const declared =
       dependedOn.length === 1 ? dependedOn[0] : uid !== undefined ? this.byUid.get(uid) : undefined;

@@ -7,7 +7,9 @@
  * PKCE), an identity of every kind (claim patterns with audience and claims, static
  * keys, AWS, a service principal), an account association naming the service
  * principal, a mapping of the first provider's outside group to a role, and a group
- * invite (which the export skips).
+ * invite (which the export skips). Of the registry: a repo of `engineering` with a
+ * README, a catalog tier and aliases (the emulator's sample repos under the root have a
+ * tier and no README), and event subscriptions of `engineering` and the root.
  * Made directly, so the export tests do not depend on deploying the example.
  */
 import { generateKeyPairSync } from "node:crypto";
@@ -179,6 +181,26 @@ export async function createDemoOrganisation(emulator: {
       chainguard: { serviceBindings: { INGESTER: ingester.uid } },
     });
     uids["platform-accounts"] = uids.platform;
+    // ---- the registry's repos and the event subscriptions
+    const tools = await client.registry.repos.create(uids.engineering, {
+      name: "build-tools",
+      description: "Images of the build toolchain",
+      catalogTier: "CATALOG_TIER_DEVTOOLS",
+      aliases: ["tools", "toolchain"],
+    });
+    await client.registry.repos.updateReadme(
+      tools.uid,
+      '# build-tools\n\nPull it with `docker pull "build-tools"`.\n',
+    );
+    uids["build-tools"] = tools.uid;
+    const hooks = await client.events.subscriptions.create(uids.engineering, {
+      sink: "https://hooks.acme.example/irm/engineering",
+    });
+    uids["engineering-hooks"] = hooks.uid;
+    const audit = await client.events.subscriptions.create(emulator.rootGroupUid, {
+      sink: "https://audit.acme.example/events",
+    });
+    uids["audit-events"] = audit.uid;
     const invite = await client.iam.groupInvites.create(uids.payments, {
       roleUid: roles.get("viewer")!,
       ttl: 7 * 24 * 3600,

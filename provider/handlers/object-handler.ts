@@ -94,6 +94,12 @@ export interface ObjectSpec<
   create(client: IrmClient, inputs: Inputs): Promise<T>;
   /** After a create's outcome was lost: the objects that create may have made. */
   candidates(client: IrmClient, inputs: Inputs): Promise<T[]>;
+  /**
+   * Why no lookup can tell what a lost create made (a kind with no name and no creation
+   * time), when that is so: `recover` then answers this reason instead of an empty
+   * finding, which would read as "the create never arrived". Unset, `candidates` can.
+   */
+  unrecoverable?: string;
   /** The object's name for messages, when it has one. */
   nameOf?(outputs: Outputs | undefined): string | undefined;
   /** Describes what a create makes, for messages (`group "x" under <uid>`). */
@@ -142,6 +148,11 @@ export interface ObjectSpec<
 export interface Recovery<Outputs> {
   matching: Outputs[];
   differing: Array<{ uid: string; fields: string[] }>;
+  /**
+   * Set when nothing can be told (the spec's `unrecoverable`, without an `adoptUid`):
+   * why. `matching` and `differing` are then empty and say nothing.
+   */
+  unrecoverable?: string;
 }
 
 /** A handler of the shared lifecycle: the provider's methods, plus `recover`. */
@@ -459,6 +470,9 @@ function lifecycle<
 
     async recover(inputs) {
       const adoptUid = inputs.adoptUid || undefined;
+      if (adoptUid === undefined && spec.unrecoverable !== undefined) {
+        return { matching: [], differing: [], unrecoverable: spec.unrecoverable };
+      }
       const found =
         adoptUid === undefined
           ? await spec.candidates(context.client(), inputs)

@@ -6,7 +6,8 @@
  * A subscription has no name and no createTime, so after a lost create the object it
  * may have made cannot be told from another of the same sink: the create is sent again,
  * and the one lost, if it was made, is left for the user to delete (the error names
- * neither; `irm-pending` does not list it).
+ * neither). `irm-pending` refuses such a pending create, saying so (`unrecoverable`),
+ * unless `--drop` says it never arrived; with `adoptUid` it reads that one.
  */
 import type { IrmClient, Subscription } from "../../sdk/index";
 import { checkSubscriptionInputs, parentOf, type SubscriptionInputs } from "../checks";
@@ -77,6 +78,8 @@ export const subscriptionHandler = objectHandler<
     client.events.subscriptions.create(inputs.parentUid, { sink: inputs.sink }),
   // No name and no createTime: nothing can be told to be the lost create's (see above).
   candidates: async () => [],
+  unrecoverable:
+    "a Subscription cannot be told apart after a lost create (it has no name and no creation time, so one in the service may be another's with the same sink)",
   refuseAdoption: (current, inputs) =>
     current.sink === inputs.sink
       ? undefined

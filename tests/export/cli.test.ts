@@ -108,7 +108,7 @@ describe("irm-export command", () => {
     );
     expect(outcome.stdout).toMatch(/^ {2}index\.ts +\d+ lines$/m);
     expect(outcome.stdout).toContain(
-      "declaring 2 groups, 0 custom roles, 2 identities, 1 identity provider, 0 external group role mappings, 0 account associations, 2 role bindings (each with adoptUid)",
+      "declaring 2 groups, 0 custom roles, 2 identities, 1 identity provider, 0 external group role mappings, 0 account associations, 2 role bindings, 3 repos, 0 event subscriptions (each with adoptUid)",
     );
     // The identity the token acts as, and its owner binding on the root, are left out.
     expect(outcome.stdout).toContain(
@@ -121,12 +121,14 @@ describe("irm-export command", () => {
     expect(outcome.stdout).toContain(
       `client secret of identity provider team-sso (${teamUid}/${providerKey.slice(-16)}): pulumi config set --secret ${providerKey} <secret>`,
     );
-    // Eight listings of one page, two to find the organisation, one for its association.
+    // Ten listings of one page, two to find the organisation, one for its association,
+    // and one README per repo (the emulator's three sample repos).
     expect(outcome.stdout).toMatch(
-      /requests: 11 \(listings groups 1\/1, roles 1\/1, identities 1\/1/,
+      /requests: 16 \(listings groups 1\/1, roles 1\/1, identities 1\/1/,
     );
+    expect(outcome.stdout).toContain("repos 1/1, subscriptions 1/1, groupInvites 1/1");
     expect(outcome.stdout).toContain(
-      "plus 2 to find the group and 1 for its own account association",
+      "plus 2 to find the group, 1 for its own account association and 3 for the repos' READMEs, one each",
     );
     expect(fs.existsSync(out)).toBe(false);
     expectNoToken(outcome);
@@ -149,8 +151,9 @@ describe("irm-export command", () => {
       "const options: pulumi.CustomResourceOptions = { protect: true, retainOnDelete: true };",
     );
     // 2 groups, 2 identities (outsider and the emulator's second), 1 identity provider,
-    // 2 bindings: not the identity the token acts as, nor its binding.
-    expect(index.match(/^ {2}options,$/gm)).toHaveLength(7);
+    // 2 bindings, the emulator's 3 sample repos: not the identity the token acts as, nor
+    // its binding.
+    expect(index.match(/^ {2}options,$/gm)).toHaveLength(10);
     expect(index).not.toContain(`adoptUid: "${selfUid}"`);
     const readme = fs.readFileSync(path.join(out, "README.md"), "utf8");
     expect(readme).toContain(`identity "bootstrap-owner" (${selfUid}): left out:`);

@@ -72,7 +72,8 @@ describe("irm-export on the demo organisation", { shuffle: false }, () => {
   it("reads each collection in one page, and declares every object with readable references", async () => {
     const { result } = exported;
     // One page per collection, plus the two single-item listings that find the
-    // organisation and the GET of its own account association (it has none).
+    // organisation, the GET of its own account association (it has none) and one GET
+    // per repo's README (the demo's repo and the emulator's three samples).
     expect(result.requests).toEqual({
       group: 2,
       accountAssociation: 1,
@@ -83,7 +84,10 @@ describe("irm-export on the demo organisation", { shuffle: false }, () => {
       identityProviders: 1,
       externalGroupRoleMappings: 1,
       accountAssociations: 1,
+      repos: 1,
+      subscriptions: 1,
       groupInvites: 1,
+      readme: 4,
     });
     // 4 groups; 3 CI identities, 4 of the addendum's kinds and the emulator's second
     // seeded one (not the one the token acts as); 6 + 1 + 1 + 1 seeded bindings (not the
@@ -96,9 +100,18 @@ describe("irm-export on the demo organisation", { shuffle: false }, () => {
       identityProviders: 2,
       externalGroupRoleMappings: 1,
       accountAssociations: 1,
+      repos: 4,
+      subscriptions: 2,
     });
     const index = result.files["index.ts"];
     expect(index).toContain('const platform = new irm.Group("platform", {');
+    // The registry's kinds: a repo with its README, tier and aliases; a subscription.
+    expect(index).toContain('new irm.Repo("build-tools", {\n  parentUid: engineering.uid,');
+    expect(index).toContain(
+      `  readme: '# build-tools\\n\\nPull it with \`docker pull "build-tools"\`.\\n',`,
+    );
+    expect(index).toContain('new irm.Repo("nginx", {\n  parentUid: rootGroupUid,');
+    expect(index).toContain('new irm.Subscription("hooks-acme-example-events", {');
     expect(index).toContain("parentUid: engineering.uid,");
     expect(index).toContain('const editorRole = irm.getRoleOutput({ name: "editor" });');
     expect(index).toContain('new irm.RoleBinding("platform-ci-editor", {');
@@ -192,6 +205,8 @@ describe("irm-export on the demo organisation", { shuffle: false }, () => {
       identityProviders: 1,
       externalGroupRoleMappings: 1,
       accountAssociations: 1,
+      repos: 1,
+      subscriptions: 1,
       groupInvites: 1,
     });
     expect(result.counts).toEqual({
@@ -202,6 +217,8 @@ describe("irm-export on the demo organisation", { shuffle: false }, () => {
       identityProviders: 0,
       externalGroupRoleMappings: 0,
       accountAssociations: 1,
+      repos: 0,
+      subscriptions: 0,
     });
     expect(result.skippedInvites).toBe(0);
   });

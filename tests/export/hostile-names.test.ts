@@ -161,6 +161,8 @@ function hostileOrganisation(): LiveOrganisation {
     identityProviders: providers,
     externalGroupRoleMappings: [],
     accountAssociations: [],
+    repos: [],
+    subscriptions: [],
     groupInvites: [],
     requests: {},
   };

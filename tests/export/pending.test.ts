@@ -15,7 +15,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
 import { REPO_ROOT } from "../../harness/installed-package";
 import { typeToken } from "../../provider/resource-class";
-import { groupProvider, identityProvider, roleBindingProvider } from "../../provider/shim";
+import {
+  groupProvider,
+  identityProvider,
+  repoProvider,
+  roleBindingProvider,
+  subscriptionProvider,
+} from "../../provider/shim";
 import { IrmClient } from "../../sdk/index";
 import { fakeApi } from "../support/fake-api";
 
@@ -42,6 +48,8 @@ const TEXT: Record<string, string> = {
   Group: groupProvider,
   Identity: identityProvider,
   RoleBinding: roleBindingProvider,
+  Repo: repoProvider,
+  Subscription: subscriptionProvider,
 };
 const urn = (type: string, name: string) => `urn:pulumi:dev::org::${typeToken(type)}::${name}`;
 const creating = (type: string, name: string, inputs: Record<string, unknown>) => ({
@@ -371,5 +379,108 @@ describe("irm-pending", () => {
     expect(unknown.stderr).toContain(
       "--drop 'urn:nothing': no pending create of pulumi-irm has that URN",
     );
+  });
+});
+
+describe("irm-pending and the registry's kinds", () => {
+  let emulator: TestEmulator;
+  let env: Record<string, string>;
+  const made: Record<string, string> = {};
+  const README = "# tools\n\nThe build toolchain.\n";
+  const SINK = "https://hooks.acme.example/irm";
+
+  beforeAll(async () => {
+    emulator = await startTestEmulator();
+    env = { IRM_API_URL: emulator.url, IRM_TOKEN: emulator.token, IRM_MAX_RETRIES: "0" };
+    const client = new IrmClient({ baseUrl: emulator.url, token: emulator.token });
+    const root = emulator.rootGroupUid;
+    try {
+      // What an interrupted `up` made before state recorded it: a repo and its README.
+      made.tools = (
+        await client.registry.repos.create(root, {
+          name: "tools",
+          description: "Build tools",
+          catalogTier: "CATALOG_TIER_DEVTOOLS",
+          aliases: ["toolchain"],
+        })
+      ).uid;
+      await client.registry.repos.updateReadme(made.tools, README);
+      // Another party's "docs" repo, with a README of its own.
+      made.docs = (await client.registry.repos.create(root, { name: "docs" })).uid;
+      await client.registry.repos.updateReadme(made.docs, "# theirs\n");
+      made.hook = (await client.events.subscriptions.create(root, { sink: SINK })).uid;
+    } finally {
+      await client.close();
+    }
+  });
+
+  afterAll(async () => {
+    await emulator?.close();
+  });
+
+  /** A repo's inputs as state holds them: `check` has filled in the defaults. */
+  const repo = (name: string, inputs: Record<string, unknown>) =>
+    creating("Repo", name, {
+      parentUid: emulator.rootGroupUid,
+      name,
+      description: "",
+      catalogTier: "CATALOG_TIER_UNSPECIFIED",
+      aliases: [],
+      readme: "",
+      ...inputs,
+    });
+
+  it("records a repo equal to every input, its README included; never a namesake whose README differs", async () => {
+    const tools = repo("tools", {
+      description: "Build tools",
+      catalogTier: "CATALOG_TIER_DEVTOOLS",
+      aliases: ["toolchain"],
+      readme: README,
+    });
+    const recorded = await irmPending([], env, exportOf([tools]));
+    expect(recorded.stderr).toContain(`record '${urn("Repo", "tools")}' as '${made.tools}'`);
+    expect(recorded.code).toBe(0);
+
+    const docs = repo("docs", { readme: "# ours\n" });
+    const refused = await irmPending([], env, exportOf([docs]));
+    expect(refused.stderr).toContain(
+      `refused '${urn("Repo", "docs")}': no object matches every input it sent; another party's namesake is never taken: '${made.docs}' (differs in readme)`,
+    );
+    expect(refused.code).toBe(1);
+  });
+
+  it("refuses a subscription's lost create, saying why it cannot be told apart; --drop settles it", async () => {
+    // A subscription has no name and no creation time: the one in the service may be
+    // another party's (or another run's) with the same sink, so nothing is guessed.
+    for (const sink of [SINK, "https://never.acme.example/irm"]) {
+      const hook = creating("Subscription", "hooks", { parentUid: emulator.rootGroupUid, sink });
+      const outcome = await irmPending([], env, exportOf([hook]));
+      expect(outcome.stderr).toContain(
+        `refused '${urn("Subscription", "hooks")}': a Subscription cannot be told apart after a lost create (it has no name and no creation time, so one in the service may be another's with the same sink): delete the object it may have made, then if it never reached the service, run again with --drop '${urn("Subscription", "hooks")}'`,
+      );
+      expect(outcome.code).toBe(1);
+    }
+    const hook = creating("Subscription", "hooks", {
+      parentUid: emulator.rootGroupUid,
+      sink: SINK,
+    });
+    const dropped = await irmPending(
+      ["--drop", urn("Subscription", "hooks")],
+      env,
+      exportOf([hook]),
+    );
+    expect(dropped.stderr).toContain(`drop '${urn("Subscription", "hooks")}': dropped as asked`);
+    expect(dropped.code).toBe(0);
+  });
+
+  it("records a subscription adopted by uid: adoptUid names it", async () => {
+    const hook = creating("Subscription", "hooks", {
+      parentUid: emulator.rootGroupUid,
+      sink: SINK,
+      adoptUid: made.hook,
+    });
+    const outcome = await irmPending([], env, exportOf([hook]));
+    expect(outcome.stderr).toContain(`record '${urn("Subscription", "hooks")}' as '${made.hook}'`);
+    expect(outcome.code).toBe(0);
   });
 });

@@ -209,11 +209,46 @@ function richOrganisation(topIsRoot: boolean): LiveOrganisation {
         amazon: { account: "000000000001" },
       },
     ],
+    // Uids of their own too: a README with quotes and line breaks, a catalog tier and
+    // aliases; one without any; names and sink hosts that repeat across groups.
+    repos: [
+      {
+        uid: `${eu.uid}/0000000000000b01`,
+        name: "api",
+        description: "The EU's API image",
+        catalogTier: "CATALOG_TIER_APPLICATION",
+        aliases: ["api-eu", "eu.api"],
+        readme: '# API\n\nPull it with `docker pull "api"`.\n',
+        ...made,
+      },
+      { uid: `${us.uid}/0000000000000b02`, name: "api", readme: "", ...made },
+      {
+        uid: `${top.uid}/0000000000000b03`,
+        name: "base",
+        catalogTier: "CATALOG_TIER_BASE",
+        readme: "",
+        ...made,
+      },
+    ],
+    subscriptions: [
+      { uid: `${us.uid}/0000000000000c02`, sink: "https://hooks.acme.example/irm/us" },
+      { uid: `${eu.uid}/0000000000000c01`, sink: "https://hooks.acme.example/irm/eu" },
+      { uid: `${top.uid}/0000000000000c03`, sink: "https://audit.acme.example/events" },
+    ],
     groupInvites: [
       { uid: under(eu.uid), roleUid: viewer.uid, expirationTime: TIME },
       { uid: under(us.uid), roleUid: sso.uid, expirationTime: TIME },
     ],
-    requests: { group: 1, accountAssociation: 1, groups: 1, identities: 1, roles: 2 },
+    requests: {
+      group: 1,
+      accountAssociation: 1,
+      groups: 1,
+      identities: 1,
+      roles: 2,
+      repos: 1,
+      subscriptions: 1,
+      readme: 3,
+    },
     callerUid: owner.uid,
   };
 }

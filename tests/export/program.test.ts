@@ -119,6 +119,8 @@ function awkwardOrganisation(): LiveOrganisation {
     identityProviders: [],
     externalGroupRoleMappings: [],
     accountAssociations: [],
+    repos: [],
+    subscriptions: [],
     groupInvites: [],
     requests: {},
   };
@@ -244,6 +246,8 @@ describe("roles, told apart by uid", () => {
     identityProviders: [],
     externalGroupRoleMappings: [],
     accountAssociations: [],
+    repos: [],
+    subscriptions: [],
     groupInvites: [],
     requests: {},
   };
@@ -400,6 +404,31 @@ function fullOrganisation(): LiveOrganisation {
     identityProviders: [okta, pkce],
     externalGroupRoleMappings: [],
     accountAssociations: [euAccounts, rootAccounts],
+    repos: [
+      {
+        uid: `${eu.uid}/${segment()}`,
+        name: "api",
+        description: "The EU's API image",
+        catalogTier: "CATALOG_TIER_APPLICATION",
+        aliases: ["api-eu", "eu.api"],
+        readme: '# API\n\nPull it with `docker pull "api"`.\n',
+        createTime: TIME,
+        updateTime: TIME,
+      },
+      {
+        uid: `${us.uid}/${segment()}`,
+        name: "api",
+        catalogTier: "CATALOG_TIER_UNSPECIFIED",
+        aliases: [],
+        readme: "",
+        createTime: TIME,
+      },
+    ],
+    subscriptions: [
+      { uid: `${eu.uid}/${segment()}`, sink: "https://hooks.acme.example/irm/eu" },
+      { uid: `${us.uid}/${segment()}`, sink: "https://hooks.acme.example/irm/us" },
+      { uid: `${ROOT}/${segment()}`, sink: "https://audit.acme.example/events" },
+    ],
     groupInvites: [
       { uid: `${eu.uid}/${segment()}`, roleUid: viewer.uid, expirationTime: TIME },
       { uid: `${us.uid}/${segment()}`, roleUid: sso.uid, expirationTime: TIME },
@@ -523,6 +552,53 @@ describe("the generated program for every kind of object", () => {
     );
   });
 
+  it("declares repos with their settings and README, members at their default left out", () => {
+    expect(index).toContain(
+      [
+        'new irm.Repo("eu-api", {',
+        "  parentUid: eu.uid,",
+        '  name: "api",',
+        `  description: "The EU's API image",`,
+        '  catalogTier: "CATALOG_TIER_APPLICATION",',
+        '  aliases: ["api-eu", "eu.api"],',
+        `  readme: '# API\\n\\nPull it with \`docker pull "api"\`.\\n',`,
+        `  adoptUid: "${live.repos[0].uid}",`,
+        "});",
+      ].join("\n"),
+    );
+    // No tier, no aliases, no README: nothing but its name, as the provider's defaults fill in.
+    expect(index).toContain(
+      [
+        'new irm.Repo("us-api", {',
+        "  parentUid: us.uid,",
+        '  name: "api",',
+        `  adoptUid: "${live.repos[1].uid}",`,
+        "});",
+      ].join("\n"),
+    );
+    expect(program.repos.map((r) => r.readme)).toEqual([live.repos[0].readme, undefined]);
+  });
+
+  it("declares event subscriptions by group and sink, named after the sink's host", () => {
+    expect(index).toContain(
+      [
+        'new irm.Subscription("audit-acme-example-events", {',
+        "  parentUid: rootGroupUid,",
+        '  sink: "https://audit.acme.example/events",',
+        `  adoptUid: "${live.subscriptions[2].uid}",`,
+        "});",
+      ].join("\n"),
+    );
+    // The same host in two groups: qualified by the groups' names.
+    expect(index).toContain('new irm.Subscription("eu-hooks-acme-example-events", {');
+    expect(index).toContain('new irm.Subscription("us-hooks-acme-example-events", {');
+    expect(program.subscriptions.map((s) => s.sink)).toEqual([
+      "https://audit.acme.example/events",
+      "https://hooks.acme.example/irm/eu",
+      "https://hooks.acme.example/irm/us",
+    ]);
+  });
+
   it("counts the group invites it skips, and says why", () => {
     expect(program.skippedInvites).toBe(2);
     const note = program.omissions.find((o) => o.what === "2 group invites");
@@ -535,6 +611,8 @@ describe("the generated program for every kind of object", () => {
       ...reversed(live),
       identityProviders: [...live.identityProviders].reverse(),
       accountAssociations: [...live.accountAssociations].reverse(),
+      repos: [...live.repos].reverse(),
+      subscriptions: [...live.subscriptions].reverse(),
       groupInvites: [...live.groupInvites].reverse(),
     };
     expect(

@@ -2,7 +2,8 @@
  * The generated project on the real Pulumi engine (the CLI through the Automation API,
  * tests/support/engine-stack.ts), where the CLI is available: the demo organisation
  * (harness/orgs/demo-org.ts: groups, custom roles, an identity of every kind, identity
- * providers, an account association, role bindings, a group invite), exported with
+ * providers, an account association, role bindings, repos with and without a README,
+ * event subscriptions, a group invite), exported with
  * `--protect`, then previewed and deployed with the one client secret set as the
  * generated README says. Skipped, with the global setup's one-line notice, on machines
  * without the CLI. demo.test.ts deploys a subtree of the same organisation (parent and
@@ -31,15 +32,7 @@ import { generateProject, liveUids } from "../support/export";
 
 /** How many objects the generated program declares (each with `adoptUid`). */
 function declaredCount({ counts }: ExportResult): number {
-  return (
-    counts.groups +
-    counts.customRoles +
-    counts.identities +
-    counts.identityProviders +
-    counts.externalGroupRoleMappings +
-    counts.accountAssociations +
-    counts.roleBindings
-  );
+  return Object.values(counts).reduce((sum, n) => sum + n, 0);
 }
 
 describe.skipIf(!hasRealEngine())(
@@ -103,6 +96,25 @@ describe.skipIf(!hasRealEngine())(
       const resources = await stack.resources();
       expect(resources.map((r) => r.id).sort()).toEqual(await liveUids(emulator));
       expect(resources.every((r) => r.protect)).toBe(true);
+      // The registry's kinds: the demo's repo with its README, tier and aliases, the
+      // emulator's three sample repos (a tier, no README), and two subscriptions.
+      expect(exported.counts.repos).toBe(4);
+      expect(exported.counts.subscriptions).toBe(2);
+      const tools = resources.find((r) => r.id === demo["build-tools"]);
+      expect(tools?.outputs).toMatchObject({
+        name: "build-tools",
+        catalogTier: "CATALOG_TIER_DEVTOOLS",
+        aliases: ["tools", "toolchain"],
+        readme: '# build-tools\n\nPull it with `docker pull "build-tools"`.\n',
+      });
+      expect(
+        resources.filter((r) => r.type.endsWith(":Subscription")).map((r) => r.outputs.sink),
+      ).toEqual(
+        expect.arrayContaining([
+          "https://hooks.acme.example/irm/engineering",
+          "https://audit.acme.example/events",
+        ]),
+      );
       // The secret is in the stack only encrypted.
       expect(stack.persistedText!()).not.toContain(DEMO_CLIENT_SECRET);
     }, 180_000);

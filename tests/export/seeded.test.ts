@@ -7,8 +7,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { exportOrganisation, requestFloor } from "../../exporter/index";
+import { README_CONCURRENCY } from "../../exporter/read";
 import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
 import { type SeededOrganisation, seedOrganisation } from "../../harness/orgs/seeded-org";
+import { IrmClient } from "../../sdk/index";
 import { describeOnEngine, type EngineStack, hasRealEngine } from "../support/engine-stack";
 import {
   changes,
@@ -59,12 +61,15 @@ describe(`irm-export on a seeded organisation of ${SIZE} objects`, { shuffle: fa
     expect(counts.customRoles).toBe(seeded.customRoles);
     expect(counts.accountAssociations).toBe(seeded.accountAssociations);
     expect(counts.identityProviders).toBe(0);
-    const { group, accountAssociation, ...listings } = result.requests;
+    const { group, accountAssociation, readme, ...listings } = result.requests;
     expect(listings).toEqual(requestFloor(result.live));
-    expect(Object.keys(listings)).toHaveLength(8);
+    expect(Object.keys(listings)).toHaveLength(10);
     expect(group).toBe(2);
     // The root's own association (it has none): one GET.
     expect(accountAssociation).toBe(1);
+    // One README GET per repo (the emulator's three samples), none more.
+    expect(counts.repos).toBe(3);
+    expect(readme).toBe(3);
   });
 
   it("gives names that repeat across departments unique, qualified resource names", () => {
@@ -137,13 +142,75 @@ describe("irm-export of identity providers over more than one page", { shuffle: 
     const tallied = Object.values(result.requests).reduce((sum, n) => sum + n, 0);
     expect(served).toHaveLength(tallied);
     expect(served.filter((r) => r.path.endsWith("/identityProviders"))).toHaveLength(2);
-    const { group, accountAssociation, ...listings } = result.requests;
+    const { group, accountAssociation, readme, ...listings } = result.requests;
     expect(listings).toEqual(requestFloor(result.live));
+    expect(readme).toBe(result.counts.repos);
     expect(result.clientSecrets.every((s) => s.optional)).toBe(true);
     expect(new Set(result.clientSecrets.map((s) => s.configKey)).size).toBe(210);
     const index = result.files["index.ts"];
     expect(index).not.toContain("requireSecret");
     expect(index.match(/ = config\.getSecret\("clientSecret-[0-9a-f]{16}"\);/g)).toHaveLength(210);
     expect(result.warnings).toEqual([]);
+  });
+});
+
+describe("irm-export of many repos: one README GET each, a few at a time", () => {
+  let emulator: TestEmulator;
+
+  beforeAll(async () => {
+    emulator = await startTestEmulator();
+    await emulator.seed({
+      generate: { kind: "repos", count: 40, parentUid: emulator.rootGroupUid, namePrefix: "img" },
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await emulator?.close();
+  });
+
+  it(`reads every README once, never more than ${README_CONCURRENCY} at once`, async () => {
+    const client = new IrmClient({ baseUrl: emulator.url, token: emulator.token });
+    const repos = client.registry.repos;
+    const getReadme = repos.getReadme.bind(repos);
+    let inFlight = 0;
+    let most = 0;
+    repos.getReadme = async (uid, options) => {
+      most = Math.max(most, ++inFlight);
+      try {
+        // Long enough that every worker has one in flight at once.
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        return await getReadme(uid, options);
+      } finally {
+        inFlight -= 1;
+      }
+    };
+    try {
+      await emulator.clearRequests();
+      const result = await exportOrganisation({ dryRun: true, client });
+      // The 40 seeded and the emulator's three samples.
+      expect(result.counts.repos).toBe(43);
+      expect(result.requests.readme).toBe(43);
+      expect(most).toBe(README_CONCURRENCY);
+      const readmes = (await emulator.requests()).filter((r) => r.path.endsWith("/readme"));
+      expect(readmes).toHaveLength(43);
+      expect(new Set(readmes.map((r) => r.path)).size).toBe(43);
+      expect(readmes.every((r) => r.method === "GET" && r.status === 200)).toBe(true);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("a README the API refuses stops the export, naming the repo", async () => {
+    await emulator.fault({ match: { pathRegex: "/readme$" }, status: 503, count: 0 });
+    try {
+      await expect(
+        exportOrganisation({
+          dryRun: true,
+          settings: { baseUrl: emulator.url, token: emulator.token, retry: { retries: 0 } },
+        }),
+      ).rejects.toThrow(/^reading the README of repo "[^"]+" \([0-9a-f/]+\) failed: UNAVAILABLE/);
+    } finally {
+      await emulator.clearFaults();
+    }
   });
 });

@@ -597,6 +597,77 @@ describe(POLICY_NAMES.groupDescriptionRequired, () => {
   });
 });
 
+describe("stacks with the registry's kinds (repos, event subscriptions)", () => {
+  /** A deployed org with a repo and a subscription of `platform`, as state holds them. */
+  function registryOrg() {
+    const org = deployedOrg();
+    const platformUid = uidOf(org.platform);
+    const tools = stackResource(
+      IRM_TYPES.repo,
+      "build-tools",
+      {
+        uid: `${platformUid}/00000000000000b1`,
+        parentUid: platformUid,
+        name: "build-tools",
+        description: "",
+        catalogTier: "CATALOG_TIER_DEVTOOLS",
+        aliases: ["tools"],
+        readme: "# build-tools\n",
+        createTime: "2026-11-21T10:00:00.000Z",
+        updateTime: "2026-11-21T10:00:00.000Z",
+      },
+      { parentUid: [org.platform] },
+    );
+    const hooks = stackResource(
+      IRM_TYPES.subscription,
+      "platform-hooks",
+      {
+        uid: `${platformUid}/00000000000000c1`,
+        parentUid: platformUid,
+        sink: "https://hooks.acme.example/irm",
+        createTime: "",
+      },
+      { parentUid: [org.platform] },
+    );
+    return { ...org, tools, hooks };
+  }
+
+  it("judges nothing about repos and subscriptions, and nothing else differently", () => {
+    const { platform, apps, deployer, tools, hooks } = registryOrg();
+    const bound = boundBinding("ci-owner", { group: platform, identity: deployer }, OWNER);
+    const without = [platform, apps, deployer, bound];
+    const findings = (resources: typeof without) =>
+      irmPolicies().flatMap((policy) => {
+        if ("validateStack" in policy) return runStack(policy, resources);
+        return resources.flatMap((r) => runResource(policy, r.type, r.name, r.props));
+      });
+    const withRegistry = findings([...without, tools, hooks]);
+    expect(withRegistry).toEqual(findings(without));
+    // The owner grant to a workload identity is still found; the repo's empty
+    // description is no group's.
+    expect(withRegistry.map((f) => f.urn)).toContain(bound.urn);
+    expect(withRegistry.map((f) => f.urn)).not.toContain(tools.urn);
+    expect(withRegistry.map((f) => f.urn)).not.toContain(hooks.urn);
+  });
+
+  it("takes a binding's group from the group its uid names, not from a repo whose parentUid gave it", () => {
+    // `groupUid: tools.parentUid` is the platform group's uid: the same binding as one
+    // written with `platform.uid`, which the API refuses the second time.
+    const { platform, deployer, tools } = registryOrg();
+    const first = boundBinding("ci-viewer", { group: platform, identity: deployer }, VIEWER);
+    const second = stackResource(
+      IRM_TYPES.roleBinding,
+      "ci-viewer-again",
+      { ...first.props, uid: `${uidOf(platform)}/00000000000000d1` },
+      { groupUid: [tools] },
+    );
+    const findings = runStack(noDuplicateRoleBinding(), [platform, deployer, tools, first, second]);
+    expect(findings.map((f) => f.message)).toEqual([
+      `RoleBinding 'ci-viewer-again' duplicates RoleBinding 'ci-viewer': both bind identity 'ci-deployer' to role 'viewer' in group 'platform'. The API refuses the second one (ALREADY_EXISTS). Fix: remove one of them.`,
+    ]);
+  });
+});
+
 describe("irmPolicies", () => {
   it("returns the ten policies with distinct names and their default levels", () => {
     const policies = irmPolicies();

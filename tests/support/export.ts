@@ -150,7 +150,7 @@ export async function biomeFormat(source: string): Promise<string> {
 /**
  * Every object an export declares below the root, by uid: groups, identities, role
  * bindings, identity providers, the root's and every group's account association (uid
- * = the group's), and the custom roles of the root and below. Not group invites, and
+ * = the group's), the custom roles of the root and below, repos and event subscriptions. Not group invites, and
  * not the identity the emulator's token acts as nor its bindings, which an export
  * leaves out unless `includeSelf` (then pass `{ includeSelf: true }`).
  */
@@ -163,7 +163,7 @@ export async function liveUids(
     const self = options.includeSelf ? undefined : await client.tokenSubject();
     const root = emulator.rootGroupUid;
     const below = { descendantsOf: root };
-    const [groups, identities, bindings, providers, mappings, associations, roles] =
+    const [groups, identities, bindings, providers, mappings, associations, roles, repos, hooks] =
       await Promise.all([
         client.iam.groups.list(below).all(),
         client.iam.identities.list(below).all(),
@@ -172,6 +172,8 @@ export async function liveUids(
         client.iam.externalGroupRoleMappings.list(below).all(),
         client.iam.accountAssociations.list(below).all(),
         client.iam.roles.list().all(),
+        client.registry.repos.list(below).all(),
+        client.events.subscriptions.list(below).all(),
       ]);
     const own = await client.iam.accountAssociations.get(root).catch((error: unknown) => {
       if (isNotFound(error)) return undefined;
@@ -188,6 +190,8 @@ export async function liveUids(
       ...associations,
       ...(own ? [own] : []),
       ...custom,
+      ...repos,
+      ...hooks,
     ]
       .filter((o) => o.uid !== self && !("identity" in o && o.identity.uid === self))
       .map((o) => o.uid)
