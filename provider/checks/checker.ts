@@ -128,6 +128,21 @@ function modulusBits(n: unknown): number | undefined {
   return (bytes.length - first - 1) * 8 + (32 - Math.clz32(bytes[first]));
 }
 
+/**
+ * `failures` as the engine can show them: each on the top-level input its property
+ * starts with, its full path leading the reason (`claimMatch.issuer: must be ...` on
+ * `claimMatch`). The engine prints a failure with the value of the input its property
+ * names, looked up as a top-level key, so a nested path printed `value {<nil>}`.
+ */
+export function onTopLevelInputs(failures: readonly CheckFailure[]): CheckFailure[] {
+  return failures.map(({ property, reason }) => {
+    const input = /^[^.[]+/.exec(property)?.[0];
+    return input === undefined || input === property
+      ? { property, reason }
+      : { property: input, reason: `${property}: ${reason}` };
+  });
+}
+
 /** Collects the failures of one resource's inputs. */
 export class Checker {
   readonly failures: CheckFailure[] = [];
