@@ -99,9 +99,9 @@ function keepingText<I, O>(handler: ResourceHandler<I, O>, text: string): Resour
 }
 
 /**
- * `handler` whose check failures are each on a top-level input, its path in the reason
- * (`onTopLevelInputs`): this is where they leave the package for the host, and the
- * engine shows `value {<nil>}` for a property that is not a top-level input.
+ * `handler` whose check failures each name a top-level input (or none), a member's path
+ * leading the reason (`onTopLevelInputs`): this is where they leave the package for the
+ * host, and the engine shows `value {<nil>}` for a property that is no top-level input.
  */
 function withTopLevelFailures<I, O>(handler: ResourceHandler<I, O>): ResourceHandler<I, O> {
   return {
@@ -109,7 +109,7 @@ function withTopLevelFailures<I, O>(handler: ResourceHandler<I, O>): ResourceHan
     async check(olds, news) {
       const result = await handler.check(olds, news);
       return result.failures?.length
-        ? { ...result, failures: onTopLevelInputs(result.failures) }
+        ? { ...result, failures: onTopLevelInputs(result.failures, news) }
         : result;
     },
   };

@@ -135,7 +135,8 @@ describe("IdentityProvider check", () => {
     );
     expect(placed.failures).toEqual([
       {
-        property: "oidc",
+        // On no input: the engine would print oidc's value, the secret with it.
+        property: "",
         reason:
           "oidc.clientSecret: is not an input here: give the secret as clientSecret, which is kept as a Pulumi secret",
       },

@@ -1,6 +1,7 @@
 /**
  * Check failures as the provider answers the host: each on a top-level input (the
- * engine shows that input's value), a nested place leading its reason
+ * engine shows that input's value), or on none where that value must not be shown (a
+ * secret, key material, a long value), a nested place leading its reason
  * (`{ property: "oidc", reason: "oidc.clientId: is required" }`). These read them back
  * by the place they name, so a test still speaks of `oidc.clientId`.
  */
@@ -11,9 +12,10 @@ import { expect } from "vitest";
 export function placed(failure: CheckFailure): { place: string; reason: string } {
   const { property, reason } = failure;
   expect(property, `a failure on a nested property: ${JSON.stringify(failure)}`).toMatch(
-    /^[^.[]+$/,
+    /^[^.[]*$/,
   );
-  const lead = reason.startsWith(`${property}.`) || reason.startsWith(`${property}[`);
+  const lead =
+    property === "" || reason.startsWith(`${property}.`) || reason.startsWith(`${property}[`);
   const colon = reason.indexOf(": ");
   return lead && colon > 0
     ? { place: reason.slice(0, colon), reason: reason.slice(colon + 2) }
