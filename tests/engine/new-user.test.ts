@@ -250,6 +250,18 @@ describe.runIf(hasRealEngine())("what a new user meets first", { shuffle: false 
     expect(out).toMatch(/property oidc value \{.*\} has a problem: oidc\.clientId: /);
   }, 300_000);
 
+  it("a secret written inside oidc fails the preview naming oidc.clientSecret once, never printing it", async () => {
+    const secret = "inside-oidc-secret-3b9d";
+    const out = await previewAdding(
+      `new irm.IdentityProvider("bad-sso", { parentUid: team.uid, name: "bad sso", defaultRole: irm.getRoleOutput({ name: "viewer" }).uid, oidc: JSON.parse('{"issuer":"https://login.example.com","clientId":"c","pkceEnabled":true,"clientSecret":"${secret}"}') });`,
+    );
+    expect(out).not.toContain("<nil>");
+    expect(count(out, "oidc.clientSecret: is not an input here")).toBe(1);
+    // On no input: the engine would print oidc's value, the secret in it.
+    expect(out).toContain("resource 'bad-sso' has a problem: oidc.clientSecret: ");
+    expect(out).not.toContain(secret);
+  }, 300_000);
+
   it("a delete blocked by an object the stack does not manage fails at once, naming it", async () => {
     stack.editProgram(
       '{ parentUid: team.uid, name: "sub" }, { protect: true }',
