@@ -5,6 +5,7 @@
  * state, and never in state.
  */
 import type { ConfigureRequest } from "@pulumi/pulumi/dynamic";
+import { onTopLevelInputs } from "./checks";
 import {
   checkedProviderSettings,
   clientFor,
@@ -97,6 +98,23 @@ function keepingText<I, O>(handler: ResourceHandler<I, O>, text: string): Resour
   };
 }
 
+/**
+ * `handler` whose check failures each name a top-level input (or none), a member's path
+ * leading the reason (`onTopLevelInputs`): this is where they leave the package for the
+ * host, and the engine shows `value {<nil>}` for a property that is no top-level input.
+ */
+function withTopLevelFailures<I, O>(handler: ResourceHandler<I, O>): ResourceHandler<I, O> {
+  return {
+    ...handler,
+    async check(olds, news) {
+      const result = await handler.check(olds, news);
+      return result.failures?.length
+        ? { ...result, failures: onTopLevelInputs(result.failures, news) }
+        : result;
+    },
+  };
+}
+
 /** The lines the provider host is about to print for errors it also answers the engine with. */
 const hostCopies = new Set<string>();
 let hostCopiesDropped = false;
@@ -162,7 +180,7 @@ const objects = Object.fromEntries(
   PROVIDER_KINDS.map((kind) => [
     kind.runtimeExport,
     keepingText<unknown, unknown>(
-      withAdvice(kind.handler(context) as ResourceHandler<unknown, unknown>),
+      withTopLevelFailures(withAdvice(kind.handler(context) as ResourceHandler<unknown, unknown>)),
       kind.text,
     ),
   ]),

@@ -128,6 +128,37 @@ function modulusBits(n: unknown): number | undefined {
   return (bytes.length - first - 1) * 8 + (32 - Math.clz32(bytes[first]));
 }
 
+/** Members no failure may show: a secret, or key material (a private key pasted by mistake). */
+const UNSHOWN_MEMBERS = new Set(["clientSecret", "issuerKeys"]);
+/** The longest input (as JSON) the engine may print beside a failure of one of its members. */
+const MAX_SHOWN_LENGTH = 256;
+
+/** True when `value` may be printed whole: short, and holding no secret or key material. */
+function showable(value: unknown): boolean {
+  if (isRecord(value) && Object.keys(value).some((key) => UNSHOWN_MEMBERS.has(key))) return false;
+  return (JSON.stringify(value) ?? "").length <= MAX_SHOWN_LENGTH;
+}
+
+/**
+ * `failures` as the engine can show them, its full path leading the reason of each
+ * failure of a member: the engine prints a failure with the value of the input its
+ * property names, looked up as a top-level key of `inputs`, so a nested path printed
+ * `value {<nil>}`. The failure moves to the top-level input (`claimMatch`, reason
+ * `claimMatch.issuer: must be ...`), or names none when that input's value must not be
+ * printed (a secret, key material, a long value), and the engine then prints no value.
+ */
+export function onTopLevelInputs(
+  failures: readonly CheckFailure[],
+  inputs: Record<string, unknown>,
+): CheckFailure[] {
+  return failures.map(({ property, reason }) => {
+    const input = /^[^.[]+/.exec(property)?.[0];
+    if (input === undefined || input === property) return { property, reason };
+    const shown = Object.hasOwn(inputs, input) && showable(inputs[input]);
+    return { property: shown ? input : "", reason: `${property}: ${reason}` };
+  });
+}
+
 /** Collects the failures of one resource's inputs. */
 export class Checker {
   readonly failures: CheckFailure[] = [];

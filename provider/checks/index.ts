@@ -14,6 +14,7 @@ export {
   isUnknown,
   MAX_LENGTH,
   MAX_PATTERN_COST,
+  onTopLevelInputs,
   parentOf,
   patternCost,
   quoted,

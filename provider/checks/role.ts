@@ -67,10 +67,8 @@ export function checkRoleInputs(news: Record<string, unknown>) {
   listed.forEach((capability, index) => {
     if (isUnknown(capability)) return;
     const problem = capabilityProblem(capability);
-    // Reported on `capabilities` itself, its place leading the reason: the engine prints
-    // a failure with the value of the input so named, and has none named `capabilities[1]`
-    // (it printed `value {<nil>}`).
-    if (problem !== undefined) checker.fail("capabilities", `capabilities[${index}]: ${problem}`);
+    // The runtime reports it on `capabilities`, this place leading the reason (`onTopLevelInputs`).
+    if (problem !== undefined) checker.fail(`capabilities[${index}]`, problem);
   });
   const adoptUid = givenAdoptUid(news.adoptUid);
   const adopt =

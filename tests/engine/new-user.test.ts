@@ -219,6 +219,49 @@ describe.runIf(hasRealEngine())("what a new user meets first", { shuffle: false 
     expect(writesOf(await stack.takeRequests())).toEqual([]);
   }, 300_000);
 
+  /**
+   * A preview of the program with `resource` added (removed after): it failed, and what
+   * its diagnostics said; nothing was written.
+   */
+  async function previewAdding(resource: string): Promise<string> {
+    stack.editProgram("// EXTRA", resource);
+    const preview = await stack.preview().finally(() => stack.editProgram(resource, "// EXTRA"));
+    expect(preview.error).toBeDefined();
+    expect(writesOf(await stack.takeRequests())).toEqual([]);
+    return diagnostics(preview);
+  }
+
+  it("a bad claimMatch.issuer fails the preview naming claimMatch.issuer once, not value {<nil>}", async () => {
+    const out = await previewAdding(
+      'new irm.Identity("bad-issuer", { parentUid: team.uid, name: "bad-issuer", claimMatch: { issuer: "http://issuer.example", subject: "x" } });',
+    );
+    expect(out).not.toContain("<nil>");
+    expect(count(out, "claimMatch.issuer: must be an https URL")).toBe(1);
+    // Reported on the input the program wrote, with that input's value.
+    expect(out).toMatch(/property claimMatch value \{.*\} has a problem: claimMatch\.issuer: /);
+  }, 300_000);
+
+  it("an empty oidc.clientId fails the preview naming oidc.clientId once, not value {<nil>}", async () => {
+    const out = await previewAdding(
+      'new irm.IdentityProvider("bad-sso", { parentUid: team.uid, name: "bad sso", defaultRole: irm.getRoleOutput({ name: "viewer" }).uid, oidc: { issuer: "https://login.example.com", clientId: "", pkceEnabled: true } });',
+    );
+    expect(out).not.toContain("<nil>");
+    expect(count(out, "oidc.clientId: is required")).toBe(1);
+    expect(out).toMatch(/property oidc value \{.*\} has a problem: oidc\.clientId: /);
+  }, 300_000);
+
+  it("a secret written inside oidc fails the preview naming oidc.clientSecret once, never printing it", async () => {
+    const secret = "inside-oidc-secret-3b9d";
+    const out = await previewAdding(
+      `new irm.IdentityProvider("bad-sso", { parentUid: team.uid, name: "bad sso", defaultRole: irm.getRoleOutput({ name: "viewer" }).uid, oidc: JSON.parse('{"issuer":"https://login.example.com","clientId":"c","pkceEnabled":true,"clientSecret":"${secret}"}') });`,
+    );
+    expect(out).not.toContain("<nil>");
+    expect(count(out, "oidc.clientSecret: is not an input here")).toBe(1);
+    // On no input: the engine would print oidc's value, the secret in it.
+    expect(out).toContain("resource 'bad-sso' has a problem: oidc.clientSecret: ");
+    expect(out).not.toContain(secret);
+  }, 300_000);
+
   it("a delete blocked by an object the stack does not manage fails at once, naming it", async () => {
     stack.editProgram(
       '{ parentUid: team.uid, name: "sub" }, { protect: true }',

@@ -380,7 +380,9 @@ describe("identity kinds against the emulator", () => {
         claimMatch: { issuer: emu.issuer, subjectPattern: "(?!x)" },
       },
     );
-    expect(result.failures?.map((f) => f.property)).toEqual(["claimMatch.subjectPattern"]);
+    // On claimMatch, the input the engine can show, the member leading the reason.
+    expect(result.failures?.map((f) => f.property)).toEqual(["claimMatch"]);
+    expect(result.failures?.[0].reason).toMatch(/^claimMatch\.subjectPattern: /);
     expect(await emu.requests()).toEqual([]);
   });
 

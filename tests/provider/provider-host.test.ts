@@ -269,8 +269,8 @@ describe("the real provider host", () => {
     );
     expect(result.failures).toEqual([
       {
-        property: "claimMatch.subjectPattern",
-        reason: expect.stringMatching(/^not a valid RE2 pattern: /),
+        property: "claimMatch",
+        reason: expect.stringMatching(/^claimMatch\.subjectPattern: not a valid RE2 pattern: /),
       },
     ]);
   });
@@ -288,11 +288,15 @@ describe("the real provider host", () => {
         __provider: run.providerOf(type),
       },
     );
+    // A member's failure is on its top-level input, the one the engine can show.
     expect(result.failures.map((f) => f.property).sort()).toEqual([
-      "claimMatch.issuer",
+      "claimMatch",
       "name",
       "parentUid",
     ]);
+    expect(result.failures.find((f) => f.property === "claimMatch")?.reason).toMatch(
+      /^claimMatch\.issuer: must be an https URL/,
+    );
   });
 
   it("keeps a sentinel secret token out of errors and the host's log", async () => {

@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { UNKNOWN_VALUE } from "../../provider/checks";
 import type { RepoInputs, RepoOutputs } from "../../provider/handlers/repo";
 import * as runtime from "../../provider/runtime";
+import { reasonsByPlace } from "../support/check-failures";
 import { maskOf, type ProviderFixture, useProviderFixture } from "../support/provider-fixture";
 
 let emu: ProviderFixture;
@@ -38,9 +39,8 @@ describe("Repo check", () => {
         readme: 42,
       },
     );
-    const byProperty = Object.fromEntries(
-      (result.failures ?? []).map((f) => [f.property, f.reason]),
-    );
+    // Each failure by the place it names (nested ones on their top-level input).
+    const byProperty = reasonsByPlace(result.failures);
     expect(Object.keys(byProperty).sort()).toEqual([
       "aliases[1]",
       "aliases[2]",

@@ -7,6 +7,7 @@ import { UNKNOWN_VALUE } from "../../provider/checks";
 import type { RoleInputs, RoleOutputs } from "../../provider/handlers/role";
 import * as runtime from "../../provider/runtime";
 import { roleProvider } from "../../provider/shim";
+import { reasonsByPlace } from "../support/check-failures";
 import { maskOf, type ProviderFixture, useProviderFixture } from "../support/provider-fixture";
 
 let emu: ProviderFixture;
@@ -44,26 +45,29 @@ describe("Role check", () => {
         adoptUid: `${emu.rootGroupUid}/0123`,
       },
     );
-    const failures = result.failures ?? [];
-    const byProperty = Object.fromEntries(failures.map((f) => [f.property, f.reason]));
+    // Each failure by the place it names: every capability's on `capabilities` (the
+    // input the engine can show), its place leading the reason.
+    expect(new Set(result.failures?.map((f) => f.property))).toEqual(
+      new Set(["adoptUid", "capabilities", "name", "parentUid"]),
+    );
+    const byProperty = reasonsByPlace(result.failures);
     expect(Object.keys(byProperty).sort()).toEqual([
       "adoptUid",
-      "capabilities",
+      "capabilities[1]",
+      "capabilities[2]",
+      "capabilities[3]",
       "capabilities[4]",
       "name",
       "parentUid",
     ]);
     expect(byProperty.name).toMatch(/name of a built-in role/);
-    // Each unknown name on `capabilities` (an input the engine can show), its place first.
-    const capabilities = failures.filter((f) => f.property === "capabilities").map((f) => f.reason);
-    expect(capabilities).toHaveLength(3);
-    expect(capabilities[0]).toMatch(/^capabilities\[1\]: unknown capability "repos.push"/);
-    expect(capabilities[0]).toMatch(/value name of the API's Capability enum/);
-    expect(capabilities[1]).toBe(
-      'capabilities[2]: "groups.create" is a former name: write CAP_IAM_GROUPS_CREATE (capabilities are the API\'s enum value names)',
+    expect(byProperty["capabilities[1]"]).toMatch(/^unknown capability "repos.push"/);
+    expect(byProperty["capabilities[1]"]).toMatch(/value name of the API's Capability enum/);
+    expect(byProperty["capabilities[2]"]).toBe(
+      '"groups.create" is a former name: write CAP_IAM_GROUPS_CREATE (capabilities are the API\'s enum value names)',
     );
-    expect(capabilities[2]).toMatch(
-      /^capabilities\[3\]: "repos.get" is a former name with no replacement: there is no GET capability, a Get needs the LIST capability CAP_REPO_LIST/,
+    expect(byProperty["capabilities[3]"]).toMatch(
+      /^"repos.get" is a former name with no replacement: there is no GET capability, a Get needs the LIST capability CAP_REPO_LIST/,
     );
     expect(byProperty["capabilities[4]"]).toMatch(/must be a string/);
     expect(byProperty.adoptUid).toMatch(/role uid/);

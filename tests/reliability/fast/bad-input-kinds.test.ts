@@ -482,16 +482,25 @@ afterAll(async () => {
   await emu?.close();
 });
 
-/** Refused naming `property` by `rule`, with short reasons, and no request sent. */
-async function expectRefused(check: Check, news: Inputs, property: string, rule: RegExp) {
+/**
+ * Refused naming `place` by `rule`, with short reasons, and no request sent. A nested
+ * place (`oidc.clientId`) is reported on its top-level input (`oidc`, the one the engine
+ * can show), or on none when that input must not be shown (key material, a long value),
+ * with the place leading the reason, and `rule` judges the rest.
+ */
+async function expectRefused(check: Check, news: Inputs, place: string, rule: RegExp) {
   // Another test's valid check may have read its parent group: judge only this check.
   await emu.clearRequests();
   const { failures = [] } = await check(news);
   expect(await emu.requests()).toEqual([]);
-  const named = failures.filter((f) => f.property === property);
+  const input = /^[^.[]+/.exec(place)?.[0] ?? place;
+  const lead = input === place ? "" : `${place}: `;
+  const named = failures.filter(
+    (f) => (f.property === input || (lead && f.property === "")) && f.reason.startsWith(lead),
+  );
   expect(named, `failures: ${JSON.stringify(failures).slice(0, 600)}`).not.toHaveLength(0);
   expect(
-    named.some((f) => rule.test(f.reason)),
+    named.some((f) => rule.test(f.reason.slice(lead.length))),
     JSON.stringify(named).slice(0, 600),
   ).toBe(true);
   for (const failure of failures) {

@@ -312,7 +312,7 @@ describeOnEngine("through the engine and the real provider host", { timeout: 300
     });
     const result = await stack.up();
     expect(result.error).toMatch(
-      /resource 'ci-0': property claimMatch\.issuer value .* has a problem: must be an https URL/,
+      /resource 'ci-0': property claimMatch value \{(?!<nil>).*\} has a problem: claimMatch\.issuer: must be an https URL/,
     );
     const writes = (await emu.requests()).filter((e) => WRITES.has(e.method));
     expect(writes.some((e) => e.path.startsWith("/iam/v2beta1/identities"))).toBe(false);

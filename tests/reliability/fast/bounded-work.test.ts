@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestEmulator, type TestEmulator } from "../../../harness/emulator";
 import { probePattern } from "../../../policy/patterns";
 import * as runtime from "../../../provider/runtime";
+import { byPlace } from "../../support/check-failures";
 import { caller, enc, reasonOf } from "../../support/emulator-http";
 
 type Json = Record<string, unknown>;
@@ -111,7 +112,8 @@ describe("patterns bounded by their compiled program, maps by their entries", ()
         },
       },
     );
-    const failures = (result.failures ?? []).map((f) => `${f.property}: ${f.reason}`);
+    // By the place each names (a member leads the reason on its top-level input, or none).
+    const failures = byPlace(result.failures).map((f) => `${f.property}: ${f.reason}`);
     expect(failures).toContainEqual(
       expect.stringMatching(/^claimMatch\.subjectPattern: compiles to a program of \d+ units/),
     );

@@ -12,6 +12,7 @@ import * as runtime from "../../../provider/runtime";
 import { decodeAccountAssociation } from "../../../sdk/resources/account-associations";
 import { decodeGroup } from "../../../sdk/resources/groups";
 import { decodeIdentity } from "../../../sdk/resources/identities";
+import { byPlace } from "../../support/check-failures";
 import { caller, reasonOf } from "../../support/emulator-http";
 
 const MAGIC = ["__proto__", "constructor", "prototype"];
@@ -131,7 +132,8 @@ describe("the provider refuses magic keys before any request", () => {
         },
       },
     );
-    const failures = (result.failures ?? []).map((f) => `${f.property}: ${f.reason}`);
+    // By the place each names (a member leads the reason on its top-level input, or none).
+    const failures = byPlace(result.failures).map((f) => `${f.property}: ${f.reason}`);
     expect(failures).toContainEqual(
       expect.stringMatching(/^claimMatch\.claims: a key must not be/),
     );
@@ -153,7 +155,8 @@ describe("the provider refuses magic keys before any request", () => {
         github: { appInstallations: entry(key, { installations: [{ installationId: 1 }] }) },
       },
     );
-    const failures = (result.failures ?? []).map((f) => `${f.property}: ${f.reason}`);
+    // By the place each names (a member leads the reason on its top-level input, or none).
+    const failures = byPlace(result.failures).map((f) => `${f.property}: ${f.reason}`);
     expect(failures).toContainEqual(expect.stringMatching(/^azure\.clientIds: a key must not be/));
     expect(failures).toContainEqual(
       expect.stringMatching(/^github\.appInstallations: a key must not be/),
