@@ -167,6 +167,8 @@ describe("getRoles", () => {
 
 describe("groups and repositories", () => {
   let teamUid: string;
+  /** A group whose only repository is "shared" (the lookup team's first page holds 200 of 251). */
+  let otherUid: string;
 
   beforeAll(async () => {
     const team = await emu.client.iam.groups.create(emu.rootGroupUid, { name: "lookup team" });
@@ -176,6 +178,7 @@ describe("groups and repositories", () => {
     });
     // Two repositories of the same name in different groups make a lookup ambiguous.
     const other = await emu.client.iam.groups.create(emu.rootGroupUid, { name: "other team" });
+    otherUid = other.uid;
     await emu.seed({
       repos: [
         { parentUid: teamUid, name: "shared" },
@@ -207,7 +210,8 @@ describe("groups and repositories", () => {
         `^getGroup: group named "lookup taem" under ${emu.rootGroupUid}: found none; nearest: "lookup team"$`,
       ),
     );
-    await expect(getRepo({ name: "shraed", groupUid: teamUid }, opts)).rejects.toThrow(
+    // The hint comes from the first page of the scope: here a scope of one repository.
+    await expect(getRepo({ name: "shraed", groupUid: otherUid }, opts)).rejects.toThrow(
       /: found none; nearest: "shared"$/,
     );
   });
