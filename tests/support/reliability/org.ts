@@ -183,6 +183,9 @@ export function reconcile(state: StateObject[], service: ServiceSnapshot): Recon
     // lastSeenTime moves whenever the identity authenticates: not state's to track.
     delete recorded.lastSeenTime;
     delete live.outputs.lastSeenTime;
+    // checkedRole is the provider's record of the role its check read, for policy packs
+    // (`provider/handlers/checked-role.ts`): no field of the binding on the service.
+    delete recorded.checkedRole;
     if (same(recorded, live.outputs)) continue;
     if (
       resource.type === TYPE.binding &&
