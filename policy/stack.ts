@@ -77,16 +77,23 @@ export interface RoleFacts {
   capabilities?: readonly string[];
 }
 
+/**
+ * The published capability set of the built-in role `name`, or undefined: a name read
+ * from state or inputs is never looked up on the object's prototype (`constructor`).
+ */
+function publishedSet(name: string): readonly string[] | undefined {
+  return Object.hasOwn(BUILT_IN_ROLE_CAPABILITIES, name)
+    ? BUILT_IN_ROLE_CAPABILITIES[name]
+    : undefined;
+}
+
 /** What the provider's `check` read of the role a resource grants (`checkedRole`). */
 function checkedRole(resource: PolicyResource, uid: string): RoleFacts | undefined {
   const record = readPath(resource.props, "checkedRole");
   const role = hydratedRole(record);
   if (role?.uid !== uid) return undefined;
   // A built-in role is recorded without its capabilities: its published set.
-  const published =
-    readPath(record, "builtIn") === true && Object.hasOwn(BUILT_IN_ROLE_CAPABILITIES, role.name)
-      ? BUILT_IN_ROLE_CAPABILITIES[role.name]
-      : undefined;
+  const published = readPath(record, "builtIn") === true ? publishedSet(role.name) : undefined;
   return { name: role.name, capabilities: role.capabilities ?? published };
 }
 
@@ -200,7 +207,7 @@ export class IrmStack {
           ? this.builtInRoleName(resource, uid)
           : this.builtInRoleNames.get(uid);
       if (builtIn !== undefined) {
-        return known({ name: builtIn, capabilities: BUILT_IN_ROLE_CAPABILITIES[builtIn] });
+        return known({ name: builtIn, capabilities: publishedSet(builtIn) });
       }
       if (!isBuiltInRoleUid(uid) || this.customRoles.has(uid)) {
         return notKnown(

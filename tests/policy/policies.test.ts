@@ -282,6 +282,24 @@ describe(POLICY_NAMES.noPrivilegedRoleForWorkloadIdentity, () => {
     expect(onFresh[0].message).toContain("'owner'");
   });
 
+  it("a recorded built-in name that is no built-in role is not looked up on the set's prototype", () => {
+    const { platform: deployedPlatform, deployer: existingIdentity } = deployedOrg();
+    const odd = { uid: "c".repeat(40), name: "constructor" };
+    const existing = boundBinding(
+      "admin-odd",
+      { group: deployedPlatform, identity: existingIdentity },
+      odd,
+    );
+    const { platform, deployer, previewBinding } = previewOrg();
+    const fresh = previewBinding("deployer-odd", odd.uid);
+    const onFresh = runStack(policy, [platform, deployer, existing, fresh], {
+      privilegedRoles: [],
+    }).filter((f) => f.urn === fresh.urn);
+    // Its capabilities are unknown: it cannot be judged, and says so.
+    expect(onFresh.map((f) => f.level)).toEqual(["policy"]);
+    expect(onFresh[0].message).toContain("cannot be judged yet");
+  });
+
   it("in preview, finds the identity through property dependencies and skips exempt issuers", () => {
     const { platform, deployer, previewBinding } = previewOrg();
     const binding = previewBinding("deployer-role", OWNER_ROLE_UID);
