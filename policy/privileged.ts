@@ -15,7 +15,7 @@ import {
   VIEWER_CAPABILITIES,
 } from "../emulator/capabilities";
 import { capabilitiesInEnumNames, isCapability } from "../sdk/capabilities";
-import type { Fact, RoleFacts } from "./stack";
+import type { Fact, RoleFacts } from "./facts";
 
 /**
  * The capabilities, of the platform's published `Capability` enum, whose holder can

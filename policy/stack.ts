@@ -21,14 +21,13 @@
  */
 import type { PolicyResource } from "@pulumi/policy";
 import { isBuiltInRoleUid, roleGroupUid } from "../sdk/role-uids";
+import type { Fact, RoleFacts } from "./facts";
 import { BUILT_IN_ROLE_CAPABILITIES } from "./privileged";
 import { IRM_TYPES, isIrmType } from "./resource-types";
 import { readPath, readString, UNKNOWN } from "./values";
 
+export type { Fact, RoleFacts } from "./facts";
 export { IRM_TYPES } from "./resource-types";
-
-/** A fact about a binding that is either known or, with the reason, not known yet. */
-export type Fact<T> = { known: true; value: T } | { known: false; reason: string };
 
 const known = <T>(value: T): Fact<T> => ({ known: true, value });
 const notKnown = <T>(reason: string): Fact<T> => ({ known: false, reason });
@@ -65,16 +64,6 @@ export interface IdentityAuthentication {
   issuer?: string;
   /** In words, for messages: `the external OIDC issuer https://...`, `AWS (account ...)`. */
   description: string;
-}
-
-/** What the stack tells of a role. */
-export interface RoleFacts {
-  name: string;
-  /**
-   * Its capabilities, when known: a declared `Role`'s, what the provider's check read
-   * (`checkedRole`), a group invite's hydrated role's, or a built-in role's published set.
-   */
-  capabilities?: readonly string[];
 }
 
 /**
