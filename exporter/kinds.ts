@@ -1,11 +1,12 @@
 /**
  * The kinds of object an export reads, in the order the generated program declares
  * them: the one list the exporter's reading, request floor, counts, plan, checks,
- * rendering and `irm-pending` follow. A new kind is one line here and its declarer in
- * program.ts (the compiler then asks for its rendering, check and pending lookup).
+ * rendering and `irm-pending` follow. A new kind is one line here and its declarer
+ * (its module in declarers/ and its line in declarers/index.ts); the compiler then
+ * asks for its rendering, check and pending lookup.
  */
-import type { ExportedProgram } from "./program";
-import type { LiveOrganisation } from "./read";
+import type { ExportedProgram } from "./declarations";
+import type { LiveOrganisation } from "./live";
 
 /** What the exporter knows of one kind. */
 export interface KindFacts {

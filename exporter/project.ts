@@ -6,8 +6,8 @@
 import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import type { ExportedProgram } from "./declarations";
 import { declaredCounts, describeCounts } from "./kinds";
-import type { ExportedProgram } from "./program";
 import { ExportError } from "./read";
 import { type RenderOptions, renderIndex } from "./render";
 

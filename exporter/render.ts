@@ -3,7 +3,7 @@
  * repository's formatter, biome.json: 2 spaces, 100 columns, double quotes) prints it,
  * so running the formatter on a fresh export changes nothing.
  */
-import { DECLARED_KINDS, type Declaration, type DeclaredKind } from "./kinds";
+
 import type {
   AccountAssociationDeclaration,
   BindingDeclaration,
@@ -16,7 +16,8 @@ import type {
   RoleDeclaration,
   SubscriptionDeclaration,
   UidExpression,
-} from "./program";
+} from "./declarations";
+import { DECLARED_KINDS, type Declaration, type DeclaredKind } from "./kinds";
 
 /** Biome's line width in biome.json. */
 const WIDTH = 100;
