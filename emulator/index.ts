@@ -28,8 +28,9 @@ import {
   readJournal,
   removeStaleTemporaries,
 } from "./persistence";
+import { createApiPipeline } from "./pipeline";
 import { DEFAULT_REQUEST_LOG_LIMIT, RequestLog } from "./request-log";
-import { answerClientError, createApiPipeline, createRequestHandler } from "./server";
+import { answerClientError, createRequestHandler } from "./server";
 import { State } from "./state";
 import { TokenService } from "./tokens";
 

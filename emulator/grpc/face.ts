@@ -15,8 +15,8 @@ import {
 import type * as protobuf from "protobufjs";
 // The standard `google.rpc.Code` numbers, a fact shared with the SDK, not a rule of the fake.
 import { GrpcCode } from "../../sdk/core/errors";
-import type { ApiCall, ApiOutcome } from "../server";
-import { MAX_BODY_BYTES } from "../server";
+import { MAX_BODY_BYTES } from "../body";
+import type { ApiCall, ApiOutcome } from "../pipeline";
 import type { GrpcDefinitions, GrpcMethod, HttpBinding } from "./descriptors";
 import { isZero, type JsonObject, ProtoJson, ProtoJsonError, timestampToJson } from "./protojson";
 import { REFLECTION_PATHS, ReflectionIndex } from "./reflection";

@@ -2,7 +2,9 @@
  * No import circle in the product folders: walking every relative import of their
  * TypeScript files (type-only imports and `export ... from` too, since a type circle
  * still ties the files' meanings together), no file leads back to itself. A failure
- * names each circle's files.
+ * names each circle's files. The same walk holds the emulator's rooms apart: the gRPC
+ * face reads bodies and runs calls without the HTTP server, and the test controls are
+ * a handler of their own beside the API's.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -98,6 +100,21 @@ function circles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
   return found;
 }
 
+/** Every file `from` leads to, through any number of imports. */
+function reachable(graph: ReadonlyMap<string, readonly string[]>, from: string): Set<string> {
+  const seen = new Set<string>();
+  const walk = (file: string) => {
+    for (const to of graph.get(file) ?? []) {
+      if (!seen.has(to)) {
+        seen.add(to);
+        walk(to);
+      }
+    }
+  };
+  walk(from);
+  return seen;
+}
+
 describe("import circles", () => {
   it("finds a circle, type-only imports included", () => {
     expect(
@@ -126,5 +143,25 @@ describe("import circles", () => {
   it(`has none in ${FOLDERS.join(", ")}`, () => {
     const found = circles(importGraph(FOLDERS)).map((files) => files.join(" → "));
     expect(found, `import circles:\n${found.join("\n")}`).toEqual([]);
+  });
+});
+
+describe("the emulator's rooms", () => {
+  const graph = importGraph(["emulator", "sdk"]);
+  const at = (...parts: string[]) => join("emulator", ...parts);
+
+  it("the gRPC face reaches neither the HTTP server nor the test controls", () => {
+    const reached = reachable(graph, at("grpc", "face.ts"));
+    expect(reached).toContain(at("body.ts"));
+    expect(reached).toContain(at("pipeline.ts"));
+    for (const file of ["server.ts", "control-route.ts", "controls.ts"]) {
+      expect(reached, file).not.toContain(at(file));
+    }
+  });
+
+  it("the HTTP server mounts the test controls through their own handler", () => {
+    expect(graph.get(at("server.ts"))).toContain(at("control-route.ts"));
+    expect(graph.get(at("server.ts"))).not.toContain(at("controls.ts"));
+    expect(reachable(graph, at("pipeline.ts"))).not.toContain(at("controls.ts"));
   });
 });
