@@ -17,57 +17,37 @@ export const REFLECTION_PATHS: ReadonlySet<string> = new Set([
   "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo",
 ]);
 
+/** A message's fields, all but the first `plain` of them members of the one oneof `name`. */
+function withOneof(name: string, plain: number, fields: Record<string, protobuf.IField>) {
+  return { oneofs: { [name]: { oneof: Object.keys(fields).slice(plain) } }, fields };
+}
+
 const REFLECTION = protobuf.Root.fromJSON({
   nested: {
     reflection: {
       nested: {
-        ServerReflectionRequest: {
-          oneofs: {
-            messageRequest: {
-              oneof: [
-                "fileByFilename",
-                "fileContainingSymbol",
-                "fileContainingExtension",
-                "allExtensionNumbersOfType",
-                "listServices",
-              ],
-            },
-          },
-          fields: {
-            host: { type: "string", id: 1 },
-            fileByFilename: { type: "string", id: 3 },
-            fileContainingSymbol: { type: "string", id: 4 },
-            fileContainingExtension: { type: "ExtensionRequest", id: 5 },
-            allExtensionNumbersOfType: { type: "string", id: 6 },
-            listServices: { type: "string", id: 7 },
-          },
-        },
+        ServerReflectionRequest: withOneof("messageRequest", 1, {
+          host: { type: "string", id: 1 },
+          fileByFilename: { type: "string", id: 3 },
+          fileContainingSymbol: { type: "string", id: 4 },
+          fileContainingExtension: { type: "ExtensionRequest", id: 5 },
+          allExtensionNumbersOfType: { type: "string", id: 6 },
+          listServices: { type: "string", id: 7 },
+        }),
         ExtensionRequest: {
           fields: {
             containingType: { type: "string", id: 1 },
             extensionNumber: { type: "int32", id: 2 },
           },
         },
-        ServerReflectionResponse: {
-          oneofs: {
-            messageResponse: {
-              oneof: [
-                "fileDescriptorResponse",
-                "allExtensionNumbersResponse",
-                "listServicesResponse",
-                "errorResponse",
-              ],
-            },
-          },
-          fields: {
-            validHost: { type: "string", id: 1 },
-            originalRequest: { type: "ServerReflectionRequest", id: 2 },
-            fileDescriptorResponse: { type: "FileDescriptorResponse", id: 4 },
-            allExtensionNumbersResponse: { type: "ExtensionNumberResponse", id: 5 },
-            listServicesResponse: { type: "ListServiceResponse", id: 6 },
-            errorResponse: { type: "ErrorResponse", id: 7 },
-          },
-        },
+        ServerReflectionResponse: withOneof("messageResponse", 2, {
+          validHost: { type: "string", id: 1 },
+          originalRequest: { type: "ServerReflectionRequest", id: 2 },
+          fileDescriptorResponse: { type: "FileDescriptorResponse", id: 4 },
+          allExtensionNumbersResponse: { type: "ExtensionNumberResponse", id: 5 },
+          listServicesResponse: { type: "ListServiceResponse", id: 6 },
+          errorResponse: { type: "ErrorResponse", id: 7 },
+        }),
         FileDescriptorResponse: {
           fields: { fileDescriptorProto: { rule: "repeated", type: "bytes", id: 1 } },
         },
