@@ -71,7 +71,7 @@ function catalogTierOf(body: JsonObject): string {
   return tier;
 }
 
-export function aliasesOf(body: JsonObject): string[] {
+function aliasesOf(body: JsonObject): string[] {
   const aliases = optionalStringArray(body, "aliases") ?? [];
   aliases.forEach((alias, index) => {
     requireName(alias, `aliases[${index}]`);
@@ -79,7 +79,7 @@ export function aliasesOf(body: JsonObject): string[] {
   return aliases;
 }
 
-export function refuseNotOffered(body: JsonObject): void {
+function refuseNotOffered(body: JsonObject): void {
   for (const field of REPO_NOT_OFFERED) {
     if (body[field] !== undefined && body[field] !== null) {
       throw invalidArgument(
@@ -88,6 +88,20 @@ export function refuseNotOffered(body: JsonObject): void {
       );
     }
   }
+}
+
+/**
+ * The fields of a repo body, checked in this order, absent ones at their zero value;
+ * `tierOf` reads the catalog tier in the body's enum (v2beta1's, or v1's).
+ */
+export function repoFields(body: JsonObject, tierOf: (body: JsonObject) => string) {
+  refuseNotOffered(body);
+  return {
+    name: requireName(body.name),
+    description: optionalString(body, "description") ?? "",
+    catalogTier: tierOf(body),
+    aliases: aliasesOf(body),
+  };
 }
 
 /** ALREADY_EXISTS when another repo of `parentUid` is called `name`. */
@@ -131,15 +145,7 @@ const writeRepos = writableCollection<RepoRecord, RepoDraft>({
   list: { sortName: (_ctx, repo) => repo.name },
   create: {
     parentHint: "the parent group uid belongs in the path",
-    body: (_ctx, body) => {
-      refuseNotOffered(body);
-      return {
-        name: requireName(body.name),
-        description: optionalString(body, "description") ?? "",
-        catalogTier: catalogTierOf(body),
-        aliases: aliasesOf(body),
-      };
-    },
+    body: (_ctx, body) => repoFields(body, catalogTierOf),
     unique: ({ ctx, parentUid, draft }) => requireUniqueName(ctx.state, parentUid, draft.name),
     build: (ctx, draft, parentUid, now) => ({
       uid: newChildUid(parentUid, (candidate) => ctx.state.repos.has(candidate)),

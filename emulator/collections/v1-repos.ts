@@ -18,11 +18,10 @@ import {
   existing,
   newChildUid,
   parentPath,
-  requireName,
   requirePathUid,
   unsupported,
 } from "./kit";
-import { aliasesOf, refuseNotOffered, removeRepo, repoReadable, requireUniqueName } from "./repos";
+import { removeRepo, repoFields, repoReadable, requireUniqueName } from "./repos";
 
 /** v1 `CatalogTier` value names, by the v2beta1 name of the same tier. */
 const V1_TIERS: Readonly<Record<string, string>> = {
@@ -58,14 +57,7 @@ export function v1RepoOut(repo: RepoRecord): JsonObject {
 
 /** The writable fields of a v1 `Repo` body, checked; absent ones at their zero value. */
 function v1Fields(body: JsonObject) {
-  refuseNotOffered(body);
-  return {
-    name: requireName(body.name),
-    description: optionalString(body, "description") ?? "",
-    catalogTier: v2TierOf(body),
-    aliases: aliasesOf(body),
-    readme: optionalString(body, "readme") ?? "",
-  };
+  return { ...repoFields(body, v2TierOf), readme: optionalString(body, "readme") ?? "" };
 }
 
 /** Stores `next` over `current` when a field differs (updateTime moves with the repo's own fields). */
