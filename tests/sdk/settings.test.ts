@@ -1,6 +1,6 @@
 /**
  * The settings tables (`sdk/settings.ts`, `provider/config.ts`) and the reader, and
- * README.md's configuration table held to them: it is the users' contract, so every
+ * the configuration table of docs/configuration.md held to them: it is the users' contract, so every
  * key, variable and default it lists must be what the code reads and applies.
  */
 import { readFileSync } from "node:fs";
@@ -124,7 +124,7 @@ describe("readSettings", () => {
   });
 });
 
-// --- README.md -----------------------------------------------------------------
+// --- docs/configuration.md -----------------------------------------------------
 
 interface ReadmeRow {
   /** `irm:apiUrl`, or undefined for "—". */
@@ -136,10 +136,9 @@ interface ReadmeRow {
   defaultCell: string;
 }
 
-/** The rows of the table under "## Configuration" in README.md. */
+/** The rows of the first table of docs/configuration.md. */
 function readmeRows(): ReadmeRow[] {
-  const readme = readFileSync(join(__dirname, "../../README.md"), "utf8");
-  const section = readme.slice(readme.indexOf("\n## Configuration"));
+  const section = readFileSync(join(__dirname, "../../docs/configuration.md"), "utf8");
   // The first table of the section: its lines run from the first `|` to the first other line.
   const all = section.split("\n");
   const start = all.findIndex((line) => line.startsWith("|"));
@@ -187,7 +186,7 @@ function sampleFor(parse: unknown): { raw: string; value: unknown } {
   return { raw: "https://readme-sample.example", value: "https://readme-sample.example" };
 }
 
-describe("README.md's configuration table", () => {
+describe("the configuration table of docs/configuration.md", () => {
   const rows = readmeRows();
   // The address has no default; every other setting is at its default here.
   const address = { IRM_API_URL: "https://api.example" };
