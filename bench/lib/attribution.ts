@@ -52,10 +52,13 @@ export function collectionOfType(type: string): string | undefined {
   return kind === undefined ? undefined : COLLECTIONS[kind];
 }
 
-/** The path after the collection (`<uid>` or `<parent uid>`), decoded; `""` for a listing. */
+/**
+ * The path after the collection (`<uid>` or `<parent uid>`), decoded; `""` for a listing.
+ * A repo's README (`repos/<uid>/readme`) is addressed to its repo.
+ */
 export function addressOf(entry: LogEntry): string {
   const match = entry.path.match(API_PATH);
-  return match ? decodeURIComponent(match[2]) : "";
+  return match ? decodeURIComponent(match[2]).replace(/\/readme$/, "") : "";
 }
 
 /** The paths of an update mask (`updateMask=a,b` or repeated), sorted; empty without one. */
@@ -74,7 +77,10 @@ export function resourceName(urn: string): string {
 }
 
 function parentOf(resource: ResourceRef): unknown {
-  return resource.inputs.parentUid ?? resource.inputs.groupUid;
+  // A mapping is created under its identity provider.
+  return (
+    resource.inputs.parentUid ?? resource.inputs.groupUid ?? resource.inputs.identityProviderUid
+  );
 }
 
 export interface Attribution {
