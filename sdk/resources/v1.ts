@@ -174,6 +174,30 @@ function parentOf(uid: string): string {
 const CREATE_ADVICE =
   "the create may or may not have taken effect. Not retried: look the resource up before trying again.";
 
+/**
+ * The answer of a v1 write decoded, and `wrongId` asked whether it is the object written;
+ * a bad answer to a create is an `OutcomeUnknownError`, to another write a
+ * `BadResponseError`, each naming the field.
+ */
+function writeAnswer<T extends { id: string }>(
+  body: unknown,
+  request: { method: string; path: string },
+  noun: "repo" | "tag",
+  decode: (raw: unknown, at: string) => T,
+  wrongId: (made: T) => string | undefined,
+): T {
+  try {
+    const made = decode(body, noun);
+    const problem = wrongId(made);
+    if (problem) throw new ShapeError(`${noun}.id`, `${made.id} ${problem}`);
+    return made;
+  } catch (error) {
+    throw request.method === "POST"
+      ? unknownOutcome(error, request, CREATE_ADVICE)
+      : badShape(error, request);
+  }
+}
+
 /** Checks what a write sends, naming the field and the rule, before any request. */
 function repoBody(fields: V1RepoFields, id?: string): Record<string, unknown> {
   if (!isRecord(fields)) throw new TypeError("repo must be an object");
@@ -258,7 +282,7 @@ export class V1Repos extends V1Listing<V1Repo> {
       body,
       options,
     });
-    return this.#answer(answer, "POST", path, (made) =>
+    return writeAnswer(answer, { method: "POST", path }, "repo", decodeV1Repo, (made) =>
       parentOf(made.id) === parentId ? undefined : `is not a repo of ${parentId}`,
     );
   }
@@ -272,7 +296,7 @@ export class V1Repos extends V1Listing<V1Repo> {
       body: repoBody(repo, id),
       options,
     });
-    return this.#answer(answer, "PUT", path, (made) =>
+    return writeAnswer(answer, { method: "PUT", path }, "repo", decodeV1Repo, (made) =>
       made.id === id ? undefined : `is not the repo updated (${id})`,
     );
   }
@@ -284,24 +308,6 @@ export class V1Repos extends V1Listing<V1Repo> {
       path: resourcePath(V1Repos.PATH, id, "id"),
       options,
     });
-  }
-
-  #answer(
-    body: unknown,
-    method: string,
-    path: string,
-    wrongId: (made: V1RepoWritten) => string | undefined,
-  ): V1RepoWritten {
-    try {
-      const made = decodeV1Repo(body);
-      const problem = wrongId(made);
-      if (problem) throw new ShapeError("repo.id", `${made.id} ${problem}`);
-      return made;
-    } catch (error) {
-      throw method === "POST"
-        ? unknownOutcome(error, { method, path }, CREATE_ADVICE)
-        : badShape(error, { method, path });
-    }
   }
 }
 
@@ -343,7 +349,7 @@ export class V1Tags extends ApiResource {
   async create(repoId: string, tag: V1TagFields, options?: RequestOptions): Promise<V1Tag> {
     const path = resourcePath(V1Tags.PATH, repoId, "repoId");
     const body = await this.client.call({ method: "POST", path, body: tagBody(tag), options });
-    return this.#answer(body, "POST", path, (made) =>
+    return writeAnswer(body, { method: "POST", path }, "tag", decodeV1Tag, (made) =>
       parentOf(made.id) === repoId ? undefined : `is not a tag of ${repoId}`,
     );
   }
@@ -352,7 +358,7 @@ export class V1Tags extends ApiResource {
   async update(id: string, tag: V1TagFields, options?: RequestOptions): Promise<V1Tag> {
     const path = resourcePath(V1Tags.PATH, id, "id");
     const body = await this.client.call({ method: "PUT", path, body: tagBody(tag, id), options });
-    return this.#answer(body, "PUT", path, (made) =>
+    return writeAnswer(body, { method: "PUT", path }, "tag", decodeV1Tag, (made) =>
       made.id === id ? undefined : `is not the tag updated (${id})`,
     );
   }
@@ -364,23 +370,5 @@ export class V1Tags extends ApiResource {
       path: resourcePath(V1Tags.PATH, id, "id"),
       options,
     });
-  }
-
-  #answer(
-    body: unknown,
-    method: string,
-    path: string,
-    wrongId: (made: V1Tag) => string | undefined,
-  ): V1Tag {
-    try {
-      const made = decodeV1Tag(body);
-      const problem = wrongId(made);
-      if (problem) throw new ShapeError("tag.id", `${made.id} ${problem}`);
-      return made;
-    } catch (error) {
-      throw method === "POST"
-        ? unknownOutcome(error, { method, path }, CREATE_ADVICE)
-        : badShape(error, { method, path });
-    }
   }
 }
