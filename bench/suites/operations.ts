@@ -412,6 +412,10 @@ async function perResourceSection(
         "floor is one POST and one DELETE. A repo's README is a resource of its own in the API " +
         "(`UpdateRepoReadme`, `GetRepoReadme`): the floor of a repo that declares one is POST + PATCH at create " +
         "and two GETs at refresh; an update leaves it alone unless it changed.",
+      "A new object's check reads its parent (its container) once per provider process to refuse a missing " +
+        "one before any write; the engine checks the new half of a replacement again without its old inputs, so " +
+        "a replaced subscription, invite or mapping reads its container unless the run already saw it. Such a " +
+        "read counts for the create that follows under that container, not for the object read.",
       "An identity provider's client secret is sent only when it changes, as the one path `oidc.client_secret`; " +
         "the API never answers it, so a refresh keeps the value in state without reading it back.",
       unattributed.length === 0

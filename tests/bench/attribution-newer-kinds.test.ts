@@ -1,7 +1,8 @@
 /**
  * The per-resource rows of the operations benchmark for the kinds the registry writes
- * and event subscriptions added: a repo's README requests count for the repo, and a
- * mapping's create (addressed to its identity provider) for the mapping.
+ * and event subscriptions added: a repo's README requests count for the repo, a
+ * mapping's create (addressed to its identity provider) for the mapping, and the check
+ * of a replacement reading its container for the replacement, not the container.
  */
 import { describe, expect, it } from "vitest";
 import { attributeRequests, type StepRef } from "../../bench/lib/attribution";
@@ -76,5 +77,45 @@ describe("attribution of the newer kinds", () => {
     );
     expect(methods(replaced.byName.get("staff"))).toEqual(["POST", "DELETE"]);
     expect(replaced.unattributed).toEqual([]);
+  });
+
+  it("a replacement's check reading its container counts for the replacement", () => {
+    const sso = resource("team-sso", "IdentityProvider", SSO, { parentUid: TEAM });
+    const old = resource("staff", "ExternalGroupRoleMapping", `${SSO}/4444444444444444`, {
+      identityProviderUid: SSO,
+    });
+    const next = { ...old, id: `${SSO}/5555555555555555` };
+    const accounts = resource("accounts", "AccountAssociation", TEAM, { groupUid: TEAM });
+    const run = attributeRequests(
+      [
+        request("PATCH", `/iam/v2beta1/identityProviders/${SSO}`, "updateMask=description"),
+        request("GET", `/iam/v2beta1/identityProviders/${SSO}`),
+        request("PATCH", `/iam/v2beta1/accountAssociations/${TEAM}`, "updateMask=description"),
+        request("POST", `/iam/v2beta1/externalGroupRoleMappings/${SSO}`),
+        request("DELETE", `/iam/v2beta1/externalGroupRoleMappings/${old.id}`),
+      ],
+      [sso, old, accounts],
+      [sso, next, accounts],
+      [
+        step("update", sso),
+        step("update", accounts),
+        step("create-replacement", next),
+        step("delete-replaced", old),
+      ],
+    );
+    expect(methods(run.byName.get("staff"))).toEqual(["GET", "POST", "DELETE"]);
+    expect(methods(run.byName.get("team-sso"))).toEqual(["PATCH"]);
+    expect(run.unattributed).toEqual([]);
+  });
+
+  it("a GET with no create under it later stays the object's own", () => {
+    const sso = resource("team-sso", "IdentityProvider", SSO, { parentUid: TEAM });
+    const run = attributeRequests(
+      [request("GET", `/iam/v2beta1/identityProviders/${SSO}`)],
+      [sso],
+      [sso],
+      [],
+    );
+    expect(methods(run.byName.get("team-sso"))).toEqual(["GET"]);
   });
 });
