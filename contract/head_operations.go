@@ -172,7 +172,7 @@ const (
 	noteAlpha      = "not served: an alpha service outside this API's scope"
 	noteIAMv1      = "v1 IAM: the emulator answers the v1 lists the platform's tools read (see the first table); the rest is not served, the package speaks v2beta1"
 	noteOutside    = "not served: outside this API's scope (another product of the platform)"
-	noteRegistryV1 = "v1 registry: the emulator answers the repository calls the platform's tools make (list, create, update, delete under `/registry/v1/repos`); the rest is not served"
+	noteRegistryV1 = "v1 registry: the emulator answers the repository and tag calls the platform's tools make (ListRepos with READMEs, CreateRepo, UpdateRepo, DeleteRepo, ListTags, CreateTag, UpdateTag, DeleteTag), over HTTP (`/registry/v1/repos`, `/registry/v1/tags`) and gRPC; the rest is not served (UNIMPLEMENTED)"
 	noteEventsV1   = "v1 event subscriptions: served (create, list, delete), from the store of the v2beta1 `SubscriptionsService`"
 	noteSTS        = "served: the token exchange (`/sts/exchange`, GET and POST); the refresh-token exchange is not"
 	notePingV1     = "not served: the v2beta1 ping is"

@@ -53,6 +53,7 @@ import {
   v1Roles,
 } from "./collections/v1";
 import { v1Repos } from "./collections/v1-repos";
+import { v1Tags } from "./collections/v1-tags";
 import { type CollectionName, KINDS, type V1CollectionName } from "./kinds";
 import { type ApiRequest, type ApiResponse, ok } from "./requests";
 
@@ -81,6 +82,7 @@ const V1_HANDLERS: Readonly<Record<V1CollectionName, CollectionHandler>> = {
   identities: v1Identities,
   roleBindings: v1RoleBindings,
   repos: v1Repos,
+  tags: v1Tags,
   roles: v1Roles,
   identityProviders: v1IdentityProviders,
   groupInvites: v1GroupInvites,

@@ -97,6 +97,7 @@ export const KINDS = [
   kind<TagRecord>()({
     name: "tags",
     domain: "registry",
+    v1: "tags",
     nameKey: (tag) => tag.name,
     capabilityPrefix: "CAP_TAG",
     addedLater: false,

@@ -73,10 +73,22 @@ export const optionalNumber = optionalField<number>(
   (v) => typeof v === "number" && Number.isFinite(v),
 );
 
+/** A block value the gateway's implied mask names whole: null, or an empty object. */
+export function leafless(value: unknown): boolean {
+  return (
+    value === null ||
+    (typeof value === "object" &&
+      !Array.isArray(value) &&
+      Object.keys(value as object).length === 0)
+  );
+}
+
 /**
  * The field paths a PATCH changes, in the JSON spelling. With `updateMask` (or
  * `update_mask`), exactly its paths, proto names or JSON names (`*` = every top-level
- * writable field); without, the writable paths present in the body.
+ * writable field); without, the writable paths present in the body, as the gateway
+ * builds the mask from it (grpc-gateway's `FieldMaskFromRequestBody`): a block's members
+ * present, or the block itself when it has none (sent as `{}` or `null`).
  */
 export function updatePaths(
   request: ApiRequest,
@@ -90,8 +102,10 @@ export function updatePaths(
     const paths = writable.filter((path) => {
       const [head, tail] = path.split(".");
       if (tail === undefined) {
-        // A nested object given whole counts through its members (partial merge).
-        return body[head] !== undefined && !writable.some((p) => p.startsWith(`${head}.`));
+        // A nested object given whole counts through its members (partial merge); one
+        // without members is a leaf of the body, so the path of the block itself.
+        if (body[head] === undefined) return false;
+        return !writable.some((p) => p.startsWith(`${head}.`)) || leafless(body[head]);
       }
       const parent = body[head];
       return (

@@ -14,7 +14,7 @@ import { Advisories, Repos, Tags } from "./resources/registry";
 import { RoleBindings } from "./resources/role-bindings";
 import { Roles } from "./resources/roles";
 import { Subscriptions } from "./resources/subscriptions";
-import { V1Groups, V1Repos } from "./resources/v1";
+import { V1Groups, V1Repos, V1Tags } from "./resources/v1";
 
 /** A collection's class: made with the requester its calls go through. */
 type CollectionClass = new (client: ApiRequester) => object;
@@ -43,6 +43,7 @@ export const COLLECTIONS = {
   v1: {
     groups: V1Groups,
     repos: V1Repos,
+    tags: V1Tags,
   },
 } as const satisfies Record<string, Record<string, CollectionClass>>;
 

@@ -8,8 +8,13 @@
  * belongs to the resources the run created or replaced under that parent in that
  * collection, one POST each, in the order the engine started their steps. That order is
  * the order of the requests only when steps run one at a time (the mini engine's
- * `parallel: 1`, which the benchmark stacks use). Anything else (listings, lookups of
- * objects outside the stack) is left unattributed, and the stack's totals still count it.
+ * `parallel: 1`, which the benchmark stacks use). A GET of an object that a later POST of
+ * the run creates under (the check of a new object reads its parent, or container, to
+ * refuse a missing one before any write) belongs to that create, not to the object read:
+ * the engine checks the new half of a replacement again without its old inputs, so a
+ * replaced object's check reads its container even when the container is unchanged.
+ * Anything else (listings, lookups of objects outside the stack) is left unattributed,
+ * and the stack's totals still count it.
  */
 import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime/rpc";
 import type { LogEntry } from "../../harness/emulator";
@@ -52,10 +57,13 @@ export function collectionOfType(type: string): string | undefined {
   return kind === undefined ? undefined : COLLECTIONS[kind];
 }
 
-/** The path after the collection (`<uid>` or `<parent uid>`), decoded; `""` for a listing. */
+/**
+ * The path after the collection (`<uid>` or `<parent uid>`), decoded; `""` for a listing.
+ * A repo's README (`repos/<uid>/readme`) is addressed to its repo.
+ */
 export function addressOf(entry: LogEntry): string {
   const match = entry.path.match(API_PATH);
-  return match ? decodeURIComponent(match[2]) : "";
+  return match ? decodeURIComponent(match[2]).replace(/\/readme$/, "") : "";
 }
 
 /** The paths of an update mask (`updateMask=a,b` or repeated), sorted; empty without one. */
@@ -74,7 +82,10 @@ export function resourceName(urn: string): string {
 }
 
 function parentOf(resource: ResourceRef): unknown {
-  return resource.inputs.parentUid ?? resource.inputs.groupUid;
+  // A mapping is created under its identity provider.
+  return (
+    resource.inputs.parentUid ?? resource.inputs.groupUid ?? resource.inputs.identityProviderUid
+  );
 }
 
 export interface Attribution {
@@ -119,16 +130,30 @@ export function attributeRequests(
 
   const byName = new Map<string, LogEntry[]>();
   const unattributed: LogEntry[] = [];
-  for (const entry of requests) {
+  for (const [index, entry] of requests.entries()) {
     const key = `${collectionOf(entry)} ${addressOf(entry)}`;
     let name: string | undefined;
     if (entry.method === "POST") name = pendingCreates.get(key)?.shift();
+    if (entry.method === "GET") name = containerCheckOf(entry, requests.slice(index + 1));
     // An association is created at its group's uid, which is also its own.
     if (name === undefined && addressOf(entry) !== "") name = byAddress.get(key);
     if (name === undefined) unattributed.push(entry);
     else byName.set(name, [...(byName.get(name) ?? []), entry]);
   }
   return { byName, unattributed };
+
+  /** The create whose check read `entry`'s object as its container: the next POST under it. */
+  function containerCheckOf(entry: LogEntry, later: LogEntry[]): string | undefined {
+    const container = addressOf(entry);
+    if (container === "") return undefined;
+    const post = later.find(
+      (next) =>
+        next.method === "POST" &&
+        addressOf(next) === container &&
+        (pendingCreates.get(`${collectionOf(next)} ${container}`)?.length ?? 0) > 0,
+    );
+    return post && pendingCreates.get(`${collectionOf(post)} ${container}`)?.[0];
+  }
 }
 
 /** What one resource should send in one run: the floor's requests, and an update's mask. */

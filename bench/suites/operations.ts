@@ -141,6 +141,11 @@ interface MeasuredResource {
   label: string;
   oneField: Change;
   twoFields: Change;
+  /**
+   * The floor of a create and of a refresh when it is not one request: a repo's README is
+   * a resource of its own in the API (UpdateRepoReadme, GetRepoReadme).
+   */
+  floors?: { create: string[]; refresh: string[] };
 }
 
 /** An update in place, whose mask must be exactly `mask`. */
@@ -188,7 +193,44 @@ const ADDENDUM_RESOURCES: MeasuredResource[] = (
       patch("name", "description"),
     ],
   ] as const
-).map(([name, label, oneField, twoFields]) => ({ name, label, oneField, twoFields }));
+).map(
+  ([name, label, oneField, twoFields]): MeasuredResource => ({
+    name,
+    label,
+    oneField,
+    twoFields,
+  }),
+);
+
+/**
+ * The kinds the registry writes and event subscriptions added, in the same fixture. A
+ * repo's README (declared, unchanged by the variants) is its own request at create and
+ * refresh; a subscription and a mapping have no update in the API.
+ */
+const NEWER_RESOURCES: MeasuredResource[] = [
+  {
+    name: "web",
+    label: "`Repo` (with a README)",
+    oneField: patch("description"),
+    twoFields: patch("catalog_tier", "aliases"),
+    floors: { create: ["POST", "PATCH"], refresh: ["GET", "GET"] },
+  },
+  {
+    name: "hooks",
+    label: "`Subscription`",
+    oneField: replace("sink"),
+    // Its one field again: a subscription has no second one.
+    twoFields: replace("sink"),
+  },
+  {
+    name: "staff",
+    label: "`ExternalGroupRoleMapping`",
+    oneField: replace("externalGroupId"),
+    twoFields: replace("externalGroupId", "roleUid"),
+  },
+];
+
+const MEASURED_RESOURCES = [...ADDENDUM_RESOURCES, ...NEWER_RESOURCES];
 
 /** One engine run of the fixture, with the state before and after it. */
 interface MeasuredRun {
@@ -238,7 +280,7 @@ function perResourceRows(runs: MeasuredRun[]): { rows: Measurement[]; unattribut
       );
     }
   }
-  for (const resource of ADDENDUM_RESOURCES) {
+  for (const resource of MEASURED_RESOURCES) {
     for (const { measured, attribution } of attributions) {
       const { expected, what } = measured.expected(resource);
       const requests = attribution.byName.get(resource.name) ?? [];
@@ -268,7 +310,8 @@ function resourceRefs(resources: Array<Record<string, unknown>>): ResourceRef[] 
 }
 
 const PER_RESOURCE_ID = "requests-per-resource";
-const PER_RESOURCE_TITLE = "1b. Requests per operation, resource by resource: the IAM addendum";
+const PER_RESOURCE_TITLE =
+  "1b. Requests per operation, resource by resource: the IAM addendum, the registry and event subscriptions";
 
 /**
  * The fixture whole (the identity provider and the invite included) on the real engine,
@@ -317,7 +360,9 @@ async function perResourceSection(
       const code = kind === "destroy" ? undefined : (await stack.outputs()).inviteCode;
       if (typeof code === "string" && code.length > 0) codes.add(code);
     };
-    await measure("create", "create", "up", () => ({ expected: { methods: ["POST"] } }));
+    await measure("create", "create", "up", (resource) => ({
+      expected: { methods: resource.floors?.create ?? ["POST"] },
+    }));
     await measure("noop-up", "no-op `up`", "up", () => ({ expected: { methods: [] } }));
     await stack.setConfig({ variant: "one-field" });
     await measure("update-one-field", "update one field", "up", (resource) =>
@@ -327,7 +372,9 @@ async function perResourceSection(
     await measure("update-two-fields", "update two fields", "up", (resource) =>
       changeExpected(resource.twoFields),
     );
-    await measure("refresh", "refresh", "refresh", () => ({ expected: { methods: ["GET"] } }));
+    await measure("refresh", "refresh", "refresh", (resource) => ({
+      expected: { methods: resource.floors?.refresh ?? ["GET"] },
+    }));
     await measure("delete", "delete", "destroy", () => ({ expected: { methods: ["DELETE"] } }));
   } finally {
     stack.dispose();
@@ -344,20 +391,31 @@ async function perResourceSection(
       "the emulator's log is set against the resource it was for: a read, update or delete names the object's " +
       "uid; a create names its parent, and is matched to the resources the run created there in the order the " +
       "engine, running one step at a time, started them. Each custom role, identity provider, group invite, " +
-      "account association and identity of a kind the addendum adds is then held to its own floor: create one " +
+      "account association and identity of a kind the addendum adds, and the repo, the event subscription and " +
+      "the external group role mapping, is then held to its own floor: create one " +
       "POST, update one PATCH whose `updateMask` is exactly the fields the variant changed (named in each row; " +
-      "another mask misses even at one request), no-op `up` nothing, refresh one GET, delete one DELETE. The " +
+      "another mask misses even at one request), no-op `up` nothing, refresh one GET, delete one DELETE; a " +
+      "repo with a README adds the README's own PATCH at create and GET at refresh. The " +
       "identity provider's client secrets (secret config, made anew each run) and every invite code the runs " +
       "made are looked for in each request line of the log (method, path, query), in the checkpoint after each " +
       "run outside its Pulumi secrets, and in these results; the benchmark stops if one appears.",
     measurements: rows,
     notes: [
       above.length === 0
-        ? "Every resource of the addendum is at its floor in every run, with exactly the expected update mask."
+        ? "Every resource measured here is at its floor in every run, with exactly the expected update mask."
         : `Not at the floor: ${above.map((m) => `${m.label} (${m.detail})`).join("; ")}.`,
       "A group invite has no update in the API (`PATCH` is UNIMPLEMENTED): any change replaces it, the new " +
         "invite (with a new code) created before the old one is deleted, so the floor of a change is one POST " +
         "and one DELETE.",
+      "A subscription and an external group role mapping have no update in the API either (a subscription has " +
+        "one field, its sink, changed in both variants): a change replaces them, create before delete, so the " +
+        "floor is one POST and one DELETE. A repo's README is a resource of its own in the API " +
+        "(`UpdateRepoReadme`, `GetRepoReadme`): the floor of a repo that declares one is POST + PATCH at create " +
+        "and two GETs at refresh; an update leaves it alone unless it changed.",
+      "A new object's check reads its parent (its container) once per provider process to refuse a missing " +
+        "one before any write; the engine checks the new half of a replacement again without its old inputs, so " +
+        "a replaced subscription, invite or mapping reads its container unless the run already saw it. Such a " +
+        "read counts for the create that follows under that container, not for the object read.",
       "An identity provider's client secret is sent only when it changes, as the one path `oidc.client_secret`; " +
         "the API never answers it, so a refresh keeps the value in state without reading it back.",
       unattributed.length === 0

@@ -234,16 +234,6 @@ function parseBlock<B extends Block>(body: JsonObject, name: B): AccountAssociat
   return block === undefined ? undefined : PARSERS[name](block);
 }
 
-/** A block value the gateway's implied mask names whole: null, or an empty object. */
-function leafless(value: unknown): boolean {
-  return (
-    value === null ||
-    (typeof value === "object" &&
-      !Array.isArray(value) &&
-      Object.keys(value as object).length === 0)
-  );
-}
-
 /** Refuses a record without any block (at create and after every update). */
 function requireSomeBlock(record: Pick<AccountAssociationRecord, Block>): void {
   if (BLOCKS.every((name) => record[name] === undefined)) {
@@ -372,14 +362,13 @@ export const accountAssociations = writableCollection<AccountAssociationRecord, 
   update: {
     writable: ACCOUNT_ASSOCIATION_MASK_PATHS,
     fields: ["name", "description", ...BLOCKS],
-    apply: (_ctx, current, body, paths, masked) => {
+    apply: (_ctx, current, body, paths) => {
       const next: AccountAssociationRecord = { ...current };
-      // Without a mask a block sent as null or {} has no leaves: the gateway's implied
-      // mask names the block itself (null removes it; {} is judged as an empty block).
-      const applied = masked ? paths : [...paths, ...BLOCKS.filter((name) => leafless(body[name]))];
+      // Without a mask a block sent as null or {} is named whole (`updatePaths`, as the
+      // gateway's implied mask): null removes it; {} is judged as an empty block.
       // Leaf paths, gathered per block over the stored block; each block then judged whole.
       const merged = new Map<Block, JsonObject>();
-      for (const path of applied) {
+      for (const path of paths) {
         if (path === "name") next.name = requireName(body.name);
         else if (path === "description")
           next.description = optionalString(body, "description") ?? "";

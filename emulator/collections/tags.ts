@@ -39,7 +39,7 @@ export function tagOut(tag: TagRecord): JsonObject {
  * `updated_since`, a Timestamp: as RFC 3339 text, or as its `seconds` and `nanos`
  * (the gateway reads either); undefined when absent.
  */
-function updatedSinceOf(query: URLSearchParams): number | undefined {
+export function updatedSinceOf(query: URLSearchParams): number | undefined {
   const text = query.get("updated_since") ?? query.get("updatedSince");
   if (text !== null && text !== "") {
     const ms = Date.parse(text);
@@ -84,7 +84,7 @@ const readTags = registryCollection<TagRecord>({
   },
 });
 
-function tagDraft(body: JsonObject): { name: string; digest: string; deprecated: boolean } {
+export function tagDraft(body: JsonObject): { name: string; digest: string; deprecated: boolean } {
   const name = optionalString(body, "name");
   if (name === undefined || !TAG_NAME_PATTERN.test(name)) {
     throw invalidArgument("name", `must match ${TAG_NAME_PATTERN.source}`);
@@ -104,7 +104,7 @@ function tagDraft(body: JsonObject): { name: string; digest: string; deprecated:
  * repo's existence. A tag of that name already in the repo is moved (its digest and
  * `deprecated` set, its uid kept), as the service's "creates (or updates)" says.
  */
-function createTag(ctx: EmulatorContext, body: JsonObject, repoUid: string): JsonObject {
+export function createTag(ctx: EmulatorContext, body: JsonObject, repoUid: string): TagRecord {
   const draft = tagDraft(body);
   existing(ctx.state.repos, repoUid);
   const now = ctx.clock.isoNow();
@@ -114,12 +114,12 @@ function createTag(ctx: EmulatorContext, body: JsonObject, repoUid: string): Jso
     .find((tag) => tag !== undefined && parentPath(tag.uid) === repoUid);
   if (present) {
     if (present.digest === draft.digest && present.deprecated === draft.deprecated) {
-      return tagOut(present);
+      return present;
     }
     const moved: TagRecord = { ...present, ...draft, updateTime: now };
     ctx.state.tags.replace(moved);
     ctx.state.touch();
-    return tagOut(moved);
+    return moved;
   }
   const tag: TagRecord = {
     uid: newChildUid(repoUid, (candidate) => ctx.state.tags.has(candidate)),
@@ -129,7 +129,7 @@ function createTag(ctx: EmulatorContext, body: JsonObject, repoUid: string): Jso
   };
   ctx.state.tags.insert(tag);
   ctx.state.touch();
-  return tagOut(tag);
+  return tag;
 }
 
 export const tags: CollectionHandler = async (ctx, request, uid) => {
@@ -140,7 +140,7 @@ export const tags: CollectionHandler = async (ctx, request, uid) => {
     if (uid === undefined) throw invalidArgument("parent", "the repo uid belongs in the path");
     const repoUid = requirePathUid(uid, "parent");
     access.require(capabilityFor("tags", "create"), repoUid);
-    return ok(createTag(ctx, bodyObject(request), repoUid));
+    return ok(tagOut(createTag(ctx, bodyObject(request), repoUid)));
   }
   if (uid === undefined) throw unsupported(request);
   requirePathUid(uid);

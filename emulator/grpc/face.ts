@@ -378,8 +378,9 @@ export class GrpcFace {
 }
 
 /**
- * Of the v1 IAM services and the token service, only the calls the platform's tools
- * still make are offered; their other methods have no route in the emulator.
+ * Of the v1 IAM services, the v1 registry and the token service, only the calls the
+ * platform's tools still make are offered; their other methods have no route in the
+ * emulator.
  */
 const OFFERED_LEGACY = new Set([
   "/chainguard.platform.iam.Identities/List",
@@ -391,6 +392,14 @@ const OFFERED_LEGACY = new Set([
   "/chainguard.platform.iam.GroupInvites/List",
   "/chainguard.platform.iam.GroupAccountAssociations/List",
   "/chainguard.platform.oidc.SecurityTokenService/Exchange",
+  "/chainguard.platform.registry.Registry/ListRepos",
+  "/chainguard.platform.registry.Registry/CreateRepo",
+  "/chainguard.platform.registry.Registry/UpdateRepo",
+  "/chainguard.platform.registry.Registry/DeleteRepo",
+  "/chainguard.platform.registry.Registry/ListTags",
+  "/chainguard.platform.registry.Registry/CreateTag",
+  "/chainguard.platform.registry.Registry/UpdateTag",
+  "/chainguard.platform.registry.Registry/DeleteTag",
 ]);
 
 function offered(method: GrpcMethod | undefined): GrpcMethod | undefined {
@@ -398,7 +407,9 @@ function offered(method: GrpcMethod | undefined): GrpcMethod | undefined {
   const legacy =
     method.path.startsWith("/chainguard.platform.iam.") && !method.path.includes(".v2beta1.");
   const token = method.path.startsWith("/chainguard.platform.oidc.");
-  return (legacy || token) && !OFFERED_LEGACY.has(method.path) ? undefined : method;
+  // The v1 registry's package: Registry, Apko, Charts, Vulnerabilities, Entitlements, ...
+  const registryV1 = /^\/chainguard\.platform\.registry\.[A-Z]/.test(method.path);
+  return (legacy || token || registryV1) && !OFFERED_LEGACY.has(method.path) ? undefined : method;
 }
 
 /**

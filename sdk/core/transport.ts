@@ -22,7 +22,7 @@ import { undici } from "./lazy-modules";
 import { redact } from "./redact";
 import { parseRetryAfter } from "./retry";
 
-export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
+export type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
 
 export interface HttpRequest {
   method: HttpMethod;

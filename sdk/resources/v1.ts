@@ -1,9 +1,18 @@
-/** The v1 listings the authentication flows use (`/iam/v1/groups`, `/registry/v1/repos`). */
+/**
+ * The v1 calls the platform's tools make: the listings the authentication flows use
+ * (`/iam/v1/groups`, `/registry/v1/repos`), and the v1 registry's repository and tag
+ * writes (`/registry/v1/repos`, `/registry/v1/tags`) the platform's command-line and
+ * Terraform tooling send.
+ */
 
+import { badShape, unknownOutcome } from "../core/collection";
 import type { RequestOptions } from "../core/common-types";
 import { BadResponseError, GrpcCode } from "../core/errors";
+import { resourcePath } from "../core/path";
 import { type ApiRequester, ApiResource } from "../core/resource";
-import { isRecord } from "../core/shape";
+import { isRecord, ShapeError, ShapeReader } from "../core/shape";
+import { checkEnum } from "./decode";
+import { MAX_README_CHARS } from "./registry";
 
 /** A group as the v1 listing returns it (`id` instead of `uid`, no timestamps). */
 export interface V1Group {
@@ -59,9 +68,307 @@ export class V1Groups extends V1Listing<V1Group> {
   }
 }
 
-/** `GET /registry/v1/repos`: repo listing, v1 shape (fields pass through). */
+/** The v1 registry's `CatalogTier` names (`UNKNOWN` for none). */
+export const V1_CATALOG_TIERS = [
+  "UNKNOWN",
+  "APPLICATION",
+  "BASE",
+  "FIPS",
+  "AI",
+  "DEVTOOLS",
+  "COMMERCIAL",
+] as const;
+export type V1CatalogTier = (typeof V1_CATALOG_TIERS)[number];
+
+/** A repo as a v1 write answers it: the fields the types promise are checked. */
+export interface V1RepoWritten extends V1Repo {
+  id: string;
+  name: string;
+  description: string;
+  catalogTier: V1CatalogTier;
+  aliases: string[];
+  readme: string;
+}
+
+/** The fields of a v1 repo a write sends; the rest of the v1 `Repo` is not kept. */
+export interface V1RepoFields {
+  name: string;
+  description?: string;
+  catalogTier?: V1CatalogTier;
+  aliases?: string[];
+  /** The README's Markdown, in the same request (v2beta1 writes it apart). */
+  readme?: string;
+}
+
+/** A tag as the v1 registry answers it. */
+export interface V1Tag {
+  id: string;
+  name: string;
+  digest: string;
+  /** When the tag last moved (RFC 3339). */
+  lastUpdated?: string;
+  deprecated: boolean;
+  bundles: string[];
+}
+
+/** The fields of a v1 tag a write sends. */
+export interface V1TagFields {
+  name: string;
+  digest: string;
+  deprecated?: boolean;
+}
+
+/** The filters of the v1 tag listing (all optional, combined). */
+export interface V1TagFilter {
+  id?: string;
+  name?: string;
+  digest?: string;
+  /** RFC 3339: tags moved at or after it. */
+  updatedSince?: string;
+  childrenOf?: string;
+  descendantsOf?: string;
+}
+
+/** A repo answer of a v1 write, or a `BadResponseError` naming the field. */
+export function decodeV1Repo(raw: unknown, at = "repo"): V1RepoWritten {
+  const r = ShapeReader.of(raw, at);
+  const out = {
+    ...r.raw,
+    id: r.string("id"),
+    name: r.string("name"),
+    description: r.optionalString("description", ""),
+    catalogTier: checkEnum(
+      r.optionalString("catalogTier", "UNKNOWN"),
+      `${at}.catalogTier`,
+      V1_CATALOG_TIERS,
+    ),
+    aliases: r.stringArray("aliases"),
+    readme: r.optionalString("readme", ""),
+  };
+  if (out.readme.length > MAX_README_CHARS) {
+    throw new ShapeError(`${at}.readme`, `longer than ${MAX_README_CHARS} characters`);
+  }
+  r.optionalTimestamp("createTime");
+  return out;
+}
+
+/** A v1 tag answer, or a `BadResponseError` naming the field. */
+export function decodeV1Tag(raw: unknown, at = "tag"): V1Tag {
+  const r = ShapeReader.of(raw, at);
+  const lastUpdated = r.optionalTimestamp("lastUpdated");
+  return {
+    id: r.string("id"),
+    name: r.string("name"),
+    digest: r.optionalString("digest", ""),
+    ...(lastUpdated !== undefined ? { lastUpdated } : {}),
+    deprecated: r.optionalBoolean("deprecated", false),
+    bundles: r.stringArray("bundles"),
+  };
+}
+
+/** The uid of the object `uid` is directly under. */
+function parentOf(uid: string): string {
+  return uid.slice(0, Math.max(0, uid.lastIndexOf("/")));
+}
+
+const CREATE_ADVICE =
+  "the create may or may not have taken effect. Not retried: look the resource up before trying again.";
+
+/**
+ * The answer of a v1 write decoded, and `wrongId` asked whether it is the object written;
+ * a bad answer to a create is an `OutcomeUnknownError`, to another write a
+ * `BadResponseError`, each naming the field.
+ */
+function writeAnswer<T extends { id: string }>(
+  body: unknown,
+  request: { method: string; path: string },
+  noun: "repo" | "tag",
+  decode: (raw: unknown, at: string) => T,
+  wrongId: (made: T) => string | undefined,
+): T {
+  try {
+    const made = decode(body, noun);
+    const problem = wrongId(made);
+    if (problem) throw new ShapeError(`${noun}.id`, `${made.id} ${problem}`);
+    return made;
+  } catch (error) {
+    throw request.method === "POST"
+      ? unknownOutcome(error, request, CREATE_ADVICE)
+      : badShape(error, request);
+  }
+}
+
+/** Checks what a write sends, naming the field and the rule, before any request. */
+function repoBody(fields: V1RepoFields, id?: string): Record<string, unknown> {
+  if (!isRecord(fields)) throw new TypeError("repo must be an object");
+  if (typeof fields.name !== "string" || fields.name === "") {
+    throw new TypeError("repo.name must be a non-empty string");
+  }
+  if (fields.description !== undefined && typeof fields.description !== "string") {
+    throw new TypeError("repo.description must be a string");
+  }
+  if (
+    fields.catalogTier !== undefined &&
+    !(V1_CATALOG_TIERS as readonly string[]).includes(fields.catalogTier)
+  ) {
+    throw new TypeError(`repo.catalogTier must be one of ${V1_CATALOG_TIERS.join(", ")}`);
+  }
+  if (
+    fields.aliases !== undefined &&
+    (!Array.isArray(fields.aliases) || fields.aliases.some((a) => typeof a !== "string"))
+  ) {
+    throw new TypeError("repo.aliases must be an array of strings");
+  }
+  if (fields.readme !== undefined) {
+    if (typeof fields.readme !== "string") throw new TypeError("repo.readme must be a string");
+    if (fields.readme.length > MAX_README_CHARS) {
+      throw new TypeError(`repo.readme must be at most ${MAX_README_CHARS} characters`);
+    }
+  }
+  return {
+    ...(id !== undefined ? { id } : {}),
+    name: fields.name,
+    description: fields.description,
+    catalogTier: fields.catalogTier,
+    aliases: fields.aliases,
+    readme: fields.readme,
+  };
+}
+
+function tagBody(fields: V1TagFields, id?: string): Record<string, unknown> {
+  if (!isRecord(fields)) throw new TypeError("tag must be an object");
+  if (typeof fields.name !== "string" || fields.name === "") {
+    throw new TypeError("tag.name must be a non-empty string");
+  }
+  if (typeof fields.digest !== "string" || fields.digest === "") {
+    throw new TypeError("tag.digest must be a non-empty string");
+  }
+  if (fields.deprecated !== undefined && typeof fields.deprecated !== "boolean") {
+    throw new TypeError("tag.deprecated must be a boolean");
+  }
+  return {
+    ...(id !== undefined ? { id } : {}),
+    name: fields.name,
+    digest: fields.digest,
+    deprecated: fields.deprecated,
+  };
+}
+
+/**
+ * `/registry/v1/repos`: the repo listing (v1 shape, fields pass through), and the v1
+ * writes the platform's tools make: `create` (a name the group has updates that repo,
+ * unless `preventExisting`), `update` (the whole repo: a field left out is cleared) and
+ * `delete`. The README travels in the same request.
+ */
 export class V1Repos extends V1Listing<V1Repo> {
+  static readonly PATH = "/registry/v1/repos";
+
   constructor(client: ApiRequester) {
-    super(client, "/registry/v1/repos");
+    super(client, V1Repos.PATH);
+  }
+
+  /** CreateRepo under group `parentId`. */
+  async create(
+    parentId: string,
+    repo: V1RepoFields,
+    options?: RequestOptions & { preventExisting?: boolean },
+  ): Promise<V1RepoWritten> {
+    const path = resourcePath(V1Repos.PATH, parentId, "parentId");
+    const body = repoBody(repo);
+    const answer = await this.client.call({
+      method: "POST",
+      path,
+      query: options?.preventExisting ? { prevent_existing: "true" } : undefined,
+      body,
+      options,
+    });
+    return writeAnswer(answer, { method: "POST", path }, "repo", decodeV1Repo, (made) =>
+      parentOf(made.id) === parentId ? undefined : `is not a repo of ${parentId}`,
+    );
+  }
+
+  /** UpdateRepo: the whole repo `id` (fields left out are cleared). */
+  async update(id: string, repo: V1RepoFields, options?: RequestOptions): Promise<V1RepoWritten> {
+    const path = resourcePath(V1Repos.PATH, id, "id");
+    const answer = await this.client.call({
+      method: "PUT",
+      path,
+      body: repoBody(repo, id),
+      options,
+    });
+    return writeAnswer(answer, { method: "PUT", path }, "repo", decodeV1Repo, (made) =>
+      made.id === id ? undefined : `is not the repo updated (${id})`,
+    );
+  }
+
+  /** DeleteRepo (with its tags). */
+  async delete(id: string, options?: RequestOptions): Promise<void> {
+    await this.client.call({
+      method: "DELETE",
+      path: resourcePath(V1Repos.PATH, id, "id"),
+      options,
+    });
+  }
+}
+
+/**
+ * `/registry/v1/tags`: the v1 tag calls the platform's tools make: `list` (one
+ * unpaginated answer), `create` (a name the repo has moves that tag), `update` (the
+ * whole tag) and `delete`.
+ */
+export class V1Tags extends ApiResource {
+  static readonly PATH = "/registry/v1/tags";
+
+  async list(filter: V1TagFilter = {}, options?: RequestOptions): Promise<V1List<V1Tag>> {
+    const path = V1Tags.PATH;
+    const body = await this.client.call({
+      method: "GET",
+      path,
+      query: {
+        id: filter.id,
+        name: filter.name,
+        digest: filter.digest,
+        updated_since: filter.updatedSince,
+        "uidp.children_of": filter.childrenOf,
+        "uidp.descendants_of": filter.descendantsOf,
+      },
+      options,
+    });
+    try {
+      const r = ShapeReader.of(isRecord(body) ? body : {}, "list");
+      if (!isRecord(body)) throw new ShapeError("list", "expected an object");
+      const items = r.raw.items ?? [];
+      if (!Array.isArray(items)) throw new ShapeError("list.items", "expected an array");
+      return { items: items.map((item, i) => decodeV1Tag(item, `list.items[${i}]`)) };
+    } catch (error) {
+      throw badShape(error, { method: "GET", path });
+    }
+  }
+
+  /** CreateTag in repo `repoId`. */
+  async create(repoId: string, tag: V1TagFields, options?: RequestOptions): Promise<V1Tag> {
+    const path = resourcePath(V1Tags.PATH, repoId, "repoId");
+    const body = await this.client.call({ method: "POST", path, body: tagBody(tag), options });
+    return writeAnswer(body, { method: "POST", path }, "tag", decodeV1Tag, (made) =>
+      parentOf(made.id) === repoId ? undefined : `is not a tag of ${repoId}`,
+    );
+  }
+
+  /** UpdateTag: the whole tag `id`. */
+  async update(id: string, tag: V1TagFields, options?: RequestOptions): Promise<V1Tag> {
+    const path = resourcePath(V1Tags.PATH, id, "id");
+    const body = await this.client.call({ method: "PUT", path, body: tagBody(tag, id), options });
+    return writeAnswer(body, { method: "PUT", path }, "tag", decodeV1Tag, (made) =>
+      made.id === id ? undefined : `is not the tag updated (${id})`,
+    );
+  }
+
+  /** DeleteTag. */
+  async delete(id: string, options?: RequestOptions): Promise<void> {
+    await this.client.call({
+      method: "DELETE",
+      path: resourcePath(V1Tags.PATH, id, "id"),
+      options,
+    });
   }
 }

@@ -72,6 +72,12 @@ func main() {
 	for _, fd := range roots() {
 		fail(head.Add(fd))
 	}
+	v1, err := registryV1()
+	fail(err)
+	for _, fd := range v1 {
+		fail(head.Add(fd))
+	}
+	head.Files = distinct(head.Files)
 
 	merged := &descriptorpb.FileDescriptorSet{File: head.Files}
 	for _, file := range base.File {
@@ -84,6 +90,20 @@ func main() {
 	tmp := path + ".tmp"
 	fail(os.WriteFile(tmp, bytes, 0o644))
 	fail(os.Rename(tmp, path))
+}
+
+// distinct keeps the first file of each name: a file reached under the name its importer
+// gives it (renamed) is the same file as the one reached through the generated code.
+func distinct(files []*descriptorpb.FileDescriptorProto) []*descriptorpb.FileDescriptorProto {
+	seen := map[string]bool{}
+	out := files[:0]
+	for _, file := range files {
+		if !seen[file.GetName()] {
+			seen[file.GetName()] = true
+			out = append(out, file)
+		}
+	}
+	return out
 }
 
 func fail(err error) {

@@ -1,0 +1,135 @@
+/**
+ * `/registry/v1/tags`, the v1 registry's tag calls the platform's tools make, answered
+ * from the v2beta1 records: ListTags (`id`, `name`, `digest`, `updated_since`,
+ * `uidp.children_of`, `uidp.descendants_of`; tags of public repos without a token),
+ * CreateTag (`POST .../<repo_id>`, the v1 `Tag` as body; a tag of that name in the repo
+ * is moved, as the v2beta1 CreateTag does), UpdateTag (`PUT .../<id>`, the whole `Tag`)
+ * and DeleteTag. The v1 `Tag` is `{ id, name, digest, lastUpdated, deprecated, bundles }`;
+ * the emulator keeps no bundles (always `[]`, a non-empty list is refused).
+ */
+import { alreadyExists, invalidArgument } from "../errors";
+import { capabilityFor } from "../kinds";
+import type { TagRecord } from "../model";
+import { bodyObject, type JsonObject, ok } from "../requests";
+import {
+  type CollectionHandler,
+  callerOf,
+  type EmulatorContext,
+  existing,
+  parentPath,
+  requirePathUid,
+  unsupported,
+} from "./kit";
+import { createTag, tagDraft, updatedSinceOf } from "./tags";
+
+export function v1TagOut(tag: TagRecord): JsonObject {
+  return {
+    id: tag.uid,
+    name: tag.name,
+    digest: tag.digest,
+    lastUpdated: tag.updateTime,
+    deprecated: tag.deprecated,
+    bundles: [],
+  };
+}
+
+/** The v2beta1 draft of a v1 `Tag` body: `bundles` are not kept, so none may be sent. */
+function v1Draft(body: JsonObject): JsonObject {
+  const bundles = body.bundles;
+  if (bundles !== undefined && bundles !== null) {
+    if (!Array.isArray(bundles)) throw invalidArgument("bundles", "must be a list of strings");
+    if (bundles.length > 0) {
+      throw invalidArgument("bundles", "is not offered here: the emulator keeps no tag bundles");
+    }
+  }
+  const draft = tagDraft(body);
+  return { name: draft.name, digest: draft.digest, deprecated: draft.deprecated };
+}
+
+function tagReadable(
+  ctx: EmulatorContext,
+  access: Awaited<ReturnType<typeof callerOf>>,
+  tag: TagRecord,
+) {
+  const repo = ctx.state.repos.get(parentPath(tag.uid));
+  return (repo?.public ?? false) || access.can(capabilityFor("tags", "list"), tag.uid);
+}
+
+export const v1Tags: CollectionHandler = async (ctx, request, rest) => {
+  switch (request.method) {
+    case "GET": {
+      if (rest !== undefined) throw unsupported(request);
+      const access = await callerOf(ctx, request, false);
+      const query = request.query;
+      const id = query.get("id") || undefined;
+      const name = query.get("name") || undefined;
+      const digest = query.get("digest") || undefined;
+      const since = updatedSinceOf(query);
+      const under = query.get("uidp.descendants_of") ?? query.get("uidp.descendantsOf");
+      const children = query.get("uidp.children_of") ?? query.get("uidp.childrenOf");
+      if (id) requirePathUid(id, "id");
+      if (under) requirePathUid(under, "uidp.descendants_of");
+      if (children) requirePathUid(children, "uidp.children_of");
+      const items: JsonObject[] = [];
+      const range = ctx.state.tags.all();
+      for (let index = range.start; index < range.end; index++) {
+        const tag = ctx.state.tags.get(range.uids[index]);
+        if (!tag || !tagReadable(ctx, access, tag)) continue;
+        if (id && tag.uid !== id) continue;
+        if (name && tag.name !== name) continue;
+        if (digest && tag.digest !== digest) continue;
+        if (since !== undefined && Date.parse(tag.updateTime) < since) continue;
+        if (children && parentPath(tag.uid) !== children) continue;
+        if (under && !tag.uid.startsWith(`${under}/`)) continue;
+        items.push(v1TagOut(tag));
+      }
+      return ok({ items });
+    }
+    case "POST": {
+      const access = await callerOf(ctx, request, true);
+      if (rest === undefined) throw invalidArgument("repo_id", "the repo uid belongs in the path");
+      const repoUid = requirePathUid(rest, "repo_id");
+      access.require(capabilityFor("tags", "create"), repoUid);
+      return ok(v1TagOut(createTag(ctx, v1Draft(bodyObject(request)), repoUid)));
+    }
+    case "PUT": {
+      const access = await callerOf(ctx, request, true);
+      if (rest === undefined) throw unsupported(request);
+      const uid = requirePathUid(rest, "id");
+      access.require(capabilityFor("tags", "update"), uid);
+      const draft = v1Draft(bodyObject(request)) as Pick<
+        TagRecord,
+        "name" | "digest" | "deprecated"
+      >;
+      const current = existing(ctx.state.tags, uid);
+      if (draft.name !== current.name) {
+        for (const other of ctx.state.tags.named(draft.name)) {
+          if (parentPath(other) === parentPath(uid)) {
+            throw alreadyExists(`a tag named "${draft.name}" in ${parentPath(uid)}`);
+          }
+        }
+      }
+      const same =
+        draft.name === current.name &&
+        draft.digest === current.digest &&
+        draft.deprecated === current.deprecated;
+      if (same) return ok(v1TagOut(current));
+      const next: TagRecord = { ...current, ...draft, updateTime: ctx.clock.isoNow() };
+      ctx.state.tags.replace(next);
+      ctx.state.touch();
+      return ok(v1TagOut(next));
+    }
+    case "DELETE": {
+      const access = await callerOf(ctx, request, true);
+      if (rest === undefined) throw unsupported(request);
+      const uid = requirePathUid(rest, "id");
+      access.require(capabilityFor("tags", "delete"), uid);
+      existing(ctx.state.tags, uid);
+      ctx.state.tags.delete(uid);
+      ctx.state.touch();
+      return ok({});
+    }
+    default:
+      throw unsupported(request);
+  }
+};
