@@ -9,7 +9,8 @@ import { resourcePath } from "../core/path";
 import { REDACTED } from "../core/redact";
 import type { ApiRequester } from "../core/resource";
 import { ShapeError, ShapeReader } from "../core/shape";
-import { checkEnum, patternString, ROLE_UID } from "./decode";
+import { ROLE_UID_PATTERN, ROLE_UID_SHAPE } from "../uids";
+import { checkEnum, patternString } from "./decode";
 import { guardSecrets } from "./secrets";
 
 /** How a provider's identities are correlated with the tokens of its issuer; fixed at creation. */
@@ -178,12 +179,7 @@ export function decodeIdentityProvider(raw: unknown, at = "identityProvider"): I
     uid: r.string("uid"),
     name: r.string("name"),
     description: r.optionalString("description", ""),
-    defaultRole: patternString(
-      r,
-      "defaultRole",
-      ROLE_UID,
-      "a role uid (40 hex, or <group uid>/<16 hex>)",
-    ),
+    defaultRole: patternString(r, "defaultRole", ROLE_UID_PATTERN, ROLE_UID_SHAPE),
     oidc: decodeOidc(r.object("oidc")),
     createTime: r.timestamp("createTime"),
     updateTime: r.timestamp("updateTime"),
