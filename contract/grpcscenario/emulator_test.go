@@ -6,8 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"pulumi-irm/contract/internal/emulatorproc"
@@ -16,25 +14,8 @@ import (
 // bootstrap is the emulator's --bootstrap-file.
 type bootstrap = emulatorproc.Bootstrap
 
-// startEmulator runs the built emulator from the repository root, as a user of the
-// package would, and stops it when the test ends.
-func startEmulator(t *testing.T) bootstrap {
-	t.Helper()
-	// Run by tests/contract/contract.test.ts (after the build), not by every
-	// `go test ./...` of the contract module.
-	if os.Getenv("IRM_GRPC_SCENARIO") == "" {
-		t.Skip("set IRM_GRPC_SCENARIO=1 (tests/contract/contract.test.ts does)")
-	}
-	root, err := filepath.Abs(filepath.Join("..", ".."))
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := emulatorproc.Start(t, root)
-	if b.GRPCURL == "" {
-		t.Fatal("the bootstrap file has no grpcUrl: the emulator's gRPC face is off (build with Go)")
-	}
-	return b
-}
+// startEmulator starts the built emulator with its gRPC face (emulatorproc.StartGRPC).
+var startEmulator = emulatorproc.StartGRPC
 
 // oidcToken asks the emulator's OIDC test issuer for an id token (an HTTP test control
 // of the emulator, not part of the API).

@@ -6,8 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/codes"
 
 	"chainguard.dev/sdk/auth"
 	clients "chainguard.dev/sdk/proto/chainguard/platform/clients/v2beta1"
@@ -18,7 +17,8 @@ import (
 	common "chainguard.dev/sdk/proto/platform/common/v1"
 	iamv1 "chainguard.dev/sdk/proto/platform/iam/v1"
 	"chainguard.dev/sdk/sts"
-	"google.golang.org/grpc/codes"
+
+	"pulumi-irm/contract/internal/emulatorproc"
 )
 
 // TestGRPCScenario drives the emulator with the platform's own Go clients over gRPC.
@@ -102,11 +102,7 @@ func TestGRPCScenario(t *testing.T) {
 	})
 
 	t.Run("ping", func(t *testing.T) {
-		conn, err := grpc.NewClient(strings.TrimPrefix(b.GRPCURL, "http://"), grpc.WithTransportCredentials(insecure.NewCredentials()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer conn.Close()
+		conn := emulatorproc.Dial(t, b)
 		pong := must[*ping.PingResponse](t, "ping")(ping.NewClientsFromConnection(conn).PingService().Ping(ctx, &ping.PingRequest{}))
 		if pong.GetResponse() == "" {
 			t.Fatal("an empty ping response")
@@ -114,12 +110,8 @@ func TestGRPCScenario(t *testing.T) {
 	})
 
 	t.Run("unknown method", func(t *testing.T) {
-		conn, err := grpc.NewClient(strings.TrimPrefix(b.GRPCURL, "http://"), grpc.WithTransportCredentials(insecure.NewCredentials()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer conn.Close()
-		err = conn.Invoke(ctx, "/chainguard.platform.iam.v2beta1.GroupsService/NoSuchMethod", &ping.PingRequest{}, &ping.PingResponse{})
+		conn := emulatorproc.Dial(t, b)
+		err := conn.Invoke(ctx, "/chainguard.platform.iam.v2beta1.GroupsService/NoSuchMethod", &ping.PingRequest{}, &ping.PingResponse{})
 		wantCode(t, "an unknown method", err, codes.Unimplemented)
 		_, err = iamv1.NewClientsFromConnection(conn).Roles().Create(ctx, &iamv1.CreateRoleRequest{})
 		wantCode(t, "a v1 call the tools no longer make", err, codes.Unimplemented)

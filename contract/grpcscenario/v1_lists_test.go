@@ -9,7 +9,6 @@ import (
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/durationpb"
 	"google.golang.org/protobuf/types/known/emptypb"
@@ -21,6 +20,8 @@ import (
 	common "chainguard.dev/sdk/proto/platform/common/v1"
 	iamv1 "chainguard.dev/sdk/proto/platform/iam/v1"
 	"chainguard.dev/sdk/sts"
+
+	"pulumi-irm/contract/internal/emulatorproc"
 )
 
 // v1Lists are the official v1 clients of the lists the platform's tools still call,
@@ -84,15 +85,11 @@ func (p v1Pair) assoc(t *testing.T, ctx context.Context, what string, f *iamv1.A
 
 func pairFor(t *testing.T, b bootstrap, token string) v1Pair {
 	t.Helper()
-	options := []grpc.DialOption{grpc.WithTransportCredentials(insecure.NewCredentials())}
+	var options []grpc.DialOption
 	if token != "" {
 		options = append(options, grpc.WithPerRPCCredentials(auth.NewFromToken(context.Background(), token, false)))
 	}
-	conn, err := grpc.NewClient(strings.TrimPrefix(b.GRPCURL, "http://"), options...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close() })
+	conn := emulatorproc.Dial(t, b, options...)
 	return v1Pair{g: v1ListsOver(conn), h: v1ListsOver(&restConn{base: b.APIURL, token: token})}
 }
 
