@@ -8,6 +8,11 @@ import (
 	"net/http"
 	"testing"
 
+	"google.golang.org/grpc/credentials"
+
+	"chainguard.dev/sdk/auth"
+	clients "chainguard.dev/sdk/proto/chainguard/platform/clients/v2beta1"
+
 	"pulumi-irm/contract/internal/emulatorproc"
 )
 
@@ -16,6 +21,23 @@ type bootstrap = emulatorproc.Bootstrap
 
 // startEmulator starts the built emulator with its gRPC face (emulatorproc.StartGRPC).
 var startEmulator = emulatorproc.StartGRPC
+
+// platformClients are the platform's own Go clients on the emulator's gRPC face, sending
+// token as the whole authorization value (as they do), or nothing when token is empty;
+// closed when the test ends.
+func platformClients(t *testing.T, ctx context.Context, b bootstrap, token string) clients.Clients {
+	t.Helper()
+	var cred credentials.PerRPCCredentials
+	if token != "" {
+		cred = auth.NewFromToken(ctx, token, false)
+	}
+	c, err := clients.NewClients(ctx, b.GRPCURL, "grpcscenario", cred)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Close() })
+	return c
+}
 
 // oidcToken asks the emulator's OIDC test issuer for an id token (an HTTP test control
 // of the emulator, not part of the API).

@@ -8,8 +8,6 @@ import (
 
 	"google.golang.org/grpc/codes"
 
-	"chainguard.dev/sdk/auth"
-	clients "chainguard.dev/sdk/proto/chainguard/platform/clients/v2beta1"
 	iam "chainguard.dev/sdk/proto/chainguard/platform/iam/v2beta1"
 	ping "chainguard.dev/sdk/proto/chainguard/platform/ping/v2beta1"
 	registry "chainguard.dev/sdk/proto/chainguard/platform/registry/v2beta1"
@@ -27,11 +25,7 @@ func TestGRPCScenario(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	// The platform's clients send the token as the whole authorization value.
-	c, err := clients.NewClients(ctx, b.GRPCURL, "grpcscenario", auth.NewFromToken(ctx, b.Token, false))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := platformClients(t, ctx, b, b.Token)
 	w := runScenario(t, ctx, c.IAM(), b.RootGroupUID, b.Issuer)
 
 	t.Run("exchange", func(t *testing.T) {
@@ -40,11 +34,7 @@ func TestGRPCScenario(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		as, err := clients.NewClients(ctx, b.GRPCURL, "grpcscenario", auth.NewFromToken(ctx, "Bearer "+exchanged.AccessToken, false))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer as.Close()
+		as := platformClients(t, ctx, b, "Bearer "+exchanged.AccessToken)
 		seen, err := as.IAM().GroupsService().ListGroups(ctx, &iam.ListGroupsRequest{Uidp: &common.UIDPFilter{DescendantsOf: b.RootGroupUID}})
 		if err != nil {
 			t.Fatal(err)
@@ -59,12 +49,8 @@ func TestGRPCScenario(t *testing.T) {
 	})
 
 	t.Run("unauthenticated", func(t *testing.T) {
-		anon, err := clients.NewClients(ctx, b.GRPCURL, "grpcscenario", nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer anon.Close()
-		_, err = anon.IAM().GroupsService().ListGroups(ctx, &iam.ListGroupsRequest{})
+		anon := platformClients(t, ctx, b, "")
+		_, err := anon.IAM().GroupsService().ListGroups(ctx, &iam.ListGroupsRequest{})
 		wantCode(t, "no token", err, codes.Unauthenticated)
 	})
 

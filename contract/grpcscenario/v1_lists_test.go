@@ -15,7 +15,6 @@ import (
 
 	"chainguard.dev/sdk/auth"
 	capabilities "chainguard.dev/sdk/proto/capabilities"
-	clients "chainguard.dev/sdk/proto/chainguard/platform/clients/v2beta1"
 	iam "chainguard.dev/sdk/proto/chainguard/platform/iam/v2beta1"
 	common "chainguard.dev/sdk/proto/platform/common/v1"
 	iamv1 "chainguard.dev/sdk/proto/platform/iam/v1"
@@ -116,11 +115,7 @@ func TestV1Lists(t *testing.T) {
 	b := startEmulator(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	c, err := clients.NewClients(ctx, b.GRPCURL, "grpcscenario", auth.NewFromToken(ctx, b.Token, false))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := platformClients(t, ctx, b, b.Token)
 	w := runScenario(t, ctx, c.IAM(), b.RootGroupUID, b.Issuer)
 	p := pairFor(t, b, b.Token)
 	// The v1 clients as the platform's CLI builds them answer like the bare connection.
@@ -283,11 +278,7 @@ func TestV1Lists(t *testing.T) {
 			Parent: w.research, GroupInvite: &iam.GroupInvite{RoleUid: w.viewerRole, Ttl: durationpb.New(time.Hour)},
 		}))
 		v := pairFor(t, b, exchanged.AccessToken)
-		as, err := clients.NewClients(ctx, b.GRPCURL, "grpcscenario", auth.NewFromToken(ctx, exchanged.AccessToken, false))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer as.Close()
+		as := platformClients(t, ctx, b, exchanged.AccessToken)
 		v2 := as.IAM()
 		below := &common.UIDPFilter{DescendantsOf: b.RootGroupUID}
 

@@ -6,13 +6,16 @@ package scenario
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
 	"regexp"
 	"testing"
+	"time"
 
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/metadata"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -28,6 +31,15 @@ func Start(t *testing.T) (emulatorproc.Bootstrap, *grpc.ClientConn) {
 	t.Helper()
 	b := emulatorproc.StartGRPC(t)
 	return b, emulatorproc.Dial(t, b)
+}
+
+// OwnerContext is a context of a minute, ended with the test, whose calls carry the
+// bootstrap owner's token as the platform's clients send it: the whole authorization
+// value.
+func OwnerContext(t *testing.T, b emulatorproc.Bootstrap) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	t.Cleanup(cancel)
+	return metadata.AppendToOutgoingContext(ctx, "authorization", b.Token)
 }
 
 // WithoutSpecFields takes out of a JSON answer the specification's timestamps the
