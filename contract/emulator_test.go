@@ -42,6 +42,9 @@ type emulator struct {
 	url, token, root, issuer string
 }
 
+// repoRoot is the repository the contract module sits in.
+var repoRoot = emulatorproc.RepositoryRoot
+
 func startEmulator(t *testing.T) *emulator {
 	t.Helper()
 	b := emulatorproc.Start(t, repoRoot(t))

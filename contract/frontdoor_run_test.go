@@ -28,16 +28,6 @@ import (
 
 var updateDocs = flag.Bool("update", false, "rewrite docs/api-operations.md from this run")
 
-// repoRoot is the repository the contract module sits in.
-func repoRoot(t *testing.T) string {
-	t.Helper()
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return filepath.Dir(wd)
-}
-
 // driverRun is one run of the driver against the front door, shared by the tests.
 type driverRun struct {
 	door    *frontDoor

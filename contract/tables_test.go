@@ -8,6 +8,9 @@ import (
 
 	capabilities "chainguard.dev/sdk/proto/capabilities"
 	iam "chainguard.dev/sdk/proto/chainguard/platform/iam/v2beta1"
+	"github.com/grpc-ecosystem/grpc-gateway/v2/runtime"
+	"google.golang.org/genproto/googleapis/rpc/code"
+	"google.golang.org/grpc/codes"
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
@@ -69,7 +72,8 @@ func abbreviate(list []string) string {
 	return strings.Join(list, ", ")
 }
 
-// TestSDKTables: the SDK's capability list and enums are the module's plus HEAD's additions.
+// TestSDKTables: the SDK's capability list and enums are the module's plus HEAD's
+// additions; its gRPC status table is google.rpc.Code with grpc-gateway's HTTP statuses.
 func TestSDKTables(t *testing.T) {
 	run := runDriver(t)
 	checks := []struct {
@@ -80,6 +84,7 @@ func TestSDKTables(t *testing.T) {
 		{"servicePrincipals", enumNames(iam.ServicePrincipal(0).Descriptor(), false)},
 		{"relationshipTypes", enumNames(iam.RelationshipType(0).Descriptor(), true)},
 		{"correlationRules", append([]string(nil), HeadCorrelationRules...)},
+		{"grpcStatuses", grpcStatuses()},
 	}
 	for _, c := range checks {
 		got, ok := run.tables[c.name]
@@ -91,6 +96,16 @@ func TestSDKTables(t *testing.T) {
 			t.Error(why)
 		}
 	}
+}
+
+// grpcStatuses is google.rpc.Code, each value as "NAME number HTTP status", the status
+// being grpc-gateway's: what sdk/core/grpc-status.ts must say.
+func grpcStatuses() []string {
+	var out []string
+	for number, name := range code.Code_name {
+		out = append(out, fmt.Sprintf("%s %d %d", name, number, runtime.HTTPStatusFromCode(codes.Code(number))))
+	}
+	return out
 }
 
 // pinned reports whether a capability is one this API pins (corrections item 3).

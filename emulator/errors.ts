@@ -3,7 +3,7 @@
  * into `{ code, message, details }` with the HTTP status of `google.rpc.Code`.
  */
 
-import { GrpcCode } from "../sdk/core/errors";
+import { GRPC_STATUSES } from "../sdk/core/grpc-status";
 
 /** The `domain` of every `ErrorInfo` detail the emulator produces. */
 export const ERROR_DOMAIN = "iam.irm.local";
@@ -11,24 +11,24 @@ export const ERROR_DOMAIN = "iam.irm.local";
 const TYPE_PREFIX = "type.googleapis.com/google.rpc.";
 
 /**
- * gRPC codes used by the API, with the HTTP status the emulator answers for each (the
- * numbers are the standard `google.rpc.Code` table the SDK holds).
+ * The gRPC codes the emulator answers with. Each code's number and HTTP status are the
+ * one `google.rpc.Code` table of the SDK (`sdk/core/grpc-status.ts`).
  */
-export const GRPC = {
-  INVALID_ARGUMENT: { code: GrpcCode.INVALID_ARGUMENT, http: 400 },
-  NOT_FOUND: { code: GrpcCode.NOT_FOUND, http: 404 },
-  ALREADY_EXISTS: { code: GrpcCode.ALREADY_EXISTS, http: 409 },
-  PERMISSION_DENIED: { code: GrpcCode.PERMISSION_DENIED, http: 403 },
-  RESOURCE_EXHAUSTED: { code: GrpcCode.RESOURCE_EXHAUSTED, http: 429 },
-  FAILED_PRECONDITION: { code: GrpcCode.FAILED_PRECONDITION, http: 400 },
-  ABORTED: { code: GrpcCode.ABORTED, http: 409 },
-  UNIMPLEMENTED: { code: GrpcCode.UNIMPLEMENTED, http: 501 },
-  INTERNAL: { code: GrpcCode.INTERNAL, http: 500 },
-  UNAVAILABLE: { code: GrpcCode.UNAVAILABLE, http: 503 },
-  UNAUTHENTICATED: { code: GrpcCode.UNAUTHENTICATED, http: 401 },
-} as const;
+export type GrpcCodeName =
+  | "INVALID_ARGUMENT"
+  | "NOT_FOUND"
+  | "ALREADY_EXISTS"
+  | "PERMISSION_DENIED"
+  | "RESOURCE_EXHAUSTED"
+  | "FAILED_PRECONDITION"
+  | "ABORTED"
+  | "UNIMPLEMENTED"
+  | "INTERNAL"
+  | "UNAVAILABLE"
+  | "UNAUTHENTICATED";
 
-export type GrpcCodeName = keyof typeof GRPC;
+/** The codes the emulator answers with, each with its number and HTTP status. */
+export const GRPC: { readonly [N in GrpcCodeName]: (typeof GRPC_STATUSES)[N] } = GRPC_STATUSES;
 
 export interface FieldViolation {
   field: string;

@@ -4,6 +4,7 @@
  * contiguous range of uids starting with `X/`), a sorted array of uids per parent
  * (children of X) and a map from name to uids.
  */
+import { parentOf } from "../sdk/uids";
 
 export interface UidRange {
   /** Sorted ascending uids; only `[start, end)` belongs to the range. */
@@ -69,12 +70,6 @@ interface OrderIndex<T> {
   entries: OrderEntry[];
 }
 
-/** Parent of a path uid (`a/b/c` -> `a/b`), or "" for a flat uid. */
-export function parentOf(uid: string): string {
-  const slash = uid.lastIndexOf("/");
-  return slash < 0 ? "" : uid.slice(0, slash);
-}
-
 export class IndexedCollection<T extends { uid: string }> {
   private readonly byUid = new Map<string, T>();
   private readonly sortedUids: string[] = [];
@@ -91,11 +86,12 @@ export class IndexedCollection<T extends { uid: string }> {
 
   /**
    * @param nameOf the value the `name` filter matches (e.g. `advisoryId` for advisories).
-   * @param parentOfRecord the scope parent; by default the uid's parent path.
+   * @param parentOfRecord the scope parent; by default the uid's parent path (`""` for a
+   *   flat uid, the key the records without a parent are indexed under).
    */
   constructor(
     private readonly nameOf: (record: T) => string,
-    private readonly parentOfRecord: (record: T) => string = (record) => parentOf(record.uid),
+    private readonly parentOfRecord: (record: T) => string = (record) => parentOf(record.uid) ?? "",
   ) {}
 
   get size(): number {

@@ -1,26 +1,28 @@
 /**
  * Every collection the emulator keeps, registered once. The state's stores, the saved
  * state and the journal (`state.ts`, `persistence.ts`), the router's paths (`api.ts`),
- * the capability each operation needs and what a group's delete counts as its contents
- * (`collections/groups.ts`) all read this list. A new collection is its module under
- * `collections/`, its record type in `model.ts`, one entry here, and its handler in
- * `api.ts` (whose table the compiler refuses without it).
+ * and what a group's delete counts as its contents (`collections/groups.ts`) all read
+ * this list. A new collection is its module under `collections/`, its record type in
+ * `model.ts`, one entry here, its handler in `api.ts` (whose table the compiler refuses
+ * without it), and the prefix of its capabilities in `sdk/capabilities.ts` (the
+ * compiler refuses this module without it).
  */
-import {
-  type AccountAssociationRecord,
-  type AdvisoryRecord,
-  type Capability,
-  type ExternalGroupRoleMappingRecord,
-  type GroupInviteRecord,
-  type GroupRecord,
-  type IdentityProviderRecord,
-  type IdentityRecord,
-  isCapability,
-  type RepoRecord,
-  type RoleBindingRecord,
-  type RoleRecord,
-  type SubscriptionRecord,
-  type TagRecord,
+
+import { type CapabilityVerb, capabilityFor as sdkCapabilityFor } from "../sdk/capabilities";
+import type {
+  AccountAssociationRecord,
+  AdvisoryRecord,
+  Capability,
+  ExternalGroupRoleMappingRecord,
+  GroupInviteRecord,
+  GroupRecord,
+  IdentityProviderRecord,
+  IdentityRecord,
+  RepoRecord,
+  RoleBindingRecord,
+  RoleRecord,
+  SubscriptionRecord,
+  TagRecord,
 } from "./model";
 
 export interface Kind<N extends string, T extends { uid: string }, Later extends boolean> {
@@ -35,8 +37,6 @@ export interface Kind<N extends string, T extends { uid: string }, Later extends
   v1?: string;
   /** The key of the store's name index (unique where the collection needs it). */
   nameKey: (record: T) => string;
-  /** The enum prefix of the collection's capabilities (`CAP_IAM_GROUPS`). */
-  capabilityPrefix: string;
   /**
    * How a group's delete refusal counts these records under the group, singular and
    * plural; `ownUid` when the record's uid is the group's own. Absent: never counted.
@@ -63,7 +63,6 @@ export const KINDS = [
     domain: "iam",
     v1: "groups",
     nameKey: (group) => group.name,
-    capabilityPrefix: "CAP_IAM_GROUPS",
     contents: { one: "child group", many: "child groups" },
     addedLater: false,
   }),
@@ -72,7 +71,6 @@ export const KINDS = [
     domain: "iam",
     v1: "identities",
     nameKey: (identity) => identity.name,
-    capabilityPrefix: "CAP_IAM_IDENTITY",
     contents: { one: "identity", many: "identities" },
     addedLater: false,
   }),
@@ -81,7 +79,6 @@ export const KINDS = [
     domain: "iam",
     v1: "rolebindings",
     nameKey: () => "",
-    capabilityPrefix: "CAP_IAM_ROLE_BINDINGS",
     contents: { one: "role binding", many: "role bindings" },
     addedLater: false,
   }),
@@ -90,7 +87,6 @@ export const KINDS = [
     domain: "registry",
     v1: "repos",
     nameKey: (repo) => repo.name,
-    capabilityPrefix: "CAP_REPO",
     contents: { one: "repo", many: "repos" },
     addedLater: false,
   }),
@@ -99,7 +95,6 @@ export const KINDS = [
     domain: "registry",
     v1: "tags",
     nameKey: (tag) => tag.name,
-    capabilityPrefix: "CAP_TAG",
     addedLater: false,
   }),
   kind<RoleRecord>()({
@@ -108,7 +103,6 @@ export const KINDS = [
     domain: "iam",
     v1: "roles",
     nameKey: (role) => role.name,
-    capabilityPrefix: "CAP_IAM_ROLES",
     contents: { one: "custom role", many: "custom roles" },
     addedLater: false,
   }),
@@ -117,7 +111,6 @@ export const KINDS = [
     domain: "iam",
     v1: "identityProviders",
     nameKey: (provider) => provider.name,
-    capabilityPrefix: "CAP_IAM_IDENTITY_PROVIDERS",
     contents: { one: "identity provider", many: "identity providers" },
     addedLater: true,
   }),
@@ -127,7 +120,6 @@ export const KINDS = [
     domain: "iam",
     v1: "group_invites",
     nameKey: (invite) => invite.keyId,
-    capabilityPrefix: "CAP_IAM_GROUP_INVITES",
     contents: { one: "group invite", many: "group invites" },
     addedLater: true,
   }),
@@ -137,17 +129,16 @@ export const KINDS = [
     domain: "iam",
     v1: "account_associations",
     nameKey: (association) => association.name,
-    capabilityPrefix: "CAP_IAM_ACCOUNT_ASSOCIATIONS",
     contents: { one: "account association", many: "account associations", ownUid: true },
     addedLater: true,
   }),
   kind<ExternalGroupRoleMappingRecord>()({
     // A child of its identity provider; the definitions annotate its calls with the
-    // identity providers' capabilities (a create also needs CAP_IAM_ROLE_BINDINGS_CREATE).
+    // identity providers' capabilities (a create also needs CAP_IAM_ROLE_BINDINGS_CREATE;
+    // `sdk/capabilities.ts`).
     name: "externalGroupRoleMappings",
     domain: "iam",
     nameKey: () => "",
-    capabilityPrefix: "CAP_IAM_IDENTITY_PROVIDERS",
     addedLater: true,
   }),
   kind<SubscriptionRecord>()({
@@ -156,7 +147,6 @@ export const KINDS = [
     domain: "events",
     v1: "subscriptions",
     nameKey: (subscription) => subscription.sink,
-    capabilityPrefix: "CAP_EVENTS_SUBSCRIPTION",
     contents: { one: "event subscription", many: "event subscriptions" },
     addedLater: true,
   }),
@@ -164,7 +154,6 @@ export const KINDS = [
     name: "advisories",
     domain: "vulnerabilities",
     nameKey: (advisory) => advisory.advisoryId,
-    capabilityPrefix: "CAP_ADVISORIES",
     addedLater: false,
   }),
 ] as const;
@@ -211,31 +200,13 @@ export function isCollectionName(name: unknown): name is CollectionName {
 
 // ---------------------------------------------------------------- capabilities
 
-export const VERBS = ["list", "get", "create", "update", "delete"] as const;
-export type Verb = (typeof VERBS)[number];
-
-const CAPABILITY_PREFIX = new Map<string, string>(
-  KINDS.map((entry) => [entry.name, entry.capabilityPrefix]),
-);
+export type Verb = CapabilityVerb;
 
 /**
- * The capability an operation needs. There is no GET capability: a Get needs the
- * collection's LIST value, as every Get of the API is annotated.
+ * The capability an operation needs (`sdk/capabilities.ts`: a Get needs the collection's
+ * LIST value, as every Get of the API is annotated). The SDK's table is keyed by
+ * collection, so a kind without its line there does not compile.
  */
 export function capabilityFor(collection: CollectionName, verb: Verb): Capability {
-  const suffix = verb === "get" ? "LIST" : verb.toUpperCase();
-  return `${CAPABILITY_PREFIX.get(collection)}_${suffix}` as Capability;
-}
-
-/**
- * The capability an earlier version of the emulator spelled `<collection>.<verb>`
- * (`groups.create`, `roleBindings.get`), or undefined for any other text. Used only to
- * migrate `--data` files written by that version.
- */
-export function capabilityOfLegacyName(name: string): Capability | undefined {
-  const [collection, verb, ...rest] = name.split(".");
-  if (rest.length > 0 || !isCollectionName(collection)) return undefined;
-  if (!(VERBS as readonly string[]).includes(verb)) return undefined;
-  const capability = capabilityFor(collection, verb as Verb);
-  return isCapability(capability) ? capability : undefined;
+  return sdkCapabilityFor(collection, verb) as Capability;
 }

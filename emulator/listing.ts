@@ -3,6 +3,7 @@
  * `skip`, page size limits, and keyset page tokens bound to their query.
  */
 import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from "node:crypto";
+import { GROUP_UID_PATTERN } from "../sdk/uids";
 import { invalidArgument } from "./errors";
 import {
   entryBound,
@@ -50,9 +51,6 @@ export interface ListOptions {
   defaultOrder?: { field: OrderField; descending: boolean };
 }
 
-/** Uids in list filters: a 40-hex root, then 16-hex segments. */
-const UID_PATTERN = /^[0-9a-f]{40}(\/[0-9a-f]{16})*$/;
-
 export interface ListParams {
   pageSize: number;
   skip: number;
@@ -92,7 +90,7 @@ function nonNegativeInteger(field: string, raw: string | undefined): number | un
 
 function scopeUid(field: string, raw: string | undefined): string | undefined {
   if (raw === undefined || raw === "") return undefined;
-  if (!UID_PATTERN.test(raw)) throw invalidArgument(field, "must be a group uid");
+  if (!GROUP_UID_PATTERN.test(raw)) throw invalidArgument(field, "must be a group uid");
   return raw;
 }
 
@@ -110,7 +108,7 @@ function idsParam(query: URLSearchParams): string[] | undefined {
   const ids = [...query.getAll("uidp.ids")].filter((id) => id !== "");
   if (ids.length === 0) return undefined;
   for (const id of ids) {
-    if (!UID_PATTERN.test(id)) throw invalidArgument("uidp.ids", "must be uids");
+    if (!GROUP_UID_PATTERN.test(id)) throw invalidArgument("uidp.ids", "must be uids");
   }
   return ids;
 }

@@ -15,9 +15,9 @@
  *   is dropped.
  */
 import { createHash } from "node:crypto";
+import { legacyCapability } from "../sdk/capabilities";
 import { DEFAULT_COMPONENT_LOCATION } from "./collections/advisories";
 import { CATALOG_TIERS } from "./collections/repos";
-import { capabilityOfLegacyName } from "./kinds";
 import { isCapability, sortCapabilities } from "./model";
 import type { SavedState } from "./state";
 
@@ -28,7 +28,9 @@ function migrateCapabilities(file: string, role: Loose): string[] {
   const stored = Array.isArray(role.capabilities) ? (role.capabilities as unknown[]) : [];
   const names = stored.map((name) => {
     if (typeof name === "string" && isCapability(name)) return name;
-    const migrated = typeof name === "string" ? capabilityOfLegacyName(name) : undefined;
+    // A former `<collection>.get` stands for the LIST value a Get needs.
+    const legacy = typeof name === "string" ? legacyCapability(name) : undefined;
+    const migrated = legacy?.kind === "renamed" ? legacy.replacement : legacy?.list;
     if (migrated === undefined) {
       throw new Error(
         `${file}: role ${String(role.uid)} holds the unknown capability ${JSON.stringify(name)}; ` +

@@ -29,11 +29,11 @@
  */
 import * as fs from "node:fs";
 import { parseArgs } from "node:util";
-import { GROUP_UID_PATTERN } from "../provider/checks";
 import { resolveProviderSettings } from "../provider/config";
 import { PROVIDER_KINDS } from "../provider/kinds";
 import { isPackageProviderText } from "../provider/shim";
 import { IrmClient, IrmError } from "../sdk/index";
+import { GROUP_UID_PATTERN } from "../sdk/uids";
 import { CommandError, readTokenFile } from "./command";
 import { KIND_NAMES, type KindName } from "./kinds";
 import { replaceFile } from "./project";

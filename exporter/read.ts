@@ -8,7 +8,7 @@
  * answers), at most `README_CONCURRENCY` at a time.
  */
 
-import { GROUP_UID_PATTERN, quoted } from "../provider/checks";
+import { quoted } from "../provider/checks";
 import {
   type AccountAssociation,
   type Group,
@@ -21,6 +21,7 @@ import {
   type PagePromise,
   type Repo,
 } from "../sdk/index";
+import { GROUP_UID_PATTERN, GROUP_UID_SHAPE } from "../sdk/uids";
 import { CommandError } from "./command";
 import { type Collection, KINDS, type Kind } from "./kinds";
 import type { LiveOrganisation, LiveRepo } from "./live";
@@ -206,10 +207,7 @@ async function findTop(
 ): Promise<Group> {
   if (groupUid !== undefined) {
     if (!GROUP_UID_PATTERN.test(groupUid)) {
-      throw new ExportError(
-        `--group: must be a group uid (40 lowercase hex, then zero or more '/' + 16 lowercase hex), got ${quoted(groupUid)}`,
-        2,
-      );
+      throw new ExportError(`--group: must be ${GROUP_UID_SHAPE}, got ${quoted(groupUid)}`, 2);
     }
     try {
       count("group");

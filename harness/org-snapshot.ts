@@ -3,7 +3,7 @@
  * groups with their parents, identities with their group and subject, bindings as
  * "identity is role on group". Read with the SDK from the repository's sources.
  */
-import { IrmClient } from "../sdk/index";
+import { IrmClient, parentOf } from "../sdk/index";
 
 export interface OrgSnapshot {
   /** `name <- parent name`, sorted. */
@@ -26,7 +26,6 @@ export async function readOrganisation(
 ): Promise<OrgSnapshot> {
   const client = new IrmClient({ baseUrl: apiUrl, token, retry: { retries: 0 } });
   const names = new Map<string, string>([[rootGroupUid, "ROOT"]]);
-  const parentOf = (uid: string) => uid.slice(0, uid.lastIndexOf("/"));
   const snapshot: OrgSnapshot = { groups: [], identities: [], bindings: [], uids: [] };
 
   const groups = [];
@@ -34,13 +33,13 @@ export async function readOrganisation(
     groups.push(group);
   for (const group of groups) names.set(group.uid, group.name);
   for (const group of groups) {
-    snapshot.groups.push(`${group.name} <- ${names.get(parentOf(group.uid))}`);
+    snapshot.groups.push(`${group.name} <- ${names.get(parentOf(group.uid) ?? "")}`);
     snapshot.uids.push(group.uid);
   }
   for await (const identity of client.iam.identities.list({ descendantsOf: rootGroupUid })) {
     if (SEEDED_IDENTITIES.has(identity.name)) continue;
     snapshot.identities.push(
-      `${identity.name} in ${names.get(parentOf(identity.uid))}: ${identity.claimMatch?.subject ?? identity.claimMatch?.subjectPattern ?? "(no claim match)"}`,
+      `${identity.name} in ${names.get(parentOf(identity.uid) ?? "")}: ${identity.claimMatch?.subject ?? identity.claimMatch?.subjectPattern ?? "(no claim match)"}`,
     );
     snapshot.uids.push(identity.uid);
   }

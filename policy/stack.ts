@@ -20,7 +20,7 @@
  * judge; it also reads what the provider's check read of the role (`checkedRole`).
  */
 import type { PolicyResource } from "@pulumi/policy";
-import { isBuiltInRoleUid, roleGroupUid } from "../sdk/role-uids";
+import { isBuiltInRoleUid, parentOf } from "../sdk/uids";
 import type { Fact, RoleFacts } from "./facts";
 import { BUILT_IN_ROLE_CAPABILITIES } from "./privileged";
 import { IRM_TYPES, isIrmType } from "./resource-types";
@@ -200,7 +200,7 @@ export class IrmStack {
       }
       if (!isBuiltInRoleUid(uid) || this.customRoles.has(uid)) {
         return notKnown(
-          `role ${uid} is a custom role of group ${roleGroupUid(uid) ?? "(unknown)"} that is not declared in this stack, and neither the provider's check nor a group invite of the stack holds its capabilities`,
+          `role ${uid} is a custom role of group ${parentOf(uid) ?? "(unknown)"} that is not declared in this stack, and neither the provider's check nor a group invite of the stack holds its capabilities`,
         );
       }
       return notKnown(

@@ -22,16 +22,18 @@ import type {
   Subscription,
   Tag,
 } from "../sdk/index";
-import { MAX_PAGE_SIZE, roleGroupUid } from "../sdk/index";
+import { MAX_PAGE_SIZE } from "../sdk/index";
 import { CONFIG_NAMESPACE } from "../sdk/settings";
 import {
   CHILD_UID_PATTERN,
+  CHILD_UID_SHAPE,
   GROUP_UID_PATTERN,
-  MAX_LENGTH,
-  quoted,
-  ROLE_SHAPE,
+  GROUP_UID_SHAPE,
+  parentOf,
   ROLE_UID_PATTERN,
-} from "./checks";
+  ROLE_UID_SHAPE,
+} from "../sdk/uids";
+import { MAX_LENGTH, quoted } from "./checks";
 import { checkedProviderSettings, clientFor, type ProviderSettings, whatToCheck } from "./config";
 import { UserError } from "./user-error";
 
@@ -52,7 +54,7 @@ export type GetGroupResult = Group;
 export type GetIdentityResult = Identity;
 /**
  * A role: built-in (a flat uid; `isBuiltInRoleUid`) or a group's custom role (uid
- * `<group uid>/<16 hex>`; `roleGroupUid`), with its capabilities (enum value names).
+ * `<group uid>/<16 hex>`; `parentOf`), with its capabilities (enum value names).
  */
 export type GetRoleResult = Role;
 /** An identity provider as the API answers it, never with its client secret. */
@@ -212,15 +214,9 @@ const MAX_LIST_ARGUMENT = 100;
 const MAX_REPO_NAME_LENGTH = 256;
 
 const UID_RULES = {
-  groupUid: {
-    pattern: GROUP_UID_PATTERN,
-    shape: "a group uid (40 lowercase hex, then zero or more '/' + 16 lowercase hex)",
-  },
-  childUid: {
-    pattern: CHILD_UID_PATTERN,
-    shape: "a child uid (its group's uid, then '/' + 16 lowercase hex)",
-  },
-  roleUid: { pattern: ROLE_UID_PATTERN, shape: ROLE_SHAPE },
+  groupUid: { pattern: GROUP_UID_PATTERN, shape: GROUP_UID_SHAPE },
+  childUid: { pattern: CHILD_UID_PATTERN, shape: CHILD_UID_SHAPE },
+  roleUid: { pattern: ROLE_UID_PATTERN, shape: ROLE_UID_SHAPE },
 } as const;
 
 /**
@@ -606,7 +602,7 @@ export async function getRole(args: GetRoleArgs, opts?: LookupOptions): Promise<
     );
     const where = args.parentUid ? ` in group ${args.parentUid}` : "";
     const owner = (role: Role) => {
-      const group = roleGroupUid(role.uid);
+      const group = parentOf(role.uid);
       return group === undefined ? "built-in" : `of group ${group}`;
     };
     try {

@@ -4,7 +4,7 @@
  * bindings). Used by the demo to show what a deployment produced.
  */
 import type { Group, Identity, RoleBinding } from "../sdk/index";
-import { IrmClient } from "../sdk/index";
+import { IrmClient, parentOf } from "../sdk/index";
 
 export interface Organisation {
   root: Group;
@@ -34,8 +34,6 @@ export async function readOrganisation(
     organisation.bindings.push(binding);
   return organisation;
 }
-
-const parentOf = (uid: string) => uid.slice(0, uid.lastIndexOf("/"));
 
 /** What tokens an identity accepts, in a few words, whatever its kind. */
 function accepts(identity: Identity): string {

@@ -249,10 +249,11 @@ export function isCapability(name: string): name is Capability {
 }
 
 /**
- * The collections of the project's former names (`<collection>.<verb>`), each with the
- * prefix of its enum values.
+ * The enum prefix of each collection's capabilities (`CAP_IAM_GROUPS` + `_CREATE`), by
+ * the collection's name in the API's paths and the client (`roleBindings`). The
+ * emulator's checks of who may do what, and the former names below, read it.
  */
-const LEGACY_COLLECTIONS: Readonly<Record<string, string>> = {
+export const CAPABILITY_PREFIXES = {
   groups: "CAP_IAM_GROUPS",
   identities: "CAP_IAM_IDENTITY",
   roles: "CAP_IAM_ROLES",
@@ -260,10 +261,48 @@ const LEGACY_COLLECTIONS: Readonly<Record<string, string>> = {
   identityProviders: "CAP_IAM_IDENTITY_PROVIDERS",
   accountAssociations: "CAP_IAM_ACCOUNT_ASSOCIATIONS",
   groupInvites: "CAP_IAM_GROUP_INVITES",
+  // The definitions annotate a mapping's calls with the identity providers' capabilities.
+  externalGroupRoleMappings: "CAP_IAM_IDENTITY_PROVIDERS",
   repos: "CAP_REPO",
   tags: "CAP_TAG",
   advisories: "CAP_ADVISORIES",
-};
+  subscriptions: "CAP_EVENTS_SUBSCRIPTION",
+} as const;
+
+/** A collection of {@link CAPABILITY_PREFIXES}. */
+export type CapabilityCollection = keyof typeof CAPABILITY_PREFIXES;
+
+/** The verbs of an operation on a collection. */
+export const CAPABILITY_VERBS = ["list", "get", "create", "update", "delete"] as const;
+export type CapabilityVerb = (typeof CAPABILITY_VERBS)[number];
+
+/**
+ * The name of the capability an operation needs: `<prefix>_<VERB>`. There is no GET
+ * capability: a Get needs the collection's LIST value, as every Get of the API is
+ * annotated. Not every pair is a value of the enum (`CAP_IAM_GROUP_INVITES_UPDATE` is
+ * not): {@link isCapability} tells.
+ */
+export function capabilityFor(collection: CapabilityCollection, verb: CapabilityVerb): string {
+  const suffix = verb === "get" ? "LIST" : verb.toUpperCase();
+  return `${CAPABILITY_PREFIXES[collection]}_${suffix}`;
+}
+
+/**
+ * The collections the project's former names (`<collection>.<verb>`) were written for;
+ * the collections added after the enum names replaced them never had one.
+ */
+const FORMER_NAME_COLLECTIONS: ReadonlySet<string> = new Set<CapabilityCollection>([
+  "groups",
+  "identities",
+  "roles",
+  "roleBindings",
+  "identityProviders",
+  "accountAssociations",
+  "groupInvites",
+  "repos",
+  "tags",
+  "advisories",
+]);
 
 /** What a former name stands for today. */
 export type LegacyCapability =
@@ -281,13 +320,12 @@ export type LegacyCapability =
 export function legacyCapability(name: string): LegacyCapability | undefined {
   const match = /^([A-Za-z]+)\.(list|get|create|update|delete)$/.exec(name);
   if (match === null) return undefined;
-  const [, collection, verb] = match as unknown as [string, string, string];
-  if (!Object.hasOwn(LEGACY_COLLECTIONS, collection)) return undefined;
-  const prefix = LEGACY_COLLECTIONS[collection];
-  const list = `${prefix}_LIST`;
+  const [, collection, verb] = match as unknown as [string, CapabilityCollection, CapabilityVerb];
+  if (!FORMER_NAME_COLLECTIONS.has(collection)) return undefined;
+  const list = capabilityFor(collection, "list");
   if (!isCapability(list)) return undefined;
   if (verb === "get") return { kind: "get", list };
-  const replacement = `${prefix}_${verb.toUpperCase()}`;
+  const replacement = capabilityFor(collection, verb);
   // groupInvites.update never existed, and the enum has no value for it either.
   return isCapability(replacement) ? { kind: "renamed", replacement } : undefined;
 }

@@ -232,7 +232,9 @@ export {
 } from "./resources/v1";
 export {
   isBuiltInRoleUid,
+  parentOf,
+  /** The group of a custom role, undefined for a built-in role: {@link parentOf} under its former name. */
+  parentOf as roleGroupUid,
   ROLE_UID_PATTERN,
   ROLE_UID_SHAPE,
-  roleGroupUid,
-} from "./role-uids";
+} from "./uids";

@@ -16,6 +16,7 @@
  */
 import * as lookups from "../../provider/lookups";
 import * as runtime from "../../provider/runtime";
+import { GRPC_STATUSES } from "../../sdk/core/grpc-status";
 import * as sdk from "../../sdk/index";
 import * as identities from "../../sdk/resources/identities";
 import * as idps from "../../sdk/resources/identity-providers";
@@ -823,6 +824,9 @@ function tables(): Record<string, unknown> {
     servicePrincipals: [...identities.SERVICE_PRINCIPALS],
     relationshipTypes: [...identities.RELATIONSHIP_TYPES],
     correlationRules: [...idps.CORRELATION_RULES],
+    grpcStatuses: Object.entries(GRPC_STATUSES).map(
+      ([name, status]) => `${name} ${status.code} ${status.http}`,
+    ),
   };
 }
 

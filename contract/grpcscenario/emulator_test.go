@@ -6,9 +6,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"os"
-	"path/filepath"
 	"testing"
+
+	"google.golang.org/grpc/credentials"
+
+	"chainguard.dev/sdk/auth"
+	clients "chainguard.dev/sdk/proto/chainguard/platform/clients/v2beta1"
 
 	"pulumi-irm/contract/internal/emulatorproc"
 )
@@ -16,24 +19,24 @@ import (
 // bootstrap is the emulator's --bootstrap-file.
 type bootstrap = emulatorproc.Bootstrap
 
-// startEmulator runs the built emulator from the repository root, as a user of the
-// package would, and stops it when the test ends.
-func startEmulator(t *testing.T) bootstrap {
+// startEmulator starts the built emulator with its gRPC face (emulatorproc.StartGRPC).
+var startEmulator = emulatorproc.StartGRPC
+
+// platformClients are the platform's own Go clients on the emulator's gRPC face, sending
+// token as the whole authorization value (as they do), or nothing when token is empty;
+// closed when the test ends.
+func platformClients(t *testing.T, ctx context.Context, b bootstrap, token string) clients.Clients {
 	t.Helper()
-	// Run by tests/contract/contract.test.ts (after the build), not by every
-	// `go test ./...` of the contract module.
-	if os.Getenv("IRM_GRPC_SCENARIO") == "" {
-		t.Skip("set IRM_GRPC_SCENARIO=1 (tests/contract/contract.test.ts does)")
+	var cred credentials.PerRPCCredentials
+	if token != "" {
+		cred = auth.NewFromToken(ctx, token, false)
 	}
-	root, err := filepath.Abs(filepath.Join("..", ".."))
+	c, err := clients.NewClients(ctx, b.GRPCURL, "grpcscenario", cred)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := emulatorproc.Start(t, root)
-	if b.GRPCURL == "" {
-		t.Fatal("the bootstrap file has no grpcUrl: the emulator's gRPC face is off (build with Go)")
-	}
-	return b
+	t.Cleanup(func() { _ = c.Close() })
+	return c
 }
 
 // oidcToken asks the emulator's OIDC test issuer for an id token (an HTTP test control

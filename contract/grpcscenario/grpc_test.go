@@ -6,11 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/codes"
 
-	"chainguard.dev/sdk/auth"
-	clients "chainguard.dev/sdk/proto/chainguard/platform/clients/v2beta1"
 	iam "chainguard.dev/sdk/proto/chainguard/platform/iam/v2beta1"
 	ping "chainguard.dev/sdk/proto/chainguard/platform/ping/v2beta1"
 	registry "chainguard.dev/sdk/proto/chainguard/platform/registry/v2beta1"
@@ -18,7 +15,8 @@ import (
 	common "chainguard.dev/sdk/proto/platform/common/v1"
 	iamv1 "chainguard.dev/sdk/proto/platform/iam/v1"
 	"chainguard.dev/sdk/sts"
-	"google.golang.org/grpc/codes"
+
+	"pulumi-irm/contract/internal/emulatorproc"
 )
 
 // TestGRPCScenario drives the emulator with the platform's own Go clients over gRPC.
@@ -27,11 +25,7 @@ func TestGRPCScenario(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	// The platform's clients send the token as the whole authorization value.
-	c, err := clients.NewClients(ctx, b.GRPCURL, "grpcscenario", auth.NewFromToken(ctx, b.Token, false))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := platformClients(t, ctx, b, b.Token)
 	w := runScenario(t, ctx, c.IAM(), b.RootGroupUID, b.Issuer)
 
 	t.Run("exchange", func(t *testing.T) {
@@ -40,11 +34,7 @@ func TestGRPCScenario(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		as, err := clients.NewClients(ctx, b.GRPCURL, "grpcscenario", auth.NewFromToken(ctx, "Bearer "+exchanged.AccessToken, false))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer as.Close()
+		as := platformClients(t, ctx, b, "Bearer "+exchanged.AccessToken)
 		seen, err := as.IAM().GroupsService().ListGroups(ctx, &iam.ListGroupsRequest{Uidp: &common.UIDPFilter{DescendantsOf: b.RootGroupUID}})
 		if err != nil {
 			t.Fatal(err)
@@ -59,12 +49,8 @@ func TestGRPCScenario(t *testing.T) {
 	})
 
 	t.Run("unauthenticated", func(t *testing.T) {
-		anon, err := clients.NewClients(ctx, b.GRPCURL, "grpcscenario", nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer anon.Close()
-		_, err = anon.IAM().GroupsService().ListGroups(ctx, &iam.ListGroupsRequest{})
+		anon := platformClients(t, ctx, b, "")
+		_, err := anon.IAM().GroupsService().ListGroups(ctx, &iam.ListGroupsRequest{})
 		wantCode(t, "no token", err, codes.Unauthenticated)
 	})
 
@@ -102,11 +88,7 @@ func TestGRPCScenario(t *testing.T) {
 	})
 
 	t.Run("ping", func(t *testing.T) {
-		conn, err := grpc.NewClient(strings.TrimPrefix(b.GRPCURL, "http://"), grpc.WithTransportCredentials(insecure.NewCredentials()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer conn.Close()
+		conn := emulatorproc.Dial(t, b)
 		pong := must[*ping.PingResponse](t, "ping")(ping.NewClientsFromConnection(conn).PingService().Ping(ctx, &ping.PingRequest{}))
 		if pong.GetResponse() == "" {
 			t.Fatal("an empty ping response")
@@ -114,12 +96,8 @@ func TestGRPCScenario(t *testing.T) {
 	})
 
 	t.Run("unknown method", func(t *testing.T) {
-		conn, err := grpc.NewClient(strings.TrimPrefix(b.GRPCURL, "http://"), grpc.WithTransportCredentials(insecure.NewCredentials()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer conn.Close()
-		err = conn.Invoke(ctx, "/chainguard.platform.iam.v2beta1.GroupsService/NoSuchMethod", &ping.PingRequest{}, &ping.PingResponse{})
+		conn := emulatorproc.Dial(t, b)
+		err := conn.Invoke(ctx, "/chainguard.platform.iam.v2beta1.GroupsService/NoSuchMethod", &ping.PingRequest{}, &ping.PingResponse{})
 		wantCode(t, "an unknown method", err, codes.Unimplemented)
 		_, err = iamv1.NewClientsFromConnection(conn).Roles().Create(ctx, &iamv1.CreateRoleRequest{})
 		wantCode(t, "a v1 call the tools no longer make", err, codes.Unimplemented)

@@ -12,8 +12,6 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 
-	"chainguard.dev/sdk/auth"
-	clients "chainguard.dev/sdk/proto/chainguard/platform/clients/v2beta1"
 	iam "chainguard.dev/sdk/proto/chainguard/platform/iam/v2beta1"
 	common "chainguard.dev/sdk/proto/platform/common/v1"
 )
@@ -49,11 +47,7 @@ func TestHTTPLeavesTheSameState(t *testing.T) {
 	defer cancel()
 	overGRPC, overHTTP := startEmulator(t), startEmulator(t)
 
-	g, err := clients.NewClients(ctx, overGRPC.GRPCURL, "grpcscenario", auth.NewFromToken(ctx, overGRPC.Token, false))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer g.Close()
+	g := platformClients(t, ctx, overGRPC, overGRPC.Token)
 	runScenario(t, ctx, g.IAM(), overGRPC.RootGroupUID, overGRPC.Issuer)
 	runScenario(t, ctx, restServices{&restConn{base: overHTTP.APIURL, token: overHTTP.Token}}, overHTTP.RootGroupUID, overHTTP.Issuer)
 

@@ -9,18 +9,18 @@ import (
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/durationpb"
 	"google.golang.org/protobuf/types/known/emptypb"
 
 	"chainguard.dev/sdk/auth"
 	capabilities "chainguard.dev/sdk/proto/capabilities"
-	clients "chainguard.dev/sdk/proto/chainguard/platform/clients/v2beta1"
 	iam "chainguard.dev/sdk/proto/chainguard/platform/iam/v2beta1"
 	common "chainguard.dev/sdk/proto/platform/common/v1"
 	iamv1 "chainguard.dev/sdk/proto/platform/iam/v1"
 	"chainguard.dev/sdk/sts"
+
+	"pulumi-irm/contract/internal/emulatorproc"
 )
 
 // v1Lists are the official v1 clients of the lists the platform's tools still call,
@@ -84,15 +84,11 @@ func (p v1Pair) assoc(t *testing.T, ctx context.Context, what string, f *iamv1.A
 
 func pairFor(t *testing.T, b bootstrap, token string) v1Pair {
 	t.Helper()
-	options := []grpc.DialOption{grpc.WithTransportCredentials(insecure.NewCredentials())}
+	var options []grpc.DialOption
 	if token != "" {
 		options = append(options, grpc.WithPerRPCCredentials(auth.NewFromToken(context.Background(), token, false)))
 	}
-	conn, err := grpc.NewClient(strings.TrimPrefix(b.GRPCURL, "http://"), options...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close() })
+	conn := emulatorproc.Dial(t, b, options...)
 	return v1Pair{g: v1ListsOver(conn), h: v1ListsOver(&restConn{base: b.APIURL, token: token})}
 }
 
@@ -119,11 +115,7 @@ func TestV1Lists(t *testing.T) {
 	b := startEmulator(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	c, err := clients.NewClients(ctx, b.GRPCURL, "grpcscenario", auth.NewFromToken(ctx, b.Token, false))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := platformClients(t, ctx, b, b.Token)
 	w := runScenario(t, ctx, c.IAM(), b.RootGroupUID, b.Issuer)
 	p := pairFor(t, b, b.Token)
 	// The v1 clients as the platform's CLI builds them answer like the bare connection.
@@ -286,11 +278,7 @@ func TestV1Lists(t *testing.T) {
 			Parent: w.research, GroupInvite: &iam.GroupInvite{RoleUid: w.viewerRole, Ttl: durationpb.New(time.Hour)},
 		}))
 		v := pairFor(t, b, exchanged.AccessToken)
-		as, err := clients.NewClients(ctx, b.GRPCURL, "grpcscenario", auth.NewFromToken(ctx, exchanged.AccessToken, false))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer as.Close()
+		as := platformClients(t, ctx, b, exchanged.AccessToken)
 		v2 := as.IAM()
 		below := &common.UIDPFilter{DescendantsOf: b.RootGroupUID}
 

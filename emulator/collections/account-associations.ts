@@ -11,7 +11,7 @@ import type { AccountAssociationRecord } from "../model";
 import { type JsonObject, optionalObject, optionalString } from "../requests";
 import type { State } from "../state";
 import { requireEveryGrantOf } from "./identities";
-import { type EmulatorContext, existing, parentPath, requireName, requirePathUid } from "./kit";
+import { type EmulatorContext, existing, parentOf, requireName, requirePathUid } from "./kit";
 import { writableCollection } from "./writable";
 
 const BLOCKS = ["amazon", "google", "azure", "github", "chainguard"] as const;
@@ -267,7 +267,7 @@ function requireServiceIdentities(
   // identity of another group (perhaps one the caller cannot read) and a missing uid
   // there get the same answer, so the answer tells nothing about that group.
   for (const [service, identityUid] of bindings) {
-    if (parentPath(identityUid) !== groupUid) {
+    if (parentOf(identityUid) !== groupUid) {
       throw invalidArgument(
         `chainguard.serviceBindings.${service}`,
         "must name an identity directly in this group",

@@ -9,7 +9,7 @@ import { capabilityFor } from "../kinds";
 import { parseListParams, runList } from "../listing";
 import type { AdvisoryRecord } from "../model";
 import { type JsonObject, ok } from "../requests";
-import { existing, FLAT_UID, listEnvelope, readOnlyCollection, sortValueOf } from "./kit";
+import { existing, FLAT_UID_PATTERN, listEnvelope, readOnlyCollection, sortValueOf } from "./kit";
 
 /** The members of `AdvisoryEvent`'s `type` one-of, by the list filter's enum value. */
 /**
@@ -206,7 +206,7 @@ export const advisories = readOnlyCollection(
   },
   (ctx, access, uid) => {
     requireAdvisoriesList(access);
-    if (!FLAT_UID.test(uid))
+    if (!FLAT_UID_PATTERN.test(uid))
       throw invalidArgument("uid", "must be an advisory uid (40 hex characters)");
     return ok(advisoryOut(existing(ctx.state.advisories, uid)));
   },

@@ -16,7 +16,7 @@ import {
   callerOf,
   existing,
   newChildUid,
-  parentPath,
+  parentOf,
   requirePathUid,
   requireRoleUid,
   unsupported,
@@ -27,7 +27,7 @@ import { type CreateWrite, writableCollection } from "./writable";
 export function mappingOut(mapping: ExternalGroupRoleMappingRecord): JsonObject {
   return {
     uid: mapping.uid,
-    identityProviderUid: parentPath(mapping.uid),
+    identityProviderUid: parentOf(mapping.uid),
     externalGroupId: mapping.externalGroupId,
     roleUid: mapping.roleUid,
     scope: mapping.scope,
@@ -68,7 +68,7 @@ export const externalGroupRoleMappings = writableCollection<
     match: (_ctx, params) => {
       const provider = params.filters.identityProviderUid;
       if (!provider) return undefined;
-      return (mapping) => parentPath(mapping.uid) === provider;
+      return (mapping) => parentOf(mapping.uid) === provider;
     },
   },
   create: {
@@ -155,7 +155,7 @@ export const batchDeleteMappings: CollectionHandler = async (ctx, request: ApiRe
   const found: ExternalGroupRoleMappingRecord[] = [];
   const seen = new Set<string>();
   for (const [index, name] of names.entries()) {
-    if (typeof name !== "string" || parentPath(name) !== parent || !isSameOrBelow(name, parent)) {
+    if (typeof name !== "string" || parentOf(name) !== parent || !isSameOrBelow(name, parent)) {
       throw invalidArgument(`names[${index}]`, "must be the uid of a mapping of parent");
     }
     const mapping = ctx.state.externalGroupRoleMappings.get(name);

@@ -8,8 +8,8 @@ import { builtInRoleUid, childSegment, flatUid, type State } from "../state";
 import {
   countsOfPresent,
   type EmulatorContext,
+  GROUP_UID_PATTERN,
   newChildUid,
-  PATH_UID,
   requireSizedName,
 } from "./kit";
 import { writableCollection } from "./writable";
@@ -73,7 +73,7 @@ function resolveParent(ctx: EmulatorContext, access: Access, raw: string): strin
   } catch {
     throw invalidArgument("parent", "is not a valid path segment");
   }
-  if (PATH_UID.test(given)) return given;
+  if (GROUP_UID_PATTERN.test(given)) return given;
   const visible = (uid: string) => access.can("CAP_IAM_GROUPS_LIST", uid);
   const store = ctx.state.groups;
   const bySuffix: string[] = [];

@@ -23,7 +23,7 @@ import {
 } from "../identity-kinds/shapes";
 import type { IdentityRecord } from "../model";
 import { type JsonObject, optionalString } from "../requests";
-import { type EmulatorContext, newChildUid, parentPath, requireSizedName } from "./kit";
+import { type EmulatorContext, newChildUid, parentOf, requireSizedName } from "./kit";
 import { refuseIdentityDelete } from "./references";
 import { writableCollection } from "./writable";
 
@@ -64,7 +64,7 @@ export function requireEveryGrantOf(
   for (const binding of ctx.state.bindingsOfIdentity(identityUid)) {
     const role = ctx.state.roles.get(binding.roleUid);
     if (!role) continue;
-    const groupUid = parentPath(binding.uid);
+    const groupUid = parentOf(binding.uid) ?? "";
     for (const capability of role.capabilities) {
       if (access.can(capability, groupUid)) continue;
       const where = isSameOrBelow(identityUid, groupUid) ? groupUid : identityUid;

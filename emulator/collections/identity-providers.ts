@@ -16,7 +16,7 @@ import {
   optionalString,
   optionalStringArray,
 } from "../requests";
-import { newChildUid, parentPath, requirePathUid, requireRoleUid, requireSizedName } from "./kit";
+import { newChildUid, parentOf, requirePathUid, requireRoleUid, requireSizedName } from "./kit";
 import { refuseIdentityProviderDelete } from "./references";
 import { promisedRoleOfCreate, promisedRoleSteps } from "./roles";
 import { scimOut } from "./scim";
@@ -234,7 +234,7 @@ const promisedByUpdate = promisedRoleSteps<UpdateWrite<IdentityProviderRecord>>(
     ? {
         ctx: write.ctx,
         access: write.access,
-        groupUid: parentPath(write.current.uid),
+        groupUid: parentOf(write.current.uid) ?? "",
         roleUid: write.next.defaultRole,
         field: "defaultRole",
       }
@@ -244,7 +244,10 @@ const updateSteps: typeof promisedByUpdate = {
   ...promisedByUpdate,
   grants: (write) => {
     if (write.paths.includes("defaultRole")) {
-      write.access.require(capabilityFor("roleBindings", "create"), parentPath(write.current.uid));
+      write.access.require(
+        capabilityFor("roleBindings", "create"),
+        parentOf(write.current.uid) ?? "",
+      );
     }
     promisedByUpdate.grants(write);
   },

@@ -3,6 +3,8 @@
  * name validators, list envelopes and the small record helpers. The collection modules
  * stay small because the rules they share live here once.
  */
+
+import { GROUP_UID_PATTERN } from "../../sdk/uids";
 import { Access } from "../access";
 import type { Clock } from "../clock";
 import { ApiError, invalidArgument, notFound, unauthenticated } from "../errors";
@@ -13,6 +15,9 @@ import { type IdentityRecord, NAME_PATTERN, NAME_PATTERN_TEXT } from "../model";
 import { type ApiRequest, type ApiResponse, type JsonObject, ok } from "../requests";
 import { childSegment, type State } from "../state";
 import type { TokenService } from "../tokens";
+
+// The uid patterns and `parentOf` are the SDK's (`sdk/uids.ts`), re-exported for the collections.
+export { FLAT_UID_PATTERN, GROUP_UID_PATTERN, parentOf } from "../../sdk/uids";
 
 export interface EmulatorContext {
   state: State;
@@ -29,9 +34,6 @@ export type CollectionHandler = (
   uid: string | undefined,
 ) => Promise<ApiResponse>;
 
-export const PATH_UID = /^[0-9a-f]{40}(\/[0-9a-f]{16})*$/;
-/** Built-in roles and advisories: 40 hex characters, no slash. */
-export const FLAT_UID = /^[0-9a-f]{40}$/;
 /** lastSeenTime is refreshed at most this often, so reads do not rewrite the data file each time. */
 const LAST_SEEN_RESOLUTION_MS = 60_000;
 
@@ -79,14 +81,14 @@ export function markSeen(ctx: EmulatorContext, identity: IdentityRecord): void {
 // ---------------------------------------------------------------- validators
 
 export function requirePathUid(uid: string, what = "uid"): string {
-  if (!PATH_UID.test(uid))
+  if (!GROUP_UID_PATTERN.test(uid))
     throw invalidArgument(what, "must be a uid (hex segments separated by /)");
   return uid;
 }
 
 /** A role uid: a built-in role's flat uid, or a custom role's `<group uid>/<16 hex>`. */
 export function requireRoleUid(uid: string, field = "uid"): string {
-  if (!PATH_UID.test(uid)) {
+  if (!GROUP_UID_PATTERN.test(uid)) {
     throw invalidArgument(field, "must be a role uid (hex segments separated by /)");
   }
   return uid;
@@ -119,10 +121,6 @@ export function requireSizedName(value: unknown, field = "name", kept?: string):
 }
 
 // ---------------------------------------------------------------- records
-
-export function parentPath(uid: string): string {
-  return uid.slice(0, uid.lastIndexOf("/"));
-}
 
 /** A fresh `<parent>/<16 hex>` that `taken` does not claim. */
 export function newChildUid(parentUid: string, taken: (uid: string) => boolean): string {

@@ -6,7 +6,7 @@
 import { failedPrecondition } from "../errors";
 import type { AccountAssociationRecord } from "../model";
 import type { State } from "../state";
-import { countsOfPresent, parentPath } from "./kit";
+import { countsOfPresent, parentOf } from "./kit";
 
 /**
  * Refuses (FAILED_PRECONDITION `RESOURCE_IN_USE`) the delete of identity `uid` while a
@@ -91,7 +91,7 @@ export function associationNaming(
   identityUid: string,
 ): AccountAssociationRecord | undefined {
   // A binding names only an identity directly in the association's group.
-  const association = state.accountAssociations.get(parentPath(identityUid));
+  const association = state.accountAssociations.get(parentOf(identityUid) ?? "");
   const bindings = association?.chainguard?.serviceBindings;
   if (!bindings) return undefined;
   return Object.values(bindings).includes(identityUid) ? association : undefined;

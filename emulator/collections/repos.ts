@@ -26,7 +26,7 @@ import {
   existing,
   getReadable,
   newChildUid,
-  parentPath,
+  parentOf,
   registryCollection,
   requireName,
   requirePathUid,
@@ -112,7 +112,7 @@ export function requireUniqueName(
   self?: string,
 ): void {
   for (const uid of state.repos.named(name)) {
-    if (uid !== self && parentPath(uid) === parentUid) {
+    if (uid !== self && parentOf(uid) === parentUid) {
       throw alreadyExists(`a repo named "${name}" in ${parentUid}`);
     }
   }
@@ -127,7 +127,7 @@ interface RepoDraft {
 
 /** Deletes a repo with its tags, as its images go with it: nothing is left without its repo. */
 export function removeRepo(ctx: EmulatorContext, uid: string): void {
-  const tags = [...ctx.state.tags.values()].filter((tag) => parentPath(tag.uid) === uid);
+  const tags = [...ctx.state.tags.values()].filter((tag) => parentOf(tag.uid) === uid);
   for (const tag of tags) ctx.state.tags.delete(tag.uid);
   ctx.state.repos.delete(uid);
 }
@@ -171,7 +171,7 @@ const writeRepos = writableCollection<RepoRecord, RepoDraft>({
     },
     unique: ({ ctx, current, next }) => {
       if (next.name !== current.name) {
-        requireUniqueName(ctx.state, parentPath(current.uid), next.name, current.uid);
+        requireUniqueName(ctx.state, parentOf(current.uid) ?? "", next.name, current.uid);
       }
     },
   },

@@ -21,9 +21,9 @@ import {
   callerOf,
   type EmulatorContext,
   existing,
+  GROUP_UID_PATTERN,
   newChildUid,
-  PATH_UID,
-  parentPath,
+  parentOf,
   requirePathUid,
   requireRoleUid,
   unsupported,
@@ -49,7 +49,7 @@ function readableIdentity(
  * only its uid shows. A binding never discloses more than a Get of each object would.
  */
 export function bindingOut(state: State, binding: RoleBindingRecord, reader: Access): JsonObject {
-  const groupUid = parentPath(binding.uid);
+  const groupUid = parentOf(binding.uid) ?? "";
   const identity = readableIdentity(state, binding, reader);
   const group = reader.can(capabilityFor("groups", "get"), groupUid)
     ? state.groups.get(groupUid)
@@ -73,7 +73,7 @@ export function bindingOut(state: State, binding: RoleBindingRecord, reader: Acc
 }
 
 function requireIdentityUid(value: string, field = "identityUid"): string {
-  if (!PATH_UID.test(value)) {
+  if (!GROUP_UID_PATTERN.test(value)) {
     throw invalidArgument(field, "must be an identity uid (hex segments separated by /)");
   }
   return value;
@@ -121,9 +121,7 @@ function targetUnique(target: Target): void {
     .bindingsOfIdentity(identityUid)
     .some(
       (binding) =>
-        binding.uid !== except &&
-        binding.roleUid === roleUid &&
-        parentPath(binding.uid) === groupUid,
+        binding.uid !== except && binding.roleUid === roleUid && parentOf(binding.uid) === groupUid,
     );
   if (duplicate) {
     throw alreadyExists(`a binding of ${identityUid} to ${roleUid} in ${groupUid}`);
@@ -161,7 +159,7 @@ export const roleBindings = writableCollection<
       if (!identity && !group && !role) return undefined;
       return (binding) =>
         (!identity || binding.identityUid === identity) &&
-        (!group || parentPath(binding.uid) === group) &&
+        (!group || parentOf(binding.uid) === group) &&
         (!role || binding.roleUid === role);
     },
   },
@@ -222,7 +220,7 @@ export const roleBindings = writableCollection<
     ...steps(({ ctx, access, current, next }) => ({
       ctx,
       access,
-      groupUid: parentPath(current.uid),
+      groupUid: parentOf(current.uid) ?? "",
       identityUid: next.identityUid,
       roleUid: next.roleUid,
       current,

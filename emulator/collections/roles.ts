@@ -13,7 +13,7 @@ import {
   type EmulatorContext,
   existing,
   newChildUid,
-  parentPath,
+  parentOf,
   requireName,
   requireRoleUid,
 } from "./kit";
@@ -33,7 +33,7 @@ export function roleOut(role: RoleRecord): JsonObject {
 
 /** The group of a custom role (the parent part of its uid); "" for a built-in role. */
 export function roleGroupOf(role: { uid: string }): string {
-  return role.uid.includes("/") ? parentPath(role.uid) : "";
+  return parentOf(role.uid) ?? "";
 }
 
 /**

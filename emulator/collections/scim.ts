@@ -27,7 +27,7 @@ import {
   callerOf,
   type EmulatorContext,
   existing,
-  parentPath,
+  parentOf,
   requirePathUid,
   unsupported,
 } from "./kit";
@@ -170,7 +170,7 @@ function ownerBindings(ctx: EmulatorContext, providerUid: string): number {
   const owner = builtInRoleUid("owner");
   let count = 0;
   for (const binding of ctx.state.roleBindings.values()) {
-    if (binding.roleUid === owner && parentPath(binding.uid) === root) count++;
+    if (binding.roleUid === owner && parentOf(binding.uid) === root) count++;
   }
   return count;
 }

@@ -13,7 +13,7 @@ import {
   type EmulatorContext,
   existing,
   newChildUid,
-  parentPath,
+  parentOf,
   registryCollection,
   requirePathUid,
   unsupported,
@@ -68,7 +68,7 @@ const readTags = registryCollection<TagRecord>({
   key: "tags",
   records: (state) => state.tags,
   out: tagOut,
-  isPublic: (state, tag) => state.repos.get(parentPath(tag.uid))?.public ?? false,
+  isPublic: (state, tag) => state.repos.get(parentOf(tag.uid) ?? "")?.public ?? false,
   // `ListTagsRequest`'s own filters: an exact `digest`, and `updated_since`.
   filters: (query) => {
     const digest = query.get("digest") || undefined;
@@ -111,7 +111,7 @@ export function createTag(ctx: EmulatorContext, body: JsonObject, repoUid: strin
   const present = ctx.state.tags
     .named(draft.name)
     .map((uid) => ctx.state.tags.get(uid))
-    .find((tag) => tag !== undefined && parentPath(tag.uid) === repoUid);
+    .find((tag) => tag !== undefined && parentOf(tag.uid) === repoUid);
   if (present) {
     if (present.digest === draft.digest && present.deprecated === draft.deprecated) {
       return present;

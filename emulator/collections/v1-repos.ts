@@ -17,7 +17,7 @@ import {
   type EmulatorContext,
   existing,
   newChildUid,
-  parentPath,
+  parentOf,
   requirePathUid,
   unsupported,
 } from "./kit";
@@ -92,7 +92,7 @@ export const v1Repos: CollectionHandler = async (ctx, request, rest) => {
         if (!repo || !repoReadable(access, repo, "list")) continue;
         if (id && repo.uid !== id) continue;
         if (name && repo.name !== name) continue;
-        if (children && parentPath(repo.uid) !== children) continue;
+        if (children && parentOf(repo.uid) !== children) continue;
         if (under && !repo.uid.startsWith(`${under}/`)) continue;
         items.push(v1RepoOut(repo));
       }
@@ -110,7 +110,7 @@ export const v1Repos: CollectionHandler = async (ctx, request, rest) => {
       const namesake = ctx.state.repos
         .named(fields.name)
         .map((uid) => ctx.state.repos.get(uid))
-        .find((repo) => repo !== undefined && parentPath(repo.uid) === parentUid);
+        .find((repo) => repo !== undefined && parentOf(repo.uid) === parentUid);
       if (namesake) {
         if (prevent === "true")
           throw alreadyExists(`a repo named "${fields.name}" in ${parentUid}`);
@@ -139,7 +139,7 @@ export const v1Repos: CollectionHandler = async (ctx, request, rest) => {
       const fields = v1Fields(body);
       const current = existing(ctx.state.repos, uid);
       if (fields.name !== current.name) {
-        requireUniqueName(ctx.state, parentPath(uid), fields.name, uid);
+        requireUniqueName(ctx.state, parentOf(uid) ?? "", fields.name, uid);
       }
       return ok(v1RepoOut(replaceRepo(ctx, current, { ...current, ...fields })));
     }

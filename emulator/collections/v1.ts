@@ -22,7 +22,7 @@ import {
   type CollectionHandler,
   callerOf,
   type EmulatorContext,
-  parentPath,
+  parentOf,
   requirePathUid,
   unsupported,
 } from "./kit";
@@ -271,7 +271,7 @@ export const v1Roles = v1List({
     if (parent === undefined) return undefined;
     if (parent === "/") return (role) => !String(role.uid).includes("/");
     requirePathUid(parent, "parent");
-    return (role) => String(role.uid).includes("/") && parentPath(String(role.uid)) === parent;
+    return (role) => String(role.uid).includes("/") && parentOf(String(role.uid)) === parent;
   },
   shape: (_ctx, role) => ({
     id: role.uid,
@@ -318,7 +318,7 @@ export const v1GroupInvites = v1List({
   kind: "groupInvites",
   passes: { keyId: true },
   // `group`: the invites rooted under that group (its own and its descendants').
-  own: groupCondition((invite, group) => isSameOrBelow(parentPath(String(invite.uid)), group)),
+  own: groupCondition((invite, group) => isSameOrBelow(parentOf(String(invite.uid)) ?? "", group)),
   shape: (ctx, invite, access) => ({
     id: invite.uid,
     expiration: invite.expirationTime,

@@ -13,25 +13,14 @@ import {
   type OutgoingHttpHeaders,
 } from "node:http2";
 import type * as protobuf from "protobufjs";
-// The standard `google.rpc.Code` numbers, a fact shared with the SDK, not a rule of the fake.
-import { GrpcCode } from "../../sdk/core/errors";
+// The standard `google.rpc.Code` table and gRPC's reading of a bare HTTP status: facts
+// shared with the SDK, not rules of the fake.
+import { GrpcCode, grpcCodeOfHttpStatus } from "../../sdk/core/grpc-status";
 import { MAX_BODY_BYTES } from "../body";
 import type { ApiCall, ApiOutcome } from "../pipeline";
 import type { GrpcDefinitions, GrpcMethod, HttpBinding } from "./descriptors";
 import { isZero, type JsonObject, ProtoJson, ProtoJsonError, timestampToJson } from "./protojson";
 import { REFLECTION_PATHS, ReflectionIndex } from "./reflection";
-
-/** An answer with no gRPC code in its body (a proxy's page): gRPC's mapping of HTTP statuses. */
-function codeOfHttpStatus(status: number): number {
-  if (status === 400) return GrpcCode.INTERNAL;
-  if (status === 401) return GrpcCode.UNAUTHENTICATED;
-  if (status === 403) return GrpcCode.PERMISSION_DENIED;
-  if (status === 404) return GrpcCode.UNIMPLEMENTED;
-  if (status === 429 || status === 502 || status === 503 || status === 504) {
-    return GrpcCode.UNAVAILABLE;
-  }
-  return GrpcCode.UNKNOWN;
-}
 
 interface GrpcStatus {
   code: number;
@@ -354,7 +343,7 @@ export class GrpcFace {
     const code =
       typeof object.code === "number" && Number.isInteger(object.code) && object.code > 0
         ? object.code
-        : codeOfHttpStatus(httpStatus);
+        : grpcCodeOfHttpStatus(httpStatus);
     const message = typeof object.message === "string" ? object.message : `HTTP ${httpStatus}`;
     const details: Message[] = [];
     for (const detail of Array.isArray(object.details) ? object.details : []) {

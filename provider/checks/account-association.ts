@@ -8,6 +8,7 @@ import type {
   ServicePrincipalName,
 } from "../../sdk/index";
 import { SERVICE_PRINCIPAL_NAMES } from "../../sdk/index";
+import { IDENTITY_UID_SHAPE } from "../../sdk/uids";
 import type { AccountAssociationInputs, AssociationBlocks } from "../handlers/account-association";
 import {
   CHILD_UID_PATTERN,
@@ -27,7 +28,6 @@ import {
 export const ASSOCIATION_BLOCKS = ["amazon", "google", "azure", "github", "chainguard"] as const;
 type BlockName = (typeof ASSOCIATION_BLOCKS)[number];
 
-const CHILD_SHAPE = "an identity uid (its group's uid, then '/' + 16 lowercase hex)";
 const AWS_ACCOUNT = /^[0-9]{12}$/;
 const GCP_PROJECT_ID = /^[a-z][a-z0-9-]{4,28}[a-z0-9]$/;
 const GUID = /^[0-9a-fA-F]{8}(-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}$/;
@@ -155,7 +155,7 @@ function checkChainguard(
           `the key must be a service name without its SERVICE_PRINCIPAL_ prefix: one of ${names.join(", ")}`,
         );
       }
-      const identity = checker.uid(at, uid, CHILD_UID_PATTERN, CHILD_SHAPE);
+      const identity = checker.uid(at, uid, CHILD_UID_PATTERN, IDENTITY_UID_SHAPE);
       if (
         identity !== undefined &&
         !isUnknown(identity) &&

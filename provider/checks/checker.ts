@@ -15,6 +15,13 @@ import {
   MAX_PATTERN_LENGTH,
   patternCost,
 } from "../../sdk/resources/identity-bounds";
+import {
+  CHILD_UID_PATTERN,
+  CHILD_UID_SHAPE,
+  GROUP_UID_PATTERN,
+  GROUP_UID_SHAPE,
+  parentOf,
+} from "../../sdk/uids";
 
 /** What the engine sends in place of a value that is not known yet (during preview). */
 export const UNKNOWN_VALUE = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -44,20 +51,15 @@ export const MAX_LENGTH = {
   issuerKeys: MAX_ISSUER_KEYS_LENGTH,
 } as const;
 
-/** A root organisation: 40 lowercase hex characters. */
-const ROOT_UID = "[0-9a-f]{40}";
-/** One child segment: 16 lowercase hex characters. */
-const CHILD_SEGMENT = "[0-9a-f]{16}";
-
-/** Any group: the root organisation or a group below it. */
-export const GROUP_UID_PATTERN = new RegExp(`^${ROOT_UID}(?:/${CHILD_SEGMENT})*$`);
-/** A child of some group (identity, child group, role binding): at least one child segment. */
-export const CHILD_UID_PATTERN = new RegExp(`^${ROOT_UID}(?:/${CHILD_SEGMENT})+$`);
-/**
- * A role: a built-in role's flat 40 lowercase hex, or a custom role's uid, a child of
- * its group (`<group uid>/<16 hex>`).
- */
-export const ROLE_UID_PATTERN = new RegExp(`^${ROOT_UID}(?:/${CHILD_SEGMENT})*$`);
+// The uid patterns, their shape texts and `parentOf` are the SDK's (`sdk/uids.ts`).
+export { ROLE_UID_PATTERN, ROLE_UID_SHAPE as ROLE_SHAPE } from "../../sdk/uids";
+export {
+  CHILD_UID_PATTERN,
+  CHILD_UID_SHAPE as CHILD_SHAPE,
+  GROUP_UID_PATTERN,
+  GROUP_UID_SHAPE as GROUP_SHAPE,
+  parentOf,
+};
 
 /** True when the engine does not know this value yet (preview). */
 export function isUnknown(value: unknown): boolean {
@@ -69,19 +71,6 @@ export function quoted(value: string, max = 80): string {
   if (value.length <= max) return JSON.stringify(value);
   return `${JSON.stringify(value.slice(0, max))}... (${value.length} characters)`;
 }
-
-/** The parent of a child uid (everything before the last `/`), or undefined for a root. */
-export function parentOf(uid: string): string | undefined {
-  const slash = uid.lastIndexOf("/");
-  return slash < 0 ? undefined : uid.slice(0, slash);
-}
-
-/** How each uid shape is named in a failure. */
-export const GROUP_SHAPE =
-  "a group uid (40 lowercase hex, then zero or more '/' + 16 lowercase hex)";
-export const CHILD_SHAPE = "a child uid (its group's uid, then '/' + 16 lowercase hex)";
-export const ROLE_SHAPE =
-  "a role uid (a built-in role's 40 lowercase hex, or a custom role's <group uid>/<16 lowercase hex>)";
 
 /** A plain object (not an array, not null). */
 export function isRecord(value: unknown): value is Record<string, unknown> {
@@ -247,7 +236,7 @@ export class Checker {
       CHILD_UID_PATTERN.test(news.adoptUid) &&
       parentOf(news.adoptUid) === news.parentUid;
     return {
-      parentUid: this.uid("parentUid", news.parentUid, GROUP_UID_PATTERN, GROUP_SHAPE),
+      parentUid: this.uid("parentUid", news.parentUid, GROUP_UID_PATTERN, GROUP_UID_SHAPE),
       name: this.name(
         "name",
         news.name,
@@ -334,7 +323,7 @@ export class Checker {
     parentUid: string | undefined,
   ): string | undefined {
     if (value === undefined || value === null || value === "") return undefined;
-    const uid = this.uid("adoptUid", value, CHILD_UID_PATTERN, CHILD_SHAPE);
+    const uid = this.uid("adoptUid", value, CHILD_UID_PATTERN, CHILD_UID_SHAPE);
     if (uid === undefined || isUnknown(uid) || parentUid === undefined || isUnknown(parentUid)) {
       return uid;
     }

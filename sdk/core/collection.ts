@@ -9,6 +9,8 @@
  * that scope. A wrong answer is a `BadResponseError` naming the field; for a create
  * it is an `OutcomeUnknownError` (the create may have happened: look it up).
  */
+
+import { parentOf } from "../uids";
 import type { ListParams, RequestOptions, UpdateOptions } from "./common-types";
 import {
   BadResponseError,
@@ -33,10 +35,10 @@ export interface CollectionSpec<T extends Identified> {
   /** Reads one object, throwing `ShapeError` (naming the field under `at`) when it is malformed. */
   decode: (raw: unknown, at: string) => T;
   /**
-   * The group an object belongs to: by default the parent of its path-shaped uid (a
-   * custom role's too, `<group uid>/<16 hex>`).
+   * The group an object belongs to, undefined at the root: by default the parent of its
+   * path-shaped uid (`parentOf` of `sdk/uids.ts`; a custom role's too, `<group uid>/<16 hex>`).
    */
-  parentOf?: (item: T) => string;
+  parentOf?: (item: T) => string | undefined;
   /**
    * Reads the answer of a create, when it carries more than a Get (a group
    * invite's one-time `code`); `decode` otherwise.
@@ -64,12 +66,6 @@ export function nameMismatch(
   return { field: "name", problem: `is not ${JSON.stringify(params.name)}, the name filtered on` };
 }
 
-/** The parent of a path-shaped uid (`a/b` → `a`); `""` for a root. */
-export function uidParent(uid: string): string {
-  const slash = uid.lastIndexOf("/");
-  return slash < 0 ? "" : uid.slice(0, slash);
-}
-
 /** List and Get. */
 export class ReadableCollection<
   T extends Identified,
@@ -79,7 +75,7 @@ export class ReadableCollection<
 
   constructor(client: ApiRequester, spec: CollectionSpec<T>) {
     super(client);
-    this.spec = { parentOf: (item) => uidParent(item.uid), ...spec };
+    this.spec = { parentOf: (item) => parentOf(item.uid), ...spec };
   }
 
   /**
@@ -166,7 +162,7 @@ export class ReadableCollection<
       return `${uid} is not a child of ${params.childrenOf}, which the listing was scoped to`;
     }
     const under = params.descendantsOf;
-    if (under !== undefined && parent !== under && !parent.startsWith(`${under}/`)) {
+    if (under !== undefined && parent !== under && !parent?.startsWith(`${under}/`)) {
       return `${uid} is not below ${under}, which the listing was scoped to`;
     }
     // Groups above `ancestorsOf` sit on its path; for other collections (roles of the
@@ -174,13 +170,13 @@ export class ReadableCollection<
     const above = params.ancestorsOf;
     if (
       above !== undefined &&
-      parent !== "" &&
+      parent !== undefined &&
       above !== parent &&
       !above.startsWith(`${parent}/`)
     ) {
       return `${uid} is not above ${above}, which the listing was scoped to`;
     }
-    if (params.inRoot === true && parent !== "") {
+    if (params.inRoot === true && parent !== undefined) {
       return `${uid} is not at the root, which the listing was scoped to`;
     }
     if (params.ids !== undefined && params.ids.length > 0 && !params.ids.includes(uid)) {

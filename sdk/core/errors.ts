@@ -6,46 +6,12 @@
  * Errors never hold request headers, and their messages are redacted, so that no
  * token can appear in a message, a log line or `toString()`.
  */
+import { codeName, GrpcCode, restCodeOfHttpStatus } from "./grpc-status";
 import { redact } from "./redact";
 import { isRecord } from "./shape";
 
-/**
- * `google.rpc.Code`: the one table of gRPC codes, by name. Names by number
- * (`GRPC_CODE_NAMES`, `codeName`) are derived from it.
- */
-export const GrpcCode = {
-  OK: 0,
-  CANCELLED: 1,
-  UNKNOWN: 2,
-  INVALID_ARGUMENT: 3,
-  DEADLINE_EXCEEDED: 4,
-  NOT_FOUND: 5,
-  ALREADY_EXISTS: 6,
-  PERMISSION_DENIED: 7,
-  RESOURCE_EXHAUSTED: 8,
-  FAILED_PRECONDITION: 9,
-  ABORTED: 10,
-  OUT_OF_RANGE: 11,
-  UNIMPLEMENTED: 12,
-  INTERNAL: 13,
-  UNAVAILABLE: 14,
-  DATA_LOSS: 15,
-  UNAUTHENTICATED: 16,
-} as const;
-
-export type GrpcCodeName = keyof typeof GrpcCode;
-
-/** `google.rpc.Code` names by number, derived from `GrpcCode`. */
-export const GRPC_CODE_NAMES: Readonly<Record<number, GrpcCodeName>> = Object.freeze(
-  Object.fromEntries(
-    (Object.keys(GrpcCode) as GrpcCodeName[]).map((name) => [GrpcCode[name], name]),
-  ) as Record<number, GrpcCodeName>,
-);
-
-/** The name of a gRPC code (`5` → `NOT_FOUND`); `CODE_<n>` for a number outside the table. */
-export function codeName(code: number): string {
-  return GRPC_CODE_NAMES[code] ?? `CODE_${code}`;
-}
+// The gRPC codes, by name and number, are the one table of `grpc-status.ts`.
+export { codeName, GRPC_CODE_NAMES, GrpcCode, type GrpcCodeName } from "./grpc-status";
 
 export interface FieldViolation {
   field: string;
@@ -308,21 +274,6 @@ function durationMs(value: unknown): number | undefined {
 /** Longest excerpt of an unexpected body kept in a message. */
 const EXCERPT_LENGTH = 120;
 
-/** gRPC code a client reports for an HTTP status it cannot decode (as gRPC-HTTP gateways map them). */
-function codeForHttpStatus(status: number): number {
-  if (status === 400) return GrpcCode.INVALID_ARGUMENT;
-  if (status === 401) return GrpcCode.UNAUTHENTICATED;
-  if (status === 403) return GrpcCode.PERMISSION_DENIED;
-  // A 404 that is not the API's own NOT_FOUND (an HTML page from a proxy, a wrong base
-  // URL) says nothing about the object asked for: it is never reported as NOT_FOUND.
-  if (status === 404) return GrpcCode.UNKNOWN;
-  if (status === 409) return GrpcCode.ALREADY_EXISTS;
-  if (status === 429) return GrpcCode.RESOURCE_EXHAUSTED;
-  if (status === 502 || status === 503 || status === 504) return GrpcCode.UNAVAILABLE;
-  if (status >= 500) return GrpcCode.INTERNAL;
-  return GrpcCode.UNKNOWN;
-}
-
 /**
  * Builds the error for a response whose body is not an AIP-193 error: HTML from
  * a proxy, an empty body, truncated JSON. The HTTP status is all there is, so it
@@ -347,7 +298,7 @@ export function badResponseError(
     code:
       context.status >= 200 && context.status < 300
         ? GrpcCode.UNKNOWN
-        : codeForHttpStatus(context.status),
+        : restCodeOfHttpStatus(context.status),
     message: `Bad response${where}: HTTP ${context.status}${type}, ${problem}${shown}`,
     status: context.status,
     request: context.request,

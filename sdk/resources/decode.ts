@@ -83,9 +83,6 @@ export function boundedString(r: ShapeReader, field: string, max: number): strin
   return value;
 }
 
-/** A role uid: a built-in role's flat 40 hex, or a custom role's `<group uid>/<16 hex>`. */
-export { ROLE_UID_PATTERN as ROLE_UID } from "../role-uids";
-
 /** The form of a capability on the wire: an enum value name (`CAP_REPO_LIST`). */
 const CAPABILITY_NAME = /^[A-Z][A-Z0-9_]{0,127}$/;
 

@@ -4,12 +4,20 @@
  * A mapping never changes (delete and create anew); `batchDelete` removes several of one
  * identity provider in one call.
  */
-import { badShape, CreatableCollection, type FilterMismatch, uidParent } from "../core/collection";
+import { badShape, CreatableCollection, type FilterMismatch } from "../core/collection";
 import type { PageParams, RequestOptions, Timestamp, UidpFilter } from "../core/common-types";
 import { resourcePath } from "../core/path";
 import { type ApiRequester, listQuery, type QueryValue } from "../core/resource";
 import { ShapeError, ShapeReader } from "../core/shape";
-import { boundedString, patternString, ROLE_UID } from "./decode";
+import {
+  CHILD_UID_PATTERN,
+  GROUP_UID_PATTERN,
+  GROUP_UID_SHAPE,
+  parentOf,
+  ROLE_UID_PATTERN,
+  ROLE_UID_SHAPE,
+} from "../uids";
+import { boundedString, patternString } from "./decode";
 
 /**
  * The most characters of an outside group id: the definitions give no bound; the
@@ -17,8 +25,6 @@ import { boundedString, patternString, ROLE_UID } from "./decode";
  */
 export const EXTERNAL_GROUP_ID_MAX_LENGTH = 256;
 
-/** A path uid: 40 hex, then `/`-separated segments of 16 hex. */
-const PATH_UID = /^[0-9a-f]{40}(\/[0-9a-f]{16})*$/;
 /** The most names one `batchDelete` sends (the definitions give none; one page's worth). */
 export const BATCH_DELETE_MAX_NAMES = 200;
 
@@ -60,24 +66,22 @@ export interface BatchDeleteExternalGroupRoleMappingsResult {
   externalGroupRoleMappings: ExternalGroupRoleMapping[];
 }
 
-const ROLE_RULE = "a role uid (40 hex, or <group uid>/<16 hex>)";
-
 export function decodeExternalGroupRoleMapping(
   raw: unknown,
   at = "externalGroupRoleMapping",
 ): ExternalGroupRoleMapping {
   const r = ShapeReader.of(raw, at);
-  const uid = patternString(r, "uid", PATH_UID, "a mapping uid (<provider uid>/<16 hex>)");
+  const uid = patternString(r, "uid", CHILD_UID_PATTERN, "a mapping uid (<provider uid>/<16 hex>)");
   const identityProviderUid = r.string("identityProviderUid");
-  if (identityProviderUid !== uidParent(uid)) {
+  if (identityProviderUid !== parentOf(uid)) {
     throw new ShapeError(`${at}.identityProviderUid`, `is not the parent of ${uid}`);
   }
   return {
     uid,
     identityProviderUid,
     externalGroupId: boundedString(r, "externalGroupId", EXTERNAL_GROUP_ID_MAX_LENGTH),
-    roleUid: patternString(r, "roleUid", ROLE_UID, ROLE_RULE),
-    scope: patternString(r, "scope", PATH_UID, "a group uid"),
+    roleUid: patternString(r, "roleUid", ROLE_UID_PATTERN, ROLE_UID_SHAPE),
+    scope: patternString(r, "scope", GROUP_UID_PATTERN, GROUP_UID_SHAPE),
     createTime: r.timestamp("createTime"),
   };
 }

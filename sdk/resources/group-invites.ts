@@ -12,7 +12,8 @@ import { REDACTED } from "../core/redact";
 import type { ApiRequester, QueryValue } from "../core/resource";
 import { listQuery } from "../core/resource";
 import { ShapeError, ShapeReader } from "../core/shape";
-import { boundedString, capabilityNames, patternString, ROLE_UID } from "./decode";
+import { ROLE_UID_PATTERN, ROLE_UID_SHAPE } from "../uids";
+import { boundedString, capabilityNames, patternString } from "./decode";
 import { guardSecrets } from "./secrets";
 
 /** The role of an invite, hydrated: capabilities as enum value names, a set. */
@@ -79,7 +80,7 @@ const DURATION = /^[0-9]+(\.[0-9]{1,9})?s$/;
 
 function decodeRole(r: ShapeReader): GroupInviteRole {
   return {
-    uid: patternString(r, "uid", ROLE_UID, "a role uid (40 hex, or <group uid>/<16 hex>)"),
+    uid: patternString(r, "uid", ROLE_UID_PATTERN, ROLE_UID_SHAPE),
     name: r.string("name"),
     description: r.optionalString("description", ""),
     capabilities: capabilityNames(r, "capabilities"),
@@ -91,7 +92,7 @@ export function decodeGroupInvite(raw: unknown, at = "groupInvite"): GroupInvite
   const r = ShapeReader.of(raw, at);
   const invite: GroupInvite = {
     uid: r.string("uid"),
-    roleUid: patternString(r, "roleUid", ROLE_UID, "a role uid (40 hex, or <group uid>/<16 hex>)"),
+    roleUid: patternString(r, "roleUid", ROLE_UID_PATTERN, ROLE_UID_SHAPE),
     email: r.optionalString("email", ""),
     expirationTime: r.timestamp("expirationTime"),
     singleUse: r.optionalBoolean("singleUse", false),

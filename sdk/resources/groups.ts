@@ -6,6 +6,7 @@ import { WritableCollection } from "../core/collection";
 import type { RequestOptions, Timestamp } from "../core/common-types";
 import type { ApiRequester } from "../core/resource";
 import { int64Field, ShapeReader } from "../core/shape";
+import { FLAT_UID_PATTERN } from "../uids";
 
 export interface Group {
   uid: string;
@@ -70,10 +71,7 @@ export class Groups extends WritableCollection<Group, GroupCreate, GroupUpdate, 
    */
   async createOrganization(fields: GroupCreate, options?: RequestOptions): Promise<Group> {
     return this.createAt("/iam/v2beta1/groups", fields, options, (item) =>
-      ROOT_UID.test(item.uid) ? undefined : `${item.uid} is not a root organisation's uid`,
+      FLAT_UID_PATTERN.test(item.uid) ? undefined : `${item.uid} is not a root organisation's uid`,
     );
   }
 }
-
-/** A root organisation's uid: 40 lowercase hex. */
-const ROOT_UID = /^[0-9a-f]{40}$/;

@@ -9,7 +9,8 @@ import { resourcePath } from "../core/path";
 import { REDACTED } from "../core/redact";
 import type { ApiRequester } from "../core/resource";
 import { ShapeError, ShapeReader } from "../core/shape";
-import { checkEnum, patternString, ROLE_UID } from "./decode";
+import { ROLE_UID_PATTERN, ROLE_UID_SHAPE } from "../uids";
+import { checkEnum, patternString } from "./decode";
 import { guardSecrets } from "./secrets";
 
 /** How a provider's identities are correlated with the tokens of its issuer; fixed at creation. */
@@ -178,12 +179,7 @@ export function decodeIdentityProvider(raw: unknown, at = "identityProvider"): I
     uid: r.string("uid"),
     name: r.string("name"),
     description: r.optionalString("description", ""),
-    defaultRole: patternString(
-      r,
-      "defaultRole",
-      ROLE_UID,
-      "a role uid (40 hex, or <group uid>/<16 hex>)",
-    ),
+    defaultRole: patternString(r, "defaultRole", ROLE_UID_PATTERN, ROLE_UID_SHAPE),
     oidc: decodeOidc(r.object("oidc")),
     createTime: r.timestamp("createTime"),
     updateTime: r.timestamp("updateTime"),
@@ -358,23 +354,12 @@ export class IdentityProviders extends WritableCollection<
 
   /** Revokes the provider's SCIM tokens at once; the enabled switch is left as it is. */
   async revokeScimToken(uid: string, options?: RequestOptions): Promise<RevokedScimToken> {
-    const path = this.#actionPath(uid, "revokeScimToken");
-    const body = await this.client.call({ method: "POST", path, body: {}, options });
-    try {
-      const r = ShapeReader.of(body, "revokeScimToken");
-      const answer: RevokedScimToken = {
-        identityProviderUid: r.string("identityProviderUid"),
-        etag: r.string("etag"),
-        enabled: r.optionalBoolean("enabled", false),
-        revokeTime: r.timestamp("revokeTime"),
-      };
-      if (answer.identityProviderUid !== uid) {
-        throw new ShapeError("revokeScimToken.identityProviderUid", `is not ${uid}`);
-      }
-      return answer;
-    } catch (error) {
-      throw badShape(error, { method: "POST", path });
-    }
+    return this.#switch(uid, "revokeScimToken", {}, options, (r) => ({
+      identityProviderUid: r.string("identityProviderUid"),
+      etag: r.string("etag"),
+      enabled: r.optionalBoolean("enabled", false),
+      revokeTime: r.timestamp("revokeTime"),
+    }));
   }
 
   /** Starts or pauses SCIM provisioning; `etag` is the provider's current `scim.etag`. */
@@ -386,17 +371,30 @@ export class IdentityProviders extends WritableCollection<
   ): Promise<ScimSwitch> {
     if (typeof enabled !== "boolean") throw new TypeError("enabled must be a boolean");
     if (typeof etag !== "string" || etag === "") throw new TypeError("etag is required");
-    const path = this.#actionPath(uid, "setScimEnabled");
-    const body = await this.client.call({ method: "POST", path, body: { enabled, etag }, options });
+    return this.#switch(uid, "setScimEnabled", { enabled, etag }, options, (r) => ({
+      identityProviderUid: r.string("identityProviderUid"),
+      enabled: r.optionalBoolean("enabled", false),
+      etag: r.string("etag"),
+    }));
+  }
+
+  /**
+   * One SCIM call that changes a switch: the answer, read by `read`, must be about this
+   * provider; a malformed one is a `BadResponseError` (the call changed nothing secret).
+   */
+  async #switch<T extends { identityProviderUid: string }>(
+    uid: string,
+    action: string,
+    body: Record<string, unknown>,
+    options: RequestOptions | undefined,
+    read: (r: ShapeReader) => T,
+  ): Promise<T> {
+    const path = this.#actionPath(uid, action);
+    const raw = await this.client.call({ method: "POST", path, body, options });
     try {
-      const r = ShapeReader.of(body, "setScimEnabled");
-      const answer: ScimSwitch = {
-        identityProviderUid: r.string("identityProviderUid"),
-        enabled: r.optionalBoolean("enabled", false),
-        etag: r.string("etag"),
-      };
+      const answer = read(ShapeReader.of(raw, action));
       if (answer.identityProviderUid !== uid) {
-        throw new ShapeError("setScimEnabled.identityProviderUid", `is not ${uid}`);
+        throw new ShapeError(`${action}.identityProviderUid`, `is not ${uid}`);
       }
       return answer;
     } catch (error) {

@@ -2,11 +2,12 @@
  * `/iam/v2beta1/roleBindings`: an identity holds a role in a group. Its types and the
  * one reader of its shape.
  */
-import { uidParent, unknownOutcome, WritableCollection } from "../core/collection";
+import { unknownOutcome, WritableCollection } from "../core/collection";
 import type { PageParams, RequestOptions, Timestamp, UidpFilter } from "../core/common-types";
 import { resourcePath } from "../core/path";
 import { type ApiRequester, listQuery, type QueryValue } from "../core/resource";
 import { ShapeError, ShapeReader } from "../core/shape";
+import { parentOf } from "../uids";
 
 /** The identity as hydrated inside a role binding. */
 export interface RoleBindingIdentity {
@@ -77,7 +78,7 @@ export function decodeRoleBinding(raw: unknown, at = "roleBinding"): RoleBinding
     role: decodeRef(r.object("role")),
     createTime: r.timestamp("createTime"),
   };
-  if (uidParent(binding.uid) !== binding.group.uid) {
+  if (parentOf(binding.uid) !== binding.group.uid) {
     throw new ShapeError(
       `${at}.group.uid`,
       `${binding.group.uid} is not the group of ${binding.uid}`,

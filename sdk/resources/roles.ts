@@ -7,12 +7,13 @@ import { WritableCollection } from "../core/collection";
 import type { Timestamp } from "../core/common-types";
 import type { ApiRequester } from "../core/resource";
 import { ShapeError, ShapeReader } from "../core/shape";
-import { capabilityNames, ROLE_UID } from "./decode";
+import { ROLE_UID_PATTERN, ROLE_UID_SHAPE } from "../uids";
+import { capabilityNames } from "./decode";
 
 /**
  * A role: built-in (`owner`, `editor`, `viewer`, `registry.pull`; a flat uid of 40 hex)
  * or a custom role of a group (uid `<group uid>/<16 hex>`). `isBuiltInRoleUid` and
- * `roleGroupUid` tell them apart.
+ * `parentOf` (`sdk/uids.ts`) tell them apart.
  */
 export interface Role {
   uid: string;
@@ -50,8 +51,8 @@ export type RoleMaskPath = "name" | "description" | "capabilities" | "*";
 export function decodeRole(raw: unknown, at = "role"): Role {
   const r = ShapeReader.of(raw, at);
   const uid = r.string("uid");
-  if (!ROLE_UID.test(uid)) {
-    throw new ShapeError(`${at}.uid`, "not a role uid (40 hex, or <group uid>/<16 hex>)");
+  if (!ROLE_UID_PATTERN.test(uid)) {
+    throw new ShapeError(`${at}.uid`, `not ${ROLE_UID_SHAPE}`);
   }
   return {
     uid,

@@ -184,7 +184,7 @@ describe("identity providers: answers are checked", () => {
     [
       "a defaultRole that is not a role uid",
       { defaultRole: "viewer" },
-      "identityProvider.defaultRole: not a role uid (40 hex, or <group uid>/<16 hex>)",
+      "identityProvider.defaultRole: not a role uid (a built-in role's 40 lowercase hex, or a custom role's <group uid>/<16 lowercase hex>)",
     ],
     ["no oidc", { oidc: undefined }, "identityProvider.oidc: missing (expected an object)"],
     [

@@ -85,6 +85,7 @@ const VALUES = [
   "legacyCapability",
   "oidcTokenFromFile",
   "oidcTokenFromGitHubActions",
+  "parentOf",
   "redact",
   "resolveSettings",
   "resolveTokenSource",

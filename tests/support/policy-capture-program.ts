@@ -27,7 +27,7 @@ import { startEmulator } from "../../emulator/index";
 import type { EngineResource } from "../../harness/policy-pack-host";
 import { IRM_TYPES } from "../../policy/policies";
 import { IrmClient, type Role } from "../../sdk/index";
-import { isBuiltInRoleUid } from "../../sdk/role-uids";
+import { isBuiltInRoleUid } from "../../sdk/uids";
 
 type Phase = "preview" | "up";
 type Props = Record<string, unknown>;

@@ -12,12 +12,10 @@ package main
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"sort"
 
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/genproto/googleapis/rpc/status"
-	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/types/descriptorpb"
 
@@ -91,39 +89,21 @@ func main() {
 	// Dependencies first, so a reader may build the files in order.
 	var closure descset.Closure
 	for _, path := range paths {
-		if err := closure.Add(seen[path]); err != nil {
-			fmt.Fprintln(os.Stderr, "descriptors:", err)
-			os.Exit(1)
-		}
+		fail(closure.Add(seen[path]))
 	}
-	set := &descriptorpb.FileDescriptorSet{File: closure.Files}
-	bytes, err := proto.MarshalOptions{Deterministic: true}.Marshal(set)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "descriptors:", err)
-		os.Exit(1)
-	}
-	out := os.Args[1]
-	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
-		fmt.Fprintln(os.Stderr, "descriptors:", err)
-		os.Exit(1)
-	}
-	tmp := out + ".tmp"
-	if err := os.WriteFile(tmp, bytes, 0o644); err != nil {
-		fmt.Fprintln(os.Stderr, "descriptors:", err)
-		os.Exit(1)
-	}
-	if err := os.Rename(tmp, out); err != nil {
-		fmt.Fprintln(os.Stderr, "descriptors:", err)
-		os.Exit(1)
-	}
+	fail(descset.Write(os.Args[1], &descriptorpb.FileDescriptorSet{File: closure.Files}))
 }
 
 // resolved is descset.Resolved, exiting on a file that is not linked.
 func resolved(fd protoreflect.FileDescriptor) protoreflect.FileDescriptor {
 	found, err := descset.Resolved(fd)
+	fail(err)
+	return found
+}
+
+func fail(err error) {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "descriptors:", err)
 		os.Exit(1)
 	}
-	return found
 }

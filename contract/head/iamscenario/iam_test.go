@@ -19,7 +19,6 @@ import (
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/metadata"
 	"google.golang.org/protobuf/types/known/durationpb"
 	"google.golang.org/protobuf/types/known/fieldmaskpb"
 
@@ -48,10 +47,7 @@ type world struct {
 func start(t *testing.T) *world {
 	t.Helper()
 	b, conn := scenario.Start(t)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	t.Cleanup(cancel)
-	// The platform's clients send the token as the whole authorization value.
-	ctx = metadata.AppendToOutgoingContext(ctx, "authorization", b.Token)
+	ctx := scenario.OwnerContext(t, b)
 	w := &world{b: b, ctx: ctx, c: clients(conn), root: b.RootGroupUID}
 	w.viewer = w.role(t, "viewer")
 	w.ownerRole = w.role(t, "owner")

@@ -8,13 +8,10 @@
 package registryscenario
 
 import (
-	"context"
 	"strings"
 	"testing"
-	"time"
 
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/metadata"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/fieldmaskpb"
 
@@ -27,10 +24,7 @@ import (
 // TestRegistryWritesOverGRPC runs the registry's writes through HEAD's generated clients.
 func TestRegistryWritesOverGRPC(t *testing.T) {
 	b, conn := scenario.Start(t)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	// The platform's clients send the token as the whole authorization value.
-	ctx = metadata.AppendToOutgoingContext(ctx, "authorization", b.Token)
+	ctx := scenario.OwnerContext(t, b)
 	c := registry.NewClientsFromConnection(conn)
 	repos, tags := c.ReposService(), c.TagsService()
 

@@ -1,13 +1,10 @@
 package registryscenario
 
 import (
-	"context"
 	"strings"
 	"testing"
-	"time"
 
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/metadata"
 
 	events "chainguard.dev/sdk/proto/chainguard/platform/events/v2beta1"
 	common "chainguard.dev/sdk/proto/platform/common/v1"
@@ -20,9 +17,7 @@ import (
 // SubscriptionsService and the v1 Subscriptions service, over gRPC, on the same records.
 func TestSubscriptionsOverGRPC(t *testing.T) {
 	b, conn := scenario.Start(t)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	ctx = metadata.AppendToOutgoingContext(ctx, "authorization", b.Token)
+	ctx := scenario.OwnerContext(t, b)
 	v2 := events.NewClientsFromConnection(conn).SubscriptionsService()
 	v1 := eventsv1.NewSubscriptionsClient(conn)
 

@@ -4,6 +4,7 @@ package descset
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 
 	"google.golang.org/protobuf/proto"
@@ -67,3 +68,21 @@ func (c *Closure) Add(fd protoreflect.FileDescriptor) error {
 
 // Has reports whether a file of that name was added.
 func (c *Closure) Has(name string) bool { return c.names[name] }
+
+// Write stores set at path, making its folder: the same files always give the same
+// bytes (deterministic marshalling), and a reader never sees half a set (the bytes go
+// to a temporary file renamed over path).
+func Write(path string, set *descriptorpb.FileDescriptorSet) error {
+	bytes, err := proto.MarshalOptions{Deterministic: true}.Marshal(set)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, bytes, 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}

@@ -1,6 +1,7 @@
 // Package emulatorproc starts the emulator as a user of the package would
 // (`node dist/emulator/cli.js --port 0 --bootstrap-file F` from the repository root)
-// for the contract module's tests, and reads its bootstrap file.
+// for the tests of the contract module and of contract/head, reads its bootstrap file,
+// and connects to its gRPC face: the one emulator starter of both modules.
 package emulatorproc
 
 import (
@@ -14,6 +15,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
 )
 
 // Bootstrap is the emulator's --bootstrap-file.
@@ -94,4 +98,53 @@ func Start(t testing.TB, root string) Bootstrap {
 	}
 	b.APIURL = strings.TrimSuffix(b.APIURL, "/")
 	return b
+}
+
+// RepositoryRoot is the nearest folder above the test's package that holds the contract
+// module (`contract/go.mod`): the repository whose built emulator the tests start, from
+// the contract module or from contract/head, its module of its own.
+func RepositoryRoot(t testing.TB) string {
+	t.Helper()
+	dir, err := filepath.Abs(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "contract", "go.mod")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("no repository root (a folder holding contract/go.mod) above the test's package")
+		}
+		dir = parent
+	}
+}
+
+// StartGRPC starts the built emulator of the repository for a gRPC scenario and fails
+// the test when it has no gRPC face. The scenarios run only with IRM_GRPC_SCENARIO set
+// (tests/contract/contract.test.ts sets it, after the build), not on every `go test`.
+func StartGRPC(t testing.TB) Bootstrap {
+	t.Helper()
+	if os.Getenv("IRM_GRPC_SCENARIO") == "" {
+		t.Skip("set IRM_GRPC_SCENARIO=1 (tests/contract/contract.test.ts does)")
+	}
+	b := Start(t, RepositoryRoot(t))
+	if b.GRPCURL == "" {
+		t.Fatal("the bootstrap file has no grpcUrl: the emulator's gRPC face is off (was the descriptor set built?)")
+	}
+	return b
+}
+
+// Dial answers a plaintext client connection to the emulator's gRPC face, with the
+// options given besides, closed when the test ends.
+func Dial(t testing.TB, b Bootstrap, options ...grpc.DialOption) *grpc.ClientConn {
+	t.Helper()
+	options = append([]grpc.DialOption{grpc.WithTransportCredentials(insecure.NewCredentials())}, options...)
+	conn, err := grpc.NewClient(strings.TrimPrefix(b.GRPCURL, "http://"), options...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = conn.Close() })
+	return conn
 }

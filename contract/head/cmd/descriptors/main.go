@@ -85,11 +85,7 @@ func main() {
 			merged.File = append(merged.File, file)
 		}
 	}
-	bytes, err := proto.MarshalOptions{Deterministic: true}.Marshal(merged)
-	fail(err)
-	tmp := path + ".tmp"
-	fail(os.WriteFile(tmp, bytes, 0o644))
-	fail(os.Rename(tmp, path))
+	fail(descset.Write(path, merged))
 }
 
 // distinct keeps the first file of each name: a file reached under the name its importer

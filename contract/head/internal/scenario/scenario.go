@@ -6,17 +6,16 @@ package scenario
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
-	"os"
-	"path/filepath"
 	"regexp"
-	"strings"
 	"testing"
+	"time"
 
 	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/metadata"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -25,44 +24,22 @@ import (
 	"pulumi-irm/contract/internal/emulatorproc"
 )
 
-// Start runs the built emulator (`dist/emulator/cli.js` of the repository holding the
-// test's package) and answers its bootstrap and a gRPC connection to its face. The
-// scenarios run only with IRM_GRPC_SCENARIO set (tests/contract/contract.test.ts sets
-// it, after the build), not on every `go test`.
+// Start runs the built emulator of the repository with its gRPC face and answers its
+// bootstrap and a connection to the face (emulatorproc.StartGRPC and Dial: skipped
+// unless IRM_GRPC_SCENARIO is set).
 func Start(t *testing.T) (emulatorproc.Bootstrap, *grpc.ClientConn) {
 	t.Helper()
-	if os.Getenv("IRM_GRPC_SCENARIO") == "" {
-		t.Skip("set IRM_GRPC_SCENARIO=1 (tests/contract/contract.test.ts does)")
-	}
-	b := emulatorproc.Start(t, repositoryRoot(t))
-	if b.GRPCURL == "" {
-		t.Fatal("the emulator has no gRPC face (was the descriptor set built?)")
-	}
-	conn, err := grpc.NewClient(strings.TrimPrefix(b.GRPCURL, "http://"), grpc.WithTransportCredentials(insecure.NewCredentials()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = conn.Close() })
-	return b, conn
+	b := emulatorproc.StartGRPC(t)
+	return b, emulatorproc.Dial(t, b)
 }
 
-// repositoryRoot is the nearest folder above the test's package holding contract/head.
-func repositoryRoot(t *testing.T) string {
-	t.Helper()
-	dir, err := filepath.Abs(".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "contract", "head", "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no repository root above the test's package")
-		}
-		dir = parent
-	}
+// OwnerContext is a context of a minute, ended with the test, whose calls carry the
+// bootstrap owner's token as the platform's clients send it: the whole authorization
+// value.
+func OwnerContext(t *testing.T, b emulatorproc.Bootstrap) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	t.Cleanup(cancel)
+	return metadata.AppendToOutgoingContext(ctx, "authorization", b.Token)
 }
 
 // WithoutSpecFields takes out of a JSON answer the specification's timestamps the
