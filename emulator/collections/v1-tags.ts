@@ -16,7 +16,7 @@ import {
   callerOf,
   type EmulatorContext,
   existing,
-  parentPath,
+  parentOf,
   requirePathUid,
   unsupported,
 } from "./kit";
@@ -51,7 +51,7 @@ function tagReadable(
   access: Awaited<ReturnType<typeof callerOf>>,
   tag: TagRecord,
 ) {
-  const repo = ctx.state.repos.get(parentPath(tag.uid));
+  const repo = ctx.state.repos.get(parentOf(tag.uid) ?? "");
   return (repo?.public ?? false) || access.can(capabilityFor("tags", "list"), tag.uid);
 }
 
@@ -79,7 +79,7 @@ export const v1Tags: CollectionHandler = async (ctx, request, rest) => {
         if (name && tag.name !== name) continue;
         if (digest && tag.digest !== digest) continue;
         if (since !== undefined && Date.parse(tag.updateTime) < since) continue;
-        if (children && parentPath(tag.uid) !== children) continue;
+        if (children && (parentOf(tag.uid) ?? "") !== children) continue;
         if (under && !tag.uid.startsWith(`${under}/`)) continue;
         items.push(v1TagOut(tag));
       }
@@ -104,8 +104,8 @@ export const v1Tags: CollectionHandler = async (ctx, request, rest) => {
       const current = existing(ctx.state.tags, uid);
       if (draft.name !== current.name) {
         for (const other of ctx.state.tags.named(draft.name)) {
-          if (parentPath(other) === parentPath(uid)) {
-            throw alreadyExists(`a tag named "${draft.name}" in ${parentPath(uid)}`);
+          if ((parentOf(other) ?? "") === (parentOf(uid) ?? "")) {
+            throw alreadyExists(`a tag named "${draft.name}" in ${parentOf(uid) ?? ""}`);
           }
         }
       }
