@@ -16,6 +16,7 @@ import { groupInvites } from "./collections/group-invites";
 import { groups } from "./collections/groups";
 import { identities } from "./collections/identities";
 import { identityProviders } from "./collections/identity-providers";
+import { handleImageRoute } from "./collections/images";
 import {
   type CollectionHandler,
   callerOf,
@@ -31,6 +32,7 @@ import {
   terms,
   updateIdentityMetadata,
 } from "./collections/lookups";
+import { overlayBindings, overlays } from "./collections/overlays";
 import { repos } from "./collections/repos";
 import { batchCreateRoleBindings, roleBindings } from "./collections/role-bindings";
 import { roles } from "./collections/roles";
@@ -71,6 +73,8 @@ const HANDLERS: Readonly<Record<CollectionName, CollectionHandler>> = {
   groupInvites,
   accountAssociations,
   externalGroupRoleMappings,
+  overlays,
+  overlayBindings,
   subscriptions,
   advisories,
 };
@@ -128,10 +132,6 @@ export function routedCollections(): string[] {
   return [...ROUTES.keys()];
 }
 
-/** `/registry/v2beta1/repos/<uid>/digests/<digest>/{architectures,size}`. */
-const REPO_SUB_RESOURCE =
-  /^\/registry\/v2beta1\/repos\/.+\/digests\/[^/]+\/(?:architectures|size)$/;
-
 export class Api {
   constructor(private readonly ctx: EmulatorContext) {}
 
@@ -149,10 +149,9 @@ export class Api {
     const lastSegment = request.path.slice(request.path.lastIndexOf("/") + 1);
     const colon = lastSegment.includes(":") ? request.path.lastIndexOf(":") : -1;
     const path = colon < 0 ? request.path : request.path.slice(0, colon);
-    // The sub-resources of a repository the definitions publish and this API leaves out
-    // (the images' `GetArchitectures` and `GetSize`; the README is the repos' own):
-    // UNIMPLEMENTED, not a malformed uid.
-    if (REPO_SUB_RESOURCE.test(request.path)) throw unsupported(request);
+    // The images of a repo (`ImagesService`): sub-resources of the repo's path.
+    const imageAnswer = await handleImageRoute(this.ctx, request);
+    if (imageAnswer) return imageAnswer;
     const match =
       /^\/(iam|registry|vulnerabilities|events)\/(v1|v2beta1)\/([A-Za-z_]+)(?:\/(.*))?$/.exec(path);
     if (!match) {

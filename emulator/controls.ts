@@ -21,7 +21,13 @@ import {
   MAX_REQUESTS_PER_SECOND,
   type RateLimiter,
 } from "./faults";
-import type { AdvisoryRecord, GroupRecord, RepoRecord, TagRecord } from "./model";
+import type {
+  AdvisoryRecord,
+  GroupRecord,
+  ImagePlatformRecord,
+  RepoRecord,
+  TagRecord,
+} from "./model";
 import { NAME_PATTERN, NAME_PATTERN_TEXT } from "./model";
 import type { RequestLog } from "./request-log";
 import {
@@ -229,6 +235,32 @@ export async function handleControl(deps: ControlDeps, request: ApiRequest): Pro
 }
 
 /**
+ * A seeded tag's `images`: the platforms of the image its digest names, each
+ * `{ "architecture": "linux/amd64", "size": <bytes> }` (what `ImagesService` answers).
+ */
+function imagesOfSeed(tag: JsonObject, at: string): { images?: ImagePlatformRecord[] } {
+  const entries = array(tag, "images");
+  if (entries.length === 0) return {};
+  const seen = new Set<string>();
+  const images = entries.map((entry, index) => {
+    const architecture = requiredString(entry, "architecture", `${at}[${index}].architecture`);
+    if (!/^[a-z0-9]+\/[a-z0-9_]+(\/[a-z0-9]+)?$/.test(architecture) || seen.has(architecture)) {
+      throw invalidArgument(
+        `${at}[${index}].architecture`,
+        "must be a platform such as linux/amd64, once per tag",
+      );
+    }
+    seen.add(architecture);
+    const size = optionalNumber(entry, "size", `${at}[${index}].size`) ?? 0;
+    if (!Number.isSafeInteger(size) || size < 0) {
+      throw invalidArgument(`${at}[${index}].size`, "must be a whole number of bytes");
+    }
+    return { architecture, size };
+  });
+  return { images };
+}
+
+/**
  * Validates the whole request (every field and every parent), then applies it; should
  * applying still fail, what it had added is removed again: a refused seed changes nothing.
  */
@@ -272,6 +304,7 @@ function seed(ctx: EmulatorContext, body: JsonObject): JsonObject {
             optionalString(tag, "digest", `${tagAt}.digest`) ??
             `sha256:${createHash("sha256").update(`${at}:${name}`).digest("hex")}`,
           deprecated: optionalBoolean(tag, "deprecated", `${tagAt}.deprecated`) ?? false,
+          ...imagesOfSeed(tag, `${tagAt}.images`),
         };
       }),
     };

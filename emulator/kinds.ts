@@ -16,6 +16,8 @@ import {
   type IdentityProviderRecord,
   type IdentityRecord,
   isCapability,
+  type OverlayBindingRecord,
+  type OverlayRecord,
   type RepoRecord,
   type RoleBindingRecord,
   type RoleRecord,
@@ -37,6 +39,11 @@ export interface Kind<N extends string, T extends { uid: string }, Later extends
   nameKey: (record: T) => string;
   /** The enum prefix of the collection's capabilities (`CAP_IAM_GROUPS`). */
   capabilityPrefix: string;
+  /**
+   * The capability of a verb whose name is not `<prefix>_<VERB>`, as the definitions
+   * annotate it (an overlay's create and delete both need `CAP_REGISTRY_OVERLAYS_EDIT`).
+   */
+  verbCapabilities?: Partial<Record<"list" | "get" | "create" | "update" | "delete", string>>;
   /**
    * How a group's delete refusal counts these records under the group, singular and
    * plural; `ownUid` when the record's uid is the group's own. Absent: never counted.
@@ -149,6 +156,31 @@ export const KINDS = [
     capabilityPrefix: "CAP_IAM_IDENTITY_PROVIDERS",
     addedLater: true,
   }),
+  kind<OverlayRecord>()({
+    // A named package overlay of a group (Custom Assembly); no update: delete and recreate.
+    name: "overlays",
+    domain: "registry",
+    nameKey: (overlay) => overlay.name,
+    capabilityPrefix: "CAP_REGISTRY_OVERLAYS",
+    verbCapabilities: {
+      create: "CAP_REGISTRY_OVERLAYS_EDIT",
+      delete: "CAP_REGISTRY_OVERLAYS_EDIT",
+    },
+    contents: { one: "overlay", many: "overlays" },
+    addedLater: true,
+  }),
+  kind<OverlayBindingRecord>()({
+    // An overlay bound to one repo under exact tags; a child of the repo, no name.
+    name: "overlayBindings",
+    domain: "registry",
+    nameKey: () => "",
+    capabilityPrefix: "CAP_REGISTRY_OVERLAYS",
+    verbCapabilities: {
+      create: "CAP_REGISTRY_OVERLAYS_EDIT",
+      delete: "CAP_REGISTRY_OVERLAYS_EDIT",
+    },
+    addedLater: true,
+  }),
   kind<SubscriptionRecord>()({
     // Webhooks have no name; the name index holds the sink (not unique).
     name: "subscriptions",
@@ -216,12 +248,19 @@ export type Verb = (typeof VERBS)[number];
 const CAPABILITY_PREFIX = new Map<string, string>(
   KINDS.map((entry) => [entry.name, entry.capabilityPrefix]),
 );
+const VERB_CAPABILITIES = new Map<string, Partial<Record<Verb, string>>>(
+  KIND_ENTRIES.flatMap((entry) =>
+    entry.verbCapabilities ? [[entry.name, entry.verbCapabilities]] : [],
+  ),
+);
 
 /**
  * The capability an operation needs. There is no GET capability: a Get needs the
  * collection's LIST value, as every Get of the API is annotated.
  */
 export function capabilityFor(collection: CollectionName, verb: Verb): Capability {
+  const named = VERB_CAPABILITIES.get(collection)?.[verb];
+  if (named) return named as Capability;
   const suffix = verb === "get" ? "LIST" : verb.toUpperCase();
   return `${CAPABILITY_PREFIX.get(collection)}_${suffix}` as Capability;
 }

@@ -83,6 +83,34 @@ export interface TagRecord extends Timestamps {
   name: string;
   digest: string;
   deprecated: boolean;
+  /**
+   * The platforms of the image the digest names and each one's size in bytes, as seeded
+   * (`/emulator/seed`); absent: none recorded (the emulator holds no manifests).
+   */
+  images?: ImagePlatformRecord[];
+}
+
+/** One platform of an image: `linux/amd64` and its size in bytes. */
+export interface ImagePlatformRecord {
+  architecture: string;
+  size: number;
+}
+
+/**
+ * A named, reusable package overlay of a group (Custom Assembly): only
+ * `config.contents.packages` is accepted. Its uid is a child of the group's.
+ */
+export interface OverlayRecord extends Timestamps {
+  uid: string;
+  name: string;
+  packages: string[];
+}
+
+/** An overlay bound to one repo under exact tags; its uid is a child of the repo's. */
+export interface OverlayBindingRecord extends Timestamps {
+  uid: string;
+  overlayUid: string;
+  tags: string[];
 }
 
 /**

@@ -24,7 +24,13 @@ export interface SeedRequest {
     public?: boolean;
     catalogTier?: string;
     aliases?: string[];
-    tags?: Array<{ name: string; digest?: string; deprecated?: boolean }>;
+    tags?: Array<{
+      name: string;
+      digest?: string;
+      deprecated?: boolean;
+      /** The platforms of the image the digest names (what `ImagesService` answers). */
+      images?: Array<{ architecture: string; size: number }>;
+    }>;
   }>;
   /** Advisories in the platform's `Advisory` shape (`componentName` defaults to the artifact). */
   advisories?: Array<{
