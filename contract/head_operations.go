@@ -32,8 +32,6 @@ const (
 	whyNotYet            = "in this API's scope, not served yet (issue 35)"
 	whyAdvisoryDocuments = "security advisory documents and vulnerability metadata: outside this API's scope (the specification's vulnerabilities are the advisories)"
 	whyLibraries         = "language libraries (artifacts, request groups): another product, outside this API's scope"
-	whyImages            = "image architectures and sizes: read from image manifests, which the emulator does not hold"
-	whyOverlays          = "image overlays and their bindings: outside the specification's registry (repos and tags)"
 )
 
 // HeadOperations lists every v2beta1 RPC at HEAD, in the definitions' order.
@@ -113,16 +111,16 @@ var HeadOperations = []HeadOperation{
 	notServed("chainguard.platform.libraries.v2beta1.RequestGroupsService", "ListRequestedLibraries", "GET", "/libraries/v2beta1/requestedLibraries", whyLibraries),
 	notServed("chainguard.platform.libraries.v2beta1.RequestGroupsService", "ListRequestedLibraryVersions", "GET", "/libraries/v2beta1/requestedLibraries:versions", whyLibraries),
 	served("chainguard.platform.ping.v2beta1.PingService", "Ping", "GET", "/ping/v2beta1/ping"),
-	notServed("chainguard.platform.registry.v2beta1.ImagesService", "GetArchitectures", "GET", "/registry/v2beta1/repos/{repo_uid=**}/digests/{digest}/architectures", whyImages),
-	notServed("chainguard.platform.registry.v2beta1.ImagesService", "GetSize", "GET", "/registry/v2beta1/repos/{repo_uid=**}/digests/{digest}/size", whyImages),
-	notServed("chainguard.platform.registry.v2beta1.OverlayBindingsService", "CreateOverlayBinding", "POST", "/registry/v2beta1/overlayBindings/{parent=**}", whyOverlays),
-	notServed("chainguard.platform.registry.v2beta1.OverlayBindingsService", "GetOverlayBinding", "GET", "/registry/v2beta1/overlayBindings/{uid=**}", whyOverlays),
-	notServed("chainguard.platform.registry.v2beta1.OverlayBindingsService", "ListOverlayBindings", "GET", "/registry/v2beta1/overlayBindings", whyOverlays),
-	notServed("chainguard.platform.registry.v2beta1.OverlayBindingsService", "DeleteOverlayBinding", "DELETE", "/registry/v2beta1/overlayBindings/{uid=**}", whyOverlays),
-	notServed("chainguard.platform.registry.v2beta1.OverlaysService", "GetOverlay", "GET", "/registry/v2beta1/overlays/{uid=**}", whyOverlays),
-	notServed("chainguard.platform.registry.v2beta1.OverlaysService", "ListOverlays", "GET", "/registry/v2beta1/overlays", whyOverlays),
-	notServed("chainguard.platform.registry.v2beta1.OverlaysService", "CreateOverlay", "POST", "/registry/v2beta1/overlays/{parent=**}", whyOverlays),
-	notServed("chainguard.platform.registry.v2beta1.OverlaysService", "DeleteOverlay", "DELETE", "/registry/v2beta1/overlays/{uid=**}", whyOverlays),
+	served("chainguard.platform.registry.v2beta1.ImagesService", "GetArchitectures", "GET", "/registry/v2beta1/repos/{repo_uid=**}/digests/{digest}/architectures"),
+	served("chainguard.platform.registry.v2beta1.ImagesService", "GetSize", "GET", "/registry/v2beta1/repos/{repo_uid=**}/digests/{digest}/size"),
+	served("chainguard.platform.registry.v2beta1.OverlayBindingsService", "CreateOverlayBinding", "POST", "/registry/v2beta1/overlayBindings/{parent=**}"),
+	served("chainguard.platform.registry.v2beta1.OverlayBindingsService", "GetOverlayBinding", "GET", "/registry/v2beta1/overlayBindings/{uid=**}"),
+	served("chainguard.platform.registry.v2beta1.OverlayBindingsService", "ListOverlayBindings", "GET", "/registry/v2beta1/overlayBindings"),
+	served("chainguard.platform.registry.v2beta1.OverlayBindingsService", "DeleteOverlayBinding", "DELETE", "/registry/v2beta1/overlayBindings/{uid=**}"),
+	served("chainguard.platform.registry.v2beta1.OverlaysService", "GetOverlay", "GET", "/registry/v2beta1/overlays/{uid=**}"),
+	served("chainguard.platform.registry.v2beta1.OverlaysService", "ListOverlays", "GET", "/registry/v2beta1/overlays"),
+	served("chainguard.platform.registry.v2beta1.OverlaysService", "CreateOverlay", "POST", "/registry/v2beta1/overlays/{parent=**}"),
+	served("chainguard.platform.registry.v2beta1.OverlaysService", "DeleteOverlay", "DELETE", "/registry/v2beta1/overlays/{uid=**}"),
 	served("chainguard.platform.registry.v2beta1.ReposService", "GetRepo", "GET", "/registry/v2beta1/repos/{uid=**}"),
 	served("chainguard.platform.registry.v2beta1.ReposService", "CreateRepo", "POST", "/registry/v2beta1/repos/{parent=**}"),
 	served("chainguard.platform.registry.v2beta1.ReposService", "UpdateRepo", "PATCH", "/registry/v2beta1/repos/{repo.uid=**}"),
@@ -154,6 +152,9 @@ var HeadGRPCServices = []string{
 	"chainguard.platform.iam.v2beta1.RoleBindingsService",
 	"chainguard.platform.iam.v2beta1.RolesService",
 	"chainguard.platform.iam.v2beta1.TermsService",
+	"chainguard.platform.registry.v2beta1.ImagesService",
+	"chainguard.platform.registry.v2beta1.OverlayBindingsService",
+	"chainguard.platform.registry.v2beta1.OverlaysService",
 	"chainguard.platform.registry.v2beta1.ReposService",
 	"chainguard.platform.registry.v2beta1.TagsService",
 }

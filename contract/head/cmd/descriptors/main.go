@@ -11,6 +11,7 @@
 // IAM calls BatchCreateRoleBindings, the SCIM token and switch of an identity provider,
 // the external group role mappings and the terms (every IAM v2beta1 file is taken from
 // HEAD, so that its messages carry HEAD's fields, such as an identity provider's `scim`);
+// the registry's ImagesService, OverlaysService and OverlayBindingsService;
 // and the event subscriptions (v2beta1 SubscriptionsService, v1 Subscriptions) are
 // services v0.1.57's set does not carry. contract.HeadGRPCServices lists the services.
 //
@@ -51,6 +52,9 @@ func roots() []protoreflect.FileDescriptor {
 		iam.File_chainguard_platform_iam_v2beta1_terms_proto,
 		registry.File_chainguard_platform_registry_v2beta1_repos_proto,
 		registry.File_chainguard_platform_registry_v2beta1_tags_proto,
+		registry.File_chainguard_platform_registry_v2beta1_images_proto,
+		registry.File_chainguard_platform_registry_v2beta1_overlays_proto,
+		registry.File_chainguard_platform_registry_v2beta1_overlay_bindings_proto,
 		events.File_chainguard_platform_events_v2beta1_subscriptions_proto,
 		eventsv1.File_subscriptions_platform_proto,
 	}
