@@ -30,15 +30,14 @@ func notServed(service, method, verb, path, why string) HeadOperation {
 // Why an operation is not served.
 const (
 	whyNotYet            = "in this API's scope, not served yet (issue 35)"
-	whyAdvisoryDocuments = "security advisory documents and vulnerability metadata: outside this API's scope (the specification's vulnerabilities are the advisories)"
 	whyLibraries         = "language libraries (artifacts, request groups): another product, outside this API's scope"
 )
 
 // HeadOperations lists every v2beta1 RPC at HEAD, in the definitions' order.
 var HeadOperations = []HeadOperation{
-	notServed("chainguard.platform.advisory.v2beta1.SecurityAdvisoryService", "ListDocuments", "GET", "/advisory/v2beta1/documents", whyAdvisoryDocuments),
-	notServed("chainguard.platform.advisory.v2beta1.SecurityAdvisoryService", "ListVulnerabilityMetadata", "GET", "/advisory/v2beta1/metadata", whyAdvisoryDocuments),
-	notServed("chainguard.platform.advisory.v2beta1.SecurityAdvisoryService", "ListResolvedVulnsReports", "GET", "/advisory/v2beta1/images/resolvedVulns", whyAdvisoryDocuments),
+	served("chainguard.platform.advisory.v2beta1.SecurityAdvisoryService", "ListDocuments", "GET", "/advisory/v2beta1/documents"),
+	served("chainguard.platform.advisory.v2beta1.SecurityAdvisoryService", "ListVulnerabilityMetadata", "GET", "/advisory/v2beta1/metadata"),
+	served("chainguard.platform.advisory.v2beta1.SecurityAdvisoryService", "ListResolvedVulnsReports", "GET", "/advisory/v2beta1/images/resolvedVulns"),
 	served("chainguard.platform.events.v2beta1.SubscriptionsService", "GetSubscription", "GET", "/events/v2beta1/subscriptions/{uid=**}"),
 	served("chainguard.platform.events.v2beta1.SubscriptionsService", "CreateSubscription", "POST", "/events/v2beta1/subscriptions/{parent=**}"),
 	served("chainguard.platform.events.v2beta1.SubscriptionsService", "ListSubscriptions", "GET", "/events/v2beta1/subscriptions"),
@@ -141,6 +140,7 @@ var HeadOperations = []HeadOperation{
 // served over gRPC too, the methods only HEAD has included. contract/head's
 // TestRootsAreHeadGRPCServices holds this list to that command's files.
 var HeadGRPCServices = []string{
+	"chainguard.platform.advisory.v2beta1.SecurityAdvisoryService",
 	"chainguard.platform.events.Subscriptions",
 	"chainguard.platform.events.v2beta1.SubscriptionsService",
 	"chainguard.platform.iam.v2beta1.AccountAssociationsService",

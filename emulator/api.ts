@@ -34,6 +34,7 @@ import {
 } from "./collections/lookups";
 import { overlayBindings, overlays } from "./collections/overlays";
 import { repos } from "./collections/repos";
+import { documents, resolvedVulns, vulnerabilityMetadata } from "./collections/security-advisories";
 import { batchCreateRoleBindings, roleBindings } from "./collections/role-bindings";
 import { roles } from "./collections/roles";
 import {
@@ -77,6 +78,8 @@ const HANDLERS: Readonly<Record<CollectionName, CollectionHandler>> = {
   overlayBindings,
   subscriptions,
   advisories,
+  documents,
+  vulnerabilityMetadata,
 };
 
 /** The v1 list of each collection `kinds.ts` gives a v1 path. */
@@ -95,9 +98,15 @@ const V1_HANDLERS: Readonly<Record<V1CollectionName, CollectionHandler>> = {
 /** `<domain>/<version>/<collection>` → its handler; `terms` is no kind of its own (kept on groups). */
 const ROUTES = new Map<string, CollectionHandler>([
   ["iam/v2beta1/terms", terms],
+  // `ListResolvedVulnsReports`: `/advisory/v2beta1/images/resolvedVulns`, no kind of its own
+  // (the reports are seeded on the tags).
+  ["advisory/v2beta1/images", resolvedVulns],
   ...KINDS.flatMap((entry) => {
     const routes: Array<[string, CollectionHandler]> = [
-      [`${entry.domain}/v2beta1/${entry.name}`, HANDLERS[entry.name]],
+      [
+        `${entry.domain}/v2beta1/${"segment" in entry ? entry.segment : entry.name}`,
+        HANDLERS[entry.name],
+      ],
     ];
     if ("v1" in entry) {
       routes.push([`${entry.domain}/v1/${entry.v1}`, V1_HANDLERS[entry.name]]);
@@ -153,7 +162,9 @@ export class Api {
     const imageAnswer = await handleImageRoute(this.ctx, request);
     if (imageAnswer) return imageAnswer;
     const match =
-      /^\/(iam|registry|vulnerabilities|events)\/(v1|v2beta1)\/([A-Za-z_]+)(?:\/(.*))?$/.exec(path);
+      /^\/(iam|registry|vulnerabilities|events|advisory|libraries)\/(v1|v2beta1)\/([A-Za-z_]+)(?:\/(.*))?$/.exec(
+        path,
+      );
     if (!match) {
       if (colon >= 0 && request.path.startsWith("/iam/v2beta1/")) throw unsupported(request);
       return undefined;

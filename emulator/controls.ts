@@ -22,11 +22,14 @@ import {
   type RateLimiter,
 } from "./faults";
 import type {
+  AdvisoryDocumentRecord,
   AdvisoryRecord,
   GroupRecord,
   ImagePlatformRecord,
   RepoRecord,
+  ResolvedVulnRecord,
   TagRecord,
+  VulnerabilityMetadataRecord,
 } from "./model";
 import { NAME_PATTERN, NAME_PATTERN_TEXT } from "./model";
 import type { RequestLog } from "./request-log";
@@ -260,6 +263,120 @@ function imagesOfSeed(tag: JsonObject, at: string): { images?: ImagePlatformReco
   return { images };
 }
 
+/** A list of `{ type, score }` severities at `at`, each type a `Severity.Type`. */
+function severitiesOfSeed(entry: JsonObject, field: string, at: string) {
+  return array(entry, field).map((severity, index) => {
+    const type = requiredString(severity, "type", `${at}[${index}].type`);
+    if (!(SEVERITY_TYPES as readonly string[]).includes(type)) {
+      throw invalidArgument(`${at}[${index}].type`, `must be one of ${SEVERITY_TYPES.join(", ")}`);
+    }
+    return { type, score: requiredString(severity, "score", `${at}[${index}].score`) };
+  });
+}
+
+/** A seeded tag's `resolvedVulns`: `{ date: "YYYY-MM-DD", id, aliases?, cvssSeverities? }`. */
+function resolvedVulnsOfSeed(
+  tag: JsonObject,
+  at: string,
+): { resolvedVulns?: ResolvedVulnRecord[] } {
+  const entries = array(tag, "resolvedVulns");
+  if (entries.length === 0) return {};
+  return {
+    resolvedVulns: entries.map((entry, index) => {
+      const date = requiredString(entry, "date", `${at}[${index}].date`);
+      if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(Date.parse(`${date}T00:00:00Z`))) {
+        throw invalidArgument(`${at}[${index}].date`, "must be a day, YYYY-MM-DD");
+      }
+      return {
+        date,
+        id: requiredString(entry, "id", `${at}[${index}].id`),
+        aliases: optionalStringArray(entry, "aliases", `${at}[${index}].aliases`) ?? [],
+        cvssSeverities: severitiesOfSeed(entry, "cvssSeverities", `${at}[${index}].cvssSeverities`),
+      };
+    }),
+  };
+}
+
+/** The members of `DocumentEvent`'s `data` one-of. */
+const DOCUMENT_EVENT_MEMBERS = [
+  "truePositiveDetermination",
+  "falsePositiveDetermination",
+  "fixed",
+  "detection",
+  "analysisNotPlanned",
+  "fixNotPlanned",
+  "pendingUpstreamFix",
+];
+
+/** A seeded advisory document: `{ id, advisories: [{ id, aliases?, packageNamespace?, events? }] }`. */
+function documentOfSeed(
+  entry: JsonObject,
+  at: string,
+): Omit<AdvisoryDocumentRecord, "uid" | "createTime" | "updateTime"> {
+  return {
+    id: requiredString(entry, "id", `${at}.id`),
+    advisories: array(entry, "advisories").map((advisory, index) => {
+      const advisoryAt = `${at}.advisories[${index}]`;
+      return {
+        id: requiredString(advisory, "id", `${advisoryAt}.id`),
+        aliases: optionalStringArray(advisory, "aliases", `${advisoryAt}.aliases`) ?? [],
+        packageNamespace:
+          optionalString(advisory, "packageNamespace", `${advisoryAt}.packageNamespace`) ?? "",
+        events: array(advisory, "events").map((event, eventIndex) => {
+          const eventAt = `${advisoryAt}.events[${eventIndex}]`;
+          const timestamp = requiredString(event, "timestamp", `${eventAt}.timestamp`);
+          if (Number.isNaN(Date.parse(timestamp)) || !/^\d{4}-\d{2}-\d{2}T/.test(timestamp)) {
+            throw invalidArgument(`${eventAt}.timestamp`, "must be an RFC 3339 timestamp");
+          }
+          const members = Object.keys(event).filter((key) => key !== "timestamp");
+          if (members.length > 1 || members.some((key) => !DOCUMENT_EVENT_MEMBERS.includes(key))) {
+            throw invalidArgument(eventAt, `may carry one of ${DOCUMENT_EVENT_MEMBERS.join(", ")}`);
+          }
+          return structuredClone(event);
+        }),
+      };
+    }),
+  };
+}
+
+/** Seeded metadata of a vulnerability id: `{ id, summary?, details?, references?, severities? }`. */
+function metadataOfSeed(
+  entry: JsonObject,
+  at: string,
+): Omit<VulnerabilityMetadataRecord, "uid" | "createTime" | "updateTime"> {
+  return {
+    id: requiredString(entry, "id", `${at}.id`),
+    summary: optionalString(entry, "summary", `${at}.summary`) ?? "",
+    details: optionalString(entry, "details", `${at}.details`) ?? "",
+    references: array(entry, "references").map((reference, index) => {
+      const type = requiredString(reference, "type", `${at}.references[${index}].type`);
+      if (!REFERENCE_TYPES.includes(type)) {
+        throw invalidArgument(
+          `${at}.references[${index}].type`,
+          `must be one of ${REFERENCE_TYPES.join(", ")}`,
+        );
+      }
+      return { type, url: requiredString(reference, "url", `${at}.references[${index}].url`) };
+    }),
+    severities: severitiesOfSeed(entry, "severities", `${at}.severities`),
+  };
+}
+
+/** `Reference.Type` of the advisory definitions. */
+const REFERENCE_TYPES = [
+  "TYPE_UNSPECIFIED",
+  "TYPE_ADVISORY",
+  "TYPE_ARTICLE",
+  "TYPE_DETECTION",
+  "TYPE_DISCUSSION",
+  "TYPE_REPORT",
+  "TYPE_FIX",
+  "TYPE_INTRODUCED",
+  "TYPE_PACKAGE",
+  "TYPE_EVIDENCE",
+  "TYPE_WEB",
+];
+
 /**
  * Validates the whole request (every field and every parent), then applies it; should
  * applying still fail, what it had added is removed again: a refused seed changes nothing.
@@ -305,6 +422,7 @@ function seed(ctx: EmulatorContext, body: JsonObject): JsonObject {
             `sha256:${createHash("sha256").update(`${at}:${name}`).digest("hex")}`,
           deprecated: optionalBoolean(tag, "deprecated", `${tagAt}.deprecated`) ?? false,
           ...imagesOfSeed(tag, `${tagAt}.images`),
+          ...resolvedVulnsOfSeed(tag, `${tagAt}.resolvedVulns`),
         };
       }),
     };
@@ -313,6 +431,12 @@ function seed(ctx: EmulatorContext, body: JsonObject): JsonObject {
   });
   const advisorySpecs = array(body, "advisories").map((entry, index) =>
     advisorySpec(entry, `advisories[${index}]`, now),
+  );
+  const documentSpecs = array(body, "documents").map((entry, index) =>
+    documentOfSeed(entry, `documents[${index}]`),
+  );
+  const metadataSpecs = array(body, "vulnerabilityMetadata").map((entry, index) =>
+    metadataOfSeed(entry, `vulnerabilityMetadata[${index}]`),
   );
   const generate = optionalObject(body, "generate");
   let generateSpec:
@@ -381,6 +505,16 @@ function seed(ctx: EmulatorContext, body: JsonObject): JsonObject {
       state.advisories.insert(advisory);
       added.push(["del", "advisories", advisory.uid]);
       created.advisories.push(advisory.uid);
+    }
+    for (const spec of documentSpecs) {
+      const document: AdvisoryDocumentRecord = { uid: flatUid(), ...spec, ...stamp };
+      state.documents.insert(document);
+      added.push(["del", "documents", document.uid]);
+    }
+    for (const spec of metadataSpecs) {
+      const metadata: VulnerabilityMetadataRecord = { uid: flatUid(), ...spec, ...stamp };
+      state.vulnerabilityMetadata.insert(metadata);
+      added.push(["del", "vulnerabilityMetadata", metadata.uid]);
     }
     if (generateSpec) {
       const { kind, count, parentUid, namePrefix } = generateSpec;

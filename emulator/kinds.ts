@@ -9,6 +9,7 @@
 import {
   type AccountAssociationRecord,
   type AdvisoryRecord,
+  type AdvisoryDocumentRecord,
   type Capability,
   type ExternalGroupRoleMappingRecord,
   type GroupInviteRecord,
@@ -23,6 +24,7 @@ import {
   type RoleRecord,
   type SubscriptionRecord,
   type TagRecord,
+  type VulnerabilityMetadataRecord,
 } from "./model";
 
 export interface Kind<N extends string, T extends { uid: string }, Later extends boolean> {
@@ -32,7 +34,9 @@ export interface Kind<N extends string, T extends { uid: string }, Later extends
    */
   name: N;
   /** The API its v2beta1 route is under: `/<domain>/v2beta1/<name>`. */
-  domain: "iam" | "registry" | "vulnerabilities" | "events";
+  domain: "iam" | "registry" | "vulnerabilities" | "events" | "advisory" | "libraries";
+  /** The path segment of its v2beta1 route when it is not `name`. */
+  segment?: string;
   /** The segment of the v1 list still served, `/<domain>/v1/<v1>`, if any. */
   v1?: string;
   /** The key of the store's name index (unique where the collection needs it). */
@@ -198,6 +202,23 @@ export const KINDS = [
     capabilityPrefix: "CAP_ADVISORIES",
     addedLater: false,
   }),
+  kind<AdvisoryDocumentRecord>()({
+    // Security advisory documents (`SecurityAdvisoryService`): seeded, read without a token.
+    name: "documents",
+    domain: "advisory",
+    nameKey: (document) => document.id,
+    capabilityPrefix: "CAP_ADVISORIES",
+    addedLater: true,
+  }),
+  kind<VulnerabilityMetadataRecord>()({
+    // The metadata of vulnerability ids (`/advisory/v2beta1/metadata`): seeded, no token.
+    name: "vulnerabilityMetadata",
+    domain: "advisory",
+    segment: "metadata",
+    nameKey: (metadata) => metadata.id,
+    capabilityPrefix: "CAP_ADVISORIES",
+    addedLater: true,
+  }),
 ] as const;
 
 export type AnyKind = (typeof KINDS)[number];
@@ -228,12 +249,12 @@ export const IAM_KINDS: readonly CollectionName[] = KINDS.filter(
 /** `/<domain>/v2beta1/<name>`: the path of a collection's v2beta1 list. */
 export function v2beta1Path(name: CollectionName): string {
   const entry = KIND_ENTRIES.find((candidate) => candidate.name === name);
-  return `/${entry?.domain}/v2beta1/${name}`;
+  return `/${entry?.domain}/v2beta1/${entry?.segment ?? name}`;
 }
 
-/** `<domain>/v2beta1/<name>` of every collection. */
+/** `<domain>/v2beta1/<segment>` of every collection. */
 export function v2beta1Routes(): string[] {
-  return KINDS.map((entry) => `${entry.domain}/v2beta1/${entry.name}`);
+  return KIND_ENTRIES.map((entry) => `${entry.domain}/v2beta1/${entry.segment ?? entry.name}`);
 }
 
 export function isCollectionName(name: unknown): name is CollectionName {

@@ -88,6 +88,46 @@ export interface TagRecord extends Timestamps {
    * (`/emulator/seed`); absent: none recorded (the emulator holds no manifests).
    */
   images?: ImagePlatformRecord[];
+  /** The vulnerabilities resolved in this image by day, as seeded; absent: none. */
+  resolvedVulns?: ResolvedVulnRecord[];
+}
+
+/**
+ * A vulnerability resolved in an image on a day (`ListResolvedVulnsReports`), as seeded
+ * on the tag: the advisory's CGA id, its other ids and its CVSS severities.
+ */
+export interface ResolvedVulnRecord {
+  /** The calendar day, `YYYY-MM-DD` (UTC). */
+  date: string;
+  id: string;
+  aliases: string[];
+  cvssSeverities: Array<{ type: string; score: string }>;
+}
+
+/**
+ * A security advisory document (`SecurityAdvisoryService.ListDocuments`): an origin
+ * package (`id`) and its advisories, each `{ id, aliases, packageNamespace, events }`
+ * as answered. Seeded only: the emulator makes no documents of its own.
+ */
+export interface AdvisoryDocumentRecord extends Timestamps {
+  uid: string;
+  id: string;
+  advisories: Array<{
+    id: string;
+    aliases: string[];
+    packageNamespace: string;
+    events: Array<Record<string, unknown>>;
+  }>;
+}
+
+/** What the platform knows of one vulnerability id (`ListVulnerabilityMetadata`); seeded only. */
+export interface VulnerabilityMetadataRecord extends Timestamps {
+  uid: string;
+  id: string;
+  summary: string;
+  details: string;
+  references: Array<{ type: string; url: string }>;
+  severities: Array<{ type: string; score: string }>;
 }
 
 /** One platform of an image: `linux/amd64` and its size in bytes. */

@@ -30,6 +30,13 @@ export interface SeedRequest {
       deprecated?: boolean;
       /** The platforms of the image the digest names (what `ImagesService` answers). */
       images?: Array<{ architecture: string; size: number }>;
+      /** Vulnerabilities resolved in the image by day (`ListResolvedVulnsReports`). */
+      resolvedVulns?: Array<{
+        date: string;
+        id: string;
+        aliases?: string[];
+        cvssSeverities?: Array<{ type: string; score: string }>;
+      }>;
     }>;
   }>;
   /** Advisories in the platform's `Advisory` shape (`componentName` defaults to the artifact). */
@@ -46,6 +53,24 @@ export interface SeedRequest {
     legacyAdvisoryId?: string;
     /** Each with one event member (`detection`, `fixed`, ...) and a `reviewState`. */
     events?: Array<Record<string, unknown>>;
+    severities?: Array<{ type: string; score: string }>;
+  }>;
+  /** Security advisory documents (`ListDocuments`), in the answered shape. */
+  documents?: Array<{
+    id: string;
+    advisories?: Array<{
+      id: string;
+      aliases?: string[];
+      packageNamespace?: string;
+      events?: Array<Record<string, unknown>>;
+    }>;
+  }>;
+  /** Metadata of vulnerability ids (`ListVulnerabilityMetadata`). */
+  vulnerabilityMetadata?: Array<{
+    id: string;
+    summary?: string;
+    details?: string;
+    references?: Array<{ type: string; url: string }>;
     severities?: Array<{ type: string; score: string }>;
   }>;
   generate?: { kind: "groups" | "repos"; count: number; parentUid: string; namePrefix?: string };

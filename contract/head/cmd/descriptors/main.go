@@ -11,7 +11,8 @@
 // IAM calls BatchCreateRoleBindings, the SCIM token and switch of an identity provider,
 // the external group role mappings and the terms (every IAM v2beta1 file is taken from
 // HEAD, so that its messages carry HEAD's fields, such as an identity provider's `scim`);
-// the registry's ImagesService, OverlaysService and OverlayBindingsService;
+// the registry's ImagesService, OverlaysService and OverlayBindingsService; the
+// advisory documents' SecurityAdvisoryService;
 // and the event subscriptions (v2beta1 SubscriptionsService, v1 Subscriptions) are
 // services v0.1.57's set does not carry. contract.HeadGRPCServices lists the services.
 //
@@ -29,6 +30,7 @@ import (
 	// Linked so that the annotation files the services import are registered.
 	_ "chainguard.dev/sdk/proto/annotations"
 	_ "chainguard.dev/sdk/proto/capabilities"
+	advisory "chainguard.dev/sdk/proto/chainguard/platform/advisory/v2beta1"
 	events "chainguard.dev/sdk/proto/chainguard/platform/events/v2beta1"
 	iam "chainguard.dev/sdk/proto/chainguard/platform/iam/v2beta1"
 	registry "chainguard.dev/sdk/proto/chainguard/platform/registry/v2beta1"
@@ -55,6 +57,7 @@ func roots() []protoreflect.FileDescriptor {
 		registry.File_chainguard_platform_registry_v2beta1_images_proto,
 		registry.File_chainguard_platform_registry_v2beta1_overlays_proto,
 		registry.File_chainguard_platform_registry_v2beta1_overlay_bindings_proto,
+		advisory.File_chainguard_platform_advisory_v2beta1_advisory_proto,
 		events.File_chainguard_platform_events_v2beta1_subscriptions_proto,
 		eventsv1.File_subscriptions_platform_proto,
 	}
