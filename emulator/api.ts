@@ -8,6 +8,7 @@
 import type { Access } from "./access";
 import { accountAssociations } from "./collections/account-associations";
 import { advisories } from "./collections/advisories";
+import { artifacts } from "./collections/artifacts";
 import {
   batchDeleteMappings,
   externalGroupRoleMappings,
@@ -80,6 +81,9 @@ const HANDLERS: Readonly<Record<CollectionName, CollectionHandler>> = {
   advisories,
   documents,
   vulnerabilityMetadata,
+  // One route, `/libraries/v2beta1/artifacts[/<uid>/versions|/count]`, for both stores.
+  artifacts,
+  artifactVersions: artifacts,
 };
 
 /** The v1 list of each collection `kinds.ts` gives a v1 path. */

@@ -13,6 +13,7 @@ import {
   REVIEW_STATES,
   SEVERITY_TYPES,
 } from "./collections/advisories";
+import { ecosystemOf } from "./collections/artifacts";
 import { CATALOG_TIERS } from "./collections/repos";
 import { invalidArgument, notFound } from "./errors";
 import {
@@ -23,6 +24,8 @@ import {
 } from "./faults";
 import type {
   AdvisoryDocumentRecord,
+  ArtifactRecord,
+  ArtifactVersionRecord,
   AdvisoryRecord,
   GroupRecord,
   ImagePlatformRecord,
@@ -362,6 +365,53 @@ function metadataOfSeed(
   };
 }
 
+interface ArtifactSpec {
+  name: string;
+  ecosystem: string;
+  description: string;
+  remediated: boolean;
+  cudaVersions: string[];
+  versions: Array<{ version: string; description: string; sizeBytes: number; createTime?: string }>;
+}
+
+/**
+ * A seeded Libraries artifact: `{ name, ecosystem, description?, remediated?,
+ * cudaVersions?, versions?: [{ version, description?, sizeBytes?, createTime? }] }`.
+ */
+function artifactOfSeed(entry: JsonObject, at: string): ArtifactSpec {
+  const seen = new Set<string>();
+  return {
+    name: requiredString(entry, "name", `${at}.name`),
+    ecosystem: ecosystemOf(
+      requiredString(entry, "ecosystem", `${at}.ecosystem`),
+      `${at}.ecosystem`,
+    ),
+    description: optionalString(entry, "description", `${at}.description`) ?? "",
+    remediated: optionalBoolean(entry, "remediated", `${at}.remediated`) ?? false,
+    cudaVersions: optionalStringArray(entry, "cudaVersions", `${at}.cudaVersions`) ?? [],
+    versions: array(entry, "versions").map((version, index) => {
+      const versionAt = `${at}.versions[${index}]`;
+      const name = requiredString(version, "version", `${versionAt}.version`);
+      if (seen.has(name)) throw invalidArgument(`${versionAt}.version`, "is listed twice");
+      seen.add(name);
+      const sizeBytes = optionalNumber(version, "sizeBytes", `${versionAt}.sizeBytes`) ?? 0;
+      if (!Number.isSafeInteger(sizeBytes) || sizeBytes < 0) {
+        throw invalidArgument(`${versionAt}.sizeBytes`, "must be a whole number of bytes");
+      }
+      const createTime = optionalString(version, "createTime", `${versionAt}.createTime`);
+      if (createTime !== undefined && Number.isNaN(Date.parse(createTime))) {
+        throw invalidArgument(`${versionAt}.createTime`, "must be an RFC 3339 timestamp");
+      }
+      return {
+        version: name,
+        description: optionalString(version, "description", `${versionAt}.description`) ?? "",
+        sizeBytes,
+        ...(createTime === undefined ? {} : { createTime: new Date(createTime).toISOString() }),
+      };
+    }),
+  };
+}
+
 /** `Reference.Type` of the advisory definitions. */
 const REFERENCE_TYPES = [
   "TYPE_UNSPECIFIED",
@@ -438,6 +488,9 @@ function seed(ctx: EmulatorContext, body: JsonObject): JsonObject {
   const metadataSpecs = array(body, "vulnerabilityMetadata").map((entry, index) =>
     metadataOfSeed(entry, `vulnerabilityMetadata[${index}]`),
   );
+  const artifactSpecs = array(body, "artifacts").map((entry, index) =>
+    artifactOfSeed(entry, `artifacts[${index}]`),
+  );
   const generate = optionalObject(body, "generate");
   let generateSpec:
     | { kind: string; count: number; parentUid: string; namePrefix: string }
@@ -510,6 +563,24 @@ function seed(ctx: EmulatorContext, body: JsonObject): JsonObject {
       const document: AdvisoryDocumentRecord = { uid: flatUid(), ...spec, ...stamp };
       state.documents.insert(document);
       added.push(["del", "documents", document.uid]);
+    }
+    for (const spec of artifactSpecs) {
+      const { versions, ...fields } = spec;
+      const artifact: ArtifactRecord = { uid: flatUid(), ...fields, ...stamp };
+      state.artifacts.insert(artifact);
+      added.push(["del", "artifacts", artifact.uid]);
+      for (const version of versions) {
+        const record: ArtifactVersionRecord = {
+          uid: `${artifact.uid}/${childSegment()}`,
+          version: version.version,
+          description: version.description,
+          sizeBytes: version.sizeBytes,
+          createTime: version.createTime ?? now,
+          updateTime: version.createTime ?? now,
+        };
+        state.artifactVersions.insert(record);
+        added.push(["del", "artifactVersions", record.uid]);
+      }
     }
     for (const spec of metadataSpecs) {
       const metadata: VulnerabilityMetadataRecord = { uid: flatUid(), ...spec, ...stamp };

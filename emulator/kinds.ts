@@ -10,6 +10,8 @@ import {
   type AccountAssociationRecord,
   type AdvisoryRecord,
   type AdvisoryDocumentRecord,
+  type ArtifactRecord,
+  type ArtifactVersionRecord,
   type Capability,
   type ExternalGroupRoleMappingRecord,
   type GroupInviteRecord,
@@ -217,6 +219,23 @@ export const KINDS = [
     segment: "metadata",
     nameKey: (metadata) => metadata.id,
     capabilityPrefix: "CAP_ADVISORIES",
+    addedLater: true,
+  }),
+  kind<ArtifactRecord>()({
+    // Chainguard Libraries artifacts (`/libraries/v2beta1/artifacts`): seeded, read only.
+    name: "artifacts",
+    domain: "libraries",
+    nameKey: (artifact) => artifact.name,
+    capabilityPrefix: "CAP_LIBRARIES_ARTIFACTS",
+    addedLater: true,
+  }),
+  kind<ArtifactVersionRecord>()({
+    // The versions of an artifact, children of it: `/libraries/v2beta1/artifacts/<id>/versions`.
+    name: "artifactVersions",
+    domain: "libraries",
+    segment: "artifacts",
+    nameKey: (version) => version.version,
+    capabilityPrefix: "CAP_LIBRARIES_ARTIFACTS",
     addedLater: true,
   }),
 ] as const;

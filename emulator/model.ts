@@ -130,6 +130,31 @@ export interface VulnerabilityMetadataRecord extends Timestamps {
   severities: Array<{ type: string; score: string }>;
 }
 
+/**
+ * An artifact of a language ecosystem in Chainguard Libraries (`ArtifactsService`),
+ * seeded only: the emulator fetches nothing from the language registries. Its uid is
+ * flat; its versions are `ArtifactVersionRecord`s under it.
+ */
+export interface ArtifactRecord extends Timestamps {
+  uid: string;
+  name: string;
+  description: string;
+  /** `ECOSYSTEM_JAVA` or `ECOSYSTEM_PYTHON`. */
+  ecosystem: string;
+  /** Whether remediated builds exist (the list's `remediated` filter). */
+  remediated: boolean;
+  /** The CUDA versions its Python packages are built for (the list's `cuda_version`). */
+  cudaVersions: string[];
+}
+
+/** One version of an artifact; its uid is a child of the artifact's. */
+export interface ArtifactVersionRecord extends Timestamps {
+  uid: string;
+  version: string;
+  description: string;
+  sizeBytes: number;
+}
+
 /** One platform of an image: `linux/amd64` and its size in bytes. */
 export interface ImagePlatformRecord {
   architecture: string;

@@ -73,6 +73,20 @@ export interface SeedRequest {
     references?: Array<{ type: string; url: string }>;
     severities?: Array<{ type: string; score: string }>;
   }>;
+  /** Chainguard Libraries artifacts (`ArtifactsService`) and their versions. */
+  artifacts?: Array<{
+    name: string;
+    ecosystem: string;
+    description?: string;
+    remediated?: boolean;
+    cudaVersions?: string[];
+    versions?: Array<{
+      version: string;
+      description?: string;
+      sizeBytes?: number;
+      createTime?: string;
+    }>;
+  }>;
   generate?: { kind: "groups" | "repos"; count: number; parentUid: string; namePrefix?: string };
 }
 

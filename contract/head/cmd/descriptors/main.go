@@ -12,7 +12,7 @@
 // the external group role mappings and the terms (every IAM v2beta1 file is taken from
 // HEAD, so that its messages carry HEAD's fields, such as an identity provider's `scim`);
 // the registry's ImagesService, OverlaysService and OverlayBindingsService; the
-// advisory documents' SecurityAdvisoryService;
+// advisory documents' SecurityAdvisoryService; the Libraries ArtifactsService;
 // and the event subscriptions (v2beta1 SubscriptionsService, v1 Subscriptions) are
 // services v0.1.57's set does not carry. contract.HeadGRPCServices lists the services.
 //
@@ -33,6 +33,7 @@ import (
 	advisory "chainguard.dev/sdk/proto/chainguard/platform/advisory/v2beta1"
 	events "chainguard.dev/sdk/proto/chainguard/platform/events/v2beta1"
 	iam "chainguard.dev/sdk/proto/chainguard/platform/iam/v2beta1"
+	libraries "chainguard.dev/sdk/proto/chainguard/platform/libraries/v2beta1"
 	registry "chainguard.dev/sdk/proto/chainguard/platform/registry/v2beta1"
 	eventsv1 "chainguard.dev/sdk/proto/platform/events/v1"
 	_ "github.com/grpc-ecosystem/grpc-gateway/v2/protoc-gen-openapiv2/options"
@@ -59,6 +60,7 @@ func roots() []protoreflect.FileDescriptor {
 		registry.File_chainguard_platform_registry_v2beta1_overlay_bindings_proto,
 		advisory.File_chainguard_platform_advisory_v2beta1_advisory_proto,
 		events.File_chainguard_platform_events_v2beta1_subscriptions_proto,
+		libraries.File_chainguard_platform_libraries_v2beta1_artifacts_proto,
 		eventsv1.File_subscriptions_platform_proto,
 	}
 }
