@@ -35,6 +35,15 @@ import {
 } from "./collections/lookups";
 import { overlayBindings, overlays } from "./collections/overlays";
 import { repos } from "./collections/repos";
+import {
+  refreshCoverage,
+  removeRequestGroupItems,
+  requestedLibraries,
+  requestedLibraryVersions,
+  requestGroups,
+  restoreRequestGroupItems,
+  submitRequestGroup,
+} from "./collections/request-groups";
 import { documents, resolvedVulns, vulnerabilityMetadata } from "./collections/security-advisories";
 import { batchCreateRoleBindings, roleBindings } from "./collections/role-bindings";
 import { roles } from "./collections/roles";
@@ -84,6 +93,9 @@ const HANDLERS: Readonly<Record<CollectionName, CollectionHandler>> = {
   // One route, `/libraries/v2beta1/artifacts[/<uid>/versions|/count]`, for both stores.
   artifacts,
   artifactVersions: artifacts,
+  // One route, `/libraries/v2beta1/requestGroups[/<uid>[/items]]`, for both stores.
+  requestGroups,
+  requestGroupItems: requestGroups,
 };
 
 /** The v1 list of each collection `kinds.ts` gives a v1 path. */
@@ -105,6 +117,8 @@ const ROUTES = new Map<string, CollectionHandler>([
   // `ListResolvedVulnsReports`: `/advisory/v2beta1/images/resolvedVulns`, no kind of its own
   // (the reports are seeded on the tags).
   ["advisory/v2beta1/images", resolvedVulns],
+  // The requested libraries are computed from the request groups: no kind of their own.
+  ["libraries/v2beta1/requestedLibraries", requestedLibraries],
   ...KINDS.flatMap((entry) => {
     const routes: Array<[string, CollectionHandler]> = [
       [
@@ -138,6 +152,11 @@ const ACTIONS = new Map<string, CollectionHandler>([
   ["iam/v2beta1/identityProviders:regenerateScimToken", regenerateScimToken],
   ["iam/v2beta1/identityProviders:revokeScimToken", revokeScimToken],
   ["iam/v2beta1/identityProviders:setScimEnabled", setScimEnabled],
+  ["libraries/v2beta1/requestGroups:submit", submitRequestGroup],
+  ["libraries/v2beta1/requestGroups:removeItems", removeRequestGroupItems],
+  ["libraries/v2beta1/requestGroups:restoreItems", restoreRequestGroupItems],
+  ["libraries/v2beta1/requestGroups:refreshCoverage", refreshCoverage],
+  ["libraries/v2beta1/requestedLibraries:versions", requestedLibraryVersions],
 ]);
 
 /** Every `<domain>/<version>/<collection>` the router answers. */

@@ -22,6 +22,8 @@ import {
   type OverlayBindingRecord,
   type OverlayRecord,
   type RepoRecord,
+  type RequestGroupItemRecord,
+  type RequestGroupRecord,
   type RoleBindingRecord,
   type RoleRecord,
   type SubscriptionRecord,
@@ -236,6 +238,24 @@ export const KINDS = [
     segment: "artifacts",
     nameKey: (version) => version.version,
     capabilityPrefix: "CAP_LIBRARIES_ARTIFACTS",
+    addedLater: true,
+  }),
+  kind<RequestGroupRecord>()({
+    // An organisation's requests for library versions: `/libraries/v2beta1/requestGroups`.
+    name: "requestGroups",
+    domain: "libraries",
+    nameKey: (group) => group.name,
+    capabilityPrefix: "CAP_LIBRARIES_REQUEST_GROUPS",
+    contents: { one: "request group", many: "request groups" },
+    addedLater: true,
+  }),
+  kind<RequestGroupItemRecord>()({
+    // The items of a request group, children of it: `requestGroups/<uid>/items`.
+    name: "requestGroupItems",
+    domain: "libraries",
+    segment: "requestGroups",
+    nameKey: (item) => item.packageName,
+    capabilityPrefix: "CAP_LIBRARIES_REQUEST_GROUPS",
     addedLater: true,
   }),
 ] as const;

@@ -155,6 +155,41 @@ export interface ArtifactVersionRecord extends Timestamps {
   sizeBytes: number;
 }
 
+/**
+ * An organisation's request for library versions (`RequestGroupsService`); its uid is
+ * a child of its group's. `submitTime` unset: a draft. A deleted group stays as a
+ * tombstone, `status` `REQUEST_GROUP_STATUS_CANCELED`, without items.
+ */
+export interface RequestGroupRecord extends Timestamps {
+  uid: string;
+  name: string;
+  status: string;
+  ecosystem: string;
+  source: string;
+  forCveRemediation: boolean;
+  submitTime?: string;
+  createdBy: string;
+  submittedBy?: string;
+  filename: string;
+  format: string;
+  contentHash: string;
+  itemCount: number;
+  itemsUpdateTime: string;
+}
+
+/** One requested version of a request group; its uid is a child of the group's. */
+export interface RequestGroupItemRecord extends Timestamps {
+  uid: string;
+  requirement: string;
+  packageName: string;
+  version: string;
+  ecosystem: string;
+  availability: string;
+  availabilityReason: string;
+  upgrade?: { closestVersion: string; latestVersion: string };
+  removed: boolean;
+}
+
 /** One platform of an image: `linux/amd64` and its size in bytes. */
 export interface ImagePlatformRecord {
   architecture: string;
