@@ -29,8 +29,7 @@ func notServed(service, method, verb, path, why string) HeadOperation {
 
 // Why an operation is not served.
 const (
-	whyNotYet            = "in this API's scope, not served yet (issue 35)"
-	whyLibraries         = "language libraries (artifacts, request groups): another product, outside this API's scope"
+	whyNotYet = "in this API's scope, not served yet (issue 35)"
 )
 
 // HeadOperations lists every v2beta1 RPC at HEAD, in the definitions' order.
@@ -97,18 +96,18 @@ var HeadOperations = []HeadOperation{
 	served("chainguard.platform.libraries.v2beta1.ArtifactsService", "ListArtifacts", "GET", "/libraries/v2beta1/artifacts"),
 	served("chainguard.platform.libraries.v2beta1.ArtifactsService", "ListArtifactVersions", "GET", "/libraries/v2beta1/artifacts/{artifact_id=*}/versions"),
 	served("chainguard.platform.libraries.v2beta1.ArtifactsService", "GetArtifactCount", "GET", "/libraries/v2beta1/artifacts/count"),
-	notServed("chainguard.platform.libraries.v2beta1.RequestGroupsService", "CreateRequestGroup", "POST", "/libraries/v2beta1/requestGroups/{parent=**}", whyLibraries),
-	notServed("chainguard.platform.libraries.v2beta1.RequestGroupsService", "ListRequestGroups", "GET", "/libraries/v2beta1/requestGroups", whyLibraries),
-	notServed("chainguard.platform.libraries.v2beta1.RequestGroupsService", "GetRequestGroup", "GET", "/libraries/v2beta1/requestGroups/{uid=**}", whyLibraries),
-	notServed("chainguard.platform.libraries.v2beta1.RequestGroupsService", "ListRequestGroupItems", "GET", "/libraries/v2beta1/requestGroups/{uid=**}/items", whyLibraries),
-	notServed("chainguard.platform.libraries.v2beta1.RequestGroupsService", "SubmitRequestGroup", "POST", "/libraries/v2beta1/requestGroups/{uid=**}:submit", whyLibraries),
-	notServed("chainguard.platform.libraries.v2beta1.RequestGroupsService", "UpdateRequestGroup", "PATCH", "/libraries/v2beta1/requestGroups/{request_group.uid=**}", whyLibraries),
-	notServed("chainguard.platform.libraries.v2beta1.RequestGroupsService", "RemoveItems", "POST", "/libraries/v2beta1/requestGroups/{uid=**}:removeItems", whyLibraries),
-	notServed("chainguard.platform.libraries.v2beta1.RequestGroupsService", "RestoreItems", "POST", "/libraries/v2beta1/requestGroups/{uid=**}:restoreItems", whyLibraries),
-	notServed("chainguard.platform.libraries.v2beta1.RequestGroupsService", "DeleteRequestGroup", "DELETE", "/libraries/v2beta1/requestGroups/{uid=**}", whyLibraries),
-	notServed("chainguard.platform.libraries.v2beta1.RequestGroupsService", "RefreshCoverage", "POST", "/libraries/v2beta1/requestGroups/{uid=**}:refreshCoverage", whyLibraries),
-	notServed("chainguard.platform.libraries.v2beta1.RequestGroupsService", "ListRequestedLibraries", "GET", "/libraries/v2beta1/requestedLibraries", whyLibraries),
-	notServed("chainguard.platform.libraries.v2beta1.RequestGroupsService", "ListRequestedLibraryVersions", "GET", "/libraries/v2beta1/requestedLibraries:versions", whyLibraries),
+	served("chainguard.platform.libraries.v2beta1.RequestGroupsService", "CreateRequestGroup", "POST", "/libraries/v2beta1/requestGroups/{parent=**}"),
+	served("chainguard.platform.libraries.v2beta1.RequestGroupsService", "ListRequestGroups", "GET", "/libraries/v2beta1/requestGroups"),
+	served("chainguard.platform.libraries.v2beta1.RequestGroupsService", "GetRequestGroup", "GET", "/libraries/v2beta1/requestGroups/{uid=**}"),
+	served("chainguard.platform.libraries.v2beta1.RequestGroupsService", "ListRequestGroupItems", "GET", "/libraries/v2beta1/requestGroups/{uid=**}/items"),
+	served("chainguard.platform.libraries.v2beta1.RequestGroupsService", "SubmitRequestGroup", "POST", "/libraries/v2beta1/requestGroups/{uid=**}:submit"),
+	served("chainguard.platform.libraries.v2beta1.RequestGroupsService", "UpdateRequestGroup", "PATCH", "/libraries/v2beta1/requestGroups/{request_group.uid=**}"),
+	served("chainguard.platform.libraries.v2beta1.RequestGroupsService", "RemoveItems", "POST", "/libraries/v2beta1/requestGroups/{uid=**}:removeItems"),
+	served("chainguard.platform.libraries.v2beta1.RequestGroupsService", "RestoreItems", "POST", "/libraries/v2beta1/requestGroups/{uid=**}:restoreItems"),
+	served("chainguard.platform.libraries.v2beta1.RequestGroupsService", "DeleteRequestGroup", "DELETE", "/libraries/v2beta1/requestGroups/{uid=**}"),
+	served("chainguard.platform.libraries.v2beta1.RequestGroupsService", "RefreshCoverage", "POST", "/libraries/v2beta1/requestGroups/{uid=**}:refreshCoverage"),
+	served("chainguard.platform.libraries.v2beta1.RequestGroupsService", "ListRequestedLibraries", "GET", "/libraries/v2beta1/requestedLibraries"),
+	served("chainguard.platform.libraries.v2beta1.RequestGroupsService", "ListRequestedLibraryVersions", "GET", "/libraries/v2beta1/requestedLibraries:versions"),
 	served("chainguard.platform.ping.v2beta1.PingService", "Ping", "GET", "/ping/v2beta1/ping"),
 	served("chainguard.platform.registry.v2beta1.ImagesService", "GetArchitectures", "GET", "/registry/v2beta1/repos/{repo_uid=**}/digests/{digest}/architectures"),
 	served("chainguard.platform.registry.v2beta1.ImagesService", "GetSize", "GET", "/registry/v2beta1/repos/{repo_uid=**}/digests/{digest}/size"),
@@ -153,6 +152,7 @@ var HeadGRPCServices = []string{
 	"chainguard.platform.iam.v2beta1.RolesService",
 	"chainguard.platform.iam.v2beta1.TermsService",
 	"chainguard.platform.libraries.v2beta1.ArtifactsService",
+	"chainguard.platform.libraries.v2beta1.RequestGroupsService",
 	"chainguard.platform.registry.v2beta1.ImagesService",
 	"chainguard.platform.registry.v2beta1.OverlayBindingsService",
 	"chainguard.platform.registry.v2beta1.OverlaysService",

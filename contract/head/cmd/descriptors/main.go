@@ -12,7 +12,8 @@
 // the external group role mappings and the terms (every IAM v2beta1 file is taken from
 // HEAD, so that its messages carry HEAD's fields, such as an identity provider's `scim`);
 // the registry's ImagesService, OverlaysService and OverlayBindingsService; the
-// advisory documents' SecurityAdvisoryService; the Libraries ArtifactsService;
+// advisory documents' SecurityAdvisoryService; the Libraries ArtifactsService
+// and RequestGroupsService;
 // and the event subscriptions (v2beta1 SubscriptionsService, v1 Subscriptions) are
 // services v0.1.57's set does not carry. contract.HeadGRPCServices lists the services.
 //
@@ -61,6 +62,7 @@ func roots() []protoreflect.FileDescriptor {
 		advisory.File_chainguard_platform_advisory_v2beta1_advisory_proto,
 		events.File_chainguard_platform_events_v2beta1_subscriptions_proto,
 		libraries.File_chainguard_platform_libraries_v2beta1_artifacts_proto,
+		libraries.File_chainguard_platform_libraries_v2beta1_request_groups_proto,
 		eventsv1.File_subscriptions_platform_proto,
 	}
 }
