@@ -44,7 +44,6 @@ import {
   restoreRequestGroupItems,
   submitRequestGroup,
 } from "./collections/request-groups";
-import { documents, resolvedVulns, vulnerabilityMetadata } from "./collections/security-advisories";
 import { batchCreateRoleBindings, roleBindings } from "./collections/role-bindings";
 import { roles } from "./collections/roles";
 import {
@@ -53,6 +52,7 @@ import {
   revokeScimToken,
   setScimEnabled,
 } from "./collections/scim";
+import { documents, resolvedVulns, vulnerabilityMetadata } from "./collections/security-advisories";
 import { handleTokenRoute } from "./collections/sts";
 import { subscriptions, v1Subscriptions } from "./collections/subscriptions";
 import { tags } from "./collections/tags";

@@ -24,9 +24,9 @@ import {
 } from "./faults";
 import type {
   AdvisoryDocumentRecord,
+  AdvisoryRecord,
   ArtifactRecord,
   ArtifactVersionRecord,
-  AdvisoryRecord,
   GroupRecord,
   ImagePlatformRecord,
   RepoRecord,

@@ -8,8 +8,8 @@
  */
 import {
   type AccountAssociationRecord,
-  type AdvisoryRecord,
   type AdvisoryDocumentRecord,
+  type AdvisoryRecord,
   type ArtifactRecord,
   type ArtifactVersionRecord,
   type Capability,

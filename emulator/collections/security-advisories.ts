@@ -29,8 +29,8 @@ import {
   type CollectionHandler,
   callerOf,
   listEnvelope,
-  parentPath,
   PATH_UID,
+  parentPath,
   sortValueOf,
   unsupported,
 } from "./kit";

@@ -6,8 +6,8 @@
 import { invalidArgument } from "../errors";
 import { capabilityFor } from "../kinds";
 import type { TagRecord } from "../model";
-import { imagesOf } from "./images";
 import { bodyObject, type JsonObject, ok, optionalBoolean, optionalString } from "../requests";
+import { imagesOf } from "./images";
 import {
   type CollectionHandler,
   callerOf,

@@ -270,7 +270,10 @@ describe("capabilities", () => {
     const grant = await o.call("POST", `/iam/v2beta1/roleBindings/${group}`, {
       body: { identityUid: support, roleUid: role },
     });
-    expect(failure(grant)).toEqual([403, expect.stringContaining("CAP_LIBRARIES_REQUEST_GROUPS_REFRESH_COVERAGE")]);
+    expect(failure(grant)).toEqual([
+      403,
+      expect.stringContaining("CAP_LIBRARIES_REQUEST_GROUPS_REFRESH_COVERAGE"),
+    ]);
     const stranger = await o.actorWith(await o.group(emu.rootGroupUid), [
       "CAP_LIBRARIES_REQUEST_GROUPS_LIST",
     ]);
