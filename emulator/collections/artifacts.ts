@@ -116,7 +116,7 @@ export const artifacts: CollectionHandler = async (ctx, request, uid) => {
     });
   }
   if (uid !== undefined) {
-    const match = /^([^/]+)\/versions$/.exec(uid);
+    const match = /^(.+)\/versions$/.exec(uid);
     if (!match) throw unsupported(request);
     const artifactUid = match[1];
     if (!FLAT_UID.test(artifactUid)) {

@@ -97,6 +97,8 @@ describe("list and versions", () => {
     expect(failure(missing)[0]).toBe(404);
     const bad = await o.call("GET", path("/not-an-id/versions"));
     expect(failure(bad)).toEqual([400, expect.stringContaining("artifact_id")]);
+    const nested = await o.call("GET", path(`/${"a".repeat(40)}/${"0".repeat(16)}/versions`));
+    expect(failure(nested)).toEqual([400, expect.stringContaining("artifact_id")]);
   });
 
   it("counts the artifacts of each ecosystem asked for", async () => {
