@@ -56,7 +56,16 @@ export interface Kind<N extends string, T extends { uid: string }, Later extends
    * How a group's delete refusal counts these records under the group, singular and
    * plural; `ownUid` when the record's uid is the group's own. Absent: never counted.
    */
-  contents?: { one: string; many: string; ownUid?: true };
+  contents?: {
+    one: string;
+    many: string;
+    ownUid?: true;
+    /**
+     * Whether a record still counts; one that does not (a deleted request group's
+     * tombstone) goes with the group's delete. Absent: every record counts.
+     */
+    counts?: (record: T) => boolean;
+  };
   /** Absent from `--data` files written before the collection existed (read as none). */
   addedLater: Later;
 }
@@ -246,7 +255,11 @@ export const KINDS = [
     domain: "libraries",
     nameKey: (group) => group.name,
     capabilityPrefix: "CAP_LIBRARIES_REQUEST_GROUPS",
-    contents: { one: "request group", many: "request groups" },
+    contents: {
+      one: "request group",
+      many: "request groups",
+      counts: (group) => group.status !== "REQUEST_GROUP_STATUS_CANCELED",
+    },
     addedLater: true,
   }),
   kind<RequestGroupItemRecord>()({

@@ -228,6 +228,19 @@ describe("the draft's life", () => {
     const all = await o.call<Json>("GET", path(`?parent=${group}&state=REQUEST_GROUP_STATE_ALL`));
     expect(all.body.requestGroups).toEqual([]);
 
+    const empty = await o.group(emu.rootGroupUid);
+    const gone = await draft(empty, {
+      items: ["flask==3.0.0"],
+      content: undefined,
+      format: undefined,
+    });
+    const busy = await o.call("DELETE", `/iam/v2beta1/groups/${empty}`);
+    expect(failure(busy)[1]).toContain("1 request group");
+    await o.call("DELETE", path(`/${gone.uid}`));
+    // A tombstone does not keep its group: the group's delete takes it along.
+    expect((await o.call("DELETE", `/iam/v2beta1/groups/${empty}`)).status).toBe(200);
+    expect(failure(await o.call("GET", path(`/${gone.uid}`)))[0]).toBe(404);
+
     const sent = await draft(group, {
       items: ["requests==2.32.3"],
       content: undefined,
