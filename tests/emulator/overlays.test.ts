@@ -3,13 +3,10 @@
  * packages only, Get, List (by name, paged), Delete (refused while bound), the
  * capabilities each needs, and the saved state.
  */
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
-import { caller } from "../support/emulator-http";
+import type { TestEmulator } from "../../harness/emulator";
 import { failure, type Json, type Org, useTestOrg } from "../support/emulator-org";
+import { acrossRestart } from "../support/restart";
 
 let emu: TestEmulator;
 let o: Org;
@@ -153,31 +150,15 @@ describe("delete", () => {
 
 describe("saved state", () => {
   it("an overlay survives a restart on the same data file", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "irm-overlays-"));
-    try {
-      const file = join(dir, "state.json");
-      const first = await startTestEmulator({ dataFile: file });
-      let made: Json;
-      try {
-        const reply = await caller(first.url, first.token)<Json>(
-          "POST",
-          path(`/${first.rootGroupUid}`),
-          { body: overlay("kept") },
-        );
+    await acrossRestart(
+      async (call, root) => {
+        const reply = await call<Json>("POST", path(`/${root}`), { body: overlay("kept") });
         expect(reply.status, reply.text).toBe(200);
-        made = reply.body;
-      } finally {
-        await first.close();
-      }
-      const second = await startTestEmulator({ dataFile: file });
-      try {
-        const read = await caller(second.url, second.token)<Json>("GET", path(`/${made.uid}`));
-        expect(read.body).toEqual(made);
-      } finally {
-        await second.close();
-      }
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+        return reply.body;
+      },
+      async (call, made) => {
+        expect((await call<Json>("GET", path(`/${made.uid}`))).body).toEqual(made);
+      },
+    );
   });
 });

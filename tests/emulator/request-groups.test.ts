@@ -5,13 +5,10 @@
  * requested libraries aggregated over submitted groups, the capabilities, and the saved
  * state.
  */
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
-import { caller } from "../support/emulator-http";
+import type { TestEmulator } from "../../harness/emulator";
 import { failure, type Json, type Org, useTestOrg } from "../support/emulator-org";
+import { acrossRestart } from "../support/restart";
 
 let emu: TestEmulator;
 let o: Org;
@@ -296,35 +293,19 @@ describe("capabilities", () => {
 
 describe("saved state", () => {
   it("a group and its items survive a restart on the same data file", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "irm-request-groups-"));
-    try {
-      const file = join(dir, "state.json");
-      const first = await startTestEmulator({ dataFile: file });
-      let made: Json;
-      try {
-        const reply = await caller(first.url, first.token)<Json>(
-          "POST",
-          path(`/${first.rootGroupUid}`),
-          {
-            body: { items: ["requests==2.32.3"] },
-          },
-        );
+    await acrossRestart(
+      async (call, root) => {
+        const reply = await call<Json>("POST", path(`/${root}`), {
+          body: { items: ["requests==2.32.3"] },
+        });
         expect(reply.status, reply.text).toBe(200);
-        made = reply.body;
-      } finally {
-        await first.close();
-      }
-      const second = await startTestEmulator({ dataFile: file });
-      try {
-        const again = caller(second.url, second.token);
-        expect((await again<Json>("GET", path(`/${made.uid}`))).body).toEqual(made);
-        const kept = await again<Json>("GET", path(`/${made.uid}/items`));
+        return reply.body;
+      },
+      async (call, made) => {
+        expect((await call<Json>("GET", path(`/${made.uid}`))).body).toEqual(made);
+        const kept = await call<Json>("GET", path(`/${made.uid}/items`));
         expect((kept.body.requestGroupItems as Json[]).length).toBe(1);
-      } finally {
-        await second.close();
-      }
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+      },
+    );
   });
 });
