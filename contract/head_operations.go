@@ -29,18 +29,14 @@ func notServed(service, method, verb, path, why string) HeadOperation {
 
 // Why an operation is not served.
 const (
-	whyNotYet            = "in this API's scope, not served yet (issue 35)"
-	whyAdvisoryDocuments = "security advisory documents and vulnerability metadata: outside this API's scope (the specification's vulnerabilities are the advisories)"
-	whyLibraries         = "language libraries (artifacts, request groups): another product, outside this API's scope"
-	whyImages            = "image architectures and sizes: read from image manifests, which the emulator does not hold"
-	whyOverlays          = "image overlays and their bindings: outside the specification's registry (repos and tags)"
+	whyNotYet = "in this API's scope, not served yet (issue 35)"
 )
 
 // HeadOperations lists every v2beta1 RPC at HEAD, in the definitions' order.
 var HeadOperations = []HeadOperation{
-	notServed("chainguard.platform.advisory.v2beta1.SecurityAdvisoryService", "ListDocuments", "GET", "/advisory/v2beta1/documents", whyAdvisoryDocuments),
-	notServed("chainguard.platform.advisory.v2beta1.SecurityAdvisoryService", "ListVulnerabilityMetadata", "GET", "/advisory/v2beta1/metadata", whyAdvisoryDocuments),
-	notServed("chainguard.platform.advisory.v2beta1.SecurityAdvisoryService", "ListResolvedVulnsReports", "GET", "/advisory/v2beta1/images/resolvedVulns", whyAdvisoryDocuments),
+	served("chainguard.platform.advisory.v2beta1.SecurityAdvisoryService", "ListDocuments", "GET", "/advisory/v2beta1/documents"),
+	served("chainguard.platform.advisory.v2beta1.SecurityAdvisoryService", "ListVulnerabilityMetadata", "GET", "/advisory/v2beta1/metadata"),
+	served("chainguard.platform.advisory.v2beta1.SecurityAdvisoryService", "ListResolvedVulnsReports", "GET", "/advisory/v2beta1/images/resolvedVulns"),
 	served("chainguard.platform.events.v2beta1.SubscriptionsService", "GetSubscription", "GET", "/events/v2beta1/subscriptions/{uid=**}"),
 	served("chainguard.platform.events.v2beta1.SubscriptionsService", "CreateSubscription", "POST", "/events/v2beta1/subscriptions/{parent=**}"),
 	served("chainguard.platform.events.v2beta1.SubscriptionsService", "ListSubscriptions", "GET", "/events/v2beta1/subscriptions"),
@@ -97,32 +93,32 @@ var HeadOperations = []HeadOperation{
 	served("chainguard.platform.iam.v2beta1.RolesService", "DeleteRole", "DELETE", "/iam/v2beta1/roles/{uid=**}"),
 	served("chainguard.platform.iam.v2beta1.TermsService", "AcceptTerms", "POST", "/iam/v2beta1/terms/{group=**}"),
 	served("chainguard.platform.iam.v2beta1.TermsService", "ListTermsAcceptances", "GET", "/iam/v2beta1/terms/{group=**}"),
-	notServed("chainguard.platform.libraries.v2beta1.ArtifactsService", "ListArtifacts", "GET", "/libraries/v2beta1/artifacts", whyLibraries),
-	notServed("chainguard.platform.libraries.v2beta1.ArtifactsService", "ListArtifactVersions", "GET", "/libraries/v2beta1/artifacts/{artifact_id=*}/versions", whyLibraries),
-	notServed("chainguard.platform.libraries.v2beta1.ArtifactsService", "GetArtifactCount", "GET", "/libraries/v2beta1/artifacts/count", whyLibraries),
-	notServed("chainguard.platform.libraries.v2beta1.RequestGroupsService", "CreateRequestGroup", "POST", "/libraries/v2beta1/requestGroups/{parent=**}", whyLibraries),
-	notServed("chainguard.platform.libraries.v2beta1.RequestGroupsService", "ListRequestGroups", "GET", "/libraries/v2beta1/requestGroups", whyLibraries),
-	notServed("chainguard.platform.libraries.v2beta1.RequestGroupsService", "GetRequestGroup", "GET", "/libraries/v2beta1/requestGroups/{uid=**}", whyLibraries),
-	notServed("chainguard.platform.libraries.v2beta1.RequestGroupsService", "ListRequestGroupItems", "GET", "/libraries/v2beta1/requestGroups/{uid=**}/items", whyLibraries),
-	notServed("chainguard.platform.libraries.v2beta1.RequestGroupsService", "SubmitRequestGroup", "POST", "/libraries/v2beta1/requestGroups/{uid=**}:submit", whyLibraries),
-	notServed("chainguard.platform.libraries.v2beta1.RequestGroupsService", "UpdateRequestGroup", "PATCH", "/libraries/v2beta1/requestGroups/{request_group.uid=**}", whyLibraries),
-	notServed("chainguard.platform.libraries.v2beta1.RequestGroupsService", "RemoveItems", "POST", "/libraries/v2beta1/requestGroups/{uid=**}:removeItems", whyLibraries),
-	notServed("chainguard.platform.libraries.v2beta1.RequestGroupsService", "RestoreItems", "POST", "/libraries/v2beta1/requestGroups/{uid=**}:restoreItems", whyLibraries),
-	notServed("chainguard.platform.libraries.v2beta1.RequestGroupsService", "DeleteRequestGroup", "DELETE", "/libraries/v2beta1/requestGroups/{uid=**}", whyLibraries),
-	notServed("chainguard.platform.libraries.v2beta1.RequestGroupsService", "RefreshCoverage", "POST", "/libraries/v2beta1/requestGroups/{uid=**}:refreshCoverage", whyLibraries),
-	notServed("chainguard.platform.libraries.v2beta1.RequestGroupsService", "ListRequestedLibraries", "GET", "/libraries/v2beta1/requestedLibraries", whyLibraries),
-	notServed("chainguard.platform.libraries.v2beta1.RequestGroupsService", "ListRequestedLibraryVersions", "GET", "/libraries/v2beta1/requestedLibraries:versions", whyLibraries),
+	served("chainguard.platform.libraries.v2beta1.ArtifactsService", "ListArtifacts", "GET", "/libraries/v2beta1/artifacts"),
+	served("chainguard.platform.libraries.v2beta1.ArtifactsService", "ListArtifactVersions", "GET", "/libraries/v2beta1/artifacts/{artifact_id=*}/versions"),
+	served("chainguard.platform.libraries.v2beta1.ArtifactsService", "GetArtifactCount", "GET", "/libraries/v2beta1/artifacts/count"),
+	served("chainguard.platform.libraries.v2beta1.RequestGroupsService", "CreateRequestGroup", "POST", "/libraries/v2beta1/requestGroups/{parent=**}"),
+	served("chainguard.platform.libraries.v2beta1.RequestGroupsService", "ListRequestGroups", "GET", "/libraries/v2beta1/requestGroups"),
+	served("chainguard.platform.libraries.v2beta1.RequestGroupsService", "GetRequestGroup", "GET", "/libraries/v2beta1/requestGroups/{uid=**}"),
+	served("chainguard.platform.libraries.v2beta1.RequestGroupsService", "ListRequestGroupItems", "GET", "/libraries/v2beta1/requestGroups/{uid=**}/items"),
+	served("chainguard.platform.libraries.v2beta1.RequestGroupsService", "SubmitRequestGroup", "POST", "/libraries/v2beta1/requestGroups/{uid=**}:submit"),
+	served("chainguard.platform.libraries.v2beta1.RequestGroupsService", "UpdateRequestGroup", "PATCH", "/libraries/v2beta1/requestGroups/{request_group.uid=**}"),
+	served("chainguard.platform.libraries.v2beta1.RequestGroupsService", "RemoveItems", "POST", "/libraries/v2beta1/requestGroups/{uid=**}:removeItems"),
+	served("chainguard.platform.libraries.v2beta1.RequestGroupsService", "RestoreItems", "POST", "/libraries/v2beta1/requestGroups/{uid=**}:restoreItems"),
+	served("chainguard.platform.libraries.v2beta1.RequestGroupsService", "DeleteRequestGroup", "DELETE", "/libraries/v2beta1/requestGroups/{uid=**}"),
+	served("chainguard.platform.libraries.v2beta1.RequestGroupsService", "RefreshCoverage", "POST", "/libraries/v2beta1/requestGroups/{uid=**}:refreshCoverage"),
+	served("chainguard.platform.libraries.v2beta1.RequestGroupsService", "ListRequestedLibraries", "GET", "/libraries/v2beta1/requestedLibraries"),
+	served("chainguard.platform.libraries.v2beta1.RequestGroupsService", "ListRequestedLibraryVersions", "GET", "/libraries/v2beta1/requestedLibraries:versions"),
 	served("chainguard.platform.ping.v2beta1.PingService", "Ping", "GET", "/ping/v2beta1/ping"),
-	notServed("chainguard.platform.registry.v2beta1.ImagesService", "GetArchitectures", "GET", "/registry/v2beta1/repos/{repo_uid=**}/digests/{digest}/architectures", whyImages),
-	notServed("chainguard.platform.registry.v2beta1.ImagesService", "GetSize", "GET", "/registry/v2beta1/repos/{repo_uid=**}/digests/{digest}/size", whyImages),
-	notServed("chainguard.platform.registry.v2beta1.OverlayBindingsService", "CreateOverlayBinding", "POST", "/registry/v2beta1/overlayBindings/{parent=**}", whyOverlays),
-	notServed("chainguard.platform.registry.v2beta1.OverlayBindingsService", "GetOverlayBinding", "GET", "/registry/v2beta1/overlayBindings/{uid=**}", whyOverlays),
-	notServed("chainguard.platform.registry.v2beta1.OverlayBindingsService", "ListOverlayBindings", "GET", "/registry/v2beta1/overlayBindings", whyOverlays),
-	notServed("chainguard.platform.registry.v2beta1.OverlayBindingsService", "DeleteOverlayBinding", "DELETE", "/registry/v2beta1/overlayBindings/{uid=**}", whyOverlays),
-	notServed("chainguard.platform.registry.v2beta1.OverlaysService", "GetOverlay", "GET", "/registry/v2beta1/overlays/{uid=**}", whyOverlays),
-	notServed("chainguard.platform.registry.v2beta1.OverlaysService", "ListOverlays", "GET", "/registry/v2beta1/overlays", whyOverlays),
-	notServed("chainguard.platform.registry.v2beta1.OverlaysService", "CreateOverlay", "POST", "/registry/v2beta1/overlays/{parent=**}", whyOverlays),
-	notServed("chainguard.platform.registry.v2beta1.OverlaysService", "DeleteOverlay", "DELETE", "/registry/v2beta1/overlays/{uid=**}", whyOverlays),
+	served("chainguard.platform.registry.v2beta1.ImagesService", "GetArchitectures", "GET", "/registry/v2beta1/repos/{repo_uid=**}/digests/{digest}/architectures"),
+	served("chainguard.platform.registry.v2beta1.ImagesService", "GetSize", "GET", "/registry/v2beta1/repos/{repo_uid=**}/digests/{digest}/size"),
+	served("chainguard.platform.registry.v2beta1.OverlayBindingsService", "CreateOverlayBinding", "POST", "/registry/v2beta1/overlayBindings/{parent=**}"),
+	served("chainguard.platform.registry.v2beta1.OverlayBindingsService", "GetOverlayBinding", "GET", "/registry/v2beta1/overlayBindings/{uid=**}"),
+	served("chainguard.platform.registry.v2beta1.OverlayBindingsService", "ListOverlayBindings", "GET", "/registry/v2beta1/overlayBindings"),
+	served("chainguard.platform.registry.v2beta1.OverlayBindingsService", "DeleteOverlayBinding", "DELETE", "/registry/v2beta1/overlayBindings/{uid=**}"),
+	served("chainguard.platform.registry.v2beta1.OverlaysService", "GetOverlay", "GET", "/registry/v2beta1/overlays/{uid=**}"),
+	served("chainguard.platform.registry.v2beta1.OverlaysService", "ListOverlays", "GET", "/registry/v2beta1/overlays"),
+	served("chainguard.platform.registry.v2beta1.OverlaysService", "CreateOverlay", "POST", "/registry/v2beta1/overlays/{parent=**}"),
+	served("chainguard.platform.registry.v2beta1.OverlaysService", "DeleteOverlay", "DELETE", "/registry/v2beta1/overlays/{uid=**}"),
 	served("chainguard.platform.registry.v2beta1.ReposService", "GetRepo", "GET", "/registry/v2beta1/repos/{uid=**}"),
 	served("chainguard.platform.registry.v2beta1.ReposService", "CreateRepo", "POST", "/registry/v2beta1/repos/{parent=**}"),
 	served("chainguard.platform.registry.v2beta1.ReposService", "UpdateRepo", "PATCH", "/registry/v2beta1/repos/{repo.uid=**}"),
@@ -143,6 +139,7 @@ var HeadOperations = []HeadOperation{
 // served over gRPC too, the methods only HEAD has included. contract/head's
 // TestRootsAreHeadGRPCServices holds this list to that command's files.
 var HeadGRPCServices = []string{
+	"chainguard.platform.advisory.v2beta1.SecurityAdvisoryService",
 	"chainguard.platform.events.Subscriptions",
 	"chainguard.platform.events.v2beta1.SubscriptionsService",
 	"chainguard.platform.iam.v2beta1.AccountAssociationsService",
@@ -154,6 +151,11 @@ var HeadGRPCServices = []string{
 	"chainguard.platform.iam.v2beta1.RoleBindingsService",
 	"chainguard.platform.iam.v2beta1.RolesService",
 	"chainguard.platform.iam.v2beta1.TermsService",
+	"chainguard.platform.libraries.v2beta1.ArtifactsService",
+	"chainguard.platform.libraries.v2beta1.RequestGroupsService",
+	"chainguard.platform.registry.v2beta1.ImagesService",
+	"chainguard.platform.registry.v2beta1.OverlayBindingsService",
+	"chainguard.platform.registry.v2beta1.OverlaysService",
 	"chainguard.platform.registry.v2beta1.ReposService",
 	"chainguard.platform.registry.v2beta1.TagsService",
 }

@@ -8,6 +8,7 @@
 import type { Access } from "./access";
 import { accountAssociations } from "./collections/account-associations";
 import { advisories } from "./collections/advisories";
+import { artifacts } from "./collections/artifacts";
 import {
   batchDeleteMappings,
   externalGroupRoleMappings,
@@ -16,6 +17,7 @@ import { groupInvites } from "./collections/group-invites";
 import { groups } from "./collections/groups";
 import { identities } from "./collections/identities";
 import { identityProviders } from "./collections/identity-providers";
+import { handleImageRoute } from "./collections/images";
 import {
   type CollectionHandler,
   callerOf,
@@ -31,7 +33,17 @@ import {
   terms,
   updateIdentityMetadata,
 } from "./collections/lookups";
+import { overlayBindings, overlays } from "./collections/overlays";
 import { repos } from "./collections/repos";
+import {
+  refreshCoverage,
+  removeRequestGroupItems,
+  requestedLibraries,
+  requestedLibraryVersions,
+  requestGroups,
+  restoreRequestGroupItems,
+  submitRequestGroup,
+} from "./collections/request-groups";
 import { batchCreateRoleBindings, roleBindings } from "./collections/role-bindings";
 import { roles } from "./collections/roles";
 import {
@@ -40,6 +52,7 @@ import {
   revokeScimToken,
   setScimEnabled,
 } from "./collections/scim";
+import { documents, resolvedVulns, vulnerabilityMetadata } from "./collections/security-advisories";
 import { handleTokenRoute } from "./collections/sts";
 import { subscriptions, v1Subscriptions } from "./collections/subscriptions";
 import { tags } from "./collections/tags";
@@ -72,8 +85,18 @@ const HANDLERS: Readonly<Record<CollectionName, CollectionHandler>> = {
   groupInvites,
   accountAssociations,
   externalGroupRoleMappings,
+  overlays,
+  overlayBindings,
   subscriptions,
   advisories,
+  documents,
+  vulnerabilityMetadata,
+  // One route, `/libraries/v2beta1/artifacts[/<uid>/versions|/count]`, for both stores.
+  artifacts,
+  artifactVersions: artifacts,
+  // One route, `/libraries/v2beta1/requestGroups[/<uid>[/items]]`, for both stores.
+  requestGroups,
+  requestGroupItems: requestGroups,
 };
 
 /** The v1 list of each collection `kinds.ts` gives a v1 path. */
@@ -93,9 +116,17 @@ const V1_HANDLERS: Readonly<Record<V1CollectionName, CollectionHandler>> = {
 /** `<domain>/<version>/<collection>` → its handler; `terms` is no kind of its own (kept on groups). */
 const ROUTES = new Map<string, CollectionHandler>([
   ["iam/v2beta1/terms", terms],
+  // `ListResolvedVulnsReports`: `/advisory/v2beta1/images/resolvedVulns`, no kind of its own
+  // (the reports are seeded on the tags).
+  ["advisory/v2beta1/images", resolvedVulns],
+  // The requested libraries are computed from the request groups: no kind of their own.
+  ["libraries/v2beta1/requestedLibraries", requestedLibraries],
   ...KINDS.flatMap((entry) => {
     const routes: Array<[string, CollectionHandler]> = [
-      [`${entry.domain}/v2beta1/${entry.name}`, HANDLERS[entry.name]],
+      [
+        `${entry.domain}/v2beta1/${"segment" in entry ? entry.segment : entry.name}`,
+        HANDLERS[entry.name],
+      ],
     ];
     if ("v1" in entry) {
       routes.push([`${entry.domain}/v1/${entry.v1}`, V1_HANDLERS[entry.name]]);
@@ -123,16 +154,17 @@ const ACTIONS = new Map<string, CollectionHandler>([
   ["iam/v2beta1/identityProviders:regenerateScimToken", regenerateScimToken],
   ["iam/v2beta1/identityProviders:revokeScimToken", revokeScimToken],
   ["iam/v2beta1/identityProviders:setScimEnabled", setScimEnabled],
+  ["libraries/v2beta1/requestGroups:submit", submitRequestGroup],
+  ["libraries/v2beta1/requestGroups:removeItems", removeRequestGroupItems],
+  ["libraries/v2beta1/requestGroups:restoreItems", restoreRequestGroupItems],
+  ["libraries/v2beta1/requestGroups:refreshCoverage", refreshCoverage],
+  ["libraries/v2beta1/requestedLibraries:versions", requestedLibraryVersions],
 ]);
 
 /** Every `<domain>/<version>/<collection>` the router answers. */
 export function routedCollections(): string[] {
   return [...ROUTES.keys()];
 }
-
-/** `/registry/v2beta1/repos/<uid>/digests/<digest>/{architectures,size}`. */
-const REPO_SUB_RESOURCE =
-  /^\/registry\/v2beta1\/repos\/.+\/digests\/[^/]+\/(?:architectures|size)$/;
 
 export class Api {
   constructor(private readonly ctx: EmulatorContext) {}
@@ -151,12 +183,13 @@ export class Api {
     const lastSegment = request.path.slice(request.path.lastIndexOf("/") + 1);
     const colon = lastSegment.includes(":") ? request.path.lastIndexOf(":") : -1;
     const path = colon < 0 ? request.path : request.path.slice(0, colon);
-    // The sub-resources of a repository the definitions publish and this API leaves out
-    // (the images' `GetArchitectures` and `GetSize`; the README is the repos' own):
-    // UNIMPLEMENTED, not a malformed uid.
-    if (REPO_SUB_RESOURCE.test(request.path)) throw unsupported(request);
+    // The images of a repo (`ImagesService`): sub-resources of the repo's path.
+    const imageAnswer = await handleImageRoute(this.ctx, request);
+    if (imageAnswer) return imageAnswer;
     const match =
-      /^\/(iam|registry|vulnerabilities|events)\/(v1|v2beta1)\/([A-Za-z_]+)(?:\/(.*))?$/.exec(path);
+      /^\/(iam|registry|vulnerabilities|events|advisory|libraries)\/(v1|v2beta1)\/([A-Za-z_]+)(?:\/(.*))?$/.exec(
+        path,
+      );
     if (!match) {
       if (colon >= 0 && request.path.startsWith("/iam/v2beta1/")) throw unsupported(request);
       return undefined;

@@ -13,6 +13,7 @@ import {
   REVIEW_STATES,
   SEVERITY_TYPES,
 } from "./collections/advisories";
+import { ecosystemOf } from "./collections/artifacts";
 import { CATALOG_TIERS } from "./collections/repos";
 import { invalidArgument, notFound } from "./errors";
 import {
@@ -21,7 +22,18 @@ import {
   MAX_REQUESTS_PER_SECOND,
   type RateLimiter,
 } from "./faults";
-import type { AdvisoryRecord, GroupRecord, RepoRecord, TagRecord } from "./model";
+import type {
+  AdvisoryDocumentRecord,
+  AdvisoryRecord,
+  ArtifactRecord,
+  ArtifactVersionRecord,
+  GroupRecord,
+  ImagePlatformRecord,
+  RepoRecord,
+  ResolvedVulnRecord,
+  TagRecord,
+  VulnerabilityMetadataRecord,
+} from "./model";
 import { NAME_PATTERN, NAME_PATTERN_TEXT } from "./model";
 import type { RequestLog } from "./request-log";
 import {
@@ -229,6 +241,193 @@ export async function handleControl(deps: ControlDeps, request: ApiRequest): Pro
 }
 
 /**
+ * A seeded tag's `images`: the platforms of the image its digest names, each
+ * `{ "architecture": "linux/amd64", "size": <bytes> }` (what `ImagesService` answers).
+ */
+function imagesOfSeed(tag: JsonObject, at: string): { images?: ImagePlatformRecord[] } {
+  const entries = array(tag, "images");
+  if (entries.length === 0) return {};
+  const seen = new Set<string>();
+  const images = entries.map((entry, index) => {
+    const architecture = requiredString(entry, "architecture", `${at}[${index}].architecture`);
+    if (!/^[a-z0-9]+\/[a-z0-9_]+(\/[a-z0-9]+)?$/.test(architecture) || seen.has(architecture)) {
+      throw invalidArgument(
+        `${at}[${index}].architecture`,
+        "must be a platform such as linux/amd64, once per tag",
+      );
+    }
+    seen.add(architecture);
+    const size = optionalNumber(entry, "size", `${at}[${index}].size`) ?? 0;
+    if (!Number.isSafeInteger(size) || size < 0) {
+      throw invalidArgument(`${at}[${index}].size`, "must be a whole number of bytes");
+    }
+    return { architecture, size };
+  });
+  return { images };
+}
+
+/** A list of `{ type, score }` severities at `at`, each type a `Severity.Type`. */
+function severitiesOfSeed(entry: JsonObject, field: string, at: string) {
+  return array(entry, field).map((severity, index) => {
+    const type = requiredString(severity, "type", `${at}[${index}].type`);
+    if (!(SEVERITY_TYPES as readonly string[]).includes(type)) {
+      throw invalidArgument(`${at}[${index}].type`, `must be one of ${SEVERITY_TYPES.join(", ")}`);
+    }
+    return { type, score: requiredString(severity, "score", `${at}[${index}].score`) };
+  });
+}
+
+/** A seeded tag's `resolvedVulns`: `{ date: "YYYY-MM-DD", id, aliases?, cvssSeverities? }`. */
+function resolvedVulnsOfSeed(
+  tag: JsonObject,
+  at: string,
+): { resolvedVulns?: ResolvedVulnRecord[] } {
+  const entries = array(tag, "resolvedVulns");
+  if (entries.length === 0) return {};
+  return {
+    resolvedVulns: entries.map((entry, index) => {
+      const date = requiredString(entry, "date", `${at}[${index}].date`);
+      if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(Date.parse(`${date}T00:00:00Z`))) {
+        throw invalidArgument(`${at}[${index}].date`, "must be a day, YYYY-MM-DD");
+      }
+      return {
+        date,
+        id: requiredString(entry, "id", `${at}[${index}].id`),
+        aliases: optionalStringArray(entry, "aliases", `${at}[${index}].aliases`) ?? [],
+        cvssSeverities: severitiesOfSeed(entry, "cvssSeverities", `${at}[${index}].cvssSeverities`),
+      };
+    }),
+  };
+}
+
+/** The members of `DocumentEvent`'s `data` one-of. */
+const DOCUMENT_EVENT_MEMBERS = [
+  "truePositiveDetermination",
+  "falsePositiveDetermination",
+  "fixed",
+  "detection",
+  "analysisNotPlanned",
+  "fixNotPlanned",
+  "pendingUpstreamFix",
+];
+
+/** A seeded advisory document: `{ id, advisories: [{ id, aliases?, packageNamespace?, events? }] }`. */
+function documentOfSeed(
+  entry: JsonObject,
+  at: string,
+): Omit<AdvisoryDocumentRecord, "uid" | "createTime" | "updateTime"> {
+  return {
+    id: requiredString(entry, "id", `${at}.id`),
+    advisories: array(entry, "advisories").map((advisory, index) => {
+      const advisoryAt = `${at}.advisories[${index}]`;
+      return {
+        id: requiredString(advisory, "id", `${advisoryAt}.id`),
+        aliases: optionalStringArray(advisory, "aliases", `${advisoryAt}.aliases`) ?? [],
+        packageNamespace:
+          optionalString(advisory, "packageNamespace", `${advisoryAt}.packageNamespace`) ?? "",
+        events: array(advisory, "events").map((event, eventIndex) => {
+          const eventAt = `${advisoryAt}.events[${eventIndex}]`;
+          const timestamp = requiredString(event, "timestamp", `${eventAt}.timestamp`);
+          if (Number.isNaN(Date.parse(timestamp)) || !/^\d{4}-\d{2}-\d{2}T/.test(timestamp)) {
+            throw invalidArgument(`${eventAt}.timestamp`, "must be an RFC 3339 timestamp");
+          }
+          const members = Object.keys(event).filter((key) => key !== "timestamp");
+          if (members.length > 1 || members.some((key) => !DOCUMENT_EVENT_MEMBERS.includes(key))) {
+            throw invalidArgument(eventAt, `may carry one of ${DOCUMENT_EVENT_MEMBERS.join(", ")}`);
+          }
+          return structuredClone(event);
+        }),
+      };
+    }),
+  };
+}
+
+/** Seeded metadata of a vulnerability id: `{ id, summary?, details?, references?, severities? }`. */
+function metadataOfSeed(
+  entry: JsonObject,
+  at: string,
+): Omit<VulnerabilityMetadataRecord, "uid" | "createTime" | "updateTime"> {
+  return {
+    id: requiredString(entry, "id", `${at}.id`),
+    summary: optionalString(entry, "summary", `${at}.summary`) ?? "",
+    details: optionalString(entry, "details", `${at}.details`) ?? "",
+    references: array(entry, "references").map((reference, index) => {
+      const type = requiredString(reference, "type", `${at}.references[${index}].type`);
+      if (!REFERENCE_TYPES.includes(type)) {
+        throw invalidArgument(
+          `${at}.references[${index}].type`,
+          `must be one of ${REFERENCE_TYPES.join(", ")}`,
+        );
+      }
+      return { type, url: requiredString(reference, "url", `${at}.references[${index}].url`) };
+    }),
+    severities: severitiesOfSeed(entry, "severities", `${at}.severities`),
+  };
+}
+
+interface ArtifactSpec {
+  name: string;
+  ecosystem: string;
+  description: string;
+  remediated: boolean;
+  cudaVersions: string[];
+  versions: Array<{ version: string; description: string; sizeBytes: number; createTime?: string }>;
+}
+
+/**
+ * A seeded Libraries artifact: `{ name, ecosystem, description?, remediated?,
+ * cudaVersions?, versions?: [{ version, description?, sizeBytes?, createTime? }] }`.
+ */
+function artifactOfSeed(entry: JsonObject, at: string): ArtifactSpec {
+  const seen = new Set<string>();
+  return {
+    name: requiredString(entry, "name", `${at}.name`),
+    ecosystem: ecosystemOf(
+      requiredString(entry, "ecosystem", `${at}.ecosystem`),
+      `${at}.ecosystem`,
+    ),
+    description: optionalString(entry, "description", `${at}.description`) ?? "",
+    remediated: optionalBoolean(entry, "remediated", `${at}.remediated`) ?? false,
+    cudaVersions: optionalStringArray(entry, "cudaVersions", `${at}.cudaVersions`) ?? [],
+    versions: array(entry, "versions").map((version, index) => {
+      const versionAt = `${at}.versions[${index}]`;
+      const name = requiredString(version, "version", `${versionAt}.version`);
+      if (seen.has(name)) throw invalidArgument(`${versionAt}.version`, "is listed twice");
+      seen.add(name);
+      const sizeBytes = optionalNumber(version, "sizeBytes", `${versionAt}.sizeBytes`) ?? 0;
+      if (!Number.isSafeInteger(sizeBytes) || sizeBytes < 0) {
+        throw invalidArgument(`${versionAt}.sizeBytes`, "must be a whole number of bytes");
+      }
+      const createTime = optionalString(version, "createTime", `${versionAt}.createTime`);
+      if (createTime !== undefined && Number.isNaN(Date.parse(createTime))) {
+        throw invalidArgument(`${versionAt}.createTime`, "must be an RFC 3339 timestamp");
+      }
+      return {
+        version: name,
+        description: optionalString(version, "description", `${versionAt}.description`) ?? "",
+        sizeBytes,
+        ...(createTime === undefined ? {} : { createTime: new Date(createTime).toISOString() }),
+      };
+    }),
+  };
+}
+
+/** `Reference.Type` of the advisory definitions. */
+const REFERENCE_TYPES = [
+  "TYPE_UNSPECIFIED",
+  "TYPE_ADVISORY",
+  "TYPE_ARTICLE",
+  "TYPE_DETECTION",
+  "TYPE_DISCUSSION",
+  "TYPE_REPORT",
+  "TYPE_FIX",
+  "TYPE_INTRODUCED",
+  "TYPE_PACKAGE",
+  "TYPE_EVIDENCE",
+  "TYPE_WEB",
+];
+
+/**
  * Validates the whole request (every field and every parent), then applies it; should
  * applying still fail, what it had added is removed again: a refused seed changes nothing.
  */
@@ -272,6 +471,8 @@ function seed(ctx: EmulatorContext, body: JsonObject): JsonObject {
             optionalString(tag, "digest", `${tagAt}.digest`) ??
             `sha256:${createHash("sha256").update(`${at}:${name}`).digest("hex")}`,
           deprecated: optionalBoolean(tag, "deprecated", `${tagAt}.deprecated`) ?? false,
+          ...imagesOfSeed(tag, `${tagAt}.images`),
+          ...resolvedVulnsOfSeed(tag, `${tagAt}.resolvedVulns`),
         };
       }),
     };
@@ -280,6 +481,15 @@ function seed(ctx: EmulatorContext, body: JsonObject): JsonObject {
   });
   const advisorySpecs = array(body, "advisories").map((entry, index) =>
     advisorySpec(entry, `advisories[${index}]`, now),
+  );
+  const documentSpecs = array(body, "documents").map((entry, index) =>
+    documentOfSeed(entry, `documents[${index}]`),
+  );
+  const metadataSpecs = array(body, "vulnerabilityMetadata").map((entry, index) =>
+    metadataOfSeed(entry, `vulnerabilityMetadata[${index}]`),
+  );
+  const artifactSpecs = array(body, "artifacts").map((entry, index) =>
+    artifactOfSeed(entry, `artifacts[${index}]`),
   );
   const generate = optionalObject(body, "generate");
   let generateSpec:
@@ -348,6 +558,34 @@ function seed(ctx: EmulatorContext, body: JsonObject): JsonObject {
       state.advisories.insert(advisory);
       added.push(["del", "advisories", advisory.uid]);
       created.advisories.push(advisory.uid);
+    }
+    for (const spec of documentSpecs) {
+      const document: AdvisoryDocumentRecord = { uid: flatUid(), ...spec, ...stamp };
+      state.documents.insert(document);
+      added.push(["del", "documents", document.uid]);
+    }
+    for (const spec of artifactSpecs) {
+      const { versions, ...fields } = spec;
+      const artifact: ArtifactRecord = { uid: flatUid(), ...fields, ...stamp };
+      state.artifacts.insert(artifact);
+      added.push(["del", "artifacts", artifact.uid]);
+      for (const version of versions) {
+        const record: ArtifactVersionRecord = {
+          uid: `${artifact.uid}/${childSegment()}`,
+          version: version.version,
+          description: version.description,
+          sizeBytes: version.sizeBytes,
+          createTime: version.createTime ?? now,
+          updateTime: version.createTime ?? now,
+        };
+        state.artifactVersions.insert(record);
+        added.push(["del", "artifactVersions", record.uid]);
+      }
+    }
+    for (const spec of metadataSpecs) {
+      const metadata: VulnerabilityMetadataRecord = { uid: flatUid(), ...spec, ...stamp };
+      state.vulnerabilityMetadata.insert(metadata);
+      added.push(["del", "vulnerabilityMetadata", metadata.uid]);
     }
     if (generateSpec) {
       const { kind, count, parentUid, namePrefix } = generateSpec;

@@ -11,18 +11,26 @@
 import { type CapabilityVerb, capabilityFor as sdkCapabilityFor } from "../sdk/capabilities";
 import type {
   AccountAssociationRecord,
+  AdvisoryDocumentRecord,
   AdvisoryRecord,
+  ArtifactRecord,
+  ArtifactVersionRecord,
   Capability,
   ExternalGroupRoleMappingRecord,
   GroupInviteRecord,
   GroupRecord,
   IdentityProviderRecord,
   IdentityRecord,
+  OverlayBindingRecord,
+  OverlayRecord,
   RepoRecord,
+  RequestGroupItemRecord,
+  RequestGroupRecord,
   RoleBindingRecord,
   RoleRecord,
   SubscriptionRecord,
   TagRecord,
+  VulnerabilityMetadataRecord,
 } from "./model";
 
 export interface Kind<N extends string, T extends { uid: string }, Later extends boolean> {
@@ -32,7 +40,9 @@ export interface Kind<N extends string, T extends { uid: string }, Later extends
    */
   name: N;
   /** The API its v2beta1 route is under: `/<domain>/v2beta1/<name>`. */
-  domain: "iam" | "registry" | "vulnerabilities" | "events";
+  domain: "iam" | "registry" | "vulnerabilities" | "events" | "advisory" | "libraries";
+  /** The path segment of its v2beta1 route when it is not `name`. */
+  segment?: string;
   /** The segment of the v1 list still served, `/<domain>/v1/<v1>`, if any. */
   v1?: string;
   /** The key of the store's name index (unique where the collection needs it). */
@@ -41,7 +51,16 @@ export interface Kind<N extends string, T extends { uid: string }, Later extends
    * How a group's delete refusal counts these records under the group, singular and
    * plural; `ownUid` when the record's uid is the group's own. Absent: never counted.
    */
-  contents?: { one: string; many: string; ownUid?: true };
+  contents?: {
+    one: string;
+    many: string;
+    ownUid?: true;
+    /**
+     * Whether a record still counts; one that does not (a deleted request group's
+     * tombstone) goes with the group's delete. Absent: every record counts.
+     */
+    counts?: (record: T) => boolean;
+  };
   /** Absent from `--data` files written before the collection existed (read as none). */
   addedLater: Later;
 }
@@ -141,6 +160,21 @@ export const KINDS = [
     nameKey: () => "",
     addedLater: true,
   }),
+  kind<OverlayRecord>()({
+    // A named package overlay of a group (Custom Assembly); no update: delete and recreate.
+    name: "overlays",
+    domain: "registry",
+    nameKey: (overlay) => overlay.name,
+    contents: { one: "overlay", many: "overlays" },
+    addedLater: true,
+  }),
+  kind<OverlayBindingRecord>()({
+    // An overlay bound to one repo under exact tags; a child of the repo, no name.
+    name: "overlayBindings",
+    domain: "registry",
+    nameKey: () => "",
+    addedLater: true,
+  }),
   kind<SubscriptionRecord>()({
     // Webhooks have no name; the name index holds the sink (not unique).
     name: "subscriptions",
@@ -155,6 +189,56 @@ export const KINDS = [
     domain: "vulnerabilities",
     nameKey: (advisory) => advisory.advisoryId,
     addedLater: false,
+  }),
+  kind<AdvisoryDocumentRecord>()({
+    // Security advisory documents (`SecurityAdvisoryService`): seeded, read without a token.
+    name: "documents",
+    domain: "advisory",
+    nameKey: (document) => document.id,
+    addedLater: true,
+  }),
+  kind<VulnerabilityMetadataRecord>()({
+    // The metadata of vulnerability ids (`/advisory/v2beta1/metadata`): seeded, no token.
+    name: "vulnerabilityMetadata",
+    domain: "advisory",
+    segment: "metadata",
+    nameKey: (metadata) => metadata.id,
+    addedLater: true,
+  }),
+  kind<ArtifactRecord>()({
+    // Chainguard Libraries artifacts (`/libraries/v2beta1/artifacts`): seeded, read only.
+    name: "artifacts",
+    domain: "libraries",
+    nameKey: (artifact) => artifact.name,
+    addedLater: true,
+  }),
+  kind<ArtifactVersionRecord>()({
+    // The versions of an artifact, children of it: `/libraries/v2beta1/artifacts/<id>/versions`.
+    name: "artifactVersions",
+    domain: "libraries",
+    segment: "artifacts",
+    nameKey: (version) => version.version,
+    addedLater: true,
+  }),
+  kind<RequestGroupRecord>()({
+    // An organisation's requests for library versions: `/libraries/v2beta1/requestGroups`.
+    name: "requestGroups",
+    domain: "libraries",
+    nameKey: (group) => group.name,
+    contents: {
+      one: "request group",
+      many: "request groups",
+      counts: (group) => group.status !== "REQUEST_GROUP_STATUS_CANCELED",
+    },
+    addedLater: true,
+  }),
+  kind<RequestGroupItemRecord>()({
+    // The items of a request group, children of it: `requestGroups/<uid>/items`.
+    name: "requestGroupItems",
+    domain: "libraries",
+    segment: "requestGroups",
+    nameKey: (item) => item.packageName,
+    addedLater: true,
   }),
 ] as const;
 
@@ -186,12 +270,12 @@ export const IAM_KINDS: readonly CollectionName[] = KINDS.filter(
 /** `/<domain>/v2beta1/<name>`: the path of a collection's v2beta1 list. */
 export function v2beta1Path(name: CollectionName): string {
   const entry = KIND_ENTRIES.find((candidate) => candidate.name === name);
-  return `/${entry?.domain}/v2beta1/${name}`;
+  return `/${entry?.domain}/v2beta1/${entry?.segment ?? name}`;
 }
 
-/** `<domain>/v2beta1/<name>` of every collection. */
+/** `<domain>/v2beta1/<segment>` of every collection. */
 export function v2beta1Routes(): string[] {
-  return KINDS.map((entry) => `${entry.domain}/v2beta1/${entry.name}`);
+  return KIND_ENTRIES.map((entry) => `${entry.domain}/v2beta1/${entry.segment ?? entry.name}`);
 }
 
 export function isCollectionName(name: unknown): name is CollectionName {

@@ -83,6 +83,134 @@ export interface TagRecord extends Timestamps {
   name: string;
   digest: string;
   deprecated: boolean;
+  /**
+   * The platforms of the image the digest names and each one's size in bytes, as seeded
+   * (`/emulator/seed`); absent: none recorded (the emulator holds no manifests).
+   */
+  images?: ImagePlatformRecord[];
+  /** The vulnerabilities resolved in this image by day, as seeded; absent: none. */
+  resolvedVulns?: ResolvedVulnRecord[];
+}
+
+/**
+ * A vulnerability resolved in an image on a day (`ListResolvedVulnsReports`), as seeded
+ * on the tag: the advisory's CGA id, its other ids and its CVSS severities.
+ */
+export interface ResolvedVulnRecord {
+  /** The calendar day, `YYYY-MM-DD` (UTC). */
+  date: string;
+  id: string;
+  aliases: string[];
+  cvssSeverities: Array<{ type: string; score: string }>;
+}
+
+/**
+ * A security advisory document (`SecurityAdvisoryService.ListDocuments`): an origin
+ * package (`id`) and its advisories, each `{ id, aliases, packageNamespace, events }`
+ * as answered. Seeded only: the emulator makes no documents of its own.
+ */
+export interface AdvisoryDocumentRecord extends Timestamps {
+  uid: string;
+  id: string;
+  advisories: Array<{
+    id: string;
+    aliases: string[];
+    packageNamespace: string;
+    events: Array<Record<string, unknown>>;
+  }>;
+}
+
+/** What the platform knows of one vulnerability id (`ListVulnerabilityMetadata`); seeded only. */
+export interface VulnerabilityMetadataRecord extends Timestamps {
+  uid: string;
+  id: string;
+  summary: string;
+  details: string;
+  references: Array<{ type: string; url: string }>;
+  severities: Array<{ type: string; score: string }>;
+}
+
+/**
+ * An artifact of a language ecosystem in Chainguard Libraries (`ArtifactsService`),
+ * seeded only: the emulator fetches nothing from the language registries. Its uid is
+ * flat; its versions are `ArtifactVersionRecord`s under it.
+ */
+export interface ArtifactRecord extends Timestamps {
+  uid: string;
+  name: string;
+  description: string;
+  /** `ECOSYSTEM_JAVA` or `ECOSYSTEM_PYTHON`. */
+  ecosystem: string;
+  /** Whether remediated builds exist (the list's `remediated` filter). */
+  remediated: boolean;
+  /** The CUDA versions its Python packages are built for (the list's `cuda_version`). */
+  cudaVersions: string[];
+}
+
+/** One version of an artifact; its uid is a child of the artifact's. */
+export interface ArtifactVersionRecord extends Timestamps {
+  uid: string;
+  version: string;
+  description: string;
+  sizeBytes: number;
+}
+
+/**
+ * An organisation's request for library versions (`RequestGroupsService`); its uid is
+ * a child of its group's. `submitTime` unset: a draft. A deleted group stays as a
+ * tombstone, `status` `REQUEST_GROUP_STATUS_CANCELED`, without items.
+ */
+export interface RequestGroupRecord extends Timestamps {
+  uid: string;
+  name: string;
+  status: string;
+  ecosystem: string;
+  source: string;
+  forCveRemediation: boolean;
+  submitTime?: string;
+  createdBy: string;
+  submittedBy?: string;
+  filename: string;
+  format: string;
+  contentHash: string;
+  itemCount: number;
+  itemsUpdateTime: string;
+}
+
+/** One requested version of a request group; its uid is a child of the group's. */
+export interface RequestGroupItemRecord extends Timestamps {
+  uid: string;
+  requirement: string;
+  packageName: string;
+  version: string;
+  ecosystem: string;
+  availability: string;
+  availabilityReason: string;
+  upgrade?: { closestVersion: string; latestVersion: string };
+  removed: boolean;
+}
+
+/** One platform of an image: `linux/amd64` and its size in bytes. */
+export interface ImagePlatformRecord {
+  architecture: string;
+  size: number;
+}
+
+/**
+ * A named, reusable package overlay of a group (Custom Assembly): only
+ * `config.contents.packages` is accepted. Its uid is a child of the group's.
+ */
+export interface OverlayRecord extends Timestamps {
+  uid: string;
+  name: string;
+  packages: string[];
+}
+
+/** An overlay bound to one repo under exact tags; its uid is a child of the repo's. */
+export interface OverlayBindingRecord extends Timestamps {
+  uid: string;
+  overlayUid: string;
+  tags: string[];
 }
 
 /**

@@ -24,7 +24,20 @@ export interface SeedRequest {
     public?: boolean;
     catalogTier?: string;
     aliases?: string[];
-    tags?: Array<{ name: string; digest?: string; deprecated?: boolean }>;
+    tags?: Array<{
+      name: string;
+      digest?: string;
+      deprecated?: boolean;
+      /** The platforms of the image the digest names (what `ImagesService` answers). */
+      images?: Array<{ architecture: string; size: number }>;
+      /** Vulnerabilities resolved in the image by day (`ListResolvedVulnsReports`). */
+      resolvedVulns?: Array<{
+        date: string;
+        id: string;
+        aliases?: string[];
+        cvssSeverities?: Array<{ type: string; score: string }>;
+      }>;
+    }>;
   }>;
   /** Advisories in the platform's `Advisory` shape (`componentName` defaults to the artifact). */
   advisories?: Array<{
@@ -41,6 +54,38 @@ export interface SeedRequest {
     /** Each with one event member (`detection`, `fixed`, ...) and a `reviewState`. */
     events?: Array<Record<string, unknown>>;
     severities?: Array<{ type: string; score: string }>;
+  }>;
+  /** Security advisory documents (`ListDocuments`), in the answered shape. */
+  documents?: Array<{
+    id: string;
+    advisories?: Array<{
+      id: string;
+      aliases?: string[];
+      packageNamespace?: string;
+      events?: Array<Record<string, unknown>>;
+    }>;
+  }>;
+  /** Metadata of vulnerability ids (`ListVulnerabilityMetadata`). */
+  vulnerabilityMetadata?: Array<{
+    id: string;
+    summary?: string;
+    details?: string;
+    references?: Array<{ type: string; url: string }>;
+    severities?: Array<{ type: string; score: string }>;
+  }>;
+  /** Chainguard Libraries artifacts (`ArtifactsService`) and their versions. */
+  artifacts?: Array<{
+    name: string;
+    ecosystem: string;
+    description?: string;
+    remediated?: boolean;
+    cudaVersions?: string[];
+    versions?: Array<{
+      version: string;
+      description?: string;
+      sizeBytes?: number;
+      createTime?: string;
+    }>;
   }>;
   generate?: { kind: "groups" | "repos"; count: number; parentUid: string; namePrefix?: string };
 }

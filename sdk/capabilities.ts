@@ -267,6 +267,15 @@ export const CAPABILITY_PREFIXES = {
   tags: "CAP_TAG",
   advisories: "CAP_ADVISORIES",
   subscriptions: "CAP_EVENTS_SUBSCRIPTION",
+  // Custom Assembly: a create or delete needs the EDIT value (`CAPABILITY_OF_VERB`).
+  overlays: "CAP_REGISTRY_OVERLAYS",
+  overlayBindings: "CAP_REGISTRY_OVERLAYS",
+  documents: "CAP_ADVISORIES",
+  vulnerabilityMetadata: "CAP_ADVISORIES",
+  artifacts: "CAP_LIBRARIES_ARTIFACTS",
+  artifactVersions: "CAP_LIBRARIES_ARTIFACTS",
+  requestGroups: "CAP_LIBRARIES_REQUEST_GROUPS",
+  requestGroupItems: "CAP_LIBRARIES_REQUEST_GROUPS",
 } as const;
 
 /** A collection of {@link CAPABILITY_PREFIXES}. */
@@ -277,12 +286,27 @@ export const CAPABILITY_VERBS = ["list", "get", "create", "update", "delete"] as
 export type CapabilityVerb = (typeof CAPABILITY_VERBS)[number];
 
 /**
- * The name of the capability an operation needs: `<prefix>_<VERB>`. There is no GET
+ * The operations whose capability is not `<prefix>_<VERB>`, as the definitions annotate
+ * them: an overlay's or an overlay binding's create and delete both need
+ * `CAP_REGISTRY_OVERLAYS_EDIT`.
+ */
+const CAPABILITY_OF_VERB: Partial<
+  Record<CapabilityCollection, Partial<Record<CapabilityVerb, Capability>>>
+> = {
+  overlays: { create: "CAP_REGISTRY_OVERLAYS_EDIT", delete: "CAP_REGISTRY_OVERLAYS_EDIT" },
+  overlayBindings: { create: "CAP_REGISTRY_OVERLAYS_EDIT", delete: "CAP_REGISTRY_OVERLAYS_EDIT" },
+};
+
+/**
+ * The name of the capability an operation needs: `<prefix>_<VERB>`, but for the few
+ * operations annotated otherwise (`CAPABILITY_OF_VERB`). There is no GET
  * capability: a Get needs the collection's LIST value, as every Get of the API is
  * annotated. Not every pair is a value of the enum (`CAP_IAM_GROUP_INVITES_UPDATE` is
  * not): {@link isCapability} tells.
  */
 export function capabilityFor(collection: CapabilityCollection, verb: CapabilityVerb): string {
+  const named = CAPABILITY_OF_VERB[collection]?.[verb];
+  if (named !== undefined) return named;
   const suffix = verb === "get" ? "LIST" : verb.toUpperCase();
   return `${CAPABILITY_PREFIXES[collection]}_${suffix}`;
 }

@@ -1,7 +1,7 @@
 /** Groups: `/iam/v2beta1/groups`, the tree everything else hangs under. */
 import type { Access } from "../access";
 import { failedPrecondition, invalidArgument, notFound, unauthenticated } from "../errors";
-import { KIND_ENTRIES } from "../kinds";
+import { type CollectionName, KIND_ENTRIES } from "../kinds";
 import type { GroupRecord } from "../model";
 import { type JsonObject, optionalString } from "../requests";
 import { builtInRoleUid, childSegment, flatUid, type State } from "../state";
@@ -35,12 +35,25 @@ export function groupContents(state: State, uid: string): string[] {
   return countsOfPresent(
     KIND_ENTRIES.flatMap((entry): Array<[number, string, string]> => {
       if (!entry.contents) return [];
-      const { one, many, ownUid } = entry.contents;
+      const { one, many, ownUid, counts } = entry.contents;
       const store = state.collection(entry.name);
+      if (counts) {
+        return [[childrenOf(state, entry.name, uid).filter(counts).length, one, many]];
+      }
       // An account association hangs on the group's own uid, not on a child uid.
       return [[ownUid ? (store.has(uid) ? 1 : 0) : store.countChildren(uid), one, many]];
     }),
   );
+}
+
+/** The records of collection `name` directly under `uid`. */
+function childrenOf(state: State, name: CollectionName, uid: string): Array<{ uid: string }> {
+  const store = state.collection(name);
+  const { uids, start, end } = store.childrenOf(uid);
+  return uids
+    .slice(start, end)
+    .map((child) => store.get(child))
+    .filter((record): record is { uid: string } => record !== undefined);
 }
 
 /** The parent as given, quoted and cut short so a pasted blob does not flood an error. */
@@ -173,6 +186,15 @@ export const groups = writableCollection<GroupRecord, { name: string; descriptio
           description: `group ${group.uid} is not empty: it still has ${remaining.join(", ")}`,
         });
       }
+    },
+    // What no longer counts (tombstones) goes with the group, so nothing is left without it.
+    remove: (ctx: EmulatorContext, group) => {
+      for (const entry of KIND_ENTRIES) {
+        if (!entry.contents?.counts) continue;
+        const store = ctx.state.collection(entry.name);
+        for (const record of childrenOf(ctx.state, entry.name, group.uid)) store.delete(record.uid);
+      }
+      ctx.state.groups.delete(group.uid);
     },
   },
 });

@@ -125,10 +125,16 @@ interface RepoDraft {
   aliases: string[];
 }
 
-/** Deletes a repo with its tags, as its images go with it: nothing is left without its repo. */
+/**
+ * Deletes a repo with its tags and its overlay bindings, as its images go with it:
+ * nothing is left without its repo.
+ */
 export function removeRepo(ctx: EmulatorContext, uid: string): void {
   const tags = [...ctx.state.tags.values()].filter((tag) => parentOf(tag.uid) === uid);
   for (const tag of tags) ctx.state.tags.delete(tag.uid);
+  const bindings = ctx.state.overlayBindings;
+  const { uids, start, end } = bindings.childrenOf(uid);
+  for (const binding of uids.slice(start, end)) bindings.delete(binding);
   ctx.state.repos.delete(uid);
 }
 

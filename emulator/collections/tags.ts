@@ -7,6 +7,7 @@ import { invalidArgument } from "../errors";
 import { capabilityFor } from "../kinds";
 import type { TagRecord } from "../model";
 import { bodyObject, type JsonObject, ok, optionalBoolean, optionalString } from "../requests";
+import { imagesOf } from "./images";
 import {
   type CollectionHandler,
   callerOf,
@@ -112,11 +113,16 @@ export function createTag(ctx: EmulatorContext, body: JsonObject, repoUid: strin
     .named(draft.name)
     .map((uid) => ctx.state.tags.get(uid))
     .find((tag) => tag !== undefined && parentOf(tag.uid) === repoUid);
+  // The image a digest names is the repo's, whichever tag points at it: its recorded
+  // platforms (`images.ts`) follow the digest.
+  const known = imagesOf(ctx.state, repoUid, draft.digest);
+  const images = known && known.length > 0 ? { images: known } : {};
   if (present) {
     if (present.digest === draft.digest && present.deprecated === draft.deprecated) {
       return present;
     }
-    const moved: TagRecord = { ...present, ...draft, updateTime: now };
+    const { images: _before, ...rest } = present;
+    const moved: TagRecord = { ...rest, ...draft, ...images, updateTime: now };
     ctx.state.tags.replace(moved);
     ctx.state.touch();
     return moved;
@@ -124,6 +130,7 @@ export function createTag(ctx: EmulatorContext, body: JsonObject, repoUid: strin
   const tag: TagRecord = {
     uid: newChildUid(repoUid, (candidate) => ctx.state.tags.has(candidate)),
     ...draft,
+    ...images,
     createTime: now,
     updateTime: now,
   };

@@ -11,6 +11,9 @@
 // IAM calls BatchCreateRoleBindings, the SCIM token and switch of an identity provider,
 // the external group role mappings and the terms (every IAM v2beta1 file is taken from
 // HEAD, so that its messages carry HEAD's fields, such as an identity provider's `scim`);
+// the registry's ImagesService, OverlaysService and OverlayBindingsService; the
+// advisory documents' SecurityAdvisoryService; the Libraries ArtifactsService
+// and RequestGroupsService;
 // and the event subscriptions (v2beta1 SubscriptionsService, v1 Subscriptions) are
 // services v0.1.57's set does not carry. contract.HeadGRPCServices lists the services.
 //
@@ -28,8 +31,10 @@ import (
 	// Linked so that the annotation files the services import are registered.
 	_ "chainguard.dev/sdk/proto/annotations"
 	_ "chainguard.dev/sdk/proto/capabilities"
+	advisory "chainguard.dev/sdk/proto/chainguard/platform/advisory/v2beta1"
 	events "chainguard.dev/sdk/proto/chainguard/platform/events/v2beta1"
 	iam "chainguard.dev/sdk/proto/chainguard/platform/iam/v2beta1"
+	libraries "chainguard.dev/sdk/proto/chainguard/platform/libraries/v2beta1"
 	registry "chainguard.dev/sdk/proto/chainguard/platform/registry/v2beta1"
 	eventsv1 "chainguard.dev/sdk/proto/platform/events/v1"
 	_ "github.com/grpc-ecosystem/grpc-gateway/v2/protoc-gen-openapiv2/options"
@@ -51,7 +56,13 @@ func roots() []protoreflect.FileDescriptor {
 		iam.File_chainguard_platform_iam_v2beta1_terms_proto,
 		registry.File_chainguard_platform_registry_v2beta1_repos_proto,
 		registry.File_chainguard_platform_registry_v2beta1_tags_proto,
+		registry.File_chainguard_platform_registry_v2beta1_images_proto,
+		registry.File_chainguard_platform_registry_v2beta1_overlays_proto,
+		registry.File_chainguard_platform_registry_v2beta1_overlay_bindings_proto,
+		advisory.File_chainguard_platform_advisory_v2beta1_advisory_proto,
 		events.File_chainguard_platform_events_v2beta1_subscriptions_proto,
+		libraries.File_chainguard_platform_libraries_v2beta1_artifacts_proto,
+		libraries.File_chainguard_platform_libraries_v2beta1_request_groups_proto,
 		eventsv1.File_subscriptions_platform_proto,
 	}
 }

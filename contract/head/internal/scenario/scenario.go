@@ -136,3 +136,25 @@ var secretMembers = regexp.MustCompile(`"(token|code)"\s*:\s*"[^"]*"`)
 func redacted(raw []byte) []byte {
 	return secretMembers.ReplaceAll(raw, []byte(`"$1":"[redacted]"`))
 }
+
+// Seed posts body to the emulator's `/emulator/seed` control (data the platform holds
+// outside this API, such as the platforms of an image) and decodes its answer into out.
+func Seed(t *testing.T, b emulatorproc.Bootstrap, body any, out any) {
+	t.Helper()
+	raw, err := json.Marshal(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := http.Post(b.APIURL+"/emulator/seed", "application/json", bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	answer, _ := io.ReadAll(res.Body)
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("/emulator/seed: HTTP %d %s", res.StatusCode, answer)
+	}
+	if err := json.Unmarshal(answer, out); err != nil {
+		t.Fatalf("/emulator/seed: %v", err)
+	}
+}
