@@ -107,6 +107,8 @@ const INPUTS = {
 
 export const ACCOUNT_ASSOCIATION_SHAPE = kindShape({
   type: "AccountAssociation",
+  runtimeExport: "assoc",
+  blocksGroupDelete: true,
   doc: "The outside accounts of a group (at least one block), and the identities the platform's services assume there.",
   inputs: INPUTS,
   outputs: {

@@ -33,6 +33,7 @@ const INPUTS = {
 
 export const EXTERNAL_GROUP_ROLE_MAPPING_SHAPE = kindShape({
   type: "ExternalGroupRoleMapping",
+  runtimeExport: "egrm",
   doc: "A grant of a role to the members of an outside group of an identity provider.",
   inputs: INPUTS,
   outputs: {

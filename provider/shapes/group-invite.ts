@@ -37,6 +37,8 @@ const INPUTS = {
 
 export const GROUP_INVITE_SHAPE = kindShape({
   type: "GroupInvite",
+  runtimeExport: "invite",
+  blocksGroupDelete: true,
   doc: "An invite to a group, whose secret code is readable from the stack (as a secret) only.",
   inputs: INPUTS,
   outputs: {

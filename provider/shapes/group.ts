@@ -30,6 +30,8 @@ const INPUTS = {
 
 export const GROUP_SHAPE = kindShape({
   type: "Group",
+  runtimeExport: "group",
+  blocksGroupDelete: true,
   doc: "A group under the root organisation or under another group.",
   inputs: INPUTS,
   outputs: {

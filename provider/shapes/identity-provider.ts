@@ -79,6 +79,8 @@ const INPUTS = {
 
 export const IDENTITY_PROVIDER_SHAPE = kindShape({
   type: "IdentityProvider",
+  runtimeExport: "idp",
+  blocksGroupDelete: true,
   doc: "An external OIDC provider users of a group sign in through.",
   inputs: INPUTS,
   outputs: {

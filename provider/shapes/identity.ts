@@ -106,6 +106,8 @@ const INPUTS = {
 
 export const IDENTITY_SHAPE = kindShape({
   type: "Identity",
+  runtimeExport: "identity",
+  blocksGroupDelete: true,
   doc: "A workload, person or service identity of a group: exactly one of four kinds.",
   inputs: INPUTS,
   outputs: {

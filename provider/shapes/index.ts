@@ -8,6 +8,8 @@
  *
  *     interface KindShape {
  *       type: string;                                  // "Group": last part of the type token
+ *       runtimeExport: string;                         // "group": what its provider text calls
+ *       blocksGroupDelete?: true;                      // one in a group stops its delete
  *       doc: string;
  *       inputs: Record<string, PropertyShape>;         // in the class's argument order
  *       outputs: Record<string, OutputShape>;          // state, in the class's output order

@@ -43,6 +43,8 @@ const INPUTS = {
 
 export const REPO_SHAPE = kindShape({
   type: "Repo",
+  runtimeExport: "repo",
+  blocksGroupDelete: true,
   doc: "A registry repository in a group, with its README.",
   inputs: INPUTS,
   outputs: {

@@ -25,6 +25,8 @@ const INPUTS = {
 
 export const ROLE_BINDING_SHAPE = kindShape({
   type: "RoleBinding",
+  runtimeExport: "binding",
+  blocksGroupDelete: true,
   doc: "A binding of an identity to a role in a group.",
   inputs: INPUTS,
   outputs: {

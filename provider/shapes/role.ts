@@ -35,6 +35,8 @@ const INPUTS = {
 
 export const ROLE_SHAPE = kindShape({
   type: "Role",
+  runtimeExport: "role",
+  blocksGroupDelete: true,
   doc: "A custom role of a group: a set of capabilities.",
   inputs: INPUTS,
   outputs: {

@@ -21,6 +21,7 @@ const INPUTS = {
 
 export const SUBSCRIPTION_SHAPE = kindShape({
   type: "Subscription",
+  runtimeExport: "subscription",
   doc: "An event subscription (webhook) of a group.",
   inputs: INPUTS,
   outputs: {

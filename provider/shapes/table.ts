@@ -73,6 +73,13 @@ export interface OutputShape {
 export interface KindShape {
   /** The type's name: the last part of its type token (`Group`). */
   readonly type: string;
+  /**
+   * The runtime's export the type's provider text calls (`group`): stored in every
+   * resource's state, so it never changes once released (`shim.ts`).
+   */
+  readonly runtimeExport: string;
+  /** A resource of this type in a group makes the API refuse the group's delete. */
+  readonly blocksGroupDelete?: true;
   /** One line on what the resource is. */
   readonly doc: string;
   /** What the program passes (after `check`), in the order of the class's arguments. */
