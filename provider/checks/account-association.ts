@@ -8,7 +8,7 @@ import type {
   ServicePrincipalName,
 } from "../../sdk/index";
 import { SERVICE_PRINCIPAL_NAMES } from "../../sdk/index";
-import type { AccountAssociationInputs, AssociationBlocks } from "../handlers/account-association";
+import type { AccountAssociationInputs, AssociationBlocks } from "../shapes/index";
 import {
   CHILD_UID_PATTERN,
   Checker,

@@ -1,7 +1,7 @@
 /** Provider methods of `Group`. */
 import type { Group, GroupUpdate, IrmClient } from "../../sdk/index";
 import { checkGroupInputs, parentOf } from "../checks";
-import type { GroupInputs, GroupOutputs } from "../types";
+import type { GroupInputs, GroupOutputs } from "../shapes/index";
 import {
   describeBinding,
   describedOrNone,
