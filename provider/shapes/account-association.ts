@@ -9,10 +9,13 @@ import type {
 import { SERVICE_PRINCIPAL_NAMES } from "../../sdk/index";
 import {
   ADOPT_UID,
+  CONTAINER,
   CREATE_TIME,
+  DESCRIPTION,
   echoed,
   INTEGER,
   kindShape,
+  NAME,
   objectOf,
   STRING,
   STRING_MAP,
@@ -80,18 +83,9 @@ const CHAINGUARD = objectOf({
 });
 
 const INPUTS = {
-  groupUid: {
-    shape: STRING,
-    doc: "Uid of the group (at most one association per group).",
-    required: true,
-    replaces: true,
-  },
-  name: {
-    shape: STRING,
-    doc: "Name, matching `^[a-z0-9 ._-]{1,}$`, at most 128 characters.",
-    required: true,
-  },
-  description: { shape: STRING, doc: "Free text, at most 1024 characters.", default: "" },
+  groupUid: CONTAINER("Uid of the group (at most one association per group)."),
+  name: NAME(),
+  description: DESCRIPTION,
   amazon: { shape: AMAZON, doc: `An AWS account. ${BLOCK_DOC}` },
   google: { shape: GOOGLE, doc: `A GCP project. ${BLOCK_DOC}` },
   azure: { shape: AZURE, doc: `An Azure tenant. ${BLOCK_DOC}` },

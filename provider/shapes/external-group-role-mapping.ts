@@ -1,31 +1,17 @@
 /** The shape of `ExternalGroupRoleMapping`: its inputs (each replaces it) and its state. */
-import { ADOPT_UID, CREATE_TIME, echoed, kindShape, STRING, UID_OUTPUT } from "./table";
+import { ADOPT_UID, CONTAINER, CREATE_TIME, echoed, kindShape, UID_OUTPUT } from "./table";
 
 const INPUTS = {
-  identityProviderUid: {
-    shape: STRING,
-    doc: "Uid of the identity provider whose sign-ins the mapping applies to.",
-    required: true,
-    replaces: true,
-  },
-  externalGroupId: {
-    shape: STRING,
-    doc: "The provider's own id of the group (a value of its groups claim), at most 256 characters.",
-    required: true,
-    replaces: true,
-  },
-  roleUid: {
-    shape: STRING,
-    doc: "Uid of the role granted: built in, or a custom role of the organisation.",
-    required: true,
-    replaces: true,
-  },
-  scope: {
-    shape: STRING,
-    doc: "Uid of the group where the role applies: the identity provider's organisation.",
-    required: true,
-    replaces: true,
-  },
+  identityProviderUid: CONTAINER(
+    "Uid of the identity provider whose sign-ins the mapping applies to.",
+  ),
+  externalGroupId: CONTAINER(
+    "The provider's own id of the group (a value of its groups claim), at most 256 characters.",
+  ),
+  roleUid: CONTAINER("Uid of the role granted: built in, or a custom role of the organisation."),
+  scope: CONTAINER(
+    "Uid of the group where the role applies: the identity provider's organisation.",
+  ),
   adoptUid: ADOPT_UID(
     "Uid of an existing mapping of `identityProviderUid` to bring under management; read only at creation.",
   ),

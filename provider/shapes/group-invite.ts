@@ -1,19 +1,11 @@
 /** The shape of `GroupInvite`: its inputs (each replaces it) and its state (the code a secret). */
-import { BOOLEAN, CREATE_TIME, echoed, kindShape, STRING, UID_OUTPUT } from "./table";
+import { BOOLEAN, CONTAINER, CREATE_TIME, echoed, kindShape, STRING, UID_OUTPUT } from "./table";
 
 const INPUTS = {
-  groupUid: {
-    shape: STRING,
-    doc: "Uid of the group the invite grants a role in.",
-    required: true,
-    replaces: true,
-  },
-  roleUid: {
-    shape: STRING,
-    doc: "Uid of the role bound on redemption: built in, or a custom role of the group or an ancestor.",
-    required: true,
-    replaces: true,
-  },
+  groupUid: CONTAINER("Uid of the group the invite grants a role in."),
+  roleUid: CONTAINER(
+    "Uid of the role bound on redemption: built in, or a custom role of the group or an ancestor.",
+  ),
   ttl: {
     shape: STRING,
     doc: 'Lifetime: a duration string such as `"3600s"` (or seconds, as a number); 1 ms to 365 days.',

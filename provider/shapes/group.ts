@@ -1,28 +1,21 @@
 /** The shape of `Group`: its inputs and its state. */
 import {
   ADOPT_UID,
+  CONTAINER,
   CREATE_TIME,
+  DESCRIPTION,
   echoed,
   INTEGER,
   kindShape,
-  STRING,
+  NAME,
   UID_OUTPUT,
   UPDATE_TIME,
 } from "./table";
 
 const INPUTS = {
-  parentUid: {
-    shape: STRING,
-    doc: "Uid of the parent: the root organisation or another group.",
-    required: true,
-    replaces: true,
-  },
-  name: {
-    shape: STRING,
-    doc: "Name, matching `^[a-z0-9 ._-]{1,}$`, at most 128 characters.",
-    required: true,
-  },
-  description: { shape: STRING, doc: "Free text, at most 1024 characters.", default: "" },
+  parentUid: CONTAINER("Uid of the parent: the root organisation or another group."),
+  name: NAME(),
+  description: DESCRIPTION,
   adoptUid: ADOPT_UID(
     "Uid of an existing group (a direct child of `parentUid`) to bring under management instead of creating one; read only at creation.",
   ),

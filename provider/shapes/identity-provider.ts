@@ -4,10 +4,13 @@ import { CORRELATION_RULES } from "../../sdk/index";
 import {
   ADOPT_UID,
   BOOLEAN,
+  CONTAINER,
   CREATE_TIME,
+  DESCRIPTION,
   echoed,
   enumOf,
   kindShape,
+  NAME,
   objectOf,
   STRING,
   STRING_ARRAY,
@@ -47,18 +50,9 @@ const OIDC = objectOf({
 });
 
 const INPUTS = {
-  parentUid: {
-    shape: STRING,
-    doc: "Uid of the group users sign in to.",
-    required: true,
-    replaces: true,
-  },
-  name: {
-    shape: STRING,
-    doc: "Name, matching `^[a-z0-9 ._-]{1,}$`, 3 to 63 characters.",
-    required: true,
-  },
-  description: { shape: STRING, doc: "Free text, at most 1024 characters.", default: "" },
+  parentUid: CONTAINER("Uid of the group users sign in to."),
+  name: NAME("3 to 63 characters"),
+  description: DESCRIPTION,
   defaultRole: {
     shape: STRING,
     doc: "Uid of the role bound, in `parentUid`, to a user on first sign-in.",

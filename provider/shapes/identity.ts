@@ -9,10 +9,13 @@ import type {
 import { SERVICE_PRINCIPAL_NAMES, SERVICE_PRINCIPALS } from "../../sdk/index";
 import {
   ADOPT_UID,
+  CONTAINER,
   CREATE_TIME,
+  DESCRIPTION,
   echoed,
   enumOf,
   kindShape,
+  NAME,
   objectOf,
   STRING,
   STRING_ARRAY,
@@ -70,18 +73,9 @@ const AWS_IDENTITY = objectOf({
 });
 
 const INPUTS = {
-  parentUid: {
-    shape: STRING,
-    doc: "Uid of the group the identity belongs to.",
-    required: true,
-    replaces: true,
-  },
-  name: {
-    shape: STRING,
-    doc: "Name, matching `^[a-z0-9 ._-]{1,}$`, at most 128 characters.",
-    required: true,
-  },
-  description: { shape: STRING, doc: "Free text, at most 1024 characters.", default: "" },
+  parentUid: CONTAINER("Uid of the group the identity belongs to."),
+  name: NAME(),
+  description: DESCRIPTION,
   claimMatch: {
     shape: CLAIM_MATCH,
     doc: "The claims a presented OIDC token must carry.",

@@ -2,10 +2,13 @@
 import { CATALOG_TIERS } from "../../sdk/index";
 import {
   ADOPT_UID,
+  CONTAINER,
   CREATE_TIME,
+  DESCRIPTION,
   echoed,
   enumOf,
   kindShape,
+  NAME,
   STRING,
   STRING_ARRAY,
   UID_OUTPUT,
@@ -13,18 +16,9 @@ import {
 } from "./table";
 
 const INPUTS = {
-  parentUid: {
-    shape: STRING,
-    doc: "Uid of the group the repo belongs to.",
-    required: true,
-    replaces: true,
-  },
-  name: {
-    shape: STRING,
-    doc: "Name, matching `^[a-z0-9 ._-]{1,}$`, at most 128 characters, unique in the group.",
-    required: true,
-  },
-  description: { shape: STRING, doc: "Free text, at most 1024 characters.", default: "" },
+  parentUid: CONTAINER("Uid of the group the repo belongs to."),
+  name: NAME("at most 128 characters, unique in the group"),
+  description: DESCRIPTION,
   catalogTier: {
     shape: enumOf(CATALOG_TIERS),
     doc: "The catalog tier (`CATALOG_TIER_BASE`, ...).",

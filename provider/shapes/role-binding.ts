@@ -1,13 +1,8 @@
 /** The shape of `RoleBinding`: its inputs and its state. */
-import { ADOPT_UID, CREATE_TIME, echoed, kindShape, STRING, UID_OUTPUT } from "./table";
+import { ADOPT_UID, CONTAINER, CREATE_TIME, echoed, kindShape, STRING, UID_OUTPUT } from "./table";
 
 const INPUTS = {
-  groupUid: {
-    shape: STRING,
-    doc: "Uid of the group the role applies to (and its descendants).",
-    required: true,
-    replaces: true,
-  },
+  groupUid: CONTAINER("Uid of the group the role applies to (and its descendants)."),
   identityUid: {
     shape: STRING,
     doc: "Uid of the identity that receives the role.",

@@ -1,28 +1,21 @@
 /** The shape of `Role`: a custom role's inputs and its state. */
 import {
   ADOPT_UID,
+  CONTAINER,
   CREATE_TIME,
+  DESCRIPTION,
   echoed,
   kindShape,
-  STRING,
+  NAME,
   STRING_ARRAY,
   UID_OUTPUT,
   UPDATE_TIME,
 } from "./table";
 
 const INPUTS = {
-  parentUid: {
-    shape: STRING,
-    doc: "Uid of the group that owns the role.",
-    required: true,
-    replaces: true,
-  },
-  name: {
-    shape: STRING,
-    doc: "Name, matching `^[a-z0-9 ._-]{1,}$`, at most 128 characters, not a built-in role's.",
-    required: true,
-  },
-  description: { shape: STRING, doc: "Free text, at most 1024 characters.", default: "" },
+  parentUid: CONTAINER("Uid of the group that owns the role."),
+  name: NAME("at most 128 characters, not a built-in role's"),
+  description: DESCRIPTION,
   capabilities: {
     shape: STRING_ARRAY,
     doc: "At least one capability, by the API's enum value name (`CAP_REPO_LIST`); a set.",

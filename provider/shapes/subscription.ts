@@ -1,19 +1,9 @@
 /** The shape of `Subscription`: a webhook's inputs (each replaces it) and its state. */
-import { ADOPT_UID, echoed, kindShape, STRING, UID_OUTPUT } from "./table";
+import { ADOPT_UID, CONTAINER, echoed, kindShape, STRING, UID_OUTPUT } from "./table";
 
 const INPUTS = {
-  parentUid: {
-    shape: STRING,
-    doc: "Uid of the group whose events are delivered.",
-    required: true,
-    replaces: true,
-  },
-  sink: {
-    shape: STRING,
-    doc: "The https URL events are delivered to.",
-    required: true,
-    replaces: true,
-  },
+  parentUid: CONTAINER("Uid of the group whose events are delivered."),
+  sink: CONTAINER("The https URL events are delivered to."),
   adoptUid: ADOPT_UID(
     "Uid of an existing subscription (directly in `parentUid`) to bring under management; read only at creation.",
   ),

@@ -126,6 +126,25 @@ export const UPDATE_TIME = {
   changedByUpdate: true,
 } as const;
 
+/** The input naming where an object lives: required, and a change replaces the object. */
+export const CONTAINER = (doc: string) =>
+  ({ shape: STRING, doc, required: true, replaces: true }) as const;
+
+/** A name input: the API's name pattern, `rule` (its length, ...) after it. */
+export const NAME = (rule = "at most 128 characters") =>
+  ({
+    shape: STRING,
+    doc: `Name, matching \`^[a-z0-9 ._-]{1,}$\`, ${rule}.`,
+    required: true,
+  }) as const;
+
+/** The free text of a named object, `""` when left out. */
+export const DESCRIPTION = {
+  shape: STRING,
+  doc: "Free text, at most 1024 characters.",
+  default: "",
+} as const;
+
 /** The usual `adoptUid` input: read only at creation. */
 export const ADOPT_UID = (doc: string) => ({ shape: STRING, doc }) as const;
 
