@@ -1,6 +1,7 @@
 /**
  * The provider text every resource of this package stores in state (`__provider`, in its
- * inputs and again in its outputs), one per resource type, written out here in full.
+ * inputs and again in its outputs), one per resource type, made by `providerText` from the
+ * name of the type's runtime export (its table, `shapes/<kind>.ts`, names it).
  *
  * Pulumi's dynamic-provider host loads a resource's text as a module and calls its
  * `handler()` for the provider object (`requireFromString(text).handler()`), from the
