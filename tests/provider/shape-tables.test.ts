@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import type { ResourceHandler } from "../../provider/handlers/common";
 import { PROVIDER_KINDS, type ProviderKind } from "../../provider/kinds";
+import * as runtime from "../../provider/runtime";
 import {
   type InputsOf,
   type KindShape,
@@ -101,6 +102,62 @@ describe("the shape tables", () => {
       }
       expect(problems).toEqual([]);
       expect(Object.keys(table.outputs)[0]).toBe("uid");
+    },
+  );
+});
+
+/** A plain value of `shape`: `variant` 0 or 1 gives two different values of a scalar. */
+function sample(shape: ValueShape, variant: 0 | 1): unknown {
+  switch (shape.type) {
+    case "string":
+      return shape.enum ? shape.enum[variant] : `value-${variant}`;
+    case "integer":
+    case "number":
+      return 1 + variant;
+    case "boolean":
+      return variant === 1;
+    case "array":
+      return [];
+    case "map":
+      return {};
+    case "object":
+      return Object.fromEntries(
+        Object.entries(shape.properties)
+          .filter(([, property]) => property.required)
+          .map(([name, property]) => [name, sample(property.shape, variant)]),
+      );
+  }
+}
+
+describe("what the tables say a change of a scalar input does", () => {
+  const runtimeObjects = runtime as unknown as Record<string, ResourceHandler<object, object>>;
+  const cases = PROVIDER_KINDS.flatMap((kind) =>
+    Object.entries(kind.shape.inputs as KindShape["inputs"])
+      .filter(([name, input]) => name !== "adoptUid" && input.shape.type !== "object")
+      .filter(([, input]) => input.shape.type !== "array" && input.shape.type !== "map")
+      .map(
+        ([name, input]) => [kind.type, name, input.replaces === true, kind.runtimeExport] as const,
+      ),
+  );
+
+  it.each(cases)(
+    "%s.%s: replaces is %s, as the handler's diff answers",
+    async (_, name, replaces, entry) => {
+      const table = PROVIDER_SHAPES[_ as keyof typeof PROVIDER_SHAPES] as KindShape;
+      const olds: Record<string, unknown> = Object.fromEntries(
+        Object.entries(table.outputs)
+          .filter(([, output]) => output.setByCreate)
+          .map(([output, shape]) => [output, sample(shape.shape, 0)]),
+      );
+      const inputs = Object.fromEntries(
+        Object.keys(table.inputs)
+          .filter((input) => input in olds)
+          .map((input) => [input, olds[input]]),
+      );
+      const news = { ...inputs, [name]: sample(table.inputs[name].shape, 1) };
+      const result = await runtimeObjects[entry].diff("uid", olds, news);
+      expect(result.changes, "a change").toBe(true);
+      expect((result.replaces ?? []).includes(name), "replaces").toBe(replaces);
     },
   );
 });
