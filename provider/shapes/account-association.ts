@@ -7,61 +7,47 @@ import type {
   GoogleProject,
 } from "../../sdk/index";
 import { SERVICE_PRINCIPAL_NAMES } from "../../sdk/index";
-import {
-  ADOPT_UID,
-  CONTAINER,
-  CREATE_TIME,
-  DESCRIPTION,
-  echoed,
-  INTEGER,
-  kindShape,
-  NAME,
-  objectOf,
-  STRING,
-  STRING_MAP,
-  UID_OUTPUT,
-  UPDATE_TIME,
-} from "./table";
+import * as t from "./table";
 
 const BLOCK_DOC = "Updated in place, replaced whole, and removed when dropped from the program.";
 
-const AMAZON = objectOf({
-  account: { shape: STRING, doc: "The AWS account id: 12 digits.", required: true },
+const AMAZON = t.objectOf({
+  account: { shape: t.STRING, doc: "The AWS account id: 12 digits.", required: true },
 });
 
-const GOOGLE = objectOf({
+const GOOGLE = t.objectOf({
   projectId: {
-    shape: STRING,
+    shape: t.STRING,
     doc: "6 to 30 characters: a lowercase letter, then lowercase letters, digits or `-`.",
     required: true,
   },
-  projectNumber: { shape: STRING, doc: "Non-empty, at most 64 characters.", required: true },
+  projectNumber: { shape: t.STRING, doc: "Non-empty, at most 64 characters.", required: true },
 });
 
-const AZURE = objectOf({
-  tenantId: { shape: STRING, doc: "A GUID.", required: true },
+const AZURE = t.objectOf({
+  tenantId: { shape: t.STRING, doc: "A GUID.", required: true },
   clientIds: {
-    shape: STRING_MAP,
+    shape: t.STRING_MAP,
     doc: "Component name to client id (a GUID); at least one.",
     required: true,
   },
 });
 
-const GITHUB_INSTALLATION = objectOf({
+const GITHUB_INSTALLATION = t.objectOf({
   installationId: {
-    shape: INTEGER,
+    shape: t.INTEGER,
     doc: "A positive integer (or its decimal string), once per app.",
     required: true,
-    alsoAccepts: [STRING],
+    alsoAccepts: [t.STRING],
   },
-  name: { shape: STRING, doc: "Informational.", default: "" },
+  name: { shape: t.STRING, doc: "Informational.", default: "" },
 });
 
-const GITHUB = objectOf({
+const GITHUB = t.objectOf({
   appInstallations: {
     shape: {
       type: "map",
-      values: objectOf({
+      values: t.objectOf({
         installations: {
           shape: { type: "array", items: GITHUB_INSTALLATION },
           doc: "The app's installations; at least one.",
@@ -74,18 +60,18 @@ const GITHUB = objectOf({
   },
 });
 
-const CHAINGUARD = objectOf({
+const CHAINGUARD = t.objectOf({
   serviceBindings: {
-    shape: { type: "map", values: STRING, keys: SERVICE_PRINCIPAL_NAMES },
+    shape: { type: "map", values: t.STRING, keys: SERVICE_PRINCIPAL_NAMES },
     doc: "Service name without its prefix (`INGESTER`, ...) to the uid of an identity directly in the group with that `servicePrincipal`.",
     required: true,
   },
 });
 
 const INPUTS = {
-  groupUid: CONTAINER("Uid of the group (at most one association per group)."),
-  name: NAME(),
-  description: DESCRIPTION,
+  groupUid: t.CONTAINER("Uid of the group (at most one association per group)."),
+  name: t.NAME(),
+  description: t.DESCRIPTION,
   amazon: { shape: AMAZON, doc: `An AWS account. ${BLOCK_DOC}` },
   google: { shape: GOOGLE, doc: `A GCP project. ${BLOCK_DOC}` },
   azure: { shape: AZURE, doc: `An Azure tenant. ${BLOCK_DOC}` },
@@ -94,29 +80,29 @@ const INPUTS = {
     shape: CHAINGUARD,
     doc: `The identities the platform's services assume in the group. ${BLOCK_DOC}`,
   },
-  adoptUid: ADOPT_UID(
+  adoptUid: t.ADOPT_UID(
     "`groupUid` again, to bring the group's existing association under management; read only at creation.",
   ),
 } as const;
 
-export const ACCOUNT_ASSOCIATION_SHAPE = kindShape({
+export const ACCOUNT_ASSOCIATION_SHAPE = t.kindShape({
   type: "AccountAssociation",
   runtimeExport: "assoc",
   blocksGroupDelete: true,
   doc: "The outside accounts of a group (at least one block), and the identities the platform's services assume there.",
   inputs: INPUTS,
   outputs: {
-    uid: UID_OUTPUT("Equals `groupUid`: an association is addressed by its group."),
-    groupUid: echoed(INPUTS.groupUid, false),
-    name: echoed(INPUTS.name, true),
-    description: echoed(INPUTS.description, true),
-    amazon: echoed(INPUTS.amazon, true),
-    google: echoed(INPUTS.google, true),
-    azure: echoed(INPUTS.azure, true),
-    github: echoed(INPUTS.github, true),
-    chainguard: echoed(INPUTS.chainguard, true),
-    createTime: CREATE_TIME,
-    updateTime: UPDATE_TIME,
+    uid: t.UID_OUTPUT("Equals `groupUid`: an association is addressed by its group."),
+    groupUid: t.echoed(INPUTS.groupUid, false),
+    name: t.echoed(INPUTS.name, true),
+    description: t.echoed(INPUTS.description, true),
+    amazon: t.echoed(INPUTS.amazon, true),
+    google: t.echoed(INPUTS.google, true),
+    azure: t.echoed(INPUTS.azure, true),
+    github: t.echoed(INPUTS.github, true),
+    chainguard: t.echoed(INPUTS.chainguard, true),
+    createTime: t.CREATE_TIME,
+    updateTime: t.UPDATE_TIME,
   },
 });
 

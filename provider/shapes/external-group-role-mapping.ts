@@ -1,34 +1,34 @@
 /** The shape of `ExternalGroupRoleMapping`: its inputs (each replaces it) and its state. */
-import { ADOPT_UID, CONTAINER, CREATE_TIME, echoed, kindShape, UID_OUTPUT } from "./table";
+import * as t from "./table";
 
 const INPUTS = {
-  identityProviderUid: CONTAINER(
+  identityProviderUid: t.CONTAINER(
     "Uid of the identity provider whose sign-ins the mapping applies to.",
   ),
-  externalGroupId: CONTAINER(
+  externalGroupId: t.CONTAINER(
     "The provider's own id of the group (a value of its groups claim), at most 256 characters.",
   ),
-  roleUid: CONTAINER("Uid of the role granted: built in, or a custom role of the organisation."),
-  scope: CONTAINER(
+  roleUid: t.CONTAINER("Uid of the role granted: built in, or a custom role of the organisation."),
+  scope: t.CONTAINER(
     "Uid of the group where the role applies: the identity provider's organisation.",
   ),
-  adoptUid: ADOPT_UID(
+  adoptUid: t.ADOPT_UID(
     "Uid of an existing mapping of `identityProviderUid` to bring under management; read only at creation.",
   ),
 } as const;
 
-export const EXTERNAL_GROUP_ROLE_MAPPING_SHAPE = kindShape({
+export const EXTERNAL_GROUP_ROLE_MAPPING_SHAPE = t.kindShape({
   type: "ExternalGroupRoleMapping",
   runtimeExport: "egrm",
   doc: "A grant of a role to the members of an outside group of an identity provider.",
   inputs: INPUTS,
   outputs: {
-    uid: UID_OUTPUT("The mapping's uid (its identity provider's uid, `/`, 16 hex)."),
-    identityProviderUid: echoed(INPUTS.identityProviderUid, false),
-    externalGroupId: echoed(INPUTS.externalGroupId, false),
-    roleUid: echoed(INPUTS.roleUid, false),
-    scope: echoed(INPUTS.scope, false),
-    createTime: CREATE_TIME,
+    uid: t.UID_OUTPUT("The mapping's uid (its identity provider's uid, `/`, 16 hex)."),
+    identityProviderUid: t.echoed(INPUTS.identityProviderUid, false),
+    externalGroupId: t.echoed(INPUTS.externalGroupId, false),
+    roleUid: t.echoed(INPUTS.roleUid, false),
+    scope: t.echoed(INPUTS.scope, false),
+    createTime: t.CREATE_TIME,
   },
 });
 

@@ -1,60 +1,60 @@
 /** The shape of `GroupInvite`: its inputs (each replaces it) and its state (the code a secret). */
-import { BOOLEAN, CONTAINER, CREATE_TIME, echoed, kindShape, STRING, UID_OUTPUT } from "./table";
+import * as t from "./table";
 
 const INPUTS = {
-  groupUid: CONTAINER("Uid of the group the invite grants a role in."),
-  roleUid: CONTAINER(
+  groupUid: t.CONTAINER("Uid of the group the invite grants a role in."),
+  roleUid: t.CONTAINER(
     "Uid of the role bound on redemption: built in, or a custom role of the group or an ancestor.",
   ),
   ttl: {
-    shape: STRING,
+    shape: t.STRING,
     doc: 'Lifetime: a duration string such as `"3600s"` (or seconds, as a number); 1 ms to 365 days.',
     required: true,
     replaces: true,
     alsoAccepts: [{ type: "number" }],
   },
   email: {
-    shape: STRING,
+    shape: t.STRING,
     doc: 'The only address allowed to redeem it; `""`: anyone who has the code.',
     replaces: true,
     default: "",
   },
   singleUse: {
-    shape: BOOLEAN,
+    shape: t.BOOLEAN,
     doc: "Whether the code works once only.",
     replaces: true,
     default: false,
   },
 } as const;
 
-export const GROUP_INVITE_SHAPE = kindShape({
+export const GROUP_INVITE_SHAPE = t.kindShape({
   type: "GroupInvite",
   runtimeExport: "invite",
   blocksGroupDelete: true,
   doc: "An invite to a group, whose secret code is readable from the stack (as a secret) only.",
   inputs: INPUTS,
   outputs: {
-    uid: UID_OUTPUT("The invite's uid (its group's uid, `/`, 16 hex)."),
-    groupUid: echoed(INPUTS.groupUid, false),
-    roleUid: echoed(INPUTS.roleUid, false),
-    ttl: echoed(INPUTS.ttl, false),
-    email: echoed(INPUTS.email, false),
-    singleUse: echoed(INPUTS.singleUse, false),
+    uid: t.UID_OUTPUT("The invite's uid (its group's uid, `/`, 16 hex)."),
+    groupUid: t.echoed(INPUTS.groupUid, false),
+    roleUid: t.echoed(INPUTS.roleUid, false),
+    ttl: t.echoed(INPUTS.ttl, false),
+    email: t.echoed(INPUTS.email, false),
+    singleUse: t.echoed(INPUTS.singleUse, false),
     expirationTime: {
-      shape: STRING,
+      shape: t.STRING,
       doc: "When the code stops working (`createTime + ttl`).",
       setByCreate: true,
       changedByUpdate: false,
     },
     keyId: {
-      shape: STRING,
+      shape: t.STRING,
       doc: "Opaque id of the invite's code, naming it without revealing it.",
       setByCreate: true,
       changedByUpdate: false,
     },
-    createTime: CREATE_TIME,
+    createTime: t.CREATE_TIME,
     code: {
-      shape: STRING,
+      shape: t.STRING,
       doc: 'The code to hand to the invitee, answered only by the create (`""` after `get`).',
       setByCreate: true,
       changedByUpdate: false,

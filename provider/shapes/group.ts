@@ -1,37 +1,26 @@
 /** The shape of `Group`: its inputs and its state. */
-import {
-  ADOPT_UID,
-  CONTAINER,
-  CREATE_TIME,
-  DESCRIPTION,
-  echoed,
-  INTEGER,
-  kindShape,
-  NAME,
-  UID_OUTPUT,
-  UPDATE_TIME,
-} from "./table";
+import * as t from "./table";
 
 const INPUTS = {
-  parentUid: CONTAINER("Uid of the parent: the root organisation or another group."),
-  name: NAME(),
-  description: DESCRIPTION,
-  adoptUid: ADOPT_UID(
+  parentUid: t.CONTAINER("Uid of the parent: the root organisation or another group."),
+  name: t.NAME(),
+  description: t.DESCRIPTION,
+  adoptUid: t.ADOPT_UID(
     "Uid of an existing group (a direct child of `parentUid`) to bring under management instead of creating one; read only at creation.",
   ),
 } as const;
 
-export const GROUP_SHAPE = kindShape({
+export const GROUP_SHAPE = t.kindShape({
   type: "Group",
   runtimeExport: "group",
   blocksGroupDelete: true,
   doc: "A group under the root organisation or under another group.",
   inputs: INPUTS,
   outputs: {
-    uid: UID_OUTPUT("The group's uid (its parent's uid, `/`, 16 hex)."),
-    parentUid: echoed(INPUTS.parentUid, false),
-    name: echoed(INPUTS.name, true),
-    description: echoed(INPUTS.description, true),
+    uid: t.UID_OUTPUT("The group's uid (its parent's uid, `/`, 16 hex)."),
+    parentUid: t.echoed(INPUTS.parentUid, false),
+    name: t.echoed(INPUTS.name, true),
+    description: t.echoed(INPUTS.description, true),
     verified: {
       shape: { type: "boolean" },
       doc: "False on newly created groups.",
@@ -39,13 +28,13 @@ export const GROUP_SHAPE = kindShape({
       changedByUpdate: false,
     },
     resourceLimits: {
-      shape: { type: "map", values: INTEGER },
+      shape: { type: "map", values: t.INTEGER },
       doc: "Limits the service applies to the group (integer counters by name); may be empty.",
       setByCreate: true,
       changedByUpdate: false,
     },
-    createTime: CREATE_TIME,
-    updateTime: UPDATE_TIME,
+    createTime: t.CREATE_TIME,
+    updateTime: t.UPDATE_TIME,
   },
 });
 

@@ -1,48 +1,33 @@
 /** The shape of `IdentityProvider`: an external OIDC provider's inputs and its state. */
 import type { IdentityProviderOidc } from "../../sdk/index";
 import { CORRELATION_RULES } from "../../sdk/index";
-import {
-  ADOPT_UID,
-  BOOLEAN,
-  CONTAINER,
-  CREATE_TIME,
-  DESCRIPTION,
-  echoed,
-  enumOf,
-  kindShape,
-  NAME,
-  objectOf,
-  STRING,
-  STRING_ARRAY,
-  UID_OUTPUT,
-  UPDATE_TIME,
-} from "./table";
+import * as t from "./table";
 
 /** The OIDC configuration, as sent (without the secret) and as answered. */
-const OIDC = objectOf({
+const OIDC = t.objectOf({
   issuer: {
-    shape: STRING,
+    shape: t.STRING,
     doc: "The issuer: an `https` URL (`http` only on loopback).",
     required: true,
   },
-  clientId: { shape: STRING, doc: "The OAuth client id (not secret).", required: true },
+  clientId: { shape: t.STRING, doc: "The OAuth client id (not secret).", required: true },
   additionalScopes: {
-    shape: STRING_ARRAY,
+    shape: t.STRING_ARRAY,
     doc: "Scopes requested besides `openid`, in order; none twice.",
     default: [],
   },
   groupsClaim: {
-    shape: STRING,
+    shape: t.STRING,
     doc: "Name of the token claim carrying group memberships.",
     default: "",
   },
   pkceEnabled: {
-    shape: BOOLEAN,
+    shape: t.BOOLEAN,
     doc: "Use PKCE; then `clientSecret` may be left out.",
     default: false,
   },
   correlationRule: {
-    shape: enumOf(CORRELATION_RULES),
+    shape: t.enumOf(CORRELATION_RULES),
     doc: "How a signed-in user is matched to an identity; the API cannot change it.",
     default: "CORRELATION_RULE_UNSPECIFIED",
     replaces: true,
@@ -50,43 +35,43 @@ const OIDC = objectOf({
 });
 
 const INPUTS = {
-  parentUid: CONTAINER("Uid of the group users sign in to."),
-  name: NAME("3 to 63 characters"),
-  description: DESCRIPTION,
+  parentUid: t.CONTAINER("Uid of the group users sign in to."),
+  name: t.NAME("3 to 63 characters"),
+  description: t.DESCRIPTION,
   defaultRole: {
-    shape: STRING,
+    shape: t.STRING,
     doc: "Uid of the role bound, in `parentUid`, to a user on first sign-in.",
     required: true,
   },
   oidc: { shape: OIDC, doc: "The OIDC configuration.", required: true },
   clientSecret: {
-    shape: STRING,
+    shape: t.STRING,
     doc: "The OAuth client secret, sent as `oidc.clientSecret`; required unless `oidc.pkceEnabled`.",
     secret: true,
     default: "",
     defaultByCheck: true,
   },
-  adoptUid: ADOPT_UID(
+  adoptUid: t.ADOPT_UID(
     "Uid of an existing provider (a direct child of `parentUid`) to bring under management; read only at creation.",
   ),
 } as const;
 
-export const IDENTITY_PROVIDER_SHAPE = kindShape({
+export const IDENTITY_PROVIDER_SHAPE = t.kindShape({
   type: "IdentityProvider",
   runtimeExport: "idp",
   blocksGroupDelete: true,
   doc: "An external OIDC provider users of a group sign in through.",
   inputs: INPUTS,
   outputs: {
-    uid: UID_OUTPUT("The provider's uid (its group's uid, `/`, 16 hex)."),
-    parentUid: echoed(INPUTS.parentUid, false),
-    name: echoed(INPUTS.name, true),
-    description: echoed(INPUTS.description, true),
-    defaultRole: echoed(INPUTS.defaultRole, true),
-    oidc: echoed(INPUTS.oidc, true),
-    clientSecret: echoed(INPUTS.clientSecret, true),
-    createTime: CREATE_TIME,
-    updateTime: UPDATE_TIME,
+    uid: t.UID_OUTPUT("The provider's uid (its group's uid, `/`, 16 hex)."),
+    parentUid: t.echoed(INPUTS.parentUid, false),
+    name: t.echoed(INPUTS.name, true),
+    description: t.echoed(INPUTS.description, true),
+    defaultRole: t.echoed(INPUTS.defaultRole, true),
+    oidc: t.echoed(INPUTS.oidc, true),
+    clientSecret: t.echoed(INPUTS.clientSecret, true),
+    createTime: t.CREATE_TIME,
+    updateTime: t.UPDATE_TIME,
   },
 });
 

@@ -7,75 +7,64 @@ import type {
   StaticKeysCreate,
 } from "../../sdk/index";
 import { SERVICE_PRINCIPAL_NAMES, SERVICE_PRINCIPALS } from "../../sdk/index";
-import {
-  ADOPT_UID,
-  CONTAINER,
-  CREATE_TIME,
-  DESCRIPTION,
-  echoed,
-  enumOf,
-  kindShape,
-  NAME,
-  objectOf,
-  STRING,
-  STRING_ARRAY,
-  STRING_MAP,
-  UID_OUTPUT,
-  UPDATE_TIME,
-} from "./table";
+import * as t from "./table";
 
-const CLAIM_MATCH = objectOf({
-  issuer: { shape: STRING, doc: "The token issuer: an `https` URL (`http` only on loopback)." },
-  issuerPattern: { shape: STRING, doc: "RE2 pattern the token's `iss` must fully match." },
-  subject: { shape: STRING, doc: "The token subject; `*` matches any subject of the issuer." },
-  subjectPattern: { shape: STRING, doc: "RE2 pattern the token's `sub` must fully match." },
-  audience: { shape: STRING, doc: "An element of the token's `aud` must equal it." },
+const CLAIM_MATCH = t.objectOf({
+  issuer: { shape: t.STRING, doc: "The token issuer: an `https` URL (`http` only on loopback)." },
+  issuerPattern: { shape: t.STRING, doc: "RE2 pattern the token's `iss` must fully match." },
+  subject: { shape: t.STRING, doc: "The token subject; `*` matches any subject of the issuer." },
+  subjectPattern: { shape: t.STRING, doc: "RE2 pattern the token's `sub` must fully match." },
+  audience: { shape: t.STRING, doc: "An element of the token's `aud` must equal it." },
   audiencePattern: {
-    shape: STRING,
+    shape: t.STRING,
     doc: "RE2 pattern an element of the token's `aud` must fully match.",
   },
-  claims: { shape: STRING_MAP, doc: "Claims the token must carry with exactly these values." },
+  claims: { shape: t.STRING_MAP, doc: "Claims the token must carry with exactly these values." },
   claimPatterns: {
-    shape: STRING_MAP,
+    shape: t.STRING_MAP,
     doc: "Claims whose values must fully match these RE2 patterns.",
   },
 });
 
 const STATIC_KEYS_MEMBERS = {
-  issuer: { shape: STRING, doc: "The token issuer the token's `iss` must equal.", required: true },
-  subject: { shape: STRING, doc: "The subject the token's `sub` must equal.", required: true },
+  issuer: {
+    shape: t.STRING,
+    doc: "The token issuer the token's `iss` must equal.",
+    required: true,
+  },
+  subject: { shape: t.STRING, doc: "The subject the token's `sub` must equal.", required: true },
   issuerKeys: {
-    shape: STRING,
+    shape: t.STRING,
     doc: 'The issuer\'s public keys: a JWKS document `{"keys":[...]}` as a string.',
     required: true,
   },
   audiences: {
-    shape: STRING_ARRAY,
+    shape: t.STRING_ARRAY,
     doc: "Empty, or exactly one audience the token's `aud` must contain.",
     default: [],
   },
 } as const;
 
-const STATIC_KEYS = objectOf({
+const STATIC_KEYS = t.objectOf({
   ...STATIC_KEYS_MEMBERS,
   expirationTime: {
-    shape: STRING,
+    shape: t.STRING,
     doc: "RFC 3339 time after which the identity is refused; left out, the service's default.",
   },
 });
 
-const AWS_IDENTITY = objectOf({
-  awsAccount: { shape: STRING, doc: "The AWS account id: 12 digits.", required: true },
-  arn: { shape: STRING, doc: "The caller's ARN, exactly." },
-  arnPattern: { shape: STRING, doc: "RE2 pattern the caller's ARN must fully match." },
-  userId: { shape: STRING, doc: "The caller's user id, exactly." },
-  userIdPattern: { shape: STRING, doc: "RE2 pattern the caller's user id must fully match." },
+const AWS_IDENTITY = t.objectOf({
+  awsAccount: { shape: t.STRING, doc: "The AWS account id: 12 digits.", required: true },
+  arn: { shape: t.STRING, doc: "The caller's ARN, exactly." },
+  arnPattern: { shape: t.STRING, doc: "RE2 pattern the caller's ARN must fully match." },
+  userId: { shape: t.STRING, doc: "The caller's user id, exactly." },
+  userIdPattern: { shape: t.STRING, doc: "RE2 pattern the caller's user id must fully match." },
 });
 
 const INPUTS = {
-  parentUid: CONTAINER("Uid of the group the identity belongs to."),
-  name: NAME(),
-  description: DESCRIPTION,
+  parentUid: t.CONTAINER("Uid of the group the identity belongs to."),
+  name: t.NAME(),
+  description: t.DESCRIPTION,
   claimMatch: {
     shape: CLAIM_MATCH,
     doc: "The claims a presented OIDC token must carry.",
@@ -88,34 +77,38 @@ const INPUTS = {
   },
   awsIdentity: { shape: AWS_IDENTITY, doc: "An AWS role or user.", replaces: "presence" },
   servicePrincipal: {
-    shape: enumOf(SERVICE_PRINCIPALS),
+    shape: t.enumOf(SERVICE_PRINCIPALS),
     doc: "The platform service this identity stands for (`SERVICE_PRINCIPAL_INGESTER`).",
     replaces: true,
-    alsoAccepts: [enumOf(SERVICE_PRINCIPAL_NAMES)],
+    alsoAccepts: [t.enumOf(SERVICE_PRINCIPAL_NAMES)],
   },
-  adoptUid: ADOPT_UID(
+  adoptUid: t.ADOPT_UID(
     "Uid of an existing identity (a direct child of `parentUid`, of the same kind) to bring under management; read only at creation.",
   ),
 } as const;
 
-export const IDENTITY_SHAPE = kindShape({
+export const IDENTITY_SHAPE = t.kindShape({
   type: "Identity",
   runtimeExport: "identity",
   blocksGroupDelete: true,
   doc: "A workload, person or service identity of a group: exactly one of four kinds.",
   inputs: INPUTS,
   outputs: {
-    uid: UID_OUTPUT("The identity's uid (its group's uid, `/`, 16 hex)."),
-    parentUid: echoed(INPUTS.parentUid, false),
-    name: echoed(INPUTS.name, true),
-    description: echoed(INPUTS.description, true),
-    claimMatch: echoed(INPUTS.claimMatch, true),
+    uid: t.UID_OUTPUT("The identity's uid (its group's uid, `/`, 16 hex)."),
+    parentUid: t.echoed(INPUTS.parentUid, false),
+    name: t.echoed(INPUTS.name, true),
+    description: t.echoed(INPUTS.description, true),
+    claimMatch: t.echoed(INPUTS.claimMatch, true),
     staticKeys: {
-      shape: objectOf({
+      shape: t.objectOf({
         ...STATIC_KEYS_MEMBERS,
-        audiences: { shape: STRING_ARRAY, doc: STATIC_KEYS_MEMBERS.audiences.doc, required: true },
+        audiences: {
+          shape: t.STRING_ARRAY,
+          doc: STATIC_KEYS_MEMBERS.audiences.doc,
+          required: true,
+        },
         expirationTime: {
-          shape: STRING,
+          shape: t.STRING,
           doc: "When the identity stops being accepted (the service's default when not set).",
           required: true,
         },
@@ -124,16 +117,16 @@ export const IDENTITY_SHAPE = kindShape({
       setByCreate: false,
       changedByUpdate: true,
     },
-    awsIdentity: echoed(INPUTS.awsIdentity, true),
-    servicePrincipal: echoed(INPUTS.servicePrincipal, false),
+    awsIdentity: t.echoed(INPUTS.awsIdentity, true),
+    servicePrincipal: t.echoed(INPUTS.servicePrincipal, false),
     lastSeenTime: {
-      shape: STRING,
+      shape: t.STRING,
       doc: "When a token was last exchanged for this identity; absent until then.",
       setByCreate: false,
       changedByUpdate: false,
     },
-    createTime: CREATE_TIME,
-    updateTime: UPDATE_TIME,
+    createTime: t.CREATE_TIME,
+    updateTime: t.UPDATE_TIME,
   },
 });
 

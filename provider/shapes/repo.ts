@@ -1,57 +1,48 @@
 /** The shape of `Repo`: a registry repository's inputs (with its README) and its state. */
 import { CATALOG_TIERS } from "../../sdk/index";
-import {
-  ADOPT_UID,
-  CONTAINER,
-  CREATE_TIME,
-  DESCRIPTION,
-  echoed,
-  enumOf,
-  kindShape,
-  NAME,
-  STRING,
-  STRING_ARRAY,
-  UID_OUTPUT,
-  UPDATE_TIME,
-} from "./table";
+import * as t from "./table";
 
 const INPUTS = {
-  parentUid: CONTAINER("Uid of the group the repo belongs to."),
-  name: NAME("at most 128 characters, unique in the group"),
-  description: DESCRIPTION,
+  parentUid: t.CONTAINER("Uid of the group the repo belongs to."),
+  name: t.NAME("at most 128 characters, unique in the group"),
+  description: t.DESCRIPTION,
   catalogTier: {
-    shape: enumOf(CATALOG_TIERS),
+    shape: t.enumOf(CATALOG_TIERS),
     doc: "The catalog tier (`CATALOG_TIER_BASE`, ...).",
     default: "CATALOG_TIER_UNSPECIFIED",
   },
   aliases: {
-    shape: STRING_ARRAY,
+    shape: t.STRING_ARRAY,
     doc: "Equivalent image names, each a name of the same pattern.",
     default: [],
   },
-  readme: { shape: STRING, doc: 'The README\'s Markdown, at most 1 MiB; `""`: none.', default: "" },
-  adoptUid: ADOPT_UID(
+  readme: {
+    shape: t.STRING,
+    doc: 'The README\'s Markdown, at most 1 MiB; `""`: none.',
+    default: "",
+  },
+  adoptUid: t.ADOPT_UID(
     "Uid of an existing repo (directly in `parentUid`) to bring under management; read only at creation.",
   ),
 } as const;
 
-export const REPO_SHAPE = kindShape({
+export const REPO_SHAPE = t.kindShape({
   type: "Repo",
   runtimeExport: "repo",
   blocksGroupDelete: true,
   doc: "A registry repository in a group, with its README.",
   inputs: INPUTS,
   outputs: {
-    uid: UID_OUTPUT("The repo's uid (its group's uid, `/`, 16 hex)."),
-    parentUid: echoed(INPUTS.parentUid, false),
-    name: echoed(INPUTS.name, true),
-    description: echoed(INPUTS.description, true),
-    catalogTier: echoed(INPUTS.catalogTier, true),
-    aliases: echoed(INPUTS.aliases, true),
-    readme: echoed(INPUTS.readme, true),
-    createTime: { ...CREATE_TIME, doc: "When the repo was created (RFC 3339)." },
+    uid: t.UID_OUTPUT("The repo's uid (its group's uid, `/`, 16 hex)."),
+    parentUid: t.echoed(INPUTS.parentUid, false),
+    name: t.echoed(INPUTS.name, true),
+    description: t.echoed(INPUTS.description, true),
+    catalogTier: t.echoed(INPUTS.catalogTier, true),
+    aliases: t.echoed(INPUTS.aliases, true),
+    readme: t.echoed(INPUTS.readme, true),
+    createTime: { ...t.CREATE_TIME, doc: "When the repo was created (RFC 3339)." },
     updateTime: {
-      ...UPDATE_TIME,
+      ...t.UPDATE_TIME,
       doc: "When the repo's own fields last changed (a README change leaves it).",
     },
   },

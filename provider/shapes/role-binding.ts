@@ -1,41 +1,41 @@
 /** The shape of `RoleBinding`: its inputs and its state. */
-import { ADOPT_UID, CONTAINER, CREATE_TIME, echoed, kindShape, STRING, UID_OUTPUT } from "./table";
+import * as t from "./table";
 
 const INPUTS = {
-  groupUid: CONTAINER("Uid of the group the role applies to (and its descendants)."),
+  groupUid: t.CONTAINER("Uid of the group the role applies to (and its descendants)."),
   identityUid: {
-    shape: STRING,
+    shape: t.STRING,
     doc: "Uid of the identity that receives the role.",
     required: true,
   },
   roleUid: {
-    shape: STRING,
+    shape: t.STRING,
     doc: "Uid of the role: a built-in role (40 hex) or a custom role (`<group uid>/<16 hex>`).",
     required: true,
   },
-  adoptUid: ADOPT_UID(
+  adoptUid: t.ADOPT_UID(
     "Uid of an existing binding in `groupUid` to bring under management; read only at creation.",
   ),
 } as const;
 
-export const ROLE_BINDING_SHAPE = kindShape({
+export const ROLE_BINDING_SHAPE = t.kindShape({
   type: "RoleBinding",
   runtimeExport: "binding",
   blocksGroupDelete: true,
   doc: "A binding of an identity to a role in a group.",
   inputs: INPUTS,
   outputs: {
-    uid: UID_OUTPUT("The binding's uid (its group's uid, `/`, 16 hex)."),
-    groupUid: echoed(INPUTS.groupUid, false),
-    identityUid: echoed(INPUTS.identityUid, true),
-    roleUid: echoed(INPUTS.roleUid, true),
+    uid: t.UID_OUTPUT("The binding's uid (its group's uid, `/`, 16 hex)."),
+    groupUid: t.echoed(INPUTS.groupUid, false),
+    identityUid: t.echoed(INPUTS.identityUid, true),
+    roleUid: t.echoed(INPUTS.roleUid, true),
     builtInRoleName: {
-      shape: STRING,
+      shape: t.STRING,
       doc: 'The role\'s name when it is a built-in role (`owner`, `viewer`, ...); `""` for a custom role.',
       setByCreate: true,
       changedByUpdate: true,
     },
-    createTime: CREATE_TIME,
+    createTime: t.CREATE_TIME,
   },
 });
 

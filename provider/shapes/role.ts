@@ -1,45 +1,34 @@
 /** The shape of `Role`: a custom role's inputs and its state. */
-import {
-  ADOPT_UID,
-  CONTAINER,
-  CREATE_TIME,
-  DESCRIPTION,
-  echoed,
-  kindShape,
-  NAME,
-  STRING_ARRAY,
-  UID_OUTPUT,
-  UPDATE_TIME,
-} from "./table";
+import * as t from "./table";
 
 const INPUTS = {
-  parentUid: CONTAINER("Uid of the group that owns the role."),
-  name: NAME("at most 128 characters, not a built-in role's"),
-  description: DESCRIPTION,
+  parentUid: t.CONTAINER("Uid of the group that owns the role."),
+  name: t.NAME("at most 128 characters, not a built-in role's"),
+  description: t.DESCRIPTION,
   capabilities: {
-    shape: STRING_ARRAY,
+    shape: t.STRING_ARRAY,
     doc: "At least one capability, by the API's enum value name (`CAP_REPO_LIST`); a set.",
     required: true,
   },
-  adoptUid: ADOPT_UID(
+  adoptUid: t.ADOPT_UID(
     "Uid of an existing custom role of `parentUid` to bring under management; read only at creation.",
   ),
 } as const;
 
-export const ROLE_SHAPE = kindShape({
+export const ROLE_SHAPE = t.kindShape({
   type: "Role",
   runtimeExport: "role",
   blocksGroupDelete: true,
   doc: "A custom role of a group: a set of capabilities.",
   inputs: INPUTS,
   outputs: {
-    uid: UID_OUTPUT("The role's uid, a child of its group (`<group uid>/<16 hex>`)."),
-    parentUid: echoed(INPUTS.parentUid, false),
-    name: echoed(INPUTS.name, true),
-    description: echoed(INPUTS.description, true),
-    capabilities: echoed(INPUTS.capabilities, true),
-    createTime: CREATE_TIME,
-    updateTime: UPDATE_TIME,
+    uid: t.UID_OUTPUT("The role's uid, a child of its group (`<group uid>/<16 hex>`)."),
+    parentUid: t.echoed(INPUTS.parentUid, false),
+    name: t.echoed(INPUTS.name, true),
+    description: t.echoed(INPUTS.description, true),
+    capabilities: t.echoed(INPUTS.capabilities, true),
+    createTime: t.CREATE_TIME,
+    updateTime: t.UPDATE_TIME,
   },
 });
 

@@ -1,25 +1,25 @@
 /** The shape of `Subscription`: a webhook's inputs (each replaces it) and its state. */
-import { ADOPT_UID, CONTAINER, echoed, kindShape, STRING, UID_OUTPUT } from "./table";
+import * as t from "./table";
 
 const INPUTS = {
-  parentUid: CONTAINER("Uid of the group whose events are delivered."),
-  sink: CONTAINER("The https URL events are delivered to."),
-  adoptUid: ADOPT_UID(
+  parentUid: t.CONTAINER("Uid of the group whose events are delivered."),
+  sink: t.CONTAINER("The https URL events are delivered to."),
+  adoptUid: t.ADOPT_UID(
     "Uid of an existing subscription (directly in `parentUid`) to bring under management; read only at creation.",
   ),
 } as const;
 
-export const SUBSCRIPTION_SHAPE = kindShape({
+export const SUBSCRIPTION_SHAPE = t.kindShape({
   type: "Subscription",
   runtimeExport: "subscription",
   doc: "An event subscription (webhook) of a group.",
   inputs: INPUTS,
   outputs: {
-    uid: UID_OUTPUT("The subscription's uid (its group's uid, `/`, 16 hex)."),
-    parentUid: echoed(INPUTS.parentUid, false),
-    sink: echoed(INPUTS.sink, false),
+    uid: t.UID_OUTPUT("The subscription's uid (its group's uid, `/`, 16 hex)."),
+    parentUid: t.echoed(INPUTS.parentUid, false),
+    sink: t.echoed(INPUTS.sink, false),
     createTime: {
-      shape: STRING,
+      shape: t.STRING,
       doc: 'Not answered by the API: always `""`, kept for the shared lifecycle.',
       setByCreate: true,
       changedByUpdate: false,
