@@ -9,7 +9,7 @@ import type {
   ServicePrincipalName,
 } from "../sdk/index";
 import { IrmResource, registration, resourceKind, uidFromId } from "./resource-class";
-import { accountAssociationProvider } from "./shim";
+import { ACCOUNT_ASSOCIATION_SHAPE } from "./shapes/index";
 
 /** An AWS account. */
 export interface AmazonAccountArgs {
@@ -87,24 +87,7 @@ export interface AccountAssociationArgs {
   readonly adoptUid?: pulumi.Input<string>;
 }
 
-const ACCOUNT_ASSOCIATION = resourceKind(
-  "AccountAssociation",
-  accountAssociationProvider,
-  [
-    "uid",
-    "groupUid",
-    "name",
-    "description",
-    "amazon",
-    "google",
-    "azure",
-    "github",
-    "chainguard",
-    "createTime",
-    "updateTime",
-  ],
-  { defaults: { description: "" } },
-);
+const ACCOUNT_ASSOCIATION = resourceKind(ACCOUNT_ASSOCIATION_SHAPE);
 
 /** The outside accounts of a group, and the identities the platform's services assume there. */
 export class AccountAssociation extends IrmResource {

@@ -4,7 +4,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { IrmResource, registration, resourceKind, uidFromId } from "./resource-class";
-import { externalGroupRoleMappingProvider } from "./shim";
+import { EXTERNAL_GROUP_ROLE_MAPPING_SHAPE } from "./shapes/index";
 
 /**
  * Arguments of an {@link ExternalGroupRoleMapping}. A mapping never changes: changing
@@ -29,11 +29,7 @@ export interface ExternalGroupRoleMappingArgs {
   readonly adoptUid?: pulumi.Input<string>;
 }
 
-const EXTERNAL_GROUP_ROLE_MAPPING = resourceKind(
-  "ExternalGroupRoleMapping",
-  externalGroupRoleMappingProvider,
-  ["uid", "identityProviderUid", "externalGroupId", "roleUid", "scope", "createTime"],
-);
+const EXTERNAL_GROUP_ROLE_MAPPING = resourceKind(EXTERNAL_GROUP_ROLE_MAPPING_SHAPE);
 
 /** A grant of a role to the members of an outside group of an identity provider. */
 export class ExternalGroupRoleMapping extends IrmResource {

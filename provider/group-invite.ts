@@ -1,7 +1,7 @@
 /** The `GroupInvite` resource: a code that grants a role in a group to whoever redeems it. */
 import type * as pulumi from "@pulumi/pulumi";
 import { IrmResource, registration, resourceKind, uidFromId } from "./resource-class";
-import { groupInviteProvider } from "./shim";
+import { GROUP_INVITE_SHAPE } from "./shapes/index";
 
 /**
  * Arguments of a {@link GroupInvite}. An invite never changes: changing any argument
@@ -23,23 +23,7 @@ export interface GroupInviteArgs {
   readonly singleUse?: pulumi.Input<boolean>;
 }
 
-const GROUP_INVITE = resourceKind(
-  "GroupInvite",
-  groupInviteProvider,
-  [
-    "uid",
-    "groupUid",
-    "roleUid",
-    "ttl",
-    "email",
-    "singleUse",
-    "expirationTime",
-    "keyId",
-    "createTime",
-    "code",
-  ],
-  { defaults: { email: "", singleUse: false }, secretOutputs: ["code"] },
-);
+const GROUP_INVITE = resourceKind(GROUP_INVITE_SHAPE);
 
 /** An invite to a group, whose secret code is readable from the stack (as a secret) only. */
 export class GroupInvite extends IrmResource {

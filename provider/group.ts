@@ -1,7 +1,7 @@
 /** The `Group` resource: a group of the organisation's hierarchy. */
 import type * as pulumi from "@pulumi/pulumi";
 import { IrmResource, registration, resourceKind, uidFromId } from "./resource-class";
-import { groupProvider } from "./shim";
+import { GROUP_SHAPE } from "./shapes/index";
 
 /** Arguments of a {@link Group}. */
 export interface GroupArgs {
@@ -18,21 +18,7 @@ export interface GroupArgs {
   readonly adoptUid?: pulumi.Input<string>;
 }
 
-const GROUP = resourceKind(
-  "Group",
-  groupProvider,
-  [
-    "uid",
-    "parentUid",
-    "name",
-    "description",
-    "verified",
-    "resourceLimits",
-    "createTime",
-    "updateTime",
-  ],
-  { defaults: { description: "" } },
-);
+const GROUP = resourceKind(GROUP_SHAPE);
 
 /** A group under the root organisation or under another group. */
 export class Group extends IrmResource {

@@ -2,7 +2,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { CorrelationRule, IdentityProviderOidc } from "../sdk/index";
 import { IrmResource, registration, resourceKind, uidFromId } from "./resource-class";
-import { identityProviderProvider } from "./shim";
+import { IDENTITY_PROVIDER_SHAPE } from "./shapes/index";
 
 /** The OIDC configuration of an {@link IdentityProvider}. */
 export interface IdentityProviderOidcArgs {
@@ -56,22 +56,7 @@ export interface IdentityProviderArgs {
   readonly adoptUid?: pulumi.Input<string>;
 }
 
-const IDENTITY_PROVIDER = resourceKind(
-  "IdentityProvider",
-  identityProviderProvider,
-  [
-    "uid",
-    "parentUid",
-    "name",
-    "description",
-    "defaultRole",
-    "oidc",
-    "clientSecret",
-    "createTime",
-    "updateTime",
-  ],
-  { defaults: { description: "" }, secretOutputs: ["clientSecret"] },
-);
+const IDENTITY_PROVIDER = resourceKind(IDENTITY_PROVIDER_SHAPE);
 
 /** An external OIDC provider users of a group sign in through. */
 export class IdentityProvider extends IrmResource {

@@ -7,7 +7,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { ServicePrincipal, ServicePrincipalName } from "../sdk/index";
 import { IrmResource, registration, resourceKind, uidFromId } from "./resource-class";
-import { identityProvider } from "./shim";
+import { IDENTITY_SHAPE } from "./shapes/index";
 import type { AwsIdentity, ClaimMatch, StaticKeysOutputs } from "./types";
 
 /**
@@ -116,24 +116,7 @@ export interface IdentityArgs {
   readonly adoptUid?: pulumi.Input<string>;
 }
 
-const IDENTITY = resourceKind(
-  "Identity",
-  identityProvider,
-  [
-    "uid",
-    "parentUid",
-    "name",
-    "description",
-    "claimMatch",
-    "staticKeys",
-    "awsIdentity",
-    "servicePrincipal",
-    "lastSeenTime",
-    "createTime",
-    "updateTime",
-  ],
-  { defaults: { description: "" } },
-);
+const IDENTITY = resourceKind(IDENTITY_SHAPE);
 
 /** A workload, person or service identity of a group. */
 export class Identity extends IrmResource {

@@ -1,10 +1,18 @@
 /**
- * The provider's resource types, listed once: each type's name (the last part of its
- * type token, `pulumi-nodejs:dynamic/irm:<type>`), the runtime's export that its
- * provider text calls (`shim.ts`), that text, and the factory of its handler. The
- * runtime's per-type objects (`runtime.ts`) and the policy pack's resource types
- * (`policy/resource-types.ts`) are made from this list, so a new resource is its class,
- * its handler and its checks, plus one line here (and its text in `shim.ts`).
+ * The provider's resource types, listed once: each type's table (`shapes/<kind>.ts`)
+ * and the factory of its handler. A type's name (the last part of its type token,
+ * `pulumi-nodejs:dynamic/irm:<type>`), the runtime's export that its provider text
+ * calls and that text (`shim.ts` makes it from the export's name) come from its table.
+ * The runtime's per-type objects (`runtime.ts`), the policy pack's resource types
+ * (`policy/resource-types.ts`) and the shape tables' test are made from or checked
+ * against this list.
+ *
+ * A new resource type is, in `provider/`: its table (`shapes/<kind>.ts`, plus its line
+ * in `shapes/index.ts`), its checks (`checks/<kind>.ts`, exported from `checks/index.ts`),
+ * its handler (`handlers/<kind>.ts`), its class (`<kind>.ts`, exported from `index.ts`),
+ * one line here and its name in `runtime.ts`'s exports (the compiler and a test insist);
+ * a type that blocks a group's delete also gets its line in `handlers/group.ts`'
+ * contents (the compiler insists). docs/architecture.md lists the other layers.
  *
  * The export names and texts are stored in users' state: they never change once
  * released (see the rules in `shim.ts`).
@@ -19,60 +27,32 @@ import { repoHandler } from "./handlers/repo";
 import { roleHandler } from "./handlers/role";
 import { roleBindingHandler } from "./handlers/role-binding";
 import { subscriptionHandler } from "./handlers/subscription";
-import {
-  accountAssociationProvider,
-  externalGroupRoleMappingProvider,
-  groupInviteProvider,
-  groupProvider,
-  identityProvider,
-  identityProviderProvider,
-  repoProvider,
-  roleBindingProvider,
-  roleProvider,
-  subscriptionProvider,
-} from "./shim";
+import { PROVIDER_SHAPES } from "./shapes/index";
+import type { KindShape } from "./shapes/table";
+import { providerText } from "./shim";
+
+/** One type of the list: its names and text from its table, and its handler. */
+function providerKind<const S extends KindShape, H>(shape: S, handler: H) {
+  return {
+    type: shape.type as S["type"],
+    runtimeExport: shape.runtimeExport as S["runtimeExport"],
+    text: providerText(shape.runtimeExport),
+    shape,
+    handler,
+  };
+}
 
 export const PROVIDER_KINDS = [
-  { type: "Group", runtimeExport: "group", text: groupProvider, handler: groupHandler },
-  { type: "Identity", runtimeExport: "identity", text: identityProvider, handler: identityHandler },
-  {
-    type: "RoleBinding",
-    runtimeExport: "binding",
-    text: roleBindingProvider,
-    handler: roleBindingHandler,
-  },
-  { type: "Role", runtimeExport: "role", text: roleProvider, handler: roleHandler },
-  {
-    type: "IdentityProvider",
-    runtimeExport: "idp",
-    text: identityProviderProvider,
-    handler: identityProviderHandler,
-  },
-  {
-    type: "GroupInvite",
-    runtimeExport: "invite",
-    text: groupInviteProvider,
-    handler: groupInviteHandler,
-  },
-  {
-    type: "AccountAssociation",
-    runtimeExport: "assoc",
-    text: accountAssociationProvider,
-    handler: accountAssociationHandler,
-  },
-  {
-    type: "ExternalGroupRoleMapping",
-    runtimeExport: "egrm",
-    text: externalGroupRoleMappingProvider,
-    handler: externalGroupRoleMappingHandler,
-  },
-  { type: "Repo", runtimeExport: "repo", text: repoProvider, handler: repoHandler },
-  {
-    type: "Subscription",
-    runtimeExport: "subscription",
-    text: subscriptionProvider,
-    handler: subscriptionHandler,
-  },
+  providerKind(PROVIDER_SHAPES.Group, groupHandler),
+  providerKind(PROVIDER_SHAPES.Identity, identityHandler),
+  providerKind(PROVIDER_SHAPES.RoleBinding, roleBindingHandler),
+  providerKind(PROVIDER_SHAPES.Role, roleHandler),
+  providerKind(PROVIDER_SHAPES.IdentityProvider, identityProviderHandler),
+  providerKind(PROVIDER_SHAPES.GroupInvite, groupInviteHandler),
+  providerKind(PROVIDER_SHAPES.AccountAssociation, accountAssociationHandler),
+  providerKind(PROVIDER_SHAPES.ExternalGroupRoleMapping, externalGroupRoleMappingHandler),
+  providerKind(PROVIDER_SHAPES.Repo, repoHandler),
+  providerKind(PROVIDER_SHAPES.Subscription, subscriptionHandler),
 ] as const;
 
 /** One entry of {@link PROVIDER_KINDS}. */

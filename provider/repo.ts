@@ -2,7 +2,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { CatalogTier } from "../sdk/index";
 import { IrmResource, registration, resourceKind, uidFromId } from "./resource-class";
-import { repoProvider } from "./shim";
+import { REPO_SHAPE } from "./shapes/index";
 
 /** Arguments of a {@link Repo}. */
 export interface RepoArgs {
@@ -28,29 +28,7 @@ export interface RepoArgs {
   readonly adoptUid?: pulumi.Input<string>;
 }
 
-const REPO = resourceKind(
-  "Repo",
-  repoProvider,
-  [
-    "uid",
-    "parentUid",
-    "name",
-    "description",
-    "catalogTier",
-    "aliases",
-    "readme",
-    "createTime",
-    "updateTime",
-  ],
-  {
-    defaults: {
-      description: "",
-      catalogTier: "CATALOG_TIER_UNSPECIFIED",
-      aliases: [],
-      readme: "",
-    },
-  },
-);
+const REPO = resourceKind(REPO_SHAPE);
 
 /** A registry repository in a group, with its README. */
 export class Repo extends IrmResource {

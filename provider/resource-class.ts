@@ -9,9 +9,7 @@
  * the base constructor through {@link registration}:
  *
  * ```ts
- * const GROUP = resourceKind("Group", groupProvider, ["uid", "parentUid", "name", ...], {
- *   defaults: { description: "" },
- * });
+ * const GROUP = resourceKind(GROUP_SHAPE); // its table, `shapes/group.ts`
  * export class Group extends IrmResource {
  *   static override readonly __pulumiType = GROUP.token;
  *   constructor(name: string, args: GroupArgs, opts?: pulumi.CustomResourceOptions) {
@@ -26,7 +24,8 @@ import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { CONFIG_NAMESPACE } from "../sdk/settings";
 import { checkedProviderSettings } from "./config";
-import { RUNTIME_ENTRY } from "./shim";
+import { classDefaults, classOutputs, type KindShape, secretOutputs } from "./shapes/table";
+import { providerText, RUNTIME_ENTRY } from "./shim";
 
 /** The module every resource of this package registers under. */
 export const MODULE = "irm";
@@ -57,26 +56,19 @@ export interface ResourceKind {
   readonly secretOutputs: readonly string[];
 }
 
-/** What a resource type adds to its name, provider and outputs; both optional. */
-export interface ResourceKindOptions {
-  defaults?: Readonly<Record<string, unknown>>;
-  secretOutputs?: readonly string[];
-}
-
-/** Describes a resource type for {@link IrmResource}. */
-export function resourceKind(
-  type: string,
-  providerText: string,
-  outputs: readonly string[],
-  options: ResourceKindOptions = {},
-): ResourceKind {
+/**
+ * Describes a resource type for {@link IrmResource} from its table: the type's provider
+ * text (from its runtime export's name), the outputs the class declares (all but the
+ * state-only ones), the defaults of its inputs and its secret outputs.
+ */
+export function resourceKind(table: KindShape): ResourceKind {
   return {
-    type,
-    token: typeToken(type),
-    providerText,
-    outputs,
-    defaults: options.defaults ?? {},
-    secretOutputs: options.secretOutputs ?? [],
+    type: table.type,
+    token: typeToken(table.type),
+    providerText: providerText(table.runtimeExport),
+    outputs: classOutputs(table),
+    defaults: classDefaults(table),
+    secretOutputs: secretOutputs(table),
   };
 }
 

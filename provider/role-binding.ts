@@ -1,7 +1,7 @@
 /** The `RoleBinding` resource: grants a role to an identity inside a group. */
 import type * as pulumi from "@pulumi/pulumi";
 import { IrmResource, registration, resourceKind, uidFromId } from "./resource-class";
-import { roleBindingProvider } from "./shim";
+import { ROLE_BINDING_SHAPE } from "./shapes/index";
 
 /** Arguments of a {@link RoleBinding}. */
 export interface RoleBindingArgs {
@@ -18,14 +18,7 @@ export interface RoleBindingArgs {
   readonly adoptUid?: pulumi.Input<string>;
 }
 
-const ROLE_BINDING = resourceKind("RoleBinding", roleBindingProvider, [
-  "uid",
-  "groupUid",
-  "identityUid",
-  "roleUid",
-  "builtInRoleName",
-  "createTime",
-]);
+const ROLE_BINDING = resourceKind(ROLE_BINDING_SHAPE);
 
 /** A binding of an identity to a role in a group. */
 export class RoleBinding extends IrmResource {

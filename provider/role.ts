@@ -1,7 +1,7 @@
 /** The `Role` resource: a custom role of a group, usable in its group and below it. */
 import type * as pulumi from "@pulumi/pulumi";
 import { IrmResource, registration, resourceKind, uidFromId } from "./resource-class";
-import { roleProvider } from "./shim";
+import { ROLE_SHAPE } from "./shapes/index";
 
 /** Arguments of a {@link Role}. */
 export interface RoleArgs {
@@ -29,12 +29,7 @@ export interface RoleArgs {
   readonly adoptUid?: pulumi.Input<string>;
 }
 
-const ROLE = resourceKind(
-  "Role",
-  roleProvider,
-  ["uid", "parentUid", "name", "description", "capabilities", "createTime", "updateTime"],
-  { defaults: { description: "" } },
-);
+const ROLE = resourceKind(ROLE_SHAPE);
 
 /** A custom role: a named set of capabilities, usable in its group and the groups below it. */
 export class Role extends IrmResource {

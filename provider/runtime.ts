@@ -58,6 +58,14 @@ const context: HandlerContext = {
  * `Object.assign(result, {__provider})` after `read`), and this property ignores that
  * write, while the host's copy into the response reads `text`. A host that copies
  * differently just keeps its own text: the behaviour of before, no harm.
+ *
+ * Checked against `@pulumi/pulumi` 3.248.0, `cmd/dynamic-provider/index.js`: `check`
+ * ends with `inputs[providerKey] = news[providerKey]` on the object our `check`
+ * returned, and `read` with `resultIncludingProvider(result.props, props)` (and the same
+ * of `result.inputs`), an `Object.assign` into our object of the text it loaded; both
+ * then copy the object with `Struct.fromJavaScript`, which reads the getter.
+ * `tests/provider/stored-text-in-host.test.ts` drives that very host over gRPC and
+ * fails, saying so, once it assigns the text in any other way.
  */
 function keepText<T extends object>(value: T, text: string): T {
   Object.defineProperty(value, "__provider", {

@@ -1,11 +1,13 @@
 /**
  * The provider text every resource of this package stores in state (`__provider`, in its
- * inputs and again in its outputs), one per resource type, written out here in full.
+ * inputs and again in its outputs), one per resource type, made by `providerText` from the
+ * name of the type's runtime export (its table, `shapes/<kind>.ts`, names it).
  *
  * Pulumi's dynamic-provider host loads a resource's text as a module and calls its
  * `handler()` for the provider object (`requireFromString(text).handler()`), from the
  * program's folder. Each text below only requires the package's runtime entry by name
- * and hands over that entry's object for the type, plus its `configure`:
+ * and hands over that entry's object for the type, plus its `configure`
+ * ({@link providerText}, from the name of the type's export):
  *
  *     const r=require("pulumi-irm/provider/runtime");exports.handler=()=>({...r.group,configure:r.configure})
  *
@@ -30,45 +32,15 @@
 /** The runtime entry every text requires, resolved from the program's folder. */
 export const RUNTIME_ENTRY = "pulumi-irm/provider/runtime";
 
-/** Text of `pulumi-nodejs:dynamic/irm:Group`. */
-export const groupProvider =
-  'const r=require("pulumi-irm/provider/runtime");exports.handler=()=>({...r.group,configure:r.configure})';
-
-/** Text of `pulumi-nodejs:dynamic/irm:Identity`. */
-export const identityProvider =
-  'const r=require("pulumi-irm/provider/runtime");exports.handler=()=>({...r.identity,configure:r.configure})';
-
-/** Text of `pulumi-nodejs:dynamic/irm:RoleBinding`. */
-export const roleBindingProvider =
-  'const r=require("pulumi-irm/provider/runtime");exports.handler=()=>({...r.binding,configure:r.configure})';
-
-/** Text of `pulumi-nodejs:dynamic/irm:Role`. */
-export const roleProvider =
-  'const r=require("pulumi-irm/provider/runtime");exports.handler=()=>({...r.role,configure:r.configure})';
-
-/** Text of `pulumi-nodejs:dynamic/irm:IdentityProvider`. */
-export const identityProviderProvider =
-  'const r=require("pulumi-irm/provider/runtime");exports.handler=()=>({...r.idp,configure:r.configure})';
-
-/** Text of `pulumi-nodejs:dynamic/irm:GroupInvite`. */
-export const groupInviteProvider =
-  'const r=require("pulumi-irm/provider/runtime");exports.handler=()=>({...r.invite,configure:r.configure})';
-
-/** Text of `pulumi-nodejs:dynamic/irm:AccountAssociation`. */
-export const accountAssociationProvider =
-  'const r=require("pulumi-irm/provider/runtime");exports.handler=()=>({...r.assoc,configure:r.configure})';
-
-/** Text of `pulumi-nodejs:dynamic/irm:ExternalGroupRoleMapping`. */
-export const externalGroupRoleMappingProvider =
-  'const r=require("pulumi-irm/provider/runtime");exports.handler=()=>({...r.egrm,configure:r.configure})';
-
-/** Text of `pulumi-nodejs:dynamic/irm:Repo`. */
-export const repoProvider =
-  'const r=require("pulumi-irm/provider/runtime");exports.handler=()=>({...r.repo,configure:r.configure})';
-
-/** Text of `pulumi-nodejs:dynamic/irm:Subscription`. */
-export const subscriptionProvider =
-  'const r=require("pulumi-irm/provider/runtime");exports.handler=()=>({...r.subscription,configure:r.configure})';
+/**
+ * The text of the resource type whose runtime object is exported as `runtimeExport`
+ * (`shapes/<kind>.ts` names it): `providerText("group")` is the text of every `Group`.
+ * Byte for byte what every release wrote (`tests/provider/provider-text.test.ts` pins
+ * each type's).
+ */
+export function providerText(runtimeExport: string): string {
+  return `const r=require("${RUNTIME_ENTRY}");exports.handler=()=>({...r.${runtimeExport},configure:r.configure})`;
+}
 
 /**
  * True when `text` is a provider text of this package, of this release or an older one:

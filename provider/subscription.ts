@@ -1,7 +1,7 @@
 /** The `Subscription` resource: a webhook a group's events are delivered to. */
 import type * as pulumi from "@pulumi/pulumi";
 import { IrmResource, registration, resourceKind, uidFromId } from "./resource-class";
-import { subscriptionProvider } from "./shim";
+import { SUBSCRIPTION_SHAPE } from "./shapes/index";
 
 /** Arguments of a {@link Subscription}. */
 export interface SubscriptionArgs {
@@ -16,11 +16,7 @@ export interface SubscriptionArgs {
   readonly adoptUid?: pulumi.Input<string>;
 }
 
-const SUBSCRIPTION = resourceKind("Subscription", subscriptionProvider, [
-  "uid",
-  "parentUid",
-  "sink",
-]);
+const SUBSCRIPTION = resourceKind(SUBSCRIPTION_SHAPE);
 
 /** An event subscription (webhook) of a group. */
 export class Subscription extends IrmResource {

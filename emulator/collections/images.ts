@@ -17,28 +17,11 @@ import type { ImagePlatformRecord, RepoRecord } from "../model";
 import { type ApiRequest, type ApiResponse, ok } from "../requests";
 import type { State } from "../state";
 import { callerOf, type EmulatorContext, getReadable, requirePathUid, unsupported } from "./kit";
-import { DIGEST_PATTERN } from "./tags";
+import { DIGEST_PATTERN, imagesOf } from "./tags";
 
 /** `/registry/v2beta1/repos/<repo uid>/digests/<digest>/<architectures|size>`. */
 export const IMAGE_PATH =
   /^\/registry\/v2beta1\/repos\/(.+)\/digests\/([^/]+)\/(architectures|size)$/;
-
-/** The platforms recorded for `digest` on the tags of repo `repoUid`; undefined: no such image. */
-export function imagesOf(
-  state: State,
-  repoUid: string,
-  digest: string,
-): ImagePlatformRecord[] | undefined {
-  let found: ImagePlatformRecord[] | undefined;
-  const { uids, start, end } = state.tags.childrenOf(repoUid);
-  for (const uid of uids.slice(start, end)) {
-    const tag = state.tags.get(uid);
-    if (tag?.digest !== digest) continue;
-    if (tag.images && tag.images.length > 0) return tag.images;
-    found = [];
-  }
-  return found;
-}
 
 /** Answers an image request, or undefined when `request` is not one. */
 export async function handleImageRoute(

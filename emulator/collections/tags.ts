@@ -5,9 +5,9 @@
  */
 import { invalidArgument } from "../errors";
 import { capabilityFor } from "../kinds";
-import type { TagRecord } from "../model";
+import type { ImagePlatformRecord, TagRecord } from "../model";
 import { bodyObject, type JsonObject, ok, optionalBoolean, optionalString } from "../requests";
-import { imagesOf } from "./images";
+import type { State } from "../state";
 import {
   type CollectionHandler,
   callerOf,
@@ -157,3 +157,20 @@ export const tags: CollectionHandler = async (ctx, request, uid) => {
   ctx.state.touch();
   return ok({});
 };
+
+/** The platforms recorded for `digest` on the tags of repo `repoUid`; undefined: no such image. */
+export function imagesOf(
+  state: State,
+  repoUid: string,
+  digest: string,
+): ImagePlatformRecord[] | undefined {
+  let found: ImagePlatformRecord[] | undefined;
+  const { uids, start, end } = state.tags.childrenOf(repoUid);
+  for (const uid of uids.slice(start, end)) {
+    const tag = state.tags.get(uid);
+    if (tag?.digest !== digest) continue;
+    if (tag.images && tag.images.length > 0) return tag.images;
+    found = [];
+  }
+  return found;
+}

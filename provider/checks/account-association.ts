@@ -9,7 +9,7 @@ import type {
 } from "../../sdk/index";
 import { SERVICE_PRINCIPAL_NAMES } from "../../sdk/index";
 import { IDENTITY_UID_SHAPE } from "../../sdk/uids";
-import type { AccountAssociationInputs, AssociationBlocks } from "../handlers/account-association";
+import type { AccountAssociationInputs, AssociationBlocks } from "../shapes/index";
 import {
   CHILD_UID_PATTERN,
   Checker,

@@ -4,7 +4,7 @@
  * organisation (its root group), checked here so a wrong scope fails in preview.
  */
 import { EXTERNAL_GROUP_ID_MAX_LENGTH } from "../../sdk/index";
-import type { ExternalGroupRoleMappingInputs } from "../types";
+import type { ExternalGroupRoleMappingInputs } from "../shapes/index";
 import {
   CHILD_SHAPE,
   CHILD_UID_PATTERN,

@@ -2,7 +2,7 @@
  * The input checks of `GroupInvite`: its group and role, its lifetime (answered in the
  * canonical duration form) and who may redeem it. An invite cannot be adopted.
  */
-import type { GroupInviteInputs } from "../handlers/group-invite";
+import type { GroupInviteInputs } from "../shapes/index";
 import {
   Checker,
   GROUP_SHAPE,

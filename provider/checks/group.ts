@@ -1,6 +1,6 @@
 /** The input checks of `Group`. */
 
-import type { GroupInputs } from "../types";
+import type { GroupInputs } from "../shapes/index";
 import { type Checked, Checker, type RawInputs, withAdoptUid } from "./checker";
 
 export function checkGroupInputs(news: RawInputs, olds?: RawInputs): Checked<GroupInputs> {

@@ -7,7 +7,7 @@ import {
   type CorrelationRule,
   type IdentityProviderOidc,
 } from "../../sdk/index";
-import type { IdentityProviderInputs } from "../handlers/identity-provider";
+import type { IdentityProviderInputs } from "../shapes/index";
 import {
   Checker,
   isRecord,

@@ -3,14 +3,13 @@
  * is (`claimMatch`, `staticKeys`, `awsIdentity` or `servicePrincipal`), each checked
  * to the member.
  */
-import { SERVICE_PRINCIPALS } from "../../sdk/index";
 import {
   type AwsIdentity,
   type ClaimMatch,
   IDENTITY_KINDS,
-  type IdentityInputs,
-  type StaticKeysInputs,
-} from "../types";
+  SERVICE_PRINCIPALS,
+} from "../../sdk/index";
+import type { IdentityInputs, StaticKeysInputs } from "../shapes/index";
 import {
   type Checked,
   Checker,

@@ -1,25 +1,10 @@
 /** The input checks of `Repo`. */
 
 import { CATALOG_TIERS } from "../../sdk/index";
+import type { RepoInputs } from "../shapes/index";
 import { type Checked, Checker, isUnknown, quoted, type RawInputs, withAdoptUid } from "./checker";
 
-/** The inputs of a `Repo` after its checks. */
-export interface RepoInputs {
-  /** Uid of the group the repo belongs to. */
-  parentUid: string;
-  /** The repo's name, unique in its group. */
-  name: string;
-  /** Free text; `""` when none. */
-  description: string;
-  /** A `CatalogTier` value name; `CATALOG_TIER_UNSPECIFIED` when none. */
-  catalogTier: string;
-  /** Equivalent image names; `[]` when none. */
-  aliases: string[];
-  /** The README's Markdown; `""` when none. */
-  readme: string;
-  /** Uid of an existing repo of the group to bring under management. */
-  adoptUid?: string;
-}
+export type { RepoInputs };
 
 /** The longest README the provider sends (the SDK's bound on what it reads back). */
 export const MAX_README_LENGTH = 1_048_576;

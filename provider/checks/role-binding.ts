@@ -1,6 +1,6 @@
 /** The input checks of `RoleBinding`. */
 
-import type { RoleBindingInputs } from "../types";
+import type { RoleBindingInputs } from "../shapes/index";
 import {
   CHILD_SHAPE,
   CHILD_UID_PATTERN,

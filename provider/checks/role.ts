@@ -3,7 +3,7 @@
  * capabilities, each a value name of the API's Capability enum.
  */
 import { isCapability, legacyCapability } from "../../sdk/index";
-import type { RoleInputs } from "../handlers/role";
+import type { RoleInputs } from "../shapes/index";
 import {
   Checker,
   GROUP_SHAPE,

@@ -1,5 +1,6 @@
 /** The input checks of `Subscription`. */
 
+import type { SubscriptionInputs } from "../shapes/index";
 import {
   type Checked,
   Checker,
@@ -11,15 +12,7 @@ import {
   withAdoptUid,
 } from "./checker";
 
-/** The inputs of a `Subscription` after its checks. */
-export interface SubscriptionInputs {
-  /** Uid of the group whose events are delivered. */
-  parentUid: string;
-  /** The https URL events are delivered to. */
-  sink: string;
-  /** Uid of an existing subscription of the group to bring under management. */
-  adoptUid?: string;
-}
+export type { SubscriptionInputs };
 
 /** The longest sink the provider sends (the emulator's bound). */
 export const MAX_SINK_LENGTH = 2048;

@@ -5,18 +5,14 @@
  * association's uid is its group's. Blocks are updated whole, and a block dropped
  * from the program is named in the mask so that the API removes it.
  */
-import type {
-  AccountAssociation,
-  AccountAssociationUpdate,
-  AmazonAccount,
-  AzureTenant,
-  ChainguardBindings,
-  GitHubInstallations,
-  GoogleProject,
-  IrmClient,
-} from "../../sdk/index";
+import type { AccountAssociation, AccountAssociationUpdate, IrmClient } from "../../sdk/index";
 import { AlreadyExistsError } from "../../sdk/index";
 import { ASSOCIATION_BLOCKS, checkAccountAssociationInputs, isRecord } from "../checks";
+import type {
+  AccountAssociationInputs,
+  AccountAssociationOutputs,
+  AssociationBlocks,
+} from "../shapes/index";
 import {
   type FieldSpec,
   getOrUndefined,
@@ -28,34 +24,13 @@ import {
 } from "./common";
 import { objectHandler } from "./object-handler";
 
+export type {
+  AccountAssociationInputs,
+  AccountAssociationOutputs,
+  AssociationBlocks,
+} from "../shapes/index";
+
 type BlockName = (typeof ASSOCIATION_BLOCKS)[number];
-
-/** The blocks of an association; at least one is present. */
-export interface AssociationBlocks {
-  amazon?: AmazonAccount;
-  google?: GoogleProject;
-  azure?: AzureTenant;
-  /** Installation ids as numbers, names `""` when unset. */
-  github?: GitHubInstallations;
-  chainguard?: ChainguardBindings;
-}
-
-/** Inputs of an AccountAssociation after `check`. */
-export interface AccountAssociationInputs extends AssociationBlocks {
-  groupUid: string;
-  name: string;
-  description: string;
-  /** Must equal `groupUid`: the group's existing association is managed from now on. */
-  adoptUid?: string;
-}
-
-/** Outputs of an AccountAssociation, as stored in state: its inputs and what the API adds. */
-export interface AccountAssociationOutputs extends Omit<AccountAssociationInputs, "adoptUid"> {
-  /** Equals `groupUid`. */
-  uid: string;
-  createTime: string;
-  updateTime: string;
-}
 
 /** JSON with object keys sorted, so two equal blocks always read the same. */
 function canonicalJson(value: unknown): string {

@@ -7,7 +7,10 @@
 import type { ExternalGroupRoleMapping, IrmClient } from "../../sdk/index";
 import { AlreadyExistsError, MAX_PAGE_SIZE } from "../../sdk/index";
 import { checkExternalGroupRoleMappingInputs } from "../checks";
-import type { ExternalGroupRoleMappingInputs, ExternalGroupRoleMappingOutputs } from "../types";
+import type {
+  ExternalGroupRoleMappingInputs,
+  ExternalGroupRoleMappingOutputs,
+} from "../shapes/index";
 import { type FieldSpec, pick, sameField } from "./common";
 import { objectHandler } from "./object-handler";
 

@@ -7,6 +7,7 @@
 import type { CreatedGroupInvite, GroupInvite, IrmClient, ServerTimeBounds } from "../../sdk/index";
 import { OutcomeUnknownError } from "../../sdk/index";
 import { canonicalDuration, checkGroupInviteInputs, isUnknown, parentOf } from "../checks";
+import type { GroupInviteInputs, GroupInviteOutputs } from "../shapes/index";
 import {
   countedInFlight,
   deleteWaitingForChildren,
@@ -25,33 +26,7 @@ import {
   withoutUndefined,
 } from "./common";
 
-/** Inputs of a GroupInvite after `check`. */
-export interface GroupInviteInputs {
-  groupUid: string;
-  roleUid: string;
-  /** Lifetime as a duration string in canonical form (`"3600s"`, `"1.5s"`). */
-  ttl: string;
-  /** The only address allowed to redeem it; `""` for anyone who has the code. */
-  email: string;
-  singleUse: boolean;
-}
-
-/**
- * Outputs of a GroupInvite, as stored in state (`code` as a secret): only what the
- * invite owns. The API's hydrated copy of the role is left out, as a RoleBinding leaves
- * it out: a custom role's name, description and capabilities change without the invite
- * changing, and a refresh would then report the invite changed.
- */
-export interface GroupInviteOutputs extends GroupInviteInputs {
-  uid: string;
-  /** `createTime + ttl`; an expired invite stays until deleted. */
-  expirationTime: string;
-  /** Opaque (no published format), unique per invite. */
-  keyId: string;
-  createTime: string;
-  /** The secret code, from the create answer only; `""` when unknown (`get`). */
-  code: string;
-}
+export type { GroupInviteInputs, GroupInviteOutputs } from "../shapes/index";
 
 type Field = FieldSpec<GroupInviteInputs, GroupInviteOutputs>;
 /** Every input: the API cannot change an invite, so each one replaces it. */

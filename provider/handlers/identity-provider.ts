@@ -12,6 +12,7 @@ import type {
   IdentityProviderUpdate,
 } from "../../sdk/index";
 import { checkIdentityProviderInputs, isUnknown, parentOf } from "../checks";
+import type { IdentityProviderInputs, IdentityProviderOutputs } from "../shapes/index";
 import { withRecordedRole } from "./checked-role";
 import { type FieldSpec, maskedFields, namedOutputs, pick, sameField } from "./common";
 import { namedObjectHandler } from "./object-handler";
@@ -21,29 +22,7 @@ import { namedObjectHandler } from "./object-handler";
  * it, never the client secret), and its correlation rules are the SDK's.
  */
 export type { CorrelationRule, IdentityProviderOidc } from "../../sdk/index";
-
-/** Inputs of an IdentityProvider after `check`. */
-export interface IdentityProviderInputs {
-  parentUid: string;
-  name: string;
-  description: string;
-  /** Uid of the role bound to a user on first sign-in. */
-  defaultRole: string;
-  oidc: IdentityProviderOidc;
-  /**
-   * Sent as `oidc.clientSecret`; `""` when PKCE stands in for it. In state, the last
-   * client secret sent (the API never answers it), as a secret.
-   */
-  clientSecret: string;
-  adoptUid?: string;
-}
-
-/** Outputs of an IdentityProvider, as stored in state: its inputs and what the API adds. */
-export interface IdentityProviderOutputs extends Omit<IdentityProviderInputs, "adoptUid"> {
-  uid: string;
-  createTime: string;
-  updateTime: string;
-}
+export type { IdentityProviderInputs, IdentityProviderOutputs } from "../shapes/index";
 
 /** `UNSPECIFIED` behaves as `SUB_EQUALS_EXTERNAL_ID`: the API counts them as one rule. */
 export function effectiveCorrelationRule(rule: string | undefined): string {

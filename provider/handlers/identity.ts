@@ -11,16 +11,9 @@ import type {
   IdentityUpdate,
   ServicePrincipal,
 } from "../../sdk/index";
-import { identityKind } from "../../sdk/index";
+import { type AwsIdentity, type ClaimMatch, IDENTITY_KINDS, identityKind } from "../../sdk/index";
 import { checkIdentityInputs, parentOf } from "../checks";
-import {
-  type AwsIdentity,
-  type ClaimMatch,
-  IDENTITY_KINDS,
-  type IdentityInputs,
-  type IdentityOutputs,
-  type StaticKeysOutputs,
-} from "../types";
+import type { IdentityInputs, IdentityOutputs, StaticKeysOutputs } from "../shapes/index";
 import {
   bindingsReferring,
   canonical,

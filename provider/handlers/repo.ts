@@ -6,21 +6,12 @@
  * repo's GET and its README's.
  */
 import type { IrmClient, Repo, RepoMaskPath, RepoUpdate } from "../../sdk/index";
-import { checkRepoInputs, parentOf, type RepoInputs } from "../checks";
+import { checkRepoInputs, parentOf } from "../checks";
+import type { RepoInputs, RepoOutputs } from "../shapes/index";
 import { canonical, type FieldSpec, maskedFields, pick, sameField } from "./common";
 import { namedObjectHandler, type ObjectApi } from "./object-handler";
 
-export type { RepoInputs };
-
-/** Outputs of a Repo, as stored in state: its inputs and what the API adds. */
-export interface RepoOutputs extends Omit<RepoInputs, "adoptUid"> {
-  /** The repo's uid (its group's uid, `/`, 16 hex). */
-  uid: string;
-  /** When the repo was created (RFC 3339). */
-  createTime: string;
-  /** When the repo's own fields last changed (a README write leaves it). */
-  updateTime: string;
-}
+export type { RepoInputs, RepoOutputs } from "../shapes/index";
 
 /** What one request (or two) answered: the repo, its README, or both. */
 export interface RepoAnswer {

@@ -2,7 +2,7 @@
 import type { IrmClient, RoleBinding, RoleBindingUpdate } from "../../sdk/index";
 import { AlreadyExistsError, MAX_PAGE_SIZE } from "../../sdk/index";
 import { BUILT_IN_ROLE_NAMES, checkRoleBindingInputs } from "../checks";
-import type { RoleBindingInputs, RoleBindingOutputs } from "../types";
+import type { RoleBindingInputs, RoleBindingOutputs } from "../shapes/index";
 import { withRecordedRole } from "./checked-role";
 import { type FieldSpec, maskedFields, pick, sameField } from "./common";
 import { objectHandler } from "./object-handler";

@@ -7,6 +7,7 @@ import {
   roleGroupUid,
 } from "../../sdk/index";
 import { capabilitySet, checkRoleInputs } from "../checks";
+import type { RoleInputs, RoleOutputs } from "../shapes/index";
 import {
   bindingsReferring,
   describedOrNone,
@@ -20,23 +21,7 @@ import {
 } from "./common";
 import { namedObjectHandler } from "./object-handler";
 
-/** Inputs of a Role after `check`. */
-export interface RoleInputs {
-  parentUid: string;
-  name: string;
-  description: string;
-  /** Enum value names (`CAP_REPO_LIST`), sorted, without duplicates: the set the role grants. */
-  capabilities: string[];
-  /** Uid of an existing custom role of `parentUid` to manage instead of creating one. */
-  adoptUid?: string;
-}
-
-/** Outputs of a Role, as stored in state: its inputs and what the API adds. */
-export interface RoleOutputs extends Omit<RoleInputs, "adoptUid"> {
-  uid: string;
-  createTime: string;
-  updateTime: string;
-}
+export type { RoleInputs, RoleOutputs } from "../shapes/index";
 
 const UPDATABLE: ReadonlyArray<FieldSpec<RoleInputs, RoleOutputs>> = [
   sameField("name"),

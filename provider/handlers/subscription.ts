@@ -10,19 +10,12 @@
  * unless `--drop` says it never arrived; with `adoptUid` it reads that one.
  */
 import type { IrmClient, Subscription } from "../../sdk/index";
-import { checkSubscriptionInputs, parentOf, type SubscriptionInputs } from "../checks";
+import { checkSubscriptionInputs, parentOf } from "../checks";
+import type { SubscriptionInputs, SubscriptionOutputs } from "../shapes/index";
 import { type FieldSpec, pick, sameField } from "./common";
 import { objectHandler } from "./object-handler";
 
-export type { SubscriptionInputs };
-
-/** Outputs of a Subscription, as stored in state. */
-export interface SubscriptionOutputs extends Omit<SubscriptionInputs, "adoptUid"> {
-  /** The subscription's uid (its group's uid, `/`, 16 hex). */
-  uid: string;
-  /** Not answered by the API: always `""`, kept for the shared lifecycle. */
-  createTime: string;
-}
+export type { SubscriptionInputs, SubscriptionOutputs } from "../shapes/index";
 
 const PARENT: FieldSpec<SubscriptionInputs, SubscriptionOutputs> = {
   path: "parentUid",

@@ -18,8 +18,8 @@ import {
   type LayoutBase,
 } from "../../harness/real-engine/install-layouts";
 import { createRealEngineStack } from "../../harness/real-engine/real-stack";
-import { groupProvider, identityProvider } from "../../provider/shim";
 import { hasRealEngine } from "../support/engine-stack";
+import { groupProvider, identityProvider } from "../support/provider-texts";
 
 const PROGRAM = path.join(__dirname, "fixtures", "provider-text");
 

@@ -24,8 +24,8 @@ import {
 import { createRealEngineStack } from "../../harness/real-engine/real-stack";
 import { writesOf } from "../../harness/request-names";
 import type { EngineStack, StateResource } from "../../harness/stack";
-import { groupProvider, identityProvider } from "../../provider/shim";
 import { hasRealEngine } from "../support/engine-stack";
+import { groupProvider, identityProvider } from "../support/provider-texts";
 
 const PROGRAM = path.join(__dirname, "fixtures", "provider-text");
 

@@ -15,15 +15,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
 import { REPO_ROOT } from "../../harness/installed-package";
 import { typeToken } from "../../provider/resource-class";
+import { IrmClient } from "../../sdk/index";
+import { fakeApi } from "../support/fake-api";
 import {
   groupProvider,
   identityProvider,
   repoProvider,
   roleBindingProvider,
   subscriptionProvider,
-} from "../../provider/shim";
-import { IrmClient } from "../../sdk/index";
-import { fakeApi } from "../support/fake-api";
+} from "../support/provider-texts";
 
 interface Outcome {
   code: number;

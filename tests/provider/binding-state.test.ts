@@ -6,9 +6,9 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as runtime from "../../provider/runtime";
-import { roleBindingProvider } from "../../provider/shim";
 import type { RoleBindingInputs, RoleBindingOutputs } from "../../provider/types";
 import { type ProviderFixture, startProviderFixture } from "../support/provider-fixture";
+import { roleBindingProvider } from "../support/provider-texts";
 
 let emu: ProviderFixture;
 let viewerRoleUid: string;

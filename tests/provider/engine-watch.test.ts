@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ConsumerProject, createConsumerProject } from "../../harness/installed-package";
 import { type ProviderHost, startProviderHost } from "../../harness/provider-host";
 import { parseEngineAddress, watchEngine } from "../../provider/engine-watch";
-import { groupProvider } from "../../provider/shim";
 import { type ProviderFixture, startProviderFixture } from "../support/provider-fixture";
+import { groupProvider } from "../support/provider-texts";
 
 const PROJECT = "engine-watch";
 const URN = `urn:pulumi:dev::${PROJECT}::pulumi-nodejs:dynamic/irm:Group::team`;

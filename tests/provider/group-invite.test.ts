@@ -8,8 +8,8 @@ import { describe, expect, it } from "vitest";
 import { UNKNOWN_VALUE } from "../../provider/checks";
 import type { GroupInviteInputs, GroupInviteOutputs } from "../../provider/handlers/group-invite";
 import * as runtime from "../../provider/runtime";
-import { groupInviteProvider } from "../../provider/shim";
 import { type ProviderFixture, useProviderFixture } from "../support/provider-fixture";
+import { groupInviteProvider } from "../support/provider-texts";
 
 let emu: ProviderFixture;
 let viewerRoleUid: string;

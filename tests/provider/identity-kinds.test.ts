@@ -8,9 +8,9 @@ import { generateKeyPairSync } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { checkIdentityInputs, UNKNOWN_VALUE } from "../../provider/checks";
 import * as runtime from "../../provider/runtime";
-import { identityProvider } from "../../provider/shim";
 import type { IdentityInputs, IdentityOutputs } from "../../provider/types";
 import { maskOf, type ProviderFixture, startProviderFixture } from "../support/provider-fixture";
+import { identityProvider } from "../support/provider-texts";
 
 const ROOT = "a".repeat(40);
 const GROUP = `${ROOT}/${"1".repeat(16)}`;

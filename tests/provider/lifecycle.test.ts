@@ -5,9 +5,9 @@
 import { UnsecuredJWT } from "jose";
 import { describe, expect, it } from "vitest";
 import * as runtime from "../../provider/runtime";
-import { groupProvider, identityProvider, roleBindingProvider } from "../../provider/shim";
 import type { GroupInputs, IdentityInputs, RoleBindingInputs } from "../../provider/types";
 import { maskOf, type ProviderFixture, useProviderFixture } from "../support/provider-fixture";
+import { groupProvider, identityProvider, roleBindingProvider } from "../support/provider-texts";
 
 let emu: ProviderFixture;
 let viewerRoleUid: string;

@@ -7,6 +7,7 @@
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createConsumerProject } from "../../harness/installed-package";
+import { PROVIDER_KINDS } from "../../provider/kinds";
 import * as runtime from "../../provider/runtime";
 import * as shim from "../../provider/shim";
 import { type ProviderFixture, startProviderFixture } from "../support/provider-fixture";
@@ -15,22 +16,25 @@ const requireFromString = require("require-from-string") as (code: string) => {
   handler(): Record<string, unknown>;
 };
 
-/** Each type's text, as released: a change here is a change of every stored resource. */
-const RELEASED: Record<string, [string, string]> = {
-  groupProvider: ["Group", "group"],
-  identityProvider: ["Identity", "identity"],
-  roleBindingProvider: ["RoleBinding", "binding"],
-  roleProvider: ["Role", "role"],
-  identityProviderProvider: ["IdentityProvider", "idp"],
-  groupInviteProvider: ["GroupInvite", "invite"],
-  accountAssociationProvider: ["AccountAssociation", "assoc"],
-  externalGroupRoleMappingProvider: ["ExternalGroupRoleMapping", "egrm"],
+/** Each type and its runtime export, as released: a change of a text changes every stored resource. */
+const RELEASED: Record<string, string> = {
+  Group: "group",
+  Identity: "identity",
+  RoleBinding: "binding",
+  Role: "role",
+  IdentityProvider: "idp",
+  GroupInvite: "invite",
+  AccountAssociation: "assoc",
+  ExternalGroupRoleMapping: "egrm",
+  Repo: "repo",
+  Subscription: "subscription",
 };
 
-const texts = Object.entries(RELEASED).map(([name, [type, entry]]) => ({
+/** The text each type's resources get: the one its class registers (`PROVIDER_KINDS`). */
+const texts = Object.entries(RELEASED).map(([type, entry]) => ({
   type,
   entry,
-  text: (shim as unknown as Record<string, string>)[name],
+  text: PROVIDER_KINDS.find((kind) => kind.type === type)?.text ?? "",
 }));
 
 const METHODS = ["check", "diff", "create", "read", "update", "delete"];
@@ -46,7 +50,9 @@ describe("provider texts", () => {
       );
       expect(Buffer.byteLength(text), type).toBeLessThanOrEqual(110);
     }
-    expect(Buffer.byteLength(shim.groupProvider)).toBe(103);
+    expect(Buffer.byteLength(shim.providerText("group"))).toBe(103);
+    expect(texts.map(({ entry }) => shim.providerText(entry))).toEqual(texts.map((t) => t.text));
+    expect(PROVIDER_KINDS.map((kind) => kind.type)).toEqual(Object.keys(RELEASED));
   });
 
   it("load as the host loads them: the runtime's object of the type, with configure", () => {
@@ -109,7 +115,7 @@ describe("the runtime keeps the stored text in step", () => {
     const result = await runtime.group.check({ ...news, __provider: OLD_TEXT }, { ...news });
     const inputs = result.inputs as unknown as Record<string, unknown>;
     // What the host does with check's inputs before answering.
-    inputs.__provider = shim.groupProvider;
+    inputs.__provider = shim.providerText("group");
     expect(Struct.fromJavaScript(inputs as never).toJavaScript().__provider).toBe(OLD_TEXT);
   });
 
@@ -117,9 +123,9 @@ describe("the runtime keeps the stored text in step", () => {
     for (const olds of [{}, { ...news, __provider: 'exports.handler=()=>require("x")' }]) {
       const result = await runtime.group.check(olds, { ...news });
       const inputs = result.inputs as unknown as Record<string, unknown>;
-      inputs.__provider = shim.groupProvider;
+      inputs.__provider = shim.providerText("group");
       expect(Struct.fromJavaScript(inputs as never).toJavaScript().__provider).toBe(
-        shim.groupProvider,
+        shim.providerText("group"),
       );
     }
   });

@@ -6,9 +6,9 @@ import { describe, expect, it } from "vitest";
 import { UNKNOWN_VALUE } from "../../provider/checks";
 import type { RoleInputs, RoleOutputs } from "../../provider/handlers/role";
 import * as runtime from "../../provider/runtime";
-import { roleProvider } from "../../provider/shim";
 import { reasonsByPlace } from "../support/check-failures";
 import { maskOf, type ProviderFixture, useProviderFixture } from "../support/provider-fixture";
+import { roleProvider } from "../support/provider-texts";
 
 let emu: ProviderFixture;
 let groupUid: string;

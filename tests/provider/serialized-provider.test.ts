@@ -5,8 +5,8 @@
 import * as pulumi from "@pulumi/pulumi";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createConsumerProject } from "../../harness/installed-package";
-import { groupProvider, identityProvider, roleBindingProvider } from "../../provider/shim";
 import { type ProgramRun, runProgramUnderMocks } from "../support/provider-program";
+import { groupProvider, identityProvider, roleBindingProvider } from "../support/provider-texts";
 
 /** A token that must never be copied into a serialized provider. */
 const SENTINEL_TOKEN = "sentinel-token-7f3e9c1d-do-not-store";

@@ -1,0 +1,163 @@
+/**
+ * The provider's shape tables (`provider/shapes/`): each ties to its handler's types
+ * (checked by the compiler: `npm run lint`), and what the resource classes and the
+ * schema of the native plugin take from them is complete and consistent.
+ */
+import { describe, expect, it } from "vitest";
+import type { ResourceHandler } from "../../provider/handlers/common";
+import { PROVIDER_KINDS, type ProviderKind } from "../../provider/kinds";
+import * as runtime from "../../provider/runtime";
+import {
+  type InputsOf,
+  type KindShape,
+  type OutputsOf,
+  PROVIDER_SHAPES,
+  type PropertyShape,
+  type ValueShape,
+} from "../../provider/shapes/index";
+
+/** True when X and Y are the same type (optional members included). */
+type Equal<X, Y> =
+  (<T>() => T extends X ? 1 : 2) extends <T>() => T extends Y ? 1 : 2 ? true : false;
+
+/** A type with its string enums as `string` and its objects spelled out. */
+type Widen<T> = T extends string
+  ? string
+  : T extends number
+    ? number
+    : T extends boolean
+      ? boolean
+      : T extends readonly (infer E)[]
+        ? Widen<E>[]
+        : T extends object
+          ? { [K in keyof T]: Widen<T[K]> }
+          : T;
+
+type HandlerOf<N extends string> = ReturnType<Extract<ProviderKind, { type: N }>["handler"]>;
+type HandlerInputs<H> =
+  H extends ResourceHandler<infer I, unknown>
+    ? Parameters<ResourceHandler<I, unknown>["create"]>[0]
+    : never;
+type HandlerOutputs<H> = H extends { delete(id: string, props: infer O): Promise<void> }
+  ? O
+  : never;
+
+/** For each table: its inputs are the handler's inputs, its outputs the handler's state. */
+type Ties = {
+  [N in keyof typeof PROVIDER_SHAPES]: [
+    Equal<Widen<HandlerInputs<HandlerOf<N>>>, Widen<InputsOf<(typeof PROVIDER_SHAPES)[N]>>>,
+    Equal<Widen<HandlerOutputs<HandlerOf<N>>>, Widen<OutputsOf<(typeof PROVIDER_SHAPES)[N]>>>,
+  ];
+};
+const TIED: { [N in keyof Ties]: [true, true] } = {} as Ties;
+
+describe("the shape tables", () => {
+  it("are one per kind, in PROVIDER_KINDS' order, each named as its kind", () => {
+    expect(Object.keys(PROVIDER_SHAPES)).toEqual(PROVIDER_KINDS.map((kind) => kind.type));
+    for (const [type, table] of Object.entries(PROVIDER_SHAPES)) expect(table.type).toBe(type);
+    expect(TIED).toBeDefined();
+  });
+
+  /** Every problem of one value shape, with the path it is at. */
+  function problemsOf(shape: ValueShape, at: string): string[] {
+    switch (shape.type) {
+      case "string":
+        return shape.enum && shape.enum.length === 0 ? [`${at}: an empty enum`] : [];
+      case "array":
+        return problemsOf(shape.items, `${at}[]`);
+      case "map":
+        return problemsOf(shape.values, `${at}{}`);
+      case "object":
+        return Object.entries(shape.properties).flatMap(([name, property]) =>
+          propertyProblems(property, `${at}.${name}`),
+        );
+      default:
+        return [];
+    }
+  }
+  function propertyProblems(property: PropertyShape, at: string): string[] {
+    const problems = problemsOf(property.shape, at);
+    if (property.doc.trim() === "") problems.push(`${at}: no doc`);
+    if (property.required && property.default !== undefined) {
+      problems.push(`${at}: both required and defaulted`);
+    }
+    return problems;
+  }
+
+  it.each(Object.values(PROVIDER_SHAPES).map((table) => [table.type, table] as const))(
+    "%s: every input and output has a doc and a sound type; outputs echo their inputs",
+    (_, table: KindShape) => {
+      const problems = Object.entries(table.inputs).flatMap(([name, input]) =>
+        propertyProblems(input, name),
+      );
+      for (const [name, output] of Object.entries(table.outputs)) {
+        problems.push(...problemsOf(output.shape, name));
+        if (output.doc.trim() === "") problems.push(`${name}: no doc`);
+        const input = table.inputs[name];
+        // An output named as an input stores that input: same type, secret when it is.
+        if (input && JSON.stringify(input.shape) !== JSON.stringify(output.shape)) {
+          if (name !== "staticKeys") problems.push(`${name}: not the input's type`);
+        }
+        if (input?.secret && !output.secret) problems.push(`${name}: a secret input in clear`);
+      }
+      expect(problems).toEqual([]);
+      expect(Object.keys(table.outputs)[0]).toBe("uid");
+    },
+  );
+});
+
+/** A plain value of `shape`: `variant` 0 or 1 gives two different values of a scalar. */
+function sample(shape: ValueShape, variant: 0 | 1): unknown {
+  switch (shape.type) {
+    case "string":
+      return shape.enum ? shape.enum[variant] : `value-${variant}`;
+    case "integer":
+    case "number":
+      return 1 + variant;
+    case "boolean":
+      return variant === 1;
+    case "array":
+      return [];
+    case "map":
+      return {};
+    case "object":
+      return Object.fromEntries(
+        Object.entries(shape.properties)
+          .filter(([, property]) => property.required)
+          .map(([name, property]) => [name, sample(property.shape, variant)]),
+      );
+  }
+}
+
+describe("what the tables say a change of a scalar input does", () => {
+  const runtimeObjects = runtime as unknown as Record<string, ResourceHandler<object, object>>;
+  const cases = PROVIDER_KINDS.flatMap((kind) =>
+    Object.entries(kind.shape.inputs as KindShape["inputs"])
+      .filter(([name, input]) => name !== "adoptUid" && input.shape.type !== "object")
+      .filter(([, input]) => input.shape.type !== "array" && input.shape.type !== "map")
+      .map(
+        ([name, input]) => [kind.type, name, input.replaces === true, kind.runtimeExport] as const,
+      ),
+  );
+
+  it.each(cases)(
+    "%s.%s: replaces is %s, as the handler's diff answers",
+    async (_, name, replaces, entry) => {
+      const table = PROVIDER_SHAPES[_ as keyof typeof PROVIDER_SHAPES] as KindShape;
+      const olds: Record<string, unknown> = Object.fromEntries(
+        Object.entries(table.outputs)
+          .filter(([, output]) => output.setByCreate)
+          .map(([output, shape]) => [output, sample(shape.shape, 0)]),
+      );
+      const inputs = Object.fromEntries(
+        Object.keys(table.inputs)
+          .filter((input) => input in olds)
+          .map((input) => [input, olds[input]]),
+      );
+      const news = { ...inputs, [name]: sample(table.inputs[name].shape, 1) };
+      const result = await runtimeObjects[entry].diff("uid", olds, news);
+      expect(result.changes, "a change").toBe(true);
+      expect((result.replaces ?? []).includes(name), "replaces").toBe(replaces);
+    },
+  );
+});
