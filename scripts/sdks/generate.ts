@@ -112,6 +112,32 @@ export function ensureGenerators(log: (message: string) => void = () => {}): Gen
   return bins;
 }
 
+/**
+ * Packaging settings of each language's generator, used where the schema's `language`
+ * section says nothing: versions from the schema's version, a `pyproject.toml` for
+ * Python, names that are this project's (Pulumi's generators would default to the
+ * `@pulumi/` npm scope and a `github.com/pulumi/` Go path). The schema keeps only what
+ * describes the API; the SDKs' packaging lives here.
+ */
+export const LANGUAGE_DEFAULTS: Record<string, Record<string, unknown>> = {
+  python: { packageName: "pulumi_irm", respectSchemaVersion: true, pyproject: { enabled: true } },
+  nodejs: { packageName: "pulumi-irm-native", respectSchemaVersion: true },
+  go: { importBasePath: "github.com/pulumi-irm/sdk/go/irm", respectSchemaVersion: true },
+  csharp: { rootNamespace: "PulumiIrm", respectSchemaVersion: true },
+};
+
+/** The schema with each language's defaults under what it sets itself. */
+export function withLanguageDefaults(schema: Record<string, unknown>): Record<string, unknown> {
+  const given = (schema.language ?? {}) as Record<string, Record<string, unknown>>;
+  const language = Object.fromEntries(
+    [...new Set([...Object.keys(LANGUAGE_DEFAULTS), ...Object.keys(given)])].map((lang) => [
+      lang,
+      { ...LANGUAGE_DEFAULTS[lang], ...given[lang] },
+    ]),
+  );
+  return { ...schema, language };
+}
+
 /** The package's import path and module for the Go SDK, read back from what was generated. */
 function goModule(goDir: string): { dir: string; module: string } {
   const [name] = fs
@@ -221,11 +247,29 @@ export function generateSdks(options: GenerateOptions = {}): GenerateResult {
   const bins = timed("generators", () => ensureGenerators(log));
   fs.rmSync(out, { recursive: true, force: true });
   fs.mkdirSync(out, { recursive: true });
+  const given = fs.readFileSync(schema, "utf8");
+  let parsed: Record<string, unknown>;
+  try {
+    parsed = JSON.parse(given);
+  } catch (error) {
+    throw new Error(`${schema}: not JSON (${(error as Error).message})`);
+  }
+  // The generators read the schema as given plus the packaging defaults; errors name
+  // the schema's own file.
+  const effective = path.join(out, `.${path.basename(schema)}`);
+  fs.writeFileSync(effective, JSON.stringify(withLanguageDefaults(parsed), null, 2));
+  const generator = (args: string[], bin: string) => {
+    try {
+      runChecked(bin, args, {});
+    } catch (error) {
+      throw new Error((error as Error).message.split(effective).join(schema));
+    }
+  };
   timed("generate", () => {
     for (const lang of ["python", "go", "nodejs"] as const) {
-      runChecked(bins.sdkgen, ["-schema", schema, "-lang", lang, "-out", path.join(out, lang)], {});
+      generator(["-schema", effective, "-lang", lang, "-out", path.join(out, lang)], bins.sdkgen);
     }
-    runChecked(bins.dotnet, ["-schema", schema, "-out", path.join(out, "dotnet")], {});
+    generator(["-schema", effective, "-out", path.join(out, "dotnet")], bins.dotnet);
   });
   timed("go.mod", () => writeGoMod(path.join(out, "go")));
   timed("nodejs", () => buildNodejs(path.join(out, "nodejs")));

@@ -11,7 +11,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ensurePythonVenv } from "../../scripts/python/venv";
-import { generateSdks, pythonWheel } from "../../scripts/sdks/generate";
+import { generateSdks, pythonWheel, withLanguageDefaults } from "../../scripts/sdks/generate";
 
 const REPO = path.resolve(__dirname, "..", "..");
 const FIXTURE = path.join(__dirname, "fixtures", "sdkgen-schema.json");
@@ -101,7 +101,7 @@ describe("SDK generation from a schema", () => {
     const bin = path.join(OUT, "nodejs", "bin");
     const manifest = JSON.parse(fs.readFileSync(path.join(bin, "package.json"), "utf8"));
     expect(manifest).toMatchObject({
-      name: "@pulumi-irm/irm",
+      name: "pulumi-irm-native",
       version: "0.1.0",
       pulumi: { resource: true, name: "irm" },
     });
@@ -146,5 +146,18 @@ describe("SDK generation from a schema", () => {
     const out = path.join(REPO, ".tmp", "native", "sdks-bad");
     expect(() => generateSdks({ schema: bad, out })).toThrow(/bad-schema\.json.*Nowhere/s);
     expect(fs.existsSync(path.join(out, ".key"))).toBe(false);
+  });
+
+  it("packages under this project's names unless the schema names its own", () => {
+    const language = withLanguageDefaults({
+      name: "irm",
+      language: { nodejs: { packageName: "x" } },
+    }).language as Record<string, Record<string, unknown>>;
+    expect(language.nodejs).toEqual({ packageName: "x", respectSchemaVersion: true });
+    expect(language.go.importBasePath).toBe("github.com/pulumi-irm/sdk/go/irm");
+    expect(language.python).toMatchObject({
+      packageName: "pulumi_irm",
+      pyproject: { enabled: true },
+    });
   });
 });
