@@ -1,0 +1,71 @@
+/** The shape of `RoleBinding`: its inputs and its state. */
+import { ADOPT_UID, CREATE_TIME, echoed, kindShape, STRING, UID_OUTPUT } from "./table";
+
+const INPUTS = {
+  groupUid: {
+    shape: STRING,
+    doc: "Uid of the group the role applies to (and its descendants).",
+    required: true,
+    replaces: true,
+  },
+  identityUid: {
+    shape: STRING,
+    doc: "Uid of the identity that receives the role.",
+    required: true,
+  },
+  roleUid: {
+    shape: STRING,
+    doc: "Uid of the role: a built-in role (40 hex) or a custom role (`<group uid>/<16 hex>`).",
+    required: true,
+  },
+  adoptUid: ADOPT_UID(
+    "Uid of an existing binding in `groupUid` to bring under management; read only at creation.",
+  ),
+} as const;
+
+export const ROLE_BINDING_SHAPE = kindShape({
+  type: "RoleBinding",
+  doc: "A binding of an identity to a role in a group.",
+  inputs: INPUTS,
+  outputs: {
+    uid: UID_OUTPUT("The binding's uid (its group's uid, `/`, 16 hex)."),
+    groupUid: echoed(INPUTS.groupUid, false),
+    identityUid: echoed(INPUTS.identityUid, true),
+    roleUid: echoed(INPUTS.roleUid, true),
+    builtInRoleName: {
+      shape: STRING,
+      doc: 'The role\'s name when it is a built-in role (`owner`, `viewer`, ...); `""` for a custom role.',
+      setByCreate: true,
+      changedByUpdate: true,
+    },
+    createTime: CREATE_TIME,
+  },
+});
+
+/** Inputs of a RoleBinding after `check`. */
+export interface RoleBindingInputs {
+  /** Uid of the group the role applies to. */
+  groupUid: string;
+  /** Uid of the identity that receives the role. */
+  identityUid: string;
+  /** Uid of the role (a built-in role's 40 hex, or a custom role's `<group uid>/<16 hex>`). */
+  roleUid: string;
+  adoptUid?: string;
+}
+
+/**
+ * Outputs of a RoleBinding, as stored in state: only what the binding owns, and
+ * nothing that can change under it (no copies of the group's, identity's or a custom
+ * role's names and descriptions), so a refresh of an unchanged binding shows no change.
+ */
+export interface RoleBindingOutputs extends Omit<RoleBindingInputs, "adoptUid"> {
+  /** The binding's uid (its group's uid, `/`, 16 hex). */
+  uid: string;
+  /**
+   * The role's name when it is a built-in role (`owner`, `editor`, `viewer`, ...), which
+   * can never be renamed; `""` for a custom role, whose name may change.
+   */
+  builtInRoleName: string;
+  /** When the binding was created (RFC 3339, milliseconds, `Z`). */
+  createTime: string;
+}
