@@ -57,6 +57,8 @@ export interface PythonStack {
   editProgram(from: string, to: string): void;
   /** Everything the driver and the CLI wrote to stderr so far. */
   stderr(): string;
+  /** What the CLI printed at each step so far. */
+  outputs(): string[];
   dispose(): Promise<void>;
 }
 
@@ -106,6 +108,7 @@ export async function createPythonStack(options: PythonStackOptions): Promise<Py
     stdio: ["pipe", "pipe", "pipe"],
   });
   let stderr = "";
+  const printed: string[] = [];
   child.stderr?.setEncoding("utf8");
   child.stderr?.on("data", (text: string) => {
     stderr += text;
@@ -121,7 +124,11 @@ export async function createPythonStack(options: PythonStackOptions): Promise<Py
       pending.push((line) => {
         if (line === undefined)
           reject(new Error(`the Python driver ended:\n${stderr.slice(-4000)}`));
-        else resolve(JSON.parse(line) as PythonStepAnswer);
+        else {
+          const answer = JSON.parse(line) as PythonStepAnswer;
+          printed.push(answer.output ?? "");
+          resolve(answer);
+        }
       });
     });
 
@@ -140,6 +147,7 @@ export async function createPythonStack(options: PythonStackOptions): Promise<Py
       editProgram(dir, from, to, "__main__.py");
     },
     stderr: () => stderr,
+    outputs: () => [...printed],
     async dispose() {
       if (child.exitCode === null) {
         const exited = new Promise((resolve) => child.once("exit", resolve));
