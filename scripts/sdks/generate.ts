@@ -240,10 +240,56 @@ export function generateSdks(options: GenerateOptions = {}): GenerateResult {
   keyHash.update(fs.readFileSync(path.join(__dirname, "..", "python", "requirements.txt")));
   const key = keyHash.digest("hex");
   const keyFile = path.join(out, ".key");
-  if (fs.existsSync(keyFile) && fs.readFileSync(keyFile, "utf8").trim() === key) {
-    return { out, generated: false, seconds };
-  }
+  const current = () => fs.existsSync(keyFile) && fs.readFileSync(keyFile, "utf8").trim() === key;
+  if (current()) return { out, generated: false, seconds };
+  // Test files running side by side may both want the SDKs: one generates, the other
+  // waits for it and then finds them current.
+  return withLock(`${out}.lock`, () => {
+    if (current()) return { out, generated: false, seconds };
+    generateInto(out, schema, key, keyFile, timed, log);
+    return { out, generated: true, seconds };
+  });
+}
 
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+
+/** Runs `work` holding `lock` (a file made exclusively); a holder gone for good is waited out. */
+function withLock<T>(lock: string, work: () => T): T {
+  fs.mkdirSync(path.dirname(lock), { recursive: true });
+  const deadline = Date.now() + 600_000;
+  for (;;) {
+    try {
+      fs.writeFileSync(lock, String(process.pid), { flag: "wx" });
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      const holder = Number(fs.readFileSync(lock, "utf8"));
+      let alive = true;
+      try {
+        process.kill(holder, 0);
+      } catch {
+        alive = false;
+      }
+      if (!alive) fs.rmSync(lock, { force: true });
+      else if (Date.now() > deadline) throw new Error(`${lock} held by process ${holder} too long`);
+      else Atomics.wait(sleeper, 0, 0, 200);
+    }
+  }
+  try {
+    return work();
+  } finally {
+    fs.rmSync(lock, { force: true });
+  }
+}
+
+function generateInto(
+  out: string,
+  schema: string,
+  key: string,
+  keyFile: string,
+  timed: <T>(step: string, work: () => T) => T,
+  log: (message: string) => void,
+): void {
   const bins = timed("generators", () => ensureGenerators(log));
   fs.rmSync(out, { recursive: true, force: true });
   fs.mkdirSync(out, { recursive: true });
@@ -275,5 +321,4 @@ export function generateSdks(options: GenerateOptions = {}): GenerateResult {
   timed("nodejs", () => buildNodejs(path.join(out, "nodejs")));
   timed("python wheel", () => buildPythonWheel(path.join(out, "python"), log));
   fs.writeFileSync(keyFile, `${key}\n`);
-  return { out, generated: true, seconds };
 }
