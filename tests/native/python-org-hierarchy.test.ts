@@ -168,8 +168,10 @@ describeOnEngine(
       expect(sent).toContain(`GET /iam/v2beta1/groups/<made-by-hand> 200`);
       expect(writesOf(sent)).toEqual([]);
       const entry = (await stateResources()).find((r) => r.id === uid);
-      expect(entry).toMatchObject({ type: "irm:index:Group" });
-      expect((entry?.outputs as Record<string, unknown>).description).toBe("outside Pulumi");
+      expect(entry).toMatchObject({
+        type: "irm:index:Group",
+        outputs: { name: "made-by-hand", description: "outside Pulumi" },
+      });
     });
 
     it("destroy deletes everything it manages, the imported group too", async () => {
