@@ -5,6 +5,7 @@
  */
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
+import * as http from "node:http";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import type { TestEmulator } from "../../harness/emulator";
@@ -61,4 +62,100 @@ export async function runCli(
     env: stack.cli.env,
     maxBuffer: 16 * 1024 * 1024,
   });
+}
+
+/** One request as the recording proxy saw it. */
+export interface RecordedRequest {
+  method: string;
+  /** Path and query, as sent. */
+  url: string;
+  /** The body, as sent ("" for none). */
+  body: string;
+}
+
+/**
+ * A recording HTTP proxy in front of `emulator`: the stack is pointed at `url`, and every
+ * request, its body included (which the emulator's own log leaves out), is kept in
+ * `taken()` until taken.
+ */
+export async function recordingProxy(emulator: TestEmulator): Promise<{
+  url: string;
+  take(): RecordedRequest[];
+  close(): Promise<void>;
+}> {
+  const target = new URL(emulator.url);
+  let recorded: RecordedRequest[] = [];
+  const server = http.createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on("data", (chunk: Buffer) => chunks.push(chunk));
+    request.on("end", () => {
+      const body = Buffer.concat(chunks);
+      recorded.push({
+        method: request.method ?? "",
+        url: request.url ?? "",
+        body: body.toString(),
+      });
+      const forward = http.request(
+        {
+          host: target.hostname,
+          port: target.port,
+          method: request.method,
+          path: request.url,
+          headers: { ...request.headers, host: target.host },
+        },
+        (answer) => {
+          response.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(response);
+        },
+      );
+      forward.on("error", () => response.destroy());
+      forward.end(body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    take() {
+      const taken = recorded;
+      recorded = [];
+      return taken;
+    },
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/**
+ * The write requests of `requests` in words two runs can compare: method, path and
+ * query (the update mask), and the body with its keys sorted, every uid of `names`
+ * replaced by `<name>`.
+ */
+export function comparableWrites(
+  requests: RecordedRequest[],
+  names: Map<string, string>,
+): string[] {
+  const uids = [...names.keys()].sort((a, b) => b.length - a.length);
+  const rename = (text: string) =>
+    uids.reduce((out, uid) => out.split(uid).join(names.get(uid) ?? uid), text);
+  const sortedJson = (text: string): string => {
+    if (text === "") return "";
+    const sort = (value: unknown): unknown =>
+      Array.isArray(value)
+        ? value.map(sort)
+        : typeof value === "object" && value !== null
+          ? Object.fromEntries(
+              Object.keys(value)
+                .sort()
+                .map((key) => [key, sort((value as Record<string, unknown>)[key])]),
+            )
+          : value;
+    return JSON.stringify(sort(JSON.parse(text)));
+  };
+  return requests
+    .filter((request) => request.method !== "GET")
+    .map((r) => `${r.method} ${rename(decodeURIComponent(r.url))} ${rename(sortedJson(r.body))}`);
 }
