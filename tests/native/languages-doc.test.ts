@@ -1,8 +1,8 @@
 /**
- * The first programs of docs/languages.md, as written there: Python previewed on the
- * real CLI and the native plugin, TypeScript type-checked against the generated Node.js
+ * The first programs of docs/languages.md, as written there: Python and YAML previewed
+ * on the real CLI and the native plugin, TypeScript type-checked against the generated Node.js
  * SDK, Go vetted against the generated Go SDK, YAML's types, properties and functions
- * checked against the plugin's schema, C#'s names against the generated .NET SDK (no
+ * also checked against the plugin's schema, C#'s names against the generated .NET SDK (no
  * .NET SDK here to build it).
  */
 import { spawnSync } from "node:child_process";
@@ -15,7 +15,7 @@ import { ensureInstalledBase } from "../../harness/real-engine/installed-base";
 import { writesOf } from "../../harness/request-names";
 import { ensurePythonVenv } from "../../scripts/python/venv";
 import { generateSdks, pythonWheel } from "../../scripts/sdks/generate";
-import { describeOnEngine } from "../support/engine-stack";
+import { createEngineStack, describeOnEngine } from "../support/engine-stack";
 
 const REPO = path.resolve(__dirname, "..", "..");
 const PAGE = fs.readFileSync(path.join(REPO, "docs", "languages.md"), "utf8");
@@ -163,7 +163,7 @@ describe("docs/languages.md: the first program", () => {
   });
 });
 
-describeOnEngine("docs/languages.md: the Python program on the CLI", { timeout: 120_000 }, () => {
+describeOnEngine("docs/languages.md: programs on the CLI", { timeout: 120_000 }, () => {
   let emulator: TestEmulator;
 
   beforeAll(async () => {
@@ -174,7 +174,7 @@ describeOnEngine("docs/languages.md: the Python program on the CLI", { timeout: 
     await emulator?.close();
   });
 
-  it("previews one group to create, reading only", async () => {
+  it("Python previews one group to create, reading only", async () => {
     const { cliRoot, base } = inject("realEngine");
     await ensureInstalledBase(base);
     const programDir = scratch("python");
@@ -199,6 +199,31 @@ describeOnEngine("docs/languages.md: the Python program on the CLI", { timeout: 
       expect(preview.steps).toEqual([["create", "team"]]);
       const requests = (await emulator.requests()).map((r) => `${r.method} ${r.path}`);
       expect(writesOf(requests)).toEqual([]);
+    } finally {
+      await stack.dispose();
+    }
+  });
+
+  it("YAML previews one group to create, reading only", async () => {
+    const programDir = scratch("yaml");
+    // The page's program, with the plugin path its "Getting the plugin" section gives
+    // (project folders sit beside the installed package's node_modules).
+    fs.writeFileSync(
+      path.join(programDir, "Pulumi.yaml"),
+      `${program("yaml")}plugins:\n  providers:\n    - name: irm\n      path: ../node_modules/pulumi-irm/plugin\n`,
+    );
+    const stack = await createEngineStack({
+      name: "first-irm-yaml",
+      program: programDir,
+      emulator,
+      projectConfig: { rootGroupUid: emulator.rootGroupUid },
+    });
+    try {
+      await emulator.clearRequests();
+      const preview = await stack.preview();
+      expect(preview.error).toBeUndefined();
+      expect(preview.changes.map((step) => `${step.op} ${step.name}`)).toEqual(["create team"]);
+      expect(writesOf(await stack.takeRequests())).toEqual([]);
     } finally {
       await stack.dispose();
     }
