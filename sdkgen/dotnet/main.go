@@ -45,24 +45,15 @@ func (offline) RoundTrip(req *http.Request) (*http.Response, error) {
 	}, nil
 }
 
-type noLoader struct{}
+// refuseOthers is BindSpec's loader: the irm schema refers to no other package.
+type refuseOthers struct{}
 
-func (noLoader) LoadPackage(pkg string, _ *semver.Version) (*schema.Package, error) {
-	return nil, fmt.Errorf("the schema refers to package %q; sdkgen loads no other package", pkg)
+func (refuseOthers) LoadPackage(name string, _ *semver.Version) (*schema.Package, error) {
+	return nil, fmt.Errorf("the schema refers to package %q; sdkgen-dotnet loads none", name)
 }
 
-func (noLoader) LoadPackageV2(_ context.Context, d *schema.PackageDescriptor) (*schema.Package, error) {
-	return noLoader{}.LoadPackage(d.Name, nil)
-}
-
-func (noLoader) LoadPackageReference(pkg string, _ *semver.Version) (schema.PackageReference, error) {
-	return nil, fmt.Errorf("the schema refers to package %q; sdkgen loads no other package", pkg)
-}
-
-func (noLoader) LoadPackageReferenceV2(
-	_ context.Context, d *schema.PackageDescriptor,
-) (schema.PackageReference, error) {
-	return noLoader{}.LoadPackageReference(d.Name, nil)
+func (r refuseOthers) LoadPackageV2(_ context.Context, d *schema.PackageDescriptor) (*schema.Package, error) {
+	return r.LoadPackage(d.Name, nil)
 }
 
 func run() error {
@@ -80,7 +71,7 @@ func run() error {
 	if err := json.Unmarshal(data, &spec); err != nil {
 		return fmt.Errorf("%s: %w", *schemaFile, err)
 	}
-	pkg, diags, err := schema.BindSpec(spec, noLoader{}, schema.ValidationOptions{})
+	pkg, diags, err := schema.BindSpec(spec, refuseOthers{}, schema.ValidationOptions{})
 	if err != nil {
 		return fmt.Errorf("%s: %w", *schemaFile, err)
 	}
