@@ -92,6 +92,8 @@ export async function createPythonStack(options: PythonStackOptions): Promise<Py
     PULUMI_SKIP_UPDATE_CHECK: "true",
     PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
     PULUMI_HOME: home,
+    // As for the other engine stacks (real-stack.ts): the Go CLI collects garbage less often.
+    GOGC: process.env.GOGC ?? "400",
     ...options.env,
   };
   const settings = {
