@@ -1,9 +1,9 @@
 /**
- * The first programs of docs/languages.md, as written there: Python and YAML previewed
- * on the real CLI and the native plugin, TypeScript type-checked against the generated Node.js
- * SDK, Go vetted against the generated Go SDK, YAML's types, properties and functions
- * also checked against the plugin's schema, C#'s names against the generated .NET SDK (no
- * .NET SDK here to build it).
+ * The first programs of docs/languages.md, as written there: Python, YAML and
+ * TypeScript previewed on the real CLI and the native plugin; TypeScript also
+ * type-checked against the generated Node.js SDK, Go vetted against the generated Go
+ * SDK, YAML's types, properties and functions checked against the plugin's schema, C#'s
+ * names against the generated .NET SDK (no .NET SDK here to build it).
  */
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -219,6 +219,48 @@ describeOnEngine("docs/languages.md: programs on the CLI", { timeout: 120_000 },
       projectConfig: { rootGroupUid: emulator.rootGroupUid },
     });
     try {
+      await emulator.clearRequests();
+      const preview = await stack.preview();
+      expect(preview.error).toBeUndefined();
+      expect(preview.changes.map((step) => `${step.op} ${step.name}`)).toEqual(["create team"]);
+      expect(writesOf(await stack.takeRequests())).toEqual([]);
+    } finally {
+      await stack.dispose();
+    }
+  });
+
+  it("TypeScript on the native plugin previews one group to create, reading only", async () => {
+    const programDir = scratch("typescript-engine");
+    fs.writeFileSync(path.join(programDir, "index.ts"), program("typescript"));
+    fs.writeFileSync(
+      path.join(programDir, "Pulumi.yaml"),
+      [
+        "name: first-irm-ts",
+        "runtime:",
+        "  name: nodejs",
+        "  options:",
+        "    typescript: true",
+        "plugins:",
+        "  providers:",
+        "    - name: irm",
+        "      path: ../node_modules/pulumi-irm/plugin",
+        "",
+      ].join("\n"),
+    );
+    const stack = await createEngineStack({
+      name: "first-irm-ts",
+      program: programDir,
+      emulator,
+      projectConfig: { rootGroupUid: emulator.rootGroupUid },
+    });
+    try {
+      // The generated SDK installed in the project; it finds @pulumi/pulumi where the
+      // program does (the installed base's node_modules).
+      fs.cpSync(
+        path.join(sdks, "nodejs", "bin"),
+        path.join(stack.dir, "node_modules", "pulumi-irm-native"),
+        { recursive: true },
+      );
       await emulator.clearRequests();
       const preview = await stack.preview();
       expect(preview.error).toBeUndefined();
