@@ -43,6 +43,9 @@ interface TypeInfo {
   secretInputs: readonly string[];
 }
 
+/** The provider text a dynamic resource keeps in its inputs and state. */
+const DYNAMIC_TEXT = "__provider";
+
 /** A plain object of a Struct (absent: `{}`). */
 function plainOf(struct: Message | undefined): Plain {
   return struct ? (struct.toJavaScript() as Plain) : {};
@@ -230,13 +233,19 @@ export function providerService(schema: NativeSchema, version: string) {
       const result = await info.handler.diff(request.getId(), olds, news);
       const response = new messages.DiffResponse();
       const { DiffChanges } = messages.DiffResponse;
-      if (!result.changes) {
+      // State a dynamic resource wrote (a stack moved here by aliases) holds its provider
+      // text: an update drops it, which reads the object and writes nothing (no field differs).
+      const dynamicText = DYNAMIC_TEXT in olds;
+      if (!result.changes && !dynamicText) {
         response.setChanges(DiffChanges.DIFF_NONE);
         return response;
       }
       const replaces = result.replaces ?? [];
       const replacedTop = new Set(replaces.map((path) => path.split(".")[0]));
-      const keys = changedKeys(olds, news, Object.keys(news)).filter((key) => key !== "adoptUid");
+      const keys = result.changes
+        ? changedKeys(olds, news, Object.keys(news)).filter((key) => key !== "adoptUid")
+        : [];
+      if (dynamicText) keys.push(DYNAMIC_TEXT);
       response.setChanges(DiffChanges.DIFF_SOME);
       response.setReplacesList(replaces);
       response.setDeletebeforereplace(result.deleteBeforeReplace === true);
@@ -245,7 +254,13 @@ export function providerService(schema: NativeSchema, version: string) {
       for (const key of keys) {
         const entry = new messages.PropertyDiff();
         const { Kind } = messages.PropertyDiff;
-        entry.setKind(replacedTop.has(key) ? Kind.UPDATE_REPLACE : Kind.UPDATE);
+        entry.setKind(
+          key === DYNAMIC_TEXT
+            ? Kind.DELETE
+            : replacedTop.has(key)
+              ? Kind.UPDATE_REPLACE
+              : Kind.UPDATE,
+        );
         entry.setInputdiff(true);
         detailed.set(key, entry);
       }
@@ -300,13 +315,27 @@ export function providerService(schema: NativeSchema, version: string) {
       const response = new messages.UpdateResponse();
       if (request.getPreview()) {
         const { adoptUid: _adopt, ...inputs } = news.plain;
-        const changing = "updateTime" in olds.plain ? ["updateTime"] : [];
+        const { [DYNAMIC_TEXT]: _text, ...state } = olds.plain;
+        const changing = "updateTime" in state ? ["updateTime"] : [];
         response.setProperties(
-          outputsStruct(info, predicted(info, olds.plain, inputs, changing), secrets),
+          outputsStruct(info, predicted(info, state, inputs, changing), secrets),
         );
         return response;
       }
-      const result = await info.handler.update(request.getId(), olds.plain, news.plain);
+      const id: string = request.getId();
+      if (
+        DYNAMIC_TEXT in olds.plain &&
+        !(await info.handler.diff(id, olds.plain, news.plain)).changes
+      ) {
+        // Only the provider text of a moved dynamic resource goes: the state is read afresh.
+        const { [DYNAMIC_TEXT]: _text, ...state } = olds.plain;
+        const read = await info.handler.read(id, state);
+        if (!read.id || !read.props)
+          throw new UserError(`${typeOf(request)} ${id} no longer exists`);
+        response.setProperties(outputsStruct(info, read.props, secrets));
+        return response;
+      }
+      const result = await info.handler.update(id, olds.plain, news.plain);
       response.setProperties(outputsStruct(info, result.outs as Plain, secrets));
       return response;
     }),

@@ -159,3 +159,22 @@ export function comparableWrites(
     .filter((request) => request.method !== "GET")
     .map((r) => `${r.method} ${rename(decodeURIComponent(r.url))} ${rename(sortedJson(r.body))}`);
 }
+
+/**
+ * The YAML example's text under the project name `project`, with the plugin path of the
+ * installed copy and, when `aliased`, every resource aliased to the dynamic type it had
+ * (`pulumi-nodejs:dynamic/irm:<Type>`): the move of a TypeScript stack to the plugin.
+ */
+export function yamlProgram(project: string, aliased: boolean): string {
+  let text = fs
+    .readFileSync(path.join(YAML_EXAMPLE, "Pulumi.yaml"), "utf8")
+    .replace(/^name: .*$/m, `name: ${project}`)
+    .replace(USER_PLUGIN_PATH, "../node_modules/pulumi-irm/plugin");
+  if (aliased) {
+    text = text.replace(
+      /^( {4})type: irm:index:(\w+)$/gm,
+      "$1type: irm:index:$2\n$1options:\n$1  aliases:\n$1    - type: pulumi-nodejs:dynamic/irm:$2",
+    );
+  }
+  return text;
+}
