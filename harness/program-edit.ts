@@ -3,11 +3,17 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 
 /**
- * Replaces `before` in `<dir>/index.ts` with `after` (taken literally, no `$` patterns).
- * `before` must occur exactly once, so a scenario cannot silently edit nothing.
+ * Replaces `before` in `<dir>/<main>` (`index.ts` by default) with `after` (taken
+ * literally, no `$` patterns). `before` must occur exactly once, so a scenario cannot
+ * silently edit nothing.
  */
-export function editProgram(dir: string, before: string | RegExp, after: string): void {
-  const file = path.join(dir, "index.ts");
+export function editProgram(
+  dir: string,
+  before: string | RegExp,
+  after: string,
+  main = "index.ts",
+): void {
+  const file = path.join(dir, main);
   const source = fs.readFileSync(file, "utf8");
   const pattern =
     typeof before === "string"

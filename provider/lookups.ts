@@ -198,7 +198,7 @@ export interface GetAdvisoriesArgs {
 export type GetAdvisoriesOutputArgs = OutputArgs<GetAdvisoriesArgs>;
 
 /** How one lookup argument is checked before any request is made. */
-interface ArgumentRule {
+export interface ArgumentRule {
   required?: boolean;
   /**
    * `name`: a name of at most `maxNameLength` characters; `text`: any string of at most
@@ -513,6 +513,76 @@ function listingOutputForm<A extends object, R>(
   return (args = {} as OutputArgs<A>, opts) => form(args, opts);
 }
 
+/** The list filters of getAdvisories, each a list of exact values. */
+const ADVISORY_LIST_ARGUMENTS = [
+  "advisoryIds",
+  "artifactNames",
+  "artifactTypes",
+  "artifactArchitectures",
+  "componentNames",
+  "componentTypes",
+  "componentLocations",
+  "aliases",
+] as const;
+
+/**
+ * Every lookup's arguments and how each is checked before any request, by lookup: the
+ * lookups check against it, and the native plugin's schema describes its functions'
+ * inputs from it (`native/schema.ts`).
+ */
+export const LOOKUP_ARGUMENTS = {
+  getGroup: {
+    uid: { kind: "groupUid" },
+    name: { kind: "name" },
+    parentUid: { kind: "groupUid" },
+  },
+  getIdentity: {
+    uid: { kind: "childUid" },
+    issuer: { kind: "text" },
+    subject: { kind: "text" },
+    parentUid: { kind: "groupUid" },
+  },
+  getRole: {
+    name: { required: true, kind: "name" },
+    parentUid: { kind: "groupUid" },
+  },
+  getRoles: {
+    name: { kind: "name" },
+    parentUid: { kind: "groupUid" },
+  },
+  getIdentityProvider: {
+    uid: { kind: "childUid" },
+    name: { kind: "name" },
+    parentUid: { kind: "groupUid" },
+  },
+  getExternalGroupRoleMappings: {
+    identityProviderUid: { required: true, kind: "childUid" },
+    externalGroupId: { kind: "text" },
+  },
+  getRepo: {
+    name: { required: true, kind: "name" },
+    groupUid: { kind: "groupUid" },
+  },
+  getRepos: {
+    name: { kind: "name" },
+    groupUid: { kind: "groupUid" },
+  },
+  getTag: {
+    repoUid: { required: true, kind: "childUid" },
+    name: { required: true, kind: "name" },
+  },
+  getTags: {
+    repoUid: { required: true, kind: "childUid" },
+    name: { kind: "name" },
+  },
+  getSubscriptions: { groupUid: { kind: "groupUid" } },
+  getAdvisories: {
+    ...Object.fromEntries(ADVISORY_LIST_ARGUMENTS.map((field) => [field, { kind: "textList" }])),
+    origin: { kind: "text" },
+    query: { kind: "text" },
+  },
+} satisfies Record<string, Record<string, ArgumentRule>>;
+
 // ------------------------------------------------------------------------ groups
 
 /**
@@ -520,11 +590,7 @@ function listingOutputForm<A extends object, R>(
  * `parentUid` (one List); fails unless exactly one exists.
  */
 export async function getGroup(args: GetGroupArgs, opts?: LookupOptions): Promise<GetGroupResult> {
-  const rules: Record<string, ArgumentRule> = {
-    uid: { kind: "groupUid" },
-    name: { kind: "name" },
-    parentUid: { kind: "groupUid" },
-  };
+  const rules = LOOKUP_ARGUMENTS.getGroup;
   return checkedLookup("getGroup", args, rules, opts, (client) =>
     byUidOrName("getGroup", "group", client.iam.groups, args, (uid) => `under ${uid}`, opts),
   );
@@ -552,12 +618,7 @@ export async function getIdentity(
   args: GetIdentityArgs,
   opts?: LookupOptions,
 ): Promise<GetIdentityResult> {
-  const rules: Record<string, ArgumentRule> = {
-    uid: { kind: "childUid" },
-    issuer: { kind: "text" },
-    subject: { kind: "text" },
-    parentUid: { kind: "groupUid" },
-  };
+  const rules = LOOKUP_ARGUMENTS.getIdentity;
   return checkedLookup("getIdentity", args, rules, opts, async (client) => {
     const identities = client.iam.identities;
     if (chooseWay("getIdentity", args, ["issuer", "subject"]) === "uid") {
@@ -591,10 +652,7 @@ export const getIdentityOutput = outputForm(getIdentity);
  * group (or "built-in"). One request.
  */
 export async function getRole(args: GetRoleArgs, opts?: LookupOptions): Promise<GetRoleResult> {
-  const rules: Record<string, ArgumentRule> = {
-    name: { required: true, kind: "name" },
-    parentUid: { kind: "groupUid" },
-  };
+  const rules = LOOKUP_ARGUMENTS.getRole;
   return checkedLookup("getRole", args, rules, opts, async (client) => {
     const page = await client.iam.roles.list(
       { name: args.name, childrenOf: args.parentUid || undefined, pageSize: MAX_PAGE_SIZE },
@@ -634,10 +692,7 @@ export const getRoleOutput = outputForm(getRole);
  * optionally only those with this exact name. One request per page of 200.
  */
 export async function getRoles(args: GetRolesArgs = {}, opts?: LookupOptions): Promise<Role[]> {
-  const rules: Record<string, ArgumentRule> = {
-    name: { kind: "name" },
-    parentUid: { kind: "groupUid" },
-  };
+  const rules = LOOKUP_ARGUMENTS.getRoles;
   return checkedLookup("getRoles", args, rules, opts, (client) =>
     client.iam.roles
       .list(
@@ -662,11 +717,7 @@ export async function getIdentityProvider(
   args: GetIdentityProviderArgs,
   opts?: LookupOptions,
 ): Promise<GetIdentityProviderResult> {
-  const rules: Record<string, ArgumentRule> = {
-    uid: { kind: "childUid" },
-    name: { kind: "name" },
-    parentUid: { kind: "groupUid" },
-  };
+  const rules = LOOKUP_ARGUMENTS.getIdentityProvider;
   return checkedLookup("getIdentityProvider", args, rules, opts, (client) =>
     byUidOrName(
       "getIdentityProvider",
@@ -690,10 +741,7 @@ export async function getExternalGroupRoleMappings(
   args: GetExternalGroupRoleMappingsArgs,
   opts?: LookupOptions,
 ): Promise<ExternalGroupRoleMapping[]> {
-  const rules: Record<string, ArgumentRule> = {
-    identityProviderUid: { required: true, kind: "childUid" },
-    externalGroupId: { kind: "text" },
-  };
+  const rules = LOOKUP_ARGUMENTS.getExternalGroupRoleMappings;
   const lookup = async (client: IrmClient) => {
     const all = await client.iam.externalGroupRoleMappings
       .list({ identityProviderUid: args.identityProviderUid }, { signal: opts?.signal })
@@ -712,10 +760,7 @@ export const getExternalGroupRoleMappingsOutput = outputForm(getExternalGroupRol
 
 /** The repository with this exact name, optionally below a group; fails unless exactly one. One request. */
 export async function getRepo(args: GetRepoArgs, opts?: LookupOptions): Promise<GetRepoResult> {
-  const rules: Record<string, ArgumentRule> = {
-    name: { required: true, kind: "name" },
-    groupUid: { kind: "groupUid" },
-  };
+  const rules = LOOKUP_ARGUMENTS.getRepo;
   const lookup = async (client: IrmClient) => {
     const page = await client.registry.repos.list(
       { name: args.name, descendantsOf: args.groupUid || undefined, pageSize: MAX_PAGE_SIZE },
@@ -744,10 +789,7 @@ export const getRepoOutput = outputForm(getRepo);
  * name. One request per page of 200.
  */
 export async function getRepos(args: GetReposArgs = {}, opts?: LookupOptions): Promise<Repo[]> {
-  const rules: Record<string, ArgumentRule> = {
-    name: { kind: "name" },
-    groupUid: { kind: "groupUid" },
-  };
+  const rules = LOOKUP_ARGUMENTS.getRepos;
   const lookup = (client: IrmClient) =>
     client.registry.repos
       .list(
@@ -765,10 +807,7 @@ export const getReposOutput = listingOutputForm(getRepos);
 
 /** The tag of repository `repoUid` with this exact name (e.g. `latest`); fails unless exactly one. One request. */
 export async function getTag(args: GetTagArgs, opts?: LookupOptions): Promise<GetTagResult> {
-  const rules: Record<string, ArgumentRule> = {
-    repoUid: { required: true, kind: "childUid" },
-    name: { required: true, kind: "name" },
-  };
+  const rules = LOOKUP_ARGUMENTS.getTag;
   const lookup = async (client: IrmClient) => {
     const page = await client.registry.tags.list(
       { name: args.name, childrenOf: args.repoUid, pageSize: MAX_PAGE_SIZE },
@@ -793,10 +832,7 @@ export const getTagOutput = outputForm(getTag);
 
 /** Every tag of repository `repoUid`, optionally only the one with this exact name. One request per page of 200. */
 export async function getTags(args: GetTagsArgs, opts?: LookupOptions): Promise<Tag[]> {
-  const rules: Record<string, ArgumentRule> = {
-    repoUid: { required: true, kind: "childUid" },
-    name: { kind: "name" },
-  };
+  const rules = LOOKUP_ARGUMENTS.getTags;
   const lookup = (client: IrmClient) =>
     client.registry.tags
       .list({ childrenOf: args.repoUid, name: args.name || undefined }, { signal: opts?.signal })
@@ -817,7 +853,7 @@ export async function getSubscriptions(
   args: GetSubscriptionsArgs = {},
   opts?: LookupOptions,
 ): Promise<Subscription[]> {
-  const rules: Record<string, ArgumentRule> = { groupUid: { kind: "groupUid" } };
+  const rules = LOOKUP_ARGUMENTS.getSubscriptions;
   const lookup = (client: IrmClient) =>
     client.events.subscriptions
       .list({ descendantsOf: args.groupUid || undefined }, { signal: opts?.signal })
@@ -838,17 +874,6 @@ const FORMER_ADVISORY_ARGUMENTS: Readonly<Record<string, string>> = {
     "no longer an argument: the API does not filter advisories by severity (read each advisory's severities)",
 };
 
-const ADVISORY_LIST_ARGUMENTS = [
-  "advisoryIds",
-  "artifactNames",
-  "artifactTypes",
-  "artifactArchitectures",
-  "componentNames",
-  "componentTypes",
-  "componentLocations",
-  "aliases",
-] as const;
-
 /**
  * Every advisory that passes all the filters given, all applied by the server (the
  * API's filters, sent as its query keys). One request per page of 200.
@@ -863,11 +888,7 @@ export async function getAdvisories(
         throw new TypeError(`getAdvisories: ${field}: ${remedy}`);
       }
     }
-    checkArguments("getAdvisories", args, {
-      ...Object.fromEntries(ADVISORY_LIST_ARGUMENTS.map((field) => [field, { kind: "textList" }])),
-      origin: { kind: "text" },
-      query: { kind: "text" },
-    });
+    checkArguments("getAdvisories", args, LOOKUP_ARGUMENTS.getAdvisories);
     const lists = Object.fromEntries(
       ADVISORY_LIST_ARGUMENTS.filter((field) => (args[field]?.length ?? 0) > 0).map((field) => [
         field,

@@ -10,11 +10,14 @@
  * Beside it go the launchers the engine looks for: the dynamic provider host
  * `pulumi-resource-pulumi-nodejs`, the policy-pack host `pulumi-analyzer-policy-nodejs`
  * and a Node.js language host `pulumi-language-nodejs` (see language-host.cjs: the
- * proxy cannot serve the official host's module).
+ * proxy cannot serve the official host's module), and the YAML language host
+ * `pulumi-language-yaml`, built from `github.com/pulumi/pulumi-yaml` as released, with
+ * its own go.mod and go.sum pinned in `yaml/`.
  *
  * Nothing here is needed by users who install the CLI the usual way.
  */
 import { execFileSync, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { cliCacheDir, pinnedPulumiVersion } from "./locate";
@@ -137,6 +140,49 @@ function builtVersion(pulumi: string): string | undefined {
   }
 }
 
+/**
+ * `pulumi-language-yaml` beside the CLI, built from the module pinned in `yaml/` unless
+ * the one there was built from the same go.mod and go.sum (a stamp of both beside it).
+ */
+function buildYamlHost(dir: string, bin: string): void {
+  const pinned = path.join(HERE, "yaml");
+  const stamp = createHash("sha256")
+    .update(fs.readFileSync(path.join(pinned, "go.mod")))
+    .update(fs.readFileSync(path.join(pinned, "go.sum")))
+    .digest("hex");
+  const exe = path.join(bin, "pulumi-language-yaml");
+  const stampFile = `${exe}.stamp`;
+  if (
+    fs.existsSync(exe) &&
+    fs.existsSync(stampFile) &&
+    fs.readFileSync(stampFile, "utf8") === stamp
+  ) {
+    return;
+  }
+  log("building the YAML language host pulumi-language-yaml (the first time takes a while)");
+  const src = path.join(dir, "src-yaml");
+  fs.rmSync(src, { recursive: true, force: true });
+  fs.mkdirSync(src, { recursive: true });
+  fs.copyFileSync(path.join(pinned, "go.mod"), path.join(src, "go.mod"));
+  fs.copyFileSync(path.join(pinned, "go.sum"), path.join(src, "go.sum"));
+  const staging = `${exe}.${process.pid}`;
+  go(
+    [
+      "build",
+      "-trimpath",
+      "-ldflags",
+      "-s -w",
+      "-o",
+      staging,
+      "github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml",
+    ],
+    src,
+  );
+  fs.renameSync(staging, exe);
+  fs.writeFileSync(stampFile, stamp);
+  fs.rmSync(src, { recursive: true, force: true });
+}
+
 function main(): void {
   const version = pinnedPulumiVersion();
   const dir = cliCacheDir(version);
@@ -167,6 +213,7 @@ function main(): void {
     fs.renameSync(staging, bin);
     fs.rmSync(src, { recursive: true, force: true });
   }
+  buildYamlHost(dir, bin);
   // Cheap, and keeps the launchers in step with this checkout.
   writeLaunchers(bin, version);
   log(`Pulumi CLI v${version} ready`);

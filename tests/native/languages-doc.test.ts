@@ -1,0 +1,273 @@
+/**
+ * The first programs of docs/languages.md, as written there: Python, YAML and
+ * TypeScript previewed on the real CLI and the native plugin; TypeScript also
+ * type-checked against the generated Node.js SDK, Go vetted against the generated Go
+ * SDK, YAML's types, properties and functions checked against the plugin's schema, C#'s
+ * names against the generated .NET SDK (no .NET SDK here to build it).
+ */
+import { spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
+import { createPythonStack } from "../../harness/python/python-stack";
+import { ensureInstalledBase } from "../../harness/real-engine/installed-base";
+import { writesOf } from "../../harness/request-names";
+import { ensurePythonVenv } from "../../scripts/python/venv";
+import { generateSdks, pythonWheel } from "../../scripts/sdks/generate";
+import { createEngineStack, describeOnEngine } from "../support/engine-stack";
+
+const REPO = path.resolve(__dirname, "..", "..");
+const PAGE = fs.readFileSync(path.join(REPO, "docs", "languages.md"), "utf8");
+const SCRATCH = path.join(REPO, ".tmp", "native", "languages-doc");
+
+/** The one fenced block of `lang` under "## The first program". */
+function program(lang: string): string {
+  const section = PAGE.split(/^## The first program$/m)[1]?.split(/^## /m)[0] ?? "";
+  const blocks = [...section.matchAll(/^```(\w+)\n([\s\S]*?)^```$/gm)].filter((m) => m[1] === lang);
+  expect(blocks, `one ${lang} block in docs/languages.md`).toHaveLength(1);
+  return blocks[0][2];
+}
+
+function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) {
+  const result = spawnSync(command, args, {
+    cwd,
+    env: { ...process.env, ...env },
+    encoding: "utf8",
+  });
+  if (result.error) throw result.error;
+  return { status: result.status, output: `${result.stdout}${result.stderr}` };
+}
+
+function scratch(name: string): string {
+  const dir = path.join(SCRATCH, name);
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: a parsed schema and YAML document, walked by key
+type Json = Record<string, any>;
+let schema: Json;
+let sdks: string;
+
+beforeAll(() => {
+  sdks = generateSdks().out;
+  schema = JSON.parse(fs.readFileSync(path.join(REPO, "dist", "plugin", "schema.json"), "utf8"));
+}, 600_000);
+
+describe("docs/languages.md: the first program", () => {
+  it("TypeScript type-checks against the generated Node.js SDK", () => {
+    const dir = scratch("typescript");
+    fs.writeFileSync(path.join(dir, "index.ts"), program("typescript"));
+    fs.mkdirSync(path.join(dir, "node_modules"));
+    fs.symlinkSync(
+      path.join(sdks, "nodejs", "bin"),
+      path.join(dir, "node_modules", "pulumi-irm-native"),
+    );
+    const tsc = path.join(REPO, "node_modules", "typescript", "bin", "tsc");
+    const checked = run(
+      process.execPath,
+      [
+        tsc,
+        "--noEmit",
+        "--strict",
+        "--skipLibCheck",
+        "--module",
+        "nodenext",
+        "--target",
+        "es2022",
+        "index.ts",
+      ],
+      dir,
+    );
+    expect(checked.output).toBe("");
+    expect(checked.status).toBe(0);
+  });
+
+  it("Go vets against the generated Go SDK", () => {
+    const dir = scratch("go");
+    fs.writeFileSync(path.join(dir, "main.go"), program("go"));
+    fs.writeFileSync(
+      path.join(dir, "go.mod"),
+      [
+        "module first-irm",
+        "",
+        "go 1.22",
+        "",
+        "require github.com/pulumi-irm/sdk/go/irm v0.0.0",
+        `replace github.com/pulumi-irm/sdk/go/irm => ${path.join(sdks, "go", "irm")}`,
+        "",
+      ].join("\n"),
+    );
+    const env = { GOFLAGS: "-mod=mod", GOWORK: "off", GOTOOLCHAIN: "local", GOSUMDB: "off" };
+    const tidy = run("go", ["mod", "tidy"], dir, env);
+    expect(tidy.status, tidy.output).toBe(0);
+    const vet = run("go", ["vet", "."], dir, env);
+    expect(vet.output).toBe("");
+    expect(vet.status).toBe(0);
+  });
+
+  it("YAML names the schema's types, inputs, functions and outputs", () => {
+    const venv = ensurePythonVenv();
+    const parsed = spawnSync(
+      venv.python,
+      ["-c", "import json, sys, yaml; print(json.dumps(yaml.safe_load(sys.stdin)))"],
+      { input: program("yaml"), encoding: "utf8" },
+    );
+    expect(parsed.status, parsed.stderr).toBe(0);
+    const doc: Json = JSON.parse(parsed.stdout);
+    expect(doc.runtime).toBe("yaml");
+    const outputsOf: Record<string, Json> = {};
+    for (const [name, resource] of Object.entries<Json>(doc.resources)) {
+      const spec = schema.resources[resource.type];
+      expect(spec, resource.type).toBeDefined();
+      expect(Object.keys(spec.inputProperties)).toEqual(
+        expect.arrayContaining(Object.keys(resource.properties)),
+      );
+      expect(Object.keys(resource.properties)).toEqual(
+        expect.arrayContaining(spec.requiredInputs ?? []),
+      );
+      outputsOf[name] = spec.properties;
+    }
+    for (const [name, variable] of Object.entries<Json>(doc.variables)) {
+      const invoke = variable["fn::invoke"];
+      const spec = schema.functions[invoke.function];
+      expect(spec, invoke.function).toBeDefined();
+      expect(Object.keys(spec.inputs.properties)).toEqual(
+        expect.arrayContaining(Object.keys(invoke.arguments)),
+      );
+      outputsOf[name] = spec.outputs.properties;
+    }
+    for (const value of Object.values<string>(doc.outputs)) {
+      const [, name, property] = /^\$\{(\w+)\.(\w+)\}$/.exec(value) ?? [];
+      expect(outputsOf[name], value).toHaveProperty(property);
+    }
+  });
+
+  it("C# names the generated .NET SDK's namespace, classes and members", () => {
+    const csharp = program("csharp");
+    const dotnet = path.join(sdks, "dotnet");
+    const namespace = /using Irm = ([\w.]+);/.exec(csharp)?.[1];
+    const group = fs.readFileSync(path.join(dotnet, "Group.cs"), "utf8");
+    const getRole = fs.readFileSync(path.join(dotnet, "GetRole.cs"), "utf8");
+    expect(group).toContain(`namespace ${namespace}`);
+    expect(group).toContain("public partial class Group : global::Pulumi.CustomResource");
+    for (const member of ["ParentUid", "Name", "Description"]) {
+      expect(csharp).toContain(`${member} = `);
+      expect(group).toMatch(new RegExp(`public Input<string>\\?? ${member} `));
+    }
+    expect(group).toContain("public Output<string> Uid ");
+    expect(getRole).toContain("public static Output<GetRoleResult> Invoke(GetRoleInvokeArgs args");
+    expect(getRole).toMatch(/public readonly string\?? Uid;/);
+  });
+});
+
+describeOnEngine("docs/languages.md: programs on the CLI", { timeout: 120_000 }, () => {
+  let emulator: TestEmulator;
+
+  beforeAll(async () => {
+    emulator = await startTestEmulator();
+  });
+
+  afterAll(async () => {
+    await emulator?.close();
+  });
+
+  it("Python previews one group to create, reading only", async () => {
+    const { cliRoot, base } = inject("realEngine");
+    await ensureInstalledBase(base);
+    const programDir = scratch("python");
+    fs.writeFileSync(path.join(programDir, "__main__.py"), program("python"));
+    const stack = await createPythonStack({
+      name: "first-irm",
+      programDir,
+      cliRoot,
+      scratch: base,
+      wheel: pythonWheel(sdks),
+      path: [path.join(base, "node_modules", "pulumi-irm", "plugin")],
+      config: {
+        "irm:apiUrl": { value: emulator.url },
+        "irm:token": { value: emulator.token, secret: true },
+        "first-irm:rootGroupUid": { value: emulator.rootGroupUid },
+      },
+    });
+    try {
+      await emulator.clearRequests();
+      const preview = await stack.step("preview");
+      expect(preview.error).toBeUndefined();
+      expect(preview.steps).toEqual([["create", "team"]]);
+      const requests = (await emulator.requests()).map((r) => `${r.method} ${r.path}`);
+      expect(writesOf(requests)).toEqual([]);
+    } finally {
+      await stack.dispose();
+    }
+  });
+
+  it("YAML previews one group to create, reading only", async () => {
+    const programDir = scratch("yaml");
+    // The page's program, with the plugin path its "Getting the plugin" section gives
+    // (project folders sit beside the installed package's node_modules).
+    fs.writeFileSync(
+      path.join(programDir, "Pulumi.yaml"),
+      `${program("yaml")}plugins:\n  providers:\n    - name: irm\n      path: ../node_modules/pulumi-irm/plugin\n`,
+    );
+    const stack = await createEngineStack({
+      name: "first-irm-yaml",
+      program: programDir,
+      emulator,
+      projectConfig: { rootGroupUid: emulator.rootGroupUid },
+    });
+    try {
+      await emulator.clearRequests();
+      const preview = await stack.preview();
+      expect(preview.error).toBeUndefined();
+      expect(preview.changes.map((step) => `${step.op} ${step.name}`)).toEqual(["create team"]);
+      expect(writesOf(await stack.takeRequests())).toEqual([]);
+    } finally {
+      await stack.dispose();
+    }
+  });
+
+  it("TypeScript on the native plugin previews one group to create, reading only", async () => {
+    const programDir = scratch("typescript-engine");
+    fs.writeFileSync(path.join(programDir, "index.ts"), program("typescript"));
+    fs.writeFileSync(
+      path.join(programDir, "Pulumi.yaml"),
+      [
+        "name: first-irm-ts",
+        "runtime:",
+        "  name: nodejs",
+        "  options:",
+        "    typescript: true",
+        "plugins:",
+        "  providers:",
+        "    - name: irm",
+        "      path: ../node_modules/pulumi-irm/plugin",
+        "",
+      ].join("\n"),
+    );
+    const stack = await createEngineStack({
+      name: "first-irm-ts",
+      program: programDir,
+      emulator,
+      projectConfig: { rootGroupUid: emulator.rootGroupUid },
+    });
+    try {
+      // The generated SDK installed in the project; it finds @pulumi/pulumi where the
+      // program does (the installed base's node_modules).
+      fs.cpSync(
+        path.join(sdks, "nodejs", "bin"),
+        path.join(stack.dir, "node_modules", "pulumi-irm-native"),
+        { recursive: true },
+      );
+      await emulator.clearRequests();
+      const preview = await stack.preview();
+      expect(preview.error).toBeUndefined();
+      expect(preview.changes.map((step) => `${step.op} ${step.name}`)).toEqual(["create team"]);
+      expect(writesOf(await stack.takeRequests())).toEqual([]);
+    } finally {
+      await stack.dispose();
+    }
+  });
+});
