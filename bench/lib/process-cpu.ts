@@ -43,7 +43,8 @@ const MARK = "__irm_bench_tree_cpu__";
 export function kindOf(cmdline: string): ProcessKind {
   if (/dynamic-provider|pulumi-resource-/.test(cmdline)) return "provider host";
   if (/pulumi-language-|language-host\.cjs/.test(cmdline)) return "language host";
-  if (/[/\\]cmd[/\\]run(\s|$|[/\\])|[/\\]cmd[/\\]run\.js/.test(cmdline)) return "program";
+  // `.../@pulumi/pulumi/cmd/run`, as a folder or its `index.js`; arguments end in NUL.
+  if (/[/\\]cmd[/\\]run(\0|\s|$|[/\\])/.test(cmdline)) return "program";
   const argv0 = cmdline.split("\0")[0] ?? "";
   if (/(^|\/)pulumi$/.test(argv0)) return "cli";
   return "other";
