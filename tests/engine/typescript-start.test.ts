@@ -88,7 +88,8 @@ describeOnEngine("the recommended TypeScript start", { shuffle: false }, () => {
 
   it("pulumi preview runs the program without type-checking it", async () => {
     const dir = project("recommended");
-    expect((await sh(dir, "pulumi stack init dev --non-interactive")).status).toBe(0);
+    // One backend, one project name: a stack each.
+    expect((await sh(dir, "pulumi stack init recommended --non-interactive")).status).toBe(0);
     const preview = await sh(dir, "pulumi preview --non-interactive --color never");
     expect(preview.output).not.toContain("TS2322");
     expect(preview.output).toContain("program ran: three");
@@ -97,7 +98,7 @@ describeOnEngine("the recommended TypeScript start", { shuffle: false }, () => {
 
   it("without the tsconfig option, the same program stops at its type error", async () => {
     const dir = project("checked", (yaml) => yaml.replace(/^ {4}tsconfig: .*\n/m, ""));
-    expect((await sh(dir, "pulumi stack init dev --non-interactive")).status).toBe(0);
+    expect((await sh(dir, "pulumi stack init checked --non-interactive")).status).toBe(0);
     const preview = await sh(dir, "pulumi preview --non-interactive --color never");
     expect(preview.status).not.toBe(0);
     expect(preview.output).toContain("TS2322");
