@@ -19,9 +19,18 @@ import type { LogEntry } from "../../harness/emulator";
 import { createInstalledBase } from "../../harness/real-engine/installed-base";
 import { findPulumiCli, type PulumiCli } from "../../scripts/pulumi-cli/locate";
 import type { EmulatorProcess } from "./emulator-process";
+import { runMeasuringTree, type TreeCpu } from "./process-cpu";
 import { now } from "./stats";
 
-export type RealRunKind = "up" | "refresh" | "destroy";
+export type RealRunKind = "up" | "refresh" | "destroy" | "preview";
+
+export interface RealRunOptions {
+  parallel?: number;
+  /** `up` and `destroy` with the preview a user's `pulumi up --yes` runs first (default: skipped). */
+  withPreview?: boolean;
+  /** Also measure the CPU of the run's whole process tree (`process-cpu.ts`). */
+  cpu?: boolean;
+}
 
 /** Resource types the engine adds on its own: left out of step counts. */
 const ENGINE_TYPES = /^pulumi:(pulumi:Stack|providers:)/;
@@ -35,13 +44,17 @@ export interface RealRun {
   /** Every step in the order the engine started it, engine resources left out. */
   order: Array<{ op: string; urn: string }>;
   requests: LogEntry[];
+  /** With `cpu: true`: CPU of the whole process tree, and by kind of process. */
+  cpu?: TreeCpu;
 }
 
 export interface RealBenchStack {
   dir: string;
   /** The project's name (`Pulumi.yaml`), which prefixes its config keys and URNs. */
   projectName: string;
-  run(kind: RealRunKind, options?: { parallel?: number }): Promise<RealRun>;
+  run(kind: RealRunKind, options?: RealRunOptions): Promise<RealRun>;
+  /** Bytes of the stack's checkpoint on the file backend, as the engine last wrote it. */
+  stateBytes(): number;
   /** Sets project config (keys without a `:` get the project's prefix), as secrets if asked. */
   setConfig(values: Record<string, string>, options?: { secret?: boolean }): Promise<void>;
   /** The stack's outputs, secrets in plain text (`pulumi stack output --show-secrets`). */
@@ -60,8 +73,10 @@ export interface RealEngine {
     programDir: string;
     emulator: EmulatorProcess;
     projectConfig: Record<string, string>;
-    /** More environment for the CLI and what it starts. */
-    env?: Record<string, string>;
+    /** More environment for the CLI and what it starts; `undefined` removes a variable. */
+    env?: Record<string, string | undefined>;
+    /** Changes the copied project folder before the stack is made (a face's setup). */
+    prepare?: (dir: string) => void;
   }): Promise<RealBenchStack>;
   close(): void;
 }
@@ -90,17 +105,19 @@ async function createStack(
     programDir: string;
     emulator: EmulatorProcess;
     projectConfig: Record<string, string>;
-    env?: Record<string, string>;
+    env?: Record<string, string | undefined>;
+    prepare?: (dir: string) => void;
   },
 ): Promise<RealBenchStack> {
   const dir = fs.mkdtempSync(path.join(base, `${options.name}-`));
   fs.cpSync(options.programDir, dir, { recursive: true });
+  options.prepare?.(dir);
   const scratch = fs.mkdtempSync(path.join(base, `${options.name}-engine-`));
   const backend = path.join(scratch, "backend");
   const home = path.join(scratch, "home");
   fs.mkdirSync(backend);
   fs.mkdirSync(home);
-  const env: Record<string, string> = {
+  const env: Record<string, string | undefined> = {
     PATH: `${cli.bin}${path.delimiter}${process.env.PATH ?? ""}`,
     PULUMI_BACKEND_URL: `file://${backend}`,
     PULUMI_CONFIG_PASSPHRASE: "irm-bench",
@@ -113,10 +130,11 @@ async function createStack(
     PULUMI_DEBUG_COMMANDS: "true",
     ...options.env,
   };
+  for (const [key, value] of Object.entries(env)) if (value === undefined) delete env[key];
   const pulumiCommand = await PulumiCommand.get({ root: cli.root });
   const stack = await LocalWorkspace.createOrSelectStack(
     { stackName: "dev", workDir: dir },
-    { pulumiCommand, envVars: env, pulumiHome: home },
+    { pulumiCommand, envVars: env as Record<string, string>, pulumiHome: home },
   );
   const projectName = (await stack.workspace.projectSettings()).name;
   const setConfig = async (
@@ -138,7 +156,10 @@ async function createStack(
   });
   await setConfig(options.projectConfig);
 
-  const processEnv = { ...process.env, ...env };
+  const processEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
+  for (const key of Object.keys(options.env ?? {})) {
+    if (options.env?.[key] === undefined) delete processEnv[key];
+  }
   let runs = 0;
 
   async function pulumi(args: string[]): Promise<{ code: number; output: string }> {
@@ -172,8 +193,8 @@ async function createStack(
       const eventLog = path.join(scratch, `events-${++runs}.jsonl`);
       const args = [
         kind,
-        "--yes",
-        "--skip-preview",
+        ...(kind === "preview" ? [] : ["--yes"]),
+        ...(kind === "preview" || runOptions.withPreview ? [] : ["--skip-preview"]),
         "--non-interactive",
         "--color",
         "never",
@@ -186,13 +207,24 @@ async function createStack(
       if (runOptions.parallel !== undefined) args.push("--parallel", String(runOptions.parallel));
       await options.emulator.clearRequests();
       const start = now();
-      const { code, output } = await pulumi(args);
+      const measured = runOptions.cpu
+        ? await runMeasuringTree(cli.pulumi, args, {
+            cwd: dir,
+            env: processEnv,
+            timeoutMs: RUN_TIMEOUT_MS,
+          })
+        : undefined;
+      const { code, output } = measured ?? (await pulumi(args));
       const ms = now() - start;
       if (code !== 0) throw new Error(`pulumi ${kind} exited ${code}:\n${output}`);
       const requests = await options.emulator.requests();
       const { steps, summary, order } = readEventLog(eventLog);
       fs.rmSync(eventLog, { force: true });
-      return { ms, steps, summary, order, requests };
+      return { ms, steps, summary, order, requests, ...(measured ? { cpu: measured.cpu } : {}) };
+    },
+    stateBytes() {
+      const file = path.join(backend, ".pulumi", "stacks", projectName, "dev.json");
+      return fs.statSync(file).size;
     },
     async outputs() {
       const outputs = await stack.outputs();

@@ -5,6 +5,7 @@ import { exportSuite } from "./export";
 import { grpcSuite } from "./grpc";
 import { lifecycleSuite } from "./lifecycle";
 import { operationsSuite } from "./operations";
+import { routesSuite } from "./routes";
 import { sdkListingSuite } from "./sdk-listing";
 import { stateSuite } from "./state";
 
@@ -17,6 +18,7 @@ export const SUITES: Suite[] = [
   emulatorSuite,
   grpcSuite,
   exportSuite,
+  routesSuite,
 ];
 
 /**

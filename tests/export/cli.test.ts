@@ -145,6 +145,7 @@ describe("irm-export command", () => {
       "index.ts",
       "package.json",
       "tsconfig.json",
+      "tsconfig.pulumi.json",
     ]);
     const index = fs.readFileSync(path.join(out, "index.ts"), "utf8");
     expect(index).toContain(
@@ -216,7 +217,14 @@ describe("irm-export command", () => {
     fs.mkdirSync(out, { recursive: true });
     fs.mkdirSync(elsewhere, { recursive: true });
     fs.writeFileSync(path.join(out, "Pulumi.dev.yaml"), "config: {}\n");
-    const generated = ["Pulumi.yaml", "package.json", "tsconfig.json", "README.md", "index.ts"];
+    const generated = [
+      "Pulumi.yaml",
+      "package.json",
+      "tsconfig.json",
+      "tsconfig.pulumi.json",
+      "README.md",
+      "index.ts",
+    ];
     for (const file of generated) {
       const victim = path.join(elsewhere, file);
       fs.writeFileSync(victim, "precious\n");

@@ -1,0 +1,318 @@
+/**
+ * The routes benchmark (issue 38): one organisation (teams of a group, a child group, a
+ * GitHub Actions identity and its `viewer` binding) through every face the package offers
+ * (`lib/faces.ts`), on the real Pulumi engine, in interleaved rounds: each round takes
+ * every size and, for each, every face through create, no-op preview, no-op `up`, an
+ * update of five descriptions and destroy, on a fresh stack. Figures are medians over the
+ * rounds: wall time and CPU of the whole process tree per operation (`lib/process-cpu.ts`),
+ * CPU by kind of process, requests by method from the emulator's log, and the checkpoint's
+ * bytes per resource after the create.
+ *
+ * `IRM_BENCH_ROUTES_SIZES` (resources, comma-separated; default 100,400, quick 20) and
+ * `IRM_BENCH_ROUTES_ROUNDS` (default 3, quick 1) bound the run.
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { Agent } from "undici";
+import type { LogEntry } from "../../harness/emulator";
+import { type EmulatorProcess, startEmulatorProcess } from "../lib/emulator-process";
+import { FACES, type Face } from "../lib/faces";
+import { bareOk } from "../lib/http";
+import type { ProcessKind } from "../lib/process-cpu";
+import { openRealEngine, type RealBenchStack, type RealEngine } from "../lib/real-engine";
+import type { Measurement, Section } from "../lib/report";
+import { FIXTURES_DIR } from "../lib/stack";
+import { median } from "../lib/stats";
+import type { Suite, SuiteContext } from "../lib/suite";
+
+const PROGRAM_DIR = path.join(FIXTURES_DIR, "routes");
+const RESOURCES_PER_TEAM = 4;
+const EDITED = 5;
+
+type OperationId = "create" | "preview" | "noop-up" | "update" | "destroy";
+
+interface OperationSpec {
+  id: OperationId;
+  label: string;
+  /** The request floor: one per resource created or deleted, one PATCH per edited team. */
+  floor(resources: number): number;
+}
+
+const OPERATIONS: OperationSpec[] = [
+  { id: "create", label: "create (`up --yes`)", floor: (n) => n },
+  { id: "preview", label: "no-op `preview`", floor: () => 0 },
+  { id: "noop-up", label: "no-op `up --yes`", floor: () => 0 },
+  { id: "update", label: `update ${EDITED} descriptions (\`up --yes\`)`, floor: () => EDITED },
+  { id: "destroy", label: "`destroy --yes`", floor: (n) => n },
+];
+
+const KINDS: Array<ProcessKind | "unsampled"> = [
+  "program",
+  "language host",
+  "provider host",
+  "cli",
+  "other",
+  "unsampled",
+];
+
+interface Sample {
+  wallMs: number;
+  cpuSeconds: number;
+  byKind: Record<string, number>;
+  requests: LogEntry[];
+}
+
+type Samples = Map<string, Sample[]>;
+
+function key(face: string, size: number, operation: OperationId): string {
+  return `${face}/${size}/${operation}`;
+}
+
+async function viewerRoleUid(emu: EmulatorProcess): Promise<string> {
+  const dispatcher = new Agent();
+  try {
+    const answer = await bareOk<{ roles: Array<{ uid: string }> }>(
+      dispatcher,
+      "GET",
+      `${emu.url}/iam/v2beta1/roles?name=viewer`,
+      emu.token,
+    );
+    return answer.roles[0].uid;
+  } finally {
+    await dispatcher.close();
+  }
+}
+
+/** `POST×400, DELETE×0`: requests by method. */
+export function byMethod(requests: LogEntry[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const entry of requests) counts[entry.method] = (counts[entry.method] ?? 0) + 1;
+  return counts;
+}
+
+function describeMethods(requests: LogEntry[]): string {
+  const counts = Object.entries(byMethod(requests));
+  return counts.length === 0
+    ? "no request"
+    : counts.map(([method, count]) => `${method}×${count}`).join(", ");
+}
+
+/** One face through every operation on a fresh stack of `size` resources. */
+async function cycle(
+  engine: RealEngine,
+  emu: EmulatorProcess,
+  face: Face,
+  size: number,
+  roleUid: string,
+  samples: Samples,
+  stateBytes: Map<string, number[]>,
+): Promise<void> {
+  const teams = size / RESOURCES_PER_TEAM;
+  const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), "irm-routes-ts-node-"));
+  const stack: RealBenchStack = await engine.createStack({
+    name: `routes-${face.id}-${size}`,
+    programDir: PROGRAM_DIR,
+    emulator: emu,
+    projectConfig: { teams: String(teams), rootGroupUid: emu.rootGroupUid, roleUid },
+    // The ts-node bundled with `@pulumi/pulumi` keeps what it compiled (and type-checked)
+    // in a cache keyed by the source text, in the OS temp folder by default: one per
+    // stack, so each face starts as on a fresh machine and no face warms another's.
+    env: { ...face.env, TS_NODE_CACHE_DIRECTORY: cacheDir },
+    prepare: (dir) => face.prepare(dir),
+  });
+  let created = false;
+  try {
+    const record = async (operation: OperationId, kind: "up" | "preview" | "destroy") => {
+      const run = await stack.run(kind, { withPreview: kind !== "preview", cpu: true });
+      const expected = operation === "create" ? "create" : operation === "update" ? "update" : "";
+      if (expected && (run.steps[expected] ?? 0) !== (operation === "update" ? EDITED : size)) {
+        throw new Error(
+          `routes ${face.id} ${size} ${operation}: steps ${JSON.stringify(run.steps)}`,
+        );
+      }
+      const list = samples.get(key(face.id, size, operation)) ?? [];
+      list.push({
+        wallMs: run.ms,
+        cpuSeconds: run.cpu?.totalSeconds ?? Number.NaN,
+        byKind: { ...(run.cpu?.byKind ?? {}) },
+        requests: run.requests,
+      });
+      samples.set(key(face.id, size, operation), list);
+    };
+    await record("create", "up");
+    created = true;
+    const bytes = stateBytes.get(`${face.id}/${size}`) ?? [];
+    bytes.push(stack.stateBytes() / size);
+    stateBytes.set(`${face.id}/${size}`, bytes);
+    await record("preview", "preview");
+    await record("noop-up", "up");
+    // As a user changes a description: an edit of the program's text.
+    const index = path.join(stack.dir, "index.ts");
+    const text = fs.readFileSync(index, "utf8");
+    const edited = text.replace("const EDITED_TEAMS = 0;", `const EDITED_TEAMS = ${EDITED};`);
+    if (edited === text) throw new Error("routes: the program has no EDITED_TEAMS line to edit");
+    fs.writeFileSync(index, edited);
+    await record("update", "up");
+    await record("destroy", "destroy");
+    created = false;
+  } finally {
+    if (created) await stack.run("destroy").catch(() => undefined);
+    stack.dispose();
+    fs.rmSync(cacheDir, { recursive: true, force: true });
+  }
+}
+
+const seconds = (value: number) => `${value.toFixed(2)} s`;
+
+function report(
+  faces: Face[],
+  sizes: number[],
+  samples: Samples,
+  stateBytes: Map<string, number[]>,
+): Measurement[] {
+  const measurements: Measurement[] = [];
+  for (const size of sizes) {
+    for (const face of faces) {
+      for (const operation of OPERATIONS) {
+        const list = samples.get(key(face.id, size, operation.id));
+        if (!list || list.length === 0) continue;
+        const wall = median(list.map((s) => s.wallMs)) / 1000;
+        const cpu = median(list.map((s) => s.cpuSeconds));
+        const kinds = KINDS.map(
+          (kind) => `${kind} ${seconds(median(list.map((s) => s.byKind[kind] ?? 0)))}`,
+        ).join(", ");
+        const id = `${face.id}-${size}-${operation.id}`;
+        const label = `${face.label}, ${size} resources: ${operation.label}`;
+        measurements.push({
+          id: `${id}-wall`,
+          label: `${label}: wall`,
+          value: wall,
+          unit: "s",
+          detail: `median of ${list.length} (${list.map((s) => (s.wallMs / 1000).toFixed(1)).join(", ")} s)`,
+        });
+        measurements.push({
+          id: `${id}-cpu`,
+          label: `${label}: CPU of the process tree`,
+          value: cpu,
+          unit: "s",
+          detail: `median by kind: ${kinds}`,
+        });
+        const requests = list[list.length - 1].requests;
+        const floor = operation.floor(size);
+        measurements.push({
+          id: `${id}-requests`,
+          label: `${label}: requests`,
+          value: requests.length,
+          unit: "requests",
+          floor,
+          ratio:
+            floor === 0
+              ? requests.length === 0
+                ? 1
+                : Number.POSITIVE_INFINITY
+              : requests.length / floor,
+          goal: "ratio 1.0",
+          met: requests.length <= floor,
+          detail: describeMethods(requests),
+        });
+      }
+      const bytes = stateBytes.get(`${face.id}/${size}`);
+      if (bytes && bytes.length > 0) {
+        measurements.push({
+          id: `${face.id}-${size}-state-bytes`,
+          label: `${face.label}, ${size} resources: checkpoint bytes per resource after create`,
+          value: Math.round(median(bytes)),
+          unit: "B",
+          detail:
+            "the file backend's checkpoint (`.pulumi/stacks/routes/dev.json`) over the resources the program declares",
+        });
+      }
+    }
+    // The recommended setup against the README's, same run, same size.
+    for (const operation of ["noop-up", "update"] as const) {
+      const ours = samples.get(key("dynamic-recommended", size, operation));
+      const theirs = samples.get(key("dynamic-readme", size, operation));
+      if (!ours?.length || !theirs?.length) continue;
+      for (const [what, of] of [
+        ["wall", (s: Sample) => s.wallMs],
+        ["CPU", (s: Sample) => s.cpuSeconds],
+      ] as const) {
+        const ratio = median(ours.map(of)) / median(theirs.map(of));
+        measurements.push({
+          id: `recommended-over-readme-${size}-${operation}-${what.toLowerCase()}`,
+          label: `${size} resources, ${OPERATIONS.find((o) => o.id === operation)?.label}: ${what} of the recommended setup over the README's`,
+          value: ratio,
+          unit: "×",
+          ratio,
+          goal: "ratio ≤ 0.6",
+          met: ratio <= 0.6,
+        });
+      }
+    }
+  }
+  return measurements;
+}
+
+const TITLE = "7. Routes: one organisation through each face of the package";
+
+async function run(context: SuiteContext): Promise<Section[]> {
+  const engine = openRealEngine();
+  if (!engine) {
+    context.log("routes: no Pulumi CLI found (npm run pulumi:install provides one): skipped");
+    return [
+      {
+        id: "routes",
+        title: TITLE,
+        method:
+          "**Skipped in this run: no Pulumi CLI was found.** This suite runs only on the real engine.",
+        measurements: [],
+        notes: [],
+      },
+    ];
+  }
+  const sizes = (process.env.IRM_BENCH_ROUTES_SIZES ?? context.pick("100,400", "20"))
+    .split(",")
+    .map(Number);
+  if (
+    sizes.some((size) => !Number.isInteger(size) || size < 4 || size % RESOURCES_PER_TEAM !== 0)
+  ) {
+    throw new Error("IRM_BENCH_ROUTES_SIZES: resources, comma-separated, each a multiple of 4");
+  }
+  const rounds = Number(process.env.IRM_BENCH_ROUTES_ROUNDS ?? context.pick(3, 1));
+  const faces = FACES.filter((face) => face.unavailable() === undefined);
+  const notRun = FACES.filter((face) => face.unavailable() !== undefined).map(
+    (face) => `${face.label}: not run (${face.unavailable()})`,
+  );
+  const samples: Samples = new Map();
+  const stateBytes = new Map<string, number[]>();
+  const emu = await startEmulatorProcess();
+  try {
+    const roleUid = await viewerRoleUid(emu);
+    for (let round = 1; round <= rounds; round++) {
+      for (const size of sizes) {
+        for (const face of faces) {
+          context.log(`routes: round ${round}/${rounds}, ${size} resources, ${face.id}`);
+          await cycle(engine, emu, face, size, roleUid, samples, stateBytes);
+        }
+      }
+    }
+  } finally {
+    await emu.close();
+    engine.close();
+  }
+  return [
+    {
+      id: "routes",
+      title: TITLE,
+      method: `\`bench/fixtures/routes\`: teams of four resources (a group under the root, a child group, a GitHub Actions identity and its \`viewer\` binding) at ${sizes.join(" and ")} resources, on the real Pulumi engine (CLI ${engine.cli.version}, file backend, default parallelism), each face (\`bench/lib/faces.ts\`) on a fresh stack per round through create, no-op \`preview\`, no-op \`up\`, an update of ${EDITED} descriptions (an edit of the program's text, as a user makes it) and \`destroy\`, as a user runs them (\`up --yes\` and \`destroy --yes\` preview first). ${rounds} interleaved round(s): every face and size in each round; figures are medians. CPU is user + system time of the whole process tree (exact, from the shell that waits for the CLI); by kind it is sampled every 100 ms from \`/proc\` (what a process spent after its last sample is \`unsampled\`). Requests come from the emulator's log; state is the checkpoint file's size over the resources. The ts-node bundled with \`@pulumi/pulumi\` caches what it compiled, keyed by the source text: each stack has its own cache, empty at its create, so the create and the update (a new text) compile, and type-check where the setup asks it, once; the no-op runs find the text compiled.`,
+      measurements: report(faces, sizes, samples, stateBytes),
+      notes: [
+        "Wall time on a shared machine carries the load of other work; CPU and requests are steadier, and every ratio compares figures of this run only.",
+        ...notRun,
+      ],
+    },
+  ];
+}
+
+export const routesSuite: Suite = { name: "routes", sectionIds: ["routes"], run };
