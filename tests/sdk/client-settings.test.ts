@@ -160,7 +160,7 @@ describe("IrmClient", () => {
     expect(Object.keys(client.registry).sort()).toEqual(["repos", "tags"]);
     expect(Object.keys(client.vulnerabilities)).toEqual(["advisories"]);
     expect(Object.keys(client.events)).toEqual(["subscriptions"]);
-    expect(Object.keys(client.v1).sort()).toEqual(["groups", "repos"]);
+    expect(Object.keys(client.v1).sort()).toEqual(["groups", "repos", "tags"]);
     const { inspect } = await import("node:util");
     expect(inspect(client, { depth: 10 })).not.toContain("printed-secret-token");
     expect(JSON.stringify(client)).not.toContain("printed-secret-token");
