@@ -78,6 +78,11 @@ const GROUP_CONTENTS: { readonly [K in BlockingType]: ContentsLister } = {
         ? `group invite for role ${JSON.stringify(invite.role.name)} (${invite.uid})`
         : `group invite (${invite.uid})`,
     ),
+  Subscription: (client, uid) =>
+    describedOrNone(
+      client.events.subscriptions.list(inside(uid)),
+      (subscription) => `event subscription to ${subscription.sink} (${subscription.uid})`,
+    ),
   // The association hangs on the group's own uid: a get, NOT_FOUND when there is none.
   AccountAssociation: (client, uid) =>
     describedOrNone(

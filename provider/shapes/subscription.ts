@@ -12,6 +12,8 @@ const INPUTS = {
 export const SUBSCRIPTION_SHAPE = t.kindShape({
   type: "Subscription",
   runtimeExport: "subscription",
+  // The API refuses a group's delete while it has an event subscription.
+  blocksGroupDelete: true,
   doc: "An event subscription (webhook) of a group.",
   inputs: INPUTS,
   outputs: {

@@ -204,6 +204,26 @@ describe("Group lifecycle", () => {
     expect((await emu.client.iam.groups.get(created.id)).uid).toBe(created.id);
   });
 
+  it("a group holding only an event subscription made outside the run names it within seconds", async () => {
+    await emu.configureRuntime({ "irm:deleteTimeoutMs": "120000" });
+    const name = uniqueName("has-webhook");
+    const created = await runtime.group.create(
+      await checkedGroup({ parentUid: emu.rootGroupUid, name }),
+    );
+    const subscription = await emu.client.events.subscriptions.create(created.id, {
+      sink: "https://hooks.example.com/irm",
+    });
+    const started = Date.now();
+    await expect(runtime.group.delete(created.id, created.outs!)).rejects.toThrow(
+      `Cannot delete group "${name}" (${created.id}): it still holds ` +
+        `event subscription to https://hooks.example.com/irm (${subscription.uid}), which this run did not delete.`,
+    );
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect((await emu.client.events.subscriptions.get(subscription.uid)).uid).toBe(
+      subscription.uid,
+    );
+  });
+
   it("retries RESOURCE_NOT_EMPTY while a child is still being deleted, then succeeds", async () => {
     await emu.configureRuntime({ "irm:deleteTimeoutMs": "60000" });
     const parent = await runtime.group.create(
