@@ -183,6 +183,12 @@ function seenExisting(context: HandlerContext, uid: string): void {
   existingGroupsOf(context.client()).set(uid, Promise.resolve(true));
 }
 
+/** As {@link seenExisting}, but never over an answer this client already has. */
+function trustExisting(context: HandlerContext, uid: string): void {
+  const cache = existingGroupsOf(context.client());
+  if (!cache.has(uid)) cache.set(uid, Promise.resolve(true));
+}
+
 /**
  * False only when the API answers NOT_FOUND for this group (or, with `collection`, this
  * object of another collection: uids are never shared across collections).
@@ -399,7 +405,13 @@ function lifecycle<
     if (inputs === undefined || inputs.adoptUid) return undefined;
     const uid = spec.container.fromInputs(inputs);
     if (uid === undefined || uid === "" || isUnknown(uid)) return undefined;
-    if (olds[spec.container.path] === uid) return undefined;
+    if (olds[spec.container.path] === uid) {
+      // Held in state under this container: it existed when state was written. A
+      // replacement's second check (the engine's, without the old inputs) trusts that
+      // too instead of asking; a container since deleted fails the create itself.
+      trustExisting(context, uid);
+      return undefined;
+    }
     if (!(await groupExists(context, uid, spec.containerKind?.api))) {
       const noun = spec.containerKind?.noun ?? "group";
       return {

@@ -68,6 +68,21 @@ describe("the parent check's memory of existing groups", () => {
     expect(await getsOf(second, parent.uid)).toBe(1);
   });
 
+  it("needs no GET when a replacement is checked again without its old inputs", async () => {
+    // The engine checks a replacement twice: with the old inputs (same parent: trusted,
+    // as state holds the object under it), then without them, as a new object's.
+    const parent = await first.client.iam.groups.create(first.rootGroupUid, {
+      name: "parent-of-a-replaced",
+    });
+    await first.configureRuntime();
+    await first.clearRequests();
+    const olds = { parentUid: parent.uid, sink: "https://hooks.example.com/old" };
+    const news = { parentUid: parent.uid, sink: "https://hooks.example.com/new" };
+    expect((await runtime.subscription.check(olds, news)).failures).toEqual([]);
+    expect((await runtime.subscription.check({}, news)).failures).toEqual([]);
+    expect(await getsOf(first, parent.uid)).toBe(0);
+  });
+
   it("needs no GET for a group this client has just created: a child in the same run", async () => {
     await first.configureRuntime();
     const parent = await runtime.group.create({
