@@ -1,26 +1,27 @@
 /**
- * `npm run demo` end to end, spawned as a user runs it, with the real CLI wherever this
- * run has it; and, on a machine with no Pulumi CLI to be found (no `pulumi` on PATH, an
- * empty CLI cache), the demo's first step: it says so in one line and builds the CLI
- * with `scripts/pulumi-cli/install.ts` (here with a stand-in `go` that writes a CLI
- * reporting the pinned version, so the test does not spend minutes compiling).
+ * `npm run demo` (scripts/demo.ts) with a stand-in deployer: the emulator, the example
+ * installed as users install it, two deployments with the organisation printed between
+ * and the second one's writes counted. And, on a machine with no Pulumi CLI to be found
+ * (no `pulumi` on PATH, an empty CLI cache), the demo's first step: it says so in one
+ * line and builds the CLI with `scripts/pulumi-cli/install.ts` (here with a stand-in
+ * `go` that writes a CLI reporting the pinned version, so the test does not spend
+ * minutes compiling).
  */
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { REPO_ROOT, scratchDir } from "../../harness/installed-package";
+import { createOrgHierarchy } from "../../harness/orgs/demo-org";
+import { runDemo } from "../../scripts/demo";
 import { pinnedPulumiVersion } from "../../scripts/pulumi-cli/locate";
+import { IrmClient } from "../../sdk/index";
 
 function pathWithoutPulumi(): string {
   return (process.env.PATH ?? "")
     .split(path.delimiter)
     .filter((dir) => dir !== "" && !fs.existsSync(path.join(dir, "pulumi")))
     .join(path.delimiter);
-}
-
-function runDemo(env: Record<string, string> = {}) {
-  return runNode(["--import", "tsx", path.join("scripts", "demo.ts")], env);
 }
 
 function runNode(
@@ -114,45 +115,78 @@ describe("npm run demo", () => {
     }
   }, 120_000);
 
-  it.runIf(inject("realEngine").cliRoot !== "")(
-    "with the real Pulumi CLI, runs pulumi up twice in the example's folder: 14 created, then 14 unchanged, as Pulumi says",
-    async () => {
-      const cliRoot = inject("realEngine").cliRoot;
-      const { code, output } = await runDemo({ PULUMI_CLI_DIR: cliRoot });
-      expect(output).toMatch(
-        /Using the Pulumi CLI v\d+\.\d+\.\d+ \(.*\) with a local file backend/,
-      );
-      expect(output).not.toContain("No Pulumi CLI found");
-      // The engine's own summary of each run: the 13 resources and the stack itself; the
-      // demo's lines say the same numbers.
-      expect(output).toMatch(/\+ 14 created/);
-      expect(output).toMatch(/14 unchanged/);
-      const created = /\+ (\d+) created/.exec(output)?.[1];
-      const unchanged = /^\s+(\d+) unchanged$/m.exec(output)?.[1];
-      expect(output).toContain(
-        `First deployment: ${created} created or changed (Pulumi counts the stack as one).`,
-      );
-      expect(output).toContain(
-        `Second deployment: no changes (${unchanged} unchanged, 0 write requests).`,
-      );
-      expect(output).toMatch(/^Emulator listening on http:\/\/127\.0\.0\.1:\d+/m);
-      for (const line of [
-        "example-org (root organisation)",
-        "├── [group] engineering - All engineering teams",
-        "│   ├── [group] payments - Card and ledger services",
-        "│   │   ├── [group] payments-api - Public payments API",
-        "│   └── [group] platform - Build and runtime infrastructure",
-        "│       └── [identity] platform-ci (accepts repo:acme/platform:ref:refs/heads/main)",
-        "│           ├── role editor on platform",
-        "│           └── role registry.pull on example-org",
-      ]) {
-        expect(output).toContain(line);
-      }
-      expect(output.trimEnd().endsWith("Emulator stopped.")).toBe(true);
-      // No token (a JWT) is ever printed.
-      expect(output).not.toMatch(/eyJ[\w-]+\.[\w-]+\./);
-      expect(code).toBe(0);
-    },
-    240_000,
-  );
+  it("deploys examples/org-hierarchy twice, prints the organisation between, and says the second run changed and wrote nothing", async () => {
+    // A stand-in for the Pulumi CLI: its first deployment makes what the example
+    // declares (through the SDK), its second sends nothing, and each answers what Pulumi
+    // would count (the stack itself is one resource). The CLI's own counts, read from
+    // `pulumi stack history` as the demo reads them, and a second up of the example
+    // writing nothing, are proven on the engine: tests/engine/org-hierarchy.test.ts.
+    const lines: string[] = [];
+    const code = await runDemo({
+      log: (line) => lines.push(line),
+      deployer: async (project, emulator) => {
+        expect(fs.existsSync(path.join(project.dir, "node_modules", "pulumi-irm"))).toBe(true);
+        let made = 0;
+        return {
+          describe: "Deploying with a stand-in.",
+          async deploy() {
+            if (made > 0) return { changed: 0, unchanged: made + 1 };
+            const { apiUrl: url, token, rootGroupUid } = emulator.bootstrap;
+            made = Object.keys(await createOrgHierarchy({ url, token, rootGroupUid })).length;
+            return { changed: made + 1, unchanged: 0 };
+          },
+          dispose() {},
+        };
+      },
+    });
+    const output = lines.join("\n");
+    expect(output).toMatch(/^Emulator listening on http:\/\/127\.0\.0\.1:\d+/m);
+    expect(output).toContain("Deploying with a stand-in.");
+    expect(output).toContain(
+      "First deployment: 14 created or changed (Pulumi counts the stack as one).",
+    );
+    expect(output).toContain("Second deployment: no changes (14 unchanged, 0 write requests).");
+    for (const line of [
+      "example-org (root organisation)",
+      "├── [group] engineering - All engineering teams",
+      "│   ├── [group] payments - Card and ledger services",
+      "│   │   ├── [group] payments-api - Public payments API",
+      "│   └── [group] platform - Build and runtime infrastructure",
+      "│       └── [identity] platform-ci (accepts repo:acme/platform:ref:refs/heads/main)",
+      "│           ├── role editor on platform",
+      "│           └── role registry.pull on example-org",
+    ]) {
+      expect(output).toContain(line);
+    }
+    expect(output.trimEnd().endsWith("Emulator stopped.")).toBe(true);
+    // No token (a JWT) is ever printed.
+    expect(output).not.toMatch(/eyJ[\w-]+\.[\w-]+\./);
+    expect(code).toBe(0);
+  }, 120_000);
+
+  it("a second deployment that writes is reported as unexpected, and the demo fails", async () => {
+    const lines: string[] = [];
+    const code = await runDemo({
+      log: (line) => lines.push(line),
+      deployer: async (_project, emulator) => {
+        const { apiUrl: url, token, rootGroupUid } = emulator.bootstrap;
+        const client = new IrmClient({ baseUrl: url, token });
+        return {
+          describe: "Deploying with a stand-in that writes each time.",
+          async deploy() {
+            await client.iam.groups.create(rootGroupUid, { name: `team-${Date.now()}` });
+            return { changed: 0, unchanged: 2 };
+          },
+          dispose() {
+            void client.close();
+          },
+        };
+      },
+    });
+    expect(lines).toContain(
+      "Second deployment changed 0 resources with 1 write requests: unexpected.",
+    );
+    expect(lines.at(-1)).toBe("Emulator stopped.");
+    expect(code).toBe(1);
+  }, 120_000);
 });
