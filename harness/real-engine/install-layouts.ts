@@ -11,6 +11,7 @@ import * as fs from "node:fs";
 import { createRequire } from "node:module";
 import * as os from "node:os";
 import * as path from "node:path";
+import { projectCacheDir } from "../../scripts/pulumi-cli/locate";
 import { REPO_ROOT } from "../installed-package";
 import {
   ensureInstalledBase,
@@ -75,11 +76,7 @@ function pack(root: string, dest: string): string {
  * TypeScript version, never changes): beside the CLI cache, outside the repository.
  */
 function packedCommitCache(): string {
-  return path.join(
-    process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), ".cache"),
-    "pulumi-irm",
-    "packed-commits",
-  );
+  return projectCacheDir("packed-commits");
 }
 
 /** `packCommit`, kept in a cache for the next run (the tests' upgrade scenarios). */

@@ -15,6 +15,7 @@ import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { projectCacheDir } from "../../scripts/pulumi-cli/locate";
 import { ensureBuilt, REPO_ROOT } from "../installed-package";
 
 export interface RealEngineContext {
@@ -108,14 +109,7 @@ export function dependencyKey(root: string = REPO_ROOT): string {
  * CLI cache, outside the repository (`IRM_INSTALL_CACHE` to move it).
  */
 export function dependencyCache(key: string = dependencyKey()): string {
-  const root =
-    process.env.IRM_INSTALL_CACHE ??
-    path.join(
-      process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), ".cache"),
-      "pulumi-irm",
-      "installed-deps",
-    );
-  return path.join(root, key);
+  return path.join(projectCacheDir("installed-deps", process.env.IRM_INSTALL_CACHE), key);
 }
 
 /**
