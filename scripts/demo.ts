@@ -40,7 +40,7 @@ export interface Deployer {
 }
 
 /** The real CLI, a file backend in a temporary folder, the token only in the environment. */
-function pulumiCliDeployer(
+export function pulumiCliDeployer(
   cli: PulumiCli,
   project: ConsumerProject,
   emulator: RunningEmulator,

@@ -13,7 +13,7 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { REPO_ROOT, scratchDir } from "../../harness/installed-package";
 import { createOrgHierarchy } from "../../harness/orgs/demo-org";
-import { runDemo } from "../../scripts/demo";
+import { pulumiCliDeployer, runDemo } from "../../scripts/demo";
 import { pinnedPulumiVersion } from "../../scripts/pulumi-cli/locate";
 import { IrmClient } from "../../sdk/index";
 
@@ -189,4 +189,55 @@ describe("npm run demo", () => {
     expect(lines.at(-1)).toBe("Emulator stopped.");
     expect(code).toBe(1);
   }, 120_000);
+  it("its real deployer: the token only in the environment, pulumi up as users run it, counts from the stack history", async () => {
+    // A stand-in `pulumi` that logs each call (and whether IRM_TOKEN reached it), and
+    // answers `stack history --json` with the last update first, as the CLI does.
+    const scratch = scratchDir("demo-deployer");
+    fs.rmSync(scratch, { recursive: true, force: true });
+    fs.mkdirSync(path.join(scratch, "bin"), { recursive: true });
+    const log = path.join(scratch, "calls.log");
+    const pulumi = path.join(scratch, "bin", "pulumi");
+    const history = [
+      { resourceChanges: { same: 3, update: 1, create: 2 } },
+      { resourceChanges: { create: 6 } },
+    ];
+    fs.writeFileSync(
+      pulumi,
+      `#!/bin/sh
+echo "$* token:\${IRM_TOKEN:+set}" >> '${log}'
+if [ "$1" = "stack" ] && [ "$2" = "history" ]; then echo '${JSON.stringify(history)}'; fi
+`,
+      { mode: 0o755 },
+    );
+    const bootstrap = {
+      apiUrl: "http://127.0.0.1:1",
+      token: "sentinel-demo-token",
+      rootGroupUid: "a".repeat(40),
+    };
+    const deployer = pulumiCliDeployer(
+      { pulumi, root: scratch, bin: path.dirname(pulumi), version: "v3.0.0", source: "PATH" },
+      { dir: scratch } as never,
+      { bootstrap } as never,
+    );
+    try {
+      expect(deployer.describe).toMatch(
+        /^Using the Pulumi CLI v3\.0\.0 \(.*\/bin\/pulumi, from PATH\) with a local file backend in /,
+      );
+      expect(await deployer.deploy()).toEqual({ changed: 3, unchanged: 3 });
+      const calls = fs.readFileSync(log, "utf8").trim().split("\n");
+      expect(calls).toEqual([
+        "stack init demo --non-interactive token:set",
+        `config set --stack demo irm:apiUrl ${bootstrap.apiUrl} --non-interactive token:set`,
+        `config set --stack demo org-hierarchy:rootGroupUid ${bootstrap.rootGroupUid} --non-interactive token:set`,
+        // As users run it: the preview first, then the update (no --skip-preview).
+        "up --yes --stack demo --non-interactive token:set",
+        "stack history --json --stack demo --non-interactive token:set",
+      ]);
+      // The token goes by the environment only, never into stack configuration.
+      expect(calls.join("\n")).not.toContain(bootstrap.token);
+    } finally {
+      deployer.dispose();
+      fs.rmSync(scratch, { recursive: true, force: true });
+    }
+  });
 });
