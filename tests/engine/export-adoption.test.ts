@@ -10,6 +10,7 @@
  * project is generated and type-checked in tests/export/); a renamed resource takes
  * its object over with no write.
  */
+import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -130,8 +131,15 @@ describe.skipIf(!hasRealEngine())(
     it("a binding renamed in the program: the new name takes the binding over, the old name's delete sends nothing", async () => {
       // The generated names are the user's to change. The new name adopts the binding
       // (its adoptUid), then the engine deletes the old name, whose state holds the same
-      // uid: that delete must leave the binding to the new name.
+      // uid: that delete must leave the binding to the new name. The export protected
+      // every resource, so the old name is unprotected first, as a user would
+      // (`pulumi state unprotect`, which runs no engine).
       const [binding] = (await stack.resources()).filter((r) => r.name === "platform-ci-editor");
+      execFileSync(stack.cli.path, ["state", "unprotect", binding.urn, "--yes", "--stack", "dev"], {
+        cwd: stack.dir,
+        env: stack.cli.env,
+        stdio: "pipe",
+      });
       stack.editProgram('"platform-ci-editor"', '"ci-editor"');
       const result = await stack.up();
       expect(result.error).toBeUndefined();
