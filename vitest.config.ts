@@ -1,10 +1,21 @@
 import { defineConfig } from "vitest/config";
 import LongFilesFirst from "./tests/support/real-engine/sequencer";
 
+/**
+ * Two tiers, chosen by folder (tests/README.md):
+ * - `fast`: every test that needs no Pulumi engine (`npm run test:fast`). Its global
+ *   setup offers no CLI, and the engine entry points (`describeOnEngine`,
+ *   `createEngineStack`) refuse to run in it, so a file that needs the engine fails
+ *   here instead of quietly skipping.
+ * - `engine`: the scenarios on the real Pulumi CLI (`npm run test:engine`), in
+ *   `tests/engine/`, and `tests/native/` for the native provider plugin's scenarios
+ *   (YAML, Python).
+ * `npm test` runs both, into one JSON results file (.ci/run counts it).
+ */
+export const ENGINE_TIER = ["tests/engine/**/*.test.ts", "tests/native/**/*.test.ts"];
+
 export default defineConfig({
   test: {
-    include: ["tests/**/*.test.ts"],
-    globalSetup: ["tests/support/real-engine/global-setup.ts"],
     exclude: ["tests/reliability/slow/**", "node_modules/**", "dist/**"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
@@ -26,5 +37,24 @@ export default defineConfig({
     sequence: { sequencer: LongFilesFirst },
     reporters: ["default", "json"],
     outputFile: { json: ".vitest-results.json" },
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "fast",
+          include: ["tests/**/*.test.ts"],
+          exclude: [...ENGINE_TIER, "tests/reliability/slow/**", "node_modules/**", "dist/**"],
+          globalSetup: ["tests/support/tiers/fast-setup.ts"],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "engine",
+          include: ENGINE_TIER,
+          globalSetup: ["tests/support/real-engine/global-setup.ts"],
+        },
+      },
+    ],
   },
 });

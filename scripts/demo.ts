@@ -26,12 +26,13 @@ const EXAMPLE = "org-hierarchy";
 const STACK = "demo";
 
 /** One deployment: how many resources it touched, for the "nothing changes" check. */
-interface Deployment {
+export interface Deployment {
   changed: number;
   unchanged: number;
 }
 
-interface Deployer {
+/** What deploys the example for the demo: the real CLI, or a stand-in in its tests. */
+export interface Deployer {
   /** One line saying how this demo deploys. */
   describe: string;
   deploy(): Promise<Deployment>;
@@ -39,7 +40,7 @@ interface Deployer {
 }
 
 /** The real CLI, a file backend in a temporary folder, the token only in the environment. */
-function pulumiCliDeployer(
+export function pulumiCliDeployer(
   cli: PulumiCli,
   project: ConsumerProject,
   emulator: RunningEmulator,
@@ -103,21 +104,27 @@ function pulumiCliDeployer(
       // As users run it: the preview first, then the update.
       await runInteractive(["up", "--yes", "--stack", STACK]);
       // The last update's summary says what changed.
-      const history = JSON.parse(run(["stack", "history", "--json", "--stack", STACK])) as Array<{
-        resourceChanges?: Record<string, number>;
-      }>;
-      // Counted as Pulumi's own summary counts them: the stack itself is one resource.
-      const counts = history[0]?.resourceChanges ?? {};
-      const unchanged = counts.same ?? 0;
-      const changed = Object.entries(counts)
-        .filter(([op]) => op !== "same")
-        .reduce((sum, [, count]) => sum + count, 0);
-      return { changed, unchanged };
+      return lastDeployment(JSON.parse(run(["stack", "history", "--json", "--stack", STACK])));
     },
     dispose() {
       fs.rmSync(backend, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The last update of `pulumi stack history --json`, counted as Pulumi's own summary
+ * counts it (the stack itself is one resource).
+ */
+export function lastDeployment(
+  history: Array<{ resourceChanges?: Record<string, number> }>,
+): Deployment {
+  const counts = history[0]?.resourceChanges ?? {};
+  const unchanged = counts.same ?? 0;
+  const changed = Object.entries(counts)
+    .filter(([op]) => op !== "same")
+    .reduce((sum, [, count]) => sum + count, 0);
+  return { changed, unchanged };
 }
 
 async function countWrites(emulator: RunningEmulator): Promise<number> {
@@ -126,9 +133,22 @@ async function countWrites(emulator: RunningEmulator): Promise<number> {
   return requests.filter((r) => r.method !== "GET").length;
 }
 
-async function main(): Promise<number> {
+export interface DemoOptions {
+  /** Makes the deployer (default: the real Pulumi CLI, built first when none is found). */
+  deployer?: (project: ConsumerProject, emulator: RunningEmulator) => Promise<Deployer>;
+  /** Where the demo's lines go (default: the console). */
+  log?: (line: string) => void;
+}
+
+/** The demo; answers its exit code (0 when the second deployment changed nothing). */
+export async function runDemo(options: DemoOptions = {}): Promise<number> {
+  const log = options.log ?? ((line: string) => console.log(line));
+  const makeDeployer =
+    options.deployer ??
+    (async (project: ConsumerProject, emulator: RunningEmulator) =>
+      pulumiCliDeployer(await ensurePulumiCli(), project, emulator));
   const emulator = await startEmulator({ host: "127.0.0.1", port: 0 });
-  console.log(
+  log(
     `Emulator listening on ${emulator.url} (root organisation ${emulator.bootstrap.rootGroupUid}).`,
   );
   let project: ConsumerProject | undefined;
@@ -139,30 +159,28 @@ async function main(): Promise<number> {
       name: "demo",
       programDir: path.join(REPO_ROOT, "examples", EXAMPLE),
     });
-    deployer = pulumiCliDeployer(await ensurePulumiCli(), project, emulator);
-    console.log(deployer.describe);
+    deployer = await makeDeployer(project, emulator);
+    log(deployer.describe);
 
-    console.log(`\nFirst deployment of examples/${EXAMPLE}:`);
+    log(`\nFirst deployment of examples/${EXAMPLE}:`);
     const first = await deployer.deploy();
-    console.log(
+    log(
       `First deployment: ${first.changed} created or changed (Pulumi counts the stack as one).\n`,
     );
 
     const { apiUrl, token, rootGroupUid } = emulator.bootstrap;
     for (const line of renderOrganisation(await readOrganisation(apiUrl, token, rootGroupUid)))
-      console.log(line);
+      log(line);
 
     await fetch(`${emulator.url}/emulator/requests`, { method: "DELETE" });
-    console.log("\nSecond deployment of the same program:");
+    log("\nSecond deployment of the same program:");
     const second = await deployer.deploy();
     const writes = await countWrites(emulator);
     if (second.changed === 0 && writes === 0) {
-      console.log(
-        `Second deployment: no changes (${second.unchanged} unchanged, 0 write requests).`,
-      );
+      log(`Second deployment: no changes (${second.unchanged} unchanged, 0 write requests).`);
       return 0;
     }
-    console.log(
+    log(
       `Second deployment changed ${second.changed} resources with ${writes} write requests: unexpected.`,
     );
     return 1;
@@ -170,14 +188,16 @@ async function main(): Promise<number> {
     deployer?.dispose();
     project?.remove();
     await emulator.close();
-    console.log("Emulator stopped.");
+    log("Emulator stopped.");
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(`demo failed: ${error instanceof Error ? error.message : String(error)}`);
-    process.exit(1);
-  },
-);
+if (require.main === module) {
+  runDemo().then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      console.error(`demo failed: ${error instanceof Error ? error.message : String(error)}`);
+      process.exit(1);
+    },
+  );
+}

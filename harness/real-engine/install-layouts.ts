@@ -11,8 +11,16 @@ import * as fs from "node:fs";
 import { createRequire } from "node:module";
 import * as os from "node:os";
 import * as path from "node:path";
+import { projectCacheDir } from "../../scripts/pulumi-cli/locate";
 import { REPO_ROOT } from "../installed-package";
-import { ensureInstalledBase, packedTarball, type RealEngineContext } from "./installed-base";
+import {
+  ensureInstalledBase,
+  linkTree,
+  npm,
+  packedTarball,
+  pinned,
+  type RealEngineContext,
+} from "./installed-base";
 
 /**
  * How the package reaches the program:
@@ -52,21 +60,6 @@ export interface LayoutBase {
   remove(): void;
 }
 
-function npm(args: string[], cwd: string): string {
-  const command = process.platform === "win32" ? "npm.cmd" : "npm";
-  try {
-    return execFileSync(command, args, {
-      cwd,
-      encoding: "utf8",
-      stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, npm_config_update_notifier: "false" },
-    });
-  } catch (error) {
-    const e = error as { stdout?: string; stderr?: string };
-    throw new Error(`npm ${args.join(" ")} failed in ${cwd}:\n${e.stdout ?? ""}${e.stderr ?? ""}`);
-  }
-}
-
 /** `npm pack` of the package at `root` into `dest`; the tarball's path. */
 function pack(root: string, dest: string): string {
   fs.mkdirSync(dest, { recursive: true });
@@ -83,11 +76,7 @@ function pack(root: string, dest: string): string {
  * TypeScript version, never changes): beside the CLI cache, outside the repository.
  */
 function packedCommitCache(): string {
-  return path.join(
-    process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), ".cache"),
-    "pulumi-irm",
-    "packed-commits",
-  );
+  return projectCacheDir("packed-commits");
 }
 
 /** `packCommit`, kept in a cache for the next run (the tests' upgrade scenarios). */
@@ -130,36 +119,6 @@ export function packCommit(commit: string, dest: string): string {
     return pack(source, dest);
   } finally {
     fs.rmSync(source, { recursive: true, force: true });
-  }
-}
-
-function pinned(name: string): string {
-  const manifest = require.resolve(`${name}/package.json`, { paths: [REPO_ROOT] });
-  return JSON.parse(fs.readFileSync(manifest, "utf8")).version as string;
-}
-
-/**
- * `from` copied to `to` as hard links, file by file (symbolic links copied as links), but
- * for the top-level entries named in `skip`: a second `node_modules` at the cost of its
- * directory entries. Falls back to copying a file where the file system refuses a link.
- */
-function linkTree(from: string, to: string, skip: ReadonlySet<string> = new Set()): void {
-  fs.mkdirSync(to, { recursive: true });
-  for (const entry of fs.readdirSync(from, { withFileTypes: true })) {
-    if (skip.has(entry.name)) continue;
-    const source = path.join(from, entry.name);
-    const target = path.join(to, entry.name);
-    if (entry.isDirectory()) {
-      linkTree(source, target);
-    } else if (entry.isSymbolicLink()) {
-      fs.symlinkSync(fs.readlinkSync(source), target);
-    } else {
-      try {
-        fs.linkSync(source, target);
-      } catch {
-        fs.copyFileSync(source, target);
-      }
-    }
   }
 }
 

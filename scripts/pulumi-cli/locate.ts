@@ -21,16 +21,20 @@ export function pinnedPulumiVersion(): string {
   return version;
 }
 
+/**
+ * A cache folder of this project outside the repository, kept between runs:
+ * `override` when set, else `$XDG_CACHE_HOME/pulumi-irm/<name>` (`~/.cache` without it).
+ */
+export function projectCacheDir(name: string, override?: string): string {
+  return (
+    override ??
+    path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), ".cache"), "pulumi-irm", name)
+  );
+}
+
 /** The cache folder of one CLI version (outside the repository). */
 export function cliCacheDir(version: string): string {
-  const root =
-    process.env.IRM_PULUMI_CACHE ??
-    path.join(
-      process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), ".cache"),
-      "pulumi-irm",
-      "pulumi-cli",
-    );
-  return path.join(root, `v${version}`);
+  return path.join(projectCacheDir("pulumi-cli", process.env.IRM_PULUMI_CACHE), `v${version}`);
 }
 
 export interface PulumiCli {

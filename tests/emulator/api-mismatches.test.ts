@@ -17,7 +17,16 @@ let dataFile = "";
 let emu: TestEmulator;
 let api: Caller;
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * Waits until the request log holds the last `count` requests sent, each answered: the
+ * log records a request after its change is on disk (the durability wait comes first,
+ * emulator/server.ts), so then nothing it changed is still to be written.
+ */
+async function loggedAndSaved(count: number): Promise<void> {
+  const answered = (await emu.requests()).slice(-count);
+  expect(answered).toHaveLength(count);
+  expect(answered.every((entry) => entry.status === 200)).toBe(true);
+}
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "irm-mismatches-"));
@@ -60,7 +69,7 @@ describe("a PATCH whose values equal the current ones changes nothing", () => {
     await api("PATCH", `/iam/v2beta1/groups/${root}?updateMask=description`, {
       body: { description: "touched" },
     });
-    await sleep(700);
+    await loggedAndSaved(1);
     // A rewrite would bring the same bytes: compare the files themselves, the snapshot
     // and its journal (inode, size and mtime).
     const stamp = () =>
@@ -103,7 +112,8 @@ describe("a PATCH whose values equal the current ones changes nothing", () => {
       const got = await api<Json>("GET", target);
       expect(got.body.updateTime, target).toBe(original.updateTime);
     }
-    await sleep(700);
+    // Each no-op's PATCH and GET.
+    await loggedAndSaved(2 * noOps.length);
     expect(stamp(), "the data file was rewritten").toBe(before);
 
     // A real change still moves updateTime.

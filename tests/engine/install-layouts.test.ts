@@ -1,16 +1,21 @@
 /**
- * The provider text on the real engine, for every way the package reaches a program
+ * The provider text for every way the package reaches a program
  * (`harness/real-engine/install-layouts.ts`): npm's folder, pnpm's symlink into `.pnpm`,
  * a linked checkout, a library's dependency hoisted by npm (in a program folder whose
  * path contains the package's name). Each stores the short text of `provider/shim.ts`
  * in the inputs and outputs of every resource, and the host runs it (create, a preview
- * that finds nothing to do, delete). A package that only a library holds, out of the
- * program folder's reach, fails at registration with the fix, before any request.
+ * that finds nothing to do, delete): npm's on the real engine, the others through the
+ * program's registrations and the real provider host in the program's folder. A
+ * package that only a library holds, out of the program folder's reach, fails at
+ * registration with the fix, before any resource is registered.
  */
+import { execFileSync } from "node:child_process";
+import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
 import { readOrganisation } from "../../harness/org-snapshot";
+import { type PropertyMap, startProviderHost } from "../../harness/provider-host";
 import {
   createLayoutBase,
   type InstallLayout,
@@ -22,6 +27,46 @@ import { hasRealEngine } from "../support/engine-stack";
 import { groupProvider, identityProvider } from "../support/provider-texts";
 
 const PROGRAM = path.join(__dirname, "fixtures", "provider-text");
+
+/**
+ * The declarations of fixtures/provider-text under `runtime.setMocks`, in plain
+ * JavaScript: prints, as JSON on its last line, what each resource registered, or
+ * `{ error }` with the message registration threw.
+ */
+function registerProgram(parentUid: string): string {
+  return `
+const pulumi = require("@pulumi/pulumi");
+const registered = [];
+const print = (value) => process.stdout.write(JSON.stringify(value) + "\\n");
+pulumi.runtime
+  .setMocks(
+    {
+      newResource(args) {
+        registered.push({ type: args.type, name: args.name, inputs: args.inputs });
+        return { id: args.name + "-id", state: args.inputs };
+      },
+      call: () => ({}),
+    },
+    "layouts",
+    "dev",
+    false,
+  )
+  .then(() => {
+    const irm = process.argv[2] === "true" ? require("infra-lib").irm : require("pulumi-irm");
+    const team = new irm.Group("team", { parentUid: ${JSON.stringify(parentUid)}, name: "team", description: "a team" });
+    const ci = new irm.Identity("ci", {
+      parentUid: team.uid,
+      name: "ci-bot",
+      claimMatch: {
+        issuer: "https://token.actions.githubusercontent.com",
+        subject: "repo:acme/team:ref:refs/heads/main",
+      },
+    });
+    pulumi.all([team.urn, ci.urn]).apply(() => setImmediate(() => print(registered)));
+  })
+  .catch((error) => print({ error: String(error && error.message), registered: registered.length }));
+`;
+}
 
 const TEXTS: Record<string, string> = {
   "pulumi-nodejs:dynamic/irm:Group": groupProvider,
@@ -45,13 +90,76 @@ describe.skipIf(!hasRealEngine())("the provider text in every install layout", (
   const organisationUids = async () =>
     (await readOrganisation(emulator.url, emulator.token, emulator.rootGroupUid)).uids;
 
+  /** A project folder below the layout base, the package in it by `layout`. */
+  function layoutProject(name: string, layout: InstallLayout): string {
+    const dir = fs.mkdtempSync(path.join(layouts.context.base, `${name}-`));
+    installPackage(dir, layouts.packages.current, layout);
+    return dir;
+  }
+
   /**
-   * Each layout once; the hoisted library's runs in a folder whose path contains the
-   * package's name (the package then sits in `pulumi-irm-infra-<random>/node_modules/
-   * pulumi-irm`, as npm puts it in such a folder), so that case costs no run of its own.
+   * Runs the fixture program's declarations (fixtures/provider-text) in `dir`, in a Node
+   * process of its own as the language host runs a program, under `runtime.setMocks`:
+   * what each resource registered, or the error registration threw.
+   */
+  function registerInFolder(
+    dir: string,
+    viaLibrary: boolean,
+  ):
+    | Array<{ type: string; name: string; inputs: PropertyMap }>
+    | { error: string; registered: number } {
+    fs.writeFileSync(path.join(dir, "register.js"), registerProgram(emulator.rootGroupUid));
+    const output = execFileSync(process.execPath, ["register.js", String(viaLibrary)], {
+      cwd: dir,
+      encoding: "utf8",
+    });
+    return JSON.parse(output.trim().split("\n").pop() ?? "null");
+  }
+
+  it("npm: stores the short text, runs it, previews no change, deletes", async () => {
+    const stack = await createRealEngineStack(layouts.context, {
+      name: "npm",
+      program: PROGRAM,
+      emulator,
+      projectConfig: { parentUid: emulator.rootGroupUid, viaLibrary: "false" },
+    });
+    try {
+      installPackage(stack.dir, layouts.packages.current, "npm");
+      // No preview first: its plan is not asserted; the preview below is.
+      const up = await stack.up({ skipPreview: true });
+      expect(up.error).toBeUndefined();
+      expect(up.changes.map((s) => s.op)).toEqual(["create", "create"]);
+      const resources = await stack.resources();
+      expect(resources).toHaveLength(2);
+      for (const resource of resources) {
+        expect(resource.inputs.__provider, resource.type).toBe(TEXTS[resource.type]);
+        expect(resource.outputs.__provider, resource.type).toBe(TEXTS[resource.type]);
+      }
+      expect((await organisationUids()).sort()).toEqual(resources.map((r) => r.id).sort());
+
+      const preview = await stack.preview({ expectNoChanges: true });
+      expect(preview.error).toBeUndefined();
+
+      const destroy = await stack.destroy({ skipPreview: true });
+      expect(destroy.error).toBeUndefined();
+      expect(await organisationUids()).toEqual([]);
+    } finally {
+      await stack.dispose();
+    }
+  }, 240_000);
+
+  /**
+   * The other layouts, without an engine cycle each: what the engine does with the
+   * package is the same once the program has registered its resources and the host has
+   * loaded the runtime, and both depend on the layout only through module resolution
+   * from the program's folder. So the fixture's declarations run there under
+   * `runtime.setMocks` (the texts registered), and the real provider host, started in
+   * that folder as the engine starts it, runs those texts: create, the check and diff
+   * of a preview that finds nothing to do, delete. The hoisted library's runs in a
+   * folder whose path contains the package's name (the package then sits in
+   * `pulumi-irm-infra-<random>/node_modules/pulumi-irm`, as npm puts it in such a folder).
    */
   const working: Array<{ layout: InstallLayout; folder?: string }> = [
-    { layout: "npm" },
     { layout: "pnpm" },
     { layout: "linked" },
     { layout: "nested-hoisted", folder: "pulumi-irm-infra" },
@@ -59,61 +167,59 @@ describe.skipIf(!hasRealEngine())("the provider text in every install layout", (
 
   for (const { layout, folder } of working) {
     const where = folder ? `, in a folder named ${folder}` : "";
-    it(`${layout}${where}: stores the short text, runs it, previews no change, deletes`, async () => {
-      const stack = await createRealEngineStack(layouts.context, {
-        name: folder ?? layout,
-        program: PROGRAM,
-        emulator,
-        projectConfig: {
-          parentUid: emulator.rootGroupUid,
-          viaLibrary: String(layout.startsWith("nested")),
-        },
-      });
+    it(`${layout}${where}: registers the short text; the provider host runs it, finds no change, deletes`, async () => {
+      const dir = layoutProject(folder ?? layout, layout);
+      expect(path.basename(dir)).toContain(folder ?? layout);
+      const registered = registerInFolder(dir, layout.startsWith("nested"));
+      if ("error" in registered) throw new Error(registered.error);
+      expect(registered.map((r) => r.type)).toEqual(Object.keys(TEXTS));
+      for (const resource of registered) {
+        expect(resource.inputs.__provider, resource.type).toBe(TEXTS[resource.type]);
+      }
+      const host = await startProviderHost({ cwd: dir, projectName: "layouts" });
       try {
-        if (folder) expect(path.basename(stack.dir)).toContain(folder);
-        installPackage(stack.dir, layouts.packages.current, layout);
-        // No preview first: its plan is not asserted; the preview below is.
-        const up = await stack.up({ skipPreview: true });
-        expect(up.error).toBeUndefined();
-        expect(up.changes.map((s) => s.op)).toEqual(["create", "create"]);
-        const resources = await stack.resources();
-        expect(resources).toHaveLength(2);
-        for (const resource of resources) {
-          expect(resource.inputs.__provider, resource.type).toBe(TEXTS[resource.type]);
-          expect(resource.outputs.__provider, resource.type).toBe(TEXTS[resource.type]);
+        await host.configure({ "irm:apiUrl": emulator.url, "irm:token": emulator.token }, [
+          "irm:token",
+        ]);
+        const created: Array<{ urn: string; id: string; properties: PropertyMap }> = [];
+        for (const { type, name, inputs } of registered) {
+          const urn = `urn:pulumi:dev::layouts::${type}::${name}`;
+          // The identity's parent is the group the host just created (unknown under mocks).
+          const news = created.length > 0 ? { ...inputs, parentUid: created[0].id } : inputs;
+          const checked = await host.check(urn, {}, news);
+          expect(checked.failures).toEqual([]);
+          const { id, properties } = await host.create(urn, checked.inputs);
+          expect(properties.__provider, type).toBe(TEXTS[type]);
+          // What a preview then does with the same program: check and diff, no change.
+          const again = await host.check(urn, checked.inputs, news);
+          expect((await host.diff(id, urn, properties, again.inputs)).changes).toBe("none");
+          created.push({ urn, id, properties });
         }
-        expect((await organisationUids()).sort()).toEqual(resources.map((r) => r.id).sort());
-
-        const preview = await stack.preview({ expectNoChanges: true });
-        expect(preview.error).toBeUndefined();
-
-        const destroy = await stack.destroy({ skipPreview: true });
-        expect(destroy.error).toBeUndefined();
+        expect((await organisationUids()).sort()).toEqual(created.map((r) => r.id).sort());
+        for (const { urn, id, properties } of created.reverse()) {
+          await host.delete(id, urn, properties);
+        }
         expect(await organisationUids()).toEqual([]);
       } finally {
-        await stack.dispose();
+        await host.close();
+        fs.rmSync(dir, { recursive: true, force: true });
       }
-    }, 240_000);
+    }, 120_000);
   }
 
-  it("nested-only: fails at registration, naming the fix, with no request", async () => {
-    const stack = await createRealEngineStack(layouts.context, {
-      name: "nested-only",
-      program: PROGRAM,
-      emulator,
-      projectConfig: { parentUid: emulator.rootGroupUid, viaLibrary: "true" },
-    });
+  it("nested-only: registration fails naming the fix, before any resource is registered", async () => {
+    const dir = layoutProject("nested-only-mocks", "nested-only");
     try {
-      installPackage(stack.dir, layouts.packages.current, "nested-only");
-      // Without a preview first, a registration that went through would send the creates.
-      const up = await stack.up({ skipPreview: true });
-      expect(up.error).toMatch(/does not resolve there/);
-      expect(up.error).toMatch(/Add pulumi-irm to the program's own dependencies/);
-      expect(up.changes).toEqual([]);
-      expect(await stack.takeRequests()).toEqual([]);
-      expect(await organisationUids()).toEqual([]);
+      const registered = registerInFolder(dir, true);
+      expect(registered).toEqual({
+        error: expect.stringMatching(
+          /does not resolve there.*Add pulumi-irm to the program's own dependencies/s,
+        ),
+        // Nothing reached the engine, so nothing could be sent.
+        registered: 0,
+      });
     } finally {
-      await stack.dispose();
+      fs.rmSync(dir, { recursive: true, force: true });
     }
-  }, 240_000);
+  });
 });

@@ -18,6 +18,7 @@ import {
   type RunOutcome,
   type Step,
 } from "../support/engine-stack";
+import { expectNoSecret } from "../support/no-secret";
 
 const describeSteps = (steps: Step[]) => steps.map((s) => `${s.op} ${s.name}`).sort();
 
@@ -122,8 +123,12 @@ describe.runIf(hasRealEngine())("what a new user meets first", { shuffle: false 
 
   it("a wrong token fails the preview as fast as a preview with one message naming irm:token", async () => {
     const normal = await normalPreviewSeconds();
-    // Well-formed and unexpired: only the API can tell it is wrong (one lookup asks).
-    const wrong = new UnsecuredJWT({ sub: "nobody" }).setExpirationTime("1h").encode();
+    // Signed by the service and unexpired on this machine's clock, but past its exp on
+    // the service's: only the API can tell it is wrong (one lookup asks).
+    const owner = JSON.parse(Buffer.from(emulator.token.split(".")[1], "base64url").toString())
+      .sub as string;
+    const wrong = await emulator.mintToken(owner, 3600);
+    await emulator.advanceClock(7200);
     await stack.setConfig("irm:token", wrong, true);
     const started = Date.now();
     const preview = await stack.preview();
@@ -134,6 +139,8 @@ describe.runIf(hasRealEngine())("what a new user meets first", { shuffle: false 
     expect(diagnostics(preview)).toContain("check irm:token");
     expect(printed(preview)).not.toMatch(/UnauthenticatedError|codeName|\bat .*\.js:\d+/);
     expect(seconds).toBeLessThan(normal + 60);
+    // The refused token (its signature alone included) is in no output, error or file.
+    expectNoSecret(wrong, everything(preview));
   }, 300_000);
 
   /**
@@ -155,6 +162,15 @@ describe.runIf(hasRealEngine())("what a new user meets first", { shuffle: false 
     }
   }
 
+  /** Everything a user could see or keep of a run: its output, its error, state and files. */
+  function everything(run: RunOutcome): Record<string, string> {
+    return {
+      "the run's output and events": run.output,
+      "the run's error": run.error ?? "",
+      "state, backups, history, logs and config on disk": stack.persistedText(),
+    };
+  }
+
   /** The preview failed with `message` once, without a stack, and sent nothing. */
   function refusedOnce(run: { preview: RunOutcome; requests: unknown[] }, message: string) {
     expect(run.preview.error).toBeDefined();
@@ -164,14 +180,18 @@ describe.runIf(hasRealEngine())("what a new user meets first", { shuffle: false 
   }
 
   it("a token that is no JWT, or expired, fails the preview once naming irm:token, with no request", async () => {
+    const notJwt = await previewWith("irm:token", "not-a-real-token", true);
     refusedOnce(
-      await previewWith("irm:token", "not-a-real-token", true),
+      notJwt,
       "irm:token is not an API token (a JWT: three dot-separated base64url parts): get a current API token and `pulumi config set --secret irm:token <token>`",
     );
     const expired = new UnsecuredJWT({ sub: "me" }).setExpirationTime("-1h").encode();
     const run = await previewWith("irm:token", expired, true);
     refusedOnce(run, "irm:token expired at ");
     expect(printed(run.preview)).not.toContain(expired);
+    // Neither refused token is in the runs' output, errors, state or files on disk.
+    expectNoSecret("not-a-real-token", everything(notJwt.preview));
+    expectNoSecret(expired, everything(run.preview));
   }, 300_000);
 
   it("an http:// API address off this machine fails the preview once naming irm:apiUrl and irm:allowInsecureHttp", async () => {

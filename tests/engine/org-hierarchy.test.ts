@@ -10,10 +10,12 @@
  * pipeline run would carry independent changes, one `up` makes them together and each
  * is asserted on its own (its steps, its exact requests).
  */
+import { execFileSync } from "node:child_process";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
 import { type OrgSnapshot, readOrganisation } from "../../harness/org-snapshot";
 import { writesOf } from "../../harness/request-names";
+import { lastDeployment } from "../../scripts/demo";
 import {
   createEngineStack,
   describeOnEngine,
@@ -114,6 +116,8 @@ describeOnEngine(
       expect(result.error).toBeUndefined();
       expect(result.changes).toHaveLength(13);
       expect(result.changes.every((s) => s.op === "create")).toBe(true);
+      // The CLI's summary counts the stack too.
+      expect(result.output).toMatch(/\+ 14 created/);
       const writes = writesOf(await stack.takeRequests());
       expect(writes).toHaveLength(13);
       expect(writes.every((w) => w.startsWith("POST ") && w.endsWith(" 200"))).toBe(true);
@@ -133,9 +137,27 @@ describeOnEngine(
       await expectConverged(stack);
     });
 
-    // A second `up` of this example changing nothing and writing nothing is proven by
-    // tests/lifecycle/demo.test.ts (`npm run demo` runs it twice); the convergence check
-    // above (a preview with refresh) proves the stack converged.
+    it("a second up changes and writes nothing; the CLI's summary and history count as npm run demo reads them", async () => {
+      // What `npm run demo` runs (scripts/demo.ts; its own test deploys with a stand-in):
+      // the same program twice, the second time changing and writing nothing.
+      const result = await stack.up();
+      expect(result.error).toBeUndefined();
+      expect(result.changes).toEqual([]);
+      expect(writesOf(await stack.takeRequests())).toEqual([]);
+      // The engine's own summary of each run: the 13 resources and the stack itself.
+      expect(result.output).toMatch(/^\s+14 unchanged$/m);
+      const { path: pulumi, env } = stack.cli;
+      const history = JSON.parse(
+        execFileSync(pulumi, ["stack", "history", "--json", "--stack", "dev"], {
+          cwd: stack.dir,
+          env,
+          encoding: "utf8",
+        }),
+      );
+      // Newest first: this up, then the one that created everything.
+      expect(lastDeployment(history)).toEqual({ changed: 0, unchanged: 14 });
+      expect(lastDeployment(history.slice(1))).toEqual({ changed: 14, unchanged: 0 });
+    });
 
     it("changing one description is one PATCH with updateMask=description; renaming a group is one PATCH with updateMask=name, and refresh stays quiet for its bindings", async () => {
       // Two independent edits of one pipeline run, on two groups.

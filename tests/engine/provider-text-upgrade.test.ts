@@ -86,11 +86,11 @@ describe.skipIf(!hasRealEngine())(
 
     it("upgrade: preview and up change nothing and rewrite no stored text", async () => {
       use("current");
-      const preview = await stack.preview({ expectNoChanges: true });
-      expect(preview.error).toBeUndefined();
-      // The preview just above is this up's plan.
-      const up = await stack.up({ expectNoChanges: true, skipPreview: true });
+      // One up as users run it, previewing first (`--expect-no-changes` holds the preview
+      // to no change too): its plan is what `pulumi preview` shows.
+      const up = await stack.up({ expectNoChanges: true });
       expect(up.error).toBeUndefined();
+      expect(up.planned).toEqual([]);
       expect(up.changes).toEqual([]);
       expect(writesOf(await stack.takeRequests())).toEqual([]);
       expect(textsOf(await stack.resources())).toEqual(oldTexts);
@@ -112,11 +112,11 @@ describe.skipIf(!hasRealEngine())(
 
     it("rollback: the older release runs the short text: preview, up, update, refresh", async () => {
       use("old");
-      const preview = await stack.preview({ expectNoChanges: true });
-      expect(preview.error).toBeUndefined();
-      // The preview just above is this up's plan.
-      const same = await stack.up({ expectNoChanges: true, skipPreview: true });
+      // Previewing first, as above: the plan and the run both change nothing.
+      const same = await stack.up({ expectNoChanges: true });
       expect(same.error).toBeUndefined();
+      expect(same.planned).toEqual([]);
+      expect(same.changes).toEqual([]);
 
       await stack.setConfig("description", "a team, edited");
       const update = await stack.up({ skipPreview: true });

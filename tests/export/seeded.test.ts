@@ -11,17 +11,7 @@ import { README_CONCURRENCY } from "../../exporter/read";
 import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
 import { type SeededOrganisation, seedOrganisation } from "../../harness/orgs/seeded-org";
 import { IrmClient } from "../../sdk/index";
-import { describeOnEngine, type EngineStack, hasRealEngine } from "../support/engine-stack";
-import {
-  changes,
-  createExportedProject,
-  deployExported,
-  type ExportedProject,
-  liveUids,
-  stateIds,
-  typeCheck,
-  writes,
-} from "../support/export";
+import { createExportedProject, type ExportedProject, typeCheck } from "../support/export";
 
 const SIZE = Number(process.env.IRM_EXPORT_TEST_SIZE ?? 200);
 
@@ -29,24 +19,14 @@ describe(`irm-export on a seeded organisation of ${SIZE} objects`, { shuffle: fa
   let emulator: TestEmulator;
   let exported: ExportedProject;
   let seeded: SeededOrganisation;
-  /** The exported project on the engine, where this run has one. */
-  let stack: EngineStack;
 
   beforeAll(async () => {
     emulator = await startTestEmulator();
     seeded = await seedOrganisation(emulator, SIZE);
     exported = await createExportedProject(emulator, "export-seeded");
-    if (hasRealEngine())
-      stack = await deployExported(
-        emulator,
-        exported.project.dir,
-        exported.result,
-        "export-seeded-stack",
-      );
   }, 300_000);
 
   afterAll(async () => {
-    await stack?.dispose();
     await emulator?.close();
     exported?.project.remove();
   });
@@ -95,24 +75,7 @@ describe(`irm-export on a seeded organisation of ${SIZE} objects`, { shuffle: fa
     expect(checked.output).toBe("");
   }, 300_000);
 
-  describeOnEngine("the project on the engine", { shuffle: false }, () => {
-    it("adopts everything with no write, then shows no changes", async () => {
-      // No plan is asserted here: the first up adopts without its preview run.
-      const first = await stack.up({ skipPreview: true });
-      expect(first.error).toBeUndefined();
-      expect(writes(await emulator.requests())).toEqual([]);
-      expect(await stateIds(stack)).toEqual(await liveUids(emulator));
-
-      // What a second up would plan, without the up: nothing, and no write.
-      const second = await stack.preview({ expectNoChanges: true });
-      expect(second.error).toBeUndefined();
-      expect(changes(second)).toEqual([]);
-      expect(writes(await emulator.requests())).toEqual([]);
-    }, 400_000);
-
-    // An edit of one declaration among them is one PATCH: tests/export/real-engine.test.ts
-    // (a group of the exported demo) and tests/engine/github-actions.test.ts (an identity).
-  });
+  // The project adopted on the engine with no write: tests/engine/export-seeded-adoption.test.ts.
 });
 
 describe("irm-export of identity providers over more than one page", { shuffle: false }, () => {

@@ -11,15 +11,30 @@ import type { EngineStack, EngineStackOptions } from "../../harness/stack";
 
 export type { EngineStack, EngineStackOptions, RunOutcome, Step } from "../../harness/stack";
 
-/** Whether this run has the real engine. */
+/**
+ * Throws unless the file runs in the engine tier: a file of the fast tier (no engine,
+ * vitest.config.ts) that asks for the engine fails loudly rather than skipping.
+ */
+export function requireEngineTier(): void {
+  if (inject("tier") !== "engine") {
+    throw new Error(
+      "this file runs in the fast tier, which has no Pulumi engine: a test that deploys belongs under tests/engine/ (tests/README.md)",
+    );
+  }
+}
+
+/** Whether this run has the real engine (only asked in the engine tier). */
 export function hasRealEngine(): boolean {
+  requireEngineTier();
   return inject("realEngine").cliRoot !== "";
 }
 
-/** `describe`, skipped when this run has no Pulumi CLI. */
-export const describeOnEngine: (typeof describe)["skip"] = describe.runIf(hasRealEngine());
+/** `describe`, skipped when this run has no Pulumi CLI; refused in the fast tier. */
+export const describeOnEngine = ((...args: Parameters<(typeof describe)["skip"]>) =>
+  describe.runIf(hasRealEngine())(...args)) as (typeof describe)["skip"];
 
 export async function createEngineStack(options: EngineStackOptions): Promise<EngineStack> {
+  requireEngineTier();
   const context = inject("realEngine");
   if (context.cliRoot === "") {
     throw new Error(

@@ -1,9 +1,8 @@
 /**
- * Secrets: a sentinel token configured as a Pulumi secret (`irm:token`) or as the
- * `IRM_TOKEN` environment variable must appear nowhere in state (the serialized
- * providers included), in the program's or the provider host's output (with
- * `IRM_DEBUG=1` too), in error messages, or in anything the SDK prints or throws —
- * also when the server echoes the token back.
+ * Secrets in the SDK: a sentinel token must appear in nothing the SDK prints or throws,
+ * also when the server echoes the token back, and in nothing a process using
+ * `IRM_TOKEN` with `IRM_DEBUG=1` prints. The same through the engine (state, the
+ * serialized providers, the provider host's output): tests/engine/token-secrecy.test.ts.
  */
 import { spawn } from "node:child_process";
 import { createServer, type Server } from "node:http";
@@ -11,140 +10,9 @@ import type { AddressInfo } from "node:net";
 import * as path from "node:path";
 import { inspect } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestEmulator, type TestEmulator } from "../../../harness/emulator";
 import { REPO_ROOT } from "../../../harness/installed-package";
 import { IrmClient } from "../../../sdk/index";
-import {
-  createEngineStack,
-  describeOnEngine,
-  type EngineStack,
-  type RunOutcome,
-} from "../../support/engine-stack";
-import { FIXTURES } from "../../support/reliability/org";
-
-/** Fails naming where the sentinel (or its signature, for a JWT) was found. */
-function expectNoSecret(sentinel: string, places: Record<string, string>): void {
-  // A JWT's signature alone is as identifying as the whole token.
-  const signature = sentinel.split(".")[2] ?? "";
-  const needles = signature.length >= 40 ? [sentinel, signature] : [sentinel];
-  for (const [where, text] of Object.entries(places)) {
-    for (const needle of needles) {
-      expect(text.includes(needle), `the secret appears in ${where}`).toBe(false);
-    }
-  }
-}
-
-// Several engine runs per test, each a CLI, a language host and a provider host.
-describeOnEngine("through the engine: up, refresh and destroy", { timeout: 400_000 }, () => {
-  let emu: TestEmulator;
-  let ownerUid: string;
-  const stacks: EngineStack[] = [];
-
-  beforeAll(async () => {
-    emu = await startTestEmulator();
-    ownerUid = JSON.parse(Buffer.from(emu.token.split(".")[1], "base64url").toString("utf8"))
-      .sub as string;
-  });
-
-  afterAll(async () => {
-    for (const stack of stacks) await stack.dispose();
-    await emu?.close();
-  });
-
-  /** A one-team stack of the reliability fixture; IRM_DEBUG=1 makes the provider log. */
-  async function bigOrg(name: string, env: Record<string, string> = {}, tokenFromEnv = false) {
-    const stack = await createEngineStack({
-      name,
-      program: FIXTURES.bigOrg,
-      emulator: emu,
-      projectConfig: { rootUid: emu.rootGroupUid, issuer: emu.issuer, teams: "1" },
-      env: { IRM_DEBUG: "1", ...env },
-      tokenFromEnv,
-    });
-    stacks.push(stack);
-    return stack;
-  }
-
-  /** Everything a user could see or keep: what each run printed, state, files on disk. */
-  async function everything(
-    stack: EngineStack,
-    runs: RunOutcome[],
-  ): Promise<Record<string, string>> {
-    return {
-      "the runs' output and events": runs.map((run) => run.output).join("\n"),
-      "the runs' errors": runs.map((run) => run.error ?? "").join("\n"),
-      "state (stack export)": JSON.stringify(await stack.resources()),
-      "state, backups, history, logs and config on disk": stack.persistedText(),
-    };
-  }
-
-  /** One stack for the tokens given in config: each test sets the one it tries. */
-  let configStack: Promise<EngineStack> | undefined;
-  const withConfigToken = () => {
-    configStack ??= bigOrg("secrets-config");
-    return configStack;
-  };
-
-  it("a token given as the Pulumi secret irm:token stays out of state and output", async () => {
-    const sentinel = await emu.mintToken(ownerUid, 3600);
-    const stack = await withConfigToken();
-    await stack.setConfig("irm:token", sentinel, true);
-    // Some 503s, so that the debug log has retries to report.
-    await emu.fault({ match: { method: "POST" }, status: 503, count: 3 });
-    // Each run without its preview: a preview runs the same program and provider code
-    // (a refresh's reads the same objects, a destroy's calls the provider not at
-    // all), and what is checked here is what the runs that send requests print.
-    const created = await stack.up({ skipPreview: true });
-    expect(created.error, created.output).toBeUndefined();
-    const resources = await stack.resources();
-    expect(resources).toHaveLength(5);
-    // The provider host's debug log reached the engine's output: what is checked is real.
-    expect(created.output).toMatch(/retry/i);
-    const providers = resources.map((r) => String(r.inputs.__provider));
-    expect(providers.every((text) => text.includes("pulumi-irm/provider/runtime"))).toBe(true);
-    const refreshed = await stack.refresh({ skipPreview: true });
-    expect(refreshed.error).toBeUndefined();
-    const afterRefresh = await everything(stack, [created, refreshed]);
-    const destroyed = await stack.destroy({ skipPreview: true });
-    expect(destroyed.error).toBeUndefined();
-    expectNoSecret(sentinel, {
-      ...afterRefresh,
-      "the serialized providers": providers.join("\n"),
-      "the output of destroy": destroyed.output,
-    });
-  });
-
-  it("a token given as IRM_TOKEN stays out of state and output", async () => {
-    const sentinel = await emu.mintToken(ownerUid, 3600);
-    const stack = await bigOrg("secrets-env", { IRM_TOKEN: sentinel }, true);
-    await emu.fault({ match: { method: "GET" }, status: 503, count: 2 });
-    const created = await stack.up({ skipPreview: true });
-    expect(created.error, created.output).toBeUndefined();
-    expect(await stack.resources()).toHaveLength(5);
-    // The provider was handed the token from the environment, not from config.
-    expect(stack.persistedText()).not.toContain("irm:token");
-    expectNoSecret(sentinel, await everything(stack, [created]));
-  });
-
-  it("a refused token stays out of the error and the output of the failed run", async () => {
-    const stack = await withConfigToken();
-    for (const sentinel of [
-      "sentinel-not-a-jwt-5b0c7a1e9d2f4c3b8a6e",
-      // A well-formed token the service refuses (expired on its clock).
-      await emu.mintToken(ownerUid, 1),
-    ]) {
-      await emu.advanceClock(5);
-      await stack.setConfig("irm:token", sentinel, true);
-      const result = await stack.up();
-      // Not a JWT, or past its exp: refused before any request, naming irm:token; else
-      // by the API (expired on its clock).
-      expect(result.error).toMatch(
-        /Unauthenticated|UNAUTHENTICATED|irm:token is not an API token|irm:token expired at/,
-      );
-      expectNoSecret(sentinel, await everything(stack, [result]));
-    }
-  });
-});
+import { expectNoSecret } from "../../support/no-secret";
 
 describe("in the SDK's errors and output", () => {
   let echo: Server;

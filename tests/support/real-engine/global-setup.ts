@@ -18,12 +18,15 @@ export type { RealEngineContext };
 declare module "vitest" {
   export interface ProvidedContext {
     realEngine: RealEngineContext;
+    /** The tier the file runs in (vitest.config.ts): "fast" has no engine. */
+    tier: "fast" | "engine";
   }
 }
 
 let base = "";
 
 export function setup(project: TestProject): void {
+  project.provide("tier", "engine");
   const cli = findPulumiCli();
   if (!cli) {
     if (process.env.IRM_REQUIRE_PULUMI_CLI === "1") {

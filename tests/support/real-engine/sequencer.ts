@@ -1,6 +1,6 @@
 /**
- * vitest file order for `npm test`: the files that drive the real engine (or another
- * long chain of child processes) start first, the many short files fill in around
+ * vitest file order for `npm test` (both tiers) and each tier on its own: the files that
+ * drive the real engine (or another long chain of child processes) start first, the many short files fill in around
  * them. Two workers share the run, so a long file started last would run alone at the
  * end. Within each half, vitest's own order (its cache of past durations when it has
  * one, else the larger file first).
@@ -10,10 +10,9 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 /** Files that spend their time in the real engine or a Go build, longest first. */
 const LONG = [
-  /^tests\/engine\//,
-  /^tests\/export\/(real-engine|demo|seeded)\.test\.ts$/,
-  /^tests\/lifecycle\/demo\.test\.ts$/,
-  /^tests\/reliability\/fast\/secrets\.test\.ts$/,
+  /^tests\/(engine|native)\//,
+  /^tests\/export\/(demo-organisation-export|seeded)\.test\.ts$/,
+  /^tests\/harness\/npm-run-demo\.test\.ts$/,
   /^tests\/contract\//,
 ];
 

@@ -6,9 +6,11 @@
  * event subscriptions, a group invite), exported with
  * `--protect`, then previewed and deployed with the one client secret set as the
  * generated README says. Skipped, with the global setup's one-line notice, on machines
- * without the CLI. demo.test.ts deploys a subtree of the same organisation (parent and
- * outside roles by config and lookup).
+ * without the CLI. The demo's export on the engine is proven here only (its subtree's
+ * project is generated and type-checked in tests/export/); a renamed resource takes
+ * its object over with no write.
  */
+import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -28,7 +30,7 @@ import {
   expectConverged,
   hasRealEngine,
 } from "../support/engine-stack";
-import { generateProject, liveUids } from "../support/export";
+import { changes, generateProject, liveUids } from "../support/export";
 
 /** How many objects the generated program declares (each with `adoptUid`). */
 function declaredCount({ counts }: ExportResult): number {
@@ -115,13 +117,37 @@ describe.skipIf(!hasRealEngine())(
           "https://audit.acme.example/events",
         ]),
       );
-      // The secret is in the stack only encrypted.
+      // The secret is in the stack only encrypted, and the token not at all.
       expect(stack.persistedText!()).not.toContain(DEMO_CLIENT_SECRET);
+      expect(stack.persistedText!()).not.toContain(emulator.token);
     }, 180_000);
 
     it("then the stack has converged: a refreshing preview reads every object back as in state, no write", async () => {
       // What a drift check runs after the adoption: each object read back (adoptUid
       // included, kept in the state of the resources that adopted) and nothing to do.
+      await expectConverged(stack);
+    }, 180_000);
+
+    it("a binding renamed in the program: the new name takes the binding over, the old name's delete sends nothing", async () => {
+      // The generated names are the user's to change. The new name adopts the binding
+      // (its adoptUid), then the engine deletes the old name, whose state holds the same
+      // uid: that delete must leave the binding to the new name. The export protected
+      // every resource, so the old name is unprotected first, as a user would
+      // (`pulumi state unprotect`, which runs no engine).
+      const [binding] = (await stack.resources()).filter((r) => r.name === "platform-ci-editor");
+      execFileSync(stack.cli.path, ["state", "unprotect", binding.urn, "--yes", "--stack", "dev"], {
+        cwd: stack.dir,
+        env: stack.cli.env,
+        stdio: "pipe",
+      });
+      stack.editProgram('"platform-ci-editor"', '"ci-editor"');
+      const result = await stack.up();
+      expect(result.error).toBeUndefined();
+      expect(changes(result).sort()).toEqual(["create ci-editor", "delete platform-ci-editor"]);
+      expect(writesOf(await stack.takeRequests())).toEqual([]);
+      const renamed = (await stack.resources()).filter((r) => r.id === binding.id);
+      expect(renamed.map((r) => r.name)).toEqual(["ci-editor"]);
+      expect(await liveUids(emulator)).toContain(binding.id);
       await expectConverged(stack);
     }, 180_000);
 

@@ -2,10 +2,10 @@
  * irm-export on the demo organisation: the objects `examples/org-hierarchy` declares
  * (what `npm run demo` deploys), made through the SDK, plus custom roles, identity
  * providers, an identity of every kind, an account association and a group invite
- * (harness/orgs/demo-org.ts); exported and type-checked. The real engine deploys the
- * `platform` subtree (a custom role looked up, claim patterns, a service principal, the
- * group's own account association); real-engine.test.ts deploys the whole organisation.
- * The deploy scenarios run in order on one stack, as successive pipeline runs would.
+ * (harness/orgs/demo-org.ts); exported, and the whole organisation's project and the
+ * `platform` subtree's (a custom role looked up, claim patterns, a service principal,
+ * the group's own account association) type-checked. The engine deploys the whole
+ * organisation's: tests/engine/export-adoption.test.ts.
  */
 import * as fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -17,22 +17,7 @@ import {
   DEMO_CLIENT_SECRET,
   type DemoUids,
 } from "../../harness/orgs/demo-org";
-import {
-  describeOnEngine,
-  type EngineStack,
-  expectConverged,
-  hasRealEngine,
-} from "../support/engine-stack";
-import {
-  biomeFormat,
-  changes,
-  deployExported,
-  generateProject,
-  liveUids,
-  stateIds,
-  typeCheckTogether,
-  writes,
-} from "../support/export";
+import { biomeFormat, generateProject, typeCheckTogether } from "../support/export";
 
 describe("irm-export on the demo organisation", { shuffle: false }, () => {
   let emulator: TestEmulator;
@@ -42,8 +27,6 @@ describe("irm-export on the demo organisation", { shuffle: false }, () => {
   let platform: { result: ExportResult };
   const exportedDir = scratchDir("export-demo-generated");
   const platformDir = scratchDir("export-demo-platform-generated");
-  /** The platform subtree's project on the engine, where this run has one. */
-  let stack: EngineStack;
 
   beforeAll(async () => {
     emulator = await startTestEmulator();
@@ -53,18 +36,9 @@ describe("irm-export on the demo organisation", { shuffle: false }, () => {
     platform = {
       result: await generateProject(emulator, platformDir, { groupUid: demo.platform }),
     };
-    if (hasRealEngine()) {
-      stack = await deployExported(
-        emulator,
-        platformDir,
-        platform.result,
-        "export-demo-platform-stack",
-      );
-    }
   }, 400_000);
 
   afterAll(async () => {
-    await stack?.dispose();
     await emulator?.close();
     for (const dir of [exportedDir, platformDir]) fs.rmSync(dir, { recursive: true, force: true });
   });
@@ -223,44 +197,6 @@ describe("irm-export on the demo organisation", { shuffle: false }, () => {
     expect(result.skippedInvites).toBe(0);
   });
 
-  describeOnEngine("the subtree's project on the engine", { shuffle: false }, () => {
-    it("first up of the subtree adopts every object: no request writes anything", async () => {
-      // No plan is asserted here: the up adopts without its preview run.
-      const result = await stack.up({ skipPreview: true });
-      expect(result.error).toBeUndefined();
-      expect(writes(await emulator.requests())).toEqual([]);
-      // The group, its identities, bindings and association (whose uid is the group's).
-      const ids = await stateIds(stack);
-      expect(ids).toHaveLength(8);
-      expect(new Set(ids)).toEqual(
-        new Set((await liveUids(emulator)).filter((uid) => uid.startsWith(demo.platform))),
-      );
-      expect(stack.persistedText()).not.toContain(emulator.token);
-    }, 180_000);
-
-    it("then the stack has converged: a refreshing preview finds nothing to do and sends no write", async () => {
-      // What a second up would do (its plan is empty), after reading every object back
-      // as it is in state, `adoptUid` included.
-      await expectConverged(stack);
-    }, 180_000);
-
-    it("a binding renamed in the program: the new name takes the binding over, the old name's delete sends nothing", async () => {
-      // The generated names are the user's to change. The new name adopts the binding
-      // (its adoptUid), then the engine deletes the old name, whose state holds the same
-      // uid: that delete must leave the binding to the new name.
-      const [binding] = (await stack.resources()).filter((r) => r.name === "platform-ci-editor");
-      stack.editProgram('"platform-ci-editor"', '"ci-editor"');
-      const result = await stack.up();
-      expect(result.error).toBeUndefined();
-      expect(changes(result).sort()).toEqual(["create ci-editor", "delete platform-ci-editor"]);
-      expect(writes(await emulator.requests())).toEqual([]);
-      const renamed = (await stack.resources()).filter((r) => r.id === binding.id);
-      expect(renamed.map((r) => r.name)).toEqual(["ci-editor"]);
-      expect(await liveUids(emulator)).toContain(binding.id);
-      await expectConverged(stack);
-    }, 180_000);
-
-    // The same description edited in the whole demo's project is exactly one PATCH:
-    // tests/export/real-engine.test.ts.
-  });
+  // Adoption on the engine (the whole demo, a renamed binding taken over without a
+  // write, the token in no state file): tests/engine/export-adoption.test.ts.
 });
