@@ -96,10 +96,14 @@ describe("npm run demo", () => {
       expect(code, output).toBe(0);
       expect(output.match(/No Pulumi CLI found/g)).toHaveLength(1);
       expect(output).toContain("building it with npm run pulumi:install");
-      // install.ts ran: one go build of the CLI's main package, into the cache.
+      // install.ts ran: one go build of the CLI's main package and one of the YAML
+      // language host, into the cache.
       const calls = fs.readFileSync(go.log, "utf8").trim().split("\n");
-      expect(calls).toHaveLength(1);
+      expect(calls).toHaveLength(2);
       expect(calls[0]).toMatch(/^build .*github\.com\/pulumi\/pulumi\/pkg\/v3\/cmd\/pulumi$/);
+      expect(calls[1]).toMatch(
+        /^build .*github\.com\/pulumi\/pulumi-yaml\/cmd\/pulumi-language-yaml$/,
+      );
       const cli = JSON.parse(output.trim().split("\n").pop() ?? "{}");
       expect(cli).toMatchObject({
         source: "cache",

@@ -121,13 +121,21 @@ func RepositoryRoot(t testing.TB) string {
 	}
 }
 
+// grpcScenarioOff says why the gRPC scenarios do not run, or "" when they do.
+func grpcScenarioOff() string {
+	if os.Getenv("IRM_GRPC_SCENARIO") == "" {
+		return "set IRM_GRPC_SCENARIO=1 (tests/contract/contract.test.ts does)"
+	}
+	return ""
+}
+
 // StartGRPC starts the built emulator of the repository for a gRPC scenario and fails
 // the test when it has no gRPC face. The scenarios run only with IRM_GRPC_SCENARIO set
 // (tests/contract/contract.test.ts sets it, after the build), not on every `go test`.
 func StartGRPC(t testing.TB) Bootstrap {
 	t.Helper()
-	if os.Getenv("IRM_GRPC_SCENARIO") == "" {
-		t.Skip("set IRM_GRPC_SCENARIO=1 (tests/contract/contract.test.ts does)")
+	if reason := grpcScenarioOff(); reason != "" {
+		t.Skip(reason)
 	}
 	b := Start(t, RepositoryRoot(t))
 	if b.GRPCURL == "" {
