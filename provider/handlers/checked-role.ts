@@ -11,7 +11,7 @@
  * `checkedRole` (the create says why), and a policy then reports that the role cannot
  * be judged yet.
  */
-import type { IrmClient } from "../../sdk/index";
+import type { IrmClient, Role } from "../../sdk/index";
 import { BUILT_IN_ROLE_NAMES, isUnknown, ROLE_UID_PATTERN } from "../checks";
 import type { HandlerContext } from "./common";
 
@@ -35,28 +35,43 @@ export interface CheckedRole {
 /** Roles read, per client (what one token may see says nothing of another's). */
 const readRoles = new WeakMap<IrmClient, Map<string, Promise<CheckedRole | undefined>>>();
 
+/** What a check records of a role the API answered. */
+function checkedRoleOf(answer: Role): CheckedRole {
+  return BUILT_IN_ROLE_NAMES.has(answer.name) && !answer.uid.includes("/")
+    ? { uid: answer.uid, name: answer.name, builtIn: true }
+    : {
+        uid: answer.uid,
+        name: answer.name,
+        builtIn: false,
+        capabilities: [...answer.capabilities].sort(),
+      };
+}
+
+/** The roles this client has read or made, by uid. */
+function rolesOf(client: IrmClient): Map<string, Promise<CheckedRole | undefined>> {
+  const cache = readRoles.get(client) ?? new Map<string, Promise<CheckedRole | undefined>>();
+  readRoles.set(client, cache);
+  return cache;
+}
+
+/**
+ * A role this client has just created, as the API answered the create: a binding or an
+ * identity provider of the same run that grants it is checked without reading it again.
+ */
+export function rememberCreatedRole(client: IrmClient, role: Role): void {
+  rolesOf(client).set(role.uid, Promise.resolve(checkedRoleOf(role)));
+}
+
 /** The role with this uid as the API answers it, or undefined when it cannot be read. */
 export function readCheckedRole(
   context: HandlerContext,
   uid: string,
 ): Promise<CheckedRole | undefined> {
   const client = context.client();
-  const cache = readRoles.get(client) ?? new Map<string, Promise<CheckedRole | undefined>>();
-  readRoles.set(client, cache);
+  const cache = rolesOf(client);
   let role = cache.get(uid);
   if (role === undefined) {
-    role = client.iam.roles.get(uid).then(
-      (answer): CheckedRole =>
-        BUILT_IN_ROLE_NAMES.has(answer.name) && !answer.uid.includes("/")
-          ? { uid: answer.uid, name: answer.name, builtIn: true }
-          : {
-              uid: answer.uid,
-              name: answer.name,
-              builtIn: false,
-              capabilities: [...answer.capabilities].sort(),
-            },
-      () => undefined,
-    );
+    role = client.iam.roles.get(uid).then(checkedRoleOf, () => undefined);
     cache.set(uid, role);
     // A failure is not kept: the next check asks again.
     role.then((found) => found ?? cache.delete(uid));

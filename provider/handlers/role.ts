@@ -8,6 +8,7 @@ import {
 } from "../../sdk/index";
 import { capabilitySet, checkRoleInputs } from "../checks";
 import type { RoleInputs, RoleOutputs } from "../shapes/index";
+import { rememberCreatedRole } from "./checked-role";
 import {
   bindingsReferring,
   describedOrNone,
@@ -72,12 +73,15 @@ export const roleHandler = namedObjectHandler((client) => client.iam.roles, {
   outputs: roleOutputs,
   inputsFrom: roleInputsFrom,
   patchBody,
-  create: (client, inputs) =>
-    client.iam.roles.create(inputs.parentUid, {
+  create: async (client, inputs) => {
+    const role = await client.iam.roles.create(inputs.parentUid, {
       name: inputs.name,
       description: inputs.description,
       capabilities: capabilitySet(inputs.capabilities),
-    }),
+    });
+    rememberCreatedRole(client, role);
+    return role;
+  },
   describe: (inputs) => `role ${JSON.stringify(inputs.name)} of group ${inputs.parentUid}`,
   usedBy: async (client, uid) => {
     // A custom role serves its group and the groups below it: the identity providers

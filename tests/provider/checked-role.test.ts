@@ -42,6 +42,24 @@ async function checkBinding(roleUid: string) {
 }
 
 describe("checkedRole", () => {
+  it("a binding granting a custom role made in the same run is checked without reading it", async () => {
+    const created = await runtime.role.create({
+      parentUid: groupUid,
+      name: uniqueName("deployers"),
+      description: "",
+      capabilities: ["CAP_REPO_LIST", "CAP_IAM_GROUPS_LIST"],
+    });
+    await emu.clearRequests();
+    const inputs = await checkBinding(created.id);
+    expect(inputs.checkedRole).toEqual({
+      uid: created.id,
+      name: created.outs.name,
+      builtIn: false,
+      capabilities: ["CAP_IAM_GROUPS_LIST", "CAP_REPO_LIST"],
+    });
+    expect((await emu.requests()).filter((r) => r.path.includes("/roles/"))).toEqual([]);
+  });
+
   it("a binding's check reads a built-in role once per process; its published set is not copied", async () => {
     const owner = roleNamed("owner");
     await emu.clearRequests();
