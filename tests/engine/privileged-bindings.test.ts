@@ -4,10 +4,11 @@
  * each form the role can take: looked up by name (`owner`), a `Role` of the stack with
  * owner's capabilities, a literal built-in uid, a custom role with owner's capabilities
  * under another name looked up by name, and a role (also an identity provider's default
- * role) whose uid is not known in preview. The first `pulumi preview --policy-pack`
- * refuses each as mandatory, and `pulumi up --policy-pack` (which previews first)
- * writes nothing: the emulator's request log has no write and the service holds
- * neither the identity nor the binding. A viewer binding passes.
+ * role) whose uid is not known in preview. `pulumi up --policy-pack` refuses each as
+ * mandatory in the preview it runs first, and writes nothing: the emulator's request
+ * log has no write and the service holds neither the identity nor the binding. The
+ * same pack's `pulumi preview` is the same judgement; the first case runs it too. A
+ * viewer binding passes.
  */
 import * as path from "node:path";
 import { afterAll, beforeAll, expect, inject, it } from "vitest";
@@ -18,7 +19,7 @@ import { IrmClient, type Role } from "../../sdk/index";
 import { createEngineStack, describeOnEngine, type EngineStack } from "../support/engine-stack";
 import { policyFindings } from "../support/policy-events";
 
-/** Each engine run takes 10 to 30 seconds on a shared machine; a test makes two. */
+/** Each engine run takes 10 to 30 seconds on a shared machine; a test makes one or two. */
 const RUN_TIMEOUT_MS = 240_000;
 const WORKLOAD = POLICY_NAMES.noPrivilegedRoleForWorkloadIdentity;
 
@@ -68,22 +69,32 @@ describeOnEngine(
     }
 
     /**
-     * `pulumi preview`, then `pulumi up`, each with the shipped pack: both fail on the
-     * mandatory findings expected, with no write and nothing on the service or in state.
+     * `pulumi up` with the shipped pack (and, with `preview`, `pulumi preview` first): each
+     * fails on the mandatory findings expected, saying `text`, with no write and nothing
+     * on the service or in state. `up` previews first, as users run it, and the pack
+     * refuses that preview: the same judgement as `pulumi preview`'s, which the first
+     * case proves once.
      */
-    async function refusedBeforeAnyWrite(expected: string[], text: string[]): Promise<void> {
-      const preview = await stack.preview({ policyPacks: [pack()] });
-      expect(preview.error).toBeDefined();
-      const mandatory = policyFindings(preview.output).filter((f) => f.includes(" mandatory "));
-      expect(mandatory).toEqual(expected.sort());
-      for (const words of text) expect(preview.output).toContain(words);
-      expect(writesOf(await stack.takeRequests())).toEqual([]);
+    async function refusedBeforeAnyWrite(
+      expected: string[],
+      text: string[],
+      { preview: alsoPreview = false } = {},
+    ): Promise<void> {
+      if (alsoPreview) {
+        const preview = await stack.preview({ policyPacks: [pack()] });
+        expect(preview.error).toBeDefined();
+        const mandatory = policyFindings(preview.output).filter((f) => f.includes(" mandatory "));
+        expect(mandatory).toEqual(expected.sort());
+        for (const words of text) expect(preview.output).toContain(words);
+        expect(writesOf(await stack.takeRequests())).toEqual([]);
+      }
 
       const up = await stack.up({ policyPacks: [pack()] });
       expect(up.error).toBeDefined();
       expect(policyFindings(up.output).filter((f) => f.includes(" mandatory "))).toEqual(
         expected.sort(),
       );
+      for (const words of text) expect(up.output).toContain(words);
       expect(writesOf(await stack.takeRequests())).toEqual([]);
       expect(await stack.resources()).toEqual([]);
       expect(await onService()).toEqual([]);
@@ -93,10 +104,11 @@ describeOnEngine(
       await refusedBeforeAnyWrite(
         [`${WORKLOAD} mandatory deployer-role`],
         ["RoleBinding 'deployer-role' gives the privileged role 'owner' to identity 'deployer'"],
+        { preview: true },
       );
     });
 
-    it("a Role of the stack with owner's capabilities under another name: refused, 0 writes", async () => {
+    it("a Role of the stack with owner's capabilities under another name: refused by up, 0 writes", async () => {
       await stack.setConfig("roleForm", "stackRole");
       await refusedBeforeAnyWrite(
         [`${WORKLOAD} mandatory deployer-role`],
@@ -104,7 +116,7 @@ describeOnEngine(
       );
     });
 
-    it("owner's uid written literally: refused, 0 writes", async () => {
+    it("owner's uid written literally: refused by up, 0 writes", async () => {
       await stack.setConfig("roleForm", "literal");
       await stack.setConfig("roleUid", owner.uid);
       await refusedBeforeAnyWrite(
@@ -113,7 +125,7 @@ describeOnEngine(
       );
     });
 
-    it("a custom role with owner's capabilities, looked up by its own name: refused, 0 writes", async () => {
+    it("a custom role with owner's capabilities, looked up by its own name: refused by up, 0 writes", async () => {
       const custom = await client.iam.roles.create(groupUid, {
         name: "deploy-admin",
         description: "owner under another name",
@@ -127,7 +139,7 @@ describeOnEngine(
       );
     });
 
-    it("a role not known in preview, for the binding and an identity provider's default role: 'cannot be judged yet', 0 writes", async () => {
+    it("a role not known in preview, for the binding and an identity provider's default role: up refused, 'cannot be judged yet', 0 writes", async () => {
       await stack.setConfig("roleForm", "unknown");
       await stack.setConfig("roleUid", viewer.uid);
       await refusedBeforeAnyWrite(

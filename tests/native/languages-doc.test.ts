@@ -1,17 +1,17 @@
 /**
- * The first programs of docs/languages.md, as written there: Python, YAML and
- * TypeScript previewed on the real CLI and the native plugin; TypeScript also
- * type-checked against the generated Node.js SDK, Go vetted against the generated Go
- * SDK, YAML's types, properties and functions checked against the plugin's schema, C#'s
- * names against the generated .NET SDK (no .NET SDK here to build it).
+ * The first programs of docs/languages.md, as written there: TypeScript previewed on
+ * the real CLI and the native plugin, and type-checked against the generated Node.js
+ * SDK; Python run on the generated SDK's mocks (what it registers and invokes, by the
+ * schema's names); Go vetted against the generated Go SDK; YAML's types, properties,
+ * functions and references checked against the plugin's schema; C#'s names against the
+ * generated .NET SDK (no .NET SDK here to build it). The Python and YAML programs of
+ * the same shape run on the CLI in python-org-hierarchy and yaml-org-hierarchy.
  */
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
-import { createPythonStack } from "../../harness/python/python-stack";
-import { ensureInstalledBase } from "../../harness/real-engine/installed-base";
 import { writesOf } from "../../harness/request-names";
 import { ensurePythonVenv } from "../../scripts/python/venv";
 import { generateSdks, pythonWheel } from "../../scripts/sdks/generate";
@@ -139,10 +139,74 @@ describe("docs/languages.md: the first program", () => {
       );
       outputsOf[name] = spec.outputs.properties;
     }
+    // Each interpolation names what the program declares; a config value given to an
+    // input has the input's type.
+    const declared = new Set([
+      ...Object.keys(doc.config ?? {}),
+      ...Object.keys(doc.resources),
+      ...Object.keys(doc.variables),
+    ]);
+    const references = [...JSON.stringify(doc).matchAll(/\$\{(\w+)/g)].map((m) => m[1]);
+    expect(references).toContain("rootGroupUid");
+    for (const name of references) expect(declared.has(name), `\${${name}}`).toBe(true);
+    for (const resource of Object.values<Json>(doc.resources)) {
+      for (const [input, value] of Object.entries<unknown>(resource.properties)) {
+        const key = /^\$\{(\w+)\}$/.exec(String(value))?.[1];
+        if (key === undefined || !(key in (doc.config ?? {}))) continue;
+        expect(doc.config[key].type, `${key} for ${input}`).toBe(
+          schema.resources[resource.type].inputProperties[input].type,
+        );
+      }
+    }
     for (const value of Object.values<string>(doc.outputs)) {
       const [, name, property] = /^\$\{(\w+)\.(\w+)\}$/.exec(value) ?? [];
       expect(outputsOf[name], value).toHaveProperty(property);
     }
+  });
+
+  it("Python registers the schema's group and invokes its getRole, exporting both uids", () => {
+    const venv = ensurePythonVenv();
+    const dir = scratch("python");
+    fs.writeFileSync(path.join(dir, "__main__.py"), program("python"));
+    // The Python SDK's mocks stand in for the engine: the program runs as it would
+    // under `pulumi preview`, and says what it registers with the names the wire uses.
+    const ran = run(
+      venv.python,
+      [
+        path.join(REPO, "harness", "python", "mock_run.py"),
+        path.join(dir, "__main__.py"),
+        "first-irm",
+      ],
+      dir,
+      {
+        PYTHONPATH: pythonWheel(sdks),
+        PULUMI_CONFIG: JSON.stringify({ "first-irm:rootGroupUid": "root-group" }),
+      },
+    );
+    expect(ran.status, ran.output).toBe(0);
+    const { calls, exports } = JSON.parse(
+      ran.output.split("\n").find((l) => l.startsWith("{")) ?? "{}",
+    );
+    const group = schema.resources["irm:index:Group"];
+    const getRole = schema.functions["irm:index:getRole"];
+    expect(calls).toEqual(
+      expect.arrayContaining([
+        {
+          resource: "irm:index:Group",
+          name: "team",
+          inputs: { parentUid: "root-group", name: "team", description: "Managed with Pulumi" },
+        },
+        { call: "irm:index:getRole", args: { name: "viewer" } },
+      ]),
+    );
+    expect(calls).toHaveLength(2);
+    expect(Object.keys(group.inputProperties)).toEqual(
+      expect.arrayContaining(["parentUid", "name", "description"]),
+    );
+    expect(Object.keys(getRole.inputs.properties)).toContain("name");
+    expect(group.properties).toHaveProperty("uid");
+    expect(getRole.outputs.properties).toHaveProperty("uid");
+    expect(exports).toEqual({ teamUid: "team-uid", viewerRole: "getRole-uid" });
   });
 
   it("C# names the generated .NET SDK's namespace, classes and members", () => {
@@ -163,111 +227,60 @@ describe("docs/languages.md: the first program", () => {
   });
 });
 
-describeOnEngine("docs/languages.md: programs on the CLI", { timeout: 120_000 }, () => {
-  let emulator: TestEmulator;
+describeOnEngine(
+  "docs/languages.md: the TypeScript program on the CLI",
+  { timeout: 120_000 },
+  () => {
+    let emulator: TestEmulator;
 
-  beforeAll(async () => {
-    emulator = await startTestEmulator();
-  });
-
-  afterAll(async () => {
-    await emulator?.close();
-  });
-
-  it("Python previews one group to create, reading only", async () => {
-    const { cliRoot, base } = inject("realEngine");
-    await ensureInstalledBase(base);
-    const programDir = scratch("python");
-    fs.writeFileSync(path.join(programDir, "__main__.py"), program("python"));
-    const stack = await createPythonStack({
-      name: "first-irm",
-      programDir,
-      cliRoot,
-      scratch: base,
-      wheel: pythonWheel(sdks),
-      path: [path.join(base, "node_modules", "pulumi-irm", "plugin")],
-      config: {
-        "irm:apiUrl": { value: emulator.url },
-        "irm:token": { value: emulator.token, secret: true },
-        "first-irm:rootGroupUid": { value: emulator.rootGroupUid },
-      },
+    beforeAll(async () => {
+      emulator = await startTestEmulator();
     });
-    try {
-      await emulator.clearRequests();
-      const preview = await stack.step("preview");
-      expect(preview.error).toBeUndefined();
-      expect(preview.steps).toEqual([["create", "team"]]);
-      const requests = (await emulator.requests()).map((r) => `${r.method} ${r.path}`);
-      expect(writesOf(requests)).toEqual([]);
-    } finally {
-      await stack.dispose();
-    }
-  });
 
-  it("YAML previews one group to create, reading only", async () => {
-    const programDir = scratch("yaml");
-    // The page's program, with the plugin path its "Getting the plugin" section gives
-    // (project folders sit beside the installed package's node_modules).
-    fs.writeFileSync(
-      path.join(programDir, "Pulumi.yaml"),
-      `${program("yaml")}plugins:\n  providers:\n    - name: irm\n      path: ../node_modules/pulumi-irm/plugin\n`,
-    );
-    const stack = await createEngineStack({
-      name: "first-irm-yaml",
-      program: programDir,
-      emulator,
-      projectConfig: { rootGroupUid: emulator.rootGroupUid },
+    afterAll(async () => {
+      await emulator?.close();
     });
-    try {
-      await emulator.clearRequests();
-      const preview = await stack.preview();
-      expect(preview.error).toBeUndefined();
-      expect(preview.changes.map((step) => `${step.op} ${step.name}`)).toEqual(["create team"]);
-      expect(writesOf(await stack.takeRequests())).toEqual([]);
-    } finally {
-      await stack.dispose();
-    }
-  });
 
-  it("TypeScript on the native plugin previews one group to create, reading only", async () => {
-    const programDir = scratch("typescript-engine");
-    fs.writeFileSync(path.join(programDir, "index.ts"), program("typescript"));
-    fs.writeFileSync(
-      path.join(programDir, "Pulumi.yaml"),
-      [
-        "name: first-irm-ts",
-        "runtime:",
-        "  name: nodejs",
-        "  options:",
-        "    typescript: true",
-        "plugins:",
-        "  providers:",
-        "    - name: irm",
-        "      path: ../node_modules/pulumi-irm/plugin",
-        "",
-      ].join("\n"),
-    );
-    const stack = await createEngineStack({
-      name: "first-irm-ts",
-      program: programDir,
-      emulator,
-      projectConfig: { rootGroupUid: emulator.rootGroupUid },
-    });
-    try {
-      // The generated SDK installed in the project; it finds @pulumi/pulumi where the
-      // program does (the installed base's node_modules).
-      fs.cpSync(
-        path.join(sdks, "nodejs", "bin"),
-        path.join(stack.dir, "node_modules", "pulumi-irm-native"),
-        { recursive: true },
+    it("TypeScript on the native plugin previews one group to create, reading only", async () => {
+      const programDir = scratch("typescript-engine");
+      fs.writeFileSync(path.join(programDir, "index.ts"), program("typescript"));
+      fs.writeFileSync(
+        path.join(programDir, "Pulumi.yaml"),
+        [
+          "name: first-irm-ts",
+          "runtime:",
+          "  name: nodejs",
+          "  options:",
+          "    typescript: true",
+          "plugins:",
+          "  providers:",
+          "    - name: irm",
+          "      path: ../node_modules/pulumi-irm/plugin",
+          "",
+        ].join("\n"),
       );
-      await emulator.clearRequests();
-      const preview = await stack.preview();
-      expect(preview.error).toBeUndefined();
-      expect(preview.changes.map((step) => `${step.op} ${step.name}`)).toEqual(["create team"]);
-      expect(writesOf(await stack.takeRequests())).toEqual([]);
-    } finally {
-      await stack.dispose();
-    }
-  });
-});
+      const stack = await createEngineStack({
+        name: "first-irm-ts",
+        program: programDir,
+        emulator,
+        projectConfig: { rootGroupUid: emulator.rootGroupUid },
+      });
+      try {
+        // The generated SDK installed in the project; it finds @pulumi/pulumi where the
+        // program does (the installed base's node_modules).
+        fs.cpSync(
+          path.join(sdks, "nodejs", "bin"),
+          path.join(stack.dir, "node_modules", "pulumi-irm-native"),
+          { recursive: true },
+        );
+        await emulator.clearRequests();
+        const preview = await stack.preview();
+        expect(preview.error).toBeUndefined();
+        expect(preview.changes.map((step) => `${step.op} ${step.name}`)).toEqual(["create team"]);
+        expect(writesOf(await stack.takeRequests())).toEqual([]);
+      } finally {
+        await stack.dispose();
+      }
+    });
+  },
+);
