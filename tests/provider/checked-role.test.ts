@@ -53,7 +53,7 @@ describe("checkedRole", () => {
     const inputs = await checkBinding(created.id);
     expect(inputs.checkedRole).toEqual({
       uid: created.id,
-      name: created.outs.name,
+      name: created.outs?.name,
       builtIn: false,
       capabilities: ["CAP_IAM_GROUPS_LIST", "CAP_REPO_LIST"],
     });
