@@ -29,8 +29,10 @@ export interface Face {
   label: string;
   /** Why the face cannot run on this machine now, or undefined when it can. */
   unavailable(): string | undefined;
-  /** Turns `dir` (a copy of `bench/fixtures/routes`) into this face's project. */
-  prepare(dir: string): void;
+  /** Turns `dir` (a copy of `bench/fixtures/routes`) into this face's project of `teams` teams. */
+  prepare(dir: string, teams: number): void;
+  /** Edits the project as a user would: its first `edited` teams get another description. */
+  edit(dir: string, teams: number, edited: number): void;
   /** Environment for the CLI; `undefined` removes a variable the harness sets. */
   env: Record<string, string | undefined>;
 }
@@ -77,6 +79,7 @@ export const DYNAMIC_README: Face = {
       JSON.stringify({ compilerOptions: COMPILER_OPTIONS, files: ["index.ts"] }, null, 2),
     );
   },
+  edit: editTypeScript,
   env: AS_USERS_RUN,
 };
 
@@ -98,35 +101,146 @@ export const DYNAMIC_RECOMMENDED: Face = {
     );
     write(dir, PULUMI_TSCONFIG, PULUMI_TSCONFIG_TEXT);
   },
+  edit: editTypeScript,
   env: AS_USERS_RUN,
 };
 
-/** The native plugin (issue 37) is not in this checkout yet. */
-function nativePluginMissing(): string | undefined {
-  const plugin = path.join(__dirname, "..", "..", "provider", "native");
-  return fs.existsSync(plugin)
-    ? "the native plugin is in the checkout but this face is not written yet (fill `prepare`)"
-    : "the native plugin (issue 37) has not landed";
+/** Where a project folder (below the installed base) finds the installed package's plugin. */
+const PLUGIN_PATH = "../node_modules/pulumi-irm/plugin";
+
+/** The plugin's `plugins:` entry of a project file. */
+const PLUGIN_LINES = ["plugins:", "  providers:", "    - name: irm", `      path: ${PLUGIN_PATH}`];
+
+/** The TypeScript program's edit: its first `edited` teams get another description. */
+function editTypeScript(dir: string, _teams: number, edited: number): void {
+  const index = path.join(dir, "index.ts");
+  const text = fs.readFileSync(index, "utf8");
+  const changed = text.replace("const EDITED_TEAMS = 0;", `const EDITED_TEAMS = ${edited};`);
+  if (changed === text) throw new Error("routes: the program has no EDITED_TEAMS line to edit");
+  fs.writeFileSync(index, changed);
 }
 
-function nativeFace(language: string): Face {
-  return {
-    id: `native-${language.toLowerCase()}`,
-    label: `native plugin, ${language}`,
-    unavailable: nativePluginMissing,
-    prepare() {
-      throw new Error(`the native ${language} face is not written yet`);
-    },
-    env: {},
-  };
+/**
+ * The routes program in Pulumi YAML, which has no loop: `teams` teams written out, the
+ * first `edited` with the edited description (as `bench/fixtures/routes/index.ts`).
+ */
+export function routesYaml(teams: number, edited: number): string {
+  const lines = [
+    "name: routes",
+    "runtime: yaml",
+    ...PLUGIN_LINES,
+    "config:",
+    "  teams:",
+    "    type: integer",
+    "  rootGroupUid:",
+    "    type: string",
+    "  roleUid:",
+    "    type: string",
+    "resources:",
+  ];
+  for (let team = 0; team < teams; team++) {
+    const t = `team-${team}`;
+    const description = team < edited ? `team ${team} (edited)` : `team ${team}`;
+    lines.push(
+      `  ${t}:`,
+      "    type: irm:index:Group",
+      "    properties:",
+      "      parentUid: ${rootGroupUid}",
+      `      name: ${t}`,
+      `      description: ${description}`,
+      `  ${t}-services:`,
+      "    type: irm:index:Group",
+      "    properties:",
+      `      parentUid: \${${t}.uid}`,
+      `      name: ${t}-services`,
+      `      description: services of team ${team}`,
+      `  ${t}-ci:`,
+      "    type: irm:index:Identity",
+      "    properties:",
+      `      parentUid: \${${t}.uid}`,
+      `      name: ${t}-ci`,
+      "      claimMatch:",
+      "        issuer: https://token.actions.githubusercontent.com",
+      `        subject: repo:acme/${t}:ref:refs/heads/main`,
+      `  ${t}-ci-viewer:`,
+      "    type: irm:index:RoleBinding",
+      "    properties:",
+      `      groupUid: \${${t}.uid}`,
+      `      identityUid: \${${t}-ci.uid}`,
+      "      roleUid: ${roleUid}",
+    );
+  }
+  return lines.join("\n");
 }
 
-/** Hooks for the native plugin's faces: filled when the plugin lands. */
-export const NATIVE_FACES: Face[] = [
-  nativeFace("TypeScript"),
-  nativeFace("YAML"),
-  nativeFace("Python"),
-];
+/**
+ * The same program as the dynamic faces, importing the generated Node.js SDK
+ * (`pulumi-irm-native`, `npm run sdks`) instead of the dynamic resources.
+ */
+export function nativeTypeScript(program: string): string {
+  const from = 'import * as irm from "pulumi-irm";';
+  if (!program.includes(from)) throw new Error(`routes: the program has no \`${from}\``);
+  return program.replace(from, 'import * as irm from "pulumi-irm-native";');
+}
+
+/** Why the native faces cannot run: the plugin or the generated SDK is not built. */
+function nativeMissing(what: string[]): string | undefined {
+  const root = path.join(__dirname, "..", "..");
+  for (const file of what) {
+    if (!fs.existsSync(path.join(root, file)))
+      return `${file} is not built (npm run build; npm run sdks)`;
+  }
+  return undefined;
+}
+
+const PLUGIN_BUILT = ["dist/provider/native/main.js", "plugin/pulumi-resource-irm"];
+
+export const NATIVE_TYPESCRIPT: Face = {
+  id: "native-typescript",
+  label: "native plugin, TypeScript (generated Node.js SDK, transpile only)",
+  unavailable: () => nativeMissing([...PLUGIN_BUILT, "dist/sdks/nodejs/bin/index.js"]),
+  prepare(dir) {
+    write(dir, "Pulumi.yaml", [pulumiYaml(TYPESCRIPT_RUNTIME_OPTIONS), ...PLUGIN_LINES].join("\n"));
+    write(
+      dir,
+      "tsconfig.json",
+      JSON.stringify(
+        { compilerOptions: { ...COMPILER_OPTIONS, isolatedModules: true }, files: ["index.ts"] },
+        null,
+        2,
+      ),
+    );
+    write(dir, PULUMI_TSCONFIG, PULUMI_TSCONFIG_TEXT);
+    const index = path.join(dir, "index.ts");
+    fs.writeFileSync(index, nativeTypeScript(fs.readFileSync(index, "utf8")));
+    // The generated SDK installed in the project (the package does not ship it); it
+    // finds @pulumi/pulumi where the program does (the installed base's node_modules).
+    fs.cpSync(
+      path.join(__dirname, "..", "..", "dist", "sdks", "nodejs", "bin"),
+      path.join(dir, "node_modules", "pulumi-irm-native"),
+      { recursive: true },
+    );
+  },
+  edit: editTypeScript,
+  env: AS_USERS_RUN,
+};
+
+export const NATIVE_YAML: Face = {
+  id: "native-yaml",
+  label: "native plugin, YAML",
+  unavailable: () => nativeMissing(PLUGIN_BUILT),
+  prepare(dir, teams) {
+    fs.rmSync(path.join(dir, "index.ts"));
+    write(dir, "Pulumi.yaml", routesYaml(teams, 0));
+  },
+  edit(dir, teams, edited) {
+    write(dir, "Pulumi.yaml", routesYaml(teams, edited));
+  },
+  env: {},
+};
+
+/** The native plugin's faces. */
+export const NATIVE_FACES: Face[] = [NATIVE_TYPESCRIPT, NATIVE_YAML];
 
 /** Every face of the routes benchmark, in the order each round runs them. */
 export const FACES: Face[] = [DYNAMIC_README, DYNAMIC_RECOMMENDED, ...NATIVE_FACES];

@@ -14,7 +14,13 @@ import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 
 /** What a process of a run is, from its command line. */
-export type ProcessKind = "cli" | "language host" | "program" | "provider host" | "other";
+export type ProcessKind =
+  | "cli"
+  | "language host"
+  | "program"
+  | "provider host"
+  | "plugin"
+  | "other";
 
 export interface TreeCpu {
   /** User + system CPU of the whole tree, seconds (exact, from the waiting shell). */
@@ -37,10 +43,12 @@ const TICKS = 100;
 const MARK = "__irm_bench_tree_cpu__";
 
 /**
- * Which kind of process a command line is. Plugins of other faces (a native
- * `pulumi-resource-irm`, a YAML or Python language host) fall in the same kinds.
+ * Which kind of process a command line is: `plugin` is the package's native provider
+ * plugin (`pulumi-resource-irm`, run by node), `provider host` the dynamic provider's
+ * host (and any other provider plugin); a YAML language host is a `language host`.
  */
 export function kindOf(cmdline: string): ProcessKind {
+  if (/pulumi-resource-irm(\0|\s|$)/.test(cmdline)) return "plugin";
   if (/dynamic-provider|pulumi-resource-/.test(cmdline)) return "provider host";
   if (/pulumi-language-|language-host\.cjs/.test(cmdline)) return "language host";
   // `.../@pulumi/pulumi/cmd/run`, as a folder or its `index.js`; arguments end in NUL.
@@ -162,6 +170,7 @@ export function runMeasuringTree(
         "language host": 0,
         program: 0,
         "provider host": 0,
+        plugin: 0,
         other: 0,
         unsampled: 0,
       };

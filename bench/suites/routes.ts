@@ -9,7 +9,8 @@
  * bytes per resource after the create.
  *
  * `IRM_BENCH_ROUTES_SIZES` (resources, comma-separated; default 100,400, quick 20) and
- * `IRM_BENCH_ROUTES_ROUNDS` (default 3, quick 1) bound the run.
+ * `IRM_BENCH_ROUTES_ROUNDS` (default 3, quick 1) bound the run; `IRM_BENCH_ROUTES_FACES`
+ * (face ids, comma-separated; default every face) picks faces.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -51,6 +52,7 @@ const KINDS: Array<ProcessKind | "unsampled"> = [
   "program",
   "language host",
   "provider host",
+  "plugin",
   "cli",
   "other",
   "unsampled",
@@ -82,6 +84,19 @@ async function viewerRoleUid(emu: EmulatorProcess): Promise<string> {
   } finally {
     await dispatcher.close();
   }
+}
+
+/** The faces `ids` (comma-separated face ids; every face when unset) names, in run order. */
+export function pickFaces(all: Face[], ids: string | undefined): Face[] {
+  if (ids === undefined || ids.trim() === "") return all;
+  const wanted = ids.split(",").map((id) => id.trim());
+  const unknown = wanted.filter((id) => !all.some((face) => face.id === id));
+  if (unknown.length > 0) {
+    throw new Error(
+      `IRM_BENCH_ROUTES_FACES: no face ${unknown.join(", ")} (faces: ${all.map((f) => f.id).join(", ")})`,
+    );
+  }
+  return all.filter((face) => wanted.includes(face.id));
 }
 
 /** `POST×400, DELETE×0`: requests by method. */
@@ -119,7 +134,7 @@ async function cycle(
     // in a cache keyed by the source text, in the OS temp folder by default: one per
     // stack, so each face starts as on a fresh machine and no face warms another's.
     env: { ...face.env, TS_NODE_CACHE_DIRECTORY: cacheDir },
-    prepare: (dir) => face.prepare(dir),
+    prepare: (dir) => face.prepare(dir, teams),
   });
   let created = false;
   try {
@@ -148,11 +163,7 @@ async function cycle(
     await record("preview", "preview");
     await record("noop-up", "up");
     // As a user changes a description: an edit of the program's text.
-    const index = path.join(stack.dir, "index.ts");
-    const text = fs.readFileSync(index, "utf8");
-    const edited = text.replace("const EDITED_TEAMS = 0;", `const EDITED_TEAMS = ${EDITED};`);
-    if (edited === text) throw new Error("routes: the program has no EDITED_TEAMS line to edit");
-    fs.writeFileSync(index, edited);
+    face.edit(stack.dir, teams, EDITED);
     await record("update", "up");
     await record("destroy", "destroy");
     created = false;
@@ -229,6 +240,22 @@ function report(
         });
       }
     }
+    // The native plugin's own CPU per engine pass: a no-op preview is one pass (an `up`
+    // is two: its preview and the update, each starting the plugin).
+    for (const face of faces) {
+      const list = samples.get(key(face.id, size, "preview"));
+      if (!face.id.startsWith("native-") || !list?.length) continue;
+      const plugin = median(list.map((s) => s.byKind.plugin ?? 0));
+      measurements.push({
+        id: `${face.id}-${size}-plugin-cpu-per-pass`,
+        label: `${face.label}, ${size} resources: the plugin process's CPU per engine pass (no-op preview)`,
+        value: plugin,
+        unit: "s",
+        goal: "≤ 0.3 s",
+        met: plugin <= 0.3,
+        detail: `sampled every 100 ms from /proc (up to 0.1 s after the last sample is counted as unsampled); median of ${list.length}`,
+      });
+    }
     // The recommended setup against the README's, same run, same size.
     for (const operation of ["noop-up", "update"] as const) {
       const ours = samples.get(key("dynamic-recommended", size, operation));
@@ -280,9 +307,11 @@ async function run(context: SuiteContext): Promise<Section[]> {
     throw new Error("IRM_BENCH_ROUTES_SIZES: resources, comma-separated, each a multiple of 4");
   }
   const rounds = Number(process.env.IRM_BENCH_ROUTES_ROUNDS ?? context.pick(3, 1));
-  const faces = FACES.filter((face) => face.unavailable() === undefined);
-  const notRun = FACES.filter((face) => face.unavailable() !== undefined).map(
-    (face) => `${face.label}: not run (${face.unavailable()})`,
+  const chosen = pickFaces(FACES, process.env.IRM_BENCH_ROUTES_FACES);
+  const faces = chosen.filter((face) => face.unavailable() === undefined);
+  const notRun = FACES.filter((face) => !faces.includes(face)).map(
+    (face) =>
+      `${face.label}: not run (${face.unavailable() ?? "not among IRM_BENCH_ROUTES_FACES"})`,
   );
   const samples: Samples = new Map();
   const stateBytes = new Map<string, number[]>();

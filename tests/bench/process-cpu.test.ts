@@ -41,4 +41,24 @@ describe("CPU of a process tree", () => {
     );
     expect(kindOf(["node", "-e", "1"].join(nul))).toBe("other");
   });
+
+  it("counts the native plugin apart from the dynamic provider's host", () => {
+    const nul = "\0";
+    // As `#!/usr/bin/env node` leaves it: node, the launcher, the engine's address.
+    expect(
+      kindOf(
+        ["node", "/b/node_modules/pulumi-irm/plugin/pulumi-resource-irm", "127.0.0.1:1"].join(nul),
+      ),
+    ).toBe("plugin");
+    expect(
+      kindOf(["node", "/usr/lib/node_modules/pulumi-irm/plugin/pulumi-resource-irm"].join(nul)),
+    ).toBe("plugin");
+    // Another provider plugin whose name begins the same stays a provider host.
+    expect(kindOf(["/h/plugins/pulumi-resource-irmx", "127.0.0.1:1"].join(nul))).toBe(
+      "provider host",
+    );
+    expect(kindOf(["/opt/pulumi/bin/pulumi-language-yaml", "127.0.0.1:1"].join(nul))).toBe(
+      "language host",
+    );
+  });
 });
