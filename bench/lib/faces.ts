@@ -33,6 +33,11 @@ export interface Face {
   prepare(dir: string, teams: number): void;
   /** Edits the project as a user would: its first `edited` teams get another description. */
   edit(dir: string, teams: number, edited: number): void;
+  /**
+   * `python-automation`: the program is `bench/fixtures/routes-python`, run by the
+   * Automation API's inline programs (`harness/python/`), not by a `pulumi` command.
+   */
+  runner?: "python-automation";
   /** Environment for the CLI; `undefined` removes a variable the harness sets. */
   env: Record<string, string | undefined>;
 }
@@ -239,8 +244,34 @@ export const NATIVE_YAML: Face = {
   env: {},
 };
 
+/**
+ * Python as `harness/python/` runs it (the CLI built from Go modules has no Python
+ * language host): the Automation API's inline program in one driver process per stack.
+ */
+export const NATIVE_PYTHON: Face = {
+  id: "native-python",
+  label: "native plugin, Python (Automation API inline program)",
+  runner: "python-automation",
+  unavailable: () =>
+    nativeMissing([...PLUGIN_BUILT, "dist/sdks/python/dist"]) ??
+    (fs
+      .readdirSync(path.join(__dirname, "..", "..", "dist", "sdks", "python", "dist"))
+      .some((f) => f.endsWith(".whl"))
+      ? undefined
+      : "the Python SDK's wheel is not built (npm run sdks)"),
+  prepare() {},
+  edit(dir, _teams, edited) {
+    const main = path.join(dir, "__main__.py");
+    const text = fs.readFileSync(main, "utf8");
+    const changed = text.replace("EDITED_TEAMS = 0", `EDITED_TEAMS = ${edited}`);
+    if (changed === text) throw new Error("routes: the Python program has no EDITED_TEAMS line");
+    fs.writeFileSync(main, changed);
+  },
+  env: {},
+};
+
 /** The native plugin's faces. */
-export const NATIVE_FACES: Face[] = [NATIVE_TYPESCRIPT, NATIVE_YAML];
+export const NATIVE_FACES: Face[] = [NATIVE_TYPESCRIPT, NATIVE_YAML, NATIVE_PYTHON];
 
 /** Every face of the routes benchmark, in the order each round runs them. */
 export const FACES: Face[] = [DYNAMIC_README, DYNAMIC_RECOMMENDED, ...NATIVE_FACES];

@@ -17,14 +17,17 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { Agent } from "undici";
 import type { LogEntry } from "../../harness/emulator";
+import { REPO_ROOT } from "../../harness/installed-package";
+import { createPythonStack } from "../../harness/python/python-stack";
+import { pythonWheel } from "../../scripts/sdks/generate";
 import { type EmulatorProcess, startEmulatorProcess } from "../lib/emulator-process";
 import { FACES, type Face } from "../lib/faces";
 import { bareOk } from "../lib/http";
-import type { ProcessKind } from "../lib/process-cpu";
+import { type ProcessKind, processSeconds, sampleKinds } from "../lib/process-cpu";
 import { openRealEngine, type RealBenchStack, type RealEngine } from "../lib/real-engine";
 import type { Measurement, Section } from "../lib/report";
 import { FIXTURES_DIR } from "../lib/stack";
-import { median } from "../lib/stats";
+import { median, now } from "../lib/stats";
 import type { Suite, SuiteContext } from "../lib/suite";
 
 const PROGRAM_DIR = path.join(FIXTURES_DIR, "routes");
@@ -111,6 +114,87 @@ function describeMethods(requests: LogEntry[]): string {
   return counts.length === 0
     ? "no request"
     : counts.map(([method, count]) => `${method}×${count}`).join(", ");
+}
+
+const PYTHON_PROGRAM_DIR = path.join(FIXTURES_DIR, "routes-python");
+
+/**
+ * The Python face through every operation on a fresh stack: one driver process
+ * (`harness/python/`) runs each operation with the Automation API (its `up` and `destroy`
+ * skip the preview a CLI user's `--yes` runs first). CPU of the tree is the driver's own
+ * plus its waited-for descendants' (the CLI, which waits for its plugins), read before
+ * and after each operation; the driver itself, where the inline program runs, counts as
+ * `program`.
+ */
+async function pythonCycle(
+  engine: RealEngine,
+  emu: EmulatorProcess,
+  face: Face,
+  size: number,
+  roleUid: string,
+  samples: Samples,
+  stateBytes: Map<string, number[]>,
+): Promise<void> {
+  const teams = size / RESOURCES_PER_TEAM;
+  const stack = await createPythonStack({
+    name: "routes",
+    programDir: PYTHON_PROGRAM_DIR,
+    cliRoot: engine.cli.root,
+    scratch: engine.base,
+    wheel: pythonWheel(path.join(REPO_ROOT, "dist", "sdks")),
+    path: [path.join(engine.base, "node_modules", "pulumi-irm", "plugin")],
+    config: {
+      "irm:apiUrl": { value: emu.url },
+      "irm:token": { value: emu.token, secret: true },
+      "routes:teams": { value: String(teams) },
+      "routes:rootGroupUid": { value: emu.rootGroupUid },
+      "routes:roleUid": { value: roleUid },
+    },
+  });
+  let created = false;
+  try {
+    const record = async (operation: OperationId, op: "up" | "preview" | "destroy") => {
+      await emu.clearRequests();
+      const before = processSeconds(stack.pid);
+      const start = now();
+      const sampler = sampleKinds(() => stack.pid);
+      const answer = await stack.step(op);
+      const byKind = sampler.stop();
+      const ms = now() - start;
+      const after = processSeconds(stack.pid);
+      const cpuSeconds = after.tree - before.tree;
+      if (!answer.ok) throw new Error(`routes ${face.id} ${size} ${operation}: ${answer.error}`);
+      const steps = answer.changes ?? {};
+      const expected = operation === "create" ? "create" : operation === "update" ? "update" : "";
+      // The Automation API's summary counts the stack itself, created by the first `up`.
+      const want = operation === "update" ? EDITED : size + 1;
+      if (expected && (steps[expected] ?? 0) !== want) {
+        throw new Error(`routes ${face.id} ${size} ${operation}: steps ${JSON.stringify(steps)}`);
+      }
+      // The driver's own CPU (exact) is the program's; the rest no sample saw is unsampled.
+      byKind.program += after.own - before.own;
+      const kinds = Object.values(byKind).reduce((sum, value) => sum + value, 0);
+      byKind.unsampled = Math.max(0, cpuSeconds - kinds);
+      const list = samples.get(key(face.id, size, operation)) ?? [];
+      list.push({ wallMs: ms, cpuSeconds, byKind: { ...byKind }, requests: await emu.requests() });
+      samples.set(key(face.id, size, operation), list);
+    };
+    await record("create", "up");
+    created = true;
+    const bytes = stateBytes.get(`${face.id}/${size}`) ?? [];
+    const file = path.join(stack.backend, ".pulumi", "stacks", "routes", "dev.json");
+    bytes.push(fs.statSync(file).size / size);
+    stateBytes.set(`${face.id}/${size}`, bytes);
+    await record("preview", "preview");
+    await record("noop-up", "up");
+    face.edit(stack.dir, teams, EDITED);
+    await record("update", "up");
+    await record("destroy", "destroy");
+    created = false;
+  } finally {
+    if (created) await stack.step("destroy").catch(() => undefined);
+    await stack.dispose();
+  }
 }
 
 /** One face through every operation on a fresh stack of `size` resources. */
@@ -322,7 +406,8 @@ async function run(context: SuiteContext): Promise<Section[]> {
       for (const size of sizes) {
         for (const face of faces) {
           context.log(`routes: round ${round}/${rounds}, ${size} resources, ${face.id}`);
-          await cycle(engine, emu, face, size, roleUid, samples, stateBytes);
+          const run = face.runner === "python-automation" ? pythonCycle : cycle;
+          await run(engine, emu, face, size, roleUid, samples, stateBytes);
         }
       }
     }
