@@ -4,12 +4,14 @@
  * the choice of faces by `IRM_BENCH_ROUTES_FACES`.
  */
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { FACES, nativeTypeScript, routesYaml } from "../../bench/lib/faces";
+import { FACES, NATIVE_PYTHON, nativeTypeScript, routesYaml } from "../../bench/lib/faces";
 import { pickFaces } from "../../bench/suites/routes";
 
-const FIXTURE = path.join(__dirname, "..", "..", "bench", "fixtures", "routes", "index.ts");
+const FIXTURES = path.join(__dirname, "..", "..", "bench", "fixtures");
+const FIXTURE = path.join(FIXTURES, "routes", "index.ts");
 
 /** `name: type` of every resource of a generated program, in order. */
 function resources(text: string): Array<[string, string]> {
@@ -61,6 +63,20 @@ describe("routes faces", () => {
     expect(native).not.toContain('from "pulumi-irm"');
     expect(native.replace("pulumi-irm-native", "pulumi-irm")).toBe(program);
     expect(() => nativeTypeScript("export {};")).toThrow(/pulumi-irm/);
+  });
+
+  it("edits the Python program's EDITED_TEAMS line", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "irm-routes-python-"));
+    try {
+      fs.cpSync(path.join(FIXTURES, "routes-python"), dir, { recursive: true });
+      const before = fs.readFileSync(path.join(dir, "__main__.py"), "utf8");
+      NATIVE_PYTHON.edit(dir, 25, 5);
+      const after = fs.readFileSync(path.join(dir, "__main__.py"), "utf8");
+      expect(after).toBe(before.replace("EDITED_TEAMS = 0\n", "EDITED_TEAMS = 5\n"));
+      expect(() => NATIVE_PYTHON.edit(dir, 25, 5)).toThrow(/EDITED_TEAMS/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("picks faces by id, in run order, and names an unknown one", () => {
