@@ -8,11 +8,11 @@
  * on every run), and with the package's recommended setup (`tsconfig.pulumi.json` with
  * `noCheck`, so the CLI transpiles only; `npm run typecheck` checks the types).
  *
- * Hooks for the native plugin (issue 37), which adds faces when it lands:
- * `NATIVE_FACES` lists its faces (TypeScript, YAML, Python), each `unavailable` until
- * the plugin exists; a face there only has to fill `prepare` (write `Pulumi.yaml`, the
- * program in its language, the plugin's install) and `env`. The suite runs every face
- * `available` in the same interleaved rounds and reports the others as not run.
+ * The native plugin's faces (issue 37), each through the plugin folder of the installed
+ * package: TypeScript on the generated Node.js SDK (recommended setup), YAML (the program
+ * written out per size: YAML has no loop) and Python (`runner: "python-automation"`: the
+ * Automation API's inline program, as `harness/python/` runs it). A face whose build is
+ * missing (`npm run build`, `npm run sdks`) is reported as not run.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -125,6 +125,9 @@ function editTypeScript(dir: string, _teams: number, edited: number): void {
   fs.writeFileSync(index, changed);
 }
 
+/** A Pulumi YAML interpolation: `${expression}`. */
+const ref = (expression: string) => `\${${expression}}`;
+
 /**
  * The routes program in Pulumi YAML, which has no loop: `teams` teams written out, the
  * first `edited` with the edited description (as `bench/fixtures/routes/index.ts`).
@@ -150,19 +153,19 @@ export function routesYaml(teams: number, edited: number): string {
       `  ${t}:`,
       "    type: irm:index:Group",
       "    properties:",
-      "      parentUid: ${rootGroupUid}",
+      `      parentUid: ${ref("rootGroupUid")}`,
       `      name: ${t}`,
       `      description: ${description}`,
       `  ${t}-services:`,
       "    type: irm:index:Group",
       "    properties:",
-      `      parentUid: \${${t}.uid}`,
+      `      parentUid: ${ref(`${t}.uid`)}`,
       `      name: ${t}-services`,
       `      description: services of team ${team}`,
       `  ${t}-ci:`,
       "    type: irm:index:Identity",
       "    properties:",
-      `      parentUid: \${${t}.uid}`,
+      `      parentUid: ${ref(`${t}.uid`)}`,
       `      name: ${t}-ci`,
       "      claimMatch:",
       "        issuer: https://token.actions.githubusercontent.com",
@@ -170,9 +173,9 @@ export function routesYaml(teams: number, edited: number): string {
       `  ${t}-ci-viewer:`,
       "    type: irm:index:RoleBinding",
       "    properties:",
-      `      groupUid: \${${t}.uid}`,
-      `      identityUid: \${${t}-ci.uid}`,
-      "      roleUid: ${roleUid}",
+      `      groupUid: ${ref(`${t}.uid`)}`,
+      `      identityUid: ${ref(`${t}-ci.uid`)}`,
+      `      roleUid: ${ref("roleUid")}`,
     );
   }
   return lines.join("\n");

@@ -39,9 +39,9 @@ describe("routes faces", () => {
     ]);
     // Children name their team's group by reference; the binding its identity; the
     // role and the root come from config, as in the TypeScript program.
-    expect(text).toContain("      parentUid: ${team-2.uid}\n      name: team-2-services");
-    expect(text).toContain("      identityUid: ${team-1-ci.uid}\n      roleUid: ${roleUid}");
-    expect(text).toContain("      parentUid: ${rootGroupUid}\n      name: team-0\n");
+    expect(text).toContain(`      parentUid: \${team-2.uid}\n      name: team-2-services`);
+    expect(text).toContain(`      identityUid: \${team-1-ci.uid}\n      roleUid: \${roleUid}`);
+    expect(text).toContain(`      parentUid: \${rootGroupUid}\n      name: team-0\n`);
     expect(text).not.toContain("(edited)");
   });
 
