@@ -88,23 +88,28 @@ export const DYNAMIC_README: Face = {
   env: AS_USERS_RUN,
 };
 
+/** The package's recommended TypeScript setup; `more` lines end the project file. */
+function writeRecommendedSetup(dir: string, more: string[]): void {
+  write(dir, "Pulumi.yaml", [pulumiYaml(TYPESCRIPT_RUNTIME_OPTIONS), ...more].join("\n"));
+  write(
+    dir,
+    "tsconfig.json",
+    JSON.stringify(
+      { compilerOptions: { ...COMPILER_OPTIONS, isolatedModules: true }, files: ["index.ts"] },
+      null,
+      2,
+    ),
+  );
+  write(dir, PULUMI_TSCONFIG, PULUMI_TSCONFIG_TEXT);
+}
+
 export const DYNAMIC_RECOMMENDED: Face = {
   id: "dynamic-recommended",
   label:
     "dynamic, TypeScript, the package's recommended setup (transpile only; `npm run typecheck`)",
   unavailable: () => undefined,
   prepare(dir) {
-    write(dir, "Pulumi.yaml", pulumiYaml(TYPESCRIPT_RUNTIME_OPTIONS));
-    write(
-      dir,
-      "tsconfig.json",
-      JSON.stringify(
-        { compilerOptions: { ...COMPILER_OPTIONS, isolatedModules: true }, files: ["index.ts"] },
-        null,
-        2,
-      ),
-    );
-    write(dir, PULUMI_TSCONFIG, PULUMI_TSCONFIG_TEXT);
+    writeRecommendedSetup(dir, []);
   },
   edit: editTypeScript,
   env: AS_USERS_RUN,
@@ -208,17 +213,7 @@ export const NATIVE_TYPESCRIPT: Face = {
   label: "native plugin, TypeScript (generated Node.js SDK, transpile only)",
   unavailable: () => nativeMissing([...PLUGIN_BUILT, "dist/sdks/nodejs/bin/index.js"]),
   prepare(dir) {
-    write(dir, "Pulumi.yaml", [pulumiYaml(TYPESCRIPT_RUNTIME_OPTIONS), ...PLUGIN_LINES].join("\n"));
-    write(
-      dir,
-      "tsconfig.json",
-      JSON.stringify(
-        { compilerOptions: { ...COMPILER_OPTIONS, isolatedModules: true }, files: ["index.ts"] },
-        null,
-        2,
-      ),
-    );
-    write(dir, PULUMI_TSCONFIG, PULUMI_TSCONFIG_TEXT);
+    writeRecommendedSetup(dir, PLUGIN_LINES);
     const index = path.join(dir, "index.ts");
     fs.writeFileSync(index, nativeTypeScript(fs.readFileSync(index, "utf8")));
     // The generated SDK installed in the project (the package does not ship it); it

@@ -13,10 +13,14 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { REPO_ROOT } from "../../harness/installed-package";
-import { createPythonStack, type PythonStack } from "../../harness/python/python-stack";
-import { pythonWheel } from "../../scripts/sdks/generate";
+import type { PythonStack } from "../../harness/python/python-stack";
 import { type EmulatorProcess, startEmulatorProcess } from "../lib/emulator-process";
-import { openRealEngine, type RealBenchStack } from "../lib/real-engine";
+import {
+  createPythonBenchStack,
+  noCliSection,
+  openRealEngine,
+  type RealBenchStack,
+} from "../lib/real-engine";
 import type { Measurement, Section } from "../lib/report";
 import { median, now } from "../lib/stats";
 import type { Suite, SuiteContext } from "../lib/suite";
@@ -73,18 +77,7 @@ function pythonFace(stack: PythonStack): PreviewFace {
 
 async function run(context: SuiteContext): Promise<Section[]> {
   const engine = openRealEngine();
-  if (!engine) {
-    context.log("example-preview: no Pulumi CLI found: skipped");
-    return [
-      {
-        id: "example-preview",
-        title: TITLE,
-        method: "**Skipped in this run: no Pulumi CLI was found.**",
-        measurements: [],
-        notes: [],
-      },
-    ];
-  }
+  if (!engine) return noCliSection(context, "example-preview", TITLE);
   const rounds = Number(process.env.IRM_BENCH_EXAMPLE_PREVIEW_ROUNDS ?? context.pick(5, 2));
   const emu: EmulatorProcess = await startEmulatorProcess();
   const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), "irm-example-ts-node-"));
@@ -119,18 +112,10 @@ async function run(context: SuiteContext): Promise<Section[]> {
       },
     });
     faces.push(cliFace("native-yaml", "native plugin, YAML", yaml, 2));
-    const python = await createPythonStack({
+    const python = await createPythonBenchStack(engine, emu, {
       name: "org-hierarchy-python",
       programDir: path.join(EXAMPLES, "org-hierarchy-python"),
-      cliRoot: engine.cli.root,
-      scratch: engine.base,
-      wheel: pythonWheel(path.join(REPO_ROOT, "dist", "sdks")),
-      path: [path.join(engine.base, "node_modules", "pulumi-irm", "plugin")],
-      config: {
-        "irm:apiUrl": { value: emu.url },
-        "irm:token": { value: emu.token, secret: true },
-        "org-hierarchy-python:rootGroupUid": { value: emu.rootGroupUid },
-      },
+      config,
     });
     faces.push(pythonFace(python));
     for (let round = 1; round <= rounds; round++) {

@@ -17,14 +17,17 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { Agent } from "undici";
 import type { LogEntry } from "../../harness/emulator";
-import { REPO_ROOT } from "../../harness/installed-package";
-import { createPythonStack } from "../../harness/python/python-stack";
-import { pythonWheel } from "../../scripts/sdks/generate";
 import { type EmulatorProcess, startEmulatorProcess } from "../lib/emulator-process";
 import { FACES, type Face } from "../lib/faces";
 import { bareOk } from "../lib/http";
 import { type ProcessKind, processSeconds, sampleKinds } from "../lib/process-cpu";
-import { openRealEngine, type RealBenchStack, type RealEngine } from "../lib/real-engine";
+import {
+  createPythonBenchStack,
+  noCliSection,
+  openRealEngine,
+  type RealBenchStack,
+  type RealEngine,
+} from "../lib/real-engine";
 import type { Measurement, Section } from "../lib/report";
 import { FIXTURES_DIR } from "../lib/stack";
 import { median, now } from "../lib/stats";
@@ -116,6 +119,44 @@ function describeMethods(requests: LogEntry[]): string {
     : counts.map(([method, count]) => `${method}×${count}`).join(", ");
 }
 
+/** A runner: one face through every operation on a fresh stack of `size` resources. */
+type Cycle = (
+  engine: RealEngine,
+  emu: EmulatorProcess,
+  face: Face,
+  size: number,
+  roleUid: string,
+  samples: Samples,
+  stateBytes: Map<string, number[]>,
+) => Promise<void>;
+
+/**
+ * Every operation in order through `record` (one run, kept), the checkpoint's bytes per
+ * resource after the create, and the edit as a user makes it (the program's text);
+ * `live.created` says whether the stack holds resources (for the runner's clean-up).
+ */
+async function operations(
+  face: Face,
+  size: number,
+  dir: string,
+  stateBytes: Map<string, number[]>,
+  record: (operation: OperationId, kind: "up" | "preview" | "destroy") => Promise<void>,
+  checkpointBytes: () => number,
+  live: { created: boolean },
+): Promise<void> {
+  await record("create", "up");
+  live.created = true;
+  const bytes = stateBytes.get(`${face.id}/${size}`) ?? [];
+  bytes.push(checkpointBytes() / size);
+  stateBytes.set(`${face.id}/${size}`, bytes);
+  await record("preview", "preview");
+  await record("noop-up", "up");
+  face.edit(dir, size / RESOURCES_PER_TEAM, EDITED);
+  await record("update", "up");
+  await record("destroy", "destroy");
+  live.created = false;
+}
+
 const PYTHON_PROGRAM_DIR = path.join(FIXTURES_DIR, "routes-python");
 
 /**
@@ -126,32 +167,14 @@ const PYTHON_PROGRAM_DIR = path.join(FIXTURES_DIR, "routes-python");
  * and after each operation; the driver itself, where the inline program runs, counts as
  * `program`.
  */
-async function pythonCycle(
-  engine: RealEngine,
-  emu: EmulatorProcess,
-  face: Face,
-  size: number,
-  roleUid: string,
-  samples: Samples,
-  stateBytes: Map<string, number[]>,
-): Promise<void> {
+const pythonCycle: Cycle = async (engine, emu, face, size, roleUid, samples, stateBytes) => {
   const teams = size / RESOURCES_PER_TEAM;
-  const stack = await createPythonStack({
+  const stack = await createPythonBenchStack(engine, emu, {
     name: "routes",
     programDir: PYTHON_PROGRAM_DIR,
-    cliRoot: engine.cli.root,
-    scratch: engine.base,
-    wheel: pythonWheel(path.join(REPO_ROOT, "dist", "sdks")),
-    path: [path.join(engine.base, "node_modules", "pulumi-irm", "plugin")],
-    config: {
-      "irm:apiUrl": { value: emu.url },
-      "irm:token": { value: emu.token, secret: true },
-      "routes:teams": { value: String(teams) },
-      "routes:rootGroupUid": { value: emu.rootGroupUid },
-      "routes:roleUid": { value: roleUid },
-    },
+    config: { teams: String(teams), rootGroupUid: emu.rootGroupUid, roleUid },
   });
-  let created = false;
+  const live = { created: false };
   try {
     const record = async (operation: OperationId, op: "up" | "preview" | "destroy") => {
       await emu.clearRequests();
@@ -179,34 +202,16 @@ async function pythonCycle(
       list.push({ wallMs: ms, cpuSeconds, byKind: { ...byKind }, requests: await emu.requests() });
       samples.set(key(face.id, size, operation), list);
     };
-    await record("create", "up");
-    created = true;
-    const bytes = stateBytes.get(`${face.id}/${size}`) ?? [];
     const file = path.join(stack.backend, ".pulumi", "stacks", "routes", "dev.json");
-    bytes.push(fs.statSync(file).size / size);
-    stateBytes.set(`${face.id}/${size}`, bytes);
-    await record("preview", "preview");
-    await record("noop-up", "up");
-    face.edit(stack.dir, teams, EDITED);
-    await record("update", "up");
-    await record("destroy", "destroy");
-    created = false;
+    await operations(face, size, stack.dir, stateBytes, record, () => fs.statSync(file).size, live);
   } finally {
-    if (created) await stack.step("destroy").catch(() => undefined);
+    if (live.created) await stack.step("destroy").catch(() => undefined);
     await stack.dispose();
   }
-}
+};
 
 /** One face through every operation on a fresh stack of `size` resources. */
-async function cycle(
-  engine: RealEngine,
-  emu: EmulatorProcess,
-  face: Face,
-  size: number,
-  roleUid: string,
-  samples: Samples,
-  stateBytes: Map<string, number[]>,
-): Promise<void> {
+const cycle: Cycle = async (engine, emu, face, size, roleUid, samples, stateBytes) => {
   const teams = size / RESOURCES_PER_TEAM;
   const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), "irm-routes-ts-node-"));
   const stack: RealBenchStack = await engine.createStack({
@@ -220,7 +225,7 @@ async function cycle(
     env: { ...face.env, TS_NODE_CACHE_DIRECTORY: cacheDir },
     prepare: (dir) => face.prepare(dir, teams),
   });
-  let created = false;
+  const live = { created: false };
   try {
     const record = async (operation: OperationId, kind: "up" | "preview" | "destroy") => {
       const run = await stack.run(kind, { withPreview: kind !== "preview", cpu: true });
@@ -239,24 +244,13 @@ async function cycle(
       });
       samples.set(key(face.id, size, operation), list);
     };
-    await record("create", "up");
-    created = true;
-    const bytes = stateBytes.get(`${face.id}/${size}`) ?? [];
-    bytes.push(stack.stateBytes() / size);
-    stateBytes.set(`${face.id}/${size}`, bytes);
-    await record("preview", "preview");
-    await record("noop-up", "up");
-    // As a user changes a description: an edit of the program's text.
-    face.edit(stack.dir, teams, EDITED);
-    await record("update", "up");
-    await record("destroy", "destroy");
-    created = false;
+    await operations(face, size, stack.dir, stateBytes, record, () => stack.stateBytes(), live);
   } finally {
-    if (created) await stack.run("destroy").catch(() => undefined);
+    if (live.created) await stack.run("destroy").catch(() => undefined);
     stack.dispose();
     fs.rmSync(cacheDir, { recursive: true, force: true });
   }
-}
+};
 
 const seconds = (value: number) => `${value.toFixed(2)} s`;
 
@@ -369,19 +363,7 @@ const TITLE = "7. Routes: one organisation through each face of the package";
 
 async function run(context: SuiteContext): Promise<Section[]> {
   const engine = openRealEngine();
-  if (!engine) {
-    context.log("routes: no Pulumi CLI found (npm run pulumi:install provides one): skipped");
-    return [
-      {
-        id: "routes",
-        title: TITLE,
-        method:
-          "**Skipped in this run: no Pulumi CLI was found.** This suite runs only on the real engine.",
-        measurements: [],
-        notes: [],
-      },
-    ];
-  }
+  if (!engine) return noCliSection(context, "routes", TITLE);
   const sizes = (process.env.IRM_BENCH_ROUTES_SIZES ?? context.pick("100,400", "20"))
     .split(",")
     .map(Number);
@@ -419,7 +401,7 @@ async function run(context: SuiteContext): Promise<Section[]> {
     {
       id: "routes",
       title: TITLE,
-      method: `\`bench/fixtures/routes\`: teams of four resources (a group under the root, a child group, a GitHub Actions identity and its \`viewer\` binding) at ${sizes.join(" and ")} resources, on the real Pulumi engine (CLI ${engine.cli.version}, file backend, default parallelism), each face (\`bench/lib/faces.ts\`) on a fresh stack per round through create, no-op \`preview\`, no-op \`up\`, an update of ${EDITED} descriptions (an edit of the program's text, as a user makes it) and \`destroy\`, as a user runs them (\`up --yes\` and \`destroy --yes\` preview first). ${rounds} interleaved round(s): every face and size in each round; figures are medians. CPU is user + system time of the whole process tree (exact, from the shell that waits for the CLI); by kind it is sampled every 100 ms from \`/proc\` (what a process spent after its last sample is \`unsampled\`). Requests come from the emulator's log; state is the checkpoint file's size over the resources. The ts-node bundled with \`@pulumi/pulumi\` caches what it compiled, keyed by the source text: each stack has its own cache, empty at its create, so the create and the update (a new text) compile, and type-check where the setup asks it, once; the no-op runs find the text compiled.`,
+      method: `\`bench/fixtures/routes\`: teams of four resources (a group under the root, a child group, a GitHub Actions identity and its \`viewer\` binding) at ${sizes.join(" and ")} resources, on the real Pulumi engine (CLI ${engine.cli.version}, file backend, default parallelism), each face (\`bench/lib/faces.ts\`) on a fresh stack per round through create, no-op \`preview\`, no-op \`up\`, an update of ${EDITED} descriptions (an edit of the program's text, as a user makes it) and \`destroy\`, as a user runs them (\`up --yes\` and \`destroy --yes\` preview first). ${rounds} interleaved round(s): every face and size in each round; figures are medians. CPU is user + system time of the whole process tree (exact, from the shell that waits for the CLI); by kind it is sampled every 100 ms from \`/proc\` (what a process spent after its last sample is \`unsampled\`). Requests come from the emulator's log; state is the checkpoint file's size over the resources. The ts-node bundled with \`@pulumi/pulumi\` caches what it compiled, keyed by the source text: each stack has its own cache, empty at its create, so the create and the update (a new text) compile, and type-check where the setup asks it, once; the no-op runs find the text compiled. The native faces load the installed package's plugin folder; its process is the kind \`plugin\` (the dynamic provider's host is \`provider host\`), and its CPU in a no-op preview (one engine pass) is the plugin's CPU per pass. The YAML face's program is written out per size (YAML has no loop). The Python face runs the program as the Automation API's inline program in one driver process per stack (\`harness/python/\`; the CLI built from Go modules has no Python host): its \`up\` and \`destroy\` skip the preview a CLI user's \`--yes\` runs, and its CPU is the driver's tree read before and after each operation, the driver's own counted as \`program\`.`,
       measurements: report(faces, sizes, samples, stateBytes),
       notes: [
         "Wall time on a shared machine carries the load of other work; CPU and requests are steadier, and every ratio compares figures of this run only.",
