@@ -14,7 +14,13 @@ import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 
 /** What a process of a run is, from its command line. */
-export type ProcessKind = "cli" | "language host" | "program" | "provider host" | "other";
+export type ProcessKind =
+  | "cli"
+  | "language host"
+  | "program"
+  | "provider host"
+  | "plugin"
+  | "other";
 
 export interface TreeCpu {
   /** User + system CPU of the whole tree, seconds (exact, from the waiting shell). */
@@ -37,10 +43,12 @@ const TICKS = 100;
 const MARK = "__irm_bench_tree_cpu__";
 
 /**
- * Which kind of process a command line is. Plugins of other faces (a native
- * `pulumi-resource-irm`, a YAML or Python language host) fall in the same kinds.
+ * Which kind of process a command line is: `plugin` is the package's native provider
+ * plugin (`pulumi-resource-irm`, run by node), `provider host` the dynamic provider's
+ * host (and any other provider plugin); a YAML language host is a `language host`.
  */
 export function kindOf(cmdline: string): ProcessKind {
+  if (/pulumi-resource-irm(\0|\s|$)/.test(cmdline)) return "plugin";
   if (/dynamic-provider|pulumi-resource-/.test(cmdline)) return "provider host";
   if (/pulumi-language-|language-host\.cjs/.test(cmdline)) return "language host";
   // `.../@pulumi/pulumi/cmd/run`, as a folder or its `index.js`; arguments end in NUL.
@@ -110,6 +118,56 @@ function sampleTree(root: number): Map<number, number> {
   return inTree;
 }
 
+function emptyKinds(): TreeCpu["byKind"] {
+  return {
+    cli: 0,
+    "language host": 0,
+    program: 0,
+    "provider host": 0,
+    plugin: 0,
+    other: 0,
+    unsampled: 0,
+  };
+}
+
+/**
+ * Samples the descendants of the process `root()` names every `SAMPLE_MS` until
+ * `stop()`, which answers each one's last sampled CPU, in seconds, by kind (`unsampled`
+ * left 0 for the caller, who knows the total).
+ */
+export function sampleKinds(root: () => number | undefined): { stop(): TreeCpu["byKind"] } {
+  const last = new Map<number, { ticks: number; kind: ProcessKind }>();
+  const sample = () => {
+    const pid = root();
+    if (pid === undefined) return;
+    for (const [child, ticks] of sampleTree(pid)) {
+      const known = last.get(child);
+      if (known) known.ticks = ticks;
+      else last.set(child, { ticks, kind: kindOf(readCmdline(child)) });
+    }
+  };
+  const timer = setInterval(sample, SAMPLE_MS);
+  return {
+    stop() {
+      clearInterval(timer);
+      const byKind = emptyKinds();
+      for (const { ticks, kind } of last.values()) byKind[kind] += ticks / TICKS;
+      return byKind;
+    },
+  };
+}
+
+/**
+ * CPU a live process has spent (user + system, seconds): `own`, and `tree` with its
+ * waited-for descendants'. The difference of two readings of `tree` is the CPU of its
+ * tree between them, when every descendant started in between was waited for.
+ */
+export function processSeconds(pid: number): { own: number; tree: number } {
+  const stat = readStat(pid);
+  if (!stat) throw new Error(`no process ${pid}`);
+  return { own: stat.cpuTicks / TICKS, tree: (stat.cpuTicks + stat.childTicks) / TICKS };
+}
+
 /** Runs `command args` in `cwd` with `env`, and measures the CPU of its process tree. */
 export function runMeasuringTree(
   command: string,
@@ -135,37 +193,19 @@ export function runMeasuringTree(
       keep(chunk);
     });
     child.stderr.setEncoding("utf8").on("data", keep);
-    const last = new Map<number, { ticks: number; kind: ProcessKind }>();
-    const sample = () => {
-      if (child.pid === undefined) return;
-      for (const [pid, ticks] of sampleTree(child.pid)) {
-        const known = last.get(pid);
-        if (known) known.ticks = ticks;
-        else last.set(pid, { ticks, kind: kindOf(readCmdline(pid)) });
-      }
-    };
-    const sampler = setInterval(sample, SAMPLE_MS);
+    const sampler = sampleKinds(() => child.pid);
     const timer = setTimeout(() => child.kill("SIGTERM"), options.timeoutMs);
     child.once("error", (error) => {
-      clearInterval(sampler);
+      sampler.stop();
       clearTimeout(timer);
       reject(error);
     });
     child.once("close", (code, signal) => {
-      clearInterval(sampler);
+      const byKind = sampler.stop();
       clearTimeout(timer);
       const statText = stdout.slice(stdout.lastIndexOf(MARK) + MARK.length).trim();
       const stat = stdout.includes(MARK) ? parseStat(statText) : undefined;
       const totalSeconds = (stat?.childTicks ?? 0) / TICKS;
-      const byKind: TreeCpu["byKind"] = {
-        cli: 0,
-        "language host": 0,
-        program: 0,
-        "provider host": 0,
-        other: 0,
-        unsampled: 0,
-      };
-      for (const { ticks, kind } of last.values()) byKind[kind] += ticks / TICKS;
       const sampled = Object.values(byKind).reduce((sum, value) => sum + value, 0);
       byKind.unsampled = Math.max(0, totalSeconds - sampled);
       resolve({

@@ -16,10 +16,14 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { LocalWorkspace, PulumiCommand } from "@pulumi/pulumi/automation";
 import type { LogEntry } from "../../harness/emulator";
+import { REPO_ROOT } from "../../harness/installed-package";
+import { createPythonStack, type PythonStack } from "../../harness/python/python-stack";
 import { createInstalledBase } from "../../harness/real-engine/installed-base";
 import { findPulumiCli, type PulumiCli } from "../../scripts/pulumi-cli/locate";
+import { pythonWheel } from "../../scripts/sdks/generate";
 import type { EmulatorProcess } from "./emulator-process";
 import { runMeasuringTree, type TreeCpu } from "./process-cpu";
+import type { Section } from "./report";
 import { now } from "./stats";
 
 export type RealRunKind = "up" | "refresh" | "destroy" | "preview";
@@ -92,6 +96,52 @@ export function openRealEngine(): RealEngine | undefined {
     createStack: (options) => createStack(cli, base, options),
     close: () => fs.rmSync(base, { recursive: true, force: true }),
   };
+}
+
+/** The section a real-engine suite writes when no CLI is at hand (it says so; no fallback). */
+export function noCliSection(
+  context: { log(message: string): void },
+  id: string,
+  title: string,
+): Section[] {
+  context.log(`${id}: no Pulumi CLI found (npm run pulumi:install provides one): skipped`);
+  return [
+    {
+      id,
+      title,
+      method:
+        "**Skipped in this run: no Pulumi CLI was found.** This suite runs only on the real engine.",
+      measurements: [],
+      notes: [],
+    },
+  ];
+}
+
+/**
+ * A Python program (`programDir`'s `__main__.py`) on the native plugin, as
+ * `harness/python/` runs it: the generated SDK's wheel (`npm run sdks`), the installed
+ * package's plugin on PATH, the emulator's address and token, and the project's `config`.
+ */
+export function createPythonBenchStack(
+  engine: RealEngine,
+  emulator: EmulatorProcess,
+  options: { name: string; programDir: string; config: Record<string, string> },
+): Promise<PythonStack> {
+  return createPythonStack({
+    name: options.name,
+    programDir: options.programDir,
+    cliRoot: engine.cli.root,
+    scratch: engine.base,
+    wheel: pythonWheel(path.join(REPO_ROOT, "dist", "sdks")),
+    path: [path.join(engine.base, "node_modules", "pulumi-irm", "plugin")],
+    config: {
+      "irm:apiUrl": { value: emulator.url },
+      "irm:token": { value: emulator.token, secret: true },
+      ...Object.fromEntries(
+        Object.entries(options.config).map(([key, value]) => [`${options.name}:${key}`, { value }]),
+      ),
+    },
+  });
 }
 
 /** Stop a run that takes longer than this: loads are bounded in time. */

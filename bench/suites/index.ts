@@ -1,6 +1,7 @@
 /** Every benchmark suite, in the order a full run runs them and the page shows them. */
 import type { Suite } from "../lib/suite";
 import { emulatorSuite } from "./emulator";
+import { examplePreviewSuite } from "./example-preview";
 import { exportSuite } from "./export";
 import { grpcSuite } from "./grpc";
 import { lifecycleSuite } from "./lifecycle";
@@ -19,6 +20,7 @@ export const SUITES: Suite[] = [
   grpcSuite,
   exportSuite,
   routesSuite,
+  examplePreviewSuite,
 ];
 
 /**

@@ -9,7 +9,8 @@
  * bytes per resource after the create.
  *
  * `IRM_BENCH_ROUTES_SIZES` (resources, comma-separated; default 100,400, quick 20) and
- * `IRM_BENCH_ROUTES_ROUNDS` (default 3, quick 1) bound the run.
+ * `IRM_BENCH_ROUTES_ROUNDS` (default 3, quick 1) bound the run; `IRM_BENCH_ROUTES_FACES`
+ * (face ids, comma-separated; default every face) picks faces.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -19,11 +20,17 @@ import type { LogEntry } from "../../harness/emulator";
 import { type EmulatorProcess, startEmulatorProcess } from "../lib/emulator-process";
 import { FACES, type Face } from "../lib/faces";
 import { bareOk } from "../lib/http";
-import type { ProcessKind } from "../lib/process-cpu";
-import { openRealEngine, type RealBenchStack, type RealEngine } from "../lib/real-engine";
+import { type ProcessKind, processSeconds, sampleKinds } from "../lib/process-cpu";
+import {
+  createPythonBenchStack,
+  noCliSection,
+  openRealEngine,
+  type RealBenchStack,
+  type RealEngine,
+} from "../lib/real-engine";
 import type { Measurement, Section } from "../lib/report";
 import { FIXTURES_DIR } from "../lib/stack";
-import { median } from "../lib/stats";
+import { median, now } from "../lib/stats";
 import type { Suite, SuiteContext } from "../lib/suite";
 
 const PROGRAM_DIR = path.join(FIXTURES_DIR, "routes");
@@ -51,6 +58,7 @@ const KINDS: Array<ProcessKind | "unsampled"> = [
   "program",
   "language host",
   "provider host",
+  "plugin",
   "cli",
   "other",
   "unsampled",
@@ -84,6 +92,19 @@ async function viewerRoleUid(emu: EmulatorProcess): Promise<string> {
   }
 }
 
+/** The faces `ids` (comma-separated face ids; every face when unset) names, in run order. */
+export function pickFaces(all: Face[], ids: string | undefined): Face[] {
+  if (ids === undefined || ids.trim() === "") return all;
+  const wanted = ids.split(",").map((id) => id.trim());
+  const unknown = wanted.filter((id) => !all.some((face) => face.id === id));
+  if (unknown.length > 0) {
+    throw new Error(
+      `IRM_BENCH_ROUTES_FACES: no face ${unknown.join(", ")} (faces: ${all.map((f) => f.id).join(", ")})`,
+    );
+  }
+  return all.filter((face) => wanted.includes(face.id));
+}
+
 /** `POST×400, DELETE×0`: requests by method. */
 export function byMethod(requests: LogEntry[]): Record<string, number> {
   const counts: Record<string, number> = {};
@@ -98,8 +119,8 @@ function describeMethods(requests: LogEntry[]): string {
     : counts.map(([method, count]) => `${method}×${count}`).join(", ");
 }
 
-/** One face through every operation on a fresh stack of `size` resources. */
-async function cycle(
+/** A runner: one face through every operation on a fresh stack of `size` resources. */
+type Cycle = (
   engine: RealEngine,
   emu: EmulatorProcess,
   face: Face,
@@ -107,7 +128,90 @@ async function cycle(
   roleUid: string,
   samples: Samples,
   stateBytes: Map<string, number[]>,
+) => Promise<void>;
+
+/**
+ * Every operation in order through `record` (one run, kept), the checkpoint's bytes per
+ * resource after the create, and the edit as a user makes it (the program's text);
+ * `live.created` says whether the stack holds resources (for the runner's clean-up).
+ */
+async function operations(
+  face: Face,
+  size: number,
+  dir: string,
+  stateBytes: Map<string, number[]>,
+  record: (operation: OperationId, kind: "up" | "preview" | "destroy") => Promise<void>,
+  checkpointBytes: () => number,
+  live: { created: boolean },
 ): Promise<void> {
+  await record("create", "up");
+  live.created = true;
+  const bytes = stateBytes.get(`${face.id}/${size}`) ?? [];
+  bytes.push(checkpointBytes() / size);
+  stateBytes.set(`${face.id}/${size}`, bytes);
+  await record("preview", "preview");
+  await record("noop-up", "up");
+  face.edit(dir, size / RESOURCES_PER_TEAM, EDITED);
+  await record("update", "up");
+  await record("destroy", "destroy");
+  live.created = false;
+}
+
+const PYTHON_PROGRAM_DIR = path.join(FIXTURES_DIR, "routes-python");
+
+/**
+ * The Python face through every operation on a fresh stack: one driver process
+ * (`harness/python/`) runs each operation with the Automation API (its `up` and `destroy`
+ * skip the preview a CLI user's `--yes` runs first). CPU of the tree is the driver's own
+ * plus its waited-for descendants' (the CLI, which waits for its plugins), read before
+ * and after each operation; the driver itself, where the inline program runs, counts as
+ * `program`.
+ */
+const pythonCycle: Cycle = async (engine, emu, face, size, roleUid, samples, stateBytes) => {
+  const teams = size / RESOURCES_PER_TEAM;
+  const stack = await createPythonBenchStack(engine, emu, {
+    name: "routes",
+    programDir: PYTHON_PROGRAM_DIR,
+    config: { teams: String(teams), rootGroupUid: emu.rootGroupUid, roleUid },
+  });
+  const live = { created: false };
+  try {
+    const record = async (operation: OperationId, op: "up" | "preview" | "destroy") => {
+      await emu.clearRequests();
+      const before = processSeconds(stack.pid);
+      const start = now();
+      const sampler = sampleKinds(() => stack.pid);
+      const answer = await stack.step(op);
+      const byKind = sampler.stop();
+      const ms = now() - start;
+      const after = processSeconds(stack.pid);
+      const cpuSeconds = after.tree - before.tree;
+      if (!answer.ok) throw new Error(`routes ${face.id} ${size} ${operation}: ${answer.error}`);
+      const steps = answer.changes ?? {};
+      const expected = operation === "create" ? "create" : operation === "update" ? "update" : "";
+      // The Automation API's summary counts the stack itself, created by the first `up`.
+      const want = operation === "update" ? EDITED : size + 1;
+      if (expected && (steps[expected] ?? 0) !== want) {
+        throw new Error(`routes ${face.id} ${size} ${operation}: steps ${JSON.stringify(steps)}`);
+      }
+      // The driver's own CPU (exact) is the program's; the rest no sample saw is unsampled.
+      byKind.program += after.own - before.own;
+      const kinds = Object.values(byKind).reduce((sum, value) => sum + value, 0);
+      byKind.unsampled = Math.max(0, cpuSeconds - kinds);
+      const list = samples.get(key(face.id, size, operation)) ?? [];
+      list.push({ wallMs: ms, cpuSeconds, byKind: { ...byKind }, requests: await emu.requests() });
+      samples.set(key(face.id, size, operation), list);
+    };
+    const file = path.join(stack.backend, ".pulumi", "stacks", "routes", "dev.json");
+    await operations(face, size, stack.dir, stateBytes, record, () => fs.statSync(file).size, live);
+  } finally {
+    if (live.created) await stack.step("destroy").catch(() => undefined);
+    await stack.dispose();
+  }
+};
+
+/** One face through every operation on a fresh stack of `size` resources. */
+const cycle: Cycle = async (engine, emu, face, size, roleUid, samples, stateBytes) => {
   const teams = size / RESOURCES_PER_TEAM;
   const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), "irm-routes-ts-node-"));
   const stack: RealBenchStack = await engine.createStack({
@@ -119,9 +223,9 @@ async function cycle(
     // in a cache keyed by the source text, in the OS temp folder by default: one per
     // stack, so each face starts as on a fresh machine and no face warms another's.
     env: { ...face.env, TS_NODE_CACHE_DIRECTORY: cacheDir },
-    prepare: (dir) => face.prepare(dir),
+    prepare: (dir) => face.prepare(dir, teams),
   });
-  let created = false;
+  const live = { created: false };
   try {
     const record = async (operation: OperationId, kind: "up" | "preview" | "destroy") => {
       const run = await stack.run(kind, { withPreview: kind !== "preview", cpu: true });
@@ -140,28 +244,13 @@ async function cycle(
       });
       samples.set(key(face.id, size, operation), list);
     };
-    await record("create", "up");
-    created = true;
-    const bytes = stateBytes.get(`${face.id}/${size}`) ?? [];
-    bytes.push(stack.stateBytes() / size);
-    stateBytes.set(`${face.id}/${size}`, bytes);
-    await record("preview", "preview");
-    await record("noop-up", "up");
-    // As a user changes a description: an edit of the program's text.
-    const index = path.join(stack.dir, "index.ts");
-    const text = fs.readFileSync(index, "utf8");
-    const edited = text.replace("const EDITED_TEAMS = 0;", `const EDITED_TEAMS = ${EDITED};`);
-    if (edited === text) throw new Error("routes: the program has no EDITED_TEAMS line to edit");
-    fs.writeFileSync(index, edited);
-    await record("update", "up");
-    await record("destroy", "destroy");
-    created = false;
+    await operations(face, size, stack.dir, stateBytes, record, () => stack.stateBytes(), live);
   } finally {
-    if (created) await stack.run("destroy").catch(() => undefined);
+    if (live.created) await stack.run("destroy").catch(() => undefined);
     stack.dispose();
     fs.rmSync(cacheDir, { recursive: true, force: true });
   }
-}
+};
 
 const seconds = (value: number) => `${value.toFixed(2)} s`;
 
@@ -229,6 +318,22 @@ function report(
         });
       }
     }
+    // The native plugin's own CPU per engine pass: a no-op preview is one pass (an `up`
+    // is two: its preview and the update, each starting the plugin).
+    for (const face of faces) {
+      const list = samples.get(key(face.id, size, "preview"));
+      if (!face.id.startsWith("native-") || !list?.length) continue;
+      const plugin = median(list.map((s) => s.byKind.plugin ?? 0));
+      measurements.push({
+        id: `${face.id}-${size}-plugin-cpu-per-pass`,
+        label: `${face.label}, ${size} resources: the plugin process's CPU per engine pass (no-op preview)`,
+        value: plugin,
+        unit: "s",
+        goal: "≤ 0.3 s",
+        met: plugin <= 0.3,
+        detail: `sampled every 100 ms from /proc (up to 0.1 s after the last sample is counted as unsampled); median of ${list.length}`,
+      });
+    }
     // The recommended setup against the README's, same run, same size.
     for (const operation of ["noop-up", "update"] as const) {
       const ours = samples.get(key("dynamic-recommended", size, operation));
@@ -258,19 +363,7 @@ const TITLE = "7. Routes: one organisation through each face of the package";
 
 async function run(context: SuiteContext): Promise<Section[]> {
   const engine = openRealEngine();
-  if (!engine) {
-    context.log("routes: no Pulumi CLI found (npm run pulumi:install provides one): skipped");
-    return [
-      {
-        id: "routes",
-        title: TITLE,
-        method:
-          "**Skipped in this run: no Pulumi CLI was found.** This suite runs only on the real engine.",
-        measurements: [],
-        notes: [],
-      },
-    ];
-  }
+  if (!engine) return noCliSection(context, "routes", TITLE);
   const sizes = (process.env.IRM_BENCH_ROUTES_SIZES ?? context.pick("100,400", "20"))
     .split(",")
     .map(Number);
@@ -280,9 +373,11 @@ async function run(context: SuiteContext): Promise<Section[]> {
     throw new Error("IRM_BENCH_ROUTES_SIZES: resources, comma-separated, each a multiple of 4");
   }
   const rounds = Number(process.env.IRM_BENCH_ROUTES_ROUNDS ?? context.pick(3, 1));
-  const faces = FACES.filter((face) => face.unavailable() === undefined);
-  const notRun = FACES.filter((face) => face.unavailable() !== undefined).map(
-    (face) => `${face.label}: not run (${face.unavailable()})`,
+  const chosen = pickFaces(FACES, process.env.IRM_BENCH_ROUTES_FACES);
+  const faces = chosen.filter((face) => face.unavailable() === undefined);
+  const notRun = FACES.filter((face) => !faces.includes(face)).map(
+    (face) =>
+      `${face.label}: not run (${face.unavailable() ?? "not among IRM_BENCH_ROUTES_FACES"})`,
   );
   const samples: Samples = new Map();
   const stateBytes = new Map<string, number[]>();
@@ -293,7 +388,8 @@ async function run(context: SuiteContext): Promise<Section[]> {
       for (const size of sizes) {
         for (const face of faces) {
           context.log(`routes: round ${round}/${rounds}, ${size} resources, ${face.id}`);
-          await cycle(engine, emu, face, size, roleUid, samples, stateBytes);
+          const run = face.runner === "python-automation" ? pythonCycle : cycle;
+          await run(engine, emu, face, size, roleUid, samples, stateBytes);
         }
       }
     }
@@ -305,7 +401,7 @@ async function run(context: SuiteContext): Promise<Section[]> {
     {
       id: "routes",
       title: TITLE,
-      method: `\`bench/fixtures/routes\`: teams of four resources (a group under the root, a child group, a GitHub Actions identity and its \`viewer\` binding) at ${sizes.join(" and ")} resources, on the real Pulumi engine (CLI ${engine.cli.version}, file backend, default parallelism), each face (\`bench/lib/faces.ts\`) on a fresh stack per round through create, no-op \`preview\`, no-op \`up\`, an update of ${EDITED} descriptions (an edit of the program's text, as a user makes it) and \`destroy\`, as a user runs them (\`up --yes\` and \`destroy --yes\` preview first). ${rounds} interleaved round(s): every face and size in each round; figures are medians. CPU is user + system time of the whole process tree (exact, from the shell that waits for the CLI); by kind it is sampled every 100 ms from \`/proc\` (what a process spent after its last sample is \`unsampled\`). Requests come from the emulator's log; state is the checkpoint file's size over the resources. The ts-node bundled with \`@pulumi/pulumi\` caches what it compiled, keyed by the source text: each stack has its own cache, empty at its create, so the create and the update (a new text) compile, and type-check where the setup asks it, once; the no-op runs find the text compiled.`,
+      method: `\`bench/fixtures/routes\`: teams of four resources (a group under the root, a child group, a GitHub Actions identity and its \`viewer\` binding) at ${sizes.join(" and ")} resources, on the real Pulumi engine (CLI ${engine.cli.version}, file backend, default parallelism), each face (\`bench/lib/faces.ts\`) on a fresh stack per round through create, no-op \`preview\`, no-op \`up\`, an update of ${EDITED} descriptions (an edit of the program's text, as a user makes it) and \`destroy\`, as a user runs them (\`up --yes\` and \`destroy --yes\` preview first). ${rounds} interleaved round(s): every face and size in each round; figures are medians. CPU is user + system time of the whole process tree (exact, from the shell that waits for the CLI); by kind it is sampled every 100 ms from \`/proc\` (what a process spent after its last sample is \`unsampled\`). Requests come from the emulator's log; state is the checkpoint file's size over the resources. The ts-node bundled with \`@pulumi/pulumi\` caches what it compiled, keyed by the source text: each stack has its own cache, empty at its create, so the create and the update (a new text) compile, and type-check where the setup asks it, once; the no-op runs find the text compiled. The native faces load the installed package's plugin folder; its process is the kind \`plugin\` (the dynamic provider's host is \`provider host\`), and its CPU in a no-op preview (one engine pass) is the plugin's CPU per pass. The YAML face's program is written out per size (YAML has no loop). The Python face runs the program as the Automation API's inline program in one driver process per stack (\`harness/python/\`; the CLI built from Go modules has no Python host): its \`up\` and \`destroy\` skip the preview a CLI user's \`--yes\` runs, and its CPU is the driver's tree read before and after each operation, the driver's own counted as \`program\`.`,
       measurements: report(faces, sizes, samples, stateBytes),
       notes: [
         "Wall time on a shared machine carries the load of other work; CPU and requests are steadier, and every ratio compares figures of this run only.",

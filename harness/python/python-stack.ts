@@ -51,6 +51,8 @@ export interface PythonStepAnswer {
 
 export interface PythonStack {
   dir: string;
+  /** The driver's process id (the benchmarks read its CPU). */
+  pid: number;
   /** The file backend's folder. */
   backend: string;
   step(op: string, extra?: Record<string, unknown>): Promise<PythonStepAnswer>;
@@ -139,6 +141,7 @@ export async function createPythonStack(options: PythonStackOptions): Promise<Py
 
   return {
     dir,
+    pid: child.pid!,
     backend,
     step(op, extra = {}) {
       const answer = next();
