@@ -34,7 +34,7 @@ import { answerClientError, createRequestHandler } from "./server";
 import { State } from "./state";
 import { TokenService } from "./tokens";
 
-export type { FaultSpec } from "./faults";
+export type { FaultSpec, TakenFault } from "./faults";
 export type { LogEntry } from "./request-log";
 
 /** Lifetime of the bootstrap owner token: a person's CLI token, not an exchanged one. */
