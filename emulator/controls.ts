@@ -179,6 +179,8 @@ export async function handleControl(deps: ControlDeps, request: ApiRequest): Pro
       const fault = faults.add(bodyObject(request));
       return ok({ id: fault.id });
     }
+    case "GET /emulator/faults":
+      return ok({ taken: faults.taken() });
     case "DELETE /emulator/faults":
       faults.clear();
       return ok({});

@@ -130,9 +130,22 @@ export function parseFault(body: Record<string, unknown>, id: string): Fault {
   };
 }
 
+/** One request a fault was applied to (`GET /emulator/faults`). */
+export interface TakenFault {
+  /** The fault's id (as `POST /emulator/faults` answered it). */
+  id: string;
+  method: string;
+  /** The raw path, without the query. */
+  path: string;
+}
+
+/** How many takings `GET /emulator/faults` keeps (the oldest go first). */
+export const TAKEN_FAULTS_LIMIT = 1000;
+
 export class FaultTable {
   private faults: Fault[] = [];
   private nextId = 1;
+  private takenList: TakenFault[] = [];
 
   add(body: Record<string, unknown>): Fault {
     // Validated whole before anything changes: a refused fault uses no id.
@@ -146,6 +159,16 @@ export class FaultTable {
     this.faults = [];
   }
 
+  /**
+   * The requests faults were applied to, oldest first: each is recorded as its fault
+   * is taken, before any latency, so a test knows a held request has arrived (the
+   * request log records it only once it is answered). Ids are never reused, and
+   * `clear()` leaves this record as it is.
+   */
+  taken(): TakenFault[] {
+    return [...this.takenList];
+  }
+
   /** The first fault matching the request; uses one of its matches. */
   take(method: string, rawPath: string): Fault | undefined {
     for (const fault of this.faults) {
@@ -155,6 +178,8 @@ export class FaultTable {
       if (fault.probability !== undefined && Math.random() >= fault.probability) continue;
       fault.remaining--;
       if (fault.remaining <= 0) this.faults = this.faults.filter((other) => other !== fault);
+      this.takenList.push({ id: fault.id, method, path: rawPath });
+      if (this.takenList.length > TAKEN_FAULTS_LIMIT) this.takenList.shift();
       return fault;
     }
     return undefined;

@@ -15,7 +15,7 @@ import { Api, type EmulatorContext } from "./api";
 import { Clock } from "./clock";
 import { acquireDataLock, type DataLock } from "./data-lock";
 import { FaultTable, RateLimiter } from "./faults";
-import { createFront, HTTP2_SERVER_OPTIONS } from "./front";
+import { createFront, DEFAULT_TIMEOUTS, type FrontTimeouts, HTTP2_SERVER_OPTIONS } from "./front";
 import { type GrpcDefinitions, loadGrpcDefinitions } from "./grpc/descriptors";
 import { GrpcFace, isGrpcRequest } from "./grpc/face";
 import { migrateSavedState } from "./migrate";
@@ -34,7 +34,7 @@ import { answerClientError, createRequestHandler } from "./server";
 import { State } from "./state";
 import { TokenService } from "./tokens";
 
-export type { FaultSpec } from "./faults";
+export type { FaultSpec, TakenFault } from "./faults";
 export type { LogEntry } from "./request-log";
 
 /** Lifetime of the bootstrap owner token: a person's CLI token, not an exchanged one. */
@@ -65,6 +65,11 @@ export interface EmulatorOptions {
    * with `host: "0.0.0.0"` the API is open to the network, the controls are not.
    */
   openControls?: boolean;
+  /**
+   * The front's bounds on a slow client (`emulator/front.ts`); default DEFAULT_TIMEOUTS
+   * (a head within 10 s, a whole request within 60 s). Smaller ones let a test see them.
+   */
+  frontTimeouts?: FrontTimeouts;
 }
 
 export interface Bootstrap {
@@ -191,7 +196,12 @@ async function startLocked(
   // An idle HTTP/2 session is closed after a minute (a gRPC client reconnects at will).
   http2Server?.setTimeout(60_000);
   const log = new RequestLog(options.requestLogLimit ?? DEFAULT_REQUEST_LOG_LIMIT);
-  const front = createFront(httpServer, http2Server, (socket) => log.trackConnection(socket));
+  const front = createFront(
+    httpServer,
+    http2Server,
+    (socket) => log.trackConnection(socket),
+    options.frontTimeouts ?? DEFAULT_TIMEOUTS,
+  );
   const server = front.server;
   const port = await listen(server, host, options.port ?? 0);
   const origin = originOf(host, port);

@@ -30,6 +30,7 @@
 import * as fs from "node:fs";
 import { parseArgs } from "node:util";
 import { resolveProviderSettings } from "../provider/config";
+import { providerClock } from "../provider/handlers/common";
 import { PROVIDER_KINDS } from "../provider/kinds";
 import { isPackageProviderText } from "../provider/shim";
 import { IrmClient, IrmError } from "../sdk/index";
@@ -149,7 +150,8 @@ function handlers(client: IrmClient) {
   const context = {
     client: () => client,
     settings: () => resolveProviderSettings(() => undefined),
-    sleep: (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)),
+    sleep: (ms: number) => providerClock.sleep(ms),
+    now: () => providerClock.now(),
   };
   return new Map(PROVIDER_KINDS.map((kind) => [kind.type as KindName, kind.handler(context)]));
 }

@@ -11,9 +11,10 @@ import {
   type FaultSpec,
   type LogEntry,
   startEmulator,
+  type TakenFault,
 } from "../emulator/index";
 
-export type { Bootstrap, FaultSpec, LogEntry };
+export type { Bootstrap, FaultSpec, LogEntry, TakenFault };
 
 export interface SeedRequest {
   groups?: Array<{ parentUid: string; name: string; description?: string }>;
@@ -116,6 +117,13 @@ export interface TestEmulator {
   clearRequests(): Promise<void>;
   /** Injects a fault; answers its id. */
   fault(spec: FaultSpec): Promise<string>;
+  /** The requests faults were applied to, oldest first (recorded before any latency). */
+  faultsTaken(): Promise<TakenFault[]>;
+  /**
+   * Resolves once the fault `id` has been applied to `times` requests (default 1): a
+   * request it holds (`latencyMs`) has reached the emulator. Fails after `withinMs`.
+   */
+  untilFaultTaken(id: string, times?: number, withinMs?: number): Promise<void>;
   clearFaults(): Promise<void>;
   /** Moves the emulator clock forward; answers the new time (ISO). */
   advanceClock(seconds: number): Promise<string>;
@@ -160,6 +168,8 @@ export function attachEmulator(
     return JSON.parse(text) as T;
   }
 
+  const faultsTaken = async () => (await control<{ taken: TakenFault[] }>("GET", "faults")).taken;
+
   return {
     url,
     bootstrap,
@@ -171,6 +181,20 @@ export function attachEmulator(
       await control("DELETE", "requests");
     },
     fault: async (spec) => (await control<{ id: string }>("POST", "faults", spec)).id,
+    faultsTaken,
+    untilFaultTaken: async (id, times = 1, withinMs = 10_000) => {
+      const end = Date.now() + withinMs;
+      for (;;) {
+        const seen = (await faultsTaken()).filter((taken) => taken.id === id).length;
+        if (seen >= times) return;
+        if (Date.now() >= end) {
+          throw new Error(
+            `fault ${id} was applied to ${seen} request(s) within ${withinMs} ms, not ${times}`,
+          );
+        }
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    },
     clearFaults: async () => {
       await control("DELETE", "faults");
     },

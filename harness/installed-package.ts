@@ -71,7 +71,9 @@ export interface ConsumerProject {
  * Under `npm test` the build already ran, so this only compares timestamps.
  */
 export function ensureBuilt(root: string = REPO_ROOT): void {
-  const sourceDirs = ["sdk", "provider", "emulator", "policy"].map((d) => path.join(root, d));
+  const sourceDirs = ["sdk", "provider", "emulator", "policy", "exporter"].map((d) =>
+    path.join(root, d),
+  );
   const newestSource = newestMtime(sourceDirs, (f) => f.endsWith(".ts") && !f.endsWith(".d.ts"));
   const newestBuilt = newestMtime([path.join(root, "dist")], (f) => f.endsWith(".js"));
   if (newestBuilt !== 0 && newestBuilt >= newestSource) return;

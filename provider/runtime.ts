@@ -15,7 +15,7 @@ import {
   whatToCheck,
 } from "./config";
 import { exitWhenEngineGone } from "./engine-watch";
-import type { HandlerContext, ResourceHandler } from "./handlers/common";
+import { type HandlerContext, providerClock, type ResourceHandler } from "./handlers/common";
 import { PROVIDER_KINDS, type ProviderKind } from "./kinds";
 import { isPackageProviderText } from "./shim";
 
@@ -49,7 +49,8 @@ export function describeSettings(): Record<string, unknown> {
 const context: HandlerContext = {
   client: () => clientFor(currentSettings()),
   settings: currentSettings,
-  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  sleep: (ms) => providerClock.sleep(ms),
+  now: () => providerClock.now(),
 };
 
 /**

@@ -19,7 +19,19 @@ export interface HandlerContext {
   settings(): ProviderSettings;
   /** Waits between delete attempts; tests may shorten it. */
   sleep(ms: number): Promise<void>;
+  /** The time in ms the waits above are measured by (`Date.now()` but in tests). */
+  now(): number;
 }
+
+/**
+ * The clock of the provider's own contexts (`provider/runtime.ts`, the native plugin):
+ * real time. A test replaces `now` and `sleep` together (`vi.spyOn`) to run a wait of
+ * seconds in virtual time through the real runtime, and restores them.
+ */
+export const providerClock = {
+  now: (): number => Date.now(),
+  sleep: (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms)),
+};
 
 /**
  * What `read` returns: the live outputs and the inputs they imply, so the next diff
@@ -356,10 +368,10 @@ export async function findAfterUnknownOutcome<T>(
 ): Promise<T | undefined> {
   const found = await find();
   if (found !== undefined || !outcome.mayStillBeRunning) return found;
-  const deadline = Date.now() + Math.max(context.client().timeoutMs, SETTLE_MIN_MS);
+  const deadline = context.now() + Math.max(context.client().timeoutMs, SETTLE_MIN_MS);
   let delayMs = SETTLE_FIRST_DELAY_MS;
   for (;;) {
-    const remainingMs = deadline - Date.now();
+    const remainingMs = deadline - context.now();
     if (remainingMs <= 0) return undefined;
     await context.sleep(Math.min(delayMs, remainingMs));
     delayMs = Math.min(delayMs * 2, SETTLE_MAX_DELAY_MS);
@@ -393,7 +405,7 @@ export class RefusedDelete extends Error {
  * How long a delete refused as not empty waits when the API still lists objects inside
  * (named in the error after it): long enough for a child deleted just before to go.
  */
-const NAMED_BLOCKER_GRACE_MS = 5_000;
+export const NAMED_BLOCKER_GRACE_MS = 5_000;
 
 /** First wait after a refused delete; doubles each time up to the cap. */
 const DELETE_FIRST_DELAY_MS = 250;
@@ -517,7 +529,7 @@ export async function deleteWaitingForChildren(
   isGone: (error: unknown) => boolean,
 ): Promise<void> {
   const timeoutMs = context.settings().deleteTimeoutMs;
-  let deadline = Date.now() + timeoutMs;
+  let deadline = context.now() + timeoutMs;
   const label = target.name ? `"${target.name}" (${target.uid})` : target.uid;
   const listed = (list?: () => Promise<string[]>) => async () =>
     list ? await list().catch(() => [] as string[]) : [];
@@ -547,10 +559,10 @@ export async function deleteWaitingForChildren(
         // on its way out unless it goes within a short grace.
         listedNow = await blockers();
         if (listedNow.length > 0) {
-          deadline = Math.min(deadline, Date.now() + NAMED_BLOCKER_GRACE_MS);
+          deadline = Math.min(deadline, context.now() + NAMED_BLOCKER_GRACE_MS);
         }
       }
-      const remainingMs = deadline - Date.now();
+      const remainingMs = deadline - context.now();
       // Listed again once the grace is over, unless it was listed just now.
       const held = blockers && remainingMs <= 0 ? (listedNow ?? (await blockers())) : [];
       if (held.length > 0) {

@@ -12,7 +12,12 @@
 import { createRequire } from "node:module";
 import { onTopLevelInputs } from "../checks";
 import { checkedProviderSettings, clientFor, type ProviderSettings, whatToCheck } from "../config";
-import { canonical, type HandlerContext, type ResourceHandler } from "../handlers/common";
+import {
+  canonical,
+  type HandlerContext,
+  providerClock,
+  type ResourceHandler,
+} from "../handlers/common";
 import { PROVIDER_KINDS } from "../kinds";
 import { UserError } from "../user-error";
 import type { NativeSchema } from "./schema";
@@ -100,7 +105,8 @@ export function providerService(schema: NativeSchema, version: string) {
   const context: HandlerContext = {
     client: () => clientFor(current()),
     settings: current,
-    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    sleep: (ms) => providerClock.sleep(ms),
+    now: () => providerClock.now(),
   };
   const types = new Map<string, TypeInfo>();
   for (const kind of PROVIDER_KINDS) {

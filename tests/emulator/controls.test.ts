@@ -141,6 +141,31 @@ describe("faults", () => {
     expect((await owner("GET", "/registry/v2beta1/repos")).status).toBe(200);
   });
 
+  it("GET /emulator/faults lists each request a fault was taken by, while a latency still holds it", async () => {
+    const held = await emu.fault({
+      match: { method: "GET", path: "/iam/v2beta1/roles" },
+      latencyMs: 1500,
+      count: 2,
+    });
+    const unrelated = await emu.fault({ match: { path: "/registry/never" }, status: 500 });
+    await emu.clearRequests();
+    const answered = owner("GET", "/iam/v2beta1/roles?page_size=1");
+    await emu.untilFaultTaken(held, 1, 1000);
+    // Taken, and still held: the request log has no entry for it yet.
+    expect(await emu.requests()).toEqual([]);
+    const reply = await caller(emu.url, null)<{ taken: Json[] }>("GET", "/emulator/faults");
+    expect(reply.status).toBe(200);
+    const mine = reply.body.taken.filter((taken) => taken.id === held || taken.id === unrelated);
+    expect(mine).toEqual([{ id: held, method: "GET", path: "/iam/v2beta1/roles" }]);
+    expect((await answered).status).toBe(200);
+    // DELETE /emulator/faults clears the faults, not what they were taken by.
+    await emu.clearFaults();
+    expect((await emu.faultsTaken()).filter((taken) => taken.id === held)).toHaveLength(1);
+    await expect(emu.untilFaultTaken(held, 2, 100)).rejects.toThrow(
+      `fault ${held} was applied to 1 request(s) within 100 ms, not 2`,
+    );
+  });
+
   it("a malformed fault is INVALID_ARGUMENT naming the field", async () => {
     const reply = await caller(emu.url, null)<Json>("POST", "/emulator/faults", {
       body: { drop: "sideways" },

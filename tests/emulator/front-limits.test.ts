@@ -10,11 +10,22 @@ import { createServer as createHttpServer, type Server as HttpServer } from "nod
 import * as http2 from "node:http2";
 import { type AddressInfo, connect, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createFront, type Front, HTTP2_LIMITS, HTTP2_SERVER_OPTIONS } from "../../emulator/front";
+import {
+  createFront,
+  DEFAULT_TIMEOUTS,
+  type Front,
+  HTTP2_LIMITS,
+  HTTP2_SERVER_OPTIONS,
+} from "../../emulator/front";
 import { descriptorFilePath } from "../../emulator/grpc/descriptors";
 import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Resolves once `done()` holds, or after `withinMs` (the assertions that follow then say what is missing). */
+async function until(done: () => boolean, withinMs = 2000): Promise<void> {
+  const end = Date.now() + withinMs;
+  while (!done() && Date.now() < end) await sleep(20);
+}
 const PREFACE = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
 
 /** A raw TCP connection, with what it received and whether (and when) it closed. */
@@ -90,7 +101,7 @@ describe("the front's timeouts (small ones, on plain servers)", () => {
   it("a second head on a kept-alive connection has the same bound", async () => {
     const connection = await raw(port);
     connection.socket.write("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
-    await sleep(200);
+    await until(() => /^HTTP\/1\.1 200 /.test(connection.received().toString("latin1")));
     expect(connection.received().toString("latin1")).toMatch(/^HTTP\/1\.1 200 /);
     const started = Date.now();
     await dribble(connection, slowHead(40), 100);
@@ -207,7 +218,7 @@ describe.runIf(built)("the emulator's HTTP/2 and gRPC limits", () => {
     connection.socket.write(
       Buffer.concat([Buffer.from(PREFACE), frame(0x4, 0, 0, Buffer.alloc(0))]),
     );
-    await sleep(200);
+    await until(() => frames(connection.received()).some((f) => f.type === 0x4 && f.flags === 0));
     const settings = frames(connection.received()).find((f) => f.type === 0x4 && f.flags === 0);
     expect(settings).toBeDefined();
     const advertised = new Map<number, number>();
@@ -222,7 +233,14 @@ describe.runIf(built)("the emulator's HTTP/2 and gRPC limits", () => {
     const burst: Buffer[] = [];
     for (let i = 0; i < opened; i++) burst.push(frame(0x1, 0x4, 1 + 2 * i, block));
     connection.socket.write(Buffer.concat(burst));
-    await sleep(500);
+    const refusedEnough = () => {
+      const got = frames(connection.received());
+      return (
+        got.some((f) => f.type === 0x7) ||
+        got.filter((f) => f.type === 0x3).length >= opened - HTTP2_LIMITS.maxConcurrentStreams
+      );
+    };
+    await until(refusedEnough);
     const answered = frames(connection.received());
     const refusedStreams = answered.filter((f) => f.type === 0x3).length;
     const goaway = answered.some((f) => f.type === 0x7);
@@ -278,23 +296,33 @@ describe.runIf(built)("the emulator's HTTP/2 and gRPC limits", () => {
   });
 });
 
-describe("the emulator's own head timeout (10 s)", () => {
+describe("the emulator's own head timeout", () => {
+  const headMs = 1000;
   let emu: TestEmulator;
   beforeAll(async () => {
-    emu = await startTestEmulator({ seed: false, grpc: false });
+    emu = await startTestEmulator({
+      seed: false,
+      grpc: false,
+      frontTimeouts: { ...DEFAULT_TIMEOUTS, headMs },
+    });
   });
   afterAll(async () => {
     await emu?.close();
   });
 
-  it("a head dribbled a line a second is closed with 408 in about 10 s, not kept open", async () => {
+  it("is 10 s for a head and 60 s for a whole request unless configured", () => {
+    expect(DEFAULT_TIMEOUTS).toEqual({ headMs: 10_000, requestMs: 60_000 });
+  });
+
+  it("a head dribbled a line at a time is closed with 408 at the head timeout, not kept open", async () => {
     const connection = await raw(Number(new URL(emu.url).port));
     const started = Date.now();
-    await dribble(connection, slowHead(20), 1000);
+    await dribble(connection, slowHead(40), 100);
     expect(connection.closedAt()).toBeDefined();
-    expect(connection.closedAt()! - started).toBeLessThan(14_000);
+    expect(connection.closedAt()! - started).toBeGreaterThanOrEqual(headMs - 50);
+    expect(connection.closedAt()! - started).toBeLessThan(headMs + 1500);
     expect(connection.received().toString("latin1")).toMatch(/^HTTP\/1\.1 408 /);
-  }, 30_000);
+  });
 });
 
 describe("request bodies far over the limit are not read to their end", () => {
@@ -333,12 +361,16 @@ describe("request bodies far over the limit are not read to their end", () => {
   it("HTTP/1.1, a Content-Length of 100 MiB: answered before any of the body, then closed", async () => {
     const connection = await raw(port);
     connection.socket.write(head(`Content-Length: ${100 * 1024 * 1024}`));
-    await sleep(500);
+    await until(
+      () =>
+        connection.received().toString("latin1").includes("must not exceed") ||
+        connection.closedAt() !== undefined,
+    );
     const answer = connection.received().toString("latin1");
     expect(answer).toMatch(/^HTTP\/1\.1 400 /);
     expect(answer).toContain("must not exceed");
     await sendUntilAnswered(connection, (c) => c, 256 * 1024 * 1024);
-    await sleep(500);
+    await until(() => connection.closedAt() !== undefined);
     expect(connection.closedAt()).toBeDefined();
   });
 
@@ -350,11 +382,11 @@ describe("request bodies far over the limit are not read to their end", () => {
       (c) => Buffer.concat([Buffer.from(`${c.length.toString(16)}\r\n`), c, Buffer.from("\r\n")]),
       64 * 1024 * 1024,
     );
-    await sleep(300);
+    await until(() => /^HTTP\/1\.1 400 /.test(connection.received().toString("latin1")));
     expect(connection.received().toString("latin1")).toMatch(/^HTTP\/1\.1 400 /);
     expect(written).toBeLessThan(16 * 1024 * 1024);
     await sendUntilAnswered(connection, (c) => c, 256 * 1024 * 1024);
-    await sleep(500);
+    await until(() => connection.closedAt() !== undefined);
     expect(connection.closedAt()).toBeDefined();
   });
 

@@ -13,7 +13,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
-import { REPO_ROOT } from "../../harness/installed-package";
+import { ensureBuilt, REPO_ROOT } from "../../harness/installed-package";
 import { typeToken } from "../../provider/resource-class";
 import { IrmClient } from "../../sdk/index";
 import { fakeApi } from "../support/fake-api";
@@ -31,11 +31,14 @@ interface Outcome {
   stderr: string;
 }
 
+/** The built command (`bin.irm-pending`), as a user runs it; `ensureBuilt` keeps it current. */
+const PENDING_BIN = path.join(REPO_ROOT, "dist", "exporter", "pending.js");
+
 function irmPending(args: string[], env: Record<string, string>, stdin: string): Promise<Outcome> {
   return new Promise((resolve) => {
     const child = execFile(
       process.execPath,
-      ["--import", "tsx", path.join(REPO_ROOT, "exporter", "pending.ts"), ...args],
+      [PENDING_BIN, ...args],
       { cwd: REPO_ROOT, env: { PATH: process.env.PATH ?? "", ...env } },
       (error, stdout, stderr) =>
         resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
@@ -80,6 +83,9 @@ const hasRawControl = (text: string) =>
   });
 
 const GITHUB = "https://token.actions.githubusercontent.com";
+
+// Built by `npm test`; built again here only when a source is newer than dist/.
+beforeAll(() => ensureBuilt(), 180_000);
 
 describe("irm-pending", () => {
   let emulator: TestEmulator;

@@ -213,13 +213,16 @@ describe("clientFor", () => {
         fromMap({ "irm:apiUrl": emu.url, "irm:token": emu.token }),
         {},
       );
-      await emu.fault({ match: { method: "GET", path: "/iam/v2beta1/roles" }, latencyMs: 300 });
+      const held = await emu.fault({
+        match: { method: "GET", path: "/iam/v2beta1/roles" },
+        latencyMs: 300,
+      });
       // `then` sends the request now (a listing is fetched on first use).
       const slow = clientFor(before)
         .iam.roles.list({ pageSize: 1 })
         .then((page) => page);
       // Let the request reach the emulator before the settings change.
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await emu.untilFaultTaken(held);
       const after = clientFor({ ...before, authUrl: emu.url });
       const first = await slow;
       expect(first.items).toHaveLength(1);

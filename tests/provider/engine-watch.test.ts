@@ -16,18 +16,32 @@ import { groupProvider } from "../support/provider-texts";
 const PROJECT = "engine-watch";
 const URN = `urn:pulumi:dev::${PROJECT}::pulumi-nodejs:dynamic/irm:Group::team`;
 
-function listener(): Promise<{ server: net.Server; address: { host: string; port: number } }> {
+/** A listener standing in for the engine; `accepted()` counts the probes it answered. */
+function listener(): Promise<{
+  server: net.Server;
+  address: { host: string; port: number };
+  accepted: () => number;
+}> {
+  let accepted = 0;
   return new Promise((resolve) => {
-    const server = net.createServer((socket) => socket.destroy());
+    const server = net.createServer((socket) => {
+      accepted++;
+      socket.destroy();
+    });
     server.listen(0, "127.0.0.1", () => {
       const { port } = server.address() as net.AddressInfo;
-      resolve({ server, address: { host: "127.0.0.1", port } });
+      resolve({ server, address: { host: "127.0.0.1", port }, accepted: () => accepted });
     });
   });
 }
 
 const closed = (server: net.Server) => new Promise<void>((done) => server.close(() => done()));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Resolves once `done()` holds, or after `withinMs` (the assertion that follows says what is missing). */
+async function until(done: () => boolean, withinMs: number): Promise<void> {
+  const end = Date.now() + withinMs;
+  while (!done() && Date.now() < end) await sleep(10);
+}
 
 describe("watchEngine", () => {
   it("calls back once an engine that answered refuses twice, never while it is up", async () => {
@@ -37,7 +51,8 @@ describe("watchEngine", () => {
     await sleep(400);
     expect(gone).toBe(0);
     await closed(server);
-    await sleep(400);
+    await until(() => gone > 0, 2000);
+    await sleep(150);
     stop();
     expect(gone).toBe(1);
   });
@@ -48,7 +63,7 @@ describe("watchEngine", () => {
     const stop = watchEngine(address, () => gone++, 300);
     await sleep(100);
     await closed(server);
-    await sleep(1000);
+    await until(() => gone > 0, 2000);
     stop();
     expect(gone).toBe(1);
   });
@@ -104,8 +119,10 @@ describe("the real provider host after its engine is gone", () => {
     void host.exited.then(() => {
       exited = true;
     });
-    // While the engine answers, the host stays.
-    await sleep(5000);
+    // While the engine answers, the host stays: two probes answered (the one as the
+    // runtime loaded, and one a whole interval later), and it is still running.
+    await until(() => engine.accepted() >= 2, 10_000);
+    expect(engine.accepted()).toBeGreaterThanOrEqual(2);
     expect(exited).toBe(false);
     await closed(engine.server);
     const code = await Promise.race([host.exited, sleep(15_000).then(() => "still running")]);

@@ -3,7 +3,8 @@
  * emulator; request counts come from the emulator's request log.
  */
 import { UnsecuredJWT } from "jose";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { NAMED_BLOCKER_GRACE_MS, providerClock } from "../../provider/handlers/common";
 import * as runtime from "../../provider/runtime";
 import type { GroupInputs, IdentityInputs, RoleBindingInputs } from "../../provider/types";
 import { maskOf, type ProviderFixture, useProviderFixture } from "../support/provider-fixture";
@@ -29,6 +30,25 @@ async function checkedGroup(raw: Record<string, unknown>): Promise<GroupInputs> 
   expect(result.failures).toEqual([]);
   return result.inputs as GroupInputs;
 }
+
+/**
+ * Runs the provider's waits in virtual time: its `sleep` returns at once and moves its
+ * `now` on by as much, so the grace of seconds a delete gives costs no wall time.
+ * Undone after each test.
+ */
+function virtualClock(): { elapsed(): number } {
+  let offset = 0;
+  vi.spyOn(providerClock, "now").mockImplementation(() => Date.now() + offset);
+  vi.spyOn(providerClock, "sleep").mockImplementation(async (ms) => {
+    offset += ms;
+    await new Promise((resolve) => setImmediate(resolve));
+  });
+  const start = providerClock.now();
+  return { elapsed: () => providerClock.now() - start };
+}
+afterEach(() => {
+  vi.restoreAllMocks();
+});
 
 describe("Group lifecycle", () => {
   it("check rejects bad inputs before any request", async () => {
@@ -149,12 +169,16 @@ describe("Group lifecycle", () => {
       .repos;
     await emu.clearRequests();
     const started = Date.now();
+    const clock = virtualClock();
     const failure = runtime.group.delete(created.id, created.outs!);
     await expect(failure).rejects.toThrow(
       `Cannot delete group "${name}" (${created.id}): it still holds repo "pushed-by-ci" (${repoUid}), which this run did not delete.`,
     );
     await expect(failure).rejects.not.toThrow(/Nothing else was deleted/);
     expect(Date.now() - started).toBeLessThan(15_000);
+    // On the provider's clock: the short grace for a named blocker, not the two minutes.
+    expect(clock.elapsed()).toBeGreaterThanOrEqual(NAMED_BLOCKER_GRACE_MS);
+    expect(clock.elapsed()).toBeLessThan(15_000);
     const log = await emu.requests();
     expect(log.filter((r) => r.method !== "GET").every((r) => r.method === "DELETE")).toBe(true);
     expect((await emu.client.iam.groups.get(created.id)).uid).toBe(created.id);
@@ -188,6 +212,7 @@ describe("Group lifecycle", () => {
     });
     await emu.clearRequests();
     const started = Date.now();
+    const clock = virtualClock();
     const failure = runtime.group.delete(created.id, created.outs!);
     await expect(failure).rejects.toThrow(
       `Cannot delete group "${name}" (${created.id}): it still holds ` +
@@ -196,6 +221,9 @@ describe("Group lifecycle", () => {
         `its account association "aws-prod", which this run did not delete.`,
     );
     expect(Date.now() - started).toBeLessThan(15_000);
+    // On the provider's clock: the short grace for a named blocker, not the two minutes.
+    expect(clock.elapsed()).toBeGreaterThanOrEqual(NAMED_BLOCKER_GRACE_MS);
+    expect(clock.elapsed()).toBeLessThan(15_000);
     const writes = (await emu.requests()).filter((r) => r.method !== "GET");
     expect(
       writes.every((r) => r.method === "DELETE" && r.path.startsWith("/iam/v2beta1/groups/")),
@@ -214,11 +242,15 @@ describe("Group lifecycle", () => {
       sink: "https://hooks.example.com/irm",
     });
     const started = Date.now();
+    const clock = virtualClock();
     await expect(runtime.group.delete(created.id, created.outs!)).rejects.toThrow(
       `Cannot delete group "${name}" (${created.id}): it still holds ` +
         `event subscription to https://hooks.example.com/irm (${subscription.uid}), which this run did not delete.`,
     );
     expect(Date.now() - started).toBeLessThan(15_000);
+    // On the provider's clock: the short grace for a named blocker, not the two minutes.
+    expect(clock.elapsed()).toBeGreaterThanOrEqual(NAMED_BLOCKER_GRACE_MS);
+    expect(clock.elapsed()).toBeLessThan(15_000);
     expect((await emu.client.events.subscriptions.get(subscription.uid)).uid).toBe(
       subscription.uid,
     );
@@ -425,6 +457,7 @@ describe("Identity lifecycle", () => {
     });
     await emu.clearRequests();
     const started = Date.now();
+    const clock = virtualClock();
     const failure = runtime.identity.delete(created.id, created.outs!);
     await expect(failure).rejects.toThrow(
       `Cannot delete identity "still bound" (${created.id}): role binding of identity ` +
@@ -434,6 +467,9 @@ describe("Identity lifecycle", () => {
     );
     await expect(failure).rejects.toThrow(/The identity was not deleted\.$/);
     expect(Date.now() - started).toBeLessThan(15_000);
+    // On the provider's clock: the short grace for a named blocker, not the two minutes.
+    expect(clock.elapsed()).toBeGreaterThanOrEqual(NAMED_BLOCKER_GRACE_MS);
+    expect(clock.elapsed()).toBeLessThan(15_000);
     const writes = (await emu.requests()).filter((r) => r.method !== "GET");
     expect(writes.every((r) => r.method === "DELETE" && r.status === 400)).toBe(true);
     expect((await emu.client.iam.identities.get(created.id)).uid).toBe(created.id);

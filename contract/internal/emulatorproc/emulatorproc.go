@@ -30,6 +30,10 @@ type Bootstrap struct {
 	GRPCURL      string `json:"grpcUrl"`
 }
 
+// inputsDigest names the environment variable holding the digest of the files outside
+// the Go modules that the tests run (RepositoryRoot).
+const inputsDigest = "IRM_CONTRACT_INPUTS"
+
 var listeningOn = regexp.MustCompile(`listening on (\S+)`)
 
 // Start runs the built emulator from root (the repository root) and stops it when the
@@ -103,8 +107,15 @@ func Start(t testing.TB, root string) Bootstrap {
 // RepositoryRoot is the nearest folder above the test's package that holds the contract
 // module (`contract/go.mod`): the repository whose built emulator the tests start, from
 // the contract module or from contract/head, its module of its own.
+//
+// Every test that reaches outside its module (the built emulator, the SDK run by the
+// front-door driver) finds it here, so here it reads IRM_CONTRACT_INPUTS, the digest of
+// those files that tests/contract/contract.test.ts passes: `go test` keys a cached
+// result on the environment variables a test read, so a cached PASS stands only for
+// the same emulator and SDK.
 func RepositoryRoot(t testing.TB) string {
 	t.Helper()
+	_ = os.Getenv(inputsDigest)
 	dir, err := filepath.Abs(".")
 	if err != nil {
 		t.Fatal(err)

@@ -40,9 +40,6 @@ async function inviteUids(groupUid: string): Promise<string[]> {
     .sort();
 }
 
-/** Lets a request held by a latency fault reach the emulator before the next step. */
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 describe("a group invite's lost create", () => {
   it("another stack's identical invite made before the attempt is kept; the lost one is deleted", async () => {
     const groupUid = await freshGroup();
@@ -71,7 +68,7 @@ describe("a group invite's lost create", () => {
     const groupUid = await freshGroup();
     // The create is held 800 ms, handled, then its answer dropped; meanwhile someone
     // else (another stack, the same service) makes an identical invite.
-    await emu.fault({
+    const held = await emu.fault({
       match: { method: "POST", path: `/iam/v2beta1/groupInvites/${groupUid}` },
       latencyMs: 800,
       drop: "after",
@@ -80,7 +77,7 @@ describe("a group invite's lost create", () => {
       () => undefined,
       (error: Error) => error,
     );
-    await sleep(200);
+    await emu.untilFaultTaken(held);
     const theirs = await emu.client.iam.groupInvites.create(groupUid, {
       roleUid: viewerRoleUid,
       ttl: "600s",
@@ -98,13 +95,13 @@ describe("a group invite's lost create", () => {
 
   it("a sibling resource's identical invite, answered while the attempt was under way, is kept", async () => {
     const groupUid = await freshGroup();
-    await emu.fault({
+    const held = await emu.fault({
       match: { method: "POST", path: `/iam/v2beta1/groupInvites/${groupUid}` },
       latencyMs: 800,
       drop: "after",
     });
     const attempt = createInvite({ groupUid, roleUid: viewerRoleUid, ttl: 600 });
-    await sleep(200);
+    await emu.untilFaultTaken(held);
     // The same program's other GroupInvite, same inputs, through the same provider.
     const sibling = await createInvite({ groupUid, roleUid: viewerRoleUid, ttl: 600 });
     const ours = await attempt;
@@ -117,7 +114,7 @@ describe("a group invite's lost create", () => {
   it("a sibling's identical create still under way at the recovery: fails, deletes nothing", async () => {
     const groupUid = await freshGroup();
     // Ours: answer dropped at once. The sibling's: held 1.5 s before it is handled.
-    await emu.fault({
+    const held = await emu.fault({
       match: { method: "POST", path: `/iam/v2beta1/groupInvites/${groupUid}` },
       latencyMs: 300,
       drop: "after",
@@ -130,7 +127,7 @@ describe("a group invite's lost create", () => {
       () => undefined,
       (error: Error) => error,
     );
-    await sleep(100);
+    await emu.untilFaultTaken(held);
     const sibling = createInvite({ groupUid, roleUid: viewerRoleUid, ttl: 600 });
     const error = await attempt;
     const siblingInvite = await sibling;
@@ -146,14 +143,14 @@ describe("a lost create of an object found by its fields", () => {
     // Ours is held 800 ms and answered by a proxy's HTML 503 (not handled: an unknown
     // outcome); meanwhile a sibling Group resource of this program makes "team" and is
     // answered. The sibling's group matches what ours sent and was made after it.
-    await emu.fault({
+    const held = await emu.fault({
       match: { method: "POST", path: `/iam/v2beta1/groups/${parentUid}` },
       latencyMs: 800,
       status: 503,
       html: true,
     });
     const attempt = runtime.group.create({ parentUid, name: "team", description: "" } as never);
-    await sleep(200);
+    await emu.untilFaultTaken(held);
     const sibling = await runtime.group.create({
       parentUid,
       name: "team",
