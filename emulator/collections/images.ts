@@ -13,9 +13,8 @@
  *   a platform not recorded is NOT_FOUND.
  */
 import { invalidArgument, notFound } from "../errors";
-import type { ImagePlatformRecord, RepoRecord } from "../model";
+import type { RepoRecord } from "../model";
 import { type ApiRequest, type ApiResponse, ok } from "../requests";
-import type { State } from "../state";
 import { callerOf, type EmulatorContext, getReadable, requirePathUid, unsupported } from "./kit";
 import { DIGEST_PATTERN, imagesOf } from "./tags";
 
