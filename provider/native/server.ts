@@ -46,6 +46,8 @@ interface TypeInfo {
   /** Properties always kept secret (the schema's `secret`). */
   secretOutputs: readonly string[];
   secretInputs: readonly string[];
+  /** Every input property the schema declares. */
+  inputs: readonly string[];
 }
 
 /** The provider text a dynamic resource keeps in its inputs and state. */
@@ -119,6 +121,7 @@ export function providerService(schema: NativeSchema, version: string) {
       outputs: Object.keys(props),
       secretOutputs: Object.keys(props).filter((key) => props[key].secret),
       secretInputs: Object.keys(inputs).filter((key) => inputs[key].secret),
+      inputs: Object.keys(inputs),
     });
   }
   const typeInfo = (request: Message): TypeInfo => {
@@ -249,7 +252,10 @@ export function providerService(schema: NativeSchema, version: string) {
       const replaces = result.replaces ?? [];
       const replacedTop = new Set(replaces.map((path) => path.split(".")[0]));
       const keys = result.changes
-        ? changedKeys(olds, news, Object.keys(news)).filter((key) => key !== "adoptUid")
+        ? // The inputs now given, and those the state holds that the program dropped.
+          changedKeys(olds, news, new Set([...Object.keys(news), ...info.inputs])).filter(
+            (key) => key !== "adoptUid",
+          )
         : [];
       if (dynamicText) keys.push(DYNAMIC_TEXT);
       response.setChanges(DiffChanges.DIFF_SOME);

@@ -183,6 +183,26 @@ describe("the native plugin over gRPC", () => {
     expect(checked.inputs.name).toBe("secretive");
   });
 
+  it("diffs in detail an input the program dropped, not only those it gives", async () => {
+    const parentUid = emulator.rootGroupUid;
+    const issuer = "https://issuer.example.com";
+    const olds = {
+      uid: `${parentUid}/0123456789abcdef`,
+      parentUid,
+      name: "deployer",
+      description: "",
+      claimMatch: { issuer, subject: "main" },
+    };
+    const switched = await diff("irm:index:Identity", olds.uid, olds, {
+      parentUid,
+      name: "deployer",
+      description: "",
+      staticKeys: { issuer, issuerKeys: "{}", expiration: "2030-01-01T00:00:00Z" },
+    });
+    expect(switched.changes).toBe(messages.DiffResponse.DiffChanges.DIFF_SOME);
+    expect(Object.keys(switched.detailed).sort()).toEqual(["claimMatch", "staticKeys"]);
+  });
+
   it("fails check naming the input and the rule; unknown values pass in preview", async () => {
     const bad = await check(GROUP, { parentUid: emulator.rootGroupUid, name: "Not Valid!" });
     expect(bad.failures).toHaveLength(1);
