@@ -50,7 +50,8 @@ export interface GenerateResult {
 /** Go's environment for the generators: module cache first, no toolchain download. */
 function goEnv(): NodeJS.ProcessEnv {
   return {
-    GOFLAGS: "-mod=mod",
+    // go.mod and go.sum as committed: a build that would change them fails instead.
+    GOFLAGS: "-mod=readonly",
     GOTOOLCHAIN: "local",
     GOWORK: "off",
     // go.sum pins every module; the checksum database is out of reach on some machines.
