@@ -13,6 +13,7 @@ import * as readline from "node:readline";
 import { runChecked } from "../../scripts/python/run";
 import { ensurePythonVenv } from "../../scripts/python/venv";
 import { editProgram } from "../program-edit";
+import { logEngineStep } from "../real-engine/step-log";
 
 const DRIVER = path.join(__dirname, "stack_driver.py");
 
@@ -144,9 +145,12 @@ export async function createPythonStack(options: PythonStackOptions): Promise<Py
     pid: child.pid!,
     backend,
     step(op, extra = {}) {
+      const started = Date.now();
       const answer = next();
       child.stdin!.write(`${JSON.stringify({ op, ...extra })}\n`);
-      return answer;
+      return answer.finally(() =>
+        logEngineStep(options.name, op, Object.keys(extra), Date.now() - started),
+      );
     },
     editProgram(from, to) {
       editProgram(dir, from, to, "__main__.py");

@@ -33,6 +33,7 @@ import {
   stateResourceOf,
 } from "../stack";
 import { ensureInstalledBase, type RealEngineContext } from "./installed-base";
+import { logEngineStep } from "./step-log";
 
 /** Engine step ops as `EngineStack` reports them (logical `replace` steps are left out). */
 const OPS: Record<string, StepOp | undefined> = {
@@ -198,15 +199,10 @@ function runCli(
   });
 }
 
-/**
- * With `IRM_ENGINE_STEP_LOG=<file>`, one JSON line per engine run (stack, command,
- * settings, milliseconds) is appended to that file: what a test file's time is made of.
- */
+/** Logs one run (`IRM_ENGINE_STEP_LOG`, step-log.ts) with the settings it was given. */
 function logStep(stack: string, kind: string, settings: RunSettings, ms: number): void {
-  const file = process.env.IRM_ENGINE_STEP_LOG;
-  if (!file) return;
   const flags = Object.keys(settings).filter((k) => settings[k as keyof RunSettings] !== undefined);
-  fs.appendFileSync(file, `${JSON.stringify({ stack, kind, flags, ms })}\n`);
+  logEngineStep(stack, kind, flags, ms);
 }
 
 function errorText(error: unknown): string {

@@ -10,6 +10,7 @@ import * as path from "node:path";
 import { promisify } from "node:util";
 import type { TestEmulator } from "../../harness/emulator";
 import { REPO_ROOT } from "../../harness/installed-package";
+import { logEngineStep } from "../../harness/real-engine/step-log";
 import type { EngineStack } from "../../harness/stack";
 import { createEngineStack } from "../support/engine-stack";
 
@@ -57,11 +58,16 @@ export async function runCli(
   stack: EngineStack,
   args: string[],
 ): Promise<{ stdout: string; stderr: string }> {
-  return promisify(execFile)(stack.cli.path, args, {
-    cwd: stack.dir,
-    env: stack.cli.env,
-    maxBuffer: 16 * 1024 * 1024,
-  });
+  const started = Date.now();
+  try {
+    return await promisify(execFile)(stack.cli.path, args, {
+      cwd: stack.dir,
+      env: stack.cli.env,
+      maxBuffer: 16 * 1024 * 1024,
+    });
+  } finally {
+    logEngineStep(path.basename(stack.dir), args[0], args.slice(1), Date.now() - started);
+  }
 }
 
 /** One request as the recording proxy saw it. */
