@@ -1,7 +1,10 @@
 /**
  * What the engine adds around the provider: its parallelism (default and `parallel: 1`),
  * resource options (`retainOnDelete`, `protect`), policy packs through `--policy-pack`,
- * and secret configuration. One stack of `fixtures/options`, runs in order.
+ * and secret configuration: the token set as the Pulumi secret `irm:token` is in no
+ * run's output (the provider host's debug log, `IRM_DEBUG=1`, included), state, serialized
+ * provider or file on disk. One stack of `fixtures/options`, runs in order. The token as
+ * `IRM_TOKEN`: tests/engine/github-actions.test.ts.
  */
 import * as path from "node:path";
 import { afterAll, beforeAll, expect, inject, it } from "vitest";
@@ -14,6 +17,7 @@ import {
   type RunOutcome,
   type Step,
 } from "../support/engine-stack";
+import { expectNoSecret } from "../support/no-secret";
 
 const describeSteps = (steps: Step[]) => steps.map((s) => `${s.op} ${s.name}`).sort();
 const LATENCY_MS = 400;
@@ -126,6 +130,9 @@ describeOnEngine(
       expect(runs.map((run) => run.output.length > 0)).toEqual([true, true, true]);
       const resources = await stack.resources();
       expect(resources.length).toBe(8);
+      // The serialized providers checked below are the package's runtime texts.
+      const providers = resources.map((r) => String(r.inputs.__provider));
+      expect(providers.every((text) => text.includes("pulumi-irm/provider/runtime"))).toBe(true);
       const token = emulator.token;
       const signature = token.split(".")[2];
       for (const text of [
@@ -196,13 +203,22 @@ describeOnEngine(
 
     it("once unprotected, destroy deletes the group and the rest; the retained group stays", async () => {
       const guarded = stack.uidOf("guarded");
+      // Some 503s, so that the provider host's debug log has retries to report.
+      await emulator.fault({ match: { method: "DELETE" }, status: 503, count: 3 });
       // Its plan is not what this test proves; the refused plan above was.
       const destroyed = await stack.destroy({ skipPreview: true });
-      expect(destroyed.error).toBeUndefined();
+      expect(destroyed.error, destroyed.output).toBeUndefined();
       expect(await exists(guarded)).toBe(false);
       expect(await stack.resources()).toEqual([]);
       expect(keptUid).not.toBe("");
       expect(await exists(keptUid)).toBe(true);
+      // The debug log reached the engine's output (what is checked is real), and the
+      // token is neither in it nor in anything the runs left on disk.
+      expect(destroyed.output).toMatch(/retry/i);
+      expectNoSecret(emulator.token, {
+        "the output of destroy": destroyed.output,
+        "state, backups, history, logs and config on disk": stack.persistedText(),
+      });
     });
   },
 );
