@@ -3,11 +3,14 @@
  * (`harness/real-engine/install-layouts.ts`): npm's folder, pnpm's symlink into `.pnpm`,
  * a linked checkout, a library's dependency hoisted by npm (in a program folder whose
  * path contains the package's name). Each stores the short text of `provider/shim.ts`
- * in the inputs and outputs of every resource, and the host runs it (create, a preview
- * that finds nothing to do, delete): npm's on the real engine, the others through the
- * program's registrations and the real provider host in the program's folder. A
- * package that only a library holds, out of the program folder's reach, fails at
- * registration with the fix, before any resource is registered.
+ * in the inputs of every resource, and the host runs it (create, a preview that finds
+ * nothing to do, delete): through the program's registrations and the real provider
+ * host in the program's folder, as the engine starts it. On the real engine, the
+ * package as npm lays it out (every engine stack's, from the installed base) stores the
+ * text in the inputs and outputs of every resource: tests/engine/github-actions.test.ts.
+ * A package that only a library holds, out of the program folder's reach, fails at
+ * registration with the fix, before any resource is registered. These tests use the
+ * engine tier's installed base (the packed package) but run no engine command.
  */
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -22,11 +25,8 @@ import {
   installPackage,
   type LayoutBase,
 } from "../../harness/real-engine/install-layouts";
-import { createRealEngineStack } from "../../harness/real-engine/real-stack";
 import { hasRealEngine } from "../support/engine-stack";
 import { groupProvider, identityProvider } from "../support/provider-texts";
-
-const PROGRAM = path.join(__dirname, "fixtures", "provider-text");
 
 /**
  * The declarations of fixtures/provider-text under `runtime.setMocks`, in plain
@@ -116,43 +116,11 @@ describe.skipIf(!hasRealEngine())("the provider text in every install layout", (
     return JSON.parse(output.trim().split("\n").pop() ?? "null");
   }
 
-  it("npm: stores the short text, runs it, previews no change, deletes", async () => {
-    const stack = await createRealEngineStack(layouts.context, {
-      name: "npm",
-      program: PROGRAM,
-      emulator,
-      projectConfig: { parentUid: emulator.rootGroupUid, viaLibrary: "false" },
-    });
-    try {
-      installPackage(stack.dir, layouts.packages.current, "npm");
-      // No preview first: its plan is not asserted; the preview below is.
-      const up = await stack.up({ skipPreview: true });
-      expect(up.error).toBeUndefined();
-      expect(up.changes.map((s) => s.op)).toEqual(["create", "create"]);
-      const resources = await stack.resources();
-      expect(resources).toHaveLength(2);
-      for (const resource of resources) {
-        expect(resource.inputs.__provider, resource.type).toBe(TEXTS[resource.type]);
-        expect(resource.outputs.__provider, resource.type).toBe(TEXTS[resource.type]);
-      }
-      expect((await organisationUids()).sort()).toEqual(resources.map((r) => r.id).sort());
-
-      const preview = await stack.preview({ expectNoChanges: true });
-      expect(preview.error).toBeUndefined();
-
-      const destroy = await stack.destroy({ skipPreview: true });
-      expect(destroy.error).toBeUndefined();
-      expect(await organisationUids()).toEqual([]);
-    } finally {
-      await stack.dispose();
-    }
-  }, 240_000);
-
   /**
-   * The other layouts, without an engine cycle each: what the engine does with the
-   * package is the same once the program has registered its resources and the host has
-   * loaded the runtime, and both depend on the layout only through module resolution
-   * from the program's folder. So the fixture's declarations run there under
+   * Every layout, without an engine cycle each: what the engine does with the package
+   * is the same once the program has registered its resources and the host has loaded
+   * the runtime, and both depend on the layout only through module resolution from the
+   * program's folder. So the fixture's declarations run there under
    * `runtime.setMocks` (the texts registered), and the real provider host, started in
    * that folder as the engine starts it, runs those texts: create, the check and diff
    * of a preview that finds nothing to do, delete. The hoisted library's runs in a
@@ -160,6 +128,7 @@ describe.skipIf(!hasRealEngine())("the provider text in every install layout", (
    * `pulumi-irm-infra-<random>/node_modules/pulumi-irm`, as npm puts it in such a folder).
    */
   const working: Array<{ layout: InstallLayout; folder?: string }> = [
+    { layout: "npm" },
     { layout: "pnpm" },
     { layout: "linked" },
     { layout: "nested-hoisted", folder: "pulumi-irm-infra" },

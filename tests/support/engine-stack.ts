@@ -7,7 +7,7 @@
 import { describe, expect, inject } from "vitest";
 import { createRealEngineStack } from "../../harness/real-engine/real-stack";
 import { writesOf } from "../../harness/request-names";
-import type { EngineStack, EngineStackOptions } from "../../harness/stack";
+import type { EngineStack, EngineStackOptions, RunOutcome } from "../../harness/stack";
 
 export type { EngineStack, EngineStackOptions, RunOutcome, Step } from "../../harness/stack";
 
@@ -51,7 +51,7 @@ export async function createEngineStack(options: EngineStackOptions): Promise<En
  * calls `same` because only outputs moved; no step of the program's), sending no
  * write. One engine run does both.
  */
-export async function expectConverged(stack: EngineStack): Promise<void> {
+export async function expectConverged(stack: EngineStack): Promise<RunOutcome> {
   const preview = await stack.preview({ refresh: true, expectNoChanges: true });
   expect(preview.error).toBeUndefined();
   expect(preview.changes).toEqual([]);
@@ -59,4 +59,5 @@ export async function expectConverged(stack: EngineStack): Promise<void> {
   // have written them.
   expect(preview.refreshChanged).toEqual([]);
   expect(writesOf(await stack.takeRequests())).toEqual([]);
+  return preview;
 }

@@ -2,7 +2,8 @@
  * Secrets in the SDK: a sentinel token must appear in nothing the SDK prints or throws,
  * also when the server echoes the token back, and in nothing a process using
  * `IRM_TOKEN` with `IRM_DEBUG=1` prints. The same through the engine (state, the
- * serialized providers, the provider host's output): tests/engine/token-secrecy.test.ts.
+ * serialized providers, the provider host's output): tests/engine/options.test.ts
+ * (`irm:token`) and tests/engine/github-actions.test.ts (`IRM_TOKEN`).
  */
 import { spawn } from "node:child_process";
 import { createServer, type Server } from "node:http";
