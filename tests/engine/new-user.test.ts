@@ -2,9 +2,18 @@
  * What a new user meets first, on the real engine with the real CLI's output: a preview
  * that says what the `up` then does (an edit and a rename of a group with children, a
  * protected child among them), errors of the program that arrive within seconds and
- * once, no default address for the token, a missing parent named before any create, and
- * a delete blocked by an object the stack does not manage, reported at once by name.
- * One stack of `fixtures/new-user`, runs in order.
+ * once, a refused token reported once before any request, a missing parent named before
+ * any create, check failures of nested fields on the input the program wrote (or on no
+ * input when its value holds a secret), and a delete blocked by an object the stack does
+ * not manage, reported at once by name. One stack of `fixtures/new-user`, runs in order.
+ *
+ * Each kind of refusal is shown on the engine once; its other cases depend on the
+ * provider alone and are proven without an engine: the settings refused before any
+ * request (a token that is no JWT, an http:// address off this machine, no irm:apiUrl)
+ * in tests/provider/config.test.ts, the failures of a nested field (an unknown
+ * capability, a claimMatch.issuer that is not https) on their top-level input in
+ * tests/provider/top-level-failures.test.ts, the latter also on the engine in
+ * tests/engine/bad-input-check-failures.test.ts.
  */
 import * as path from "node:path";
 import { UnsecuredJWT } from "jose";
@@ -179,30 +188,16 @@ describe.runIf(hasRealEngine())("what a new user meets first", { shuffle: false 
     expect(run.requests).toEqual([]);
   }
 
-  it("a token that is no JWT, or expired, fails the preview once naming irm:token, with no request", async () => {
-    const notJwt = await previewWith("irm:token", "not-a-real-token", true);
-    refusedOnce(
-      notJwt,
-      "irm:token is not an API token (a JWT: three dot-separated base64url parts): get a current API token and `pulumi config set --secret irm:token <token>`",
-    );
+  it("an expired token fails the preview once naming irm:token, with no request and nowhere kept", async () => {
+    // One settings refusal on the engine: printed once, one line, before any request. The
+    // others (a token that is no JWT, an http:// address off this machine, no irm:apiUrl)
+    // are the same refusal with other messages: tests/provider/config.test.ts.
     const expired = new UnsecuredJWT({ sub: "me" }).setExpirationTime("-1h").encode();
     const run = await previewWith("irm:token", expired, true);
     refusedOnce(run, "irm:token expired at ");
     expect(printed(run.preview)).not.toContain(expired);
-    // Neither refused token is in the runs' output, errors, state or files on disk.
-    expectNoSecret("not-a-real-token", everything(notJwt.preview));
+    // The refused token is in none of the run's output, errors, state or files on disk.
     expectNoSecret(expired, everything(run.preview));
-  }, 300_000);
-
-  it("an http:// API address off this machine fails the preview once naming irm:apiUrl and irm:allowInsecureHttp", async () => {
-    refusedOnce(
-      await previewWith("irm:apiUrl", "http://10.1.2.3"),
-      "irm:apiUrl must be https unless its host is loopback (tokens would cross the network in clear), got http://10.1.2.3; use https://10.1.2.3, or run `pulumi config set irm:allowInsecureHttp true` to allow it",
-    );
-  }, 300_000);
-
-  it("without irm:apiUrl nothing is sent: the preview fails once naming the setting, without a stack", async () => {
-    refusedOnce(await previewWith("irm:apiUrl", ""), "irm:apiUrl is not set");
   }, 300_000);
 
   it("a parent that does not exist fails the preview naming parentUid, before any create", async () => {
@@ -226,19 +221,6 @@ describe.runIf(hasRealEngine())("what a new user meets first", { shuffle: false 
     expect(writesOf(await stack.takeRequests())).toEqual([]);
   }, 300_000);
 
-  it("an unknown capability in a role fails the preview naming its place, not value {<nil>}", async () => {
-    const role =
-      'new irm.Role("custom", { parentUid: team.uid, name: "custom", capabilities: ["CAP_IAM_GROUPS_LIST", "CAP_NOPE"] });';
-    stack.editProgram("// EXTRA", role);
-    const preview = await stack.preview();
-    stack.editProgram(role, "// EXTRA");
-    expect(preview.error).toBeDefined();
-    const out = diagnostics(preview);
-    expect(out).not.toContain("<nil>");
-    expect(count(out, 'capabilities[1]: unknown capability "CAP_NOPE"')).toBe(1);
-    expect(writesOf(await stack.takeRequests())).toEqual([]);
-  }, 300_000);
-
   /**
    * A preview of the program with `resource` added (removed after): it failed, and what
    * its diagnostics said; nothing was written.
@@ -250,16 +232,6 @@ describe.runIf(hasRealEngine())("what a new user meets first", { shuffle: false 
     expect(writesOf(await stack.takeRequests())).toEqual([]);
     return diagnostics(preview);
   }
-
-  it("a bad claimMatch.issuer fails the preview naming claimMatch.issuer once, not value {<nil>}", async () => {
-    const out = await previewAdding(
-      'new irm.Identity("bad-issuer", { parentUid: team.uid, name: "bad-issuer", claimMatch: { issuer: "http://issuer.example", subject: "x" } });',
-    );
-    expect(out).not.toContain("<nil>");
-    expect(count(out, "claimMatch.issuer: must be an https URL")).toBe(1);
-    // Reported on the input the program wrote, with that input's value.
-    expect(out).toMatch(/property claimMatch value \{.*\} has a problem: claimMatch\.issuer: /);
-  }, 300_000);
 
   it("an empty oidc.clientId fails the preview naming oidc.clientId once, not value {<nil>}", async () => {
     const out = await previewAdding(
