@@ -5,7 +5,7 @@
  * schema's names); Go vetted against the generated Go SDK; YAML's types, properties,
  * functions and references checked against the plugin's schema; C#'s names against the
  * generated .NET SDK (no .NET SDK here to build it). The Python and YAML programs of
- * the same shape run on the CLI in python-org-hierarchy and yaml-org-hierarchy.
+ * the same shape run on the CLI in python-org-hierarchy and yaml-matches-dynamic.
  */
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
