@@ -3,7 +3,8 @@
  * real CLI and the native plugin: the generated Python SDK's wheel pip-installed, the
  * plugin `pulumi-resource-irm` from the packed package on PATH, the program served to
  * the CLI through the Automation API's inline programs (harness/python). Preview, up, a
- * no-change preview, a one-field edit, `refresh --expect-no-changes`, import, destroy,
+ * no-change preview, a one-field edit with an import beside it (one `up`: the program's
+ * `import_` option), `refresh --expect-no-changes` (of the imported group too), destroy,
  * each with the exact write requests it sent; no secret in state or output.
  */
 import * as fs from "node:fs";
@@ -114,24 +115,7 @@ describeOnEngine(
       expect(writesOf(await requests())).toEqual([]);
     });
 
-    it("one description edited: 1 update, nothing replaced, one PATCH with mask description", async () => {
-      stack.editProgram('"Card and ledger services"', '"Cards, ledgers and payouts"');
-      const up = await stack.step("up");
-      expect(up.error).toBeUndefined();
-      expect(stepsOf(up)).toEqual(["update payments"]);
-      expect(up.output).not.toMatch(/replace/);
-      expect(writesOf(await requests())).toEqual([
-        "PATCH /iam/v2beta1/groups/<payments>?updateMask=description 200",
-      ]);
-    });
-
-    it("refresh --expect-no-changes succeeds and writes nothing", async () => {
-      const refresh = await stack.step("refresh", { expectNoChanges: true });
-      expect(refresh.error).toBeUndefined();
-      expect(writesOf(await requests())).toEqual([]);
-    });
-
-    it("imports a group made outside Pulumi with reads only", async () => {
+    it("one description edited and a group made outside Pulumi imported, in one up: 1 update, 1 import, nothing replaced, one PATCH with mask description, the import reads only", async () => {
       const made = await fetch(`${emulator.url}/iam/v2beta1/groups/${emulator.rootGroupUid}`, {
         method: "POST",
         headers: {
@@ -144,6 +128,7 @@ describeOnEngine(
       const uid = ((await made.json()) as { uid: string }).uid;
       names.set(uid, "<made-by-hand>");
       await emulator.clearRequests();
+      stack.editProgram('"Card and ledger services"', '"Cards, ledgers and payouts"');
       // `pulumi import` wants the project's language host, which the CLI built here
       // lacks (docs/languages.md); the program's `import_` option is the same managed
       // read, declared where the group now lives.
@@ -161,17 +146,27 @@ describeOnEngine(
           "",
         ].join("\n"),
       );
-      const imported = await stack.step("up");
-      expect(imported.error).toBeUndefined();
-      expect(stepsOf(imported)).toEqual(["import made-by-hand"]);
+      const up = await stack.step("up");
+      expect(up.error).toBeUndefined();
+      expect(stepsOf(up)).toEqual(["import made-by-hand", "update payments"]);
+      expect(up.output).not.toMatch(/replace/);
       const sent = await requests();
       expect(sent).toContain(`GET /iam/v2beta1/groups/<made-by-hand> 200`);
-      expect(writesOf(sent)).toEqual([]);
+      // The edit's PATCH is the only write: the import wrote nothing.
+      expect(writesOf(sent)).toEqual([
+        "PATCH /iam/v2beta1/groups/<payments>?updateMask=description 200",
+      ]);
       const entry = (await stateResources()).find((r) => r.id === uid);
       expect(entry).toMatchObject({
         type: "irm:index:Group",
         outputs: { name: "made-by-hand", description: "outside Pulumi" },
       });
+    });
+
+    it("refresh --expect-no-changes succeeds and writes nothing", async () => {
+      const refresh = await stack.step("refresh", { expectNoChanges: true });
+      expect(refresh.error).toBeUndefined();
+      expect(writesOf(await requests())).toEqual([]);
     });
 
     it("destroy deletes everything it manages, the imported group too", async () => {
