@@ -16,6 +16,27 @@ import { createEngineStack } from "../support/engine-stack";
 
 export const YAML_EXAMPLE = path.join(REPO_ROOT, "examples", "org-hierarchy-yaml");
 
+/**
+ * The organisation the org-hierarchy example makes, as `readOrganisation` words it
+ * (sorted): its groups by parent and its bindings by identity, role and group.
+ */
+export const EXAMPLE_ORGANISATION = {
+  groups: [
+    "engineering <- ROOT",
+    "platform <- engineering",
+    "payments <- engineering",
+    "payments-api <- payments",
+  ].sort(),
+  bindings: [
+    "platform-ci is editor on platform",
+    "payments-ci is editor on payments",
+    "payments-api-ci is viewer on payments-api",
+    "platform-ci is registry.pull on example-org",
+    "payments-ci is registry.pull on example-org",
+    "payments-api-ci is registry.pull on example-org",
+  ].sort(),
+};
+
 /** The example's plugin path, as a user's project (the package installed in it) writes it. */
 const USER_PLUGIN_PATH = "./node_modules/pulumi-irm/plugin";
 

@@ -23,6 +23,7 @@ import {
 import {
   comparableWrites,
   createYamlStack,
+  EXAMPLE_ORGANISATION,
   editYaml,
   type RecordedRequest,
   recordingProxy,
@@ -164,24 +165,8 @@ describeOnEngine(
       expect(nativeWrites).toHaveLength(13);
       expect(nativeWrites.every((w) => w.startsWith("POST ") && w.endsWith(" 200"))).toBe(true);
       const org = await organisation();
-      expect(org.groups).toEqual(
-        sorted([
-          "engineering <- ROOT",
-          "platform <- engineering",
-          "payments <- engineering",
-          "payments-api <- payments",
-        ]),
-      );
-      expect(org.bindings).toEqual(
-        sorted([
-          "platform-ci is editor on platform",
-          "payments-ci is editor on payments",
-          "payments-api-ci is viewer on payments-api",
-          "platform-ci is registry.pull on example-org",
-          "payments-ci is registry.pull on example-org",
-          "payments-api-ci is registry.pull on example-org",
-        ]),
-      );
+      expect(org.groups).toEqual(EXAMPLE_ORGANISATION.groups);
+      expect(org.bindings).toEqual(EXAMPLE_ORGANISATION.bindings);
       expect(org.uids).toEqual(sorted((await stack.resources()).map((r) => r.id)));
       expect((await stack.outputs()).groupUids).toEqual({
         engineering: stack.uidOf("engineering"),
