@@ -254,6 +254,16 @@ function v1Role(
   };
 }
 
+/** A v1 `Role`: the v2 role with `id` for its uid. */
+function v1RoleOut(_ctx: kit.EmulatorContext, role: JsonObject): JsonObject {
+  return {
+    id: role.uid,
+    name: role.name,
+    description: role.description,
+    capabilities: role.capabilities,
+  };
+}
+
 export const v1Roles = v1List({
   handler: roles,
   kind: "roles",
@@ -266,45 +276,68 @@ export const v1Roles = v1List({
     kit.requirePathUid(parent, "parent");
     return (role) => String(role.uid).includes("/") && kit.parentOf(String(role.uid)) === parent;
   },
-  shape: (_ctx, role) => ({
-    id: role.uid,
-    name: role.name,
-    description: role.description,
-    capabilities: role.capabilities,
-  }),
+  shape: v1RoleOut,
 });
+
+/** A v1 `RoleBinding`: group and role inline, the identity's claim match flattened. */
+function v1RoleBindingOut(
+  ctx: kit.EmulatorContext,
+  binding: JsonObject,
+  access: CallerAccess,
+): JsonObject {
+  const identity = binding.identity as JsonObject;
+  const group = binding.group as JsonObject;
+  return {
+    id: binding.uid,
+    group: { id: group.uid, name: group.name, description: group.description },
+    identity: identity.uid,
+    role: v1Role(ctx, access, binding.role as JsonObject),
+    claimMatchIssuer: identity.issuer ?? "",
+    claimMatchSubject: identity.subject ?? "",
+    createdAt: binding.createTime,
+  };
+}
 
 export const v1RoleBindings = v1List({
   handler: roleBindings,
   kind: "roleBindings",
   passes: { uidp: true },
-  shape: (ctx, binding, access) => {
-    const identity = binding.identity as JsonObject;
-    const group = binding.group as JsonObject;
-    return {
-      id: binding.uid,
-      group: { id: group.uid, name: group.name, description: group.description },
-      identity: identity.uid,
-      role: v1Role(ctx, access, binding.role as JsonObject),
-      claimMatchIssuer: identity.issuer ?? "",
-      claimMatchSubject: identity.subject ?? "",
-      createdAt: binding.createTime,
-    };
-  },
+  shape: v1RoleBindingOut,
 });
+
+/**
+ * A v1 `IdentityProvider`: the v2 answer without its times and the OIDC members v1 has
+ * not; the client secret is never answered (v2 leaves it out too).
+ */
+function v1IdentityProviderOut(_ctx: kit.EmulatorContext, provider: JsonObject): JsonObject {
+  const { uid, createTime: _created, updateTime: _updated, oidc, ...rest } = provider;
+  const { pkceEnabled: _pkce, correlationRule: _rule, ...v1Oidc } = oidc as JsonObject;
+  return { id: uid, ...rest, oidc: v1Oidc };
+}
 
 export const v1IdentityProviders = v1List({
   handler: identityProviders,
   kind: "identityProviders",
   passes: { name: true, uidp: true },
-  // The v2 answer without its times and the OIDC members v1 has not; the client secret
-  // is never answered (v2 leaves it out too).
-  shape: (_ctx, provider) => {
-    const { uid, createTime: _created, updateTime: _updated, oidc, ...rest } = provider;
-    const { pkceEnabled: _pkce, correlationRule: _rule, ...v1Oidc } = oidc as JsonObject;
-    return { id: uid, ...rest, oidc: v1Oidc };
-  },
+  shape: v1IdentityProviderOut,
 });
+
+/** A v1 `GroupInvite`: `expiration` for the expiry time, the role inline. */
+function v1GroupInviteOut(
+  ctx: kit.EmulatorContext,
+  invite: JsonObject,
+  access: CallerAccess,
+): JsonObject {
+  return {
+    id: invite.uid,
+    expiration: invite.expirationTime,
+    keyId: invite.keyId,
+    role: v1Role(ctx, access, (invite.role as JsonObject | undefined) ?? { uid: invite.roleUid }),
+    email: invite.email,
+    createdAt: invite.createTime,
+    singleUse: invite.singleUse,
+  };
+}
 
 export const v1GroupInvites = v1List({
   handler: groupInvites,
@@ -314,16 +347,14 @@ export const v1GroupInvites = v1List({
   own: groupCondition((invite, group) =>
     isSameOrBelow(kit.parentOf(String(invite.uid)) ?? "", group),
   ),
-  shape: (ctx, invite, access) => ({
-    id: invite.uid,
-    expiration: invite.expirationTime,
-    keyId: invite.keyId,
-    role: v1Role(ctx, access, (invite.role as JsonObject | undefined) ?? { uid: invite.roleUid }),
-    email: invite.email,
-    createdAt: invite.createTime,
-    singleUse: invite.singleUse,
-  }),
+  shape: v1GroupInviteOut,
 });
+
+/** A v1 `AccountAssociations`: the v2 answer without its times, `group` for its uid. */
+function v1AccountAssociationOut(_ctx: kit.EmulatorContext, association: JsonObject): JsonObject {
+  const { uid, createTime: _created, updateTime: _updated, ...rest } = association;
+  return { group: uid, ...rest };
+}
 
 export const v1AccountAssociations = v1List({
   handler: accountAssociations,
@@ -331,8 +362,5 @@ export const v1AccountAssociations = v1List({
   passes: { name: true },
   // `group`: the exact group whose association it is (an association's uid is its group's).
   own: groupCondition((association, group) => association.uid === group),
-  shape: (_ctx, association) => {
-    const { uid, createTime: _created, updateTime: _updated, ...rest } = association;
-    return { group: uid, ...rest };
-  },
+  shape: v1AccountAssociationOut,
 });
