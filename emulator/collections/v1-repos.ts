@@ -67,24 +67,12 @@ export const v1Repos: kit.CollectionHandler = async (ctx, request, rest) => {
     case "GET": {
       if (rest !== undefined) throw kit.unsupported(request);
       const access = await kit.callerOf(ctx, request, false);
-      const id = request.query.get("id") || undefined;
-      const name = request.query.get("name") || undefined;
-      const under =
-        request.query.get("uidp.descendants_of") ?? request.query.get("uidp.descendantsOf");
-      const children =
-        request.query.get("uidp.children_of") ?? request.query.get("uidp.childrenOf");
-      if (id) kit.requirePathUid(id, "id");
-      if (under) kit.requirePathUid(under, "uidp.descendants_of");
-      if (children) kit.requirePathUid(children, "uidp.children_of");
+      const matches = kit.v1RegistryFilter(request.query);
       const items: JsonObject[] = [];
       const range = ctx.state.repos.all();
       for (let index = range.start; index < range.end; index++) {
         const repo = ctx.state.repos.get(range.uids[index]);
-        if (!repo || !repoReadable(access, repo, "list")) continue;
-        if (id && repo.uid !== id) continue;
-        if (name && repo.name !== name) continue;
-        if (children && kit.parentOf(repo.uid) !== children) continue;
-        if (under && !repo.uid.startsWith(`${under}/`)) continue;
+        if (!repo || !repoReadable(access, repo, "list") || !matches(repo)) continue;
         items.push(v1RepoOut(repo));
       }
       return ok({ items });
@@ -122,10 +110,7 @@ export const v1Repos: kit.CollectionHandler = async (ctx, request, rest) => {
       return ok(v1RepoOut(repo));
     }
     case "PUT": {
-      const access = await kit.callerOf(ctx, request, true);
-      if (rest === undefined) throw kit.unsupported(request);
-      const uid = kit.requirePathUid(rest, "id");
-      access.require(capabilityFor("repos", "update"), uid);
+      const uid = await kit.v1WriteTarget(ctx, request, rest, capabilityFor("repos", "update"));
       const body = bodyObject(request);
       const fields = v1Fields(body);
       const current = kit.existing(ctx.state.repos, uid);
@@ -135,10 +120,7 @@ export const v1Repos: kit.CollectionHandler = async (ctx, request, rest) => {
       return ok(v1RepoOut(replaceRepo(ctx, current, { ...current, ...fields })));
     }
     case "DELETE": {
-      const access = await kit.callerOf(ctx, request, true);
-      if (rest === undefined) throw kit.unsupported(request);
-      const uid = kit.requirePathUid(rest, "id");
-      access.require(capabilityFor("repos", "delete"), uid);
+      const uid = await kit.v1WriteTarget(ctx, request, rest, capabilityFor("repos", "delete"));
       kit.existing(ctx.state.repos, uid);
       removeRepo(ctx, uid);
       ctx.state.touch();

@@ -53,26 +53,16 @@ export const v1Tags: kit.CollectionHandler = async (ctx, request, rest) => {
       if (rest !== undefined) throw kit.unsupported(request);
       const access = await kit.callerOf(ctx, request, false);
       const query = request.query;
-      const id = query.get("id") || undefined;
-      const name = query.get("name") || undefined;
       const digest = query.get("digest") || undefined;
       const since = updatedSinceOf(query);
-      const under = query.get("uidp.descendants_of") ?? query.get("uidp.descendantsOf");
-      const children = query.get("uidp.children_of") ?? query.get("uidp.childrenOf");
-      if (id) kit.requirePathUid(id, "id");
-      if (under) kit.requirePathUid(under, "uidp.descendants_of");
-      if (children) kit.requirePathUid(children, "uidp.children_of");
+      const matches = kit.v1RegistryFilter(query);
       const items: JsonObject[] = [];
       const range = ctx.state.tags.all();
       for (let index = range.start; index < range.end; index++) {
         const tag = ctx.state.tags.get(range.uids[index]);
-        if (!tag || !tagReadable(ctx, access, tag)) continue;
-        if (id && tag.uid !== id) continue;
-        if (name && tag.name !== name) continue;
+        if (!tag || !tagReadable(ctx, access, tag) || !matches(tag)) continue;
         if (digest && tag.digest !== digest) continue;
         if (since !== undefined && Date.parse(tag.updateTime) < since) continue;
-        if (children && (kit.parentOf(tag.uid) ?? "") !== children) continue;
-        if (under && !tag.uid.startsWith(`${under}/`)) continue;
         items.push(v1TagOut(tag));
       }
       return ok({ items });
@@ -85,10 +75,7 @@ export const v1Tags: kit.CollectionHandler = async (ctx, request, rest) => {
       return ok(v1TagOut(createTag(ctx, v1Draft(bodyObject(request)), repoUid)));
     }
     case "PUT": {
-      const access = await kit.callerOf(ctx, request, true);
-      if (rest === undefined) throw kit.unsupported(request);
-      const uid = kit.requirePathUid(rest, "id");
-      access.require(capabilityFor("tags", "update"), uid);
+      const uid = await kit.v1WriteTarget(ctx, request, rest, capabilityFor("tags", "update"));
       const draft = v1Draft(bodyObject(request)) as Pick<
         TagRecord,
         "name" | "digest" | "deprecated"
@@ -112,10 +99,7 @@ export const v1Tags: kit.CollectionHandler = async (ctx, request, rest) => {
       return ok(v1TagOut(next));
     }
     case "DELETE": {
-      const access = await kit.callerOf(ctx, request, true);
-      if (rest === undefined) throw kit.unsupported(request);
-      const uid = kit.requirePathUid(rest, "id");
-      access.require(capabilityFor("tags", "delete"), uid);
+      const uid = await kit.v1WriteTarget(ctx, request, rest, capabilityFor("tags", "delete"));
       kit.existing(ctx.state.tags, uid);
       ctx.state.tags.delete(uid);
       ctx.state.touch();
