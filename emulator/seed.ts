@@ -16,6 +16,7 @@ import {
 import { ecosystemOf } from "./collections/artifacts";
 import { CATALOG_TIERS } from "./collections/repos";
 import { invalidArgument } from "./errors";
+import type { CollectionName, RecordOf } from "./kinds";
 import type {
   AdvisoryDocumentRecord,
   AdvisoryRecord,
@@ -38,6 +39,9 @@ import {
   optionalStringArray,
 } from "./requests";
 import { type Change, childSegment, flatUid } from "./state";
+
+/** A record as a seed entry gives it: the seed adds the uid and the times. */
+type Seeded<T> = Omit<T, "uid" | "createTime" | "updateTime">;
 
 /** At most this many records per `generate` call (keeps one call bounded in memory). */
 const MAX_GENERATED = 1_000_000;
@@ -200,10 +204,7 @@ const DOCUMENT_EVENT_MEMBERS = [
 ];
 
 /** A seeded advisory document: `{ id, advisories: [{ id, aliases?, packageNamespace?, events? }] }`. */
-function documentOfSeed(
-  entry: JsonObject,
-  at: string,
-): Omit<AdvisoryDocumentRecord, "uid" | "createTime" | "updateTime"> {
+function documentOfSeed(entry: JsonObject, at: string): Seeded<AdvisoryDocumentRecord> {
   return {
     id: requiredString(entry, "id", `${at}.id`),
     advisories: array(entry, "advisories").map((advisory, index) => {
@@ -231,10 +232,7 @@ function documentOfSeed(
 }
 
 /** Seeded metadata of a vulnerability id: `{ id, summary?, details?, references?, severities? }`. */
-function metadataOfSeed(
-  entry: JsonObject,
-  at: string,
-): Omit<VulnerabilityMetadataRecord, "uid" | "createTime" | "updateTime"> {
+function metadataOfSeed(entry: JsonObject, at: string): Seeded<VulnerabilityMetadataRecord> {
   return {
     id: requiredString(entry, "id", `${at}.id`),
     summary: optionalString(entry, "summary", `${at}.summary`) ?? "",
@@ -408,6 +406,11 @@ export function seed(ctx: EmulatorContext, body: JsonObject): JsonObject {
 
   // Everything added so far, so that a failure while applying can take it back.
   const added: Change[] = [];
+  /** Stores `record` in `name`, noted so that a failure takes it back. */
+  const add = <N extends CollectionName>(name: N, record: RecordOf<N>): void => {
+    state.collection(name).insert(record);
+    added.push(["del", name, record.uid]);
+  };
   try {
     for (const spec of groupSpecs) {
       const group: GroupRecord = {
@@ -418,8 +421,7 @@ export function seed(ctx: EmulatorContext, body: JsonObject): JsonObject {
         verified: false,
         ...stamp,
       };
-      state.groups.insert(group);
-      added.push(["del", "groups", group.uid]);
+      add("groups", group);
       created.groups.push(group.uid);
     }
     for (const spec of repoSpecs) {
@@ -432,31 +434,26 @@ export function seed(ctx: EmulatorContext, body: JsonObject): JsonObject {
         public: spec.public,
         ...stamp,
       };
-      state.repos.insert(repo);
-      added.push(["del", "repos", repo.uid]);
+      add("repos", repo);
       created.repos.push(repo.uid);
       for (const tag of spec.tags) {
         const record: TagRecord = { uid: `${repo.uid}/${childSegment()}`, ...tag, ...stamp };
-        state.tags.insert(record);
-        added.push(["del", "tags", record.uid]);
+        add("tags", record);
       }
     }
     for (const spec of advisorySpecs) {
       const advisory: AdvisoryRecord = { uid: flatUid(), ...spec };
-      state.advisories.insert(advisory);
-      added.push(["del", "advisories", advisory.uid]);
+      add("advisories", advisory);
       created.advisories.push(advisory.uid);
     }
     for (const spec of documentSpecs) {
       const document: AdvisoryDocumentRecord = { uid: flatUid(), ...spec, ...stamp };
-      state.documents.insert(document);
-      added.push(["del", "documents", document.uid]);
+      add("documents", document);
     }
     for (const spec of artifactSpecs) {
       const { versions, ...fields } = spec;
       const artifact: ArtifactRecord = { uid: flatUid(), ...fields, ...stamp };
-      state.artifacts.insert(artifact);
-      added.push(["del", "artifacts", artifact.uid]);
+      add("artifacts", artifact);
       for (const version of versions) {
         const record: ArtifactVersionRecord = {
           uid: `${artifact.uid}/${childSegment()}`,
@@ -466,14 +463,12 @@ export function seed(ctx: EmulatorContext, body: JsonObject): JsonObject {
           createTime: version.createTime ?? now,
           updateTime: version.createTime ?? now,
         };
-        state.artifactVersions.insert(record);
-        added.push(["del", "artifactVersions", record.uid]);
+        add("artifactVersions", record);
       }
     }
     for (const spec of metadataSpecs) {
       const metadata: VulnerabilityMetadataRecord = { uid: flatUid(), ...spec, ...stamp };
-      state.vulnerabilityMetadata.insert(metadata);
-      added.push(["del", "vulnerabilityMetadata", metadata.uid]);
+      add("vulnerabilityMetadata", metadata);
     }
     if (generateSpec) {
       const { kind, count, parentUid, namePrefix } = generateSpec;
