@@ -243,34 +243,30 @@ export class State extends storesOfEveryKind() {
         ...stamp,
       });
     }
-    this.ownerIdentityUid = `${this.rootGroupUid}/${childSegment()}`;
-    this.identities.insert({
-      uid: this.ownerIdentityUid,
-      name: "bootstrap-owner",
-      description: "Owner of the root organisation; the bootstrap token acts as it",
-      claimMatch: { issuer, subject: "bootstrap-owner" },
-      ...stamp,
-    });
-    this.platformUserUid = `${this.rootGroupUid}/${childSegment()}`;
-    this.identities.insert({
-      uid: this.platformUserUid,
-      name: "platform-user",
-      description: "Any user of the platform may assume this identity",
-      claimMatch: { issuer, subject: "*" },
-      ...stamp,
-    });
-    this.addBinding({
-      uid: `${this.rootGroupUid}/${childSegment()}`,
-      identityUid: this.ownerIdentityUid,
-      roleUid: builtInRoleUid("owner"),
-      ...stamp,
-    });
-    this.addBinding({
-      uid: `${this.rootGroupUid}/${childSegment()}`,
-      identityUid: this.platformUserUid,
-      roleUid: builtInRoleUid("viewer"),
-      ...stamp,
-    });
+    /** An identity in the root for `subject` of the emulator's issuer, bound there to `role`. */
+    const rootIdentity = (name: string, description: string, subject: string, role: string) => {
+      const uid = `${this.rootGroupUid}/${childSegment()}`;
+      this.identities.insert({ uid, name, description, claimMatch: { issuer, subject }, ...stamp });
+      this.addBinding({
+        uid: `${this.rootGroupUid}/${childSegment()}`,
+        identityUid: uid,
+        roleUid: builtInRoleUid(role),
+        ...stamp,
+      });
+      return uid;
+    };
+    this.ownerIdentityUid = rootIdentity(
+      "bootstrap-owner",
+      "Owner of the root organisation; the bootstrap token acts as it",
+      "bootstrap-owner",
+      "owner",
+    );
+    this.platformUserUid = rootIdentity(
+      "platform-user",
+      "Any user of the platform may assume this identity",
+      "*",
+      "viewer",
+    );
     if (withSamples) this.seedSamples(now);
     this.touch();
   }

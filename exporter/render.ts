@@ -197,6 +197,25 @@ function namedObjectLines(
   return declaration(object.variable, type, object.resourceName, members, options);
 }
 
+/**
+ * `new irm.<type>(...)` of an object no other declaration refers to (no variable): its
+ * `members`, then `adoptUid`.
+ */
+function unnamedObjectLines(
+  type: string,
+  object: { resourceName: string; uid: string },
+  members: Array<[string, Value]>,
+  options: string | undefined,
+): string[] {
+  return declaration(
+    undefined,
+    type,
+    object.resourceName,
+    [...members, ["adoptUid", object.uid]],
+    options,
+  );
+}
+
 function groupLines(group: GroupDeclaration, options: string | undefined): string[] {
   return namedObjectLines("Group", group, [], options);
 }
@@ -268,32 +287,37 @@ function accountAssociationLines(
       },
     ]);
   }
-  members.push(["adoptUid", association.uid]);
-  return declaration(undefined, "AccountAssociation", association.resourceName, members, options);
+  return unnamedObjectLines("AccountAssociation", association, members, options);
 }
 
 function externalGroupRoleMappingLines(
   mapping: ExternalGroupRoleMappingDeclaration,
   options: string | undefined,
 ): string[] {
-  const members: Array<[string, Value]> = [
-    ["identityProviderUid", ref(mapping.identityProvider)],
-    ["externalGroupId", mapping.externalGroupId],
-    ["roleUid", ref(mapping.role)],
-    ["scope", ref(mapping.scope)],
-    ["adoptUid", mapping.uid],
-  ];
-  return declaration(undefined, "ExternalGroupRoleMapping", mapping.resourceName, members, options);
+  return unnamedObjectLines(
+    "ExternalGroupRoleMapping",
+    mapping,
+    [
+      ["identityProviderUid", ref(mapping.identityProvider)],
+      ["externalGroupId", mapping.externalGroupId],
+      ["roleUid", ref(mapping.role)],
+      ["scope", ref(mapping.scope)],
+    ],
+    options,
+  );
 }
 
 function bindingLines(binding: BindingDeclaration, options: string | undefined): string[] {
-  const members: Array<[string, Value]> = [
-    ["groupUid", ref(binding.group)],
-    ["identityUid", ref(binding.identity)],
-    ["roleUid", ref(binding.role)],
-    ["adoptUid", binding.uid],
-  ];
-  return declaration(undefined, "RoleBinding", binding.resourceName, members, options);
+  return unnamedObjectLines(
+    "RoleBinding",
+    binding,
+    [
+      ["groupUid", ref(binding.group)],
+      ["identityUid", ref(binding.identity)],
+      ["roleUid", ref(binding.role)],
+    ],
+    options,
+  );
 }
 
 /** A repo: its settings, then its README (when it has one) before `adoptUid`. */
@@ -309,12 +333,15 @@ function subscriptionLines(
   subscription: SubscriptionDeclaration,
   options: string | undefined,
 ): string[] {
-  const members: Array<[string, Value]> = [
-    ["parentUid", ref(subscription.parent)],
-    ["sink", subscription.sink],
-    ["adoptUid", subscription.uid],
-  ];
-  return declaration(undefined, "Subscription", subscription.resourceName, members, options);
+  return unnamedObjectLines(
+    "Subscription",
+    subscription,
+    [
+      ["parentUid", ref(subscription.parent)],
+      ["sink", subscription.sink],
+    ],
+    options,
+  );
 }
 
 /** `const x = config.get("x") ?? "uid";`, broken as Biome breaks a long `??`. */

@@ -11,7 +11,7 @@ import type { AccountAssociationRecord } from "../model";
 import { type JsonObject, optionalObject, optionalString } from "../requests";
 import type { State } from "../state";
 import { requireEveryGrantOf } from "./identities";
-import { type EmulatorContext, existing, parentOf, requireName, requirePathUid } from "./kit";
+import * as kit from "./kit";
 import { writableCollection } from "./writable";
 
 const BLOCKS = ["amazon", "google", "azure", "github", "chainguard"] as const;
@@ -214,7 +214,7 @@ function parseChainguard(block: JsonObject): AccountAssociationRecord["chainguar
     }
     if (typeof value !== "string") throw invalidArgument(field, "must be a string");
     if (value === "") throw invalidArgument(field, "is required");
-    requirePathUid(value, field);
+    kit.requirePathUid(value, field);
     serviceBindings[service] = value;
   }
   return { serviceBindings };
@@ -267,7 +267,7 @@ function requireServiceIdentities(
   // identity of another group (perhaps one the caller cannot read) and a missing uid
   // there get the same answer, so the answer tells nothing about that group.
   for (const [service, identityUid] of bindings) {
-    if (parentOf(identityUid) !== groupUid) {
+    if (kit.parentOf(identityUid) !== groupUid) {
       throw invalidArgument(
         `chainguard.serviceBindings.${service}`,
         "must name an identity directly in this group",
@@ -297,7 +297,7 @@ function requireServiceIdentities(
  * bindings the write adds or changes are checked; restating one is free.
  */
 function requireServiceBindingGrants(
-  ctx: EmulatorContext,
+  ctx: kit.EmulatorContext,
   access: Access,
   next: AccountAssociationRecord["chainguard"],
   current?: AccountAssociationRecord["chainguard"],
@@ -314,8 +314,11 @@ function requireServiceBindingGrants(
 }
 
 /** The group's association; NOT_FOUND names the group when it is missing, else the association. */
-function loadAssociation(ctx: EmulatorContext, uid: string): AccountAssociationRecord | undefined {
-  existing(ctx.state.groups, uid);
+function loadAssociation(
+  ctx: kit.EmulatorContext,
+  uid: string,
+): AccountAssociationRecord | undefined {
+  kit.existing(ctx.state.groups, uid);
   return ctx.state.accountAssociations.get(uid);
 }
 
@@ -334,7 +337,7 @@ export const accountAssociations = writableCollection<AccountAssociationRecord, 
     parentHint: "the group uid belongs in the path",
     body: (_ctx, body) => {
       const draft: AssociationDraft = {
-        name: requireName(body.name),
+        name: kit.requireName(body.name),
         description: optionalString(body, "description") ?? "",
       };
       for (const name of BLOCKS) {
@@ -369,7 +372,7 @@ export const accountAssociations = writableCollection<AccountAssociationRecord, 
       // Leaf paths, gathered per block over the stored block; each block then judged whole.
       const merged = new Map<Block, JsonObject>();
       for (const path of paths) {
-        if (path === "name") next.name = requireName(body.name);
+        if (path === "name") next.name = kit.requireName(body.name);
         else if (path === "description")
           next.description = optionalString(body, "description") ?? "";
         else if ((BLOCKS as readonly string[]).includes(path)) {

@@ -9,7 +9,7 @@ import { capabilityFor } from "../kinds";
 import { parseListParams, runList } from "../listing";
 import type { AdvisoryRecord } from "../model";
 import { type JsonObject, ok } from "../requests";
-import { existing, FLAT_UID_PATTERN, listEnvelope, readOnlyCollection, sortValueOf } from "./kit";
+import * as kit from "./kit";
 
 /** The members of `AdvisoryEvent`'s `type` one-of, by the list filter's enum value. */
 /**
@@ -184,7 +184,7 @@ function requireAdvisoriesList(access: Access): void {
   }
 }
 
-export const advisories = readOnlyCollection(
+export const advisories = kit.readOnlyCollection(
   (ctx, request, access) => {
     requireAdvisoriesList(access);
     // `ListAdvisoriesRequest` has no `name`: the gateway ignores it, and so does this list.
@@ -196,18 +196,18 @@ export const advisories = readOnlyCollection(
       collectionKey: "advisories",
       collection: ctx.state.advisories,
       params,
-      sortValue: sortValueOf<AdvisoryRecord>((advisory) => advisory.advisoryId),
+      sortValue: kit.sortValueOf<AdvisoryRecord>((advisory) => advisory.advisoryId),
       predicate: filter.match,
       scopeParentOf: () => "",
       nowMs: ctx.clock.nowMs(),
       pageTokenKey: ctx.tokens.pageTokenKey,
     });
-    return listEnvelope("advisories", result, advisoryOut);
+    return kit.listEnvelope("advisories", result, advisoryOut);
   },
   (ctx, access, uid) => {
     requireAdvisoriesList(access);
-    if (!FLAT_UID_PATTERN.test(uid))
+    if (!kit.FLAT_UID_PATTERN.test(uid))
       throw invalidArgument("uid", "must be an advisory uid (40 hex characters)");
-    return ok(advisoryOut(existing(ctx.state.advisories, uid)));
+    return ok(advisoryOut(kit.existing(ctx.state.advisories, uid)));
   },
 );

@@ -17,16 +17,7 @@ import { ApiError, invalidArgument, unauthenticated } from "../errors";
 import { parseListParams, runList } from "../listing";
 import type { ArtifactRecord, ArtifactVersionRecord } from "../model";
 import { type JsonObject, ok } from "../requests";
-import {
-  type CollectionHandler,
-  callerOf,
-  existing,
-  FLAT_UID_PATTERN,
-  listEnvelope,
-  parentOf,
-  sortValueOf,
-  unsupported,
-} from "./kit";
+import * as kit from "./kit";
 
 /** `Ecosystem` of the libraries definitions, by number. */
 export const ECOSYSTEMS = ["ECOSYSTEM_UNSPECIFIED", "ECOSYSTEM_JAVA", "ECOSYSTEM_PYTHON"] as const;
@@ -56,7 +47,10 @@ function requireArtifactsList(access: Access): void {
   }
 }
 
-function versionsOf(ctx: Parameters<CollectionHandler>[0], uid: string): ArtifactVersionRecord[] {
+function versionsOf(
+  ctx: Parameters<kit.CollectionHandler>[0],
+  uid: string,
+): ArtifactVersionRecord[] {
   const store = ctx.state.artifactVersions;
   const { uids, start, end } = store.childrenOf(uid);
   return uids
@@ -65,7 +59,10 @@ function versionsOf(ctx: Parameters<CollectionHandler>[0], uid: string): Artifac
     .filter((version): version is ArtifactVersionRecord => version !== undefined);
 }
 
-function artifactOut(ctx: Parameters<CollectionHandler>[0], artifact: ArtifactRecord): JsonObject {
+function artifactOut(
+  ctx: Parameters<kit.CollectionHandler>[0],
+  artifact: ArtifactRecord,
+): JsonObject {
   const versions = versionsOf(ctx, artifact.uid);
   const latest = versions.reduce<ArtifactVersionRecord | undefined>(
     (best, version) =>
@@ -96,9 +93,9 @@ function versionOut(version: ArtifactVersionRecord, artifact: ArtifactRecord): J
   };
 }
 
-export const artifacts: CollectionHandler = async (ctx, request, uid) => {
-  if (request.method !== "GET") throw unsupported(request);
-  const access = await callerOf(ctx, request, true);
+export const artifacts: kit.CollectionHandler = async (ctx, request, uid) => {
+  if (request.method !== "GET") throw kit.unsupported(request);
+  const access = await kit.callerOf(ctx, request, true);
   requireArtifactsList(access);
   const { query } = request;
   if (uid === "count") {
@@ -117,12 +114,12 @@ export const artifacts: CollectionHandler = async (ctx, request, uid) => {
   }
   if (uid !== undefined) {
     const match = /^(.+)\/versions$/.exec(uid);
-    if (!match) throw unsupported(request);
+    if (!match) throw kit.unsupported(request);
     const artifactUid = match[1];
-    if (!FLAT_UID_PATTERN.test(artifactUid)) {
+    if (!kit.FLAT_UID_PATTERN.test(artifactUid)) {
       throw invalidArgument("artifact_id", "must be an artifact uid (40 hex characters)");
     }
-    const artifact = existing(ctx.state.artifacts, artifactUid);
+    const artifact = kit.existing(ctx.state.artifacts, artifactUid);
     const params = parseListParams(query, [], {
       nameFilter: false,
       orderFields: { version: "name", create_time: "createTime", createTime: "createTime" },
@@ -134,12 +131,12 @@ export const artifacts: CollectionHandler = async (ctx, request, uid) => {
       collectionKey: "artifactVersions",
       collection: ctx.state.artifactVersions,
       params,
-      sortValue: sortValueOf<ArtifactVersionRecord>((version) => version.version),
-      scopeParentOf: (version) => parentOf(version.uid) ?? "",
+      sortValue: kit.sortValueOf<ArtifactVersionRecord>((version) => version.version),
+      scopeParentOf: (version) => kit.parentOf(version.uid) ?? "",
       nowMs: ctx.clock.nowMs(),
       pageTokenKey: ctx.tokens.pageTokenKey,
     });
-    return listEnvelope("artifactVersions", result, (version) => versionOut(version, artifact));
+    return kit.listEnvelope("artifactVersions", result, (version) => versionOut(version, artifact));
   }
   const ecosystems = ecosystemsOf(query);
   const text = (query.get("query") ?? "").toLowerCase();
@@ -160,7 +157,7 @@ export const artifacts: CollectionHandler = async (ctx, request, uid) => {
     collectionKey: "artifacts",
     collection: ctx.state.artifacts,
     params,
-    sortValue: sortValueOf<ArtifactRecord>((artifact) => artifact.name),
+    sortValue: kit.sortValueOf<ArtifactRecord>((artifact) => artifact.name),
     predicate: (artifact) =>
       ecosystems.includes(artifact.ecosystem) &&
       (text === "" || artifact.name.toLowerCase().includes(text)) &&
@@ -170,5 +167,5 @@ export const artifacts: CollectionHandler = async (ctx, request, uid) => {
     nowMs: ctx.clock.nowMs(),
     pageTokenKey: ctx.tokens.pageTokenKey,
   });
-  return listEnvelope("artifacts", result, (artifact) => artifactOut(ctx, artifact));
+  return kit.listEnvelope("artifacts", result, (artifact) => artifactOut(ctx, artifact));
 };

@@ -11,23 +11,14 @@ import { alreadyExists, invalidArgument } from "../errors";
 import { capabilityFor } from "../kinds";
 import type { ExternalGroupRoleMappingRecord } from "../model";
 import { type ApiRequest, bodyObject, type JsonObject, ok, optionalString } from "../requests";
-import {
-  type CollectionHandler,
-  callerOf,
-  existing,
-  newChildUid,
-  parentOf,
-  requirePathUid,
-  requireRoleUid,
-  unsupported,
-} from "./kit";
+import * as kit from "./kit";
 import { promisedRoleSteps } from "./roles";
 import { type CreateWrite, writableCollection } from "./writable";
 
 export function mappingOut(mapping: ExternalGroupRoleMappingRecord): JsonObject {
   return {
     uid: mapping.uid,
-    identityProviderUid: parentOf(mapping.uid),
+    identityProviderUid: kit.parentOf(mapping.uid),
     externalGroupId: mapping.externalGroupId,
     roleUid: mapping.roleUid,
     scope: mapping.scope,
@@ -68,7 +59,7 @@ export const externalGroupRoleMappings = writableCollection<
     match: (_ctx, params) => {
       const provider = params.filters.identityProviderUid;
       if (!provider) return undefined;
-      return (mapping) => parentOf(mapping.uid) === provider;
+      return (mapping) => kit.parentOf(mapping.uid) === provider;
     },
   },
   create: {
@@ -91,7 +82,7 @@ export const externalGroupRoleMappings = writableCollection<
       if (!roleUid) throw invalidArgument("roleUid", "is required");
       const scope = optionalString(body, "scope");
       if (!scope) throw invalidArgument("scope", "is required");
-      requirePathUid(scope, "scope");
+      kit.requirePathUid(scope, "scope");
       // The definitions: the scope is "currently constrained to org root".
       if (scope !== organisationOf(parentUid)) {
         throw invalidArgument(
@@ -99,7 +90,7 @@ export const externalGroupRoleMappings = writableCollection<
           "must be the organisation (root group) of the identity provider",
         );
       }
-      return { externalGroupId, roleUid: requireRoleUid(roleUid, "roleUid"), scope };
+      return { externalGroupId, roleUid: kit.requireRoleUid(roleUid, "roleUid"), scope };
     },
     ...roleSteps,
     unique: ({ ctx, parentUid, draft }) => {
@@ -119,7 +110,7 @@ export const externalGroupRoleMappings = writableCollection<
       }
     },
     build: (ctx, draft, parentUid, now) => ({
-      uid: newChildUid(parentUid, (candidate) =>
+      uid: kit.newChildUid(parentUid, (candidate) =>
         ctx.state.externalGroupRoleMappings.has(candidate),
       ),
       ...draft,
@@ -139,23 +130,23 @@ export const externalGroupRoleMappings = writableCollection<
  * name under another parent is INVALID_ARGUMENT `names`; a name no longer there is
  * skipped (the definitions say so). Answers the parent and the mappings removed.
  */
-export const batchDeleteMappings: CollectionHandler = async (ctx, request: ApiRequest, uid) => {
-  if (request.method !== "POST" || uid !== undefined) throw unsupported(request);
-  const access = await callerOf(ctx, request, true);
+export const batchDeleteMappings: kit.CollectionHandler = async (ctx, request: ApiRequest, uid) => {
+  if (request.method !== "POST" || uid !== undefined) throw kit.unsupported(request);
+  const access = await kit.callerOf(ctx, request, true);
   const body = bodyObject(request);
   const parent = optionalString(body, "parent");
   if (!parent) throw invalidArgument("parent", "is required");
-  requirePathUid(parent, "parent");
+  kit.requirePathUid(parent, "parent");
   access.require(capabilityFor("externalGroupRoleMappings", "delete"), parent);
   const names = body.names;
   if (!Array.isArray(names) || names.length === 0) {
     throw invalidArgument("names", "is required: the uids of the mappings to delete");
   }
-  existing(ctx.state.identityProviders, parent);
+  kit.existing(ctx.state.identityProviders, parent);
   const found: ExternalGroupRoleMappingRecord[] = [];
   const seen = new Set<string>();
   for (const [index, name] of names.entries()) {
-    if (typeof name !== "string" || parentOf(name) !== parent || !isSameOrBelow(name, parent)) {
+    if (typeof name !== "string" || kit.parentOf(name) !== parent || !isSameOrBelow(name, parent)) {
       throw invalidArgument(`names[${index}]`, "must be the uid of a mapping of parent");
     }
     const mapping = ctx.state.externalGroupRoleMappings.get(name);

@@ -12,7 +12,7 @@ import type { OrderField } from "../listing";
 import type { GroupInviteRecord } from "../model";
 import { type JsonObject, optionalBoolean, optionalString } from "../requests";
 import type { State } from "../state";
-import { type EmulatorContext, newChildUid, requireRoleUid } from "./kit";
+import * as kit from "./kit";
 import { promisedRoleOfCreate, roleReadable } from "./roles";
 import { newInviteCode, secretDigest } from "./secrets";
 import { writableCollection } from "./writable";
@@ -87,7 +87,7 @@ function requireEmail(body: JsonObject): string {
 function requireInviteRoleUid(body: JsonObject): string {
   const roleUid = optionalString(body, "roleUid");
   if (!roleUid) throw invalidArgument("roleUid", "is required");
-  return requireRoleUid(roleUid, "roleUid");
+  return kit.requireRoleUid(roleUid, "roleUid");
 }
 
 /** A keyId no stored invite has (the name index of invites holds their keyIds). */
@@ -131,7 +131,7 @@ const inviteRole = promisedRoleOfCreate<InviteDraft>("roleUid");
 
 export const groupInvites = writableCollection<GroupInviteRecord, InviteDraft>({
   name: "groupInvites",
-  out: (ctx: EmulatorContext, invite, access) =>
+  out: (ctx: kit.EmulatorContext, invite, access) =>
     groupInviteOut(ctx.state, invite, access, takeCode(invite)),
   list: {
     filters: [{ key: "keyId", names: ["key_id", "keyId"] }],
@@ -169,7 +169,7 @@ export const groupInvites = writableCollection<GroupInviteRecord, InviteDraft>({
     build: (ctx, draft, parentUid, now) => {
       const code = newInviteCode();
       const invite: GroupInviteRecord = {
-        uid: newChildUid(
+        uid: kit.newChildUid(
           parentUid,
           (candidate) => ctx.state.groupInvites.has(candidate) || ctx.state.groups.has(candidate),
         ),

@@ -5,13 +5,7 @@ import { type CollectionName, KIND_ENTRIES } from "../kinds";
 import type { GroupRecord } from "../model";
 import { type JsonObject, optionalString } from "../requests";
 import { builtInRoleUid, childSegment, flatUid, type State } from "../state";
-import {
-  countsOfPresent,
-  type EmulatorContext,
-  GROUP_UID_PATTERN,
-  newChildUid,
-  requireSizedName,
-} from "./kit";
+import * as kit from "./kit";
 import { writableCollection } from "./writable";
 
 export function groupOut(group: GroupRecord): JsonObject {
@@ -32,7 +26,7 @@ export function groupOut(group: GroupRecord): JsonObject {
  * deleted only when this is empty, so nothing is ever left without its group.
  */
 export function groupContents(state: State, uid: string): string[] {
-  return countsOfPresent(
+  return kit.countsOfPresent(
     KIND_ENTRIES.flatMap((entry): Array<[number, string, string]> => {
       if (!entry.contents) return [];
       const { one, many, ownUid, counts } = entry.contents;
@@ -79,14 +73,14 @@ function onlyOne(matches: string[], given: string, what: string): string | undef
  * caller can see. Several matches are INVALID_ARGUMENT, none NOT_FOUND, each naming
  * `parent`.
  */
-function resolveParent(ctx: EmulatorContext, access: Access, raw: string): string {
+function resolveParent(ctx: kit.EmulatorContext, access: Access, raw: string): string {
   let given: string;
   try {
     given = decodeURIComponent(raw);
   } catch {
     throw invalidArgument("parent", "is not a valid path segment");
   }
-  if (GROUP_UID_PATTERN.test(given)) return given;
+  if (kit.GROUP_UID_PATTERN.test(given)) return given;
   const visible = (uid: string) => access.can("CAP_IAM_GROUPS_LIST", uid);
   const store = ctx.state.groups;
   const bySuffix: string[] = [];
@@ -109,12 +103,12 @@ function resolveParent(ctx: EmulatorContext, access: Access, raw: string): strin
  * it), as the platform's internal create without an owner (`CreateWithGroup`) says by
  * contrast.
  */
-function createRoot(ctx: EmulatorContext, access: Access, body: JsonObject): GroupRecord {
+function createRoot(ctx: kit.EmulatorContext, access: Access, body: JsonObject): GroupRecord {
   const owner = access.identityUid;
   if (owner === undefined || !ctx.state.identities.has(owner)) {
     throw unauthenticated("creating an organisation needs a caller who can become its owner");
   }
-  const name = requireSizedName(body.name);
+  const name = kit.requireSizedName(body.name);
   const description = optionalString(body, "description") ?? "";
   const now = ctx.clock.isoNow();
   let uid = flatUid();
@@ -149,11 +143,11 @@ export const groups = writableCollection<GroupRecord, { name: string; descriptio
     parent: resolveParent,
     root: createRoot,
     body: (_ctx, body) => ({
-      name: requireSizedName(body.name),
+      name: kit.requireSizedName(body.name),
       description: optionalString(body, "description") ?? "",
     }),
     build: (ctx, draft, parentUid, now) => ({
-      uid: newChildUid(parentUid, (candidate) => ctx.state.groups.has(candidate)),
+      uid: kit.newChildUid(parentUid, (candidate) => ctx.state.groups.has(candidate)),
       name: draft.name,
       description: draft.description,
       resourceLimits: {},
@@ -170,14 +164,14 @@ export const groups = writableCollection<GroupRecord, { name: string; descriptio
     apply: (_ctx, current, body, paths) => {
       const next: GroupRecord = { ...current };
       for (const path of paths) {
-        if (path === "name") next.name = requireSizedName(body.name, "name", current.name);
+        if (path === "name") next.name = kit.requireSizedName(body.name, "name", current.name);
         if (path === "description") next.description = optionalString(body, "description") ?? "";
       }
       return next;
     },
   },
   delete: {
-    refuse: (ctx: EmulatorContext, group) => {
+    refuse: (ctx: kit.EmulatorContext, group) => {
       const remaining = groupContents(ctx.state, group.uid);
       if (remaining.length > 0) {
         throw failedPrecondition({
@@ -188,7 +182,7 @@ export const groups = writableCollection<GroupRecord, { name: string; descriptio
       }
     },
     // What no longer counts (tombstones) goes with the group, so nothing is left without it.
-    remove: (ctx: EmulatorContext, group) => {
+    remove: (ctx: kit.EmulatorContext, group) => {
       for (const entry of KIND_ENTRIES) {
         if (!entry.contents?.counts) continue;
         const store = ctx.state.collection(entry.name);

@@ -23,7 +23,7 @@ import {
 } from "../identity-kinds/shapes";
 import type { IdentityRecord } from "../model";
 import { type JsonObject, optionalString } from "../requests";
-import { type EmulatorContext, newChildUid, parentOf, requireSizedName } from "./kit";
+import * as kit from "./kit";
 import { refuseIdentityDelete } from "./references";
 import { writableCollection } from "./writable";
 
@@ -56,7 +56,7 @@ function withRelationship(record: IdentityRecord, relationship: Relationship): I
  * the bindings over (an account association's service bindings do too).
  */
 export function requireEveryGrantOf(
-  ctx: EmulatorContext,
+  ctx: kit.EmulatorContext,
   access: Access,
   identityUid: string,
   why = "changing how an identity authenticates requires every capability its bindings grant",
@@ -64,7 +64,7 @@ export function requireEveryGrantOf(
   for (const binding of ctx.state.bindingsOfIdentity(identityUid)) {
     const role = ctx.state.roles.get(binding.roleUid);
     if (!role) continue;
-    const groupUid = parentOf(binding.uid) ?? "";
+    const groupUid = kit.parentOf(binding.uid) ?? "";
     for (const capability of role.capabilities) {
       if (access.can(capability, groupUid)) continue;
       const where = isSameOrBelow(identityUid, groupUid) ? groupUid : identityUid;
@@ -101,7 +101,7 @@ export const identities = writableCollection<IdentityRecord, IdentityDraft>({
   create: {
     parentHint: "the owning group uid belongs in the path",
     body: (ctx, body) => {
-      const name = requireSizedName(body.name);
+      const name = kit.requireSizedName(body.name);
       const description = optionalString(body, "description") ?? "";
       const relationship = parseRelationship(body, ctx.clock.nowMs());
       const given = body.staticKeys as JsonObject | undefined;
@@ -122,7 +122,7 @@ export const identities = writableCollection<IdentityRecord, IdentityDraft>({
       return {
         // A new identity never takes a uid that a role binding still names: it would
         // inherit that binding's grants (re-creation must not restore access).
-        uid: newChildUid(
+        uid: kit.newChildUid(
           parentUid,
           (candidate) =>
             ctx.state.identities.has(candidate) ||
@@ -145,7 +145,7 @@ export const identities = writableCollection<IdentityRecord, IdentityDraft>({
       // kind, and a path of another kind is refused (addendum 6.8).
       const paths = identityUpdatePaths(request, body, current);
       let next: IdentityRecord = { ...current };
-      if (paths.includes("name")) next.name = requireSizedName(body.name, "name", current.name);
+      if (paths.includes("name")) next.name = kit.requireSizedName(body.name, "name", current.name);
       if (paths.includes("description")) {
         next.description = optionalString(body, "description") ?? "";
       }

@@ -16,7 +16,7 @@ import {
   optionalString,
   optionalStringArray,
 } from "../requests";
-import { newChildUid, parentOf, requirePathUid, requireRoleUid, requireSizedName } from "./kit";
+import * as kit from "./kit";
 import { refuseIdentityProviderDelete } from "./references";
 import { promisedRoleOfCreate, promisedRoleSteps } from "./roles";
 import { scimOut } from "./scim";
@@ -69,7 +69,7 @@ export function identityProviderOut(
 // ---------------------------------------------------------------- validation
 
 function requireProviderName(value: unknown, kept?: string): string {
-  return requireSizedName(value, "name", kept);
+  return kit.requireSizedName(value, "name", kept);
 }
 
 function requireDefaultRole(value: unknown): string {
@@ -78,7 +78,7 @@ function requireDefaultRole(value: unknown): string {
   }
   if (typeof value !== "string" || value === "")
     throw invalidArgument("defaultRole", "is required");
-  return requireRoleUid(value, "defaultRole");
+  return kit.requireRoleUid(value, "defaultRole");
 }
 
 function requireClientId(oidc: JsonObject): string {
@@ -234,7 +234,7 @@ const promisedByUpdate = promisedRoleSteps<UpdateWrite<IdentityProviderRecord>>(
     ? {
         ctx: write.ctx,
         access: write.access,
-        groupUid: parentOf(write.current.uid) ?? "",
+        groupUid: kit.parentOf(write.current.uid) ?? "",
         roleUid: write.next.defaultRole,
         field: "defaultRole",
       }
@@ -246,7 +246,7 @@ const updateSteps: typeof promisedByUpdate = {
     if (write.paths.includes("defaultRole")) {
       write.access.require(
         capabilityFor("roleBindings", "create"),
-        parentOf(write.current.uid) ?? "",
+        kit.parentOf(write.current.uid) ?? "",
       );
     }
     promisedByUpdate.grants(write);
@@ -269,7 +269,7 @@ export const identityProviders = writableCollection<IdentityProviderRecord, Prov
   // An update that changes the default role needs more, once its paths are known
   // (`updateSteps.grants`).
   authorize: (_ctx, access, uid, verb) => {
-    requirePathUid(uid);
+    kit.requirePathUid(uid);
     access.require(capabilityFor("identityProviders", verb), uid);
     return undefined;
   },
@@ -293,7 +293,7 @@ export const identityProviders = writableCollection<IdentityProviderRecord, Prov
     roleUsable: createSteps.roleUsable,
     grants: createSteps.grants,
     build: (ctx, draft, parentUid, now) => ({
-      uid: newChildUid(
+      uid: kit.newChildUid(
         parentUid,
         (candidate) =>
           ctx.state.identityProviders.has(candidate) || ctx.state.groups.has(candidate),

@@ -15,7 +15,7 @@
 import { invalidArgument, notFound } from "../errors";
 import type { RepoRecord } from "../model";
 import { type ApiRequest, type ApiResponse, ok } from "../requests";
-import { callerOf, type EmulatorContext, getReadable, requirePathUid, unsupported } from "./kit";
+import * as kit from "./kit";
 import { DIGEST_PATTERN, imagesOf } from "./tags";
 
 /** `/registry/v2beta1/repos/<repo uid>/digests/<digest>/<architectures|size>`. */
@@ -24,16 +24,16 @@ export const IMAGE_PATH =
 
 /** Answers an image request, or undefined when `request` is not one. */
 export async function handleImageRoute(
-  ctx: EmulatorContext,
+  ctx: kit.EmulatorContext,
   request: ApiRequest,
 ): Promise<ApiResponse | undefined> {
   const match = IMAGE_PATH.exec(request.path);
   if (!match) return undefined;
-  if (request.method !== "GET") throw unsupported(request);
+  if (request.method !== "GET") throw kit.unsupported(request);
   const [, repoUid, digest, what] = match;
-  const access = await callerOf(ctx, request, false);
-  requirePathUid(repoUid, "repo_uid");
-  const repo: RepoRecord = getReadable(
+  const access = await kit.callerOf(ctx, request, false);
+  kit.requirePathUid(repoUid, "repo_uid");
+  const repo: RepoRecord = kit.getReadable(
     access,
     ctx.state.repos,
     repoUid,

@@ -4,7 +4,7 @@
  * stay small because the rules they share live here once.
  */
 
-import { GROUP_UID_PATTERN } from "../../sdk/uids";
+import { GROUP_UID_PATTERN, parentOf } from "../../sdk/uids";
 import { Access } from "../access";
 import type { Clock } from "../clock";
 import { ApiError, invalidArgument, notFound, unauthenticated } from "../errors";
@@ -76,6 +76,46 @@ export function markSeen(ctx: EmulatorContext, identity: IdentityRecord): void {
     ctx.state.identities.replace({ ...identity, lastSeenTime: new Date(nowMs).toISOString() });
     ctx.state.touch();
   }
+}
+
+/**
+ * A v1 write on one object, `PUT` or `DELETE .../<id>`: the caller (a token required),
+ * the id in the path (UNIMPLEMENTED without one, as v1 offers no such call), and
+ * `capability` held on it, checked in that order. Answers the uid.
+ */
+export async function v1WriteTarget(
+  ctx: EmulatorContext,
+  request: ApiRequest,
+  rest: string | undefined,
+  capability: string,
+): Promise<string> {
+  const access = await callerOf(ctx, request, true);
+  if (rest === undefined) throw unsupported(request);
+  const uid = requirePathUid(rest, "id");
+  access.require(capability, uid);
+  return uid;
+}
+
+/**
+ * The filter the v1 registry lists share (`id`, `name`, `uidp.descendants_of`,
+ * `uidp.children_of`; the `uidp` keys also in camelCase), its uids checked: a predicate
+ * on a repo or a tag.
+ */
+export function v1RegistryFilter(
+  query: URLSearchParams,
+): (record: { uid: string; name: string }) => boolean {
+  const id = query.get("id") || undefined;
+  const name = query.get("name") || undefined;
+  const under = query.get("uidp.descendants_of") ?? query.get("uidp.descendantsOf");
+  const children = query.get("uidp.children_of") ?? query.get("uidp.childrenOf");
+  if (id) requirePathUid(id, "id");
+  if (under) requirePathUid(under, "uidp.descendants_of");
+  if (children) requirePathUid(children, "uidp.children_of");
+  return (record) =>
+    (!id || record.uid === id) &&
+    (!name || record.name === name) &&
+    (!children || parentOf(record.uid) === children) &&
+    (!under || record.uid.startsWith(`${under}/`));
 }
 
 // ---------------------------------------------------------------- validators

@@ -31,7 +31,7 @@ import {
   optionalObject,
   optionalString,
 } from "../requests";
-import { type CollectionHandler, callerOf, existing, requirePathUid, unsupported } from "./kit";
+import * as kit from "./kit";
 
 const ACCOUNT_PROVIDER_BLOCKS: Record<string, "google" | "amazon" | "azure"> = {
   ACCOUNT_PROVIDER_TYPE_GOOGLE: "google",
@@ -44,13 +44,13 @@ const MAX_DOCUMENTS = 50;
 const MAX_DOCUMENT_ID = 128;
 
 function only(method: string, request: ApiRequest): void {
-  if (request.method !== method) throw unsupported(request);
+  if (request.method !== method) throw kit.unsupported(request);
 }
 
-export const lookupIdentity: CollectionHandler = async (ctx, request, uid) => {
+export const lookupIdentity: kit.CollectionHandler = async (ctx, request, uid) => {
   only("GET", request);
-  if (uid !== undefined) throw unsupported(request);
-  await callerOf(ctx, request, true);
+  if (uid !== undefined) throw kit.unsupported(request);
+  await kit.callerOf(ctx, request, true);
   const issuer = request.query.get("issuer") ?? "";
   const subject = request.query.get("subject") ?? "";
   if (issuer === "") throw invalidArgument("issuer", "is required");
@@ -63,11 +63,11 @@ export const lookupIdentity: CollectionHandler = async (ctx, request, uid) => {
   return ok({ uid: derived });
 };
 
-export const checkAccountAssociation: CollectionHandler = async (ctx, request, uid) => {
+export const checkAccountAssociation: kit.CollectionHandler = async (ctx, request, uid) => {
   only("POST", request);
-  if (uid === undefined) throw unsupported(request);
-  const groupUid = requirePathUid(uid);
-  const access = await callerOf(ctx, request, true);
+  if (uid === undefined) throw kit.unsupported(request);
+  const groupUid = kit.requirePathUid(uid);
+  const access = await kit.callerOf(ctx, request, true);
   access.require(capabilityFor("accountAssociations", "list"), groupUid);
   const body = bodyObject(request);
   const type = optionalString(body, "providerType") ?? "";
@@ -78,7 +78,7 @@ export const checkAccountAssociation: CollectionHandler = async (ctx, request, u
       `must be one of ${Object.keys(ACCOUNT_PROVIDER_BLOCKS).join(", ")}`,
     );
   }
-  const association = existing(ctx.state.accountAssociations, groupUid);
+  const association = kit.existing(ctx.state.accountAssociations, groupUid);
   return ok(
     association[block]
       ? { status: "CHECK_STATUS_READY" }
@@ -90,24 +90,24 @@ export const checkAccountAssociation: CollectionHandler = async (ctx, request, u
 const NO_MATCHING_ORGANISATION = () =>
   notFound("a verified organisation matching the email domain of the caller's token");
 
-export const lookupGroup: CollectionHandler = async (ctx, request, uid) => {
+export const lookupGroup: kit.CollectionHandler = async (ctx, request, uid) => {
   only("GET", request);
-  if (uid !== undefined) throw unsupported(request);
-  await callerOf(ctx, request, true);
+  if (uid !== undefined) throw kit.unsupported(request);
+  await kit.callerOf(ctx, request, true);
   throw NO_MATCHING_ORGANISATION();
 };
 
-export const checkEligibility: CollectionHandler = async (ctx, request, uid) => {
+export const checkEligibility: kit.CollectionHandler = async (ctx, request, uid) => {
   only("GET", request);
-  if (uid !== undefined) throw unsupported(request);
-  await callerOf(ctx, request, true);
+  if (uid !== undefined) throw kit.unsupported(request);
+  await kit.callerOf(ctx, request, true);
   return ok({ eligible: false });
 };
 
-export const requestGroupAccess: CollectionHandler = async (ctx, request, uid) => {
+export const requestGroupAccess: kit.CollectionHandler = async (ctx, request, uid) => {
   only("POST", request);
   if (uid === undefined) throw invalidArgument("groupUid", "is required");
-  await callerOf(ctx, request, true);
+  await kit.callerOf(ctx, request, true);
   bodyObject(request);
   throw NO_MATCHING_ORGANISATION();
 };
@@ -122,10 +122,10 @@ function acceptanceOut(groupUid: string, acceptance: TermsAcceptanceRecord) {
 }
 
 /** `/iam/v2beta1/terms/<group>`: POST accepts documents, GET lists the acceptances. */
-export const terms: CollectionHandler = async (ctx, request, uid) => {
-  if (uid === undefined) throw unsupported(request);
-  const groupUid = requirePathUid(uid, "group");
-  const access = await callerOf(ctx, request, true);
+export const terms: kit.CollectionHandler = async (ctx, request, uid) => {
+  if (uid === undefined) throw kit.unsupported(request);
+  const groupUid = kit.requirePathUid(uid, "group");
+  const access = await kit.callerOf(ctx, request, true);
   if (request.method === "POST") {
     access.require("CAP_TERMS_ACCEPT", groupUid);
     const body = bodyObject(request);
@@ -141,7 +141,7 @@ export const terms: CollectionHandler = async (ctx, request, uid) => {
         );
       }
     });
-    const group = existing(ctx.state.groups, groupUid);
+    const group = kit.existing(ctx.state.groups, groupUid);
     const accepted = new Set((group.termsAcceptances ?? []).map((a) => a.docId));
     const now = ctx.clock.isoNow();
     const added = [...new Set(ids as string[])]
@@ -158,7 +158,7 @@ export const terms: CollectionHandler = async (ctx, request, uid) => {
   }
   if (request.method === "GET") {
     access.require("CAP_TERMS_LIST", groupUid);
-    existing(ctx.state.groups, groupUid);
+    kit.existing(ctx.state.groups, groupUid);
     const params = parseListParams(request.query);
     // A page token is the offset it continues from (the list is short and append-only).
     let start = params.skip;
@@ -185,7 +185,7 @@ export const terms: CollectionHandler = async (ctx, request, uid) => {
       skipped: params.pageToken === undefined ? first : 0,
     });
   }
-  throw unsupported(request);
+  throw kit.unsupported(request);
 };
 
 /** The caller-set fields of `IdentityMetadata`, by JSON name, and their type. */
@@ -215,11 +215,11 @@ const MAX_METADATA_TEXT = 1024;
  * Answers the identity's uid and name, the given and family names taken from it, and
  * the fields as now kept.
  */
-export const updateIdentityMetadata: CollectionHandler = async (ctx, request, uid) => {
+export const updateIdentityMetadata: kit.CollectionHandler = async (ctx, request, uid) => {
   only("PATCH", request);
-  if (uid !== undefined) throw unsupported(request);
-  const access = await callerOf(ctx, request, true);
-  const identity = existing(ctx.state.identities, access.identityUid ?? "");
+  if (uid !== undefined) throw kit.unsupported(request);
+  const access = await kit.callerOf(ctx, request, true);
+  const identity = kit.existing(ctx.state.identities, access.identityUid ?? "");
   const body = bodyObject(request);
   const given = optionalObject(body, "identityMetadata") ?? {};
   const rawMask =

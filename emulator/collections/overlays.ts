@@ -17,7 +17,7 @@ import { alreadyExists, failedPrecondition, invalidArgument, notFound } from "..
 import type { OverlayBindingRecord, OverlayRecord } from "../model";
 import { type JsonObject, optionalObject, optionalString, optionalStringArray } from "../requests";
 import type { State } from "../state";
-import { countsOfPresent, newChildUid, parentOf, requireName } from "./kit";
+import * as kit from "./kit";
 import { TAG_NAME_PATTERN } from "./tags";
 import { writableCollection } from "./writable";
 
@@ -94,7 +94,7 @@ function refuseOverlayDelete(state: State, uid: string): void {
     if (binding.overlayUid === uid) bound++;
   }
   if (bound > 0) {
-    const [counted] = countsOfPresent([[bound, "overlay binding", "overlay bindings"]]);
+    const [counted] = kit.countsOfPresent([[bound, "overlay binding", "overlay bindings"]]);
     throw failedPrecondition({
       type: "RESOURCE_IN_USE",
       subject: uid,
@@ -109,16 +109,16 @@ export const overlays = writableCollection<OverlayRecord, { name: string; packag
   list: { sortName: (_ctx, overlay) => overlay.name },
   create: {
     parentHint: "the group uid belongs in the path",
-    body: (_ctx, body) => ({ name: requireName(body.name), packages: packagesOf(body) }),
+    body: (_ctx, body) => ({ name: kit.requireName(body.name), packages: packagesOf(body) }),
     unique: ({ ctx, parentUid, draft }) => {
       for (const uid of ctx.state.overlays.named(draft.name)) {
-        if ((parentOf(uid) ?? "") === parentUid) {
+        if ((kit.parentOf(uid) ?? "") === parentUid) {
           throw alreadyExists(`an overlay named "${draft.name}" in ${parentUid}`);
         }
       }
     },
     build: (ctx, draft, parentUid, now) => ({
-      uid: newChildUid(parentUid, (candidate) => ctx.state.overlays.has(candidate)),
+      uid: kit.newChildUid(parentUid, (candidate) => ctx.state.overlays.has(candidate)),
       ...draft,
       createTime: now,
       updateTime: now,
@@ -157,7 +157,7 @@ export const overlayBindings = writableCollection<OverlayBindingRecord, BindingD
     const overlay = ctx.state.overlays.get(binding.overlayUid);
     return {
       uid: binding.uid,
-      repo: parentOf(binding.uid) ?? "",
+      repo: kit.parentOf(binding.uid) ?? "",
       ...(overlay ? { overlay: overlayOut(overlay) } : {}),
       tags: binding.tags,
     };
@@ -206,7 +206,7 @@ export const overlayBindings = writableCollection<OverlayBindingRecord, BindingD
       }
     },
     build: (ctx, draft, parentUid, now) => ({
-      uid: newChildUid(parentUid, (candidate) => ctx.state.overlayBindings.has(candidate)),
+      uid: kit.newChildUid(parentUid, (candidate) => ctx.state.overlayBindings.has(candidate)),
       overlayUid: draft.overlayRef,
       tags: draft.tags,
       createTime: now,

@@ -6,7 +6,7 @@
 import { failedPrecondition } from "../errors";
 import type { AccountAssociationRecord } from "../model";
 import type { State } from "../state";
-import { countsOfPresent, parentOf } from "./kit";
+import * as kit from "./kit";
 
 /**
  * Refuses (FAILED_PRECONDITION `RESOURCE_IN_USE`) the delete of identity `uid` while a
@@ -49,13 +49,13 @@ export function refuseRoleDelete(state: State, uid: string): void {
     if (mapping.roleUid === uid) mappings++;
   }
   const uses = [
-    ...countsOfPresent([[bound, "role binding", "role bindings"]]).map((n) => `bound by ${n}`),
-    ...countsOfPresent([[providers, "identity provider", "identity providers"]]).map(
-      (n) => `the default role of ${n}`,
-    ),
-    ...countsOfPresent([
-      [mappings, "external group role mapping", "external group role mappings"],
-    ]).map((n) => `granted by ${n}`),
+    ...kit.countsOfPresent([[bound, "role binding", "role bindings"]]).map((n) => `bound by ${n}`),
+    ...kit
+      .countsOfPresent([[providers, "identity provider", "identity providers"]])
+      .map((n) => `the default role of ${n}`),
+    ...kit
+      .countsOfPresent([[mappings, "external group role mapping", "external group role mappings"]])
+      .map((n) => `granted by ${n}`),
   ];
   if (uses.length > 0) {
     throw failedPrecondition({
@@ -74,7 +74,7 @@ export function refuseRoleDelete(state: State, uid: string): void {
 export function refuseIdentityProviderDelete(state: State, uid: string): void {
   const mappings = state.externalGroupRoleMappings.countChildren(uid);
   if (mappings > 0) {
-    const [counted] = countsOfPresent([
+    const [counted] = kit.countsOfPresent([
       [mappings, "external group role mapping", "external group role mappings"],
     ]);
     throw failedPrecondition({
@@ -91,7 +91,7 @@ export function associationNaming(
   identityUid: string,
 ): AccountAssociationRecord | undefined {
   // A binding names only an identity directly in the association's group.
-  const association = state.accountAssociations.get(parentOf(identityUid) ?? "");
+  const association = state.accountAssociations.get(kit.parentOf(identityUid) ?? "");
   const bindings = association?.chainguard?.serviceBindings;
   if (!bindings) return undefined;
   return Object.values(bindings).includes(identityUid) ? association : undefined;

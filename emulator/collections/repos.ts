@@ -19,19 +19,7 @@ import {
   updatePaths,
 } from "../requests";
 import type { State } from "../state";
-import {
-  type CollectionHandler,
-  callerOf,
-  type EmulatorContext,
-  existing,
-  getReadable,
-  newChildUid,
-  parentOf,
-  registryCollection,
-  requireName,
-  requirePathUid,
-  unsupported,
-} from "./kit";
+import * as kit from "./kit";
 import { writableCollection } from "./writable";
 
 /** The values of the platform's `CatalogTier` enum at HEAD (the SDK lists them). */
@@ -74,7 +62,7 @@ function catalogTierOf(body: JsonObject): string {
 function aliasesOf(body: JsonObject): string[] {
   const aliases = optionalStringArray(body, "aliases") ?? [];
   aliases.forEach((alias, index) => {
-    requireName(alias, `aliases[${index}]`);
+    kit.requireName(alias, `aliases[${index}]`);
   });
   return aliases;
 }
@@ -97,7 +85,7 @@ function refuseNotOffered(body: JsonObject): void {
 export function repoFields(body: JsonObject, tierOf: (body: JsonObject) => string) {
   refuseNotOffered(body);
   return {
-    name: requireName(body.name),
+    name: kit.requireName(body.name),
     description: optionalString(body, "description") ?? "",
     catalogTier: tierOf(body),
     aliases: aliasesOf(body),
@@ -112,7 +100,7 @@ export function requireUniqueName(
   self?: string,
 ): void {
   for (const uid of state.repos.named(name)) {
-    if (uid !== self && parentOf(uid) === parentUid) {
+    if (uid !== self && kit.parentOf(uid) === parentUid) {
       throw alreadyExists(`a repo named "${name}" in ${parentUid}`);
     }
   }
@@ -129,8 +117,8 @@ interface RepoDraft {
  * Deletes a repo with its tags and its overlay bindings, as its images go with it:
  * nothing is left without its repo.
  */
-export function removeRepo(ctx: EmulatorContext, uid: string): void {
-  const tags = [...ctx.state.tags.values()].filter((tag) => parentOf(tag.uid) === uid);
+export function removeRepo(ctx: kit.EmulatorContext, uid: string): void {
+  const tags = [...ctx.state.tags.values()].filter((tag) => kit.parentOf(tag.uid) === uid);
   for (const tag of tags) ctx.state.tags.delete(tag.uid);
   const bindings = ctx.state.overlayBindings;
   const { uids, start, end } = bindings.childrenOf(uid);
@@ -138,7 +126,7 @@ export function removeRepo(ctx: EmulatorContext, uid: string): void {
   ctx.state.repos.delete(uid);
 }
 
-const readRepos = registryCollection<RepoRecord>({
+const readRepos = kit.registryCollection<RepoRecord>({
   key: "repos",
   records: (state) => state.repos,
   out: repoOut,
@@ -154,7 +142,7 @@ const writeRepos = writableCollection<RepoRecord, RepoDraft>({
     body: (_ctx, body) => repoFields(body, catalogTierOf),
     unique: ({ ctx, parentUid, draft }) => requireUniqueName(ctx.state, parentUid, draft.name),
     build: (ctx, draft, parentUid, now) => ({
-      uid: newChildUid(parentUid, (candidate) => ctx.state.repos.has(candidate)),
+      uid: kit.newChildUid(parentUid, (candidate) => ctx.state.repos.has(candidate)),
       ...draft,
       public: false,
       createTime: now,
@@ -168,7 +156,7 @@ const writeRepos = writableCollection<RepoRecord, RepoDraft>({
       refuseNotOffered(body);
       const next: RepoRecord = { ...current };
       for (const path of paths) {
-        if (path === "name") next.name = requireName(body.name);
+        if (path === "name") next.name = kit.requireName(body.name);
         if (path === "description") next.description = optionalString(body, "description") ?? "";
         if (path === "catalogTier") next.catalogTier = catalogTierOf(body);
         if (path === "aliases") next.aliases = aliasesOf(body);
@@ -177,7 +165,7 @@ const writeRepos = writableCollection<RepoRecord, RepoDraft>({
     },
     unique: ({ ctx, current, next }) => {
       if (next.name !== current.name) {
-        requireUniqueName(ctx.state, parentOf(current.uid) ?? "", next.name, current.uid);
+        requireUniqueName(ctx.state, kit.parentOf(current.uid) ?? "", next.name, current.uid);
       }
     },
   },
@@ -194,23 +182,23 @@ export function readmeOut(repo: RepoRecord): JsonObject {
  * (UpdateRepoReadme: `CAP_REPO_UPDATE` or `CAP_REPO_INTERNAL_ADMIN` on the repo; the
  * one writable field is `content`).
  */
-async function readme(ctx: EmulatorContext, request: ApiRequest, uid: string) {
+async function readme(ctx: kit.EmulatorContext, request: ApiRequest, uid: string) {
   if (request.method === "GET") {
-    const access = await callerOf(ctx, request, false);
-    const repo = getReadable(access, ctx.state.repos, uid, capabilityFor("repos", "get"), (r) =>
+    const access = await kit.callerOf(ctx, request, false);
+    const repo = kit.getReadable(access, ctx.state.repos, uid, capabilityFor("repos", "get"), (r) =>
       repoReadable(access, r, "get"),
     );
     return ok(readmeOut(repo));
   }
-  if (request.method !== "PATCH") throw unsupported(request);
-  const access = await callerOf(ctx, request, true);
-  requirePathUid(uid);
+  if (request.method !== "PATCH") throw kit.unsupported(request);
+  const access = await kit.callerOf(ctx, request, true);
+  kit.requirePathUid(uid);
   if (!access.can("CAP_REPO_INTERNAL_ADMIN", uid)) {
     access.require(capabilityFor("repos", "update"), uid);
   }
   const body = bodyObject(request);
   const { paths } = updatePaths(request, body, ["content"]);
-  const current = existing(ctx.state.repos, uid);
+  const current = kit.existing(ctx.state.repos, uid);
   if (!paths.includes("content")) return ok(readmeOut(current));
   const content = optionalString(body, "content") ?? "";
   if (content === (current.readme ?? "")) return ok(readmeOut(current));
@@ -223,7 +211,7 @@ async function readme(ctx: EmulatorContext, request: ApiRequest, uid: string) {
 
 const README_SUFFIX = "/readme";
 
-export const repos: CollectionHandler = (ctx, request, rest) => {
+export const repos: kit.CollectionHandler = (ctx, request, rest) => {
   if (rest?.endsWith(README_SUFFIX)) {
     return readme(ctx, request, rest.slice(0, -README_SUFFIX.length));
   }

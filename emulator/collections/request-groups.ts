@@ -35,19 +35,7 @@ import {
 } from "../requests";
 import type { State } from "../state";
 import { ecosystemOf } from "./artifacts";
-import {
-  type CollectionHandler,
-  callerOf,
-  type EmulatorContext,
-  existing,
-  listEnvelope,
-  newChildUid,
-  parentOf,
-  requireName,
-  requirePathUid,
-  sortValueOf,
-  unsupported,
-} from "./kit";
+import * as kit from "./kit";
 
 export const MAX_REQUEST_GROUP_ITEMS = 10_000;
 const CAP = {
@@ -302,7 +290,7 @@ function groupOut(state: State, group: RequestGroupRecord): JsonObject {
   const items = itemsOf(state, group.uid);
   return {
     uid: group.uid,
-    parentId: parentOf(group.uid) ?? "",
+    parentId: kit.parentOf(group.uid) ?? "",
     name: group.name,
     status: group.status,
     ecosystem: group.ecosystem,
@@ -350,15 +338,15 @@ function itemOut(group: RequestGroupRecord, item: RequestGroupItemRecord): JsonO
 
 /** A live (not canceled) group at `uid` the caller may act on with `capability`. */
 function loadGroup(
-  ctx: EmulatorContext,
+  ctx: kit.EmulatorContext,
   access: Access,
   uid: string,
   capability: string,
   live = true,
 ): RequestGroupRecord {
-  requirePathUid(uid);
+  kit.requirePathUid(uid);
   access.require(capability, uid);
-  const group = existing(ctx.state.requestGroups, uid);
+  const group = kit.existing(ctx.state.requestGroups, uid);
   if (live && group.status === "REQUEST_GROUP_STATUS_CANCELED") {
     throw failedPrecondition({
       type: "STATE",
@@ -384,7 +372,7 @@ function uniqueName(state: State, parent: string, name: string, self?: string): 
     const other = state.requestGroups.get(uid);
     if (
       uid !== self &&
-      (parentOf(uid) ?? "") === parent &&
+      (kit.parentOf(uid) ?? "") === parent &&
       other &&
       other.status !== "REQUEST_GROUP_STATUS_CANCELED"
     ) {
@@ -394,16 +382,16 @@ function uniqueName(state: State, parent: string, name: string, self?: string): 
 }
 
 function create(
-  ctx: EmulatorContext,
+  ctx: kit.EmulatorContext,
   access: Access,
   request: ApiRequest,
   given: string,
 ): ApiResponse {
-  const parent = requirePathUid(given, "parent");
+  const parent = kit.requirePathUid(given, "parent");
   access.require(CAP.create, parent);
   const body = bodyObject(request);
   const name = optionalString(body, "name");
-  if (name !== undefined && name !== "") requireName(name);
+  if (name !== undefined && name !== "") kit.requireName(name);
   const filename = optionalString(body, "filename") ?? "";
   const context = optionalObject(body, "ecosystemContext") ?? {};
   for (const [key, value] of Object.entries(context)) {
@@ -414,7 +402,7 @@ function create(
   const input = parseInput(body);
   const ecosystems = new Set(input.items.map((item) => item.ecosystem));
   if (ecosystems.size > 1) throw invalidArgument("items", "must all be of one ecosystem");
-  existing(ctx.state.groups, parent);
+  kit.existing(ctx.state.groups, parent);
   const contentHash = createHash("sha256")
     .update(JSON.stringify([input.content, Object.entries(context).sort()]))
     .digest("hex");
@@ -422,7 +410,7 @@ function create(
     const other = ctx.state.requestGroups.get(uid);
     if (
       other &&
-      (parentOf(uid) ?? "") === parent &&
+      (kit.parentOf(uid) ?? "") === parent &&
       other.contentHash === contentHash &&
       !other.submitTime &&
       other.status !== "REQUEST_GROUP_STATUS_CANCELED"
@@ -431,7 +419,7 @@ function create(
     }
   }
   const now = ctx.clock.isoNow();
-  const uid = newChildUid(parent, (candidate) => ctx.state.requestGroups.has(candidate));
+  const uid = kit.newChildUid(parent, (candidate) => ctx.state.requestGroups.has(candidate));
   const finalName = name && name !== "" ? name : `request-${uid.slice(-8)}`;
   uniqueName(ctx.state, parent, finalName);
   const group: RequestGroupRecord = {
@@ -453,7 +441,7 @@ function create(
   ctx.state.requestGroups.insert(group);
   for (const item of input.items) {
     ctx.state.requestGroupItems.insert({
-      uid: newChildUid(uid, (candidate) => ctx.state.requestGroupItems.has(candidate)),
+      uid: kit.newChildUid(uid, (candidate) => ctx.state.requestGroupItems.has(candidate)),
       ...item,
       ...coverage(ctx.state, item),
       removed: false,
@@ -465,11 +453,11 @@ function create(
   return ok(groupOut(ctx.state, group));
 }
 
-function listGroups(ctx: EmulatorContext, access: Access, request: ApiRequest): ApiResponse {
+function listGroups(ctx: kit.EmulatorContext, access: Access, request: ApiRequest): ApiResponse {
   const { query } = request;
   const parent = query.get("parent") ?? "";
   if (parent === "") throw invalidArgument("parent", "is required");
-  requirePathUid(parent, "parent");
+  kit.requirePathUid(parent, "parent");
   access.require(CAP.list, parent);
   const state = enumOf(STATES, query.get("state"), "state") ?? "REQUEST_GROUP_STATE_SUBMITTED";
   const status = enumOf(
@@ -513,7 +501,7 @@ function listGroups(ctx: EmulatorContext, access: Access, request: ApiRequest): 
     collectionKey: "requestGroups",
     collection: ctx.state.requestGroups,
     params,
-    sortValue: sortValueOf<RequestGroupRecord>((group) => group.name),
+    sortValue: kit.sortValueOf<RequestGroupRecord>((group) => group.name),
     predicate: (group) =>
       (status ? group.status === status : group.status !== "REQUEST_GROUP_STATUS_CANCELED") &&
       (state === "REQUEST_GROUP_STATE_ALL" ||
@@ -524,11 +512,11 @@ function listGroups(ctx: EmulatorContext, access: Access, request: ApiRequest): 
     nowMs: ctx.clock.nowMs(),
     pageTokenKey: ctx.tokens.pageTokenKey,
   });
-  return listEnvelope("requestGroups", result, (group) => groupOut(ctx.state, group));
+  return kit.listEnvelope("requestGroups", result, (group) => groupOut(ctx.state, group));
 }
 
 function listItems(
-  ctx: EmulatorContext,
+  ctx: kit.EmulatorContext,
   access: Access,
   request: ApiRequest,
   uid: string,
@@ -548,7 +536,7 @@ function listItems(
     collectionKey: "requestGroupItems",
     collection: ctx.state.requestGroupItems,
     params,
-    sortValue: sortValueOf<RequestGroupItemRecord>((item) => item.packageName),
+    sortValue: kit.sortValueOf<RequestGroupItemRecord>((item) => item.packageName),
     predicate: (item) =>
       (includeRemoved || !item.removed) &&
       (!availability || item.availability === availability) &&
@@ -556,11 +544,11 @@ function listItems(
     nowMs: ctx.clock.nowMs(),
     pageTokenKey: ctx.tokens.pageTokenKey,
   });
-  return listEnvelope("requestGroupItems", result, (item) => itemOut(group, item));
+  return kit.listEnvelope("requestGroupItems", result, (item) => itemOut(group, item));
 }
 
 function update(
-  ctx: EmulatorContext,
+  ctx: kit.EmulatorContext,
   access: Access,
   request: ApiRequest,
   uid: string,
@@ -569,16 +557,16 @@ function update(
   const body = bodyObject(request);
   const { paths } = updatePaths(request, body, ["name"]);
   if (!paths.includes("name")) return ok(groupOut(ctx.state, group));
-  const name = requireName(body.name);
+  const name = kit.requireName(body.name);
   if (name === group.name) return ok(groupOut(ctx.state, group));
-  uniqueName(ctx.state, parentOf(group.uid) ?? "", name, group.uid);
+  uniqueName(ctx.state, kit.parentOf(group.uid) ?? "", name, group.uid);
   const next: RequestGroupRecord = { ...group, name, updateTime: ctx.clock.isoNow() };
   ctx.state.requestGroups.replace(next);
   ctx.state.touch();
   return ok(groupOut(ctx.state, next));
 }
 
-function remove(ctx: EmulatorContext, access: Access, uid: string): ApiResponse {
+function remove(ctx: kit.EmulatorContext, access: Access, uid: string): ApiResponse {
   const group = loadGroup(ctx, access, uid, CAP.delete, false);
   if (group.submitTime) access.require(CAP.deleteSubmitted, group.uid);
   if (group.status === "REQUEST_GROUP_STATUS_CANCELED") return ok({});
@@ -594,8 +582,8 @@ function remove(ctx: EmulatorContext, access: Access, uid: string): ApiResponse 
   return ok({});
 }
 
-export const requestGroups: CollectionHandler = async (ctx, request, uid) => {
-  const access = await callerOf(ctx, request, true);
+export const requestGroups: kit.CollectionHandler = async (ctx, request, uid) => {
+  const access = await kit.callerOf(ctx, request, true);
   switch (request.method) {
     case "GET":
       if (uid === undefined) return listGroups(ctx, access, request);
@@ -606,20 +594,20 @@ export const requestGroups: CollectionHandler = async (ctx, request, uid) => {
       if (uid === undefined) throw invalidArgument("parent", "the group uid belongs in the path");
       return create(ctx, access, request, uid);
     case "PATCH":
-      if (uid === undefined) throw unsupported(request);
+      if (uid === undefined) throw kit.unsupported(request);
       return update(ctx, access, request, uid);
     case "DELETE":
-      if (uid === undefined) throw unsupported(request);
+      if (uid === undefined) throw kit.unsupported(request);
       return remove(ctx, access, uid);
     default:
-      throw unsupported(request);
+      throw kit.unsupported(request);
   }
 };
 
 /** `POST requestGroups/<uid>:submit`: a draft with nothing blocking becomes SUBMITTED. */
-export const submitRequestGroup: CollectionHandler = async (ctx, request, uid) => {
-  if (request.method !== "POST" || uid === undefined) throw unsupported(request);
-  const access = await callerOf(ctx, request, true);
+export const submitRequestGroup: kit.CollectionHandler = async (ctx, request, uid) => {
+  if (request.method !== "POST" || uid === undefined) throw kit.unsupported(request);
+  const access = await kit.callerOf(ctx, request, true);
   const group = loadGroup(ctx, access, uid, CAP.submit);
   const body = bodyObject(request);
   const forCveRemediation = optionalBoolean(body, "forCveRemediation") ?? group.forCveRemediation;
@@ -657,17 +645,17 @@ export const submitRequestGroup: CollectionHandler = async (ctx, request, uid) =
 };
 
 /** `:removeItems` and `:restoreItems`: every uid an item of the draft, all or none. */
-function itemsAction(removed: boolean): CollectionHandler {
+function itemsAction(removed: boolean): kit.CollectionHandler {
   return async (ctx, request, uid) => {
-    if (request.method !== "POST" || uid === undefined) throw unsupported(request);
-    const access = await callerOf(ctx, request, true);
+    if (request.method !== "POST" || uid === undefined) throw kit.unsupported(request);
+    const access = await kit.callerOf(ctx, request, true);
     const group = loadGroup(ctx, access, uid, CAP.items);
     const names = optionalStringArray(bodyObject(request), "itemUids") ?? [];
     if (names.length === 0) throw invalidArgument("itemUids", "is required");
     requireDraft(group);
     const found = names.map((name, index) => {
       const item = ctx.state.requestGroupItems.get(name);
-      if (!item || (parentOf(name) ?? "") !== group.uid) {
+      if (!item || (kit.parentOf(name) ?? "") !== group.uid) {
         throw invalidArgument(
           `itemUids[${index}]`,
           "must be the uid of an item of this request group",
@@ -688,7 +676,7 @@ function itemsAction(removed: boolean): CollectionHandler {
     }
     return ok({
       uid: group.uid,
-      parentId: parentOf(group.uid) ?? "",
+      parentId: kit.parentOf(group.uid) ?? "",
       [removed ? "removedCount" : "restoredCount"]: changed,
       availabilitySummary: summaryOf(itemsOf(ctx.state, group.uid)),
     });
@@ -699,9 +687,9 @@ export const removeRequestGroupItems = itemsAction(true);
 export const restoreRequestGroupItems = itemsAction(false);
 
 /** `:refreshCoverage`: the coverage check again, against the artifacts seeded now. */
-export const refreshCoverage: CollectionHandler = async (ctx, request, uid) => {
-  if (request.method !== "POST" || uid === undefined) throw unsupported(request);
-  const access = await callerOf(ctx, request, true);
+export const refreshCoverage: kit.CollectionHandler = async (ctx, request, uid) => {
+  if (request.method !== "POST" || uid === undefined) throw kit.unsupported(request);
+  const access = await kit.callerOf(ctx, request, true);
   const group = loadGroup(ctx, access, uid, CAP.refresh);
   const now = ctx.clock.isoNow();
   let changed = false;
@@ -796,7 +784,7 @@ const MAX_CONTRIBUTING = 10;
 
 /** A list over computed rows, with the API's paging (its tokens bound to the query). */
 function listRows<T extends { uid: string; name: string; createTime: string; updateTime: string }>(
-  ctx: EmulatorContext,
+  ctx: kit.EmulatorContext,
   query: URLSearchParams,
   key: string,
   filterKey: string,
@@ -816,7 +804,7 @@ function listRows<T extends { uid: string; name: string; createTime: string; upd
     collectionKey: key,
     collection,
     params,
-    sortValue: sortValueOf<T>((row) => row.name),
+    sortValue: kit.sortValueOf<T>((row) => row.name),
     scopeParentOf: () => "",
     nowMs: ctx.clock.nowMs(),
     pageTokenKey: ctx.tokens.pageTokenKey,
@@ -826,15 +814,15 @@ function listRows<T extends { uid: string; name: string; createTime: string; upd
 function requireParent(access: Access, query: URLSearchParams): string {
   const parent = query.get("parent") ?? "";
   if (parent === "") throw invalidArgument("parent", "is required");
-  requirePathUid(parent, "parent");
+  kit.requirePathUid(parent, "parent");
   access.require(CAP.list, parent);
   return parent;
 }
 
 /** `GET /libraries/v2beta1/requestedLibraries` and `requestedLibraries:versions`. */
-export const requestedLibraries: CollectionHandler = async (ctx, request, uid) => {
-  if (request.method !== "GET" || uid !== undefined) throw unsupported(request);
-  const access = await callerOf(ctx, request, true);
+export const requestedLibraries: kit.CollectionHandler = async (ctx, request, uid) => {
+  if (request.method !== "GET" || uid !== undefined) throw kit.unsupported(request);
+  const access = await kit.callerOf(ctx, request, true);
   const { query } = request;
   const parent = requireParent(access, query);
   const ecosystemText = query.get("ecosystem") ?? "";
@@ -856,7 +844,7 @@ export const requestedLibraries: CollectionHandler = async (ctx, request, uid) =
     JSON.stringify([parent, ecosystem ?? "", text, buildStatus]),
     rows,
   );
-  return listEnvelope("requestedLibraries", result, (row) => {
+  return kit.listEnvelope("requestedLibraries", result, (row) => {
     const versions = [...row.versions.values()];
     const groups = [...row.groups.values()];
     return {
@@ -876,9 +864,9 @@ export const requestedLibraries: CollectionHandler = async (ctx, request, uid) =
   });
 };
 
-export const requestedLibraryVersions: CollectionHandler = async (ctx, request, uid) => {
-  if (request.method !== "GET" || uid !== undefined) throw unsupported(request);
-  const access = await callerOf(ctx, request, true);
+export const requestedLibraryVersions: kit.CollectionHandler = async (ctx, request, uid) => {
+  if (request.method !== "GET" || uid !== undefined) throw kit.unsupported(request);
+  const access = await kit.callerOf(ctx, request, true);
   const { query } = request;
   const parent = requireParent(access, query);
   const name = query.get("name") ?? "";
@@ -908,7 +896,7 @@ export const requestedLibraryVersions: CollectionHandler = async (ctx, request, 
     JSON.stringify([parent, name, ecosystem, availability ?? ""]),
     versions,
   );
-  return listEnvelope("requestedLibraryVersions", result, (entry) => {
+  return kit.listEnvelope("requestedLibraryVersions", result, (entry) => {
     const first = entry.v.items[0];
     return {
       version: entry.name,

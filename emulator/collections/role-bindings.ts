@@ -16,18 +16,7 @@ import {
   optionalString,
 } from "../requests";
 import type { State } from "../state";
-import {
-  type CollectionHandler,
-  callerOf,
-  type EmulatorContext,
-  existing,
-  GROUP_UID_PATTERN,
-  newChildUid,
-  parentOf,
-  requirePathUid,
-  requireRoleUid,
-  unsupported,
-} from "./kit";
+import * as kit from "./kit";
 import { readableRole, requireRoleGrantable, requireRoleUsableIn, roleReadable } from "./roles";
 import { writableCollection } from "./writable";
 
@@ -49,7 +38,7 @@ function readableIdentity(
  * only its uid shows. A binding never discloses more than a Get of each object would.
  */
 export function bindingOut(state: State, binding: RoleBindingRecord, reader: Access): JsonObject {
-  const groupUid = parentOf(binding.uid) ?? "";
+  const groupUid = kit.parentOf(binding.uid) ?? "";
   const identity = readableIdentity(state, binding, reader);
   const group = reader.can(capabilityFor("groups", "get"), groupUid)
     ? state.groups.get(groupUid)
@@ -73,7 +62,7 @@ export function bindingOut(state: State, binding: RoleBindingRecord, reader: Acc
 }
 
 function requireIdentityUid(value: string, field = "identityUid"): string {
-  if (!GROUP_UID_PATTERN.test(value)) {
+  if (!kit.GROUP_UID_PATTERN.test(value)) {
     throw invalidArgument(field, "must be an identity uid (hex segments separated by /)");
   }
   return value;
@@ -81,7 +70,7 @@ function requireIdentityUid(value: string, field = "identityUid"): string {
 
 /** The binding a write would make: its group, identity and role. */
 interface Target {
-  ctx: EmulatorContext;
+  ctx: kit.EmulatorContext;
   access: Access;
   groupUid: string;
   identityUid: string;
@@ -121,7 +110,9 @@ function targetUnique(target: Target): void {
     .bindingsOfIdentity(identityUid)
     .some(
       (binding) =>
-        binding.uid !== except && binding.roleUid === roleUid && parentOf(binding.uid) === groupUid,
+        binding.uid !== except &&
+        binding.roleUid === roleUid &&
+        kit.parentOf(binding.uid) === groupUid,
     );
   if (duplicate) {
     throw alreadyExists(`a binding of ${identityUid} to ${roleUid} in ${groupUid}`);
@@ -159,7 +150,7 @@ export const roleBindings = writableCollection<
       if (!identity && !group && !role) return undefined;
       return (binding) =>
         (!identity || binding.identityUid === identity) &&
-        (!group || parentOf(binding.uid) === group) &&
+        (!group || kit.parentOf(binding.uid) === group) &&
         (!role || binding.roleUid === role);
     },
   },
@@ -173,7 +164,7 @@ export const roleBindings = writableCollection<
       if (!roleUid) throw invalidArgument("roleUid", "is required");
       return {
         identityUid: requireIdentityUid(identityUid),
-        roleUid: requireRoleUid(roleUid, "roleUid"),
+        roleUid: kit.requireRoleUid(roleUid, "roleUid"),
       };
     },
     ...steps(({ ctx, access, parentUid, draft }) => ({
@@ -191,7 +182,7 @@ export const roleBindings = writableCollection<
       });
     },
     build: (ctx, draft, parentUid, now) => ({
-      uid: newChildUid(
+      uid: kit.newChildUid(
         parentUid,
         (candidate) => ctx.state.roleBindings.has(candidate) || ctx.state.groups.has(candidate),
       ),
@@ -214,13 +205,13 @@ export const roleBindings = writableCollection<
         if (path === "roleUid") next.roleUid = value;
       }
       requireIdentityUid(next.identityUid);
-      requireRoleUid(next.roleUid, "roleUid");
+      kit.requireRoleUid(next.roleUid, "roleUid");
       return next;
     },
     ...steps(({ ctx, access, current, next }) => ({
       ctx,
       access,
-      groupUid: parentOf(current.uid) ?? "",
+      groupUid: kit.parentOf(current.uid) ?? "",
       identityUid: next.identityUid,
       roleUid: next.roleUid,
       current,
@@ -245,13 +236,17 @@ export const BATCH_CREATE_MAX = 25;
  * answers and nothing is made. A sub-request's `parent`, when set, must be the batch's,
  * and its `roleUid` the batch's `roleUid` when both are set (AIP-233).
  */
-export const batchCreateRoleBindings: CollectionHandler = async (ctx, request: ApiRequest, uid) => {
-  if (request.method !== "POST" || uid !== undefined) throw unsupported(request);
-  const access = await callerOf(ctx, request, true);
+export const batchCreateRoleBindings: kit.CollectionHandler = async (
+  ctx,
+  request: ApiRequest,
+  uid,
+) => {
+  if (request.method !== "POST" || uid !== undefined) throw kit.unsupported(request);
+  const access = await kit.callerOf(ctx, request, true);
   const body = bodyObject(request);
   const parent = optionalString(body, "parent");
   if (!parent) throw invalidArgument("parent", "is required: the group the bindings are made in");
-  const groupUid = requirePathUid(parent, "parent");
+  const groupUid = kit.requirePathUid(parent, "parent");
   access.require(capabilityFor("roleBindings", "create"), groupUid);
   const sharedRole = optionalString(body, "roleUid") ?? "";
   const requests = body.requests;
@@ -279,10 +274,10 @@ export const batchCreateRoleBindings: CollectionHandler = async (ctx, request: A
     if (!roleUid) throw invalidArgument(`${at}.roleBinding.roleUid`, "is required");
     return {
       identityUid: requireIdentityUid(identityUid, `${at}.roleBinding.identityUid`),
-      roleUid: requireRoleUid(roleUid, `${at}.roleBinding.roleUid`),
+      roleUid: kit.requireRoleUid(roleUid, `${at}.roleBinding.roleUid`),
     };
   });
-  existing(ctx.state.groups, groupUid);
+  kit.existing(ctx.state.groups, groupUid);
   const seen = new Map<string, number>();
   drafts.forEach((draft, index) => {
     const target: Target = { ctx, access, groupUid, ...draft };
@@ -303,7 +298,7 @@ export const batchCreateRoleBindings: CollectionHandler = async (ctx, request: A
   const now = ctx.clock.isoNow();
   const made = drafts.map((draft) => {
     const binding: RoleBindingRecord = {
-      uid: newChildUid(
+      uid: kit.newChildUid(
         groupUid,
         (candidate) => ctx.state.roleBindings.has(candidate) || ctx.state.groups.has(candidate),
       ),

@@ -9,14 +9,7 @@ import { capabilityFor } from "../kinds";
 import { BUILT_IN_ROLES, isCapability, type RoleRecord, sortCapabilities } from "../model";
 import { type JsonObject, optionalString } from "../requests";
 import type { State } from "../state";
-import {
-  type EmulatorContext,
-  existing,
-  newChildUid,
-  parentOf,
-  requireName,
-  requireRoleUid,
-} from "./kit";
+import * as kit from "./kit";
 import { refuseRoleDelete } from "./references";
 import { type CreateWrite, type WriteSteps, writableCollection } from "./writable";
 
@@ -33,7 +26,7 @@ export function roleOut(role: RoleRecord): JsonObject {
 
 /** The group of a custom role (the parent part of its uid); "" for a built-in role. */
 export function roleGroupOf(role: { uid: string }): string {
-  return parentOf(role.uid) ?? "";
+  return kit.parentOf(role.uid) ?? "";
 }
 
 /**
@@ -81,7 +74,7 @@ export function requireRoleGrantable(access: Access, role: RoleRecord, groupUid:
 
 /** A role a write promises to bind in a group: a binding, an invite, a default role. */
 export interface PromisedRole {
-  ctx: EmulatorContext;
+  ctx: kit.EmulatorContext;
   access: Access;
   groupUid: string;
   roleUid: string;
@@ -98,7 +91,7 @@ export interface PromisedRole {
 export function promisedRoleSteps<W>(
   promise: (write: W) => PromisedRole | undefined,
 ): Required<Pick<WriteSteps<W>, "references" | "roleUsable" | "grants">> {
-  const role = (p: PromisedRole) => existing(p.ctx.state.roles, p.roleUid);
+  const role = (p: PromisedRole) => kit.existing(p.ctx.state.roles, p.roleUid);
   return {
     references: (write) => {
       const p = promise(write);
@@ -135,7 +128,7 @@ const BUILT_IN_ROLE_NAMES = new Set(BUILT_IN_ROLES.map((role) => role.name));
 
 /** A custom role's name: the common pattern, and never a built-in role's name (addendum, 7). */
 function requireCustomRoleName(value: unknown): string {
-  const name = requireName(value);
+  const name = kit.requireName(value);
   if (BUILT_IN_ROLE_NAMES.has(name))
     throw invalidArgument("name", "is the name of a built-in role");
   return name;
@@ -177,7 +170,7 @@ export const roles = writableCollection<RoleRecord, RoleDraft>({
   name: "roles",
   out: (_ctx, role) => roleOut(role),
   authorize: (ctx, access, uid, verb) => {
-    requireRoleUid(uid);
+    kit.requireRoleUid(uid);
     const role = readableRole(ctx.state, access, uid);
     if (verb === "get") return role;
     const group = roleGroupOf(role);
@@ -202,7 +195,7 @@ export const roles = writableCollection<RoleRecord, RoleDraft>({
       capabilities: requireCapabilities(body.capabilities),
     }),
     build: (ctx, draft, parentUid, now) => ({
-      uid: newChildUid(
+      uid: kit.newChildUid(
         parentUid,
         (candidate) => ctx.state.roles.has(candidate) || ctx.state.groups.has(candidate),
       ),

@@ -22,15 +22,7 @@ import {
   optionalString,
 } from "../requests";
 import { builtInRoleUid } from "../state";
-import {
-  type CollectionHandler,
-  callerOf,
-  type EmulatorContext,
-  existing,
-  parentOf,
-  requirePathUid,
-  unsupported,
-} from "./kit";
+import * as kit from "./kit";
 import { secretDigest } from "./secrets";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -59,7 +51,7 @@ function newEtag(): string {
   return randomBytes(8).toString("hex");
 }
 
-function endpointUrl(ctx: EmulatorContext, providerUid: string): string {
+function endpointUrl(ctx: kit.EmulatorContext, providerUid: string): string {
   return `${ctx.origin}/scim/v2/${providerUid}`;
 }
 
@@ -83,7 +75,7 @@ export function credentialState(scim: ScimRecord | undefined, nowMs: number): Cr
  * it; a List leaves out the credential's state and expiry (the definitions say so).
  */
 export function scimOut(
-  ctx: EmulatorContext,
+  ctx: kit.EmulatorContext,
   provider: IdentityProviderRecord,
   detail: "get" | "list",
 ): JsonObject | undefined {
@@ -112,7 +104,7 @@ export function scimOut(
 
 /** The answer of a call that issues a token: the token (this once) and where it is used. */
 function issuedAnswer(
-  ctx: EmulatorContext,
+  ctx: kit.EmulatorContext,
   provider: IdentityProviderRecord,
   token: string,
   scim: ScimRecord,
@@ -127,7 +119,7 @@ function issuedAnswer(
 }
 
 /** `expireTime` / `neverExpires` of a request: the token's expiry, undefined for none. */
-function tokenExpiry(ctx: EmulatorContext, body: JsonObject): string | undefined {
+function tokenExpiry(ctx: kit.EmulatorContext, body: JsonObject): string | undefined {
   const neverExpires = optionalBoolean(body, "neverExpires") ?? false;
   const expireTime = optionalString(body, "expireTime");
   if (neverExpires && expireTime) {
@@ -165,18 +157,18 @@ function requireEtag(body: JsonObject, scim: ScimRecord): void {
 }
 
 /** How many owner-tier bindings the organisation of `providerUid` has on its root group. */
-function ownerBindings(ctx: EmulatorContext, providerUid: string): number {
+function ownerBindings(ctx: kit.EmulatorContext, providerUid: string): number {
   const root = providerUid.split("/")[0];
   const owner = builtInRoleUid("owner");
   let count = 0;
   for (const binding of ctx.state.roleBindings.values()) {
-    if (binding.roleUid === owner && parentOf(binding.uid) === root) count++;
+    if (binding.roleUid === owner && kit.parentOf(binding.uid) === root) count++;
   }
   return count;
 }
 
 type ScimAction = (
-  ctx: EmulatorContext,
+  ctx: kit.EmulatorContext,
   provider: IdentityProviderRecord,
   body: JsonObject,
 ) => { answer: JsonObject; scim?: ScimRecord };
@@ -280,15 +272,15 @@ const ACTIONS: Record<string, ScimAction> = {
 };
 
 /** The handler of one SCIM action, `identityProviders/<uid>:<action>`. */
-function scimAction(name: keyof typeof ACTIONS): CollectionHandler {
+function scimAction(name: keyof typeof ACTIONS): kit.CollectionHandler {
   return async (ctx, request: ApiRequest, uid) => {
-    if (request.method !== "POST" || uid === undefined) throw unsupported(request);
-    const providerUid = requirePathUid(uid, "identityProviderUid");
-    const access = await callerOf(ctx, request, true);
+    if (request.method !== "POST" || uid === undefined) throw kit.unsupported(request);
+    const providerUid = kit.requirePathUid(uid, "identityProviderUid");
+    const access = await kit.callerOf(ctx, request, true);
     access.require("CAP_IAM_SCIM_MANAGE", providerUid);
     access.require(capabilityFor("identityProviders", "list"), providerUid);
     const body = bodyObject(request);
-    const provider = existing(ctx.state.identityProviders, providerUid);
+    const provider = kit.existing(ctx.state.identityProviders, providerUid);
     const { answer, scim } = ACTIONS[name](ctx, provider, body);
     if (scim) {
       ctx.state.identityProviders.replace({ ...provider, scim });

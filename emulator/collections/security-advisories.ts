@@ -25,15 +25,7 @@ import type {
   VulnerabilityMetadataRecord,
 } from "../model";
 import { type ApiResponse, type JsonObject, ok } from "../requests";
-import {
-  type CollectionHandler,
-  callerOf,
-  GROUP_UID_PATTERN,
-  listEnvelope,
-  parentOf,
-  sortValueOf,
-  unsupported,
-} from "./kit";
+import * as kit from "./kit";
 
 export const MAX_DOCUMENTS = 1000;
 export const MAX_METADATA_IDS = 1000;
@@ -70,10 +62,10 @@ function documentOut(
   };
 }
 
-export const documents: CollectionHandler = async (ctx, request, uid) => {
-  if (request.method !== "GET" || uid !== undefined) throw unsupported(request);
+export const documents: kit.CollectionHandler = async (ctx, request, uid) => {
+  if (request.method !== "GET" || uid !== undefined) throw kit.unsupported(request);
   // The definitions disable authentication here; a token presented is still checked.
-  await callerOf(ctx, request, false);
+  await kit.callerOf(ctx, request, false);
   const id = request.query.get("id") ?? "";
   const cves = new Set(repeated(request.query, "cves", "cves"));
   const found: JsonObject[] = [];
@@ -110,9 +102,9 @@ function metadataOut(metadata: VulnerabilityMetadataRecord): JsonObject {
   };
 }
 
-export const vulnerabilityMetadata: CollectionHandler = async (ctx, request, uid) => {
-  if (request.method !== "GET" || uid !== undefined) throw unsupported(request);
-  await callerOf(ctx, request, false);
+export const vulnerabilityMetadata: kit.CollectionHandler = async (ctx, request, uid) => {
+  if (request.method !== "GET" || uid !== undefined) throw kit.unsupported(request);
+  await kit.callerOf(ctx, request, false);
   const wanted = new Set(repeated(request.query, "ids", "ids"));
   const single = request.query.get("id") ?? "";
   if (single !== "") wanted.add(single);
@@ -130,13 +122,13 @@ export const vulnerabilityMetadata: CollectionHandler = async (ctx, request, uid
     collectionKey: "vulnerabilityMetadata",
     collection: ctx.state.vulnerabilityMetadata,
     params,
-    sortValue: sortValueOf<VulnerabilityMetadataRecord>((metadata) => metadata.id),
+    sortValue: kit.sortValueOf<VulnerabilityMetadataRecord>((metadata) => metadata.id),
     predicate: wanted.size === 0 ? undefined : (metadata) => wanted.has(metadata.id),
     scopeParentOf: () => "",
     nowMs: ctx.clock.nowMs(),
     pageTokenKey: ctx.tokens.pageTokenKey,
   });
-  return listEnvelope("vulnerabilityMetadata", result, metadataOut);
+  return kit.listEnvelope("vulnerabilityMetadata", result, metadataOut);
 };
 
 /** `image_refs` from the query, in order: each `image_refs.repo` starts an entry. */
@@ -173,8 +165,8 @@ function timeOf(query: URLSearchParams, snake: string, camel: string): number {
 }
 
 /** The repos `ref` names that `access` may read the reports of: by uid, else by name. */
-function reposOf(ctx: Parameters<CollectionHandler>[0], access: Access, ref: string): string[] {
-  const uids = GROUP_UID_PATTERN.test(ref) ? [ref] : ctx.state.repos.named(ref);
+function reposOf(ctx: Parameters<kit.CollectionHandler>[0], access: Access, ref: string): string[] {
+  const uids = kit.GROUP_UID_PATTERN.test(ref) ? [ref] : ctx.state.repos.named(ref);
   return uids.filter(
     (uid) =>
       ctx.state.repos.has(uid) &&
@@ -182,9 +174,13 @@ function reposOf(ctx: Parameters<CollectionHandler>[0], access: Access, ref: str
   );
 }
 
-export const resolvedVulns: CollectionHandler = async (ctx, request, uid): Promise<ApiResponse> => {
-  if (request.method !== "GET" || uid !== "resolvedVulns") throw unsupported(request);
-  const access = await callerOf(ctx, request, true);
+export const resolvedVulns: kit.CollectionHandler = async (
+  ctx,
+  request,
+  uid,
+): Promise<ApiResponse> => {
+  if (request.method !== "GET" || uid !== "resolvedVulns") throw kit.unsupported(request);
+  const access = await kit.callerOf(ctx, request, true);
   if (!access.authenticated) throw unauthenticated("a bearer token is required");
   const refs = imageRefsOf(request.query);
   const start = timeOf(request.query, "start_time", "startTime");
@@ -202,7 +198,7 @@ export const resolvedVulns: CollectionHandler = async (ctx, request, uid): Promi
       const { uids, start: from, end: to } = ctx.state.tags.childrenOf(repoUid);
       for (const tagUid of uids.slice(from, to)) {
         const tag = ctx.state.tags.get(tagUid);
-        if (!tag || !tags.includes(tag.name) || (parentOf(tag.uid) ?? "") !== repoUid) continue;
+        if (!tag || !tags.includes(tag.name) || (kit.parentOf(tag.uid) ?? "") !== repoUid) continue;
         for (const vuln of tag.resolvedVulns ?? []) {
           const day = byDay.get(vuln.date) ?? new Map<string, ResolvedVulnRecord>();
           day.set(vuln.id, vuln);

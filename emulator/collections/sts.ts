@@ -19,7 +19,7 @@ import {
   optionalString,
 } from "../requests";
 import { requireExtraClaims } from "../tokens";
-import { bearerTokenOf, type EmulatorContext, markSeen, requirePathUid, unsupported } from "./kit";
+import * as kit from "./kit";
 
 /** Lifetime of an exchanged API token (specification, "Limits"). */
 export const EXCHANGED_TOKEN_TTL_SECONDS = 3600;
@@ -29,14 +29,14 @@ const MAX_OIDC_TOKEN_TTL_SECONDS = 365 * 24 * 3600;
 
 /** Answers a token request, or undefined when the path is none of the token routes. */
 export async function handleTokenRoute(
-  ctx: EmulatorContext,
+  ctx: kit.EmulatorContext,
   request: ApiRequest,
 ): Promise<ApiResponse | undefined> {
   const { path, method } = request;
   if (path === "/.well-known/jwks.json" && method === "GET") return ok(ctx.tokens.apiJwks());
   if (path.startsWith("/oidc/")) return oidc(ctx, request);
   if (path === "/sts/exchange") {
-    if (method !== "GET" && method !== "POST") throw unsupported(request);
+    if (method !== "GET" && method !== "POST") throw kit.unsupported(request);
     return exchange(ctx, request);
   }
   return undefined;
@@ -59,8 +59,8 @@ function exchangeFields(request: ApiRequest): URLSearchParams {
   return fields;
 }
 
-async function exchange(ctx: EmulatorContext, request: ApiRequest): Promise<ApiResponse> {
-  const presentedToken = bearerTokenOf(request.authorization);
+async function exchange(ctx: kit.EmulatorContext, request: ApiRequest): Promise<ApiResponse> {
+  const presentedToken = kit.bearerTokenOf(request.authorization);
   if (!presentedToken)
     throw unauthenticated("an OIDC token is required as 'Authorization: Bearer <token>'");
   const fields = exchangeFields(request);
@@ -76,7 +76,7 @@ async function exchange(ctx: EmulatorContext, request: ApiRequest): Promise<ApiR
   }
   const identityUid = fields.get("identity");
   if (!identityUid) throw invalidArgument("identity", "is required");
-  requirePathUid(identityUid, "identity");
+  kit.requirePathUid(identityUid, "identity");
   // Addendum 6.10: the identity first, so that nothing the presented token names is
   // fetched, and its signature is checked only against keys of the identity's issuer.
   const identity = ctx.state.identities.get(identityUid);
@@ -109,7 +109,7 @@ async function exchange(ctx: EmulatorContext, request: ApiRequest): Promise<ApiR
     nowMs: now.getTime(),
   });
   if (failed !== undefined) throw mismatch(failed);
-  markSeen(ctx, identity);
+  kit.markSeen(ctx, identity);
   const issued = ctx.clock.now();
   const token = await ctx.tokens.mintApiToken(identityUid, EXCHANGED_TOKEN_TTL_SECONDS, issued);
   // `RawToken`: the token and its expiry (no refresh token is issued).
@@ -119,7 +119,10 @@ async function exchange(ctx: EmulatorContext, request: ApiRequest): Promise<ApiR
   return ok({ token, expiry: expiry.toISOString() });
 }
 
-async function oidc(ctx: EmulatorContext, request: ApiRequest): Promise<ApiResponse | undefined> {
+async function oidc(
+  ctx: kit.EmulatorContext,
+  request: ApiRequest,
+): Promise<ApiResponse | undefined> {
   const { tokens } = ctx;
   switch (`${request.method} ${request.path}`) {
     case "GET /oidc/.well-known/openid-configuration":

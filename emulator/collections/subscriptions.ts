@@ -8,7 +8,7 @@
 import { invalidArgument } from "../errors";
 import type { SubscriptionRecord } from "../model";
 import { type ApiRequest, type JsonObject, ok } from "../requests";
-import { type CollectionHandler, newChildUid, unsupported } from "./kit";
+import * as kit from "./kit";
 import { v1List } from "./v1";
 import { writableCollection } from "./writable";
 
@@ -48,7 +48,7 @@ export const subscriptions = writableCollection<SubscriptionRecord, { sink: stri
     parentHint: "the parent group uid belongs in the path",
     body: (_ctx, body) => ({ sink: requireSink(body.sink) }),
     build: (ctx, draft, parentUid, now) => ({
-      uid: newChildUid(parentUid, (candidate) => ctx.state.subscriptions.has(candidate)),
+      uid: kit.newChildUid(parentUid, (candidate) => ctx.state.subscriptions.has(candidate)),
       sink: draft.sink,
       createTime: now,
       updateTime: now,
@@ -77,7 +77,7 @@ const v1ListSubscriptions = v1List({
  * `/events/v1/subscriptions`: List (GET, no uid), Create (`POST .../<parent_id>`, the
  * v1 `Subscription` as body, answered as `{ id, sink }`), Delete (`DELETE .../<id>`).
  */
-export const v1Subscriptions: CollectionHandler = async (ctx, request, rest) => {
+export const v1Subscriptions: kit.CollectionHandler = async (ctx, request, rest) => {
   switch (request.method) {
     case "GET":
       return v1ListSubscriptions(ctx, request, rest);
@@ -87,9 +87,9 @@ export const v1Subscriptions: CollectionHandler = async (ctx, request, rest) => 
       return ok({ id: made.uid, sink: made.sink });
     }
     case "DELETE":
-      if (rest === undefined) throw unsupported(request);
+      if (rest === undefined) throw kit.unsupported(request);
       return subscriptions(ctx, asV2(request, "DELETE", rest), rest);
     default:
-      throw unsupported(request);
+      throw kit.unsupported(request);
   }
 };

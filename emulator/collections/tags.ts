@@ -8,17 +8,7 @@ import { capabilityFor } from "../kinds";
 import type { ImagePlatformRecord, TagRecord } from "../model";
 import { bodyObject, type JsonObject, ok, optionalBoolean, optionalString } from "../requests";
 import type { State } from "../state";
-import {
-  type CollectionHandler,
-  callerOf,
-  type EmulatorContext,
-  existing,
-  newChildUid,
-  parentOf,
-  registryCollection,
-  requirePathUid,
-  unsupported,
-} from "./kit";
+import * as kit from "./kit";
 
 /** An OCI tag: a word character first, then up to 127 of `[A-Za-z0-9_.-]`. */
 export const TAG_NAME_PATTERN = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,127}$/;
@@ -65,11 +55,11 @@ export function updatedSinceOf(query: URLSearchParams): number | undefined {
   return whole * 1000 + Math.floor(fraction / 1_000_000);
 }
 
-const readTags = registryCollection<TagRecord>({
+const readTags = kit.registryCollection<TagRecord>({
   key: "tags",
   records: (state) => state.tags,
   out: tagOut,
-  isPublic: (state, tag) => state.repos.get(parentOf(tag.uid) ?? "")?.public ?? false,
+  isPublic: (state, tag) => state.repos.get(kit.parentOf(tag.uid) ?? "")?.public ?? false,
   // `ListTagsRequest`'s own filters: an exact `digest`, and `updated_since`.
   filters: (query) => {
     const digest = query.get("digest") || undefined;
@@ -105,14 +95,14 @@ export function tagDraft(body: JsonObject): { name: string; digest: string; depr
  * repo's existence. A tag of that name already in the repo is moved (its digest and
  * `deprecated` set, its uid kept), as the service's "creates (or updates)" says.
  */
-export function createTag(ctx: EmulatorContext, body: JsonObject, repoUid: string): TagRecord {
+export function createTag(ctx: kit.EmulatorContext, body: JsonObject, repoUid: string): TagRecord {
   const draft = tagDraft(body);
-  existing(ctx.state.repos, repoUid);
+  kit.existing(ctx.state.repos, repoUid);
   const now = ctx.clock.isoNow();
   const present = ctx.state.tags
     .named(draft.name)
     .map((uid) => ctx.state.tags.get(uid))
-    .find((tag) => tag !== undefined && parentOf(tag.uid) === repoUid);
+    .find((tag) => tag !== undefined && kit.parentOf(tag.uid) === repoUid);
   // The image a digest names is the repo's, whichever tag points at it: its recorded
   // platforms (`images.ts`) follow the digest.
   const known = imagesOf(ctx.state, repoUid, draft.digest);
@@ -128,7 +118,7 @@ export function createTag(ctx: EmulatorContext, body: JsonObject, repoUid: strin
     return moved;
   }
   const tag: TagRecord = {
-    uid: newChildUid(repoUid, (candidate) => ctx.state.tags.has(candidate)),
+    uid: kit.newChildUid(repoUid, (candidate) => ctx.state.tags.has(candidate)),
     ...draft,
     ...images,
     createTime: now,
@@ -139,20 +129,20 @@ export function createTag(ctx: EmulatorContext, body: JsonObject, repoUid: strin
   return tag;
 }
 
-export const tags: CollectionHandler = async (ctx, request, uid) => {
+export const tags: kit.CollectionHandler = async (ctx, request, uid) => {
   if (request.method === "GET") return readTags(ctx, request, uid);
-  if (request.method !== "POST" && request.method !== "DELETE") throw unsupported(request);
-  const access = await callerOf(ctx, request, true);
+  if (request.method !== "POST" && request.method !== "DELETE") throw kit.unsupported(request);
+  const access = await kit.callerOf(ctx, request, true);
   if (request.method === "POST") {
     if (uid === undefined) throw invalidArgument("parent", "the repo uid belongs in the path");
-    const repoUid = requirePathUid(uid, "parent");
+    const repoUid = kit.requirePathUid(uid, "parent");
     access.require(capabilityFor("tags", "create"), repoUid);
     return ok(tagOut(createTag(ctx, bodyObject(request), repoUid)));
   }
-  if (uid === undefined) throw unsupported(request);
-  requirePathUid(uid);
+  if (uid === undefined) throw kit.unsupported(request);
+  kit.requirePathUid(uid);
   access.require(capabilityFor("tags", "delete"), uid);
-  existing(ctx.state.tags, uid);
+  kit.existing(ctx.state.tags, uid);
   ctx.state.tags.delete(uid);
   ctx.state.touch();
   return ok({});

@@ -11,16 +11,7 @@ import { alreadyExists, invalidArgument } from "../errors";
 import { capabilityFor } from "../kinds";
 import type { RepoRecord } from "../model";
 import { bodyObject, type JsonObject, ok, optionalString } from "../requests";
-import {
-  type CollectionHandler,
-  callerOf,
-  type EmulatorContext,
-  existing,
-  newChildUid,
-  parentOf,
-  requirePathUid,
-  unsupported,
-} from "./kit";
+import * as kit from "./kit";
 import { removeRepo, repoFields, repoReadable, requireUniqueName } from "./repos";
 
 /** v1 `CatalogTier` value names, by the v2beta1 name of the same tier. */
@@ -61,7 +52,7 @@ function v1Fields(body: JsonObject) {
 }
 
 /** Stores `next` over `current` when a field differs (updateTime moves with the repo's own fields). */
-function replaceRepo(ctx: EmulatorContext, current: RepoRecord, next: RepoRecord): RepoRecord {
+function replaceRepo(ctx: kit.EmulatorContext, current: RepoRecord, next: RepoRecord): RepoRecord {
   const own = ["name", "description", "catalogTier", "aliases"] as const;
   const ownChanged = own.some((f) => JSON.stringify(current[f]) !== JSON.stringify(next[f]));
   if (!ownChanged && (current.readme ?? "") === next.readme) return current;
@@ -71,46 +62,34 @@ function replaceRepo(ctx: EmulatorContext, current: RepoRecord, next: RepoRecord
   return stored;
 }
 
-export const v1Repos: CollectionHandler = async (ctx, request, rest) => {
+export const v1Repos: kit.CollectionHandler = async (ctx, request, rest) => {
   switch (request.method) {
     case "GET": {
-      if (rest !== undefined) throw unsupported(request);
-      const access = await callerOf(ctx, request, false);
-      const id = request.query.get("id") || undefined;
-      const name = request.query.get("name") || undefined;
-      const under =
-        request.query.get("uidp.descendants_of") ?? request.query.get("uidp.descendantsOf");
-      const children =
-        request.query.get("uidp.children_of") ?? request.query.get("uidp.childrenOf");
-      if (id) requirePathUid(id, "id");
-      if (under) requirePathUid(under, "uidp.descendants_of");
-      if (children) requirePathUid(children, "uidp.children_of");
+      if (rest !== undefined) throw kit.unsupported(request);
+      const access = await kit.callerOf(ctx, request, false);
+      const matches = kit.v1RegistryFilter(request.query);
       const items: JsonObject[] = [];
       const range = ctx.state.repos.all();
       for (let index = range.start; index < range.end; index++) {
         const repo = ctx.state.repos.get(range.uids[index]);
-        if (!repo || !repoReadable(access, repo, "list")) continue;
-        if (id && repo.uid !== id) continue;
-        if (name && repo.name !== name) continue;
-        if (children && parentOf(repo.uid) !== children) continue;
-        if (under && !repo.uid.startsWith(`${under}/`)) continue;
+        if (!repo || !repoReadable(access, repo, "list") || !matches(repo)) continue;
         items.push(v1RepoOut(repo));
       }
       return ok({ items });
     }
     case "POST": {
-      const access = await callerOf(ctx, request, true);
+      const access = await kit.callerOf(ctx, request, true);
       if (rest === undefined)
         throw invalidArgument("parent_id", "the parent group uid belongs in the path");
-      const parentUid = requirePathUid(rest, "parent_id");
+      const parentUid = kit.requirePathUid(rest, "parent_id");
       access.require(capabilityFor("repos", "create"), parentUid);
       const fields = v1Fields(bodyObject(request));
       const prevent = request.query.get("prevent_existing") ?? request.query.get("preventExisting");
-      existing(ctx.state.groups, parentUid);
+      kit.existing(ctx.state.groups, parentUid);
       const namesake = ctx.state.repos
         .named(fields.name)
         .map((uid) => ctx.state.repos.get(uid))
-        .find((repo) => repo !== undefined && parentOf(repo.uid) === parentUid);
+        .find((repo) => repo !== undefined && kit.parentOf(repo.uid) === parentUid);
       if (namesake) {
         if (prevent === "true")
           throw alreadyExists(`a repo named "${fields.name}" in ${parentUid}`);
@@ -120,7 +99,7 @@ export const v1Repos: CollectionHandler = async (ctx, request, rest) => {
       }
       const now = ctx.clock.isoNow();
       const repo: RepoRecord = {
-        uid: newChildUid(parentUid, (candidate) => ctx.state.repos.has(candidate)),
+        uid: kit.newChildUid(parentUid, (candidate) => ctx.state.repos.has(candidate)),
         ...fields,
         public: false,
         createTime: now,
@@ -131,29 +110,23 @@ export const v1Repos: CollectionHandler = async (ctx, request, rest) => {
       return ok(v1RepoOut(repo));
     }
     case "PUT": {
-      const access = await callerOf(ctx, request, true);
-      if (rest === undefined) throw unsupported(request);
-      const uid = requirePathUid(rest, "id");
-      access.require(capabilityFor("repos", "update"), uid);
+      const uid = await kit.v1WriteTarget(ctx, request, rest, capabilityFor("repos", "update"));
       const body = bodyObject(request);
       const fields = v1Fields(body);
-      const current = existing(ctx.state.repos, uid);
+      const current = kit.existing(ctx.state.repos, uid);
       if (fields.name !== current.name) {
-        requireUniqueName(ctx.state, parentOf(uid) ?? "", fields.name, uid);
+        requireUniqueName(ctx.state, kit.parentOf(uid) ?? "", fields.name, uid);
       }
       return ok(v1RepoOut(replaceRepo(ctx, current, { ...current, ...fields })));
     }
     case "DELETE": {
-      const access = await callerOf(ctx, request, true);
-      if (rest === undefined) throw unsupported(request);
-      const uid = requirePathUid(rest, "id");
-      access.require(capabilityFor("repos", "delete"), uid);
-      existing(ctx.state.repos, uid);
+      const uid = await kit.v1WriteTarget(ctx, request, rest, capabilityFor("repos", "delete"));
+      kit.existing(ctx.state.repos, uid);
       removeRepo(ctx, uid);
       ctx.state.touch();
       return ok({});
     }
     default:
-      throw unsupported(request);
+      throw kit.unsupported(request);
   }
 };

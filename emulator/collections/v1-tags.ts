@@ -11,15 +11,7 @@ import { alreadyExists, invalidArgument } from "../errors";
 import { capabilityFor } from "../kinds";
 import type { TagRecord } from "../model";
 import { bodyObject, type JsonObject, ok } from "../requests";
-import {
-  type CollectionHandler,
-  callerOf,
-  type EmulatorContext,
-  existing,
-  parentOf,
-  requirePathUid,
-  unsupported,
-} from "./kit";
+import * as kit from "./kit";
 import { createTag, tagDraft, updatedSinceOf } from "./tags";
 
 export function v1TagOut(tag: TagRecord): JsonObject {
@@ -47,65 +39,52 @@ function v1Draft(body: JsonObject): JsonObject {
 }
 
 function tagReadable(
-  ctx: EmulatorContext,
-  access: Awaited<ReturnType<typeof callerOf>>,
+  ctx: kit.EmulatorContext,
+  access: Awaited<ReturnType<typeof kit.callerOf>>,
   tag: TagRecord,
 ) {
-  const repo = ctx.state.repos.get(parentOf(tag.uid) ?? "");
+  const repo = ctx.state.repos.get(kit.parentOf(tag.uid) ?? "");
   return (repo?.public ?? false) || access.can(capabilityFor("tags", "list"), tag.uid);
 }
 
-export const v1Tags: CollectionHandler = async (ctx, request, rest) => {
+export const v1Tags: kit.CollectionHandler = async (ctx, request, rest) => {
   switch (request.method) {
     case "GET": {
-      if (rest !== undefined) throw unsupported(request);
-      const access = await callerOf(ctx, request, false);
+      if (rest !== undefined) throw kit.unsupported(request);
+      const access = await kit.callerOf(ctx, request, false);
       const query = request.query;
-      const id = query.get("id") || undefined;
-      const name = query.get("name") || undefined;
       const digest = query.get("digest") || undefined;
       const since = updatedSinceOf(query);
-      const under = query.get("uidp.descendants_of") ?? query.get("uidp.descendantsOf");
-      const children = query.get("uidp.children_of") ?? query.get("uidp.childrenOf");
-      if (id) requirePathUid(id, "id");
-      if (under) requirePathUid(under, "uidp.descendants_of");
-      if (children) requirePathUid(children, "uidp.children_of");
+      const matches = kit.v1RegistryFilter(query);
       const items: JsonObject[] = [];
       const range = ctx.state.tags.all();
       for (let index = range.start; index < range.end; index++) {
         const tag = ctx.state.tags.get(range.uids[index]);
-        if (!tag || !tagReadable(ctx, access, tag)) continue;
-        if (id && tag.uid !== id) continue;
-        if (name && tag.name !== name) continue;
+        if (!tag || !tagReadable(ctx, access, tag) || !matches(tag)) continue;
         if (digest && tag.digest !== digest) continue;
         if (since !== undefined && Date.parse(tag.updateTime) < since) continue;
-        if (children && (parentOf(tag.uid) ?? "") !== children) continue;
-        if (under && !tag.uid.startsWith(`${under}/`)) continue;
         items.push(v1TagOut(tag));
       }
       return ok({ items });
     }
     case "POST": {
-      const access = await callerOf(ctx, request, true);
+      const access = await kit.callerOf(ctx, request, true);
       if (rest === undefined) throw invalidArgument("repo_id", "the repo uid belongs in the path");
-      const repoUid = requirePathUid(rest, "repo_id");
+      const repoUid = kit.requirePathUid(rest, "repo_id");
       access.require(capabilityFor("tags", "create"), repoUid);
       return ok(v1TagOut(createTag(ctx, v1Draft(bodyObject(request)), repoUid)));
     }
     case "PUT": {
-      const access = await callerOf(ctx, request, true);
-      if (rest === undefined) throw unsupported(request);
-      const uid = requirePathUid(rest, "id");
-      access.require(capabilityFor("tags", "update"), uid);
+      const uid = await kit.v1WriteTarget(ctx, request, rest, capabilityFor("tags", "update"));
       const draft = v1Draft(bodyObject(request)) as Pick<
         TagRecord,
         "name" | "digest" | "deprecated"
       >;
-      const current = existing(ctx.state.tags, uid);
+      const current = kit.existing(ctx.state.tags, uid);
       if (draft.name !== current.name) {
         for (const other of ctx.state.tags.named(draft.name)) {
-          if ((parentOf(other) ?? "") === (parentOf(uid) ?? "")) {
-            throw alreadyExists(`a tag named "${draft.name}" in ${parentOf(uid) ?? ""}`);
+          if ((kit.parentOf(other) ?? "") === (kit.parentOf(uid) ?? "")) {
+            throw alreadyExists(`a tag named "${draft.name}" in ${kit.parentOf(uid) ?? ""}`);
           }
         }
       }
@@ -120,16 +99,13 @@ export const v1Tags: CollectionHandler = async (ctx, request, rest) => {
       return ok(v1TagOut(next));
     }
     case "DELETE": {
-      const access = await callerOf(ctx, request, true);
-      if (rest === undefined) throw unsupported(request);
-      const uid = requirePathUid(rest, "id");
-      access.require(capabilityFor("tags", "delete"), uid);
-      existing(ctx.state.tags, uid);
+      const uid = await kit.v1WriteTarget(ctx, request, rest, capabilityFor("tags", "delete"));
+      kit.existing(ctx.state.tags, uid);
       ctx.state.tags.delete(uid);
       ctx.state.touch();
       return ok({});
     }
     default:
-      throw unsupported(request);
+      throw kit.unsupported(request);
   }
 };

@@ -18,14 +18,7 @@ import { ok } from "../requests";
 import { accountAssociations } from "./account-associations";
 import { groupInvites } from "./group-invites";
 import { identityProviders } from "./identity-providers";
-import {
-  type CollectionHandler,
-  callerOf,
-  type EmulatorContext,
-  parentOf,
-  requirePathUid,
-  unsupported,
-} from "./kit";
+import * as kit from "./kit";
 import { roleBindings } from "./role-bindings";
 import { roleReadable, roles } from "./roles";
 
@@ -43,19 +36,19 @@ function v1Scope(
 ): string[] {
   const slice = (range: UidRange) => range.uids.slice(range.start, range.end);
   const id = request.query.get("id");
-  if (id) return [requirePathUid(id, "id")];
+  if (id) return [kit.requirePathUid(id, "id")];
   const children = request.query.get("uidp.children_of") ?? request.query.get("uidp.childrenOf");
-  if (children) return slice(index.childrenOf(requirePathUid(children, "uidp.children_of")));
+  if (children) return slice(index.childrenOf(kit.requirePathUid(children, "uidp.children_of")));
   const below = request.query.get("uidp.descendants_of") ?? request.query.get("uidp.descendantsOf");
-  if (below) return slice(index.descendantsOf(requirePathUid(below, "uidp.descendants_of")));
+  if (below) return slice(index.descendantsOf(kit.requirePathUid(below, "uidp.descendants_of")));
   const ids = request.query.getAll("uidp.ids");
-  if (ids.length > 0) return ids.map((uid) => requirePathUid(uid, "uidp.ids"));
+  if (ids.length > 0) return ids.map((uid) => kit.requirePathUid(uid, "uidp.ids"));
   return slice(index.all());
 }
 
-export const v1Groups: CollectionHandler = async (ctx, request, uid) => {
-  if (request.method !== "GET" || uid !== undefined) throw unsupported(request);
-  const access = await callerOf(ctx, request, true);
+export const v1Groups: kit.CollectionHandler = async (ctx, request, uid) => {
+  if (request.method !== "GET" || uid !== undefined) throw kit.unsupported(request);
+  const access = await kit.callerOf(ctx, request, true);
   const items: JsonObject[] = [];
   const name = request.query.get("name");
   for (const groupUid of v1Scope(request, ctx.state.groups)) {
@@ -99,8 +92,8 @@ function v1Identity(identity: IdentityRecord): JsonObject {
 }
 
 function readableIdentity(
-  ctx: EmulatorContext,
-  access: Awaited<ReturnType<typeof callerOf>>,
+  ctx: kit.EmulatorContext,
+  access: Awaited<ReturnType<typeof kit.callerOf>>,
   uid: string,
 ): IdentityRecord | undefined {
   const identity = ctx.state.identities.get(uid);
@@ -114,9 +107,9 @@ function readableIdentity(
   return identity;
 }
 
-export const v1Identities: CollectionHandler = async (ctx, request, rest) => {
-  if (request.method !== "GET") throw unsupported(request);
-  const access = await callerOf(ctx, request, true);
+export const v1Identities: kit.CollectionHandler = async (ctx, request, rest) => {
+  if (request.method !== "GET") throw kit.unsupported(request);
+  const access = await kit.callerOf(ctx, request, true);
   if (rest === "lookup") {
     // The identity whose claims are exactly this issuer and subject, among those the
     // caller may read (its own included): never an oracle for others' identities.
@@ -132,7 +125,7 @@ export const v1Identities: CollectionHandler = async (ctx, request, rest) => {
     }
     throw notFound(`identity with issuer ${issuer} and subject ${subject}`);
   }
-  if (rest !== undefined) throw unsupported(request);
+  if (rest !== undefined) throw kit.unsupported(request);
   const items: JsonObject[] = [];
   for (const uid of v1Scope(request, ctx.state.identities)) {
     const identity = readableIdentity(ctx, access, uid);
@@ -154,7 +147,7 @@ const UIDP_KEYS: ReadonlyArray<readonly [string, string]> = [
 
 interface V1List {
   /** The v2beta1 collection that answers, and the key of its list answer. */
-  handler: CollectionHandler;
+  handler: kit.CollectionHandler;
   /** Its kind: the v2 list's path and the key of its answer. */
   kind: CollectionName;
   /** The v1 filter's fields the v2 list reads as they are (`name`, the `uidp.*` keys). */
@@ -162,10 +155,10 @@ interface V1List {
   /** The v1 filter's own conditions on a v2 item (`parent`, `group`); undefined = none. */
   own?(request: ApiRequest): ((item: JsonObject) => boolean) | undefined;
   /** A v2 item in the v1 shape. */
-  shape(ctx: EmulatorContext, item: JsonObject, access: CallerAccess): JsonObject;
+  shape(ctx: kit.EmulatorContext, item: JsonObject, access: CallerAccess): JsonObject;
 }
 
-type CallerAccess = Awaited<ReturnType<typeof callerOf>>;
+type CallerAccess = Awaited<ReturnType<typeof kit.callerOf>>;
 
 function firstOf(query: URLSearchParams, ...names: string[]): string | undefined {
   for (const name of names) {
@@ -182,7 +175,7 @@ function groupCondition(
   return (request) => {
     const group = firstOf(request.query, "group");
     if (group === undefined) return undefined;
-    requirePathUid(group, "group");
+    kit.requirePathUid(group, "group");
     return (item) => match(item, group);
   };
 }
@@ -193,13 +186,13 @@ function groupCondition(
  * the caller's own token (so the caller sees exactly what the v2 list shows it), and
  * each item is reshaped into the v1 message (`id`, `items`). v1 lists have no pages.
  */
-export function v1List(spec: V1List): CollectionHandler {
+export function v1List(spec: V1List): kit.CollectionHandler {
   return async (ctx, request, rest) => {
-    if (request.method !== "GET" || rest !== undefined) throw unsupported(request);
-    const access = await callerOf(ctx, request, true);
+    if (request.method !== "GET" || rest !== undefined) throw kit.unsupported(request);
+    const access = await kit.callerOf(ctx, request, true);
     const query = new URLSearchParams();
     const id = firstOf(request.query, "id");
-    if (id !== undefined) requirePathUid(id, "id");
+    if (id !== undefined) kit.requirePathUid(id, "id");
     if (spec.passes.uidp) {
       for (const [snake, camel] of UIDP_KEYS) {
         const values = request.query.getAll(snake);
@@ -246,7 +239,7 @@ export function v1List(spec: V1List): CollectionHandler {
 
 /** A v1 `Role`: the stored role's capabilities when the caller may read the role. */
 function v1Role(
-  ctx: EmulatorContext,
+  ctx: kit.EmulatorContext,
   access: CallerAccess,
   role: JsonObject | undefined,
 ): JsonObject | undefined {
@@ -261,6 +254,16 @@ function v1Role(
   };
 }
 
+/** A v1 `Role`: the v2 role with `id` for its uid. */
+function v1RoleOut(_ctx: kit.EmulatorContext, role: JsonObject): JsonObject {
+  return {
+    id: role.uid,
+    name: role.name,
+    description: role.description,
+    capabilities: role.capabilities,
+  };
+}
+
 export const v1Roles = v1List({
   handler: roles,
   kind: "roles",
@@ -270,56 +273,62 @@ export const v1Roles = v1List({
     const parent = firstOf(request.query, "parent");
     if (parent === undefined) return undefined;
     if (parent === "/") return (role) => !String(role.uid).includes("/");
-    requirePathUid(parent, "parent");
-    return (role) => String(role.uid).includes("/") && parentOf(String(role.uid)) === parent;
+    kit.requirePathUid(parent, "parent");
+    return (role) => String(role.uid).includes("/") && kit.parentOf(String(role.uid)) === parent;
   },
-  shape: (_ctx, role) => ({
-    id: role.uid,
-    name: role.name,
-    description: role.description,
-    capabilities: role.capabilities,
-  }),
+  shape: v1RoleOut,
 });
+
+/** A v1 `RoleBinding`: group and role inline, the identity's claim match flattened. */
+function v1RoleBindingOut(
+  ctx: kit.EmulatorContext,
+  binding: JsonObject,
+  access: CallerAccess,
+): JsonObject {
+  const identity = binding.identity as JsonObject;
+  const group = binding.group as JsonObject;
+  return {
+    id: binding.uid,
+    group: { id: group.uid, name: group.name, description: group.description },
+    identity: identity.uid,
+    role: v1Role(ctx, access, binding.role as JsonObject),
+    claimMatchIssuer: identity.issuer ?? "",
+    claimMatchSubject: identity.subject ?? "",
+    createdAt: binding.createTime,
+  };
+}
 
 export const v1RoleBindings = v1List({
   handler: roleBindings,
   kind: "roleBindings",
   passes: { uidp: true },
-  shape: (ctx, binding, access) => {
-    const identity = binding.identity as JsonObject;
-    const group = binding.group as JsonObject;
-    return {
-      id: binding.uid,
-      group: { id: group.uid, name: group.name, description: group.description },
-      identity: identity.uid,
-      role: v1Role(ctx, access, binding.role as JsonObject),
-      claimMatchIssuer: identity.issuer ?? "",
-      claimMatchSubject: identity.subject ?? "",
-      createdAt: binding.createTime,
-    };
-  },
+  shape: v1RoleBindingOut,
 });
+
+/**
+ * A v1 `IdentityProvider`: the v2 answer without its times and the OIDC members v1 has
+ * not; the client secret is never answered (v2 leaves it out too).
+ */
+function v1IdentityProviderOut(_ctx: kit.EmulatorContext, provider: JsonObject): JsonObject {
+  const { uid, createTime: _created, updateTime: _updated, oidc, ...rest } = provider;
+  const { pkceEnabled: _pkce, correlationRule: _rule, ...v1Oidc } = oidc as JsonObject;
+  return { id: uid, ...rest, oidc: v1Oidc };
+}
 
 export const v1IdentityProviders = v1List({
   handler: identityProviders,
   kind: "identityProviders",
   passes: { name: true, uidp: true },
-  // The v2 answer without its times and the OIDC members v1 has not; the client secret
-  // is never answered (v2 leaves it out too).
-  shape: (_ctx, provider) => {
-    const { uid, createTime: _created, updateTime: _updated, oidc, ...rest } = provider;
-    const { pkceEnabled: _pkce, correlationRule: _rule, ...v1Oidc } = oidc as JsonObject;
-    return { id: uid, ...rest, oidc: v1Oidc };
-  },
+  shape: v1IdentityProviderOut,
 });
 
-export const v1GroupInvites = v1List({
-  handler: groupInvites,
-  kind: "groupInvites",
-  passes: { keyId: true },
-  // `group`: the invites rooted under that group (its own and its descendants').
-  own: groupCondition((invite, group) => isSameOrBelow(parentOf(String(invite.uid)) ?? "", group)),
-  shape: (ctx, invite, access) => ({
+/** A v1 `GroupInvite`: `expiration` for the expiry time, the role inline. */
+function v1GroupInviteOut(
+  ctx: kit.EmulatorContext,
+  invite: JsonObject,
+  access: CallerAccess,
+): JsonObject {
+  return {
     id: invite.uid,
     expiration: invite.expirationTime,
     keyId: invite.keyId,
@@ -327,8 +336,25 @@ export const v1GroupInvites = v1List({
     email: invite.email,
     createdAt: invite.createTime,
     singleUse: invite.singleUse,
-  }),
+  };
+}
+
+export const v1GroupInvites = v1List({
+  handler: groupInvites,
+  kind: "groupInvites",
+  passes: { keyId: true },
+  // `group`: the invites rooted under that group (its own and its descendants').
+  own: groupCondition((invite, group) =>
+    isSameOrBelow(kit.parentOf(String(invite.uid)) ?? "", group),
+  ),
+  shape: v1GroupInviteOut,
 });
+
+/** A v1 `AccountAssociations`: the v2 answer without its times, `group` for its uid. */
+function v1AccountAssociationOut(_ctx: kit.EmulatorContext, association: JsonObject): JsonObject {
+  const { uid, createTime: _created, updateTime: _updated, ...rest } = association;
+  return { group: uid, ...rest };
+}
 
 export const v1AccountAssociations = v1List({
   handler: accountAssociations,
@@ -336,8 +362,5 @@ export const v1AccountAssociations = v1List({
   passes: { name: true },
   // `group`: the exact group whose association it is (an association's uid is its group's).
   own: groupCondition((association, group) => association.uid === group),
-  shape: (_ctx, association) => {
-    const { uid, createTime: _created, updateTime: _updated, ...rest } = association;
-    return { group: uid, ...rest };
-  },
+  shape: v1AccountAssociationOut,
 });

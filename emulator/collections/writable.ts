@@ -34,17 +34,7 @@ import {
   updatePaths,
 } from "../requests";
 import type { State } from "../state";
-import {
-  type CollectionHandler,
-  callerOf,
-  type EmulatorContext,
-  existing,
-  listEnvelope,
-  requirePathUid,
-  saveUpdate,
-  sortValueOf,
-  unsupported,
-} from "./kit";
+import * as kit from "./kit";
 
 export interface StoredRecord {
   uid: string;
@@ -66,7 +56,7 @@ export interface WriteSteps<W> {
 
 /** Everything a create's steps see. */
 export interface CreateWrite<D> {
-  ctx: EmulatorContext;
+  ctx: kit.EmulatorContext;
   access: Access;
   parentUid: string;
   draft: D;
@@ -74,7 +64,7 @@ export interface CreateWrite<D> {
 
 /** Everything an update's steps see. */
 export interface UpdateWrite<T> {
-  ctx: EmulatorContext;
+  ctx: kit.EmulatorContext;
   access: Access;
   current: T;
   next: T;
@@ -100,17 +90,17 @@ export interface WritableSpec<T extends StoredRecord, D> {
    */
   name: NameOf<T>;
   /** The record as the API answers it to `access`. */
-  out(ctx: EmulatorContext, record: T, access: Access): JsonObject;
+  out(ctx: kit.EmulatorContext, record: T, access: Access): JsonObject;
   /** The record as a List answers it, when a List shows less than a Get; default `out`. */
-  listOut?(ctx: EmulatorContext, record: T, access: Access): JsonObject;
+  listOut?(ctx: kit.EmulatorContext, record: T, access: Access): JsonObject;
   /**
    * Steps 1 and 2 for Get, Update and Delete. The default: `uid` is a path uid and the
    * caller holds the verb's capability on it (a Get needs the collection's LIST). May answer the record when finding it is part of
    * the check (flat uids have no group to check a capability on before the look-up).
    */
-  authorize?(ctx: EmulatorContext, access: Access, uid: string, verb: Verb): T | undefined;
+  authorize?(ctx: kit.EmulatorContext, access: Access, uid: string, verb: Verb): T | undefined;
   /** The record at `uid` once authorized; default: the stored one, else NOT_FOUND `uid`. */
-  load?(ctx: EmulatorContext, uid: string): T;
+  load?(ctx: kit.EmulatorContext, uid: string): T;
   list: ListSpec<T>;
   create?: CreateSpec<T, D>;
   update?: UpdateSpec<T>;
@@ -127,7 +117,7 @@ export interface ListSpec<T> {
    * the answer does not show, so a name the answer blanks for this reader sorts as
    * blank (else a caller could bisect it with names of its own).
    */
-  sortName(ctx: EmulatorContext, record: T, reader: Access): string;
+  sortName(ctx: kit.EmulatorContext, record: T, reader: Access): string;
   /**
    * Whether `sortName` depends on the reader (a binding's identity name): such an order
    * cannot come from the collection's shared order index, which holds one key a record.
@@ -139,9 +129,9 @@ export interface ListSpec<T> {
    * Which records the caller sees; default: the LIST capability on the record's uid (with no
    * per-item check when one grant covers the whole scope).
    */
-  visible?(ctx: EmulatorContext, access: Access, record: T): boolean;
+  visible?(ctx: kit.EmulatorContext, access: Access, record: T): boolean;
   /** Extra condition from the filters; undefined when no filter applies. */
-  match?(ctx: EmulatorContext, params: ListParams): ((record: T) => boolean) | undefined;
+  match?(ctx: kit.EmulatorContext, params: ListParams): ((record: T) => boolean) | undefined;
   /** For flat uids: the group a record hangs under (see `ListRequest.scopeParentOf`). */
   scopeParentOf?(record: T): string;
 }
@@ -161,29 +151,29 @@ export interface CreateSpec<T, D> extends WriteSteps<CreateWrite<D>> {
    * more than a uid there (a group's parent: a uid, a uid suffix or a group's name);
    * default: a uid. Not called without a parent when `root` is given.
    */
-  parent?(ctx: EmulatorContext, access: Access, given: string): string;
+  parent?(ctx: kit.EmulatorContext, access: Access, given: string): string;
   /** The whole create of a record without a parent (a root organisation). */
-  root?(ctx: EmulatorContext, access: Access, body: JsonObject): T;
+  root?(ctx: kit.EmulatorContext, access: Access, body: JsonObject): T;
   /** Step 3: the body, validated. Step 4 then checks the parent group exists, then `references`. */
-  body(ctx: EmulatorContext, body: JsonObject, parentUid: string): D;
+  body(ctx: kit.EmulatorContext, body: JsonObject, parentUid: string): D;
   /** The new record; called after every check passed. */
-  build(ctx: EmulatorContext, draft: D, parentUid: string, now: string): T;
+  build(ctx: kit.EmulatorContext, draft: D, parentUid: string, now: string): T;
   /** Stores the new record; default: insert into the store. */
-  insert?(ctx: EmulatorContext, record: T): void;
+  insert?(ctx: kit.EmulatorContext, record: T): void;
 }
 
 export interface UpdateSpec<T> extends WriteSteps<UpdateWrite<T>> {
   /** The update mask paths this collection accepts. */
   writable: readonly string[];
   /** Step 2 beyond the UPDATE capability on the uid (e.g. a capability on the record's group). */
-  authorize?(ctx: EmulatorContext, access: Access, current: T): void;
+  authorize?(ctx: kit.EmulatorContext, access: Access, current: T): void;
   /**
    * Step 3: `current` with the paths applied from the body, validated. `request` is
    * there for a collection whose mask paths depend on the record (an identity's `*`
    * stands for the object of its own kind).
    */
   apply(
-    ctx: EmulatorContext,
+    ctx: kit.EmulatorContext,
     current: T,
     body: JsonObject,
     paths: string[],
@@ -193,7 +183,7 @@ export interface UpdateSpec<T> extends WriteSteps<UpdateWrite<T>> {
   /** The fields compared to tell a change from a no-op (no write, no new updateTime). */
   fields: ReadonlyArray<keyof T>;
   /** Stores the updated record; default: replace it in the store. */
-  store?(ctx: EmulatorContext, record: T): void;
+  store?(ctx: kit.EmulatorContext, record: T): void;
 }
 
 export interface DeleteSpec<T> {
@@ -201,11 +191,11 @@ export interface DeleteSpec<T> {
    * The record to delete once authorized; undefined makes the delete succeed with
    * nothing removed (an idempotent delete). Default: the spec's `load`.
    */
-  load?(ctx: EmulatorContext, uid: string): T | undefined;
+  load?(ctx: kit.EmulatorContext, uid: string): T | undefined;
   /** Refuses the delete (FAILED_PRECONDITION) while something still needs the record. */
-  refuse?(ctx: EmulatorContext, record: T): void;
+  refuse?(ctx: kit.EmulatorContext, record: T): void;
   /** Removes the record; default: delete it from the store. */
-  remove?(ctx: EmulatorContext, record: T): void;
+  remove?(ctx: kit.EmulatorContext, record: T): void;
 }
 
 /** Runs the steps 4 to 7 a write declares, in order. */
@@ -219,19 +209,19 @@ function runSteps<W>(steps: WriteSteps<W>, write: W): void {
 /** The request handler of a writable collection. */
 export function writableCollection<T extends StoredRecord, D>(
   spec: WritableSpec<T, D>,
-): CollectionHandler {
+): kit.CollectionHandler {
   /** The kind's store; `NameOf<T>` ties its records to `T`. */
   const store = (state: State) => state.collection(spec.name) as unknown as IndexedCollection<T>;
-  const authorize = (ctx: EmulatorContext, access: Access, uid: string, verb: Verb) => {
+  const authorize = (ctx: kit.EmulatorContext, access: Access, uid: string, verb: Verb) => {
     if (spec.authorize) return spec.authorize(ctx, access, uid, verb);
-    requirePathUid(uid);
+    kit.requirePathUid(uid);
     access.require(capabilityFor(spec.name, verb), uid);
     return undefined;
   };
-  const load = (ctx: EmulatorContext, uid: string): T =>
-    spec.load ? spec.load(ctx, uid) : existing(store(ctx.state), uid);
+  const load = (ctx: kit.EmulatorContext, uid: string): T =>
+    spec.load ? spec.load(ctx, uid) : kit.existing(store(ctx.state), uid);
 
-  function list(ctx: EmulatorContext, request: ApiRequest, access: Access): ApiResponse {
+  function list(ctx: kit.EmulatorContext, request: ApiRequest, access: Access): ApiResponse {
     const listing = spec.list;
     const params = parseListParams(request.query, listing.filters, listing.options);
     let visible: ((record: T) => boolean) | undefined;
@@ -246,7 +236,7 @@ export function writableCollection<T extends StoredRecord, D>(
       visible = filter && ((record) => filter(record.uid));
     }
     const match = listing.match?.(ctx, params);
-    const common = sortValueOf<T>((record) => listing.sortName(ctx, record, access));
+    const common = kit.sortValueOf<T>((record) => listing.sortName(ctx, record, access));
     const result = runList<T>({
       collectionKey: spec.name,
       collection: store(ctx.state),
@@ -262,30 +252,30 @@ export function writableCollection<T extends StoredRecord, D>(
       pageTokenKey: ctx.tokens.pageTokenKey,
     });
     const shape = spec.listOut ?? spec.out;
-    return listEnvelope(spec.name, result, (record) => shape(ctx, record, access));
+    return kit.listEnvelope(spec.name, result, (record) => shape(ctx, record, access));
   }
 
   function create(
-    ctx: EmulatorContext,
+    ctx: kit.EmulatorContext,
     request: ApiRequest,
     access: Access,
     uid: string | undefined,
   ): ApiResponse {
     const creating = spec.create;
-    if (!creating) throw unsupported(request);
+    if (!creating) throw kit.unsupported(request);
     if (uid === undefined && creating.root) {
       return ok(spec.out(ctx, creating.root(ctx, access, bodyObject(request)), access));
     }
     if (uid === undefined) throw invalidArgument("parent", creating.parentHint);
     const parentUid = creating.parent
       ? creating.parent(ctx, access, uid)
-      : requirePathUid(uid, "parent");
+      : kit.requirePathUid(uid, "parent");
     for (const capability of creating.capabilities ?? [capabilityFor(spec.name, "create")]) {
       access.require(capability, parentUid);
     }
     const draft = creating.body(ctx, bodyObject(request), parentUid);
     // Step 4 begins with the parent: a group, unless the collection says otherwise.
-    existing(ctx.state.collection(creating.parentCollection ?? "groups"), parentUid);
+    kit.existing(ctx.state.collection(creating.parentCollection ?? "groups"), parentUid);
     runSteps(creating, { ctx, access, parentUid, draft });
     const record = creating.build(ctx, draft, parentUid, ctx.clock.isoNow());
     if (creating.insert) creating.insert(ctx, record);
@@ -295,13 +285,13 @@ export function writableCollection<T extends StoredRecord, D>(
   }
 
   function update(
-    ctx: EmulatorContext,
+    ctx: kit.EmulatorContext,
     request: ApiRequest,
     access: Access,
     uid: string,
   ): ApiResponse {
     const updating = spec.update;
-    if (!updating) throw unsupported(request);
+    if (!updating) throw kit.unsupported(request);
     const found = authorize(ctx, access, uid, "update");
     const body = bodyObject(request);
     const { paths, masked } = updatePaths(request, body, updating.writable);
@@ -309,7 +299,7 @@ export function writableCollection<T extends StoredRecord, D>(
     updating.authorize?.(ctx, access, current);
     const next = updating.apply(ctx, current, body, paths, masked, request);
     runSteps(updating, { ctx, access, current, next, paths });
-    const stored = saveUpdate(ctx, current, next, updating.fields, (record) => {
+    const stored = kit.saveUpdate(ctx, current, next, updating.fields, (record) => {
       if (updating.store) updating.store(ctx, record);
       else store(ctx.state).replace(record);
     });
@@ -317,13 +307,13 @@ export function writableCollection<T extends StoredRecord, D>(
   }
 
   function remove(
-    ctx: EmulatorContext,
+    ctx: kit.EmulatorContext,
     request: ApiRequest,
     access: Access,
     uid: string,
   ): ApiResponse {
     const deleting = spec.delete;
-    if (!deleting) throw unsupported(request);
+    if (!deleting) throw kit.unsupported(request);
     const found = authorize(ctx, access, uid, "delete");
     const record = found ?? (deleting.load ? deleting.load(ctx, uid) : load(ctx, uid));
     if (record === undefined) return ok({});
@@ -335,7 +325,7 @@ export function writableCollection<T extends StoredRecord, D>(
   }
 
   return async (ctx, request, uid) => {
-    const access = await callerOf(ctx, request, true);
+    const access = await kit.callerOf(ctx, request, true);
     switch (request.method) {
       case "GET": {
         if (uid === undefined) return list(ctx, request, access);
@@ -345,13 +335,13 @@ export function writableCollection<T extends StoredRecord, D>(
       case "POST":
         return create(ctx, request, access, uid);
       case "PATCH":
-        if (uid === undefined) throw unsupported(request);
+        if (uid === undefined) throw kit.unsupported(request);
         return update(ctx, request, access, uid);
       case "DELETE":
-        if (uid === undefined) throw unsupported(request);
+        if (uid === undefined) throw kit.unsupported(request);
         return remove(ctx, request, access, uid);
       default:
-        throw unsupported(request);
+        throw kit.unsupported(request);
     }
   };
 }

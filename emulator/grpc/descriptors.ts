@@ -218,6 +218,21 @@ export function stringOf(bytes: Uint8Array): string {
   return Buffer.from(bytes).toString("utf8");
 }
 
+/** A descriptor's string field `nameField` (the last one given) and its `partField` members. */
+function nameAndParts(
+  bytes: Uint8Array,
+  nameField: number,
+  partField: number,
+): [string, Uint8Array[]] {
+  let name = "";
+  const parts: Uint8Array[] = [];
+  for (const [number, value] of delimited(bytes)) {
+    if (number === nameField) name = stringOf(value);
+    if (number === partField) parts.push(value);
+  }
+  return [name, parts];
+}
+
 /**
  * `/<package>.<Service>/<Method>` -> its HTTP bindings, read from the methods' options
  * in the raw set (the generic descriptor types do not carry extensions) and decoded
@@ -233,29 +248,17 @@ function httpRulesOf(
   const HttpRule = root.lookupType("google.api.HttpRule");
   for (const [fileField, file] of delimited(bytes)) {
     if (fileField !== 1) continue;
-    let pkg = "";
-    const services: Uint8Array[] = [];
-    for (const [number, value] of delimited(file)) {
-      if (number === 2) pkg = stringOf(value);
-      if (number === 6) services.push(value);
-    }
+    // FileDescriptorProto: package 2, service 6.
+    const [pkg, services] = nameAndParts(file, 2, 6);
     for (const service of services) {
-      let serviceName = "";
-      const methods: Uint8Array[] = [];
-      for (const [number, value] of delimited(service)) {
-        if (number === 1) serviceName = stringOf(value);
-        if (number === 2) methods.push(value);
-      }
+      // ServiceDescriptorProto: name 1, method 2.
+      const [serviceName, methods] = nameAndParts(service, 1, 2);
       for (const method of methods) {
-        let methodName = "";
+        // MethodDescriptorProto: name 1, options 4.
+        const [methodName, options] = nameAndParts(method, 1, 4);
         let rule: Uint8Array | undefined;
-        for (const [number, value] of delimited(method)) {
-          if (number === 1) methodName = stringOf(value);
-          if (number === 4) {
-            for (const [option, optionValue] of delimited(value)) {
-              if (option === extension) rule = optionValue;
-            }
-          }
+        for (const [option, optionValue] of options.flatMap((message) => [...delimited(message)])) {
+          if (option === extension) rule = optionValue;
         }
         if (!rule) continue;
         const decoded = HttpRule.toObject(HttpRule.decode(rule)) as RawHttpRule;

@@ -22,49 +22,59 @@ function withOneof(name: string, plain: number, fields: Record<string, protobuf.
   return { oneofs: { [name]: { oneof: Object.keys(fields).slice(plain) } }, fields };
 }
 
+/** A `string` field numbered `id`. */
+function text(id: number): protobuf.IField {
+  return { type: "string", id };
+}
+
+/** A field of the message `type`, numbered `id`. */
+function message(type: string, id: number): protobuf.IField {
+  return { type, id };
+}
+
 const REFLECTION = protobuf.Root.fromJSON({
   nested: {
     reflection: {
       nested: {
         ServerReflectionRequest: withOneof("messageRequest", 1, {
-          host: { type: "string", id: 1 },
-          fileByFilename: { type: "string", id: 3 },
-          fileContainingSymbol: { type: "string", id: 4 },
-          fileContainingExtension: { type: "ExtensionRequest", id: 5 },
-          allExtensionNumbersOfType: { type: "string", id: 6 },
-          listServices: { type: "string", id: 7 },
+          host: text(1),
+          fileByFilename: text(3),
+          fileContainingSymbol: text(4),
+          fileContainingExtension: message("ExtensionRequest", 5),
+          allExtensionNumbersOfType: text(6),
+          listServices: text(7),
         }),
         ExtensionRequest: {
           fields: {
-            containingType: { type: "string", id: 1 },
+            containingType: text(1),
             extensionNumber: { type: "int32", id: 2 },
           },
         },
         ServerReflectionResponse: withOneof("messageResponse", 2, {
-          validHost: { type: "string", id: 1 },
-          originalRequest: { type: "ServerReflectionRequest", id: 2 },
-          fileDescriptorResponse: { type: "FileDescriptorResponse", id: 4 },
-          allExtensionNumbersResponse: { type: "ExtensionNumberResponse", id: 5 },
-          listServicesResponse: { type: "ListServiceResponse", id: 6 },
-          errorResponse: { type: "ErrorResponse", id: 7 },
+          validHost: text(1),
+          originalRequest: message("ServerReflectionRequest", 2),
+          fileDescriptorResponse: message("FileDescriptorResponse", 4),
+          allExtensionNumbersResponse: message("ExtensionNumberResponse", 5),
+          listServicesResponse: message("ListServiceResponse", 6),
+          errorResponse: message("ErrorResponse", 7),
         }),
         FileDescriptorResponse: {
           fields: { fileDescriptorProto: { rule: "repeated", type: "bytes", id: 1 } },
         },
         ExtensionNumberResponse: {
           fields: {
-            baseTypeName: { type: "string", id: 1 },
+            baseTypeName: text(1),
             extensionNumber: { rule: "repeated", type: "int32", id: 2 },
           },
         },
         ListServiceResponse: {
           fields: { service: { rule: "repeated", type: "ServiceResponse", id: 1 } },
         },
-        ServiceResponse: { fields: { name: { type: "string", id: 1 } } },
+        ServiceResponse: { fields: { name: text(1) } },
         ErrorResponse: {
           fields: {
             errorCode: { type: "int32", id: 1 },
-            errorMessage: { type: "string", id: 2 },
+            errorMessage: text(2),
           },
         },
       },

@@ -11,6 +11,7 @@ import { BadResponseError, GrpcCode } from "../core/errors";
 import { resourcePath } from "../core/path";
 import { type ApiRequester, ApiResource } from "../core/resource";
 import { isRecord, ShapeError, ShapeReader } from "../core/shape";
+import { parentOf } from "../uids";
 import { checkEnum } from "./decode";
 import { MAX_README_CHARS } from "./registry";
 
@@ -166,11 +167,6 @@ export function decodeV1Tag(raw: unknown, at = "tag"): V1Tag {
   };
 }
 
-/** The uid of the object `uid` is directly under. */
-function parentOf(uid: string): string {
-  return uid.slice(0, Math.max(0, uid.lastIndexOf("/")));
-}
-
 const CREATE_ADVICE =
   "the create may or may not have taken effect. Not retried: look the resource up before trying again.";
 
@@ -196,6 +192,45 @@ function writeAnswer<T extends { id: string }>(
       ? unknownOutcome(error, request, CREATE_ADVICE)
       : badShape(error, request);
   }
+}
+
+/** The answer of a v1 create at `path`: the object made, which must be a child of `parentId`. */
+function createdAnswer<T extends { id: string }>(
+  answer: unknown,
+  path: string,
+  parentId: string,
+  noun: "repo" | "tag",
+  decode: (raw: unknown, at: string) => T,
+): T {
+  return writeAnswer(answer, { method: "POST", path }, noun, decode, (made) =>
+    parentOf(made.id) === parentId ? undefined : `is not a ${noun} of ${parentId}`,
+  );
+}
+
+/** A v1 update: PUT the whole object at `path`, answered by the object, which must be `id`. */
+async function putWhole<T extends { id: string }>(
+  client: ApiRequester,
+  path: string,
+  id: string,
+  body: Record<string, unknown>,
+  noun: "repo" | "tag",
+  decode: (raw: unknown, at: string) => T,
+  options: RequestOptions | undefined,
+): Promise<T> {
+  const answer = await client.call({ method: "PUT", path, body, options });
+  return writeAnswer(answer, { method: "PUT", path }, noun, decode, (made) =>
+    made.id === id ? undefined : `is not the ${noun} updated (${id})`,
+  );
+}
+
+/** A v1 delete of the object `id` under `base`. */
+async function deleteOne(
+  client: ApiRequester,
+  base: string,
+  id: string,
+  options: RequestOptions | undefined,
+): Promise<void> {
+  await client.call({ method: "DELETE", path: resourcePath(base, id, "id"), options });
 }
 
 /** Checks what a write sends, naming the field and the rule, before any request. */
@@ -282,32 +317,18 @@ export class V1Repos extends V1Listing<V1Repo> {
       body,
       options,
     });
-    return writeAnswer(answer, { method: "POST", path }, "repo", decodeV1Repo, (made) =>
-      parentOf(made.id) === parentId ? undefined : `is not a repo of ${parentId}`,
-    );
+    return createdAnswer(answer, path, parentId, "repo", decodeV1Repo);
   }
 
   /** UpdateRepo: the whole repo `id` (fields left out are cleared). */
   async update(id: string, repo: V1RepoFields, options?: RequestOptions): Promise<V1RepoWritten> {
     const path = resourcePath(V1Repos.PATH, id, "id");
-    const answer = await this.client.call({
-      method: "PUT",
-      path,
-      body: repoBody(repo, id),
-      options,
-    });
-    return writeAnswer(answer, { method: "PUT", path }, "repo", decodeV1Repo, (made) =>
-      made.id === id ? undefined : `is not the repo updated (${id})`,
-    );
+    return putWhole(this.client, path, id, repoBody(repo, id), "repo", decodeV1Repo, options);
   }
 
   /** DeleteRepo (with its tags). */
   async delete(id: string, options?: RequestOptions): Promise<void> {
-    await this.client.call({
-      method: "DELETE",
-      path: resourcePath(V1Repos.PATH, id, "id"),
-      options,
-    });
+    await deleteOne(this.client, V1Repos.PATH, id, options);
   }
 }
 
@@ -348,27 +369,18 @@ export class V1Tags extends ApiResource {
   /** CreateTag in repo `repoId`. */
   async create(repoId: string, tag: V1TagFields, options?: RequestOptions): Promise<V1Tag> {
     const path = resourcePath(V1Tags.PATH, repoId, "repoId");
-    const body = await this.client.call({ method: "POST", path, body: tagBody(tag), options });
-    return writeAnswer(body, { method: "POST", path }, "tag", decodeV1Tag, (made) =>
-      parentOf(made.id) === repoId ? undefined : `is not a tag of ${repoId}`,
-    );
+    const answer = await this.client.call({ method: "POST", path, body: tagBody(tag), options });
+    return createdAnswer(answer, path, repoId, "tag", decodeV1Tag);
   }
 
   /** UpdateTag: the whole tag `id`. */
   async update(id: string, tag: V1TagFields, options?: RequestOptions): Promise<V1Tag> {
     const path = resourcePath(V1Tags.PATH, id, "id");
-    const body = await this.client.call({ method: "PUT", path, body: tagBody(tag, id), options });
-    return writeAnswer(body, { method: "PUT", path }, "tag", decodeV1Tag, (made) =>
-      made.id === id ? undefined : `is not the tag updated (${id})`,
-    );
+    return putWhole(this.client, path, id, tagBody(tag, id), "tag", decodeV1Tag, options);
   }
 
   /** DeleteTag. */
   async delete(id: string, options?: RequestOptions): Promise<void> {
-    await this.client.call({
-      method: "DELETE",
-      path: resourcePath(V1Tags.PATH, id, "id"),
-      options,
-    });
+    await deleteOne(this.client, V1Tags.PATH, id, options);
   }
 }
