@@ -6,22 +6,26 @@
  * Written against the protocol modules `@pulumi/pulumi` ships (`proto/`), not its
  * `provider.main`, which drops the configure request's settings, hands secret envelopes
  * to `check` as they are and answers no detailed diff nor preview outputs. Only these
- * modules are loaded at start; the lookups (which need the rest of `@pulumi/pulumi`)
- * load with the first invoke.
+ * modules of `@pulumi/pulumi` are loaded, never the rest of it: the lookups are served
+ * with the settings checked at configure, and read no config of their own.
  */
 import { createRequire } from "node:module";
+import type { IrmClient, Role } from "../../sdk/index";
 import { onTopLevelInputs } from "../checks";
 import { checkedProviderSettings, clientFor, type ProviderSettings, whatToCheck } from "../config";
+import { rememberRole } from "../handlers/checked-role";
 import {
   canonical,
   type HandlerContext,
   providerClock,
   type ResourceHandler,
 } from "../handlers/common";
+import { rememberExisting } from "../handlers/object-handler";
 import { PROVIDER_KINDS } from "../kinds";
+import * as lookups from "../lookups";
 import { UserError } from "../user-error";
 import type { NativeSchema } from "./schema";
-import { INVOKES, PACKAGE, resourceToken } from "./tokens";
+import { INVOKES, type InvokeSpec, PACKAGE, resourceToken } from "./tokens";
 import { defined, type Plain, UNKNOWN, unwrapSecrets, wrapSecrets } from "./values";
 
 // The protocol modules, and gRPC as `@pulumi/pulumi` itself resolves it (one copy).
@@ -49,6 +53,12 @@ interface TypeInfo {
   /** Every input property the schema declares. */
   inputs: readonly string[];
 }
+
+/** The lookups, by their export's name (`InvokeSpec.lookup`). */
+const LOOKUPS = lookups as unknown as Record<
+  string,
+  (args: Plain, opts: { settings: ProviderSettings }) => Promise<unknown>
+>;
 
 /** The provider text a dynamic resource keeps in its inputs and state. */
 const DYNAMIC_TEXT = "__provider";
@@ -95,6 +105,22 @@ function typeOf(request: Message): string {
 function changedKeys(olds: Plain, news: Plain, keys: Iterable<string>): string[] {
   const text = (value: unknown) => (value === "" ? "" : canonical(value));
   return [...keys].filter((key) => text(olds[key]) !== text(news[key]));
+}
+
+/**
+ * What a function's answer tells the checks of the same process, so that they ask the
+ * API nothing more: each object read exists, with the groups above it (a new object's
+ * container is not read again), and a role is recorded as `checkedRole` records it (a
+ * binding that grants a role the program looked up by name reads no role).
+ */
+function rememberAnswer(client: IrmClient, invoke: InvokeSpec, result: unknown): void {
+  if (invoke.returns === undefined) return;
+  for (const item of Array.isArray(result) ? result : [result]) {
+    const uid = (item as { uid?: unknown } | undefined)?.uid;
+    if (typeof uid !== "string" || uid === "") continue;
+    rememberExisting(client, uid);
+    if (invoke.returns === "Role") rememberRole(client, item as Role);
+  }
 }
 
 /** Builds the service's implementation; `schema` is the generated schema (`schema.ts`). */
@@ -364,12 +390,10 @@ export function providerService(schema: NativeSchema, version: string) {
       const invoke = INVOKES[token];
       if (invoke === undefined) throw new UserError(`${PACKAGE}: unknown function ${token}`);
       const args = unwrapSecrets(plainOf(request.getArgs())).plain;
-      // Loaded with the first invoke: the lookups need the rest of `@pulumi/pulumi`.
-      const lookups = require("../lookups") as Record<
-        string,
-        (args: Plain, opts: { settings: ProviderSettings }) => Promise<unknown>
-      >;
-      const result = await lookups[invoke.lookup](args, { settings: current() });
+      // The settings checked at configure: the lookup reads no config (nor `@pulumi/pulumi`).
+      const lookup = LOOKUPS[invoke.lookup];
+      const result = await lookup(args, { settings: current() });
+      rememberAnswer(context.client(), invoke, result);
       const response = new messages.InvokeResponse();
       response.setReturn(structOf(invoke.listing ? { items: result } : (result as Plain)));
       return response;

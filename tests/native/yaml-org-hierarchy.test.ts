@@ -8,7 +8,7 @@ import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
 import { readOrganisation } from "../../harness/org-snapshot";
 import { writesOf } from "../../harness/request-names";
 import { describeOnEngine, type EngineStack, type Step } from "../support/engine-stack";
-import { createYamlStack, editYaml, runCli } from "./support";
+import { createYamlStack, editYaml, lookupsApart, runCli } from "./support";
 
 const sorted = (list: string[]) => [...list].sort();
 const describeSteps = (steps: Step[]) => sorted(steps.map((s) => `${s.op} ${s.name}`));
@@ -40,8 +40,19 @@ describeOnEngine(
         preview.changes.every((s) => s.op === "create" && s.type.startsWith("irm:index:")),
       ).toBe(true);
       const requests = await stack.takeRequests();
-      // Reads only: the role and repository lookups and the checks' existence reads.
       expect(writesOf(requests)).toEqual([]);
+      // The program's own lookups (what it asked for: one List each), and apart from
+      // them what the resources' checks read: the roles the bindings grant come from the
+      // lookups (no read); `engineering`'s parent is read, as the YAML host registers it
+      // before it calls getRepo, whose answer would have told it.
+      const { lookups, resources } = lookupsApart(requests);
+      expect(lookups).toEqual([
+        "GET /iam/v2beta1/roles?name=editor&page_size=200 200",
+        "GET /iam/v2beta1/roles?name=viewer&page_size=200 200",
+        "GET /iam/v2beta1/roles?name=registry.pull&page_size=200 200",
+        "GET /registry/v2beta1/repos?uidp.descendants_of=ROOT&name=internal-api&page_size=200 200",
+      ]);
+      expect(resources).toEqual(["GET /iam/v2beta1/groups/ROOT 200"]);
       expect(await stack.resources()).toEqual([]);
     });
 

@@ -1,0 +1,150 @@
+/**
+ * The native plugin's own cost, as the engine runs it (`plugin/pulumi-resource-irm`, the
+ * built package): which modules it loads (never the whole of `@pulumi/pulumi`, a
+ * function call included), and what the checks ask the API after the program's lookups
+ * (nothing the lookups already answered).
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import * as grpc from "@grpc/grpc-js";
+import * as providerService from "@pulumi/pulumi/proto/provider_grpc_pb";
+import * as messages from "@pulumi/pulumi/proto/provider_pb";
+import { Struct } from "google-protobuf/google/protobuf/struct_pb";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
+import { REPO_ROOT } from "../../harness/installed-package";
+
+const PLUGIN = path.join(REPO_ROOT, "plugin", "pulumi-resource-irm");
+
+type Plain = Record<string, unknown>;
+// biome-ignore lint/suspicious/noExplicitAny: generated protobuf messages
+type Message = any;
+
+describe("the native plugin, lean", () => {
+  let emulator: TestEmulator;
+  let plugin: ChildProcess;
+  let exited: Promise<number | null>;
+  let client: InstanceType<typeof providerService.ResourceProviderClient>;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "irm-plugin-lean-"));
+  const modulesFile = path.join(dir, "modules.json");
+
+  const call = (method: string, request: Message): Promise<Message> =>
+    new Promise((resolve, reject) =>
+      (
+        client as unknown as Record<
+          string,
+          (request: Message, done: (error: Error | null, response: Message) => void) => void
+        >
+      )[method](request, (error: Error | null, response: Message) =>
+        error ? reject(error) : resolve(response),
+      ),
+    );
+  const struct = (plain: Plain) => Struct.fromJavaScript(plain as never);
+  const invoke = async (tok: string, args: Plain) => {
+    const request = new messages.InvokeRequest();
+    request.setTok(tok);
+    request.setArgs(struct(args));
+    return (await call("invoke", request)).getReturn().toJavaScript() as Plain;
+  };
+  const check = async (type: string, news: Plain) => {
+    const request = new messages.CheckRequest();
+    request.setUrn(`urn:pulumi:dev::p::${type}::r`);
+    request.setOlds(struct({}));
+    request.setNews(struct(news));
+    const response = await call("check", request);
+    return {
+      inputs: response.getInputs()?.toJavaScript() as Plain,
+      failures: response.getFailuresList().map((f: Message) => f.getReason()),
+    };
+  };
+  const requests = async () =>
+    (await emulator.requests()).map((r) => `${r.method} ${r.path}${r.query ? `?${r.query}` : ""}`);
+
+  beforeAll(async () => {
+    emulator = await startTestEmulator();
+    // Records, as the plugin exits, every module file it loaded.
+    const preload = path.join(dir, "record-modules.cjs");
+    fs.writeFileSync(
+      preload,
+      `process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(modulesFile)}, JSON.stringify(Object.keys(require.cache))));\n`,
+    );
+    plugin = spawn(process.execPath, ["--require", preload, PLUGIN, "127.0.0.1:1"], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    exited = new Promise((resolve) => plugin.once("exit", (code) => resolve(code)));
+    const port = await new Promise<string>((resolve, reject) => {
+      plugin.stdout?.once("data", (chunk: Buffer) => resolve(chunk.toString().trim()));
+      plugin.once("exit", (code) => reject(new Error(`plugin exited with ${code}`)));
+    });
+    client = new providerService.ResourceProviderClient(
+      `127.0.0.1:${port}`,
+      grpc.credentials.createInsecure(),
+    );
+    const request = new messages.ConfigureRequest();
+    request.setArgs(struct({ apiUrl: emulator.url, token: emulator.token }));
+    request.setAcceptsecrets(true);
+    await call("configure", request);
+  }, 30_000);
+
+  afterAll(async () => {
+    client?.close();
+    if (plugin?.exitCode === null) plugin.kill();
+    await emulator?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("checks a binding of a role the program looked up, and an object under a group it looked up, without a request", async () => {
+    const root = emulator.rootGroupUid;
+    expect((await invoke("irm:index:getGroup", { uid: root })).uid).toBe(root);
+    const viewer = await invoke("irm:index:getRole", { name: "viewer" });
+    const custom = await invoke("irm:index:getRoles", {});
+    expect(await requests()).toEqual([
+      `GET /iam/v2beta1/groups/${root}`,
+      "GET /iam/v2beta1/roles?name=viewer&page_size=200",
+      "GET /iam/v2beta1/roles?page_size=200",
+    ]);
+    expect((custom.items as Plain[]).length).toBeGreaterThan(0);
+    await emulator.clearRequests();
+
+    const group = await check("irm:index:Group", { parentUid: root, name: "team" });
+    expect(group.failures).toEqual([]);
+    const binding = await check("irm:index:RoleBinding", {
+      groupUid: root,
+      identityUid: `${root}/0123456789abcdef`,
+      roleUid: viewer.uid,
+    });
+    expect(binding.failures).toEqual([]);
+    // What a policy judges the binding by, as a check that reads the role records it.
+    expect(binding.inputs.checkedRole).toEqual({ uid: viewer.uid, name: "viewer", builtIn: true });
+    expect(await requests()).toEqual([]);
+
+    // A role a listing answered is known too.
+    const owner = (custom.items as Plain[]).find((role) => role.name === "owner");
+    expect(owner).toBeDefined();
+    const other = await check("irm:index:RoleBinding", {
+      groupUid: root,
+      identityUid: `${root}/0123456789abcdef`,
+      roleUid: owner?.uid,
+    });
+    expect(other.inputs.checkedRole).toMatchObject({ uid: owner?.uid, name: "owner" });
+    expect(await requests()).toEqual([]);
+  });
+
+  it("serves functions without loading the whole of @pulumi/pulumi", async () => {
+    await invoke("irm:index:getRepos", {});
+    plugin.kill("SIGTERM");
+    expect(await exited).toBe(0);
+    const loaded = JSON.parse(fs.readFileSync(modulesFile, "utf8")) as string[];
+    const pulumiDir = `${path.sep}node_modules${path.sep}@pulumi${path.sep}pulumi${path.sep}`;
+    const fromPulumi = loaded
+      .filter((file) => file.includes(pulumiDir))
+      .map((file) => file.slice(file.lastIndexOf(pulumiDir) + pulumiDir.length));
+    // Its protocol modules only (the gRPC service and messages).
+    expect(fromPulumi.length).toBeGreaterThan(0);
+    expect(fromPulumi.filter((file) => !file.startsWith(`proto${path.sep}`))).toEqual([]);
+    // Nor a TypeScript compiler.
+    expect(loaded.filter((file) => /node_modules[\\/]typescript[\\/]/.test(file))).toEqual([]);
+  });
+});
