@@ -59,18 +59,27 @@ describe("the native plugin, lean", () => {
       failures: response.getFailuresList().map((f: Message) => f.getReason()),
     };
   };
+  /** A preload that records, as the plugin exits, every module file it loaded into `file`. */
+  const recorder = (file: string) => {
+    const preload = path.join(dir, `record-${path.basename(file, ".json")}.cjs`);
+    fs.writeFileSync(
+      preload,
+      `process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(file)}, JSON.stringify(Object.keys(require.cache))));\n`,
+    );
+    return preload;
+  };
+  /** The loaded files below `folder` (`/`-separated), named from there. */
+  const filesUnder = (loaded: string[], folder: string) =>
+    loaded
+      .map((file) => file.split(path.sep).join("/"))
+      .filter((file) => file.includes(`/${folder}`))
+      .map((file) => file.slice(file.lastIndexOf(`/${folder}`) + folder.length + 1));
   const requests = async () =>
     (await emulator.requests()).map((r) => `${r.method} ${r.path}${r.query ? `?${r.query}` : ""}`);
 
   beforeAll(async () => {
     emulator = await startTestEmulator();
-    // Records, as the plugin exits, every module file it loaded.
-    const preload = path.join(dir, "record-modules.cjs");
-    fs.writeFileSync(
-      preload,
-      `process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(modulesFile)}, JSON.stringify(Object.keys(require.cache))));\n`,
-    );
-    plugin = spawn(process.execPath, ["--require", preload, PLUGIN, "127.0.0.1:1"], {
+    plugin = spawn(process.execPath, ["--require", recorder(modulesFile), PLUGIN, "127.0.0.1:1"], {
       stdio: ["ignore", "pipe", "inherit"],
     });
     exited = new Promise((resolve) => plugin.once("exit", (code) => resolve(code)));
@@ -137,14 +146,49 @@ describe("the native plugin, lean", () => {
     plugin.kill("SIGTERM");
     expect(await exited).toBe(0);
     const loaded = JSON.parse(fs.readFileSync(modulesFile, "utf8")) as string[];
-    const pulumiDir = `${path.sep}node_modules${path.sep}@pulumi${path.sep}pulumi${path.sep}`;
-    const fromPulumi = loaded
-      .filter((file) => file.includes(pulumiDir))
-      .map((file) => file.slice(file.lastIndexOf(pulumiDir) + pulumiDir.length));
+    const fromPulumi = filesUnder(loaded, `node_modules/@pulumi/pulumi/`);
     // Its protocol modules only (the gRPC service and messages).
     expect(fromPulumi.length).toBeGreaterThan(0);
-    expect(fromPulumi.filter((file) => !file.startsWith(`proto${path.sep}`))).toEqual([]);
+    expect(fromPulumi.filter((file) => !file.startsWith("proto/"))).toEqual([]);
     // Nor a TypeScript compiler.
-    expect(loaded.filter((file) => /node_modules[\\/]typescript[\\/]/.test(file))).toEqual([]);
+    expect(filesUnder(loaded, "node_modules/typescript/")).toEqual([]);
+  });
+
+  it("answers the schema alone without loading the handlers, the checks or the API client", async () => {
+    // The engine starts a plugin process for the program's schema only (the YAML host).
+    const file = path.join(dir, "schema-only.json");
+    const alone = spawn(process.execPath, ["--require", recorder(file), PLUGIN, "127.0.0.1:1"], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    const done = new Promise((resolve) => alone.once("exit", resolve));
+    const port = await new Promise<string>((resolve) =>
+      alone.stdout?.once("data", (chunk: Buffer) => resolve(chunk.toString().trim())),
+    );
+    const schemaClient = new providerService.ResourceProviderClient(
+      `127.0.0.1:${port}`,
+      grpc.credentials.createInsecure(),
+    );
+    const schema = await new Promise<string>((resolve, reject) =>
+      schemaClient.getSchema(new messages.GetSchemaRequest(), (error, response) =>
+        error ? reject(error) : resolve(response.getSchema()),
+      ),
+    );
+    schemaClient.close();
+    expect(Object.keys(JSON.parse(schema).resources)).toContain("irm:index:Group");
+    alone.kill("SIGTERM");
+    expect(await done).toBe(0);
+    const loaded = JSON.parse(fs.readFileSync(file, "utf8")) as string[];
+    const ours = loaded
+      .filter((file) => file.startsWith(path.join(REPO_ROOT, "dist") + path.sep))
+      .map((file) => path.relative(path.join(REPO_ROOT, "dist"), file).split(path.sep).join("/"));
+    expect(ours.sort()).toEqual(
+      [
+        "provider/native/main.js",
+        "provider/native/protocol.js",
+        "provider/native/server.js",
+        // The engine's address, watched as the dynamic provider host does.
+        "provider/engine-watch.js",
+      ].sort(),
+    );
   });
 });
