@@ -3,8 +3,11 @@
  * native provider plugin, on the real CLI with the YAML language host: the pipeline's
  * runs in order on one stack, each asserting the steps and the exact write requests.
  */
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
+import { REPO_ROOT } from "../../harness/installed-package";
 import { readOrganisation } from "../../harness/org-snapshot";
 import { writesOf } from "../../harness/request-names";
 import { describeOnEngine, type EngineStack, type Step } from "../support/engine-stack";
@@ -53,6 +56,15 @@ describeOnEngine(
         "GET /registry/v2beta1/repos?uidp.descendants_of=ROOT&name=internal-api&page_size=200 200",
       ]);
       expect(resources).toEqual(["GET /iam/v2beta1/groups/ROOT 200"]);
+      // The plugin named with the package's version: the CLI kept the schema it asked for,
+      // and the next runs read it there instead of starting the plugin once more.
+      const { version } = JSON.parse(
+        fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8"),
+      ) as { version: string };
+      const cached = path.join(String(stack.cli.env.PULUMI_HOME), "schemas", `irm-${version}.json`);
+      expect(JSON.parse(fs.readFileSync(cached, "utf8"))).toEqual(
+        JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "dist", "plugin", "schema.json"), "utf8")),
+      );
       expect(await stack.resources()).toEqual([]);
     });
 
