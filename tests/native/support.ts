@@ -178,15 +178,3 @@ export function yamlProgram(project: string, aliased: boolean): string {
   }
   return text;
 }
-
-/**
- * A preview's requests (as `takeRequests` names them) in two parts: the lookups' (each a
- * List: a query after the collection) and the resources' (their checks' reads by uid).
- */
-export function lookupsApart(requests: string[]): { lookups: string[]; resources: string[] } {
-  const isList = (request: string) => /^GET \/[a-z]+\/v2beta1\/[a-z]+\?/.test(request);
-  return {
-    lookups: requests.filter(isList),
-    resources: requests.filter((request) => !isList(request)),
-  };
-}

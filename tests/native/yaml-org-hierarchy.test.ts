@@ -9,9 +9,9 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
 import { REPO_ROOT } from "../../harness/installed-package";
 import { readOrganisation } from "../../harness/org-snapshot";
-import { writesOf } from "../../harness/request-names";
+import { lookupsApart, writesOf } from "../../harness/request-names";
 import { describeOnEngine, type EngineStack, type Step } from "../support/engine-stack";
-import { createYamlStack, editYaml, lookupsApart, runCli } from "./support";
+import { createYamlStack, editYaml, runCli } from "./support";
 
 const sorted = (list: string[]) => [...list].sort();
 const describeSteps = (steps: Step[]) => sorted(steps.map((s) => `${s.op} ${s.name}`));
