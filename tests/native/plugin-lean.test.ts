@@ -4,19 +4,15 @@
  * function call included), and what the checks ask the API after the program's lookups
  * (nothing the lookups already answered).
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import * as grpc from "@grpc/grpc-js";
-import * as providerService from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as messages from "@pulumi/pulumi/proto/provider_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
 import { REPO_ROOT } from "../../harness/installed-package";
-
-const PLUGIN = path.join(REPO_ROOT, "plugin", "pulumi-resource-irm");
+import { type PluginProcess, startPlugin } from "./support";
 
 type Plain = Record<string, unknown>;
 // biome-ignore lint/suspicious/noExplicitAny: generated protobuf messages
@@ -24,23 +20,11 @@ type Message = any;
 
 describe("the native plugin, lean", () => {
   let emulator: TestEmulator;
-  let plugin: ChildProcess;
-  let exited: Promise<number | null>;
-  let client: InstanceType<typeof providerService.ResourceProviderClient>;
+  let plugin: PluginProcess;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "irm-plugin-lean-"));
   const modulesFile = path.join(dir, "modules.json");
 
-  const call = (method: string, request: Message): Promise<Message> =>
-    new Promise((resolve, reject) =>
-      (
-        client as unknown as Record<
-          string,
-          (request: Message, done: (error: Error | null, response: Message) => void) => void
-        >
-      )[method](request, (error: Error | null, response: Message) =>
-        error ? reject(error) : resolve(response),
-      ),
-    );
+  const call = (method: string, request: Message): Promise<Message> => plugin.call(method, request);
   const struct = (plain: Plain) => Struct.fromJavaScript(plain as never);
   const invoke = async (tok: string, args: Plain) => {
     const request = new messages.InvokeRequest();
@@ -79,18 +63,7 @@ describe("the native plugin, lean", () => {
 
   beforeAll(async () => {
     emulator = await startTestEmulator();
-    plugin = spawn(process.execPath, ["--require", recorder(modulesFile), PLUGIN, "127.0.0.1:1"], {
-      stdio: ["ignore", "pipe", "inherit"],
-    });
-    exited = new Promise((resolve) => plugin.once("exit", (code) => resolve(code)));
-    const port = await new Promise<string>((resolve, reject) => {
-      plugin.stdout?.once("data", (chunk: Buffer) => resolve(chunk.toString().trim()));
-      plugin.once("exit", (code) => reject(new Error(`plugin exited with ${code}`)));
-    });
-    client = new providerService.ResourceProviderClient(
-      `127.0.0.1:${port}`,
-      grpc.credentials.createInsecure(),
-    );
+    plugin = await startPlugin(["--require", recorder(modulesFile)]);
     const request = new messages.ConfigureRequest();
     request.setArgs(struct({ apiUrl: emulator.url, token: emulator.token }));
     request.setAcceptsecrets(true);
@@ -98,8 +71,7 @@ describe("the native plugin, lean", () => {
   }, 30_000);
 
   afterAll(async () => {
-    client?.close();
-    if (plugin?.exitCode === null) plugin.kill();
+    plugin?.close();
     await emulator?.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
@@ -143,8 +115,8 @@ describe("the native plugin, lean", () => {
 
   it("serves functions without loading the whole of @pulumi/pulumi", async () => {
     await invoke("irm:index:getRepos", {});
-    plugin.kill("SIGTERM");
-    expect(await exited).toBe(0);
+    plugin.kill();
+    expect(await plugin.exited).toBe(0);
     const loaded = JSON.parse(fs.readFileSync(modulesFile, "utf8")) as string[];
     const fromPulumi = filesUnder(loaded, `node_modules/@pulumi/pulumi/`);
     // Its protocol modules only (the gRPC service and messages).
@@ -157,26 +129,12 @@ describe("the native plugin, lean", () => {
   it("answers the schema alone without loading the handlers, the checks or the API client", async () => {
     // The engine starts a plugin process for the program's schema only (the YAML host).
     const file = path.join(dir, "schema-only.json");
-    const alone = spawn(process.execPath, ["--require", recorder(file), PLUGIN, "127.0.0.1:1"], {
-      stdio: ["ignore", "pipe", "inherit"],
-    });
-    const done = new Promise((resolve) => alone.once("exit", resolve));
-    const port = await new Promise<string>((resolve) =>
-      alone.stdout?.once("data", (chunk: Buffer) => resolve(chunk.toString().trim())),
-    );
-    const schemaClient = new providerService.ResourceProviderClient(
-      `127.0.0.1:${port}`,
-      grpc.credentials.createInsecure(),
-    );
-    const schema = await new Promise<string>((resolve, reject) =>
-      schemaClient.getSchema(new messages.GetSchemaRequest(), (error, response) =>
-        error ? reject(error) : resolve(response.getSchema()),
-      ),
-    );
-    schemaClient.close();
+    const alone = await startPlugin(["--require", recorder(file)]);
+    const schema = (await alone.call("getSchema", new messages.GetSchemaRequest())).getSchema();
     expect(Object.keys(JSON.parse(schema).resources)).toContain("irm:index:Group");
-    alone.kill("SIGTERM");
-    expect(await done).toBe(0);
+    alone.kill();
+    expect(await alone.exited).toBe(0);
+    alone.close();
     const loaded = JSON.parse(fs.readFileSync(file, "utf8")) as string[];
     const ours = loaded
       .filter((file) => file.startsWith(path.join(REPO_ROOT, "dist") + path.sep))
