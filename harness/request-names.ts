@@ -18,3 +18,16 @@ export function describeRequest(entry: LogEntry, names: Map<string, string>): st
 export function writesOf(requests: string[]): string[] {
   return requests.filter((request) => !request.startsWith("GET "));
 }
+
+/**
+ * A preview's described requests in two parts: the program's lookups (each a List: a GET
+ * with a query after a collection, `GET /iam/v2beta1/roles?name=viewer...`) and the
+ * resources' (what their checks read, one object by uid; any write).
+ */
+export function lookupsApart(requests: string[]): { lookups: string[]; resources: string[] } {
+  const isList = (request: string) => /^GET \/[a-z]+\/v2beta1\/[a-z]+\?/.test(request);
+  return {
+    lookups: requests.filter(isList),
+    resources: requests.filter((request) => !isList(request)),
+  };
+}

@@ -99,6 +99,18 @@ function configOrEnvName(key: ProviderSettingKey, read: ConfigReader): string {
   return value !== undefined && value !== "" ? spec.config : (spec.env ?? spec.config);
 }
 
+/** The settings objects {@link checkedProviderSettings} answered: complete and checked. */
+const checkedSettings = new WeakSet<ProviderSettings>();
+
+/**
+ * True for settings {@link checkedProviderSettings} answered (every setting resolved from
+ * its reader and the environment, and checked): a caller given these needs to read no
+ * configuration of its own (the native plugin's lookups).
+ */
+export function isCheckedSettings(settings: Partial<ProviderSettings> | undefined): boolean {
+  return settings !== undefined && checkedSettings.has(settings as ProviderSettings);
+}
+
 /**
  * {@link resolveProviderSettings}, and every mistake in them that can be told without a
  * request refused as a {@link UserError} (one line, no stack) naming the setting as the
@@ -143,6 +155,7 @@ export function checkedProviderSettings(
           : `set ${name} to it`;
       throw new TypeError(`${name} ${problem}: get a current API token and ${fix}`);
     }
+    checkedSettings.add(settings);
     return settings;
   } catch (error) {
     if (error instanceof UserError) throw error;

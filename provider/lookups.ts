@@ -9,7 +9,7 @@
  * serves. Arguments are checked before any request, so a typo fails with
  * `<lookup>: <argument>: <reason>` instead of a filter that silently matches nothing.
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 import type {
   Advisory,
   ExternalGroupRoleMapping,
@@ -34,7 +34,13 @@ import {
   ROLE_UID_SHAPE,
 } from "../sdk/uids";
 import { MAX_LENGTH, quoted } from "./checks";
-import { checkedProviderSettings, clientFor, type ProviderSettings, whatToCheck } from "./config";
+import {
+  checkedProviderSettings,
+  clientFor,
+  isCheckedSettings,
+  type ProviderSettings,
+  whatToCheck,
+} from "./config";
 import { UserError } from "./user-error";
 
 /** Options of every lookup. */
@@ -292,8 +298,18 @@ function chooseWay(lookup: string, args: object, by: readonly string[]): "uid" |
   return "fields";
 }
 
+/**
+ * `@pulumi/pulumi`, loaded when first needed: by a program's `irm:` config and the Output
+ * forms. The native plugin serves the lookups as functions with settings already checked
+ * at its configure, and so never loads it (about 0.7 s of CPU).
+ */
+function pulumiSdk(): typeof import("@pulumi/pulumi") {
+  return require("@pulumi/pulumi");
+}
+
 function lookupSettings(overrides: Partial<ProviderSettings> | undefined): ProviderSettings {
-  const config = new pulumi.Config(CONFIG_NAMESPACE);
+  if (isCheckedSettings(overrides)) return overrides as ProviderSettings;
+  const config = new (pulumiSdk().Config)(CONFIG_NAMESPACE);
   const prefix = `${CONFIG_NAMESPACE}:`;
   return checkedProviderSettings(
     (key) => config.get(key.slice(prefix.length)),
@@ -502,7 +518,9 @@ function outputForm<A, R>(
   lookup: (args: A, opts?: LookupOptions) => Promise<R>,
 ): (args: OutputArgs<A>, opts?: LookupOptions) => pulumi.Output<R> {
   return (args, opts) =>
-    pulumi.output(args).apply((resolved) => lookup(resolved as unknown as A, opts));
+    pulumiSdk()
+      .output(args)
+      .apply((resolved) => lookup(resolved as unknown as A, opts));
 }
 
 /** The Output form of a listing, whose arguments (filters) may all be left out. */

@@ -119,7 +119,19 @@ export const DYNAMIC_RECOMMENDED: Face = {
 const PLUGIN_PATH = "../node_modules/pulumi-irm/plugin";
 
 /** The plugin's `plugins:` entry of a project file. */
-const PLUGIN_LINES = ["plugins:", "  providers:", "    - name: irm", `      path: ${PLUGIN_PATH}`];
+/** The package's version: named with the plugin, the CLI keeps its schema between runs. */
+const PACKAGE_VERSION = (
+  JSON.parse(fs.readFileSync(path.join(__dirname, "..", "..", "package.json"), "utf8")) as {
+    version: string;
+  }
+).version;
+const PLUGIN_LINES = [
+  "plugins:",
+  "  providers:",
+  "    - name: irm",
+  `      path: ${PLUGIN_PATH}`,
+  `      version: ${PACKAGE_VERSION}`,
+];
 
 /** The TypeScript program's edit: its first `edited` teams get another description. */
 function editTypeScript(dir: string, _teams: number, edited: number): void {

@@ -12,8 +12,10 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import type { LogEntry } from "../../harness/emulator";
 import { REPO_ROOT } from "../../harness/installed-package";
 import type { PythonStack } from "../../harness/python/python-stack";
+import { describeRequest, lookupsApart } from "../../harness/request-names";
 import { type EmulatorProcess, startEmulatorProcess } from "../lib/emulator-process";
 import {
   createPythonBenchStack,
@@ -28,13 +30,25 @@ import type { Suite, SuiteContext } from "../lib/suite";
 const EXAMPLES = path.join(REPO_ROOT, "examples");
 const TITLE = "8. The org-hierarchy example's preview, per face";
 
+/** One preview: its wall seconds and its requests, the lookups' apart from the resources'. */
+interface PreviewRun {
+  seconds: number;
+  lookups: string[];
+  resources: string[];
+}
+
 interface PreviewFace {
   id: string;
   label: string;
   /** Median wall goal, seconds (issue 37), when it has one. */
   goal?: number;
-  preview(): Promise<number>;
+  preview(): Promise<PreviewRun>;
   dispose(): Promise<void>;
+}
+
+/** The emulator's log of one preview, described and split (`lookupsApart`). */
+function splitRequests(entries: LogEntry[]): { lookups: string[]; resources: string[] } {
+  return lookupsApart(entries.map((entry) => describeRequest(entry, new Map())));
 }
 
 /** A CLI face (dynamic TypeScript, native YAML): one stack, timed `pulumi preview`s. */
@@ -48,7 +62,7 @@ function cliFace(id: string, label: string, stack: RealBenchStack, goal?: number
       if ((run.steps.create ?? 0) !== 13) {
         throw new Error(`${id}: preview steps ${JSON.stringify(run.steps)}`);
       }
-      return run.ms / 1000;
+      return { seconds: run.ms / 1000, ...splitRequests(run.requests) };
     },
     async dispose() {
       stack.dispose();
@@ -56,12 +70,13 @@ function cliFace(id: string, label: string, stack: RealBenchStack, goal?: number
   };
 }
 
-function pythonFace(stack: PythonStack): PreviewFace {
+function pythonFace(stack: PythonStack, emu: EmulatorProcess): PreviewFace {
   return {
     id: "native-python",
     label: "native plugin, Python (Automation API inline program)",
     goal: 4,
     async preview() {
+      await emu.clearRequests();
       const start = now();
       const answer = await stack.step("preview");
       const seconds = (now() - start) / 1000;
@@ -69,7 +84,7 @@ function pythonFace(stack: PythonStack): PreviewFace {
       if (!answer.ok || (answer.changes?.create ?? 0) !== 14) {
         throw new Error(`native-python: preview ${answer.error ?? JSON.stringify(answer.changes)}`);
       }
-      return seconds;
+      return { seconds, ...splitRequests(await emu.requests()) };
     },
     dispose: () => stack.dispose(),
   };
@@ -82,7 +97,7 @@ async function run(context: SuiteContext): Promise<Section[]> {
   const emu: EmulatorProcess = await startEmulatorProcess();
   const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), "irm-example-ts-node-"));
   const faces: PreviewFace[] = [];
-  const times = new Map<string, number[]>();
+  const runs = new Map<string, PreviewRun[]>();
   try {
     const config = { rootGroupUid: emu.rootGroupUid };
     const dynamic = await engine.createStack({
@@ -117,13 +132,13 @@ async function run(context: SuiteContext): Promise<Section[]> {
       programDir: path.join(EXAMPLES, "org-hierarchy-python"),
       config,
     });
-    faces.push(pythonFace(python));
+    faces.push(pythonFace(python, emu));
     for (let round = 1; round <= rounds; round++) {
       for (const face of faces) {
         context.log(`example-preview: round ${round}/${rounds}, ${face.id}`);
-        const list = times.get(face.id) ?? [];
+        const list = runs.get(face.id) ?? [];
         list.push(await face.preview());
-        times.set(face.id, list);
+        runs.set(face.id, list);
       }
     }
   } finally {
@@ -132,23 +147,39 @@ async function run(context: SuiteContext): Promise<Section[]> {
     engine.close();
     fs.rmSync(cacheDir, { recursive: true, force: true });
   }
-  const measurements: Measurement[] = faces.map((face) => {
-    const list = times.get(face.id) ?? [];
-    const value = median(list);
-    return {
-      id: `example-preview-${face.id}`,
-      label: `${face.label}: preview of the org-hierarchy example (13 creates)`,
-      value,
-      unit: "s",
-      ...(face.goal === undefined ? {} : { goal: `< ${face.goal} s`, met: value < face.goal }),
-      detail: `median of ${list.length} (${list.map((s) => s.toFixed(1)).join(", ")} s)`,
-    };
+  const measurements: Measurement[] = faces.flatMap((face) => {
+    const list = runs.get(face.id) ?? [];
+    const seconds = list.map((run) => run.seconds);
+    const value = median(seconds);
+    const last = list[list.length - 1];
+    const resources = median(list.map((run) => run.resources.length));
+    return [
+      {
+        id: `example-preview-${face.id}`,
+        label: `${face.label}: preview of the org-hierarchy example (13 creates)`,
+        value,
+        unit: "s",
+        ...(face.goal === undefined ? {} : { goal: `< ${face.goal} s`, met: value < face.goal }),
+        detail: `median of ${seconds.length} (${seconds.map((s) => s.toFixed(1)).join(", ")} s)`,
+      },
+      {
+        id: `example-preview-${face.id}-resource-requests`,
+        label: `${face.label}: requests of the resources in a preview (the lookups' apart)`,
+        value: resources,
+        unit: "requests",
+        goal: "0",
+        met: resources === 0,
+        detail: last
+          ? `resources: ${last.resources.join(", ") || "none"}; the program's ${last.lookups.length} lookups: ${last.lookups.join(", ")}`
+          : "no run",
+      },
+    ];
   });
   return [
     {
       id: "example-preview",
       title: TITLE,
-      method: `The org-hierarchy example (13 resources and the stack, 4 lookups) on a fresh stack, previewed ${rounds} time(s) per face in interleaved rounds on the real engine (CLI ${engine.cli.version}, file backend): the dynamic face from TypeScript (\`examples/org-hierarchy\`, transpile only as the example sets up), the native plugin from YAML (\`pulumi preview\`) and from Python (the Automation API's \`preview\` of an inline program in a running driver, \`harness/python/\`: no Python start-up per preview). Wall time from the command's start to its end; the goals are issue 37's.`,
+      method: `The org-hierarchy example (13 resources and the stack, 4 lookups) on a fresh stack, previewed ${rounds} time(s) per face in interleaved rounds on the real engine (CLI ${engine.cli.version}, file backend): the dynamic face from TypeScript (\`examples/org-hierarchy\`, transpile only as the example sets up), the native plugin from YAML (\`pulumi preview\`) and from Python (the Automation API's \`preview\` of an inline program in a running driver, \`harness/python/\`: no Python start-up per preview). Wall time from the command's start to its end; the goals are issue 37's. Requests come from the emulator's log of each preview: the program's lookups (Lists, what the program asks for) apart from the resources' (their checks' reads by uid).`,
       measurements,
       notes: [
         "Wall time on a shared machine carries the load of other work; compare faces of the same run.",

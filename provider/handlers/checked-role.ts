@@ -55,10 +55,12 @@ function rolesOf(client: IrmClient): Map<string, Promise<CheckedRole | undefined
 }
 
 /**
- * A role this client has just created, as the API answered the create: a binding or an
- * identity provider of the same run that grants it is checked without reading it again.
+ * A role this client has just created or looked up, as the API answered: a binding or an
+ * identity provider of the same run (the same provider process) that grants it is
+ * checked without reading it again. The native plugin serves both the lookups and the
+ * checks, so a role a program looks up by name (`getRole`) is read once, by the lookup.
  */
-export function rememberCreatedRole(client: IrmClient, role: Role): void {
+export function rememberRole(client: IrmClient, role: Role): void {
   rolesOf(client).set(role.uid, Promise.resolve(checkedRoleOf(role)));
 }
 

@@ -7,6 +7,7 @@
 import type { CheckResult } from "@pulumi/pulumi/dynamic";
 import type { IrmClient } from "../../sdk/index";
 import { OutcomeUnknownError } from "../../sdk/index";
+import { parentOf } from "../../sdk/uids";
 import { isUnknown } from "../checks";
 import { withCheckedRole } from "./checked-role";
 import {
@@ -181,6 +182,18 @@ function existingGroupsOf(client: IrmClient): Map<string, Promise<boolean>> {
  */
 function seenExisting(context: HandlerContext, uid: string): void {
   existingGroupsOf(context.client()).set(uid, Promise.resolve(true));
+}
+
+/**
+ * An object this client has read elsewhere (a lookup of the native plugin) exists, and
+ * so does each group above it (its uid's prefixes): a group cannot be deleted while it
+ * holds anything. The check of an object declared under one of them sends no GET.
+ */
+export function rememberExisting(client: IrmClient, uid: string): void {
+  const cache = existingGroupsOf(client);
+  for (let known: string | undefined = uid; known; known = parentOf(known)) {
+    cache.set(known, Promise.resolve(true));
+  }
 }
 
 /** As {@link seenExisting}, but never over an answer this client already has. */

@@ -8,7 +8,7 @@ import {
 } from "../../sdk/index";
 import { capabilitySet, checkRoleInputs } from "../checks";
 import type { RoleInputs, RoleOutputs } from "../shapes/index";
-import { rememberCreatedRole } from "./checked-role";
+import { rememberRole } from "./checked-role";
 import {
   bindingsReferring,
   describedOrNone,
@@ -79,7 +79,7 @@ export const roleHandler = namedObjectHandler((client) => client.iam.roles, {
       description: inputs.description,
       capabilities: capabilitySet(inputs.capabilities),
     });
-    rememberCreatedRole(client, role);
+    rememberRole(client, role);
     return role;
   },
   describe: (inputs) => `role ${JSON.stringify(inputs.name)} of group ${inputs.parentUid}`,

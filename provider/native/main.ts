@@ -14,8 +14,9 @@ import { startProviderServer } from "./server";
 export const SCHEMA_FILE = path.join(__dirname, "..", "..", "plugin", "schema.json");
 
 async function main(): Promise<void> {
-  const schema = JSON.parse(fs.readFileSync(SCHEMA_FILE, "utf8")) as NativeSchema;
-  const server = await startProviderServer(schema, schema.version);
+  const schemaText = fs.readFileSync(SCHEMA_FILE, "utf8");
+  const { version } = JSON.parse(schemaText) as NativeSchema;
+  const server = await startProviderServer(schemaText, version);
   process.stdout.write(`${server.port}\n`);
   const engine = parseEngineAddress(
     process.argv

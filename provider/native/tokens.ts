@@ -23,13 +23,12 @@ export interface InvokeSpec {
   lookup: string;
   /** A listing answers an array, which the function returns as `items`. */
   listing: boolean;
+  /** The resource type of what it answers (absent: no resource type, e.g. a tag). */
+  returns?: string;
 }
 
 /** The lookups served as functions: each a listing (an array, returned as `items`) or not. */
-export const LOOKUP_FUNCTIONS: Record<
-  keyof typeof LOOKUP_ARGUMENTS,
-  InvokeSpec & { returns?: string }
-> = {
+export const LOOKUP_FUNCTIONS: Record<keyof typeof LOOKUP_ARGUMENTS, InvokeSpec> = {
   getGroup: { lookup: "getGroup", listing: false, returns: "Group" },
   getIdentity: { lookup: "getIdentity", listing: false, returns: "Identity" },
   getRole: { lookup: "getRole", listing: false, returns: "Role" },

@@ -4,21 +4,16 @@
  * diffs, preview outputs, the lifecycle against the emulator, functions, the move of
  * dynamic state, and its schema generated from the tables.
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import * as path from "node:path";
-import * as grpc from "@grpc/grpc-js";
-import * as providerService from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as messages from "@pulumi/pulumi/proto/provider_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
-import { REPO_ROOT } from "../../harness/installed-package";
 import { LOOKUP_ARGUMENTS } from "../../provider/lookups";
 import { generateSchema } from "../../provider/native/schema";
 import { SECRET_SIG, SIG_KEY, UNKNOWN } from "../../provider/native/values";
 import { PROVIDER_SHAPES } from "../../provider/shapes";
+import { type PluginProcess, startPlugin } from "./support";
 
-const PLUGIN = path.join(REPO_ROOT, "plugin", "pulumi-resource-irm");
 const GROUP = "irm:index:Group";
 const urn = (type: string, name: string) => `urn:pulumi:dev::p::${type}::${name}`;
 const secret = (value: unknown) => ({ [SIG_KEY]: SECRET_SIG, value });
@@ -29,20 +24,9 @@ type Message = any;
 
 describe("the native plugin over gRPC", () => {
   let emulator: TestEmulator;
-  let plugin: ChildProcess;
-  let client: InstanceType<typeof providerService.ResourceProviderClient>;
+  let plugin: PluginProcess;
 
-  const call = (method: string, request: Message): Promise<Message> =>
-    new Promise((resolve, reject) =>
-      (
-        client as unknown as Record<
-          string,
-          (request: Message, done: (error: Error | null, response: Message) => void) => void
-        >
-      )[method](request, (error: Error | null, response: Message) =>
-        error ? reject(error) : resolve(response),
-      ),
-    );
+  const call = (method: string, request: Message): Promise<Message> => plugin.call(method, request);
   const struct = (plain: Plain) => Struct.fromJavaScript(plain as never);
   const configure = (args: Plain) => {
     const request = new messages.ConfigureRequest();
@@ -109,22 +93,11 @@ describe("the native plugin over gRPC", () => {
 
   beforeAll(async () => {
     emulator = await startTestEmulator();
-    plugin = spawn(process.execPath, [PLUGIN, "127.0.0.1:1"], {
-      stdio: ["ignore", "pipe", "inherit"],
-    });
-    const port = await new Promise<string>((resolve, reject) => {
-      plugin.stdout?.once("data", (chunk: Buffer) => resolve(chunk.toString().trim()));
-      plugin.once("exit", (code) => reject(new Error(`plugin exited with ${code}`)));
-    });
-    client = new providerService.ResourceProviderClient(
-      `127.0.0.1:${port}`,
-      grpc.credentials.createInsecure(),
-    );
+    plugin = await startPlugin();
   }, 30_000);
 
   afterAll(async () => {
-    client?.close();
-    plugin?.kill();
+    plugin?.close();
     await emulator?.close();
   });
 

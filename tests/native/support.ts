@@ -3,11 +3,13 @@
  * (`examples/org-hierarchy-yaml`) whose plugin path names the installed package's
  * plugin folder, and the program's edits (its `Pulumi.yaml`).
  */
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as http from "node:http";
 import * as path from "node:path";
 import { promisify } from "node:util";
+import * as grpc from "@grpc/grpc-js";
+import * as providerService from "@pulumi/pulumi/proto/provider_grpc_pb";
 import type { TestEmulator } from "../../harness/emulator";
 import { REPO_ROOT } from "../../harness/installed-package";
 import { logEngineStep } from "../../harness/real-engine/step-log";
@@ -204,4 +206,56 @@ export function yamlProgram(project: string, aliased: boolean): string {
     );
   }
   return text;
+}
+
+/** The built plugin's launcher, as the engine runs it. */
+export const PLUGIN = path.join(REPO_ROOT, "plugin", "pulumi-resource-irm");
+
+// biome-ignore lint/suspicious/noExplicitAny: generated protobuf messages
+type Message = any;
+
+/** A plugin process and a gRPC client of it, as the engine holds them. */
+export interface PluginProcess {
+  /** Calls one unary method (`configure`, `check`, ...) of the `ResourceProvider` service. */
+  call(method: string, request: Message): Promise<Message>;
+  /** Resolves with the process's exit code. */
+  exited: Promise<number | null>;
+  /** Sends a signal to the process (default SIGTERM: the plugin stops and exits 0). */
+  kill(signal?: NodeJS.Signals): void;
+  /** Closes the client and stops the process if it still runs. */
+  close(): void;
+}
+
+/** Starts the plugin (with `nodeArgs` for Node.js before it) and connects to its port. */
+export async function startPlugin(nodeArgs: string[] = []): Promise<PluginProcess> {
+  const plugin = spawn(process.execPath, [...nodeArgs, PLUGIN, "127.0.0.1:1"], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const exited = new Promise<number | null>((resolve) => plugin.once("exit", resolve));
+  const port = await new Promise<string>((resolve, reject) => {
+    plugin.stdout?.once("data", (chunk: Buffer) => resolve(chunk.toString().trim()));
+    plugin.once("exit", (code) => reject(new Error(`plugin exited with ${code}`)));
+  });
+  const client = new providerService.ResourceProviderClient(
+    `127.0.0.1:${port}`,
+    grpc.credentials.createInsecure(),
+  );
+  const methods = client as unknown as Record<
+    string,
+    (request: Message, done: (error: Error | null, response: Message) => void) => void
+  >;
+  return {
+    call: (method, request) =>
+      new Promise((resolve, reject) =>
+        methods[method].call(client, request, (error: Error | null, response: Message) =>
+          error ? reject(error) : resolve(response),
+        ),
+      ),
+    exited,
+    kill: (signal = "SIGTERM") => plugin.kill(signal),
+    close: () => {
+      client.close();
+      if (plugin.exitCode === null && plugin.signalCode === null) plugin.kill();
+    },
+  };
 }
