@@ -27,6 +27,9 @@ import { checkedProviderSettings } from "./config";
 import { classDefaults, classOutputs, type KindShape, secretOutputs } from "./shapes/table";
 import { providerText, RUNTIME_ENTRY } from "./shim";
 
+/** The output every class answers from its `id` ({@link uidFromId}). */
+const UID = "uid";
+
 /** The module every resource of this package registers under. */
 export const MODULE = "irm";
 
@@ -47,7 +50,8 @@ export interface ResourceKind {
    * Every property the class declares as an output, inputs included. Each is registered
    * (as "not known yet" until the engine answers), because the engine's answer only
    * fills properties that were registered: one left out stays undefined forever, most
-   * visibly after `get`, which registers nothing else.
+   * visibly after `get`, which registers nothing else. The exception is `uid`, which
+   * {@link uidFromId} answers from the resource's `id`.
    */
   readonly outputs: readonly string[];
   /** The value of each optional input the program leaves out (or sets to null). */
@@ -223,7 +227,8 @@ function withoutOwnFrame<C extends abstract new (...args: never[]) => object>(ba
 
 /**
  * What a class of this package passes to its base constructor, `super(...registration(
- * KIND, name, args, opts))`, then {@link uidFromId}: `inputs` are the class's arguments,
+ * KIND, name, args, opts))`, then {@link uidFromId}: every output but `uid` (which that
+ * sets) is registered, not known yet; `inputs` are the class's arguments,
  * to which the kind's defaults are applied; they are left out when `opts.id` is set
  * (`get`), where the engine reads every output. The kind's secret outputs join
  * `additionalSecretOutputs`.
@@ -237,8 +242,11 @@ export function registration(
   inputs: object | undefined,
   opts: pulumi.CustomResourceOptions | undefined,
 ): [string, string, pulumi.Inputs, pulumi.CustomResourceOptions | undefined] {
+  // `uid` is the one output not registered: `uidFromId` makes it the resource's `id`,
+  // and each registered property costs `@pulumi/pulumi` four promises, each with the
+  // stack of its making (through the source-map support of the program runner).
   const props: Record<string, unknown> = Object.fromEntries(
-    kind.outputs.map((key) => [key, undefined]),
+    kind.outputs.filter((key) => key !== UID).map((key) => [key, undefined]),
   );
   if (opts?.id === undefined && inputs !== undefined) {
     Object.assign(props, inputs);
@@ -266,5 +274,5 @@ export function registration(
  * known there. Unknown only where the uid is (a create, a replacement).
  */
 export function uidFromId(resource: pulumi.CustomResource): void {
-  (resource as unknown as { uid: pulumi.Output<string> }).uid = resource.id;
+  (resource as unknown as Record<typeof UID, pulumi.Output<string>>)[UID] = resource.id;
 }
