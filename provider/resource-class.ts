@@ -226,6 +226,39 @@ function withoutOwnFrame<C extends abstract new (...args: never[]) => object>(ba
 }
 
 /**
+ * How many frames a stack made while a class of this package constructs its resource
+ * holds. `@pulumi/pulumi` gives each promise it makes there (four per registered
+ * property, more per resource) the stack of its making, `new Error().stack`, formatted
+ * at once through the program runner's source-map support (ts-node's for a TypeScript
+ * program): with the default 10 frames, a large part of what a program spends per
+ * resource.
+ * Those stacks are printed only for a promise still pending at exit, with
+ * `PULUMI_DEBUG_PROMISE_LEAKS` set, which keeps the default. Five frames still name the
+ * program's line (and its caller) in an error the constructor throws: `Resource`,
+ * `CustomResource`, the class, the program. The stack stored in state is unchanged:
+ * `Resource` lifts the limit itself while it reads it.
+ */
+const CONSTRUCTION_FRAMES = 5;
+
+/** `Error.stackTraceLimit` as it was before a construction shortened it, or undefined. */
+let savedFrames: number | undefined;
+
+function shortStacks(): void {
+  if (savedFrames !== undefined || process.env.PULUMI_DEBUG_PROMISE_LEAKS) return;
+  savedFrames = Error.stackTraceLimit;
+  Error.stackTraceLimit = Math.min(savedFrames, CONSTRUCTION_FRAMES);
+  // Should the constructor throw before `uidFromId`, the limit is back once the current
+  // synchronous code is done.
+  process.nextTick(restoreStacks);
+}
+
+function restoreStacks(): void {
+  if (savedFrames === undefined) return;
+  Error.stackTraceLimit = savedFrames;
+  savedFrames = undefined;
+}
+
+/**
  * What a class of this package passes to its base constructor, `super(...registration(
  * KIND, name, args, opts))`, then {@link uidFromId}: every output but `uid` (which that
  * sets) is registered, not known yet; `inputs` are the class's arguments,
@@ -263,6 +296,7 @@ export function registration(
   checkRuntimeReachable();
   checkSettingsOnce();
   props.__provider = kind.providerText;
+  shortStacks();
   return [kind.token, name, props, options];
 }
 
@@ -271,8 +305,10 @@ export function registration(
  * the id. In the preview of an update, the engine takes the new inputs for a dynamic
  * resource's outputs, so an output that is no input (the uid) would be unknown, and
  * everything naming the object by it would be planned for replacement; the id stays
- * known there. Unknown only where the uid is (a create, a replacement).
+ * known there. Unknown only where the uid is (a create, a replacement). The construction
+ * is over then: stacks get the program's frame limit back ({@link CONSTRUCTION_FRAMES}).
  */
 export function uidFromId(resource: pulumi.CustomResource): void {
   (resource as unknown as Record<typeof UID, pulumi.Output<string>>)[UID] = resource.id;
+  restoreStacks();
 }
