@@ -24,8 +24,10 @@ import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { CONFIG_NAMESPACE } from "../sdk/settings";
 import { checkedProviderSettings } from "./config";
+import { staleBuild, staleBuildMessage } from "./fresh-build";
 import { classDefaults, classOutputs, type KindShape, secretOutputs } from "./shapes/table";
 import { providerText, RUNTIME_ENTRY } from "./shim";
+import { UserError } from "./user-error";
 
 /** The output every class answers from its `id` ({@link uidFromId}). */
 const UID = "uid";
@@ -146,6 +148,27 @@ function checkSettingsOnce(): void {
     }
   }
   if (settingsChecked.error !== undefined) throw settingsChecked.error;
+}
+
+/** What the check of the program's build found: nothing yet, or the error it threw. */
+let buildChecked: { error?: unknown } | undefined;
+
+/**
+ * Throws, before the first resource is registered, when the program runs compiled
+ * JavaScript older than its TypeScript sources (`fresh-build.ts`): a forgotten build
+ * must not deploy the old program. Under `runtime.setMocks` nothing is deployed, and
+ * nothing is checked.
+ */
+function checkBuildOnce(): void {
+  if (buildChecked === undefined) {
+    buildChecked = {};
+    if (!runningUnderMocks()) {
+      const folder = process.cwd();
+      const stale = staleBuild(Object.keys(require.cache), folder);
+      if (stale) buildChecked.error = new UserError(staleBuildMessage(stale, folder));
+    }
+  }
+  if (buildChecked.error !== undefined) throw buildChecked.error;
 }
 
 /** Whether the program runs under `pulumi.runtime.setMocks` (its monitor holds the mocks). */
@@ -294,6 +317,7 @@ export function registration(
           additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...secret],
         };
   checkRuntimeReachable();
+  checkBuildOnce();
   checkSettingsOnce();
   props.__provider = kind.providerText;
   shortStacks();
