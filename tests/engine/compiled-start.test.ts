@@ -7,11 +7,13 @@
  * its source and the command (`provider/fresh-build.ts`); built again, `up` deploys the
  * edit.
  */
-import { spawn } from "node:child_process";
+import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { PROJECT_COMPILER_OPTIONS } from "../../exporter/project";
 import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
 import { writesOf } from "../../harness/request-names";
 import { createEngineStack, describeOnEngine, type EngineStack } from "../support/engine-stack";
@@ -27,26 +29,18 @@ const SETUP: Record<string, string> = {
     "",
   ].join("\n"),
   "package.json": `${JSON.stringify({ name: "compiled", private: true, main: "bin/index.js", scripts: { build: "tsc" } }, null, 2)}\n`,
+  // The project irm-export writes, built with the sources in its maps.
   "tsconfig.json": `${JSON.stringify(
     {
-      compilerOptions: {
-        strict: true,
-        outDir: "bin",
-        target: "ES2022",
-        module: "commonjs",
-        moduleResolution: "node",
-        esModuleInterop: true,
-        skipLibCheck: true,
-        sourceMap: true,
-        inlineSources: true,
-        types: ["node"],
-      },
+      compilerOptions: { ...PROJECT_COMPILER_OPTIONS, inlineSources: true },
       files: ["index.ts"],
     },
     null,
     2,
   )}\n`,
 };
+
+const run = promisify(execFile);
 
 const PROGRAM = [
   'import * as pulumi from "@pulumi/pulumi";',
@@ -71,19 +65,10 @@ describeOnEngine(
      */
     async function build(): Promise<void> {
       const tsc = require.resolve("typescript/bin/tsc", { paths: [stack.dir] });
-      const child = spawn(process.execPath, [tsc, "-p", "tsconfig.json"], { cwd: stack.dir });
-      let output = "";
-      child.stdout.on("data", (chunk) => {
-        output += chunk;
+      const { stdout, stderr } = await run(process.execPath, [tsc, "-p", "tsconfig.json"], {
+        cwd: stack.dir,
       });
-      child.stderr.on("data", (chunk) => {
-        output += chunk;
-      });
-      const status = await new Promise<number>((resolve) =>
-        child.on("close", (c) => resolve(c ?? 1)),
-      );
-      expect(output).toBe("");
-      expect(status).toBe(0);
+      expect(stdout + stderr).toBe("");
     }
 
     beforeAll(async () => {
