@@ -149,6 +149,20 @@ export const PULUMI_TSCONFIG_TEXT = `${JSON.stringify(
 /** The `typecheck` script a project runs in CI and before `pulumi up`. */
 export const TYPECHECK_SCRIPT = "tsc --noEmit";
 
+/** `compilerOptions` of the generated project's `tsconfig.json` (`tsc` builds into `bin/`). */
+export const PROJECT_COMPILER_OPTIONS = {
+  strict: true,
+  outDir: "bin",
+  target: "ES2022",
+  module: "commonjs",
+  moduleResolution: "node",
+  esModuleInterop: true,
+  skipLibCheck: true,
+  isolatedModules: true,
+  sourceMap: true,
+  types: ["node"],
+};
+
 /** Every file of the project, by relative path. Contains no token. */
 export function projectFiles(
   program: ExportedProgram,
@@ -184,21 +198,7 @@ export function projectFiles(
       typescript: caret(facts.typescriptVersion, "^5.9.0"),
     },
   };
-  const tsconfig = {
-    compilerOptions: {
-      strict: true,
-      outDir: "bin",
-      target: "ES2022",
-      module: "commonjs",
-      moduleResolution: "node",
-      esModuleInterop: true,
-      skipLibCheck: true,
-      isolatedModules: true,
-      sourceMap: true,
-      types: ["node"],
-    },
-    files: ["index.ts"],
-  };
+  const tsconfig = { compilerOptions: PROJECT_COMPILER_OPTIONS, files: ["index.ts"] };
   const counts = describeCounts(declaredCounts(program));
   const secrets = program.clientSecrets;
   const readme = [

@@ -24,8 +24,13 @@ import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { CONFIG_NAMESPACE } from "../sdk/settings";
 import { checkedProviderSettings } from "./config";
+import { staleBuild, staleBuildMessage } from "./fresh-build";
 import { classDefaults, classOutputs, type KindShape, secretOutputs } from "./shapes/table";
 import { providerText, RUNTIME_ENTRY } from "./shim";
+import { UserError } from "./user-error";
+
+/** The output every class answers from its `id` ({@link uidFromId}). */
+const UID = "uid";
 
 /** The module every resource of this package registers under. */
 export const MODULE = "irm";
@@ -47,7 +52,8 @@ export interface ResourceKind {
    * Every property the class declares as an output, inputs included. Each is registered
    * (as "not known yet" until the engine answers), because the engine's answer only
    * fills properties that were registered: one left out stays undefined forever, most
-   * visibly after `get`, which registers nothing else.
+   * visibly after `get`, which registers nothing else. The exception is `uid`, which
+   * {@link uidFromId} answers from the resource's `id`.
    */
   readonly outputs: readonly string[];
   /** The value of each optional input the program leaves out (or sets to null). */
@@ -144,6 +150,27 @@ function checkSettingsOnce(): void {
   if (settingsChecked.error !== undefined) throw settingsChecked.error;
 }
 
+/** What the check of the program's build found: nothing yet, or the error it threw. */
+let buildChecked: { error?: unknown } | undefined;
+
+/**
+ * Throws, before the first resource is registered, when the program runs compiled
+ * JavaScript older than its TypeScript sources (`fresh-build.ts`): a forgotten build
+ * must not deploy the old program. Under `runtime.setMocks` nothing is deployed, and
+ * nothing is checked.
+ */
+function checkBuildOnce(): void {
+  if (buildChecked === undefined) {
+    buildChecked = {};
+    if (!runningUnderMocks()) {
+      const folder = process.cwd();
+      const stale = staleBuild(Object.keys(require.cache), folder);
+      if (stale) buildChecked.error = new UserError(staleBuildMessage(stale, folder));
+    }
+  }
+  if (buildChecked.error !== undefined) throw buildChecked.error;
+}
+
 /** Whether the program runs under `pulumi.runtime.setMocks` (its monitor holds the mocks). */
 function runningUnderMocks(): boolean {
   const runtime = pulumi.runtime as unknown as { getMonitor?: () => unknown };
@@ -222,8 +249,42 @@ function withoutOwnFrame<C extends abstract new (...args: never[]) => object>(ba
 }
 
 /**
+ * How many frames a stack made while a class of this package constructs its resource
+ * holds. `@pulumi/pulumi` gives each promise it makes there (four per registered
+ * property, more per resource) the stack of its making, `new Error().stack`, formatted
+ * at once through the program runner's source-map support (ts-node's for a TypeScript
+ * program): with the default 10 frames, a large part of what a program spends per
+ * resource.
+ * Those stacks are printed only for a promise still pending at exit, with
+ * `PULUMI_DEBUG_PROMISE_LEAKS` set, which keeps the default. Five frames still name the
+ * program's line (and its caller) in an error the constructor throws: `Resource`,
+ * `CustomResource`, the class, the program. The stack stored in state is unchanged:
+ * `Resource` lifts the limit itself while it reads it.
+ */
+const CONSTRUCTION_FRAMES = 5;
+
+/** `Error.stackTraceLimit` as it was before a construction shortened it, or undefined. */
+let savedFrames: number | undefined;
+
+function shortStacks(): void {
+  if (savedFrames !== undefined || process.env.PULUMI_DEBUG_PROMISE_LEAKS) return;
+  savedFrames = Error.stackTraceLimit;
+  Error.stackTraceLimit = Math.min(savedFrames, CONSTRUCTION_FRAMES);
+  // Should the constructor throw before `uidFromId`, the limit is back once the current
+  // synchronous code is done.
+  process.nextTick(restoreStacks);
+}
+
+function restoreStacks(): void {
+  if (savedFrames === undefined) return;
+  Error.stackTraceLimit = savedFrames;
+  savedFrames = undefined;
+}
+
+/**
  * What a class of this package passes to its base constructor, `super(...registration(
- * KIND, name, args, opts))`, then {@link uidFromId}: `inputs` are the class's arguments,
+ * KIND, name, args, opts))`, then {@link uidFromId}: every output but `uid` (which that
+ * sets) is registered, not known yet; `inputs` are the class's arguments,
  * to which the kind's defaults are applied; they are left out when `opts.id` is set
  * (`get`), where the engine reads every output. The kind's secret outputs join
  * `additionalSecretOutputs`.
@@ -237,8 +298,11 @@ export function registration(
   inputs: object | undefined,
   opts: pulumi.CustomResourceOptions | undefined,
 ): [string, string, pulumi.Inputs, pulumi.CustomResourceOptions | undefined] {
+  // `uid` is the one output not registered: `uidFromId` makes it the resource's `id`,
+  // and each registered property costs `@pulumi/pulumi` four promises, each with the
+  // stack of its making (through the source-map support of the program runner).
   const props: Record<string, unknown> = Object.fromEntries(
-    kind.outputs.map((key) => [key, undefined]),
+    kind.outputs.filter((key) => key !== UID).map((key) => [key, undefined]),
   );
   if (opts?.id === undefined && inputs !== undefined) {
     Object.assign(props, inputs);
@@ -253,8 +317,10 @@ export function registration(
           additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...secret],
         };
   checkRuntimeReachable();
+  checkBuildOnce();
   checkSettingsOnce();
   props.__provider = kind.providerText;
+  shortStacks();
   return [kind.token, name, props, options];
 }
 
@@ -263,8 +329,10 @@ export function registration(
  * the id. In the preview of an update, the engine takes the new inputs for a dynamic
  * resource's outputs, so an output that is no input (the uid) would be unknown, and
  * everything naming the object by it would be planned for replacement; the id stays
- * known there. Unknown only where the uid is (a create, a replacement).
+ * known there. Unknown only where the uid is (a create, a replacement). The construction
+ * is over then: stacks get the program's frame limit back ({@link CONSTRUCTION_FRAMES}).
  */
 export function uidFromId(resource: pulumi.CustomResource): void {
-  (resource as unknown as { uid: pulumi.Output<string> }).uid = resource.id;
+  (resource as unknown as Record<typeof UID, pulumi.Output<string>>)[UID] = resource.id;
+  restoreStacks();
 }

@@ -5,8 +5,10 @@
  *
  * Today: the dynamic provider from TypeScript, set up as the README said before the
  * recommended setup (`typescript: true`, one `tsconfig.json`: the program is type-checked
- * on every run), and with the package's recommended setup (`tsconfig.pulumi.json` with
- * `noCheck`, so the CLI transpiles only; `npm run typecheck` checks the types).
+ * on every run), with the package's recommended setup (`tsconfig.pulumi.json` with
+ * `noCheck`, so the CLI transpiles only; `npm run typecheck` checks the types), and
+ * compiled to JavaScript by `tsc` (`npm run build`, outside the measured commands, as a
+ * CI job runs it before `pulumi up`), run with `typescript: false`.
  *
  * The native plugin's faces (issue 37), each through the plugin folder of the installed
  * package: TypeScript on the generated Node.js SDK (recommended setup), YAML (the program
@@ -14,6 +16,7 @@
  * Automation API's inline program, as `harness/python/` runs it). A face whose build is
  * missing (`npm run build`, `npm run sdks`) is reported as not run.
  */
+import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import {
@@ -112,6 +115,62 @@ export const DYNAMIC_RECOMMENDED: Face = {
     writeRecommendedSetup(dir, []);
   },
   edit: editTypeScript,
+  env: AS_USERS_RUN,
+};
+
+/**
+ * `npm run build` of a compiled project: `tsc` over its `tsconfig.json` (type-checked,
+ * as a user's build is), with the TypeScript the project finds (the installed base's).
+ */
+function buildCompiled(dir: string): void {
+  const tsc = require.resolve("typescript/bin/tsc", { paths: [dir] });
+  execFileSync(process.execPath, [tsc, "-p", path.join(dir, "tsconfig.json")], {
+    cwd: dir,
+    stdio: "pipe",
+  });
+}
+
+export const DYNAMIC_COMPILED: Face = {
+  id: "dynamic-compiled",
+  label: "dynamic, TypeScript compiled to JavaScript (`npm run build`, then `typescript: false`)",
+  unavailable: () => undefined,
+  prepare(dir) {
+    write(
+      dir,
+      "Pulumi.yaml",
+      ["name: routes", "runtime:", "  name: nodejs", "  options:", "    typescript: false"].join(
+        "\n",
+      ),
+    );
+    write(
+      dir,
+      "package.json",
+      JSON.stringify({ name: "routes", private: true, main: "bin/index.js" }, null, 2),
+    );
+    write(
+      dir,
+      "tsconfig.json",
+      JSON.stringify(
+        {
+          compilerOptions: {
+            ...COMPILER_OPTIONS,
+            isolatedModules: true,
+            outDir: "bin",
+            sourceMap: true,
+            inlineSources: true,
+          },
+          files: ["index.ts"],
+        },
+        null,
+        2,
+      ),
+    );
+    buildCompiled(dir);
+  },
+  edit(dir, teams, edited) {
+    editTypeScript(dir, teams, edited);
+    buildCompiled(dir);
+  },
   env: AS_USERS_RUN,
 };
 
@@ -284,4 +343,9 @@ export const NATIVE_PYTHON: Face = {
 export const NATIVE_FACES: Face[] = [NATIVE_TYPESCRIPT, NATIVE_YAML, NATIVE_PYTHON];
 
 /** Every face of the routes benchmark, in the order each round runs them. */
-export const FACES: Face[] = [DYNAMIC_README, DYNAMIC_RECOMMENDED, ...NATIVE_FACES];
+export const FACES: Face[] = [
+  DYNAMIC_README,
+  DYNAMIC_RECOMMENDED,
+  DYNAMIC_COMPILED,
+  ...NATIVE_FACES,
+];

@@ -210,6 +210,17 @@ const pythonCycle: Cycle = async (engine, emu, face, size, roleUid, samples, sta
   }
 };
 
+/**
+ * Empties the ts-node cache folder, as on a CI runner that starts each pipeline on a fresh
+ * machine: the command's first program run compiles (and type-checks where the setup asks
+ * it); the second program run of the same `up` (its update after its preview) finds it.
+ */
+export function freshRunner(cacheDir: string): void {
+  for (const entry of fs.readdirSync(cacheDir)) {
+    fs.rmSync(path.join(cacheDir, entry), { recursive: true, force: true });
+  }
+}
+
 /** One face through every operation on a fresh stack of `size` resources. */
 const cycle: Cycle = async (engine, emu, face, size, roleUid, samples, stateBytes) => {
   const teams = size / RESOURCES_PER_TEAM;
@@ -220,14 +231,16 @@ const cycle: Cycle = async (engine, emu, face, size, roleUid, samples, stateByte
     emulator: emu,
     projectConfig: { teams: String(teams), rootGroupUid: emu.rootGroupUid, roleUid },
     // The ts-node bundled with `@pulumi/pulumi` keeps what it compiled (and type-checked)
-    // in a cache keyed by the source text, in the OS temp folder by default: one per
-    // stack, so each face starts as on a fresh machine and no face warms another's.
+    // in a cache keyed by the source text, in the OS temp folder by default. Every face
+    // runs as a CI pipeline's fresh runner runs `pulumi up`: the cache is emptied before
+    // each command (`freshRunner`), so no command, and no face, warms another's.
     env: { ...face.env, TS_NODE_CACHE_DIRECTORY: cacheDir },
     prepare: (dir) => face.prepare(dir, teams),
   });
   const live = { created: false };
   try {
     const record = async (operation: OperationId, kind: "up" | "preview" | "destroy") => {
+      freshRunner(cacheDir);
       const run = await stack.run(kind, { withPreview: kind !== "preview", cpu: true });
       const expected = operation === "create" ? "create" : operation === "update" ? "update" : "";
       if (expected && (run.steps[expected] ?? 0) !== (operation === "update" ? EDITED : size)) {
@@ -401,7 +414,7 @@ async function run(context: SuiteContext): Promise<Section[]> {
     {
       id: "routes",
       title: TITLE,
-      method: `\`bench/fixtures/routes\`: teams of four resources (a group under the root, a child group, a GitHub Actions identity and its \`viewer\` binding) at ${sizes.join(" and ")} resources, on the real Pulumi engine (CLI ${engine.cli.version}, file backend, default parallelism), each face (\`bench/lib/faces.ts\`) on a fresh stack per round through create, no-op \`preview\`, no-op \`up\`, an update of ${EDITED} descriptions (an edit of the program's text, as a user makes it) and \`destroy\`, as a user runs them (\`up --yes\` and \`destroy --yes\` preview first). ${rounds} interleaved round(s): every face and size in each round; figures are medians. CPU is user + system time of the whole process tree (exact, from the shell that waits for the CLI); by kind it is sampled every 100 ms from \`/proc\` (what a process spent after its last sample is \`unsampled\`). Requests come from the emulator's log; state is the checkpoint file's size over the resources. The ts-node bundled with \`@pulumi/pulumi\` caches what it compiled, keyed by the source text: each stack has its own cache, empty at its create, so the create and the update (a new text) compile, and type-check where the setup asks it, once; the no-op runs find the text compiled. The native faces load the installed package's plugin folder; its process is the kind \`plugin\` (the dynamic provider's host is \`provider host\`), and its CPU in a no-op preview (one engine pass) is the plugin's CPU per pass. The YAML face's program is written out per size (YAML has no loop). The Python face runs the program as the Automation API's inline program in one driver process per stack (\`harness/python/\`; the CLI built from Go modules has no Python host): its \`up\` and \`destroy\` skip the preview a CLI user's \`--yes\` runs, and its CPU is the driver's tree read before and after each operation, the driver's own counted as \`program\`.`,
+      method: `\`bench/fixtures/routes\`: teams of four resources (a group under the root, a child group, a GitHub Actions identity and its \`viewer\` binding) at ${sizes.join(" and ")} resources, on the real Pulumi engine (CLI ${engine.cli.version}, file backend, default parallelism), each face (\`bench/lib/faces.ts\`) on a fresh stack per round through create, no-op \`preview\`, no-op \`up\`, an update of ${EDITED} descriptions (an edit of the program's text, as a user makes it) and \`destroy\`, as a user runs them (\`up --yes\` and \`destroy --yes\` preview first). ${rounds} interleaved round(s): every face and size in each round; figures are medians. CPU is user + system time of the whole process tree (exact, from the shell that waits for the CLI); by kind it is sampled every 100 ms from \`/proc\` (what a process spent after its last sample is \`unsampled\`). Requests come from the emulator's log; state is the checkpoint file's size over the resources. Every command runs as a CI pipeline runs \`pulumi up\` on a fresh runner (the conditions of issue 38's figures): the ts-node bundled with \`@pulumi/pulumi\`, which caches what it compiled in the OS temp folder keyed by the source text, starts each command with an empty cache, so each command's first program run compiles, and type-checks where the setup asks it; the second program run of an \`up\` (the update after its preview) finds the text compiled. Every TypeScript face has the same policy. The native faces load the installed package's plugin folder; its process is the kind \`plugin\` (the dynamic provider's host is \`provider host\`), and its CPU in a no-op preview (one engine pass) is the plugin's CPU per pass. The YAML face's program is written out per size (YAML has no loop). The Python face runs the program as the Automation API's inline program in one driver process per stack (\`harness/python/\`; the CLI built from Go modules has no Python host): its \`up\` and \`destroy\` skip the preview a CLI user's \`--yes\` runs, and its CPU is the driver's tree read before and after each operation, the driver's own counted as \`program\`.`,
       measurements: report(faces, sizes, samples, stateBytes),
       notes: [
         "Wall time on a shared machine carries the load of other work; CPU and requests are steadier, and every ratio compares figures of this run only.",

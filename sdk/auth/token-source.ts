@@ -7,7 +7,6 @@
  * refresh for concurrent callers to any function that fetches a token.
  */
 import type { SdkLogger } from "../core/events";
-import { joseDecode } from "../core/lazy-modules";
 import { redact } from "../core/redact";
 import { DEFAULTS } from "../settings";
 
@@ -71,11 +70,31 @@ export interface CachedTokenSourceOptions {
   now?: () => number;
 }
 
+/** A base64url segment, padded or not. */
+const BASE64URL = /^[A-Za-z0-9_-]+={0,2}$/;
+
+/**
+ * The claims (payload) of a JWT in JWS compact form (three dot-separated base64url parts),
+ * read without verifying (the service verifies); throws when `token` is not one, or its
+ * payload is no JSON object. What jose's `decodeJwt` reads, without loading jose: a program
+ * and a provider host read a static token's `exp` on every run.
+ */
+export function jwtClaims(token: string): Record<string, unknown> {
+  const parts = token.split(".");
+  if (parts.length !== 3 || !BASE64URL.test(parts[1])) {
+    throw new TypeError("not a JWT in compact form with a payload");
+  }
+  const claims: unknown = JSON.parse(Buffer.from(parts[1], "base64url").toString("utf8"));
+  if (typeof claims !== "object" || claims === null || Array.isArray(claims)) {
+    throw new TypeError("the JWT's payload is not a JSON object");
+  }
+  return claims as Record<string, unknown>;
+}
+
 /** `exp` of a JWT in epoch milliseconds, read without verifying (the service verifies). */
 export function tokenExpiry(token: string): number | undefined {
-  const { decodeJwt } = joseDecode();
   try {
-    const { exp } = decodeJwt(token);
+    const { exp } = jwtClaims(token);
     return typeof exp === "number" ? exp * 1000 : undefined;
   } catch {
     return undefined; // not a JWT: valid until the service rejects it
@@ -88,10 +107,9 @@ export function tokenExpiry(token: string): number | undefined {
  * service verifies); the message never contains the token.
  */
 export function tokenProblem(token: string, now: number = Date.now()): string | undefined {
-  const { decodeJwt } = joseDecode();
   let exp: unknown;
   try {
-    ({ exp } = decodeJwt(token));
+    ({ exp } = jwtClaims(token));
   } catch {
     return "is not an API token (a JWT: three dot-separated base64url parts)";
   }
@@ -103,9 +121,8 @@ export function tokenProblem(token: string, now: number = Date.now()): string | 
 
 /** `sub` of a JWT, read without verifying (the service verifies); undefined if there is none. */
 export function tokenSubject(token: string): string | undefined {
-  const { decodeJwt } = joseDecode();
   try {
-    const { sub } = decodeJwt(token);
+    const { sub } = jwtClaims(token);
     return typeof sub === "string" && sub !== "" ? sub : undefined;
   } catch {
     return undefined; // not a JWT

@@ -4,13 +4,11 @@
  * (undici alone is about 150 ms of start-up; see docs/sdk.md, Start-up). Their types
  * come from `import type`, which costs nothing at run time.
  */
-import type * as JoseDecode from "jose/jwt/decode";
 import type * as PRetry from "p-retry";
 import type * as Undici from "undici";
 
 let undiciModule: typeof Undici | undefined;
 let pRetryModule: typeof PRetry | undefined;
-let joseDecodeModule: typeof JoseDecode | undefined;
 
 /** undici (`request`, `Agent`), loaded by the first request. */
 export function undici(): typeof Undici {
@@ -22,10 +20,4 @@ export function undici(): typeof Undici {
 export function pRetry(): typeof PRetry {
   pRetryModule ??= require("p-retry") as typeof PRetry;
   return pRetryModule;
-}
-
-/** jose's JWT decoder alone (not the whole of jose), loaded by the first token read. */
-export function joseDecode(): typeof JoseDecode {
-  joseDecodeModule ??= require("jose/jwt/decode") as typeof JoseDecode;
-  return joseDecodeModule;
 }

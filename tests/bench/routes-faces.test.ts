@@ -1,14 +1,15 @@
 /**
  * The routes benchmark's faces (`bench/lib/faces.ts`): the YAML program written out for
- * a number of teams and its edit, the TypeScript program moved to the generated SDK, and
- * the choice of faces by `IRM_BENCH_ROUTES_FACES`.
+ * a number of teams and its edit, the TypeScript program moved to the generated SDK, the
+ * choice of faces by `IRM_BENCH_ROUTES_FACES`, and ts-node's cache emptied before each
+ * command (every face as on a fresh CI runner).
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { FACES, NATIVE_PYTHON, nativeTypeScript, routesYaml } from "../../bench/lib/faces";
-import { pickFaces } from "../../bench/suites/routes";
+import { freshRunner, pickFaces } from "../../bench/suites/routes";
 
 const FIXTURES = path.join(__dirname, "..", "..", "bench", "fixtures");
 const FIXTURE = path.join(FIXTURES, "routes", "index.ts");
@@ -88,5 +89,26 @@ describe("routes faces", () => {
     expect(() => pickFaces(FACES, "native-yaml,native-cobol")).toThrow(
       /IRM_BENCH_ROUTES_FACES: no face native-cobol/,
     );
+  });
+
+  it("empties ts-node's cache folder before a command, keeping the folder", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "irm-routes-cache-"));
+    try {
+      fs.mkdirSync(path.join(dir, "ts-node-abc", "deep"), { recursive: true });
+      fs.writeFileSync(path.join(dir, "ts-node-abc", "deep", "index.js"), "compiled");
+      fs.writeFileSync(path.join(dir, "loose.json"), "{}");
+      freshRunner(dir);
+      expect(fs.readdirSync(dir)).toEqual([]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("offers the compiled face among the dynamic ones", () => {
+    expect(FACES.map((face) => face.id).slice(0, 3)).toEqual([
+      "dynamic-readme",
+      "dynamic-recommended",
+      "dynamic-compiled",
+    ]);
   });
 });

@@ -57,14 +57,13 @@ function registered(type: string): Registered {
   return taken;
 }
 
-/** Per class: its outputs in order, the defaults of its inputs, its secret outputs. */
+/** Per class: its registered outputs in order, the defaults of its inputs, its secret outputs. */
 const EXPECTED: Record<
   string,
   { outputs: string[]; defaults: Record<string, unknown>; secret: string[] }
 > = {
   Group: {
     outputs: [
-      "uid",
       "parentUid",
       "name",
       "description",
@@ -78,7 +77,6 @@ const EXPECTED: Record<
   },
   Identity: {
     outputs: [
-      "uid",
       "parentUid",
       "name",
       "description",
@@ -94,26 +92,17 @@ const EXPECTED: Record<
     secret: [],
   },
   RoleBinding: {
-    outputs: ["uid", "groupUid", "identityUid", "roleUid", "builtInRoleName", "createTime"],
+    outputs: ["groupUid", "identityUid", "roleUid", "builtInRoleName", "createTime"],
     defaults: {},
     secret: [],
   },
   Role: {
-    outputs: [
-      "uid",
-      "parentUid",
-      "name",
-      "description",
-      "capabilities",
-      "createTime",
-      "updateTime",
-    ],
+    outputs: ["parentUid", "name", "description", "capabilities", "createTime", "updateTime"],
     defaults: { description: "" },
     secret: [],
   },
   IdentityProvider: {
     outputs: [
-      "uid",
       "parentUid",
       "name",
       "description",
@@ -128,7 +117,6 @@ const EXPECTED: Record<
   },
   GroupInvite: {
     outputs: [
-      "uid",
       "groupUid",
       "roleUid",
       "ttl",
@@ -144,7 +132,6 @@ const EXPECTED: Record<
   },
   AccountAssociation: {
     outputs: [
-      "uid",
       "groupUid",
       "name",
       "description",
@@ -160,13 +147,12 @@ const EXPECTED: Record<
     secret: [],
   },
   ExternalGroupRoleMapping: {
-    outputs: ["uid", "identityProviderUid", "externalGroupId", "roleUid", "scope", "createTime"],
+    outputs: ["identityProviderUid", "externalGroupId", "roleUid", "scope", "createTime"],
     defaults: {},
     secret: [],
   },
   Repo: {
     outputs: [
-      "uid",
       "parentUid",
       "name",
       "description",
@@ -185,7 +171,7 @@ const EXPECTED: Record<
     secret: [],
   },
   // `createTime` is kept in state only (the API never answers one): not registered.
-  Subscription: { outputs: ["uid", "parentUid", "sink"], defaults: {}, secret: [] },
+  Subscription: { outputs: ["parentUid", "sink"], defaults: {}, secret: [] },
 };
 
 describe("what each resource class registers", () => {
@@ -200,13 +186,27 @@ describe("what each resource class registers", () => {
       const { props, additionalSecretOutputs } = registered(type);
       const { __provider, ...rest } = props;
       expect(__provider).toBe(text);
-      // Every output registered (not known yet), in order, then nothing but the defaults.
+      // Every output but `uid` registered (not known yet), in order, then nothing but the
+      // defaults: `uid` is answered from the resource's id, with no property of its own.
       expect(Object.keys(rest)).toEqual(expected.outputs);
       const given = Object.fromEntries(
         Object.entries(rest).filter(([, value]) => value !== undefined),
       );
       expect(given).toEqual(expected.defaults);
       expect([...additionalSecretOutputs]).toEqual(expected.secret);
+    },
+  );
+
+  it.each(PROVIDER_KINDS.map((kind) => [kind.type] as const))(
+    "%s: its uid is its id, not a registered output",
+    (type) => {
+      const Class = (irm as unknown as Record<string, unknown>)[type] as new (
+        name: string,
+        args: object,
+      ) => pulumi.CustomResource & { uid: unknown };
+      const resource = new Class(`uid-${type}`, {});
+      expect(registered(type).props).not.toHaveProperty("uid");
+      expect(resource.uid).toBe(resource.id);
     },
   );
 });

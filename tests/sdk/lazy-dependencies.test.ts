@@ -1,9 +1,10 @@
 /**
  * Start-up: the Pulumi program (`pulumi-irm`), the provider host (`pulumi-irm/provider/
- * runtime`) and the SDK load undici, p-retry and jose only when a request needs them
+ * runtime`) and the SDK load undici and p-retry only when a request needs them
  * (`sdk/core/lazy-modules.ts`); undici alone is about 150 ms of every preview. The
- * provider host reads a static token's `exp` at configure (jose's decoder alone, about
- * 15 ms), to refuse a malformed or expired one in preview without a request. Each case
+ * program and the provider host read a static token's `exp` (to refuse a malformed or
+ * expired one in preview without a request) with the SDK's own decoder, not jose's
+ * (`jwtClaims`): jose is never loaded. Each case
  * runs in a fresh node process on the built package (`dist/`), as the engine loads it,
  * and lists the dependencies found in `require.cache`.
  */
@@ -51,7 +52,7 @@ describe("request-only dependencies load on the first request", () => {
     expect(run(`require(dist + "/provider/index.js"); return loaded();`)).toEqual([]);
   });
 
-  it("the provider host loads only jose's decoder (the token check) for a plan of an unchanged resource", () => {
+  it("the provider host loads none of them for a plan of an unchanged resource, token check included", () => {
     // A JWT of payload {"exp":4102444800} (2100), unsigned: only its shape and exp are read.
     const token = "eyJhbGciOiJub25lIn0.eyJleHAiOjQxMDI0NDQ4MDB9.";
     const result = run(`
@@ -67,7 +68,7 @@ describe("request-only dependencies load on the first request", () => {
       const diff = await runtime.group.diff(${JSON.stringify(GROUP)}, state, checked.inputs);
       return { failures: checked.failures ?? [], diff, loaded: loaded() };
     `);
-    expect(result).toEqual({ failures: [], diff: { changes: false }, loaded: ["jose"] });
+    expect(result).toEqual({ failures: [], diff: { changes: false }, loaded: [] });
   });
 
   it("an SDK client loads them only when it reads a token or sends a request", () => {
@@ -90,9 +91,9 @@ describe("request-only dependencies load on the first request", () => {
     expect(result).toEqual({
       imported: [],
       constructed: [],
-      tokenRead: ["jose"],
+      tokenRead: [],
       failure: "ConnectionError",
-      requested: ["jose", "p-retry", "undici"],
+      requested: ["p-retry", "undici"],
     });
   });
 });

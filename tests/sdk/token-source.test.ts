@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   cachedTokenSource,
+  jwtClaims,
   staticToken,
   type TokenSourceContext,
   tokenExpiry,
@@ -170,6 +171,30 @@ describe("staticToken", () => {
     expect(source.refreshable).toBe(false);
     expect(JSON.stringify(source)).not.toContain("a-static-secret-value");
     expect(String(source)).not.toContain("a-static-secret-value");
+  });
+});
+
+describe("jwtClaims", () => {
+  const part = (text: string) => Buffer.from(text).toString("base64url");
+
+  it("reads the payload of a compact JWT, padded or not, with or without a signature", () => {
+    expect(jwtClaims(jwt(2_000_000_000, 7))).toEqual({ sub: "x", exp: 2_000_000_000, n: 7 });
+    expect(jwtClaims(`${part("{}")}.${part('{"a":1}')}=.`)).toEqual({ a: 1 });
+  });
+
+  it("refuses what is no compact JWT with a JSON object as its payload", () => {
+    for (const token of [
+      "opaque",
+      "a.b",
+      `${part("{}")}..c2ln`,
+      `${part("{}")}.${part("{}")}.c.d.e`,
+      `${part("{}")}.${part("[1]")}.c2ln`,
+      `${part("{}")}.${part("null")}.c2ln`,
+      `${part("{}")}.${part("not json")}.c2ln`,
+      `${part("{}")}.e30+/.c2ln`,
+    ]) {
+      expect(() => jwtClaims(token), token).toThrow();
+    }
   });
 });
 
