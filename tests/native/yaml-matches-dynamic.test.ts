@@ -9,10 +9,13 @@
  * two faces send the same writes (method, path, update mask, body) in each. The native
  * state of a group, with no provider text in it, is smaller.
  */
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
+import { REPO_ROOT } from "../../harness/installed-package";
 import { readOrganisation } from "../../harness/org-snapshot";
-import { writesOf } from "../../harness/request-names";
+import { lookupsApart, writesOf } from "../../harness/request-names";
 import type { EngineStack } from "../../harness/stack";
 import {
   createEngineStack,
@@ -144,8 +147,28 @@ describeOnEngine(
         preview.changes.every((s) => s.op === "create" && s.type.startsWith("irm:index:")),
       ).toBe(true);
       const requests = await stack.takeRequests();
-      // Reads only: the role and repository lookups and the checks' existence reads.
       expect(writesOf(requests)).toEqual([]);
+      // The program's own lookups (what it asked for: one List each), and apart from
+      // them what the resources' checks read: the roles the bindings grant come from the
+      // lookups (no read); `engineering`'s parent is read, as the YAML host registers it
+      // before it calls getRepo, whose answer would have told it.
+      const { lookups, resources } = lookupsApart(requests);
+      expect(lookups).toEqual([
+        "GET /iam/v2beta1/roles?name=editor&page_size=200 200",
+        "GET /iam/v2beta1/roles?name=viewer&page_size=200 200",
+        "GET /iam/v2beta1/roles?name=registry.pull&page_size=200 200",
+        "GET /registry/v2beta1/repos?uidp.descendants_of=ROOT&name=internal-api&page_size=200 200",
+      ]);
+      expect(resources).toEqual(["GET /iam/v2beta1/groups/ROOT 200"]);
+      // The plugin named with the package's version: the CLI kept the schema it asked for,
+      // and the next runs read it there instead of starting the plugin once more.
+      const { version } = JSON.parse(
+        fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8"),
+      ) as { version: string };
+      const cached = path.join(String(stack.cli.env.PULUMI_HOME), "schemas", `irm-${version}.json`);
+      expect(JSON.parse(fs.readFileSync(cached, "utf8"))).toEqual(
+        JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "dist", "plugin", "schema.json"), "utf8")),
+      );
       expect(await stack.resources()).toEqual([]);
     });
 
