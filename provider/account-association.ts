@@ -1,15 +1,8 @@
 /** The `AccountAssociation` resource: a group's outside accounts and service identities. */
 import type * as pulumi from "@pulumi/pulumi";
-import type {
-  AmazonAccount,
-  AzureTenant,
-  ChainguardBindings,
-  GitHubInstallations,
-  GoogleProject,
-  ServicePrincipalName,
-} from "../sdk/index";
-import { IrmResource, registration, resourceKind, uidFromId } from "./resource-class";
-import { ACCOUNT_ASSOCIATION_SHAPE } from "./shapes/index";
+import type { ServicePrincipalName } from "../sdk/index";
+import { declaring, registration, resourceKind, uidFromId } from "./resource-class";
+import { ACCOUNT_ASSOCIATION_SHAPE, type AccountAssociationOutputs } from "./shapes/index";
 
 /** An AWS account. */
 export interface AmazonAccountArgs {
@@ -90,31 +83,8 @@ export interface AccountAssociationArgs {
 const ACCOUNT_ASSOCIATION = resourceKind(ACCOUNT_ASSOCIATION_SHAPE);
 
 /** The outside accounts of a group, and the identities the platform's services assume there. */
-export class AccountAssociation extends IrmResource {
+export class AccountAssociation extends declaring<AccountAssociationOutputs>() {
   static override readonly __pulumiType = ACCOUNT_ASSOCIATION.token;
-
-  /** Equals `groupUid`: an association is addressed by its group. */
-  declare readonly uid: pulumi.Output<string>;
-  /** Uid of the group. */
-  declare readonly groupUid: pulumi.Output<string>;
-  /** The association's name. */
-  declare readonly name: pulumi.Output<string>;
-  /** Free text; `""` when none. */
-  declare readonly description: pulumi.Output<string>;
-  /** The AWS account, when set. */
-  declare readonly amazon: pulumi.Output<AmazonAccount | undefined>;
-  /** The GCP project, when set. */
-  declare readonly google: pulumi.Output<GoogleProject | undefined>;
-  /** The Azure tenant, when set. */
-  declare readonly azure: pulumi.Output<AzureTenant | undefined>;
-  /** The GitHub App installations (ids as numbers), when set. */
-  declare readonly github: pulumi.Output<GitHubInstallations | undefined>;
-  /** The service bindings, when set. */
-  declare readonly chainguard: pulumi.Output<ChainguardBindings | undefined>;
-  /** When the association was created (RFC 3339, milliseconds, `Z`). */
-  declare readonly createTime: pulumi.Output<string>;
-  /** When the association last changed. */
-  declare readonly updateTime: pulumi.Output<string>;
 
   constructor(name: string, args: AccountAssociationArgs, opts?: pulumi.CustomResourceOptions) {
     super(...registration(ACCOUNT_ASSOCIATION, name, args, opts));

@@ -3,8 +3,11 @@
  * through a custom identity provider, get a role in the organisation.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { IrmResource, registration, resourceKind, uidFromId } from "./resource-class";
-import { EXTERNAL_GROUP_ROLE_MAPPING_SHAPE } from "./shapes/index";
+import { declaring, registration, resourceKind, uidFromId } from "./resource-class";
+import {
+  EXTERNAL_GROUP_ROLE_MAPPING_SHAPE,
+  type ExternalGroupRoleMappingOutputs,
+} from "./shapes/index";
 
 /**
  * Arguments of an {@link ExternalGroupRoleMapping}. A mapping never changes: changing
@@ -32,21 +35,8 @@ export interface ExternalGroupRoleMappingArgs {
 const EXTERNAL_GROUP_ROLE_MAPPING = resourceKind(EXTERNAL_GROUP_ROLE_MAPPING_SHAPE);
 
 /** A grant of a role to the members of an outside group of an identity provider. */
-export class ExternalGroupRoleMapping extends IrmResource {
+export class ExternalGroupRoleMapping extends declaring<ExternalGroupRoleMappingOutputs>() {
   static override readonly __pulumiType = EXTERNAL_GROUP_ROLE_MAPPING.token;
-
-  /** The mapping's uid (its identity provider's uid, `/`, 16 hex). */
-  declare readonly uid: pulumi.Output<string>;
-  /** Uid of the identity provider. */
-  declare readonly identityProviderUid: pulumi.Output<string>;
-  /** The provider's own id of the group. */
-  declare readonly externalGroupId: pulumi.Output<string>;
-  /** Uid of the role granted. */
-  declare readonly roleUid: pulumi.Output<string>;
-  /** Uid of the group where the role applies. */
-  declare readonly scope: pulumi.Output<string>;
-  /** When the mapping was created (RFC 3339, milliseconds, `Z`). */
-  declare readonly createTime: pulumi.Output<string>;
 
   constructor(
     name: string,

@@ -1,7 +1,7 @@
 /** The `Group` resource: a group of the organisation's hierarchy. */
 import type * as pulumi from "@pulumi/pulumi";
-import { IrmResource, registration, resourceKind, uidFromId } from "./resource-class";
-import { GROUP_SHAPE } from "./shapes/index";
+import { declaring, registration, resourceKind, uidFromId } from "./resource-class";
+import { GROUP_SHAPE, type GroupOutputs } from "./shapes/index";
 
 /** Arguments of a {@link Group}. */
 export interface GroupArgs {
@@ -21,25 +21,8 @@ export interface GroupArgs {
 const GROUP = resourceKind(GROUP_SHAPE);
 
 /** A group under the root organisation or under another group. */
-export class Group extends IrmResource {
+export class Group extends declaring<GroupOutputs>() {
   static override readonly __pulumiType = GROUP.token;
-
-  /** The group's uid (its parent's uid, `/`, 16 hex). */
-  declare readonly uid: pulumi.Output<string>;
-  /** Uid of the parent: the root organisation or another group. */
-  declare readonly parentUid: pulumi.Output<string>;
-  /** The group's name. */
-  declare readonly name: pulumi.Output<string>;
-  /** Free text; `""` when none. */
-  declare readonly description: pulumi.Output<string>;
-  /** False on newly created groups. */
-  declare readonly verified: pulumi.Output<boolean>;
-  /** Limits the service applies to the group (integer counters by name); may be empty. */
-  declare readonly resourceLimits: pulumi.Output<Record<string, number>>;
-  /** When the group was created (RFC 3339, milliseconds, `Z`). */
-  declare readonly createTime: pulumi.Output<string>;
-  /** When the group last changed. */
-  declare readonly updateTime: pulumi.Output<string>;
 
   constructor(name: string, args: GroupArgs, opts?: pulumi.CustomResourceOptions) {
     super(...registration(GROUP, name, args, opts));

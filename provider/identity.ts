@@ -6,9 +6,8 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { ServicePrincipal, ServicePrincipalName } from "../sdk/index";
-import { IrmResource, registration, resourceKind, uidFromId } from "./resource-class";
-import { IDENTITY_SHAPE } from "./shapes/index";
-import type { AwsIdentity, ClaimMatch, StaticKeysOutputs } from "./types";
+import { declaring, registration, resourceKind, uidFromId } from "./resource-class";
+import { IDENTITY_SHAPE, type IdentityOutputs } from "./shapes/index";
 
 /**
  * Which OIDC tokens may assume an {@link Identity}. Exactly one of `issuer` /
@@ -119,31 +118,8 @@ export interface IdentityArgs {
 const IDENTITY = resourceKind(IDENTITY_SHAPE);
 
 /** A workload, person or service identity of a group. */
-export class Identity extends IrmResource {
+export class Identity extends declaring<IdentityOutputs>() {
   static override readonly __pulumiType = IDENTITY.token;
-
-  /** The identity's uid (its group's uid, `/`, 16 hex). */
-  declare readonly uid: pulumi.Output<string>;
-  /** Uid of the group the identity belongs to. */
-  declare readonly parentUid: pulumi.Output<string>;
-  /** The identity's name. */
-  declare readonly name: pulumi.Output<string>;
-  /** Free text; `""` when none. */
-  declare readonly description: pulumi.Output<string>;
-  /** The claims a token must carry (only the members set); undefined for other kinds. */
-  declare readonly claimMatch: pulumi.Output<ClaimMatch | undefined>;
-  /** The registered keys, with the service's `expirationTime`; undefined for other kinds. */
-  declare readonly staticKeys: pulumi.Output<StaticKeysOutputs | undefined>;
-  /** The AWS role or user (one member of each pair); undefined for other kinds. */
-  declare readonly awsIdentity: pulumi.Output<AwsIdentity | undefined>;
-  /** The full name of the platform service; undefined for other kinds. */
-  declare readonly servicePrincipal: pulumi.Output<ServicePrincipal | undefined>;
-  /** When a token was last exchanged for this identity; undefined until then. */
-  declare readonly lastSeenTime: pulumi.Output<string | undefined>;
-  /** When the identity was created (RFC 3339, milliseconds, `Z`). */
-  declare readonly createTime: pulumi.Output<string>;
-  /** When the identity last changed. */
-  declare readonly updateTime: pulumi.Output<string>;
 
   constructor(name: string, args: IdentityArgs, opts?: pulumi.CustomResourceOptions) {
     super(...registration(IDENTITY, name, args, opts));

@@ -8,9 +8,12 @@
  * {@link resourceKind}, and passes its kind and its resolved-at-registration inputs to
  * the base constructor through {@link registration}:
  *
+ * Its outputs are declared at type level from its kind's state type (`GroupOutputs`,
+ * beside its table), through {@link declaring}:
+ *
  * ```ts
  * const GROUP = resourceKind(GROUP_SHAPE); // its table, `shapes/group.ts`
- * export class Group extends IrmResource {
+ * export class Group extends declaring<GroupOutputs>() {
  *   static override readonly __pulumiType = GROUP.token;
  *   constructor(name: string, args: GroupArgs, opts?: pulumi.CustomResourceOptions) {
  *     super(...registration(GROUP, name, args, opts));
@@ -209,6 +212,32 @@ export abstract class IrmResourceBase extends pulumi.CustomResource {
  */
 export const IrmResource: typeof IrmResourceBase = withoutOwnFrame(IrmResourceBase);
 export type IrmResource = IrmResourceBase;
+
+/**
+ * The outputs a resource class declares, from its kind's state type `State`: each
+ * member as `pulumi.Output` of its type in state, `undefined` included where state may
+ * lack it. Hovering one shows its doc in `State`.
+ */
+export type DeclaredOutputs<State> = {
+  readonly [K in keyof State]-?: pulumi.Output<State[K]>;
+};
+
+/** {@link IrmResource}, typed as the base of a class whose instances carry `Outputs`. */
+export type IrmResourceWith<Outputs> = Omit<typeof IrmResourceBase, "prototype"> &
+  (abstract new (
+    ...args: ConstructorParameters<typeof IrmResourceBase>
+  ) => IrmResourceBase & Outputs) & { readonly prototype: IrmResourceBase & Outputs };
+
+/**
+ * {@link IrmResource} itself, typed as declaring the outputs of state `State` (less the
+ * members named in `StateOnly`, which the table keeps in state only): a class extends
+ * it instead of writing each output out as `declare readonly x: pulumi.Output<T>`.
+ */
+export function declaring<State, StateOnly extends keyof State = never>(): IrmResourceWith<
+  DeclaredOutputs<Omit<State, StateOnly>>
+> {
+  return IrmResource as unknown as IrmResourceWith<DeclaredOutputs<Omit<State, StateOnly>>>;
+}
 
 function withoutOwnFrame<C extends abstract new (...args: never[]) => object>(base: C): C {
   const construct = pulumi.CustomResource.bind(undefined) as unknown as C;

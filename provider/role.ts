@@ -1,7 +1,7 @@
 /** The `Role` resource: a custom role of a group, usable in its group and below it. */
 import type * as pulumi from "@pulumi/pulumi";
-import { IrmResource, registration, resourceKind, uidFromId } from "./resource-class";
-import { ROLE_SHAPE } from "./shapes/index";
+import { declaring, registration, resourceKind, uidFromId } from "./resource-class";
+import { ROLE_SHAPE, type RoleOutputs } from "./shapes/index";
 
 /** Arguments of a {@link Role}. */
 export interface RoleArgs {
@@ -32,23 +32,8 @@ export interface RoleArgs {
 const ROLE = resourceKind(ROLE_SHAPE);
 
 /** A custom role: a named set of capabilities, usable in its group and the groups below it. */
-export class Role extends IrmResource {
+export class Role extends declaring<RoleOutputs>() {
   static override readonly __pulumiType = ROLE.token;
-
-  /** The role's uid, a child of its group (`<group uid>/<16 hex>`), for role bindings, invites and default roles. */
-  declare readonly uid: pulumi.Output<string>;
-  /** Uid of the group that owns the role. */
-  declare readonly parentUid: pulumi.Output<string>;
-  /** The role's name. */
-  declare readonly name: pulumi.Output<string>;
-  /** Free text; `""` when none. */
-  declare readonly description: pulumi.Output<string>;
-  /** The capabilities (enum value names), sorted, each once. */
-  declare readonly capabilities: pulumi.Output<string[]>;
-  /** When the role was created (RFC 3339, milliseconds, `Z`). */
-  declare readonly createTime: pulumi.Output<string>;
-  /** When the role last changed. */
-  declare readonly updateTime: pulumi.Output<string>;
 
   constructor(name: string, args: RoleArgs, opts?: pulumi.CustomResourceOptions) {
     super(...registration(ROLE, name, args, opts));

@@ -1,7 +1,7 @@
 /** The `Subscription` resource: a webhook a group's events are delivered to. */
 import type * as pulumi from "@pulumi/pulumi";
-import { IrmResource, registration, resourceKind, uidFromId } from "./resource-class";
-import { SUBSCRIPTION_SHAPE } from "./shapes/index";
+import { declaring, registration, resourceKind, uidFromId } from "./resource-class";
+import { SUBSCRIPTION_SHAPE, type SubscriptionOutputs } from "./shapes/index";
 
 /** Arguments of a {@link Subscription}. */
 export interface SubscriptionArgs {
@@ -19,15 +19,8 @@ export interface SubscriptionArgs {
 const SUBSCRIPTION = resourceKind(SUBSCRIPTION_SHAPE);
 
 /** An event subscription (webhook) of a group. */
-export class Subscription extends IrmResource {
+export class Subscription extends declaring<SubscriptionOutputs, "createTime">() {
   static override readonly __pulumiType = SUBSCRIPTION.token;
-
-  /** The subscription's uid (its group's uid, `/`, 16 hex). */
-  declare readonly uid: pulumi.Output<string>;
-  /** Uid of the group whose events are delivered. */
-  declare readonly parentUid: pulumi.Output<string>;
-  /** The https URL events are delivered to. */
-  declare readonly sink: pulumi.Output<string>;
 
   constructor(name: string, args: SubscriptionArgs, opts?: pulumi.CustomResourceOptions) {
     super(...registration(SUBSCRIPTION, name, args, opts));

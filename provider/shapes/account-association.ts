@@ -108,18 +108,25 @@ export const ACCOUNT_ASSOCIATION_SHAPE = t.kindShape({
 
 /** The blocks of an association; at least one is present. */
 export interface AssociationBlocks {
+  /** The AWS account, when set. */
   amazon?: AmazonAccount;
+  /** The GCP project, when set. */
   google?: GoogleProject;
+  /** The Azure tenant, when set. */
   azure?: AzureTenant;
-  /** Installation ids as numbers, names `""` when unset. */
+  /** The GitHub App installations (ids as numbers, names `""` when unset), when set. */
   github?: GitHubInstallations;
+  /** The service bindings, when set. */
   chainguard?: ChainguardBindings;
 }
 
 /** Inputs of an AccountAssociation after `check`. */
 export interface AccountAssociationInputs extends AssociationBlocks {
+  /** Uid of the group. */
   groupUid: string;
+  /** The association's name. */
   name: string;
+  /** Free text; `""` when none. */
   description: string;
   /** Must equal `groupUid`: the group's existing association is managed from now on. */
   adoptUid?: string;
@@ -127,8 +134,10 @@ export interface AccountAssociationInputs extends AssociationBlocks {
 
 /** Outputs of an AccountAssociation, as stored in state: its inputs and what the API adds. */
 export interface AccountAssociationOutputs extends Omit<AccountAssociationInputs, "adoptUid"> {
-  /** Equals `groupUid`. */
+  /** Equals `groupUid`: an association is addressed by its group. */
   uid: string;
+  /** When the association was created (RFC 3339, milliseconds, `Z`). */
   createTime: string;
+  /** When the association last changed. */
   updateTime: string;
 }

@@ -77,23 +77,31 @@ export const IDENTITY_PROVIDER_SHAPE = t.kindShape({
 
 /** Inputs of an IdentityProvider after `check`. */
 export interface IdentityProviderInputs {
+  /** Uid of the group users sign in to. */
   parentUid: string;
+  /** The provider's name. */
   name: string;
+  /** Free text; `""` when none. */
   description: string;
   /** Uid of the role bound to a user on first sign-in. */
   defaultRole: string;
+  /** The OIDC configuration (in state as the API answers it, never the secret). */
   oidc: IdentityProviderOidc;
   /**
    * Sent as `oidc.clientSecret`; `""` when PKCE stands in for it. In state, the last
    * client secret sent (the API never answers it), as a secret.
    */
   clientSecret: string;
+  /** Uid of an existing provider of `parentUid` to manage instead of creating one. */
   adoptUid?: string;
 }
 
 /** Outputs of an IdentityProvider, as stored in state: its inputs and what the API adds. */
 export interface IdentityProviderOutputs extends Omit<IdentityProviderInputs, "adoptUid"> {
+  /** The provider's uid (its group's uid, `/`, 16 hex). */
   uid: string;
+  /** When the provider was created (RFC 3339, milliseconds, `Z`). */
   createTime: string;
+  /** When the provider last changed. */
   updateTime: string;
 }

@@ -60,7 +60,9 @@ export interface RoleBindingOutputs extends Omit<RoleBindingInputs, "adoptUid"> 
   uid: string;
   /**
    * The role's name when it is a built-in role (`owner`, `editor`, `viewer`, ...), which
-   * can never be renamed; `""` for a custom role, whose name may change.
+   * can never be renamed; `""` for a custom role, whose name may change (look it up with
+   * `getRole`). The group's and identity's names are not kept: they can change without
+   * the binding changing. Use the `Group` / `Identity` resources, or lookups.
    */
   builtInRoleName: string;
   /** When the binding was created (RFC 3339, milliseconds, `Z`). */

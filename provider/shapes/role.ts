@@ -34,8 +34,11 @@ export const ROLE_SHAPE = t.kindShape({
 
 /** Inputs of a Role after `check`. */
 export interface RoleInputs {
+  /** Uid of the group that owns the role. */
   parentUid: string;
+  /** The role's name. */
   name: string;
+  /** Free text; `""` when none. */
   description: string;
   /** Enum value names (`CAP_REPO_LIST`), sorted, without duplicates: the set the role grants. */
   capabilities: string[];
@@ -45,7 +48,13 @@ export interface RoleInputs {
 
 /** Outputs of a Role, as stored in state: its inputs and what the API adds. */
 export interface RoleOutputs extends Omit<RoleInputs, "adoptUid"> {
+  /**
+   * The role's uid, a child of its group (`<group uid>/<16 hex>`), for role bindings,
+   * invites and default roles.
+   */
   uid: string;
+  /** When the role was created (RFC 3339, milliseconds, `Z`). */
   createTime: string;
+  /** When the role last changed. */
   updateTime: string;
 }
