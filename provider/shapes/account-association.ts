@@ -12,20 +12,18 @@ import * as t from "./table";
 const BLOCK_DOC = "Updated in place, replaced whole, and removed when dropped from the program.";
 
 const AMAZON = t.objectOf({
-  account: { shape: t.STRING, doc: "The AWS account id: 12 digits.", required: true },
+  account: t.REQUIRED_STRING("The AWS account id: 12 digits."),
 });
 
 const GOOGLE = t.objectOf({
-  projectId: {
-    shape: t.STRING,
-    doc: "6 to 30 characters: a lowercase letter, then lowercase letters, digits or `-`.",
-    required: true,
-  },
-  projectNumber: { shape: t.STRING, doc: "Non-empty, at most 64 characters.", required: true },
+  projectId: t.REQUIRED_STRING(
+    "6 to 30 characters: a lowercase letter, then lowercase letters, digits or `-`.",
+  ),
+  projectNumber: t.REQUIRED_STRING("Non-empty, at most 64 characters."),
 });
 
 const AZURE = t.objectOf({
-  tenantId: { shape: t.STRING, doc: "A GUID.", required: true },
+  tenantId: t.REQUIRED_STRING("A GUID."),
   clientIds: {
     shape: t.STRING_MAP,
     doc: "Component name to client id (a GUID); at least one.",

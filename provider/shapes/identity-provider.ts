@@ -5,12 +5,8 @@ import * as t from "./table";
 
 /** The OIDC configuration, as sent (without the secret) and as answered. */
 const OIDC = t.objectOf({
-  issuer: {
-    shape: t.STRING,
-    doc: "The issuer: an `https` URL (`http` only on loopback).",
-    required: true,
-  },
-  clientId: { shape: t.STRING, doc: "The OAuth client id (not secret).", required: true },
+  issuer: t.REQUIRED_STRING("The issuer: an `https` URL (`http` only on loopback)."),
+  clientId: t.REQUIRED_STRING("The OAuth client id (not secret)."),
   additionalScopes: {
     shape: t.STRING_ARRAY,
     doc: "Scopes requested besides `openid`, in order; none twice.",
@@ -38,11 +34,9 @@ const INPUTS = {
   parentUid: t.CONTAINER("Uid of the group users sign in to."),
   name: t.NAME("3 to 63 characters"),
   description: t.DESCRIPTION,
-  defaultRole: {
-    shape: t.STRING,
-    doc: "Uid of the role bound, in `parentUid`, to a user on first sign-in.",
-    required: true,
-  },
+  defaultRole: t.REQUIRED_STRING(
+    "Uid of the role bound, in `parentUid`, to a user on first sign-in.",
+  ),
   oidc: { shape: OIDC, doc: "The OIDC configuration.", required: true },
   clientSecret: {
     shape: t.STRING,

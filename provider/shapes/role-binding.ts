@@ -3,16 +3,10 @@ import * as t from "./table";
 
 const INPUTS = {
   groupUid: t.CONTAINER("Uid of the group the role applies to (and its descendants)."),
-  identityUid: {
-    shape: t.STRING,
-    doc: "Uid of the identity that receives the role.",
-    required: true,
-  },
-  roleUid: {
-    shape: t.STRING,
-    doc: "Uid of the role: a built-in role (40 hex) or a custom role (`<group uid>/<16 hex>`).",
-    required: true,
-  },
+  identityUid: t.REQUIRED_STRING("Uid of the identity that receives the role."),
+  roleUid: t.REQUIRED_STRING(
+    "Uid of the role: a built-in role (40 hex) or a custom role (`<group uid>/<16 hex>`).",
+  ),
   adoptUid: t.ADOPT_UID(
     "Uid of an existing binding in `groupUid` to bring under management; read only at creation.",
   ),
