@@ -1,30 +1,17 @@
 /** The `AccountAssociation` resource: a group's outside accounts and service identities. */
 import type * as pulumi from "@pulumi/pulumi";
-import type { ServicePrincipalName } from "../sdk/index";
-import { declaring, registration, resourceKind, uidFromId } from "./resource-class";
+import type { AmazonAccount, AzureTenant, GoogleProject, ServicePrincipalName } from "../sdk/index";
+import { type ArgsOf, declaring, registration, resourceKind, uidFromId } from "./resource-class";
 import { ACCOUNT_ASSOCIATION_SHAPE, type AccountAssociationOutputs } from "./shapes/index";
 
 /** An AWS account. */
-export interface AmazonAccountArgs {
-  /** 12 digits. */
-  readonly account: pulumi.Input<string>;
-}
+export interface AmazonAccountArgs extends ArgsOf<AmazonAccount> {}
 
 /** A GCP project. */
-export interface GoogleProjectArgs {
-  /** 6 to 30 characters: a lowercase letter, then lowercase letters, digits or `-`. */
-  readonly projectId: pulumi.Input<string>;
-  /** Non-empty, at most 64 characters. */
-  readonly projectNumber: pulumi.Input<string>;
-}
+export interface GoogleProjectArgs extends ArgsOf<GoogleProject> {}
 
 /** An Azure tenant. */
-export interface AzureTenantArgs {
-  /** A GUID. */
-  readonly tenantId: pulumi.Input<string>;
-  /** Component name to client id (a GUID); at least one. */
-  readonly clientIds: pulumi.Input<Record<string, pulumi.Input<string>>>;
-}
+export interface AzureTenantArgs extends ArgsOf<AzureTenant> {}
 
 /** One installation of a GitHub App. */
 export interface GitHubInstallationArgs {

@@ -5,8 +5,8 @@
  * `servicePrincipal` only by a platform service.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import type { ServicePrincipal, ServicePrincipalName } from "../sdk/index";
-import { declaring, registration, resourceKind, uidFromId } from "./resource-class";
+import type { AwsIdentity, ClaimMatch, ServicePrincipal, ServicePrincipalName } from "../sdk/index";
+import { type ArgsOf, declaring, registration, resourceKind, uidFromId } from "./resource-class";
 import { IDENTITY_SHAPE, type IdentityOutputs } from "./shapes/index";
 
 /**
@@ -16,33 +16,7 @@ import { IDENTITY_SHAPE, type IdentityOutputs } from "./shapes/index";
  * value. Every member is updated in place; switching a member for its pattern sends
  * only the pattern.
  */
-export interface ClaimMatchArgs {
-  /** The token issuer: an `https` URL (`http` only on loopback, for the emulator). */
-  readonly issuer?: pulumi.Input<string>;
-  /** RE2 pattern the token's `iss` must fully match, instead of `issuer`. */
-  readonly issuerPattern?: pulumi.Input<string>;
-  /** The token subject to match; `*` matches any subject of the issuer. */
-  readonly subject?: pulumi.Input<string>;
-  /**
-   * RE2 pattern the token's `sub` must fully match, instead of `subject`, e.g.
-   * `repo:acme/infra:ref:refs/heads/(main|release-.*)`.
-   */
-  readonly subjectPattern?: pulumi.Input<string>;
-  /**
-   * An element of the token's `aud` must equal it. With neither audience member, the
-   * token must be meant for the API itself (its base URL).
-   */
-  readonly audience?: pulumi.Input<string>;
-  /** RE2 pattern an element of the token's `aud` must fully match, instead of `audience`. */
-  readonly audiencePattern?: pulumi.Input<string>;
-  /**
-   * Claims the token must carry with exactly these values (a number or boolean claim
-   * compares as its JSON text). Not `iss`, `sub`, `aud`, `exp`, `nbf`, `iat`. Replaced whole.
-   */
-  readonly claims?: pulumi.Input<Record<string, pulumi.Input<string>>>;
-  /** Claims whose values must fully match these RE2 patterns. Replaced whole. */
-  readonly claimPatterns?: pulumi.Input<Record<string, pulumi.Input<string>>>;
-}
+export interface ClaimMatchArgs extends ArgsOf<ClaimMatch> {}
 
 /**
  * Tokens of an issuer that cannot be reached: they are verified against the keys
@@ -72,18 +46,7 @@ export interface StaticKeysArgs {
  * An AWS role or user, by the answer of AWS GetCallerIdentity. Exactly one of `arn` /
  * `arnPattern` and of `userId` / `userIdPattern`.
  */
-export interface AwsIdentityArgs {
-  /** The AWS account id: 12 digits. */
-  readonly awsAccount: pulumi.Input<string>;
-  /** The caller's ARN, exactly. */
-  readonly arn?: pulumi.Input<string>;
-  /** RE2 pattern the caller's ARN must fully match. */
-  readonly arnPattern?: pulumi.Input<string>;
-  /** The caller's user id, exactly. */
-  readonly userId?: pulumi.Input<string>;
-  /** RE2 pattern the caller's user id must fully match. */
-  readonly userIdPattern?: pulumi.Input<string>;
-}
+export interface AwsIdentityArgs extends ArgsOf<AwsIdentity> {}
 
 /** Arguments of an {@link Identity}: exactly one of the four kinds. */
 export interface IdentityArgs {

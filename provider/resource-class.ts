@@ -222,6 +222,23 @@ export type DeclaredOutputs<State> = {
   readonly [K in keyof State]-?: pulumi.Output<State[K]>;
 };
 
+/**
+ * The arguments a class takes for plain values `T` (a kind's inputs after `check`, or
+ * an SDK shape): each member as a `pulumi.Input`, optional where it is in `T`, a list's
+ * elements and a string map's values each an input too. Hovering one shows its doc in
+ * `T`.
+ */
+export type ArgsOf<T> = { readonly [K in keyof T]: ArgOf<Exclude<T[K], undefined>> };
+
+/** One argument of {@link ArgsOf}. */
+type ArgOf<V> = V extends readonly (infer E)[]
+  ? pulumi.Input<pulumi.Input<E>[]>
+  : V extends Record<string, infer R>
+    ? string extends keyof V
+      ? pulumi.Input<Record<string, pulumi.Input<R>>>
+      : pulumi.Input<V>
+    : pulumi.Input<V>;
+
 /** {@link IrmResource}, typed as the base of a class whose instances carry `Outputs`. */
 export type IrmResourceWith<Outputs> = Omit<typeof IrmResourceBase, "prototype"> &
   (abstract new (

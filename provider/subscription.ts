@@ -1,20 +1,14 @@
 /** The `Subscription` resource: a webhook a group's events are delivered to. */
 import type * as pulumi from "@pulumi/pulumi";
-import { declaring, registration, resourceKind, uidFromId } from "./resource-class";
-import { SUBSCRIPTION_SHAPE, type SubscriptionOutputs } from "./shapes/index";
+import { type ArgsOf, declaring, registration, resourceKind, uidFromId } from "./resource-class";
+import {
+  SUBSCRIPTION_SHAPE,
+  type SubscriptionInputs,
+  type SubscriptionOutputs,
+} from "./shapes/index";
 
 /** Arguments of a {@link Subscription}. */
-export interface SubscriptionArgs {
-  /** Uid of the group whose events are delivered. Changing it replaces the subscription. */
-  readonly parentUid: pulumi.Input<string>;
-  /** The https URL events are delivered to. Changing it replaces the subscription. */
-  readonly sink: pulumi.Input<string>;
-  /**
-   * Uid of an existing subscription (directly in `parentUid`) to bring under management
-   * instead of creating one. Read only at creation; see docs/provider.md "Adoption".
-   */
-  readonly adoptUid?: pulumi.Input<string>;
-}
+export interface SubscriptionArgs extends ArgsOf<SubscriptionInputs> {}
 
 const SUBSCRIPTION = resourceKind(SUBSCRIPTION_SHAPE);
 

@@ -35,12 +35,19 @@ export const ROLE_BINDING_SHAPE = t.kindShape({
 
 /** Inputs of a RoleBinding after `check`. */
 export interface RoleBindingInputs {
-  /** Uid of the group the role applies to. */
+  /** Uid of the group the role applies to (and its descendants). Changing it replaces the binding. */
   groupUid: string;
-  /** Uid of the identity that receives the role. */
+  /** Uid of the identity that receives the role. Updated in place. */
   identityUid: string;
-  /** Uid of the role (a built-in role's 40 hex, or a custom role's `<group uid>/<16 hex>`). */
+  /**
+   * Uid of the role: a built-in role (40 hex, e.g. from `getRole({ name: "viewer" })`) or
+   * a custom role (`<group uid>/<16 hex>`). Updated in place.
+   */
   roleUid: string;
+  /**
+   * Uid of an existing binding in `groupUid` to bring under management instead of
+   * creating one. Read only at creation.
+   */
   adoptUid?: string;
 }
 
