@@ -2,7 +2,8 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { AmazonAccount, AzureTenant, GoogleProject, ServicePrincipalName } from "../sdk/index";
 import { type ArgsOf, declaring, registration, resourceKind, uidFromId } from "./resource-class";
-import { ACCOUNT_ASSOCIATION_SHAPE, type AccountAssociationOutputs } from "./shapes/index";
+import type { AccountAssociationOutputs } from "./shapes/index";
+import { ACCOUNT_ASSOCIATION_SHAPE } from "./shapes/index";
 
 /** An AWS account. */
 export interface AmazonAccountArgs extends ArgsOf<AmazonAccount> {}

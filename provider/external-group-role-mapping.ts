@@ -4,11 +4,11 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { type ArgsOf, declaring, registration, resourceKind, uidFromId } from "./resource-class";
-import {
-  EXTERNAL_GROUP_ROLE_MAPPING_SHAPE,
-  type ExternalGroupRoleMappingInputs,
-  type ExternalGroupRoleMappingOutputs,
+import type {
+  ExternalGroupRoleMappingInputs,
+  ExternalGroupRoleMappingOutputs,
 } from "./shapes/index";
+import { EXTERNAL_GROUP_ROLE_MAPPING_SHAPE } from "./shapes/index";
 
 /**
  * Arguments of an {@link ExternalGroupRoleMapping}. A mapping never changes: changing

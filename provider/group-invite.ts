@@ -1,7 +1,8 @@
 /** The `GroupInvite` resource: a code that grants a role in a group to whoever redeems it. */
 import type * as pulumi from "@pulumi/pulumi";
 import { declaring, registration, resourceKind, uidFromId } from "./resource-class";
-import { GROUP_INVITE_SHAPE, type GroupInviteOutputs } from "./shapes/index";
+import type { GroupInviteOutputs } from "./shapes/index";
+import { GROUP_INVITE_SHAPE } from "./shapes/index";
 
 /**
  * Arguments of a {@link GroupInvite}. An invite never changes: changing any argument

@@ -1,7 +1,8 @@
 /** The `Group` resource: a group of the organisation's hierarchy. */
 import type * as pulumi from "@pulumi/pulumi";
 import { declaring, registration, resourceKind, uidFromId } from "./resource-class";
-import { GROUP_SHAPE, type GroupOutputs } from "./shapes/index";
+import type { GroupOutputs } from "./shapes/index";
+import { GROUP_SHAPE } from "./shapes/index";
 
 /** Arguments of a {@link Group}. */
 export interface GroupArgs {

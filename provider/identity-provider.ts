@@ -2,7 +2,8 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { CorrelationRule } from "../sdk/index";
 import { declaring, registration, resourceKind, uidFromId } from "./resource-class";
-import { IDENTITY_PROVIDER_SHAPE, type IdentityProviderOutputs } from "./shapes/index";
+import type { IdentityProviderOutputs } from "./shapes/index";
+import { IDENTITY_PROVIDER_SHAPE } from "./shapes/index";
 
 /** The OIDC configuration of an {@link IdentityProvider}. */
 export interface IdentityProviderOidcArgs {

@@ -7,7 +7,8 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { AwsIdentity, ClaimMatch, ServicePrincipal, ServicePrincipalName } from "../sdk/index";
 import { type ArgsOf, declaring, registration, resourceKind, uidFromId } from "./resource-class";
-import { IDENTITY_SHAPE, type IdentityOutputs } from "./shapes/index";
+import type { IdentityOutputs } from "./shapes/index";
+import { IDENTITY_SHAPE } from "./shapes/index";
 
 /**
  * Which OIDC tokens may assume an {@link Identity}. Exactly one of `issuer` /

@@ -2,7 +2,8 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { CatalogTier } from "../sdk/index";
 import { declaring, registration, resourceKind, uidFromId } from "./resource-class";
-import { REPO_SHAPE, type RepoOutputs } from "./shapes/index";
+import type { RepoOutputs } from "./shapes/index";
+import { REPO_SHAPE } from "./shapes/index";
 
 /** Arguments of a {@link Repo}. */
 export interface RepoArgs {

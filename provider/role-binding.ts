@@ -1,11 +1,8 @@
 /** The `RoleBinding` resource: grants a role to an identity inside a group. */
 import type * as pulumi from "@pulumi/pulumi";
 import { type ArgsOf, declaring, registration, resourceKind, uidFromId } from "./resource-class";
-import {
-  ROLE_BINDING_SHAPE,
-  type RoleBindingInputs,
-  type RoleBindingOutputs,
-} from "./shapes/index";
+import type { RoleBindingInputs, RoleBindingOutputs } from "./shapes/index";
+import { ROLE_BINDING_SHAPE } from "./shapes/index";
 
 /** Arguments of a {@link RoleBinding}. */
 export interface RoleBindingArgs extends ArgsOf<RoleBindingInputs> {}

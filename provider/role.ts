@@ -1,7 +1,8 @@
 /** The `Role` resource: a custom role of a group, usable in its group and below it. */
 import type * as pulumi from "@pulumi/pulumi";
 import { declaring, registration, resourceKind, uidFromId } from "./resource-class";
-import { ROLE_SHAPE, type RoleOutputs } from "./shapes/index";
+import type { RoleOutputs } from "./shapes/index";
+import { ROLE_SHAPE } from "./shapes/index";
 
 /** Arguments of a {@link Role}. */
 export interface RoleArgs {

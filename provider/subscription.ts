@@ -1,11 +1,8 @@
 /** The `Subscription` resource: a webhook a group's events are delivered to. */
 import type * as pulumi from "@pulumi/pulumi";
 import { type ArgsOf, declaring, registration, resourceKind, uidFromId } from "./resource-class";
-import {
-  SUBSCRIPTION_SHAPE,
-  type SubscriptionInputs,
-  type SubscriptionOutputs,
-} from "./shapes/index";
+import type { SubscriptionInputs, SubscriptionOutputs } from "./shapes/index";
+import { SUBSCRIPTION_SHAPE } from "./shapes/index";
 
 /** Arguments of a {@link Subscription}. */
 export interface SubscriptionArgs extends ArgsOf<SubscriptionInputs> {}
