@@ -71,9 +71,7 @@ export interface AccountAssociationArgs {
 const ACCOUNT_ASSOCIATION = resourceKind(ACCOUNT_ASSOCIATION_SHAPE);
 
 /** The outside accounts of a group, and the identities the platform's services assume there. */
-export class AccountAssociation extends declaring<AccountAssociationOutputs>() {
-  static override readonly __pulumiType = ACCOUNT_ASSOCIATION.token;
-
+export class AccountAssociation extends declaring<AccountAssociationOutputs>(ACCOUNT_ASSOCIATION) {
   constructor(name: string, args: AccountAssociationArgs, opts?: pulumi.CustomResourceOptions) {
     super(...registration(ACCOUNT_ASSOCIATION, name, args, opts));
     uidFromId(this);

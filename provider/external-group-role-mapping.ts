@@ -19,9 +19,9 @@ export interface ExternalGroupRoleMappingArgs extends ArgsOf<ExternalGroupRoleMa
 const EXTERNAL_GROUP_ROLE_MAPPING = resourceKind(EXTERNAL_GROUP_ROLE_MAPPING_SHAPE);
 
 /** A grant of a role to the members of an outside group of an identity provider. */
-export class ExternalGroupRoleMapping extends declaring<ExternalGroupRoleMappingOutputs>() {
-  static override readonly __pulumiType = EXTERNAL_GROUP_ROLE_MAPPING.token;
-
+export class ExternalGroupRoleMapping extends declaring<ExternalGroupRoleMappingOutputs>(
+  EXTERNAL_GROUP_ROLE_MAPPING,
+) {
   constructor(
     name: string,
     args: ExternalGroupRoleMappingArgs,

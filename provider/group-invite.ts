@@ -27,9 +27,7 @@ export interface GroupInviteArgs {
 const GROUP_INVITE = resourceKind(GROUP_INVITE_SHAPE);
 
 /** An invite to a group, whose secret code is readable from the stack (as a secret) only. */
-export class GroupInvite extends declaring<GroupInviteOutputs>() {
-  static override readonly __pulumiType = GROUP_INVITE.token;
-
+export class GroupInvite extends declaring<GroupInviteOutputs>(GROUP_INVITE) {
   constructor(name: string, args: GroupInviteArgs, opts?: pulumi.CustomResourceOptions) {
     super(...registration(GROUP_INVITE, name, args, opts));
     uidFromId(this);

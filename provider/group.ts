@@ -22,9 +22,7 @@ export interface GroupArgs {
 const GROUP = resourceKind(GROUP_SHAPE);
 
 /** A group under the root organisation or under another group. */
-export class Group extends declaring<GroupOutputs>() {
-  static override readonly __pulumiType = GROUP.token;
-
+export class Group extends declaring<GroupOutputs>(GROUP) {
   constructor(name: string, args: GroupArgs, opts?: pulumi.CustomResourceOptions) {
     super(...registration(GROUP, name, args, opts));
     uidFromId(this);

@@ -60,9 +60,7 @@ export interface IdentityProviderArgs {
 const IDENTITY_PROVIDER = resourceKind(IDENTITY_PROVIDER_SHAPE);
 
 /** An external OIDC provider users of a group sign in through. */
-export class IdentityProvider extends declaring<IdentityProviderOutputs>() {
-  static override readonly __pulumiType = IDENTITY_PROVIDER.token;
-
+export class IdentityProvider extends declaring<IdentityProviderOutputs>(IDENTITY_PROVIDER) {
   constructor(name: string, args: IdentityProviderArgs, opts?: pulumi.CustomResourceOptions) {
     super(
       ...registration(

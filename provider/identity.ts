@@ -82,9 +82,7 @@ export interface IdentityArgs {
 const IDENTITY = resourceKind(IDENTITY_SHAPE);
 
 /** A workload, person or service identity of a group. */
-export class Identity extends declaring<IdentityOutputs>() {
-  static override readonly __pulumiType = IDENTITY.token;
-
+export class Identity extends declaring<IdentityOutputs>(IDENTITY) {
   constructor(name: string, args: IdentityArgs, opts?: pulumi.CustomResourceOptions) {
     super(...registration(IDENTITY, name, args, opts));
     uidFromId(this);

@@ -38,9 +38,7 @@ interface RepoState extends Omit<RepoOutputs, "catalogTier"> {
 }
 
 /** A registry repository in a group, with its README. */
-export class Repo extends declaring<RepoState>() {
-  static override readonly __pulumiType = REPO.token;
-
+export class Repo extends declaring<RepoState>(REPO) {
   constructor(name: string, args: RepoArgs, opts?: pulumi.CustomResourceOptions) {
     super(...registration(REPO, name, args, opts));
     uidFromId(this);

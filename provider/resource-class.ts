@@ -4,17 +4,15 @@
  * static `get` that reads an existing object into a stack, and the registration of
  * every output under its name.
  *
- * A resource class extends {@link IrmResource}, describes itself with
- * {@link resourceKind}, and passes its kind and its resolved-at-registration inputs to
- * the base constructor through {@link registration}:
- *
- * Its outputs are declared at type level from its kind's state type (`GroupOutputs`,
- * beside its table), through {@link declaring}:
+ * A resource class describes itself with {@link resourceKind}, extends the base
+ * {@link declaring} makes for its kind (its type token, and its outputs declared at type
+ * level from its state type, `GroupOutputs` beside its table), and passes its kind and
+ * its resolved-at-registration inputs to the base constructor through
+ * {@link registration}:
  *
  * ```ts
  * const GROUP = resourceKind(GROUP_SHAPE); // its table, `shapes/group.ts`
- * export class Group extends declaring<GroupOutputs>() {
- *   static override readonly __pulumiType = GROUP.token;
+ * export class Group extends declaring<GroupOutputs>(GROUP) {
  *   constructor(name: string, args: GroupArgs, opts?: pulumi.CustomResourceOptions) {
  *     super(...registration(GROUP, name, args, opts));
  *     uidFromId(this);
@@ -246,14 +244,19 @@ export type IrmResourceWith<Outputs> = Omit<typeof IrmResourceBase, "prototype">
   ) => IrmResourceBase & Outputs) & { readonly prototype: IrmResourceBase & Outputs };
 
 /**
- * {@link IrmResource} itself, typed as declaring the outputs of state `State` (less the
- * members named in `StateOnly`, which the table keeps in state only): a class extends
- * it instead of writing each output out as `declare readonly x: pulumi.Output<T>`.
+ * The base of the resource class of `kind`: {@link IrmResource} again (a bound
+ * `pulumi.CustomResource`, no constructor of ours, see there why), whose static
+ * `__pulumiType` is the kind's token, typed as declaring the outputs of state `State`
+ * (less the members named in `StateOnly`, which the table keeps in state only). A class
+ * extends it instead of setting its token and writing each output out as
+ * `declare readonly x: pulumi.Output<T>`.
  */
-export function declaring<State, StateOnly extends keyof State = never>(): IrmResourceWith<
-  DeclaredOutputs<Omit<State, StateOnly>>
-> {
-  return IrmResource as unknown as IrmResourceWith<DeclaredOutputs<Omit<State, StateOnly>>>;
+export function declaring<State, StateOnly extends keyof State = never>(
+  kind: ResourceKind,
+): IrmResourceWith<DeclaredOutputs<Omit<State, StateOnly>>> {
+  const base = withoutOwnFrame(IrmResourceBase);
+  Object.defineProperty(base, "__pulumiType", { value: kind.token });
+  return base as unknown as IrmResourceWith<DeclaredOutputs<Omit<State, StateOnly>>>;
 }
 
 function withoutOwnFrame<C extends abstract new (...args: never[]) => object>(base: C): C {

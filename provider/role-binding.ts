@@ -10,9 +10,7 @@ export interface RoleBindingArgs extends ArgsOf<RoleBindingInputs> {}
 const ROLE_BINDING = resourceKind(ROLE_BINDING_SHAPE);
 
 /** A binding of an identity to a role in a group. */
-export class RoleBinding extends declaring<RoleBindingOutputs>() {
-  static override readonly __pulumiType = ROLE_BINDING.token;
-
+export class RoleBinding extends declaring<RoleBindingOutputs>(ROLE_BINDING) {
   constructor(name: string, args: RoleBindingArgs, opts?: pulumi.CustomResourceOptions) {
     super(...registration(ROLE_BINDING, name, args, opts));
     uidFromId(this);

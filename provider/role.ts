@@ -33,9 +33,7 @@ export interface RoleArgs {
 const ROLE = resourceKind(ROLE_SHAPE);
 
 /** A custom role: a named set of capabilities, usable in its group and the groups below it. */
-export class Role extends declaring<RoleOutputs>() {
-  static override readonly __pulumiType = ROLE.token;
-
+export class Role extends declaring<RoleOutputs>(ROLE) {
   constructor(name: string, args: RoleArgs, opts?: pulumi.CustomResourceOptions) {
     super(...registration(ROLE, name, args, opts));
     uidFromId(this);

@@ -10,9 +10,7 @@ export interface SubscriptionArgs extends ArgsOf<SubscriptionInputs> {}
 const SUBSCRIPTION = resourceKind(SUBSCRIPTION_SHAPE);
 
 /** An event subscription (webhook) of a group. */
-export class Subscription extends declaring<SubscriptionOutputs, "createTime">() {
-  static override readonly __pulumiType = SUBSCRIPTION.token;
-
+export class Subscription extends declaring<SubscriptionOutputs, "createTime">(SUBSCRIPTION) {
   constructor(name: string, args: SubscriptionArgs, opts?: pulumi.CustomResourceOptions) {
     super(...registration(SUBSCRIPTION, name, args, opts));
     uidFromId(this);
