@@ -1,7 +1,8 @@
 /** The `AccountAssociation` resource: a group's outside accounts and service identities. */
 import type * as pulumi from "@pulumi/pulumi";
 import type { AmazonAccount, AzureTenant, GoogleProject, ServicePrincipalName } from "../sdk/index";
-import { type ArgsOf, declaring, registration, resourceKind, uidFromId } from "./resource-class";
+import type { ArgsOf, NamedArgs } from "./resource-class";
+import { declaring, registration, resourceKind, uidFromId } from "./resource-class";
 import type { AccountAssociationOutputs } from "./shapes/index";
 import { ACCOUNT_ASSOCIATION_SHAPE } from "./shapes/index";
 
@@ -49,13 +50,9 @@ export interface ChainguardBindingsArgs {
  * `azure`, `github`, `chainguard` is required; each is updated in place, replaced
  * whole, and removed when dropped from the program.
  */
-export interface AccountAssociationArgs {
+export interface AccountAssociationArgs extends NamedArgs {
   /** Uid of the group (at most one association per group). Changing it replaces the association. */
   readonly groupUid: pulumi.Input<string>;
-  /** Name, matching `^[a-z0-9 ._-]{1,}$`, at most 128 characters. Updated in place. */
-  readonly name: pulumi.Input<string>;
-  /** Free text, at most 1024 characters; defaults to `""`. Updated in place. */
-  readonly description?: pulumi.Input<string>;
   readonly amazon?: pulumi.Input<AmazonAccountArgs>;
   readonly google?: pulumi.Input<GoogleProjectArgs>;
   readonly azure?: pulumi.Input<AzureTenantArgs>;

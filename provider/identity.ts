@@ -6,7 +6,8 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { AwsIdentity, ClaimMatch, ServicePrincipal, ServicePrincipalName } from "../sdk/index";
-import { type ArgsOf, declaring, registration, resourceKind, uidFromId } from "./resource-class";
+import type { ArgsOf, NamedArgs } from "./resource-class";
+import { declaring, registration, resourceKind, uidFromId } from "./resource-class";
 import type { IdentityOutputs } from "./shapes/index";
 import { IDENTITY_SHAPE } from "./shapes/index";
 
@@ -50,13 +51,9 @@ export interface StaticKeysArgs {
 export interface AwsIdentityArgs extends ArgsOf<AwsIdentity> {}
 
 /** Arguments of an {@link Identity}: exactly one of the four kinds. */
-export interface IdentityArgs {
+export interface IdentityArgs extends NamedArgs {
   /** Uid of the group the identity belongs to. Changing it replaces the identity. */
   readonly parentUid: pulumi.Input<string>;
-  /** Name, matching `^[a-z0-9 ._-]{1,}$`, at most 128 characters. Updated in place. */
-  readonly name: pulumi.Input<string>;
-  /** Free text, at most 1024 characters; defaults to `""`. Updated in place. */
-  readonly description?: pulumi.Input<string>;
   /**
    * The claims a presented OIDC token must carry. Members are updated in place;
    * choosing another kind replaces the identity.

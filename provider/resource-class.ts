@@ -222,11 +222,27 @@ export type DeclaredOutputs<State> = {
 
 /**
  * The arguments a class takes for plain values `T` (a kind's inputs after `check`, or
- * an SDK shape): each member as a `pulumi.Input`, optional where it is in `T`, a list's
+ * an SDK shape): each member as a `pulumi.Input`, optional where it is in `T` or named
+ * in `Defaulted` (a member `check` fills in when the program leaves it out), a list's
  * elements and a string map's values each an input too. Hovering one shows its doc in
  * `T`.
  */
-export type ArgsOf<T> = { readonly [K in keyof T]: ArgOf<Exclude<T[K], undefined>> };
+export type ArgsOf<T, Defaulted extends keyof T = never> = {
+  readonly [K in keyof WithOptional<T, Defaulted>]: ArgOf<
+    Exclude<WithOptional<T, Defaulted>[K], undefined>
+  >;
+};
+
+/** `T` with the members named in `K` optional (a program may leave out what has a default). */
+type WithOptional<T, K extends keyof T> = Omit<T, K> & Partial<Pick<T, K>>;
+
+/** The name and description every named object takes (updated in place). */
+export interface NamedArgs {
+  /** Name, matching `^[a-z0-9 ._-]{1,}$`, at most 128 characters. Updated in place. */
+  readonly name: pulumi.Input<string>;
+  /** Free text, at most 1024 characters; defaults to `""`. Updated in place. */
+  readonly description?: pulumi.Input<string>;
+}
 
 /** One argument of {@link ArgsOf}. */
 type ArgOf<V> = V extends readonly (infer E)[]

@@ -29,6 +29,20 @@ type Pins = {
       readonly adoptUid?: S;
     }
   >;
+  GroupArgs: Equal<
+    irm.GroupArgs,
+    { readonly parentUid: S; readonly name: S; readonly description?: S; readonly adoptUid?: S }
+  >;
+  RoleArgs: Equal<
+    irm.RoleArgs,
+    {
+      readonly parentUid: S;
+      readonly name: S;
+      readonly description?: S;
+      readonly capabilities: pulumi.Input<S[]>;
+      readonly adoptUid?: S;
+    }
+  >;
   SubscriptionArgs: Equal<
     irm.SubscriptionArgs,
     { readonly parentUid: S; readonly sink: S; readonly adoptUid?: S }
