@@ -1,37 +1,19 @@
 /** The `AccountAssociation` resource: a group's outside accounts and service identities. */
 import type * as pulumi from "@pulumi/pulumi";
-import type {
-  AmazonAccount,
-  AzureTenant,
-  ChainguardBindings,
-  GitHubInstallations,
-  GoogleProject,
-  ServicePrincipalName,
-} from "../sdk/index";
-import { IrmResource, registration, resourceKind, uidFromId } from "./resource-class";
+import type { AmazonAccount, AzureTenant, GoogleProject, ServicePrincipalName } from "../sdk/index";
+import type { ArgsOf, NamedArgs } from "./resource-class";
+import { declaring, registration, resourceKind, uidFromId } from "./resource-class";
+import type { AccountAssociationOutputs } from "./shapes/index";
 import { ACCOUNT_ASSOCIATION_SHAPE } from "./shapes/index";
 
 /** An AWS account. */
-export interface AmazonAccountArgs {
-  /** 12 digits. */
-  readonly account: pulumi.Input<string>;
-}
+export interface AmazonAccountArgs extends ArgsOf<AmazonAccount> {}
 
 /** A GCP project. */
-export interface GoogleProjectArgs {
-  /** 6 to 30 characters: a lowercase letter, then lowercase letters, digits or `-`. */
-  readonly projectId: pulumi.Input<string>;
-  /** Non-empty, at most 64 characters. */
-  readonly projectNumber: pulumi.Input<string>;
-}
+export interface GoogleProjectArgs extends ArgsOf<GoogleProject> {}
 
 /** An Azure tenant. */
-export interface AzureTenantArgs {
-  /** A GUID. */
-  readonly tenantId: pulumi.Input<string>;
-  /** Component name to client id (a GUID); at least one. */
-  readonly clientIds: pulumi.Input<Record<string, pulumi.Input<string>>>;
-}
+export interface AzureTenantArgs extends ArgsOf<AzureTenant> {}
 
 /** One installation of a GitHub App. */
 export interface GitHubInstallationArgs {
@@ -68,13 +50,9 @@ export interface ChainguardBindingsArgs {
  * `azure`, `github`, `chainguard` is required; each is updated in place, replaced
  * whole, and removed when dropped from the program.
  */
-export interface AccountAssociationArgs {
+export interface AccountAssociationArgs extends NamedArgs {
   /** Uid of the group (at most one association per group). Changing it replaces the association. */
   readonly groupUid: pulumi.Input<string>;
-  /** Name, matching `^[a-z0-9 ._-]{1,}$`, at most 128 characters. Updated in place. */
-  readonly name: pulumi.Input<string>;
-  /** Free text, at most 1024 characters; defaults to `""`. Updated in place. */
-  readonly description?: pulumi.Input<string>;
   readonly amazon?: pulumi.Input<AmazonAccountArgs>;
   readonly google?: pulumi.Input<GoogleProjectArgs>;
   readonly azure?: pulumi.Input<AzureTenantArgs>;
@@ -90,32 +68,7 @@ export interface AccountAssociationArgs {
 const ACCOUNT_ASSOCIATION = resourceKind(ACCOUNT_ASSOCIATION_SHAPE);
 
 /** The outside accounts of a group, and the identities the platform's services assume there. */
-export class AccountAssociation extends IrmResource {
-  static override readonly __pulumiType = ACCOUNT_ASSOCIATION.token;
-
-  /** Equals `groupUid`: an association is addressed by its group. */
-  declare readonly uid: pulumi.Output<string>;
-  /** Uid of the group. */
-  declare readonly groupUid: pulumi.Output<string>;
-  /** The association's name. */
-  declare readonly name: pulumi.Output<string>;
-  /** Free text; `""` when none. */
-  declare readonly description: pulumi.Output<string>;
-  /** The AWS account, when set. */
-  declare readonly amazon: pulumi.Output<AmazonAccount | undefined>;
-  /** The GCP project, when set. */
-  declare readonly google: pulumi.Output<GoogleProject | undefined>;
-  /** The Azure tenant, when set. */
-  declare readonly azure: pulumi.Output<AzureTenant | undefined>;
-  /** The GitHub App installations (ids as numbers), when set. */
-  declare readonly github: pulumi.Output<GitHubInstallations | undefined>;
-  /** The service bindings, when set. */
-  declare readonly chainguard: pulumi.Output<ChainguardBindings | undefined>;
-  /** When the association was created (RFC 3339, milliseconds, `Z`). */
-  declare readonly createTime: pulumi.Output<string>;
-  /** When the association last changed. */
-  declare readonly updateTime: pulumi.Output<string>;
-
+export class AccountAssociation extends declaring<AccountAssociationOutputs>(ACCOUNT_ASSOCIATION) {
   constructor(name: string, args: AccountAssociationArgs, opts?: pulumi.CustomResourceOptions) {
     super(...registration(ACCOUNT_ASSOCIATION, name, args, opts));
     uidFromId(this);

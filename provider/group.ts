@@ -1,46 +1,16 @@
 /** The `Group` resource: a group of the organisation's hierarchy. */
 import type * as pulumi from "@pulumi/pulumi";
-import { IrmResource, registration, resourceKind, uidFromId } from "./resource-class";
+import { type ArgsOf, declaring, registration, resourceKind, uidFromId } from "./resource-class";
+import type { GroupInputs, GroupOutputs } from "./shapes/index";
 import { GROUP_SHAPE } from "./shapes/index";
 
 /** Arguments of a {@link Group}. */
-export interface GroupArgs {
-  /** Uid of the parent: the root organisation or another group. Changing it replaces the group. */
-  readonly parentUid: pulumi.Input<string>;
-  /** Name, matching `^[a-z0-9 ._-]{1,}$`, at most 128 characters. Updated in place. */
-  readonly name: pulumi.Input<string>;
-  /** Free text, at most 1024 characters; defaults to `""`. Updated in place. */
-  readonly description?: pulumi.Input<string>;
-  /**
-   * Uid of an existing group (a direct child of `parentUid`) to bring under management
-   * instead of creating one. Read only at creation; see docs/provider.md "Adoption".
-   */
-  readonly adoptUid?: pulumi.Input<string>;
-}
+export interface GroupArgs extends ArgsOf<GroupInputs, "description"> {}
 
 const GROUP = resourceKind(GROUP_SHAPE);
 
 /** A group under the root organisation or under another group. */
-export class Group extends IrmResource {
-  static override readonly __pulumiType = GROUP.token;
-
-  /** The group's uid (its parent's uid, `/`, 16 hex). */
-  declare readonly uid: pulumi.Output<string>;
-  /** Uid of the parent: the root organisation or another group. */
-  declare readonly parentUid: pulumi.Output<string>;
-  /** The group's name. */
-  declare readonly name: pulumi.Output<string>;
-  /** Free text; `""` when none. */
-  declare readonly description: pulumi.Output<string>;
-  /** False on newly created groups. */
-  declare readonly verified: pulumi.Output<boolean>;
-  /** Limits the service applies to the group (integer counters by name); may be empty. */
-  declare readonly resourceLimits: pulumi.Output<Record<string, number>>;
-  /** When the group was created (RFC 3339, milliseconds, `Z`). */
-  declare readonly createTime: pulumi.Output<string>;
-  /** When the group last changed. */
-  declare readonly updateTime: pulumi.Output<string>;
-
+export class Group extends declaring<GroupOutputs>(GROUP) {
   constructor(name: string, args: GroupArgs, opts?: pulumi.CustomResourceOptions) {
     super(...registration(GROUP, name, args, opts));
     uidFromId(this);

@@ -1,7 +1,8 @@
 /** The `IdentityProvider` resource: an external OIDC provider for sign-in (SSO) in a group. */
 import * as pulumi from "@pulumi/pulumi";
-import type { CorrelationRule, IdentityProviderOidc } from "../sdk/index";
-import { IrmResource, registration, resourceKind, uidFromId } from "./resource-class";
+import type { CorrelationRule } from "../sdk/index";
+import { declaring, registration, resourceKind, uidFromId } from "./resource-class";
+import type { IdentityProviderOutputs } from "./shapes/index";
 import { IDENTITY_PROVIDER_SHAPE } from "./shapes/index";
 
 /** The OIDC configuration of an {@link IdentityProvider}. */
@@ -59,28 +60,7 @@ export interface IdentityProviderArgs {
 const IDENTITY_PROVIDER = resourceKind(IDENTITY_PROVIDER_SHAPE);
 
 /** An external OIDC provider users of a group sign in through. */
-export class IdentityProvider extends IrmResource {
-  static override readonly __pulumiType = IDENTITY_PROVIDER.token;
-
-  /** The provider's uid (its group's uid, `/`, 16 hex). */
-  declare readonly uid: pulumi.Output<string>;
-  /** Uid of the group users sign in to. */
-  declare readonly parentUid: pulumi.Output<string>;
-  /** The provider's name. */
-  declare readonly name: pulumi.Output<string>;
-  /** Free text; `""` when none. */
-  declare readonly description: pulumi.Output<string>;
-  /** Uid of the role bound to a user on first sign-in. */
-  declare readonly defaultRole: pulumi.Output<string>;
-  /** The OIDC configuration as the API answers it (never the secret). */
-  declare readonly oidc: pulumi.Output<IdentityProviderOidc>;
-  /** The client secret last sent (a secret; `""` with PKCE and no secret). */
-  declare readonly clientSecret: pulumi.Output<string>;
-  /** When the provider was created (RFC 3339, milliseconds, `Z`). */
-  declare readonly createTime: pulumi.Output<string>;
-  /** When the provider last changed. */
-  declare readonly updateTime: pulumi.Output<string>;
-
+export class IdentityProvider extends declaring<IdentityProviderOutputs>(IDENTITY_PROVIDER) {
   constructor(name: string, args: IdentityProviderArgs, opts?: pulumi.CustomResourceOptions) {
     super(
       ...registration(

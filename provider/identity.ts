@@ -5,10 +5,11 @@
  * `servicePrincipal` only by a platform service.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import type { ServicePrincipal, ServicePrincipalName } from "../sdk/index";
-import { IrmResource, registration, resourceKind, uidFromId } from "./resource-class";
+import type { AwsIdentity, ClaimMatch, ServicePrincipal, ServicePrincipalName } from "../sdk/index";
+import type { ArgsOf, NamedArgs } from "./resource-class";
+import { declaring, registration, resourceKind, uidFromId } from "./resource-class";
+import type { IdentityOutputs } from "./shapes/index";
 import { IDENTITY_SHAPE } from "./shapes/index";
-import type { AwsIdentity, ClaimMatch, StaticKeysOutputs } from "./types";
 
 /**
  * Which OIDC tokens may assume an {@link Identity}. Exactly one of `issuer` /
@@ -17,33 +18,7 @@ import type { AwsIdentity, ClaimMatch, StaticKeysOutputs } from "./types";
  * value. Every member is updated in place; switching a member for its pattern sends
  * only the pattern.
  */
-export interface ClaimMatchArgs {
-  /** The token issuer: an `https` URL (`http` only on loopback, for the emulator). */
-  readonly issuer?: pulumi.Input<string>;
-  /** RE2 pattern the token's `iss` must fully match, instead of `issuer`. */
-  readonly issuerPattern?: pulumi.Input<string>;
-  /** The token subject to match; `*` matches any subject of the issuer. */
-  readonly subject?: pulumi.Input<string>;
-  /**
-   * RE2 pattern the token's `sub` must fully match, instead of `subject`, e.g.
-   * `repo:acme/infra:ref:refs/heads/(main|release-.*)`.
-   */
-  readonly subjectPattern?: pulumi.Input<string>;
-  /**
-   * An element of the token's `aud` must equal it. With neither audience member, the
-   * token must be meant for the API itself (its base URL).
-   */
-  readonly audience?: pulumi.Input<string>;
-  /** RE2 pattern an element of the token's `aud` must fully match, instead of `audience`. */
-  readonly audiencePattern?: pulumi.Input<string>;
-  /**
-   * Claims the token must carry with exactly these values (a number or boolean claim
-   * compares as its JSON text). Not `iss`, `sub`, `aud`, `exp`, `nbf`, `iat`. Replaced whole.
-   */
-  readonly claims?: pulumi.Input<Record<string, pulumi.Input<string>>>;
-  /** Claims whose values must fully match these RE2 patterns. Replaced whole. */
-  readonly claimPatterns?: pulumi.Input<Record<string, pulumi.Input<string>>>;
-}
+export interface ClaimMatchArgs extends ArgsOf<ClaimMatch> {}
 
 /**
  * Tokens of an issuer that cannot be reached: they are verified against the keys
@@ -73,27 +48,12 @@ export interface StaticKeysArgs {
  * An AWS role or user, by the answer of AWS GetCallerIdentity. Exactly one of `arn` /
  * `arnPattern` and of `userId` / `userIdPattern`.
  */
-export interface AwsIdentityArgs {
-  /** The AWS account id: 12 digits. */
-  readonly awsAccount: pulumi.Input<string>;
-  /** The caller's ARN, exactly. */
-  readonly arn?: pulumi.Input<string>;
-  /** RE2 pattern the caller's ARN must fully match. */
-  readonly arnPattern?: pulumi.Input<string>;
-  /** The caller's user id, exactly. */
-  readonly userId?: pulumi.Input<string>;
-  /** RE2 pattern the caller's user id must fully match. */
-  readonly userIdPattern?: pulumi.Input<string>;
-}
+export interface AwsIdentityArgs extends ArgsOf<AwsIdentity> {}
 
 /** Arguments of an {@link Identity}: exactly one of the four kinds. */
-export interface IdentityArgs {
+export interface IdentityArgs extends NamedArgs {
   /** Uid of the group the identity belongs to. Changing it replaces the identity. */
   readonly parentUid: pulumi.Input<string>;
-  /** Name, matching `^[a-z0-9 ._-]{1,}$`, at most 128 characters. Updated in place. */
-  readonly name: pulumi.Input<string>;
-  /** Free text, at most 1024 characters; defaults to `""`. Updated in place. */
-  readonly description?: pulumi.Input<string>;
   /**
    * The claims a presented OIDC token must carry. Members are updated in place;
    * choosing another kind replaces the identity.
@@ -119,32 +79,7 @@ export interface IdentityArgs {
 const IDENTITY = resourceKind(IDENTITY_SHAPE);
 
 /** A workload, person or service identity of a group. */
-export class Identity extends IrmResource {
-  static override readonly __pulumiType = IDENTITY.token;
-
-  /** The identity's uid (its group's uid, `/`, 16 hex). */
-  declare readonly uid: pulumi.Output<string>;
-  /** Uid of the group the identity belongs to. */
-  declare readonly parentUid: pulumi.Output<string>;
-  /** The identity's name. */
-  declare readonly name: pulumi.Output<string>;
-  /** Free text; `""` when none. */
-  declare readonly description: pulumi.Output<string>;
-  /** The claims a token must carry (only the members set); undefined for other kinds. */
-  declare readonly claimMatch: pulumi.Output<ClaimMatch | undefined>;
-  /** The registered keys, with the service's `expirationTime`; undefined for other kinds. */
-  declare readonly staticKeys: pulumi.Output<StaticKeysOutputs | undefined>;
-  /** The AWS role or user (one member of each pair); undefined for other kinds. */
-  declare readonly awsIdentity: pulumi.Output<AwsIdentity | undefined>;
-  /** The full name of the platform service; undefined for other kinds. */
-  declare readonly servicePrincipal: pulumi.Output<ServicePrincipal | undefined>;
-  /** When a token was last exchanged for this identity; undefined until then. */
-  declare readonly lastSeenTime: pulumi.Output<string | undefined>;
-  /** When the identity was created (RFC 3339, milliseconds, `Z`). */
-  declare readonly createTime: pulumi.Output<string>;
-  /** When the identity last changed. */
-  declare readonly updateTime: pulumi.Output<string>;
-
+export class Identity extends declaring<IdentityOutputs>(IDENTITY) {
   constructor(name: string, args: IdentityArgs, opts?: pulumi.CustomResourceOptions) {
     super(...registration(IDENTITY, name, args, opts));
     uidFromId(this);

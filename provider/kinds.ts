@@ -11,8 +11,8 @@
  * in `shapes/index.ts`), its checks (`checks/<kind>.ts`, exported from `checks/index.ts`),
  * its handler (`handlers/<kind>.ts`), its class (`<kind>.ts`, exported from `index.ts`),
  * one line here and its name in `runtime.ts`'s exports (the compiler and a test insist);
- * a type that blocks a group's delete also gets its line in `handlers/group.ts`'
- * contents (the compiler insists). docs/architecture.md lists the other layers.
+ * a type that blocks a group's delete also gets its line in `handlers/group-contents.ts`
+ * (the compiler insists). docs/architecture.md lists the other layers.
  *
  * The export names and texts are stored in users' state: they never change once
  * released (see the rules in `shim.ts`).

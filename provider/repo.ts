@@ -1,7 +1,8 @@
 /** The `Repo` resource: a registry repository of a group, its settings and its README. */
 import type * as pulumi from "@pulumi/pulumi";
 import type { CatalogTier } from "../sdk/index";
-import { IrmResource, registration, resourceKind, uidFromId } from "./resource-class";
+import { declaring, registration, resourceKind, uidFromId } from "./resource-class";
+import type { RepoOutputs } from "./shapes/index";
 import { REPO_SHAPE } from "./shapes/index";
 
 /** Arguments of a {@link Repo}. */
@@ -30,29 +31,14 @@ export interface RepoArgs {
 
 const REPO = resourceKind(REPO_SHAPE);
 
-/** A registry repository in a group, with its README. */
-export class Repo extends IrmResource {
-  static override readonly __pulumiType = REPO.token;
-
-  /** The repo's uid (its group's uid, `/`, 16 hex). */
-  declare readonly uid: pulumi.Output<string>;
-  /** Uid of the group the repo belongs to. */
-  declare readonly parentUid: pulumi.Output<string>;
-  /** The repo's name. */
-  declare readonly name: pulumi.Output<string>;
-  /** Free text; `""` when none. */
-  declare readonly description: pulumi.Output<string>;
+/** State as a {@link Repo} declares it: the tier typed by its enum. */
+interface RepoState extends Omit<RepoOutputs, "catalogTier"> {
   /** The catalog tier. */
-  declare readonly catalogTier: pulumi.Output<CatalogTier>;
-  /** Equivalent image names. */
-  declare readonly aliases: pulumi.Output<string[]>;
-  /** The README's Markdown; `""` when none. */
-  declare readonly readme: pulumi.Output<string>;
-  /** When the repo was created (RFC 3339). */
-  declare readonly createTime: pulumi.Output<string>;
-  /** When the repo's own fields last changed (a README change leaves it). */
-  declare readonly updateTime: pulumi.Output<string>;
+  catalogTier: CatalogTier;
+}
 
+/** A registry repository in a group, with its README. */
+export class Repo extends declaring<RepoState>(REPO) {
   constructor(name: string, args: RepoArgs, opts?: pulumi.CustomResourceOptions) {
     super(...registration(REPO, name, args, opts));
     uidFromId(this);

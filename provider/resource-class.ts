@@ -4,14 +4,15 @@
  * static `get` that reads an existing object into a stack, and the registration of
  * every output under its name.
  *
- * A resource class extends {@link IrmResource}, describes itself with
- * {@link resourceKind}, and passes its kind and its resolved-at-registration inputs to
- * the base constructor through {@link registration}:
+ * A resource class describes itself with {@link resourceKind}, extends the base
+ * {@link declaring} makes for its kind (its type token, and its outputs declared at type
+ * level from its state type, `GroupOutputs` beside its table), and passes its kind and
+ * its resolved-at-registration inputs to the base constructor through
+ * {@link registration}:
  *
  * ```ts
  * const GROUP = resourceKind(GROUP_SHAPE); // its table, `shapes/group.ts`
- * export class Group extends IrmResource {
- *   static override readonly __pulumiType = GROUP.token;
+ * export class Group extends declaring<GroupOutputs>(GROUP) {
  *   constructor(name: string, args: GroupArgs, opts?: pulumi.CustomResourceOptions) {
  *     super(...registration(GROUP, name, args, opts));
  *     uidFromId(this);
@@ -236,6 +237,70 @@ export abstract class IrmResourceBase extends pulumi.CustomResource {
  */
 export const IrmResource: typeof IrmResourceBase = withoutOwnFrame(IrmResourceBase);
 export type IrmResource = IrmResourceBase;
+
+/**
+ * The outputs a resource class declares, from its kind's state type `State`: each
+ * member as `pulumi.Output` of its type in state, `undefined` included where state may
+ * lack it. Hovering one shows its doc in `State`.
+ */
+export type DeclaredOutputs<State> = {
+  readonly [K in keyof State]-?: pulumi.Output<State[K]>;
+};
+
+/**
+ * The arguments a class takes for plain values `T` (a kind's inputs after `check`, or
+ * an SDK shape): each member as a `pulumi.Input`, optional where it is in `T` or named
+ * in `Defaulted` (a member `check` fills in when the program leaves it out), a list's
+ * elements and a string map's values each an input too. Hovering one shows its doc in
+ * `T`.
+ */
+export type ArgsOf<T, Defaulted extends keyof T = never> = {
+  readonly [K in keyof WithOptional<T, Defaulted>]: ArgOf<
+    Exclude<WithOptional<T, Defaulted>[K], undefined>
+  >;
+};
+
+/** `T` with the members named in `K` optional (a program may leave out what has a default). */
+type WithOptional<T, K extends keyof T> = Omit<T, K> & Partial<Pick<T, K>>;
+
+/** The name and description every named object takes (updated in place). */
+export interface NamedArgs {
+  /** Name, matching `^[a-z0-9 ._-]{1,}$`, at most 128 characters. Updated in place. */
+  readonly name: pulumi.Input<string>;
+  /** Free text, at most 1024 characters; defaults to `""`. Updated in place. */
+  readonly description?: pulumi.Input<string>;
+}
+
+/** One argument of {@link ArgsOf}. */
+type ArgOf<V> = V extends readonly (infer E)[]
+  ? pulumi.Input<pulumi.Input<E>[]>
+  : V extends Record<string, infer R>
+    ? string extends keyof V
+      ? pulumi.Input<Record<string, pulumi.Input<R>>>
+      : pulumi.Input<V>
+    : pulumi.Input<V>;
+
+/** {@link IrmResource}, typed as the base of a class whose instances carry `Outputs`. */
+export type IrmResourceWith<Outputs> = Omit<typeof IrmResourceBase, "prototype"> &
+  (abstract new (
+    ...args: ConstructorParameters<typeof IrmResourceBase>
+  ) => IrmResourceBase & Outputs) & { readonly prototype: IrmResourceBase & Outputs };
+
+/**
+ * The base of the resource class of `kind`: {@link IrmResource} again (a bound
+ * `pulumi.CustomResource`, no constructor of ours, see there why), whose static
+ * `__pulumiType` is the kind's token, typed as declaring the outputs of state `State`
+ * (less the members named in `StateOnly`, which the table keeps in state only). A class
+ * extends it instead of setting its token and writing each output out as
+ * `declare readonly x: pulumi.Output<T>`.
+ */
+export function declaring<State, StateOnly extends keyof State = never>(
+  kind: ResourceKind,
+): IrmResourceWith<DeclaredOutputs<Omit<State, StateOnly>>> {
+  const base = withoutOwnFrame(IrmResourceBase);
+  Object.defineProperty(base, "__pulumiType", { value: kind.token });
+  return base as unknown as IrmResourceWith<DeclaredOutputs<Omit<State, StateOnly>>>;
+}
 
 function withoutOwnFrame<C extends abstract new (...args: never[]) => object>(base: C): C {
   const construct = pulumi.CustomResource.bind(undefined) as unknown as C;

@@ -1,34 +1,16 @@
 /** The `Subscription` resource: a webhook a group's events are delivered to. */
 import type * as pulumi from "@pulumi/pulumi";
-import { IrmResource, registration, resourceKind, uidFromId } from "./resource-class";
+import { type ArgsOf, declaring, registration, resourceKind, uidFromId } from "./resource-class";
+import type { SubscriptionInputs, SubscriptionOutputs } from "./shapes/index";
 import { SUBSCRIPTION_SHAPE } from "./shapes/index";
 
 /** Arguments of a {@link Subscription}. */
-export interface SubscriptionArgs {
-  /** Uid of the group whose events are delivered. Changing it replaces the subscription. */
-  readonly parentUid: pulumi.Input<string>;
-  /** The https URL events are delivered to. Changing it replaces the subscription. */
-  readonly sink: pulumi.Input<string>;
-  /**
-   * Uid of an existing subscription (directly in `parentUid`) to bring under management
-   * instead of creating one. Read only at creation; see docs/provider.md "Adoption".
-   */
-  readonly adoptUid?: pulumi.Input<string>;
-}
+export interface SubscriptionArgs extends ArgsOf<SubscriptionInputs> {}
 
 const SUBSCRIPTION = resourceKind(SUBSCRIPTION_SHAPE);
 
 /** An event subscription (webhook) of a group. */
-export class Subscription extends IrmResource {
-  static override readonly __pulumiType = SUBSCRIPTION.token;
-
-  /** The subscription's uid (its group's uid, `/`, 16 hex). */
-  declare readonly uid: pulumi.Output<string>;
-  /** Uid of the group whose events are delivered. */
-  declare readonly parentUid: pulumi.Output<string>;
-  /** The https URL events are delivered to. */
-  declare readonly sink: pulumi.Output<string>;
-
+export class Subscription extends declaring<SubscriptionOutputs, "createTime">(SUBSCRIPTION) {
   constructor(name: string, args: SubscriptionArgs, opts?: pulumi.CustomResourceOptions) {
     super(...registration(SUBSCRIPTION, name, args, opts));
     uidFromId(this);

@@ -13,8 +13,6 @@ import type { AccountAssociationInputs, AssociationBlocks } from "../shapes/inde
 import {
   CHILD_UID_PATTERN,
   Checker,
-  GROUP_SHAPE,
-  GROUP_UID_PATTERN,
   givenAdoptUid,
   isRecord,
   isUnknown,
@@ -232,14 +230,14 @@ function checkBlocks(
 
 export function checkAccountAssociationInputs(news: Record<string, unknown>) {
   const checker = new Checker();
-  const groupUid = checker.uid("groupUid", news.groupUid, GROUP_UID_PATTERN, GROUP_SHAPE);
+  const groupUid = checker.groupUid("groupUid", news.groupUid);
   const name = checker.name("name", news.name);
   const description = checker.description("description", news.description);
   const blocks = checkBlocks(checker, news, groupUid);
   const adoptUid = givenAdoptUid(news.adoptUid);
   let adopt: string | undefined;
   if (adoptUid !== undefined) {
-    adopt = checker.uid("adoptUid", adoptUid, GROUP_UID_PATTERN, GROUP_SHAPE);
+    adopt = checker.groupUid("adoptUid", adoptUid);
     if (
       adopt !== undefined &&
       !isUnknown(adopt) &&

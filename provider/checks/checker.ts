@@ -15,13 +15,7 @@ import {
   MAX_PATTERN_LENGTH,
   patternCost,
 } from "../../sdk/resources/identity-bounds";
-import {
-  CHILD_UID_PATTERN,
-  CHILD_UID_SHAPE,
-  GROUP_UID_PATTERN,
-  GROUP_UID_SHAPE,
-  parentOf,
-} from "../../sdk/uids";
+import * as uids from "../../sdk/uids";
 
 /** What the engine sends in place of a value that is not known yet (during preview). */
 export const UNKNOWN_VALUE = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -52,14 +46,13 @@ export const MAX_LENGTH = {
 } as const;
 
 // The uid patterns, their shape texts and `parentOf` are the SDK's (`sdk/uids.ts`).
-export { ROLE_UID_PATTERN, ROLE_UID_SHAPE as ROLE_SHAPE } from "../../sdk/uids";
 export {
   CHILD_UID_PATTERN,
-  CHILD_UID_SHAPE as CHILD_SHAPE,
   GROUP_UID_PATTERN,
-  GROUP_UID_SHAPE as GROUP_SHAPE,
   parentOf,
-};
+  ROLE_UID_PATTERN,
+  ROLE_UID_SHAPE as ROLE_SHAPE,
+} from "../../sdk/uids";
 
 /** True when the engine does not know this value yet (preview). */
 export function isUnknown(value: unknown): boolean {
@@ -233,10 +226,10 @@ export class Checker {
   namedInGroup(news: RawInputs, olds?: RawInputs) {
     const adopting =
       typeof news.adoptUid === "string" &&
-      CHILD_UID_PATTERN.test(news.adoptUid) &&
-      parentOf(news.adoptUid) === news.parentUid;
+      uids.CHILD_UID_PATTERN.test(news.adoptUid) &&
+      uids.parentOf(news.adoptUid) === news.parentUid;
     return {
-      parentUid: this.uid("parentUid", news.parentUid, GROUP_UID_PATTERN, GROUP_UID_SHAPE),
+      parentUid: this.groupUid("parentUid", news.parentUid),
       name: this.name(
         "name",
         news.name,
@@ -255,6 +248,21 @@ export class Checker {
     if (uid === undefined || isUnknown(uid)) return uid;
     if (!pattern.test(uid)) this.fail(property, `must be ${shape}, got ${quoted(uid)}`);
     return uid;
+  }
+
+  /** A required uid of the root organisation or of a group. */
+  groupUid(property: string, value: unknown): string | undefined {
+    return this.uid(property, value, uids.GROUP_UID_PATTERN, uids.GROUP_UID_SHAPE);
+  }
+
+  /** A required uid of an object directly in a group (an identity, a provider, ...). */
+  childUid(property: string, value: unknown): string | undefined {
+    return this.uid(property, value, uids.CHILD_UID_PATTERN, uids.CHILD_UID_SHAPE);
+  }
+
+  /** A required role uid: a built-in role's (40 hex) or a custom role's. */
+  roleUid(property: string, value: unknown): string | undefined {
+    return this.uid(property, value, uids.ROLE_UID_PATTERN, uids.ROLE_UID_SHAPE);
   }
 
   /** An `https` URL; `http` only on loopback (the emulator). */
@@ -323,11 +331,11 @@ export class Checker {
     parentUid: string | undefined,
   ): string | undefined {
     if (value === undefined || value === null || value === "") return undefined;
-    const uid = this.uid("adoptUid", value, CHILD_UID_PATTERN, CHILD_UID_SHAPE);
+    const uid = this.childUid("adoptUid", value);
     if (uid === undefined || isUnknown(uid) || parentUid === undefined || isUnknown(parentUid)) {
       return uid;
     }
-    if (CHILD_UID_PATTERN.test(uid) && parentOf(uid) !== parentUid) {
+    if (uids.CHILD_UID_PATTERN.test(uid) && uids.parentOf(uid) !== parentUid) {
       this.fail("adoptUid", `must be a direct child of ${parentProperty} ${parentUid}, got ${uid}`);
     }
     return uid;

@@ -6,16 +6,11 @@
 import { EXTERNAL_GROUP_ID_MAX_LENGTH } from "../../sdk/index";
 import type { ExternalGroupRoleMappingInputs } from "../shapes/index";
 import {
-  CHILD_SHAPE,
-  CHILD_UID_PATTERN,
   type Checked,
   Checker,
-  GROUP_SHAPE,
   GROUP_UID_PATTERN,
   isUnknown,
   type RawInputs,
-  ROLE_SHAPE,
-  ROLE_UID_PATTERN,
   withAdoptUid,
 } from "./checker";
 
@@ -23,19 +18,14 @@ export function checkExternalGroupRoleMappingInputs(
   news: RawInputs,
 ): Checked<ExternalGroupRoleMappingInputs> {
   const checker = new Checker();
-  const identityProviderUid = checker.uid(
-    "identityProviderUid",
-    news.identityProviderUid,
-    CHILD_UID_PATTERN,
-    CHILD_SHAPE,
-  );
+  const identityProviderUid = checker.childUid("identityProviderUid", news.identityProviderUid);
   const externalGroupId = checker.requiredString("externalGroupId", news.externalGroupId);
   if (externalGroupId !== undefined && !isUnknown(externalGroupId)) {
     if (externalGroupId.trim() === "") checker.fail("externalGroupId", "must not be blank");
     checker.maxLength("externalGroupId", externalGroupId, EXTERNAL_GROUP_ID_MAX_LENGTH);
   }
-  const roleUid = checker.uid("roleUid", news.roleUid, ROLE_UID_PATTERN, ROLE_SHAPE);
-  const scope = checker.uid("scope", news.scope, GROUP_UID_PATTERN, GROUP_SHAPE);
+  const roleUid = checker.roleUid("roleUid", news.roleUid);
+  const scope = checker.groupUid("scope", news.scope);
   if (
     scope !== undefined &&
     identityProviderUid !== undefined &&

@@ -3,15 +3,7 @@
  * canonical duration form) and who may redeem it. An invite cannot be adopted.
  */
 import type { GroupInviteInputs } from "../shapes/index";
-import {
-  Checker,
-  GROUP_SHAPE,
-  GROUP_UID_PATTERN,
-  isUnknown,
-  quoted,
-  ROLE_SHAPE,
-  ROLE_UID_PATTERN,
-} from "./checker";
+import { Checker, isUnknown, quoted } from "./checker";
 
 /** The API's duration syntax: seconds, up to nine fractional digits. */
 const DURATION = /^([0-9]+)(?:\.([0-9]{1,9}))?s$/;
@@ -65,8 +57,8 @@ function checkTtl(checker: Checker, value: unknown): string | undefined {
 
 export function checkGroupInviteInputs(news: Record<string, unknown>) {
   const checker = new Checker();
-  const groupUid = checker.uid("groupUid", news.groupUid, GROUP_UID_PATTERN, GROUP_SHAPE);
-  const roleUid = checker.uid("roleUid", news.roleUid, ROLE_UID_PATTERN, ROLE_SHAPE);
+  const groupUid = checker.groupUid("groupUid", news.groupUid);
+  const roleUid = checker.roleUid("roleUid", news.roleUid);
   const ttl = checkTtl(checker, news.ttl);
   const email = checker.optionalString("email", news.email);
   if (email !== "" && !isUnknown(email)) {

@@ -8,15 +8,7 @@ import {
   type IdentityProviderOidc,
 } from "../../sdk/index";
 import type { IdentityProviderInputs } from "../shapes/index";
-import {
-  Checker,
-  isRecord,
-  isUnknown,
-  ROLE_SHAPE,
-  ROLE_UID_PATTERN,
-  UNKNOWN_VALUE,
-  withAdoptUid,
-} from "./checker";
+import { Checker, isRecord, isUnknown, UNKNOWN_VALUE, withAdoptUid } from "./checker";
 
 /** Longest client id and secret accepted: generous, yet catches pasted blobs. */
 const MAX_CLIENT_ID = 1024;
@@ -103,7 +95,7 @@ export function checkIdentityProviderInputs(
 ) {
   const checker = new Checker();
   const { parentUid, name, description } = checker.namedInGroup(news, olds);
-  const defaultRole = checker.uid("defaultRole", news.defaultRole, ROLE_UID_PATTERN, ROLE_SHAPE);
+  const defaultRole = checker.roleUid("defaultRole", news.defaultRole);
   const oidc = checkOidc(checker, news.oidc);
   // Never quoted: the secret appears in no failure, only its length.
   let clientSecret = "";

@@ -4,17 +4,7 @@
  */
 import { isCapability, legacyCapability } from "../../sdk/index";
 import type { RoleInputs } from "../shapes/index";
-import {
-  Checker,
-  GROUP_SHAPE,
-  GROUP_UID_PATTERN,
-  givenAdoptUid,
-  isUnknown,
-  quoted,
-  ROLE_SHAPE,
-  ROLE_UID_PATTERN,
-  withAdoptUid,
-} from "./checker";
+import { Checker, givenAdoptUid, isUnknown, quoted, withAdoptUid } from "./checker";
 
 /**
  * Names of the built-in roles, which a custom role may not take (so a role binding's
@@ -51,7 +41,7 @@ export function capabilityProblem(name: string): string | undefined {
 
 export function checkRoleInputs(news: Record<string, unknown>) {
   const checker = new Checker();
-  const parentUid = checker.uid("parentUid", news.parentUid, GROUP_UID_PATTERN, GROUP_SHAPE);
+  const parentUid = checker.groupUid("parentUid", news.parentUid);
   const name = checker.name("name", news.name);
   if (name !== undefined && BUILT_IN_ROLE_NAMES.has(name)) {
     checker.fail("name", `is the name of a built-in role (${[...BUILT_IN_ROLE_NAMES].join(", ")})`);
@@ -71,10 +61,7 @@ export function checkRoleInputs(news: Record<string, unknown>) {
     if (problem !== undefined) checker.fail(`capabilities[${index}]`, problem);
   });
   const adoptUid = givenAdoptUid(news.adoptUid);
-  const adopt =
-    adoptUid === undefined
-      ? undefined
-      : checker.uid("adoptUid", adoptUid, ROLE_UID_PATTERN, ROLE_SHAPE);
+  const adopt = adoptUid === undefined ? undefined : checker.roleUid("adoptUid", adoptUid);
   const inputs = withAdoptUid<RoleInputs>(
     {
       parentUid: parentUid ?? "",

@@ -1,16 +1,7 @@
 /** The input checks of `Subscription`. */
 
 import type { SubscriptionInputs } from "../shapes/index";
-import {
-  type Checked,
-  Checker,
-  GROUP_SHAPE,
-  GROUP_UID_PATTERN,
-  isUnknown,
-  quoted,
-  type RawInputs,
-  withAdoptUid,
-} from "./checker";
+import { type Checked, Checker, isUnknown, quoted, type RawInputs, withAdoptUid } from "./checker";
 
 export type { SubscriptionInputs };
 
@@ -19,7 +10,7 @@ export const MAX_SINK_LENGTH = 2048;
 
 export function checkSubscriptionInputs(news: RawInputs): Checked<SubscriptionInputs> {
   const checker = new Checker();
-  const parentUid = checker.uid("parentUid", news.parentUid, GROUP_UID_PATTERN, GROUP_SHAPE);
+  const parentUid = checker.groupUid("parentUid", news.parentUid);
   const sink = checker.requiredString("sink", news.sink);
   if (sink !== undefined && !isUnknown(sink)) {
     checker.maxLength("sink", sink, MAX_SINK_LENGTH);

@@ -5,6 +5,7 @@
 import type { CheckResult, CreateResult, DiffResult, UpdateResult } from "@pulumi/pulumi/dynamic";
 import type { IrmClient, RoleBinding, ServerTimeBounds } from "../../sdk/index";
 import {
+  AlreadyExistsError,
   FailedPreconditionError,
   isResourceNotEmpty,
   MAX_PAGE_SIZE,
@@ -148,6 +149,39 @@ export function sameField<Inputs, Outputs>(
     fromInputs: (inputs) => inputs[path] as string | undefined,
     fromOutputs: (outputs) => outputs[path] as string | undefined,
   };
+}
+
+/** The first of `items` that `matches`, reading no further; undefined when none does. */
+export async function firstMatching<T>(
+  items: AsyncIterable<T>,
+  matches: (item: T) => boolean,
+): Promise<T | undefined> {
+  for await (const item of items) if (matches(item)) return item;
+  return undefined;
+}
+
+/**
+ * One create by `create`. When the API answers that such an object exists already, it
+ * is not ours to take silently (it may belong to another stack): the error names the
+ * existing object's uid, found by `find`, and how to adopt it. `what` is the object as
+ * the message names it ("A role binding of identity ... in group ...").
+ */
+export async function createOrNameDuplicate<T extends { uid: string }>(
+  what: string,
+  create: () => Promise<T>,
+  find: () => Promise<T | undefined>,
+): Promise<T> {
+  try {
+    return await create();
+  } catch (error) {
+    if (!(error instanceof AlreadyExistsError)) throw error;
+    const existing = await find();
+    const which = existing ? ` as ${existing.uid}` : "";
+    throw new Error(
+      `${what} already exists${which}. To manage it from this stack, set ` +
+        `adoptUid${existing ? ` to ${existing.uid}` : ""}; otherwise remove the duplicate declaration.`,
+    );
+  }
 }
 
 /** What every named object's answer carries (a group, role, identity, provider, association). */

@@ -5,13 +5,13 @@
  * mapping that create made is the one matching all four, made since it was sent.
  */
 import type { ExternalGroupRoleMapping, IrmClient } from "../../sdk/index";
-import { AlreadyExistsError, MAX_PAGE_SIZE } from "../../sdk/index";
+import { MAX_PAGE_SIZE } from "../../sdk/index";
 import { checkExternalGroupRoleMappingInputs } from "../checks";
 import type {
   ExternalGroupRoleMappingInputs,
   ExternalGroupRoleMappingOutputs,
 } from "../shapes/index";
-import { type FieldSpec, pick, sameField } from "./common";
+import { createOrNameDuplicate, type FieldSpec, firstMatching, pick, sameField } from "./common";
 import { objectHandler } from "./object-handler";
 
 type Field = FieldSpec<ExternalGroupRoleMappingInputs, ExternalGroupRoleMappingOutputs>;
@@ -36,46 +36,38 @@ export function externalGroupRoleMappingOutputs(
 }
 
 /** The mapping of this outside group to this role and scope in the provider, if any. */
-async function findMapping(
+function findMapping(
   client: IrmClient,
   inputs: ExternalGroupRoleMappingInputs,
 ): Promise<ExternalGroupRoleMapping | undefined> {
-  for await (const mapping of client.iam.externalGroupRoleMappings.list({
-    identityProviderUid: inputs.identityProviderUid,
-    pageSize: MAX_PAGE_SIZE,
-  })) {
-    if (
+  return firstMatching(
+    client.iam.externalGroupRoleMappings.list({
+      identityProviderUid: inputs.identityProviderUid,
+      pageSize: MAX_PAGE_SIZE,
+    }),
+    (mapping) =>
       mapping.externalGroupId === inputs.externalGroupId &&
       mapping.roleUid === inputs.roleUid &&
-      mapping.scope === inputs.scope
-    ) {
-      return mapping;
-    }
-  }
-  return undefined;
+      mapping.scope === inputs.scope,
+  );
 }
 
 /** One create; a duplicate is refused with the existing mapping's uid and how to adopt it. */
-async function createMapping(
+function createMapping(
   client: IrmClient,
   inputs: ExternalGroupRoleMappingInputs,
 ): Promise<ExternalGroupRoleMapping> {
-  try {
-    return await client.iam.externalGroupRoleMappings.create(inputs.identityProviderUid, {
-      externalGroupId: inputs.externalGroupId,
-      roleUid: inputs.roleUid,
-      scope: inputs.scope,
-    });
-  } catch (error) {
-    if (!(error instanceof AlreadyExistsError)) throw error;
-    const existing = await findMapping(client, inputs);
-    const which = existing ? ` as ${existing.uid}` : "";
-    throw new Error(
-      `A mapping of outside group ${JSON.stringify(inputs.externalGroupId)} to role ${inputs.roleUid} ` +
-        `in identity provider ${inputs.identityProviderUid} already exists${which}. To manage it from ` +
-        `this stack, set adoptUid${existing ? ` to ${existing.uid}` : ""}; otherwise remove the duplicate declaration.`,
-    );
-  }
+  return createOrNameDuplicate(
+    `A mapping of outside group ${JSON.stringify(inputs.externalGroupId)} to role ${inputs.roleUid} ` +
+      `in identity provider ${inputs.identityProviderUid}`,
+    () =>
+      client.iam.externalGroupRoleMappings.create(inputs.identityProviderUid, {
+        externalGroupId: inputs.externalGroupId,
+        roleUid: inputs.roleUid,
+        scope: inputs.scope,
+      }),
+    () => findMapping(client, inputs),
+  );
 }
 
 export const externalGroupRoleMappingHandler = objectHandler<

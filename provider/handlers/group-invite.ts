@@ -8,19 +8,17 @@ import type { CreatedGroupInvite, GroupInvite, IrmClient, ServerTimeBounds } fro
 import { OutcomeUnknownError } from "../../sdk/index";
 import { canonicalDuration, checkGroupInviteInputs, isUnknown, parentOf } from "../checks";
 import type { GroupInviteInputs, GroupInviteOutputs } from "../shapes/index";
+import type { FieldSpec, HandlerContext, ResourceHandler } from "./common";
 import {
   countedInFlight,
   deleteWaitingForChildren,
   diffFields,
-  type FieldSpec,
   findAfterUnknownOutcome,
   getOrUndefined,
-  type HandlerContext,
   inFlight,
   isOwned,
   noteOwned,
   pick,
-  type ResourceHandler,
   readObject,
   sameField,
   withoutUndefined,

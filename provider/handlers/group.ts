@@ -1,18 +1,9 @@
 /** Provider methods of `Group`. */
-import type { Group, GroupUpdate, IrmClient } from "../../sdk/index";
+import type { Group, GroupUpdate } from "../../sdk/index";
 import { checkGroupInputs, parentOf } from "../checks";
-import type { GroupInputs, GroupOutputs, PROVIDER_SHAPES, ShapeTypeName } from "../shapes/index";
-import {
-  describeBinding,
-  describedOrNone,
-  describeNamed,
-  type FieldSpec,
-  maskedFields,
-  NAMED_BLOCKERS,
-  namedOutputs,
-  pick,
-  sameField,
-} from "./common";
+import type { GroupInputs, GroupOutputs } from "../shapes/index";
+import { type FieldSpec, maskedFields, namedOutputs, pick, sameField } from "./common";
+import { groupContents } from "./group-contents";
 import { namedObjectHandler } from "./object-handler";
 
 const UPDATABLE: ReadonlyArray<FieldSpec<GroupInputs, GroupOutputs>> = [
@@ -36,66 +27,6 @@ function groupInputsFrom(outputs: GroupOutputs): GroupInputs {
 
 function patchBody(inputs: GroupInputs, mask: readonly string[]): GroupUpdate {
   return maskedFields(inputs, mask, ["name", "description"]);
-}
-
-/** The resource types whose objects in a group make the API refuse its delete. */
-type BlockingType = {
-  [K in ShapeTypeName]: (typeof PROVIDER_SHAPES)[K] extends { blocksGroupDelete: true } ? K : never;
-}[ShapeTypeName];
-
-/** Lists one type's objects directly in a group, each described for a user. */
-type ContentsLister = (client: IrmClient, uid: string) => Promise<string[]>;
-
-/** The list parameters of one small list of what is directly in group `uid`. */
-const inside = (uid: string) => ({ childrenOf: uid, pageSize: NAMED_BLOCKERS });
-
-/**
- * What the API shows directly inside a group, named with uids, one small list per type
- * whose table says it blocks the group's delete (`blocksGroupDelete`; the compiler
- * holds this record to exactly those), in the order a refusal names them.
- */
-const GROUP_CONTENTS: { readonly [K in BlockingType]: ContentsLister } = {
-  Group: (client, uid) =>
-    describedOrNone(client.iam.groups.list(inside(uid)), describeNamed("group")),
-  Identity: (client, uid) =>
-    describedOrNone(client.iam.identities.list(inside(uid)), describeNamed("identity")),
-  Repo: (client, uid) =>
-    describedOrNone(client.registry.repos.list(inside(uid)), describeNamed("repo")),
-  Role: (client, uid) =>
-    describedOrNone(client.iam.roles.list(inside(uid)), describeNamed("custom role")),
-  IdentityProvider: (client, uid) =>
-    describedOrNone(
-      client.iam.identityProviders.list(inside(uid)),
-      describeNamed("identity provider"),
-    ),
-  RoleBinding: (client, uid) =>
-    describedOrNone(client.iam.roleBindings.list(inside(uid)), (binding) =>
-      describeBinding(binding, false),
-    ),
-  GroupInvite: (client, uid) =>
-    describedOrNone(client.iam.groupInvites.list(inside(uid)), (invite) =>
-      invite.role
-        ? `group invite for role ${JSON.stringify(invite.role.name)} (${invite.uid})`
-        : `group invite (${invite.uid})`,
-    ),
-  Subscription: (client, uid) =>
-    describedOrNone(
-      client.events.subscriptions.list(inside(uid)),
-      (subscription) => `event subscription to ${subscription.sink} (${subscription.uid})`,
-    ),
-  // The association hangs on the group's own uid: a get, NOT_FOUND when there is none.
-  AccountAssociation: (client, uid) =>
-    describedOrNone(
-      client.iam.accountAssociations.get(uid).then((association) => ({ items: [association] })),
-      (association) => `its account association ${JSON.stringify(association.name)}`,
-    ),
-};
-
-async function groupContents(client: IrmClient, uid: string): Promise<string[]> {
-  const lists = await Promise.all(
-    Object.values(GROUP_CONTENTS).map((contents: ContentsLister) => contents(client, uid)),
-  );
-  return lists.flat();
 }
 
 export const groupHandler = namedObjectHandler((client) => client.iam.groups, {

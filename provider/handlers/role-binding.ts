@@ -1,10 +1,17 @@
 /** Provider methods of `RoleBinding`. */
 import type { IrmClient, RoleBinding, RoleBindingUpdate } from "../../sdk/index";
-import { AlreadyExistsError, MAX_PAGE_SIZE } from "../../sdk/index";
+import { MAX_PAGE_SIZE } from "../../sdk/index";
 import { BUILT_IN_ROLE_NAMES, checkRoleBindingInputs } from "../checks";
 import type { RoleBindingInputs, RoleBindingOutputs } from "../shapes/index";
 import { withRecordedRole } from "./checked-role";
-import { type FieldSpec, maskedFields, pick, sameField } from "./common";
+import {
+  createOrNameDuplicate,
+  type FieldSpec,
+  firstMatching,
+  maskedFields,
+  pick,
+  sameField,
+} from "./common";
 import { objectHandler } from "./object-handler";
 
 const UPDATABLE: ReadonlyArray<FieldSpec<RoleBindingInputs, RoleBindingOutputs>> = [
@@ -64,40 +71,28 @@ function patchBody(inputs: RoleBindingInputs, mask: readonly string[]): RoleBind
 }
 
 /** The binding of this identity to this role in the group, if one exists. */
-async function findBinding(
+function findBinding(
   client: IrmClient,
   inputs: RoleBindingInputs,
 ): Promise<RoleBinding | undefined> {
   // The API offers no filter on identity or role, so walk the group's bindings.
-  for await (const binding of client.iam.roleBindings.list({
-    childrenOf: inputs.groupUid,
-    pageSize: MAX_PAGE_SIZE,
-  })) {
-    if (binding.identity.uid === inputs.identityUid && binding.role.uid === inputs.roleUid) {
-      return binding;
-    }
-  }
-  return undefined;
+  return firstMatching(
+    client.iam.roleBindings.list({ childrenOf: inputs.groupUid, pageSize: MAX_PAGE_SIZE }),
+    (binding) => binding.identity.uid === inputs.identityUid && binding.role.uid === inputs.roleUid,
+  );
 }
 
 /** One create; a duplicate is refused with the existing binding's uid and how to adopt it. */
-async function createBinding(client: IrmClient, inputs: RoleBindingInputs): Promise<RoleBinding> {
-  try {
-    return await client.iam.roleBindings.create(inputs.groupUid, {
-      identityUid: inputs.identityUid,
-      roleUid: inputs.roleUid,
-    });
-  } catch (error) {
-    if (!(error instanceof AlreadyExistsError)) throw error;
-    // Not ours to take silently: it may belong to another stack. Say how to adopt it.
-    const existing = await findBinding(client, inputs);
-    const which = existing ? ` as ${existing.uid}` : "";
-    throw new Error(
-      `A role binding of identity ${inputs.identityUid} to role ${inputs.roleUid} in group ` +
-        `${inputs.groupUid} already exists${which}. To manage it from this stack, set ` +
-        `adoptUid${existing ? ` to ${existing.uid}` : ""}; otherwise remove the duplicate declaration.`,
-    );
-  }
+function createBinding(client: IrmClient, inputs: RoleBindingInputs): Promise<RoleBinding> {
+  return createOrNameDuplicate(
+    `A role binding of identity ${inputs.identityUid} to role ${inputs.roleUid} in group ${inputs.groupUid}`,
+    () =>
+      client.iam.roleBindings.create(inputs.groupUid, {
+        identityUid: inputs.identityUid,
+        roleUid: inputs.roleUid,
+      }),
+    () => findBinding(client, inputs),
+  );
 }
 
 export const roleBindingHandler = objectHandler({

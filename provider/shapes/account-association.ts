@@ -12,20 +12,18 @@ import * as t from "./table";
 const BLOCK_DOC = "Updated in place, replaced whole, and removed when dropped from the program.";
 
 const AMAZON = t.objectOf({
-  account: { shape: t.STRING, doc: "The AWS account id: 12 digits.", required: true },
+  account: t.REQUIRED_STRING("The AWS account id: 12 digits."),
 });
 
 const GOOGLE = t.objectOf({
-  projectId: {
-    shape: t.STRING,
-    doc: "6 to 30 characters: a lowercase letter, then lowercase letters, digits or `-`.",
-    required: true,
-  },
-  projectNumber: { shape: t.STRING, doc: "Non-empty, at most 64 characters.", required: true },
+  projectId: t.REQUIRED_STRING(
+    "6 to 30 characters: a lowercase letter, then lowercase letters, digits or `-`.",
+  ),
+  projectNumber: t.REQUIRED_STRING("Non-empty, at most 64 characters."),
 });
 
 const AZURE = t.objectOf({
-  tenantId: { shape: t.STRING, doc: "A GUID.", required: true },
+  tenantId: t.REQUIRED_STRING("A GUID."),
   clientIds: {
     shape: t.STRING_MAP,
     doc: "Component name to client id (a GUID); at least one.",
@@ -108,18 +106,25 @@ export const ACCOUNT_ASSOCIATION_SHAPE = t.kindShape({
 
 /** The blocks of an association; at least one is present. */
 export interface AssociationBlocks {
+  /** The AWS account, when set. */
   amazon?: AmazonAccount;
+  /** The GCP project, when set. */
   google?: GoogleProject;
+  /** The Azure tenant, when set. */
   azure?: AzureTenant;
-  /** Installation ids as numbers, names `""` when unset. */
+  /** The GitHub App installations (ids as numbers, names `""` when unset), when set. */
   github?: GitHubInstallations;
+  /** The service bindings, when set. */
   chainguard?: ChainguardBindings;
 }
 
 /** Inputs of an AccountAssociation after `check`. */
 export interface AccountAssociationInputs extends AssociationBlocks {
+  /** Uid of the group. */
   groupUid: string;
+  /** The association's name. */
   name: string;
+  /** Free text; `""` when none. */
   description: string;
   /** Must equal `groupUid`: the group's existing association is managed from now on. */
   adoptUid?: string;
@@ -127,8 +132,10 @@ export interface AccountAssociationInputs extends AssociationBlocks {
 
 /** Outputs of an AccountAssociation, as stored in state: its inputs and what the API adds. */
 export interface AccountAssociationOutputs extends Omit<AccountAssociationInputs, "adoptUid"> {
-  /** Equals `groupUid`. */
+  /** Equals `groupUid`: an association is addressed by its group. */
   uid: string;
+  /** When the association was created (RFC 3339, milliseconds, `Z`). */
   createTime: string;
+  /** When the association last changed. */
   updateTime: string;
 }

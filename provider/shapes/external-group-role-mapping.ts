@@ -36,13 +36,19 @@ export const EXTERNAL_GROUP_ROLE_MAPPING_SHAPE = t.kindShape({
 export interface ExternalGroupRoleMappingInputs {
   /** Uid of the identity provider whose sign-ins the mapping applies to. */
   identityProviderUid: string;
-  /** The provider's own id of the group (a value of its groups claim). */
+  /** The provider's own id of the group (a value of its groups claim), at most 256 characters. */
   externalGroupId: string;
-  /** Uid of the role granted (built in, or a custom role). */
+  /**
+   * Uid of the role granted: built in, or a custom role of the organisation. The caller
+   * must hold each of its capabilities.
+   */
   roleUid: string;
-  /** Uid of the group where the role applies: the identity provider's organisation. */
+  /** Uid of the group where the role applies: the identity provider's organisation (root group). */
   scope: string;
-  /** Uid of an existing mapping of the provider to bring under management. */
+  /**
+   * Uid of an existing mapping of `identityProviderUid` to bring under management
+   * instead of creating one. Read only at creation.
+   */
   adoptUid?: string;
 }
 

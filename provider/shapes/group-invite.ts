@@ -65,12 +65,18 @@ export const GROUP_INVITE_SHAPE = t.kindShape({
 
 /** Inputs of a GroupInvite after `check`. */
 export interface GroupInviteInputs {
+  /** Uid of the group the invite grants a role in. */
   groupUid: string;
+  /**
+   * Uid of the role bound on redemption. The role's name and capabilities are not kept
+   * (they change without the invite changing): look them up with `getRole`.
+   */
   roleUid: string;
   /** Lifetime as a duration string in canonical form (`"3600s"`, `"1.5s"`). */
   ttl: string;
   /** The only address allowed to redeem it; `""` for anyone who has the code. */
   email: string;
+  /** Whether the code works once only. */
   singleUse: boolean;
 }
 
@@ -81,12 +87,20 @@ export interface GroupInviteInputs {
  * changing, and a refresh would then report the invite changed.
  */
 export interface GroupInviteOutputs extends GroupInviteInputs {
+  /** The invite's uid (its group's uid, `/`, 16 hex). */
   uid: string;
-  /** `createTime + ttl`; an expired invite stays until deleted. */
+  /**
+   * When the code stops working (`createTime + ttl`). An expired invite stays (and in
+   * the stack) until deleted; replace the invite to get a new code.
+   */
   expirationTime: string;
-  /** Opaque (no published format), unique per invite. */
+  /** Opaque id of the invite's code, naming it without revealing it (no published format). */
   keyId: string;
+  /** When the invite was created (RFC 3339, milliseconds, `Z`). */
   createTime: string;
-  /** The secret code, from the create answer only; `""` when unknown (`get`). */
+  /**
+   * The code to hand to the invitee: a secret, answered by the API only when the invite
+   * was created (`""` for an invite read with `get`).
+   */
   code: string;
 }

@@ -40,13 +40,16 @@ export const GROUP_SHAPE = t.kindShape({
 
 /** Inputs of a Group after `check`. */
 export interface GroupInputs {
-  /** Uid of the parent: the root organisation or another group. */
+  /** Uid of the parent: the root organisation or another group. Changing it replaces the group. */
   parentUid: string;
-  /** The group's name. */
+  /** Name, matching `^[a-z0-9 ._-]{1,}$`, at most 128 characters. Updated in place. */
   name: string;
-  /** Free text; `""` when none. */
+  /** Free text, at most 1024 characters; defaults to `""`. Updated in place. */
   description: string;
-  /** Uid of an existing group to bring under management instead of creating one. */
+  /**
+   * Uid of an existing group (a direct child of `parentUid`) to bring under management
+   * instead of creating one. Read only at creation; see docs/provider.md "Adoption".
+   */
   adoptUid?: string;
 }
 

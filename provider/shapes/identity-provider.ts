@@ -5,12 +5,8 @@ import * as t from "./table";
 
 /** The OIDC configuration, as sent (without the secret) and as answered. */
 const OIDC = t.objectOf({
-  issuer: {
-    shape: t.STRING,
-    doc: "The issuer: an `https` URL (`http` only on loopback).",
-    required: true,
-  },
-  clientId: { shape: t.STRING, doc: "The OAuth client id (not secret).", required: true },
+  issuer: t.REQUIRED_STRING("The issuer: an `https` URL (`http` only on loopback)."),
+  clientId: t.REQUIRED_STRING("The OAuth client id (not secret)."),
   additionalScopes: {
     shape: t.STRING_ARRAY,
     doc: "Scopes requested besides `openid`, in order; none twice.",
@@ -38,11 +34,9 @@ const INPUTS = {
   parentUid: t.CONTAINER("Uid of the group users sign in to."),
   name: t.NAME("3 to 63 characters"),
   description: t.DESCRIPTION,
-  defaultRole: {
-    shape: t.STRING,
-    doc: "Uid of the role bound, in `parentUid`, to a user on first sign-in.",
-    required: true,
-  },
+  defaultRole: t.REQUIRED_STRING(
+    "Uid of the role bound, in `parentUid`, to a user on first sign-in.",
+  ),
   oidc: { shape: OIDC, doc: "The OIDC configuration.", required: true },
   clientSecret: {
     shape: t.STRING,
@@ -77,23 +71,31 @@ export const IDENTITY_PROVIDER_SHAPE = t.kindShape({
 
 /** Inputs of an IdentityProvider after `check`. */
 export interface IdentityProviderInputs {
+  /** Uid of the group users sign in to. */
   parentUid: string;
+  /** The provider's name. */
   name: string;
+  /** Free text; `""` when none. */
   description: string;
   /** Uid of the role bound to a user on first sign-in. */
   defaultRole: string;
+  /** The OIDC configuration (in state as the API answers it, never the secret). */
   oidc: IdentityProviderOidc;
   /**
    * Sent as `oidc.clientSecret`; `""` when PKCE stands in for it. In state, the last
    * client secret sent (the API never answers it), as a secret.
    */
   clientSecret: string;
+  /** Uid of an existing provider of `parentUid` to manage instead of creating one. */
   adoptUid?: string;
 }
 
 /** Outputs of an IdentityProvider, as stored in state: its inputs and what the API adds. */
 export interface IdentityProviderOutputs extends Omit<IdentityProviderInputs, "adoptUid"> {
+  /** The provider's uid (its group's uid, `/`, 16 hex). */
   uid: string;
+  /** When the provider was created (RFC 3339, milliseconds, `Z`). */
   createTime: string;
+  /** When the provider last changed. */
   updateTime: string;
 }

@@ -27,17 +27,11 @@ const CLAIM_MATCH = t.objectOf({
 });
 
 const STATIC_KEYS_MEMBERS = {
-  issuer: {
-    shape: t.STRING,
-    doc: "The token issuer the token's `iss` must equal.",
-    required: true,
-  },
-  subject: { shape: t.STRING, doc: "The subject the token's `sub` must equal.", required: true },
-  issuerKeys: {
-    shape: t.STRING,
-    doc: 'The issuer\'s public keys: a JWKS document `{"keys":[...]}` as a string.',
-    required: true,
-  },
+  issuer: t.REQUIRED_STRING("The token issuer the token's `iss` must equal."),
+  subject: t.REQUIRED_STRING("The subject the token's `sub` must equal."),
+  issuerKeys: t.REQUIRED_STRING(
+    'The issuer\'s public keys: a JWKS document `{"keys":[...]}` as a string.',
+  ),
   audiences: {
     shape: t.STRING_ARRAY,
     doc: "Empty, or exactly one audience the token's `aud` must contain.",
@@ -54,7 +48,7 @@ const STATIC_KEYS = t.objectOf({
 });
 
 const AWS_IDENTITY = t.objectOf({
-  awsAccount: { shape: t.STRING, doc: "The AWS account id: 12 digits.", required: true },
+  awsAccount: t.REQUIRED_STRING("The AWS account id: 12 digits."),
   arn: { shape: t.STRING, doc: "The caller's ARN, exactly." },
   arnPattern: { shape: t.STRING, doc: "RE2 pattern the caller's ARN must fully match." },
   userId: { shape: t.STRING, doc: "The caller's user id, exactly." },
@@ -107,11 +101,9 @@ export const IDENTITY_SHAPE = t.kindShape({
           doc: STATIC_KEYS_MEMBERS.audiences.doc,
           required: true,
         },
-        expirationTime: {
-          shape: t.STRING,
-          doc: "When the identity stops being accepted (the service's default when not set).",
-          required: true,
-        },
+        expirationTime: t.REQUIRED_STRING(
+          "When the identity stops being accepted (the service's default when not set).",
+        ),
       }),
       doc: "The registered keys, with the service's `expirationTime`; absent for other kinds.",
       setByCreate: false,

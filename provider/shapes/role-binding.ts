@@ -3,16 +3,10 @@ import * as t from "./table";
 
 const INPUTS = {
   groupUid: t.CONTAINER("Uid of the group the role applies to (and its descendants)."),
-  identityUid: {
-    shape: t.STRING,
-    doc: "Uid of the identity that receives the role.",
-    required: true,
-  },
-  roleUid: {
-    shape: t.STRING,
-    doc: "Uid of the role: a built-in role (40 hex) or a custom role (`<group uid>/<16 hex>`).",
-    required: true,
-  },
+  identityUid: t.REQUIRED_STRING("Uid of the identity that receives the role."),
+  roleUid: t.REQUIRED_STRING(
+    "Uid of the role: a built-in role (40 hex) or a custom role (`<group uid>/<16 hex>`).",
+  ),
   adoptUid: t.ADOPT_UID(
     "Uid of an existing binding in `groupUid` to bring under management; read only at creation.",
   ),
@@ -41,12 +35,19 @@ export const ROLE_BINDING_SHAPE = t.kindShape({
 
 /** Inputs of a RoleBinding after `check`. */
 export interface RoleBindingInputs {
-  /** Uid of the group the role applies to. */
+  /** Uid of the group the role applies to (and its descendants). Changing it replaces the binding. */
   groupUid: string;
-  /** Uid of the identity that receives the role. */
+  /** Uid of the identity that receives the role. Updated in place. */
   identityUid: string;
-  /** Uid of the role (a built-in role's 40 hex, or a custom role's `<group uid>/<16 hex>`). */
+  /**
+   * Uid of the role: a built-in role (40 hex, e.g. from `getRole({ name: "viewer" })`) or
+   * a custom role (`<group uid>/<16 hex>`). Updated in place.
+   */
   roleUid: string;
+  /**
+   * Uid of an existing binding in `groupUid` to bring under management instead of
+   * creating one. Read only at creation.
+   */
   adoptUid?: string;
 }
 
@@ -60,7 +61,9 @@ export interface RoleBindingOutputs extends Omit<RoleBindingInputs, "adoptUid"> 
   uid: string;
   /**
    * The role's name when it is a built-in role (`owner`, `editor`, `viewer`, ...), which
-   * can never be renamed; `""` for a custom role, whose name may change.
+   * can never be renamed; `""` for a custom role, whose name may change (look it up with
+   * `getRole`). The group's and identity's names are not kept: they can change without
+   * the binding changing. Use the `Group` / `Identity` resources, or lookups.
    */
   builtInRoleName: string;
   /** When the binding was created (RFC 3339, milliseconds, `Z`). */

@@ -34,18 +34,39 @@ export const ROLE_SHAPE = t.kindShape({
 
 /** Inputs of a Role after `check`. */
 export interface RoleInputs {
+  /** Uid of the group that owns the role. Changing it replaces the role. */
   parentUid: string;
+  /**
+   * Name, matching `^[a-z0-9 ._-]{1,}$`, at most 128 characters, and not a built-in
+   * role's (`owner`, `editor`, `viewer`, `registry.pull`). Updated in place.
+   */
   name: string;
+  /** Free text, at most 1024 characters; defaults to `""`. Updated in place. */
   description: string;
-  /** Enum value names (`CAP_REPO_LIST`), sorted, without duplicates: the set the role grants. */
+  /**
+   * At least one capability, by the API's enum value name (`CAP_REPO_LIST`,
+   * `CAP_IAM_GROUPS_CREATE`; the SDK's `CAPABILITIES` lists them). There is no GET
+   * capability: a Get needs the LIST one. A former name (`repos.list`) is refused with
+   * its replacement. Compared as a set: order and duplicates make no change. Updated in
+   * place. After `check`, and in state: sorted, each once.
+   */
   capabilities: string[];
-  /** Uid of an existing custom role of `parentUid` to manage instead of creating one. */
+  /**
+   * Uid of an existing custom role of `parentUid` to bring under management instead of
+   * creating one. Read only at creation.
+   */
   adoptUid?: string;
 }
 
 /** Outputs of a Role, as stored in state: its inputs and what the API adds. */
 export interface RoleOutputs extends Omit<RoleInputs, "adoptUid"> {
+  /**
+   * The role's uid, a child of its group (`<group uid>/<16 hex>`), for role bindings,
+   * invites and default roles.
+   */
   uid: string;
+  /** When the role was created (RFC 3339, milliseconds, `Z`). */
   createTime: string;
+  /** When the role last changed. */
   updateTime: string;
 }

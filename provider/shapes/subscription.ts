@@ -32,11 +32,14 @@ export const SUBSCRIPTION_SHAPE = t.kindShape({
 
 /** The inputs of a `Subscription` after its checks. */
 export interface SubscriptionInputs {
-  /** Uid of the group whose events are delivered. */
+  /** Uid of the group whose events are delivered. Changing it replaces the subscription. */
   parentUid: string;
-  /** The https URL events are delivered to. */
+  /** The https URL events are delivered to. Changing it replaces the subscription. */
   sink: string;
-  /** Uid of an existing subscription of the group to bring under management. */
+  /**
+   * Uid of an existing subscription (directly in `parentUid`) to bring under management
+   * instead of creating one. Read only at creation; see docs/provider.md "Adoption".
+   */
   adoptUid?: string;
 }
 

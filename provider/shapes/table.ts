@@ -126,6 +126,9 @@ export const UPDATE_TIME = {
   changedByUpdate: true,
 } as const;
 
+/** A string the program must set. */
+export const REQUIRED_STRING = (doc: string) => ({ shape: STRING, doc, required: true }) as const;
+
 /** The input naming where an object lives: required, and a change replaces the object. */
 export const CONTAINER = (doc: string) =>
   ({ shape: STRING, doc, required: true, replaces: true }) as const;

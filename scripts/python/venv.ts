@@ -17,8 +17,8 @@
  */
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
+import { projectCacheDir } from "../pulumi-cli/locate";
 import { runChecked } from "./run";
 
 const REQUIREMENTS = path.join(__dirname, "requirements.txt");
@@ -42,14 +42,7 @@ function interpreterVersion(python: string): string {
 }
 
 export function pythonCacheRoot(): string {
-  return (
-    process.env.IRM_PYTHON_CACHE ??
-    path.join(
-      process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), ".cache"),
-      "pulumi-irm",
-      "python",
-    )
-  );
+  return projectCacheDir("python", process.env.IRM_PYTHON_CACHE);
 }
 
 /** The cache key: the pinned requirements and the interpreter that runs them. */

@@ -18,9 +18,8 @@
  */
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
-import { pinnedPulumiVersion } from "../pulumi-cli/locate";
+import { pinnedPulumiVersion, projectCacheDir } from "../pulumi-cli/locate";
 import { runChecked } from "../python/run";
 import { ensurePythonVenv } from "../python/venv";
 
@@ -80,14 +79,7 @@ function generatorKey(): string {
 }
 
 function sdkgenCacheRoot(): string {
-  return (
-    process.env.IRM_SDKGEN_CACHE ??
-    path.join(
-      process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), ".cache"),
-      "pulumi-irm",
-      "sdkgen",
-    )
-  );
+  return projectCacheDir("sdkgen", process.env.IRM_SDKGEN_CACHE);
 }
 
 interface Generators {

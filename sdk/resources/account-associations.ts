@@ -19,8 +19,9 @@ export interface AmazonAccount {
 }
 
 export interface GoogleProject {
-  /** 6 to 30 characters: lowercase letter first, then letters, digits, `-`. */
+  /** 6 to 30 characters: a lowercase letter, then lowercase letters, digits or `-`. */
   projectId: string;
+  /** Non-empty, at most 64 characters. */
   projectNumber: string;
 }
 

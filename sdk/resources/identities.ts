@@ -20,21 +20,31 @@ import { MAX_ISSUER_KEYS_LENGTH } from "./identity-bounds";
  * so an exact match reads `{ issuer, subject }`.
  */
 export interface ClaimMatch {
-  /** URL of the OIDC token issuer. */
+  /** The token issuer: an `https` URL (`http` only on loopback, for the emulator). */
   issuer?: string;
-  /** RE2 pattern the token's `iss` must fully match. */
+  /** RE2 pattern the token's `iss` must fully match, instead of `issuer`. */
   issuerPattern?: string;
-  /** The token subject to match (`*` matches any subject of that issuer). */
+  /** The token subject to match; `*` matches any subject of the issuer. */
   subject?: string;
-  /** RE2 pattern the token's `sub` must fully match. */
+  /**
+   * RE2 pattern the token's `sub` must fully match, instead of `subject`, e.g.
+   * `repo:acme/infra:ref:refs/heads/(main|release-.*)`.
+   */
   subjectPattern?: string;
-  /** An element of the token's `aud` must equal it; with neither audience member, `{base_url}`. */
+  /**
+   * An element of the token's `aud` must equal it. With neither audience member, the
+   * token must be meant for the API itself (its base URL).
+   */
   audience?: string;
-  /** RE2 pattern an element of the token's `aud` must fully match. */
+  /** RE2 pattern an element of the token's `aud` must fully match, instead of `audience`. */
   audiencePattern?: string;
-  /** Claim name to exact value; left out of answers when empty. */
+  /**
+   * Claims the token must carry with exactly these values (a number or boolean claim
+   * compares as its JSON text). Not `iss`, `sub`, `aud`, `exp`, `nbf`, `iat`. Replaced
+   * whole; left out of answers when empty.
+   */
   claims?: Record<string, string>;
-  /** Claim name to RE2 pattern; left out of answers when empty. */
+  /** Claims whose values must fully match these RE2 patterns. Replaced whole; left out of answers when empty. */
   claimPatterns?: Record<string, string>;
 }
 
@@ -64,13 +74,15 @@ export interface StaticKeysCreate {
 
 /** `awsIdentity` of an identity: an AWS role or user, by GetCallerIdentity's answer. */
 export interface AwsIdentity {
-  /** 12 digits. */
+  /** The AWS account id: 12 digits. */
   awsAccount: string;
-  /** Exactly one of `arn` / `arnPattern`. */
+  /** The caller's ARN, exactly. Exactly one of `arn` / `arnPattern`. */
   arn?: string;
+  /** RE2 pattern the caller's ARN must fully match. */
   arnPattern?: string;
-  /** Exactly one of `userId` / `userIdPattern`. */
+  /** The caller's user id, exactly. Exactly one of `userId` / `userIdPattern`. */
   userId?: string;
+  /** RE2 pattern the caller's user id must fully match. */
   userIdPattern?: string;
 }
 
