@@ -3,7 +3,7 @@
  * that whoever reviews its bindings later can judge them.
  */
 import { resourcePolicy } from "../define";
-import { POLICY_NAMES } from "../names";
+import { POLICY_CARDS } from "../names";
 import { IRM_TYPES } from "../resource-types";
 import { readString, UNKNOWN } from "../values";
 
@@ -16,10 +16,7 @@ export const groupDescriptionRequiredDefaults: GroupDescriptionRequiredConfig = 
 
 /** A Group should say what it is for. */
 export const groupDescriptionRequired = resourcePolicy({
-  name: POLICY_NAMES.groupDescriptionRequired,
-  description: "A Group carries a description saying what it holds and who owns it.",
-  enforcementLevel: "advisory",
-  severity: "low",
+  ...POLICY_CARDS.groupDescriptionRequired,
   types: [IRM_TYPES.group],
   defaults: groupDescriptionRequiredDefaults,
   schema: {

@@ -10,7 +10,7 @@
  * `...githubusercontent.com.attacker.example`) can match issuers nobody vetted.
  */
 import { resourcePolicy, stringList } from "../define";
-import { GITHUB_ACTIONS_ISSUER, POLICY_NAMES } from "../names";
+import { GITHUB_ACTIONS_ISSUER, POLICY_CARDS, POLICY_NAMES } from "../names";
 import { acceptedValues, compileBounded } from "../patterns";
 import { IRM_TYPES } from "../resource-types";
 import { readString, UNKNOWN } from "../values";
@@ -31,10 +31,7 @@ const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(["127.0.0.1", "localhost", "
 
 /** An Identity's `claimMatch.issuer` must be an allowed https URL. */
 export const identityIssuerAllowList = resourcePolicy({
-  name: POLICY_NAMES.identityIssuerAllowList,
-  description: "An Identity must trust an https OIDC issuer from the allow-list.",
-  enforcementLevel: "mandatory",
-  severity: "high",
+  ...POLICY_CARDS.identityIssuerAllowList,
   types: [IRM_TYPES.identity],
   defaults: identityIssuerAllowListDefaults,
   schema: {

@@ -10,7 +10,7 @@
  * `irm-no-match-all-identity-pattern`.)
  */
 import { resourcePolicy, stringList } from "../define";
-import { GITHUB_ACTIONS_ISSUER, POLICY_NAMES } from "../names";
+import { GITHUB_ACTIONS_ISSUER, POLICY_CARDS } from "../names";
 import { acceptedValues, compileBounded } from "../patterns";
 import { IRM_TYPES } from "../resource-types";
 import { readString, UNKNOWN } from "../values";
@@ -31,11 +31,7 @@ const GITHUB_PINNED_CONTEXT = /^(ref:refs\/\S+|environment:[^:]+)$/;
 
 /** An Identity's `claimMatch.subject` must not be a wildcard, and must pin repository and ref/environment for GitHub Actions. */
 export const noBroadIdentitySubject = resourcePolicy({
-  name: POLICY_NAMES.noBroadIdentitySubject,
-  description:
-    "An Identity's subject must not use wildcards; for GitHub Actions it must pin a repository and a ref or an environment.",
-  enforcementLevel: "mandatory",
-  severity: "high",
+  ...POLICY_CARDS.noBroadIdentitySubject,
   types: [IRM_TYPES.identity],
   defaults: noBroadIdentitySubjectDefaults,
   schema: {

@@ -5,7 +5,7 @@
  */
 import type { PolicyResource, StackValidationPolicy } from "@pulumi/policy";
 import { type PolicyOptions, quoted, stackPolicy } from "../define";
-import { POLICY_NAMES } from "../names";
+import { POLICY_CARDS } from "../names";
 
 /** This policy has no settings besides its enforcement level. */
 export type NoDuplicateRoleBindingConfig = Record<string, never>;
@@ -14,11 +14,7 @@ export type NoDuplicateRoleBindingConfig = Record<string, never>;
 export const noDuplicateRoleBinding: (
   options?: Omit<PolicyOptions<NoDuplicateRoleBindingConfig>, "config">,
 ) => StackValidationPolicy = stackPolicy<NoDuplicateRoleBindingConfig>({
-  name: POLICY_NAMES.noDuplicateRoleBinding,
-  description:
-    "Two RoleBindings in a stack must not bind the same identity to the same role in the same group.",
-  enforcementLevel: "mandatory",
-  severity: "medium",
+  ...POLICY_CARDS.noDuplicateRoleBinding,
   defaults: {},
   schema: {},
   validate: (stack, _settings, report) => {

@@ -10,7 +10,7 @@
  * that a forgotten invite dies on its own.
  */
 import { resourcePolicy } from "../define";
-import { POLICY_NAMES } from "../names";
+import { POLICY_CARDS } from "../names";
 import { IRM_TYPES } from "../resource-types";
 import { readPath, readString, UNKNOWN } from "../values";
 
@@ -56,11 +56,7 @@ const days = (seconds: number): string => {
 
 /** A GroupInvite must be single-use and expire within `maxTtlSeconds`. */
 export const noLongLivedOrReusableInvite = resourcePolicy({
-  name: POLICY_NAMES.noLongLivedOrReusableInvite,
-  description:
-    "A GroupInvite's code grants its role to whoever holds it: an invite must be single-use and expire within a short time (default 7 days).",
-  enforcementLevel: "mandatory",
-  severity: "high",
+  ...POLICY_CARDS.noLongLivedOrReusableInvite,
   types: [IRM_TYPES.groupInvite],
   defaults: noLongLivedOrReusableInviteDefaults,
   schema: {

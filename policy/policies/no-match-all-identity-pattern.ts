@@ -18,7 +18,7 @@
  * present and is not a grant by itself; it is just not counted as pinning the token.
  */
 import { resourcePolicy } from "../define";
-import { POLICY_NAMES } from "../names";
+import { POLICY_CARDS } from "../names";
 import { type PatternBreadth, probePattern } from "../patterns";
 import { IRM_TYPES } from "../resource-types";
 import { readPath, readString, UNKNOWN } from "../values";
@@ -56,11 +56,7 @@ function claimsPinToken(props: unknown): boolean {
 
 /** An Identity's patterns must not accept every issuer, subject, audience or AWS principal. */
 export const noMatchAllIdentityPattern = resourcePolicy<NoMatchAllIdentityPatternConfig>({
-  name: POLICY_NAMES.noMatchAllIdentityPattern,
-  description:
-    "An Identity's issuer, subject, audience and AWS patterns must not match every value (such as '.*'); an issuer pattern must pin the issuer's host.",
-  enforcementLevel: "mandatory",
-  severity: "critical",
+  ...POLICY_CARDS.noMatchAllIdentityPattern,
   types: [IRM_TYPES.identity],
   defaults: {},
   schema: {},

@@ -19,7 +19,7 @@
  * silence; an existing one gets an advisory note.
  */
 import { reportNotKnownYet, stackPolicy, stringList } from "../define";
-import { POLICY_NAMES } from "../names";
+import { POLICY_CARDS, POLICY_NAMES } from "../names";
 import * as privileged from "../privileged";
 import { IRM_TYPES } from "../resource-types";
 
@@ -56,11 +56,7 @@ const FORMER_SETTING = "accessGrantingCollections";
 
 /** An IdentityProvider's default role must not grant access. */
 export const noPrivilegedDefaultRole = stackPolicy({
-  name: POLICY_NAMES.noPrivilegedDefaultRole,
-  description:
-    "An IdentityProvider's defaultRole, given to every user who signs in through it, must not be owner or a role that can write roles, role bindings, identities, identity providers, group invites or account associations.",
-  enforcementLevel: "mandatory",
-  severity: "critical",
+  ...POLICY_CARDS.noPrivilegedDefaultRole,
   defaults: noPrivilegedDefaultRoleDefaults,
   schema: {
     privilegedRoles: stringList("Role names refused as an identity provider's default role."),

@@ -12,7 +12,7 @@
  */
 import { capabilitiesInEnumNames } from "../../sdk/capabilities";
 import { reportNotKnownYet, stackPolicy, stringList } from "../define";
-import { POLICY_NAMES } from "../names";
+import { POLICY_CARDS } from "../names";
 import { IRM_TYPES } from "../resource-types";
 import { readString } from "../values";
 import { ACCESS_GRANTING_CAPABILITIES } from "./no-privileged-default-role";
@@ -34,11 +34,7 @@ export const noPrivilegedExternalGroupRoleDefaults: NoPrivilegedExternalGroupRol
 
 /** An outside group's mapping should not hold a role that grants access, unless allowed. */
 export const noPrivilegedExternalGroupRole = stackPolicy({
-  name: POLICY_NAMES.noPrivilegedExternalGroupRole,
-  description:
-    "An ExternalGroupRoleMapping gives its role on the whole organisation to every member of an outside group: it should not be owner or a role that can write roles, role bindings, identity providers, group invites or account associations, unless the group is allow-listed.",
-  enforcementLevel: "advisory",
-  severity: "high",
+  ...POLICY_CARDS.noPrivilegedExternalGroupRole,
   defaults: noPrivilegedExternalGroupRoleDefaults,
   schema: {
     privilegedRoles: stringList("Role names reported for an outside group's mapping."),

@@ -14,7 +14,7 @@
  * judged yet" (`unknownRoleLevel`, default mandatory), never passed in silence.
  */
 import { quoted, reportNotKnownYet, stackPolicy, stringList } from "../define";
-import { POLICY_NAMES } from "../names";
+import { POLICY_CARDS, POLICY_NAMES } from "../names";
 import {
   capabilitySetting,
   judgeRole,
@@ -44,11 +44,7 @@ export const noPrivilegedRoleForWorkloadIdentityDefaults: NoPrivilegedRoleForWor
 
 /** A RoleBinding must not give a privileged role to a workload (external OIDC) identity. */
 export const noPrivilegedRoleForWorkloadIdentity = stackPolicy({
-  name: POLICY_NAMES.noPrivilegedRoleForWorkloadIdentity,
-  description:
-    "A RoleBinding must not give a privileged role (owner, or any role that can write roles, role bindings, identities, identity providers, invites or account associations) to an identity that authenticates with an external OIDC issuer.",
-  enforcementLevel: "mandatory",
-  severity: "critical",
+  ...POLICY_CARDS.noPrivilegedRoleForWorkloadIdentity,
   defaults: noPrivilegedRoleForWorkloadIdentityDefaults,
   schema: {
     privilegedRoles: stringList(

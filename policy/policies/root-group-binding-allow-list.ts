@@ -4,7 +4,7 @@
  * in an allow-list of identity and role names.
  */
 import { quoted, reasonsOf, reportNotKnownYet, stackPolicy } from "../define";
-import { POLICY_NAMES } from "../names";
+import { POLICY_CARDS, POLICY_NAMES } from "../names";
 
 /** One allowed binding on the root organisation group. */
 export interface RootGroupBindingAllowance {
@@ -24,11 +24,7 @@ export const rootGroupBindingAllowListDefaults: RootGroupBindingAllowListConfig 
 
 /** A RoleBinding on the root organisation group must be on an explicit allow-list. */
 export const rootGroupBindingAllowList = stackPolicy({
-  name: POLICY_NAMES.rootGroupBindingAllowList,
-  description:
-    "A RoleBinding on the root organisation group grants its role on the whole organisation and needs an explicit allow-list entry.",
-  enforcementLevel: "advisory",
-  severity: "high",
+  ...POLICY_CARDS.rootGroupBindingAllowList,
   defaults: rootGroupBindingAllowListDefaults,
   schema: {
     allowedBindings: {
