@@ -306,8 +306,15 @@ function withoutOwnFrame<C extends abstract new (...args: never[]) => object>(ba
   const construct = pulumi.CustomResource.bind(undefined) as unknown as C;
   Object.setPrototypeOf(construct, base);
   Object.defineProperty(construct, "prototype", { value: base.prototype });
+  // `instanceof` on a bound function asks its target (`pulumi.CustomResource`), so the
+  // base answers for itself; a class extending it (`Group`) inherits this static and
+  // gets the ordinary prototype-chain answer: a Group is no Identity.
   Object.defineProperty(construct, Symbol.hasInstance, {
-    value: (obj: unknown) => obj instanceof base,
+    value(this: unknown, obj: unknown): boolean {
+      return this === construct
+        ? obj instanceof base
+        : Function.prototype[Symbol.hasInstance].call(this, obj);
+    },
   });
   Object.defineProperty(construct, "name", { value: "IrmResource" });
   return construct;

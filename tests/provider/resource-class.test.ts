@@ -11,7 +11,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { beforeAll, describe, expect, it } from "vitest";
 import * as irm from "../../provider/index";
 import { Group, Identity, RoleBinding } from "../../provider/index";
-import { isResourceOfType, typeToken } from "../../provider/resource-class";
+import { IrmResource, isResourceOfType, typeToken } from "../../provider/resource-class";
 
 interface Seen {
   type: string;
@@ -87,6 +87,19 @@ describe("resource classes", () => {
     expect(Group.isInstance(null)).toBe(false);
     expect(Group.isInstance("pulumi-nodejs:dynamic/irm:Group")).toBe(false);
     expect(isResourceOfType(group, Group.__pulumiType)).toBe(true);
+    await resolved(group.uid);
+  });
+
+  it("instanceof tells the classes apart, and every one is an IrmResource and a CustomResource", async () => {
+    const group = new Group("kinds", { parentUid: ROOT, name: "kinds" });
+    expect(group instanceof Group).toBe(true);
+    expect(group instanceof Identity).toBe(false);
+    expect(group instanceof RoleBinding).toBe(false);
+    expect(group instanceof irm.Role).toBe(false);
+    expect(group instanceof IrmResource).toBe(true);
+    expect(group instanceof pulumi.CustomResource).toBe(true);
+    expect({} instanceof Group).toBe(false);
+    expect({} instanceof IrmResource).toBe(false);
     await resolved(group.uid);
   });
 
