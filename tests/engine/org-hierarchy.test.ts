@@ -25,6 +25,13 @@ import {
   type Step,
 } from "../support/engine-stack";
 
+/** The part of an engine step event's metadata read here. */
+interface StepEvent {
+  op: string;
+  urn: string;
+  type: string;
+}
+
 const describeSteps = (steps: Step[]) => steps.map((s) => `${s.op} ${s.name}`);
 const sorted = (list: string[]) => [...list].sort();
 
@@ -143,6 +150,16 @@ describeOnEngine(
       // makes: every object read back as in state, and nothing to do.
       const result = await stack.up({ refresh: true, expectNoChanges: true });
       expect(result.error).toBeUndefined();
+      // It refreshed: the engine reported a refresh step of each of the 13 resources (the
+      // output's event lines).
+      const refreshed = result.output
+        .split("\n")
+        .filter((line) => line.startsWith("{"))
+        .map((line) => JSON.parse(line) as { resourcePreEvent?: { metadata?: StepEvent } })
+        .map((e) => e.resourcePreEvent?.metadata)
+        .filter((m) => m?.op === "refresh" && m.type.startsWith("pulumi-nodejs:dynamic/irm:"))
+        .map((m) => m?.urn);
+      expect(new Set(refreshed).size).toBe(13);
       expect(result.planned).toEqual([]);
       expect(result.changes).toEqual([]);
       // The engine reports `same` for a refresh that moved only outputs.
