@@ -15,8 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { exportOrganisation, requestFloor } from "../../exporter/index";
 import { README_CONCURRENCY } from "../../exporter/read";
 import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
-import { type PropertyMap, startProviderHost } from "../../harness/provider-host";
 import { type SeededOrganisation, seedOrganisation } from "../../harness/orgs/seeded-org";
+import { type PropertyMap, startProviderHost } from "../../harness/provider-host";
 import { IrmClient } from "../../sdk/index";
 import {
   createExportedProject,
