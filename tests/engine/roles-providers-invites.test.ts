@@ -20,27 +20,10 @@ import {
   type RunOutcome,
   type Step,
 } from "../support/engine-stack";
+import { withoutDebug } from "../support/no-secret";
 
 const describeSteps = (steps: Step[]) => steps.map((s) => `${s.op} ${s.name}`).sort();
 
-/**
- * A run's output without the engine events of debug diagnostics, which the CLI shows
- * only under `--debug`: there `@pulumi/pulumi` itself logs each RegisterResource
- * response whole, the plaintext of its secret outputs included, whatever the provider.
- */
-const withoutDebug = (output: string) =>
-  output
-    .split("\n")
-    .filter((line) => {
-      if (!line.startsWith("{")) return true;
-      try {
-        const event = JSON.parse(line) as { diagnosticEvent?: { severity?: string } };
-        return event.diagnosticEvent?.severity !== "debug";
-      } catch {
-        return true;
-      }
-    })
-    .join("\n");
 const CLIENT_SECRET = "engine-client-secret-4c2e8a-never-in-state";
 const ROTATED_SECRET = "engine-rotated-secret-91d0f3-never-in-state";
 /** Several engine runs per step (up, then a preview with refresh to prove convergence). */
