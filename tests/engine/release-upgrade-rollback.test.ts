@@ -34,7 +34,8 @@ import { groupProvider, identityProvider } from "../support/provider-texts";
 /** Main's first commit with Repo, Subscription and ExternalGroupRoleMapping (merge of `ops-registry`). */
 const NEW_KINDS_RELEASE = "22209f24cbc28bf0f870aa12a7f4b2e66f8fb999";
 
-const PROGRAM = path.join(__dirname, "fixtures", "release-upgrade");
+/** A group and an identity; with `newKinds`, one of each newer kind. */
+const PROGRAM = path.join(__dirname, "fixtures", "provider-text");
 
 const GROUP = "pulumi-nodejs:dynamic/irm:Group";
 const IDENTITY = "pulumi-nodejs:dynamic/irm:Identity";
