@@ -66,9 +66,10 @@ export interface RunSettings {
    */
   skipPreview?: boolean;
   /**
-   * `preview` only: refresh first, in the same run (`pulumi preview --refresh`), so the
-   * plan also shows drift: a refresh that would change or drop an object is a
-   * `refresh-update` or `refresh-delete` step.
+   * `preview` and `up`: refresh first, in the same run (`pulumi preview --refresh`,
+   * `pulumi up --refresh`), so the plan also shows drift: a refresh that would change
+   * or drop an object is a `refresh-update` or `refresh-delete` step. One `up` then
+   * both checks that a stack has converged and runs as a pipeline's next `up` would.
    */
   refresh?: boolean;
 }

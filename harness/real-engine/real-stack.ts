@@ -424,6 +424,7 @@ export async function createRealEngineStack(
     const args = [kind, "--yes", "--stack", "dev", "--color", "never"];
     if (settings.expectNoChanges) args.push("--expect-no-changes");
     if (settings.skipPreview) args.push("--skip-preview");
+    if (settings.refresh && kind === "up") args.push("--refresh");
     if (settings.parallel !== undefined) args.push("--parallel", String(settings.parallel));
     for (const pack of kind === "up" ? (settings.policyPacks ?? []) : []) {
       args.push("--policy-pack", pack);

@@ -1,14 +1,14 @@
 /**
  * The shipped policy pack (`node_modules/pulumi-irm/policy`, as the README runs it)
- * on the real engine, with a GitHub Actions identity bound to a privileged role in
- * each form the role can take: looked up by name (`owner`), a `Role` of the stack with
- * owner's capabilities, a literal built-in uid, a custom role with owner's capabilities
- * under another name looked up by name, and a role (also an identity provider's default
- * role) whose uid is not known in preview. `pulumi up --policy-pack` refuses each as
- * mandatory in the preview it runs first, and writes nothing: the emulator's request
- * log has no write and the service holds neither the identity nor the binding. The
- * same pack's `pulumi preview` is the same judgement; the first case runs it too. A
- * viewer binding passes.
+ * on the real engine, with GitHub Actions identities bound to a privileged role in
+ * each form the role can take, all in one program: looked up by name (`owner`), a
+ * `Role` of the stack with owner's capabilities, a literal built-in uid, a custom role
+ * with owner's capabilities under another name looked up by name, and a role (also an
+ * identity provider's default role) whose uid is not known in preview. `pulumi preview`
+ * and `pulumi up --policy-pack` (which previews first) each refuse every form as
+ * mandatory, naming each binding, and write nothing: the emulator's request log has no
+ * write and the service holds no identity or binding. A viewer binding passes.
+ * (Each form's judgement, one at a time: tests/policy/.)
  */
 import * as path from "node:path";
 import { afterAll, beforeAll, expect, inject, it } from "vitest";
@@ -48,7 +48,7 @@ describeOnEngine(
         name: "privileged-bindings",
         program: path.join(__dirname, "fixtures", "privileged-bindings"),
         emulator,
-        projectConfig: { groupUid, roleForm: "lookup", roleName: "owner" },
+        projectConfig: { groupUid, roleForm: "every" },
       });
     }, 120_000);
 
@@ -72,8 +72,7 @@ describeOnEngine(
      * `pulumi up` with the shipped pack (and, with `preview`, `pulumi preview` first): each
      * fails on the mandatory findings expected, saying `text`, with no write and nothing
      * on the service or in state. `up` previews first, as users run it, and the pack
-     * refuses that preview: the same judgement as `pulumi preview`'s, which the first
-     * case proves once.
+     * refuses that preview: the same judgement as `pulumi preview`'s.
      */
     async function refusedBeforeAnyWrite(
       expected: string[],
@@ -100,57 +99,39 @@ describeOnEngine(
       expect(await onService()).toEqual([]);
     }
 
-    it("owner by getRoleOutput({ name: 'owner' }): refused by preview and by up, 0 writes", async () => {
-      await refusedBeforeAnyWrite(
-        [`${WORKLOAD} mandatory deployer-role`],
-        ["RoleBinding 'deployer-role' gives the privileged role 'owner' to identity 'deployer'"],
-        { preview: true },
-      );
-    });
-
-    it("a Role of the stack with owner's capabilities under another name: refused by up, 0 writes", async () => {
-      await stack.setConfig("roleForm", "stackRole");
-      await refusedBeforeAnyWrite(
-        [`${WORKLOAD} mandatory deployer-role`],
-        ["gives role 'release-manager', which can grant access (CAP_IAM_"],
-      );
-    });
-
-    it("owner's uid written literally: refused by up, 0 writes", async () => {
-      await stack.setConfig("roleForm", "literal");
-      await stack.setConfig("roleUid", owner.uid);
-      await refusedBeforeAnyWrite(
-        [`${WORKLOAD} mandatory deployer-role`],
-        ["RoleBinding 'deployer-role' gives the privileged role 'owner'"],
-      );
-    });
-
-    it("a custom role with owner's capabilities, looked up by its own name: refused by up, 0 writes", async () => {
+    it("every privileged form in one program: refused by preview and by up, each binding named, 0 writes", async () => {
+      // A custom role with owner's capabilities under another name, made outside the stack.
       const custom = await client.iam.roles.create(groupUid, {
         name: "deploy-admin",
         description: "owner under another name",
         capabilities: owner.capabilities,
       });
-      await stack.setConfig("roleForm", "lookup");
-      await stack.setConfig("roleName", custom.name);
-      await refusedBeforeAnyWrite(
-        [`${WORKLOAD} mandatory deployer-role`],
-        ["gives role 'deploy-admin', which can grant access (CAP_IAM_"],
-      );
-    });
-
-    it("a role not known in preview, for the binding and an identity provider's default role: up refused, 'cannot be judged yet', 0 writes", async () => {
-      await stack.setConfig("roleForm", "unknown");
-      await stack.setConfig("roleUid", viewer.uid);
+      await stack.setConfig("literalRoleUid", owner.uid);
+      await stack.setConfig("customRoleName", custom.name);
+      await stack.setConfig("unknownRoleUid", viewer.uid);
       await refusedBeforeAnyWrite(
         [
-          `${WORKLOAD} mandatory deployer-role`,
+          `${WORKLOAD} mandatory by-name-role`,
+          `${WORKLOAD} mandatory stack-role-role`,
+          `${WORKLOAD} mandatory literal-role`,
+          `${WORKLOAD} mandatory custom-role`,
+          `${WORKLOAD} mandatory unknown-role`,
           `${POLICY_NAMES.noPrivilegedDefaultRole} mandatory sso`,
         ],
         [
-          "RoleBinding 'deployer-role' cannot be judged yet",
+          // getRoleOutput({ name: "owner" })
+          "RoleBinding 'by-name-role' gives the privileged role 'owner' to identity 'by-name'",
+          // a Role of the stack with owner's capabilities under another name
+          "RoleBinding 'stack-role-role' gives role 'release-manager', which can grant access (CAP_IAM_",
+          // owner's uid written literally
+          "RoleBinding 'literal-role' gives the privileged role 'owner'",
+          // a custom role with owner's capabilities, looked up by its own name
+          "RoleBinding 'custom-role' gives role 'deploy-admin', which can grant access (CAP_IAM_",
+          // a role not known in preview, for the binding and an identity provider
+          "RoleBinding 'unknown-role' cannot be judged yet",
           "IdentityProvider 'sso' cannot be judged yet",
         ],
+        { preview: true },
       );
     });
 

@@ -20,27 +20,10 @@ import {
   type RunOutcome,
   type Step,
 } from "../support/engine-stack";
+import { withoutDebug } from "../support/no-secret";
 
 const describeSteps = (steps: Step[]) => steps.map((s) => `${s.op} ${s.name}`).sort();
 
-/**
- * A run's output without the engine events of debug diagnostics, which the CLI shows
- * only under `--debug`: there `@pulumi/pulumi` itself logs each RegisterResource
- * response whole, the plaintext of its secret outputs included, whatever the provider.
- */
-const withoutDebug = (output: string) =>
-  output
-    .split("\n")
-    .filter((line) => {
-      if (!line.startsWith("{")) return true;
-      try {
-        const event = JSON.parse(line) as { diagnosticEvent?: { severity?: string } };
-        return event.diagnosticEvent?.severity !== "debug";
-      } catch {
-        return true;
-      }
-    })
-    .join("\n");
 const CLIENT_SECRET = "engine-client-secret-4c2e8a-never-in-state";
 const ROTATED_SECRET = "engine-rotated-secret-91d0f3-never-in-state";
 /** Several engine runs per step (up, then a preview with refresh to prove convergence). */
@@ -90,28 +73,19 @@ describe.skipIf(!hasRealEngine())(
     });
 
     it(
-      "previews the four resources without writing",
+      "previews the four resources, then creates each with one POST (the preview wrote nothing), and converges",
       async () => {
-        const preview = await stack.preview();
-        expect(preview.error).toBeUndefined();
-        expect(describeSteps(preview.changes)).toEqual([
+        // One up as users run it, previewing first: its plan is what `pulumi preview`
+        // shows, and its only writes are the four creates.
+        const result = await stack.up();
+        runs.push(result);
+        expect(result.error).toBeUndefined();
+        expect(describeSteps(result.planned ?? [])).toEqual([
           "create accounts",
           "create deployers",
           "create invite",
           "create sso",
         ]);
-        expect(writesOf(await stack.takeRequests())).toEqual([]);
-      },
-      ENGINE_TIMEOUT_MS,
-    );
-
-    it(
-      "creates each with one POST and converges",
-      async () => {
-        // The plan of this up is the preview of the test above.
-        const result = await stack.up({ skipPreview: true });
-        runs.push(result);
-        expect(result.error).toBeUndefined();
         expect(writesOf(await stack.takeRequests()).sort()).toEqual(
           [
             `POST /iam/v2beta1/roles/${groupPath()} 200`,
@@ -136,7 +110,7 @@ describe.skipIf(!hasRealEngine())(
     );
 
     it(
-      "one more capability is one PATCH of capabilities, a new client secret one PATCH of oidc.client_secret, a changed invite a new invite and code, then the old one deleted; capabilities in another order are no change",
+      "one more capability is one PATCH of capabilities, a new client secret one PATCH of oidc.client_secret, a changed invite a new invite and code, then the old one deleted",
       async () => {
         // Three independent edits of one pipeline run, each asserted on its own below.
         stack.editProgram(
@@ -176,20 +150,14 @@ describe.skipIf(!hasRealEngine())(
         const code = await inviteCode();
         expect(codes).not.toContain(code);
         codes.push(code);
-
-        // The same capabilities in another order, one repeated, are no change: the
-        // convergence check plans the program so edited against what it reads back.
-        stack.editProgram(
-          '["CAP_REPO_BLOBS_GET", "CAP_REPO_LIST", "CAP_TAG_LIST"], // CAPABILITIES',
-          '["CAP_TAG_LIST", "CAP_REPO_LIST", "CAP_REPO_BLOBS_GET", "CAP_REPO_LIST"], // CAPABILITIES',
-        );
-        await expectConverged(stack);
+        // That the stack converged after these changes is the next test's up, which
+        // refreshes first and plans nothing.
       },
       ENGINE_TIMEOUT_MS,
     );
 
     it(
-      "keeps the client secret and the invite code out of state, files and events in plain text",
+      "capabilities in another order are no change, and the stack has converged; the client secret and the invite code are out of state, files and events in plain text",
       async () => {
         // The state as the engine exports it (decrypted): each value sits in a secret's
         // envelope; on disk it is encrypted (the files are checked below).
@@ -206,9 +174,20 @@ describe.skipIf(!hasRealEngine())(
         expect(sso?.outputs.clientSecret).toMatchObject({
           plaintext: JSON.stringify(ROTATED_SECRET),
         });
-        // Its plan is not the point: what it reads back, writes to state and reports is.
-        const refreshed = await stack.refresh({ expectNoChanges: true, skipPreview: true });
+        // The same capabilities in another order, one repeated, are no change: the up,
+        // refreshing first (what it reads back is written to state and reported), plans
+        // the program so edited against what it read, and finds nothing to do: the stack
+        // has converged, as `expectConverged` checks it.
+        stack.editProgram(
+          '["CAP_REPO_BLOBS_GET", "CAP_REPO_LIST", "CAP_TAG_LIST"], // CAPABILITIES',
+          '["CAP_TAG_LIST", "CAP_REPO_LIST", "CAP_REPO_BLOBS_GET", "CAP_REPO_LIST"], // CAPABILITIES',
+        );
+        const refreshed = await stack.up({ refresh: true, expectNoChanges: true });
         expect(refreshed.error).toBeUndefined();
+        expect(refreshed.planned).toEqual([]);
+        expect(refreshed.changes).toEqual([]);
+        expect(refreshed.refreshChanged).toEqual([]);
+        expect(writesOf(await stack.takeRequests())).toEqual([]);
         const texts = {
           events: [...runs, refreshed].map((run) => withoutDebug(run.output)).join("\n"),
           files: stack.persistedText?.() ?? "",

@@ -8,16 +8,19 @@
  * organisation's: tests/engine/export-adoption.test.ts.
  */
 import * as fs from "node:fs";
+import * as path from "node:path";
+import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ExportResult, exportOrganisation } from "../../exporter/index";
 import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
-import { scratchDir } from "../../harness/installed-package";
+import { createConsumerProject, scratchDir } from "../../harness/installed-package";
 import {
   createDemoOrganisation,
   DEMO_CLIENT_SECRET,
   type DemoUids,
 } from "../../harness/orgs/demo-org";
 import { biomeFormat, generateProject, typeCheckTogether } from "../support/export";
+import { registerUnderMocks } from "../support/provider-program";
 
 describe("irm-export on the demo organisation", { shuffle: false }, () => {
   let emulator: TestEmulator;
@@ -129,6 +132,47 @@ describe("irm-export on the demo organisation", { shuffle: false }, () => {
       expect(text).not.toContain(DEMO_CLIENT_SECRET);
     }
     expect(result.warnings).toEqual([]);
+  });
+
+  it("run without the client secret in config, the program stops before declaring anything, naming the key to set", async () => {
+    // What `pulumi preview` of the project does before the README's `config set`: the
+    // program, compiled as the language host compiles it and run under
+    // `runtime.setMocks`, fails on its first line that needs the secret. No resource is
+    // declared, so nothing can be written.
+    const [sso] = exported.result.clientSecrets.filter((s) => s.uid === demo["acme-sso"]);
+    const project = createConsumerProject({
+      name: "export-demo-no-secret",
+      programDir: exportedDir,
+    });
+    try {
+      const programFile = path.join(project.dir, "index.js");
+      const compiled = ts.transpileModule(exported.result.files["index.ts"], {
+        compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 },
+      });
+      fs.writeFileSync(programFile, compiled.outputText);
+      let declared = 0;
+      const run = registerUnderMocks(
+        project,
+        () => {
+          project.require(programFile);
+          return [];
+        },
+        { "irm:apiUrl": emulator.url, "irm:token": emulator.token },
+        ["irm:token"],
+        {
+          uidOf: () => {
+            declared += 1;
+            return undefined;
+          },
+        },
+      );
+      await expect(run).rejects.toThrow(
+        new RegExp(`Missing required configuration variable '[^']*:${sso.configKey}'`),
+      );
+      expect(declared).toBe(0);
+    } finally {
+      project.remove();
+    }
   });
 
   it("exports the same text again from the same organisation", async () => {

@@ -3,15 +3,29 @@
  * it; the 1,000-object case runs in `npm run bench -- --only export`, which keeps
  * `npm test` light), with a custom role and an account association per department and
  * identities matched by pattern (harness/orgs/seeded-org.ts). Requests are at their
- * floor: one listing per collection and page, the new collections included.
+ * floor: one listing per collection and page, the new collections included. The
+ * project adopts every object through the real provider host with no write, and then
+ * has nothing to change (what `pulumi up` and `pulumi preview` of it do; adoption on the
+ * engine itself: tests/engine/export-adoption.test.ts).
  */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { exportOrganisation, requestFloor } from "../../exporter/index";
 import { README_CONCURRENCY } from "../../exporter/read";
 import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
 import { type SeededOrganisation, seedOrganisation } from "../../harness/orgs/seeded-org";
+import { type PropertyMap, startProviderHost } from "../../harness/provider-host";
 import { IrmClient } from "../../sdk/index";
-import { createExportedProject, type ExportedProject, typeCheck } from "../support/export";
+import {
+  createExportedProject,
+  type ExportedProject,
+  liveUids,
+  typeCheck,
+  writes,
+} from "../support/export";
+import { type Registered, registerUnderMocks } from "../support/provider-program";
 
 const SIZE = Number(process.env.IRM_EXPORT_TEST_SIZE ?? 200);
 
@@ -75,7 +89,69 @@ describe(`irm-export on a seeded organisation of ${SIZE} objects`, { shuffle: fa
     expect(checked.output).toBe("");
   }, 300_000);
 
-  // The project adopted on the engine with no write: tests/engine/export-seeded-adoption.test.ts.
+  it("adopts every object through the provider host with no write, then has nothing to change", async () => {
+    // What `pulumi up` then `pulumi preview` of the project do, without the engine
+    // (adoption on the engine, for every kind: tests/engine/export-adoption.test.ts):
+    // the program, compiled as the language host compiles it, runs under
+    // `runtime.setMocks` to give each resource's inputs (a resource's uid is its
+    // adoptUid, so references carry the live uids); the real provider host checks and
+    // creates each, in the program's order, and a second check and diff of each against
+    // what the create stored finds no change.
+    const { result, project } = exported;
+    const compiled = ts.transpileModule(result.files["index.ts"], {
+      compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 },
+    });
+    const programFile = path.join(project.dir, "index.js");
+    fs.writeFileSync(programFile, compiled.outputText);
+    const declared = Object.values(result.counts).reduce((sum, n) => sum + n, 0);
+    const run = await registerUnderMocks(
+      project,
+      () => {
+        project.require(programFile);
+        return [];
+      },
+      { "irm:apiUrl": emulator.url, "irm:token": emulator.token },
+      ["irm:token"],
+      { expected: declared, uidOf: (inputs) => inputs.adoptUid as string | undefined },
+    );
+    expect(run.registered).toHaveLength(declared);
+    const host = await startProviderHost({ cwd: project.dir, projectName: "export-seeded" });
+    try {
+      await host.configure({ "irm:apiUrl": emulator.url, "irm:token": emulator.token }, [
+        "irm:token",
+      ]);
+      const urn = (r: Registered) => `urn:pulumi:dev::export-seeded::${r.type}::${r.name}`;
+      await emulator.clearRequests();
+      const adopted: Array<{ r: Registered; id: string; inputs: PropertyMap; outs: PropertyMap }> =
+        [];
+      // All at once, as the engine runs steps whose inputs are known in parallel.
+      await Promise.all(
+        run.registered.map(async (r) => {
+          const checked = await host.check(urn(r), {}, r.inputs);
+          expect(checked.failures, r.name).toEqual([]);
+          const created = await host.create(urn(r), checked.inputs);
+          expect(created.id, r.name).toBe(r.inputs.adoptUid);
+          adopted.push({ r, id: created.id, inputs: checked.inputs, outs: created.properties });
+        }),
+      );
+      expect(writes(await emulator.requests())).toEqual([]);
+      expect(adopted.map((a) => a.id).sort()).toEqual(await liveUids(emulator));
+
+      // What a second up would plan: nothing, and no write.
+      await emulator.clearRequests();
+      await Promise.all(
+        adopted.map(async ({ r, id, inputs, outs }) => {
+          const checked = await host.check(urn(r), inputs, r.inputs);
+          expect(checked.failures, r.name).toEqual([]);
+          const diff = await host.diff(id, urn(r), outs, checked.inputs);
+          expect(diff.changes, r.name).toBe("none");
+        }),
+      );
+      expect(writes(await emulator.requests())).toEqual([]);
+    } finally {
+      await host.close();
+    }
+  }, 300_000);
 });
 
 describe("irm-export of identity providers over more than one page", { shuffle: false }, () => {

@@ -13,7 +13,7 @@ import { requireEngineTier } from "../support/engine-stack";
 
 /** What only a file that deploys calls: the engine's entry points of tests/support and harness/. */
 const ENGINE_ENTRY_POINTS =
-  /\b(describeOnEngine|createEngineStack|hasRealEngine|createRealEngineStack|createLayoutBase|deployExported)\b|inject\("realEngine"\)/;
+  /\b(describeOnEngine|createEngineStack|hasRealEngine|createRealEngineStack|createLayoutBase)\b|inject\("realEngine"\)/;
 
 function testFiles(dir: string): string[] {
   return fs.readdirSync(path.join(REPO_ROOT, dir), { withFileTypes: true }).flatMap((entry) => {

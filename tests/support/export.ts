@@ -1,7 +1,7 @@
 /**
  * Equipment of the export tests: generate a project from the emulator's organisation,
- * type-check it against the package installed as users install it, deploy it on the
- * real engine, and state what a deploy must and must not send.
+ * type-check it against the package installed as users install it, and state what a
+ * deploy (on the real engine, or through the provider host) must and must not send.
  */
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
@@ -17,7 +17,7 @@ import {
   scratchDir,
 } from "../../harness/installed-package";
 import { IrmClient, isNotFound } from "../../sdk/index";
-import { createEngineStack, type EngineStack, type RunOutcome } from "./engine-stack";
+import type { EngineStack, RunOutcome } from "./engine-stack";
 
 const run = promisify(execFile);
 const repoRequire = createRequire(path.join(REPO_ROOT, "package.json"));
@@ -57,26 +57,6 @@ export async function createExportedProject(
   const project = createConsumerProject({ name, programDir: generated });
   fs.rmSync(generated, { recursive: true, force: true });
   return { result, project };
-}
-
-/**
- * A generated project (`programDir`, as `irm-export --out` writes it) as a stack on the
- * real engine. `clientSecrets` (identity provider uid → secret) are set as the user
- * would set them, `pulumi config set --secret <key>` under the key the export names.
- */
-export async function deployExported(
-  emulator: TestEmulator,
-  programDir: string,
-  result: ExportResult,
-  name: string,
-  clientSecrets: Record<string, string> = {},
-): Promise<EngineStack> {
-  const stack = await createEngineStack({ name, program: programDir, emulator });
-  for (const secret of result.clientSecrets) {
-    const value = clientSecrets[secret.uid];
-    if (value !== undefined) await stack.setConfig(secret.configKey, value, true);
-  }
-  return stack;
 }
 
 /** Ids in the stack's state, sorted. */

@@ -33,10 +33,21 @@ export interface ProgramRun extends Registration {
 const ROOT = "a".repeat(40);
 const ROLE = "b".repeat(40);
 
+export interface MockOptions {
+  /** A resource's uid from its inputs (default: a new child uid of `ROOT`). */
+  uidOf?: (inputs: Record<string, unknown>) => string | undefined;
+  /**
+   * How many resources the program registers: resolve once that many have, for a
+   * program whose resources `declare` cannot hand back (one loaded from a file).
+   */
+  expected?: number;
+}
+
 /**
  * Runs `declare`, the body of a program, with the installed copy of the package under
  * `runtime.setMocks`, and answers what each resource registered once the outputs
- * `declare` returns are known. Each resource's id is a child uid of `ROOT` ("a" * 40),
+ * `declare` returns are known (and `options.expected` resources registered). Each
+ * resource's id is a child uid of `ROOT` ("a" * 40), or what `options.uidOf` answers,
  * its state its inputs and that uid.
  */
 export async function registerUnderMocks(
@@ -44,18 +55,25 @@ export async function registerUnderMocks(
   declare: (pkg: typeof Package) => Array<Output<unknown>>,
   config: Record<string, string> = {},
   secretKeys: string[] = [],
+  options: MockOptions = {},
 ): Promise<Registration> {
   // Load the installed copy and its @pulumi/pulumi natively (not through vitest's
   // transform), as a program would.
   const pulumi = project.require("@pulumi/pulumi") as Pulumi;
   const pkg = project.require("pulumi-irm") as typeof Package;
   const registered: Registered[] = [];
+  let allRegistered: () => void = () => {};
+  const expected = new Promise<void>((resolve) => {
+    allRegistered = resolve;
+  });
   pulumi.runtime.setAllConfig(config, secretKeys);
   await pulumi.runtime.setMocks(
     {
       newResource(args) {
         registered.push({ type: args.type, name: args.name, inputs: args.inputs });
-        const uid = `${ROOT}/${String(registered.length).padStart(16, "0")}`;
+        const uid =
+          options.uidOf?.(args.inputs) ?? `${ROOT}/${String(registered.length).padStart(16, "0")}`;
+        if (registered.length === options.expected) allRegistered();
         return { id: uid, state: { ...args.inputs, uid } };
       },
       call: () => ({}),
@@ -66,6 +84,7 @@ export async function registerUnderMocks(
   );
   const outputs = declare(pkg);
   await new Promise<void>((resolve) => pulumi.all(outputs).apply(() => resolve()));
+  if (options.expected !== undefined) await expected;
   return {
     pkg,
     registered,
