@@ -5,10 +5,12 @@
  * its outputs are built.
  */
 import type { CheckResult } from "@pulumi/pulumi/dynamic";
+import { jwtClaims } from "../../sdk/auth/token-source";
 import type { IrmClient } from "../../sdk/index";
 import { OutcomeUnknownError } from "../../sdk/index";
-import { parentOf } from "../../sdk/uids";
+import { CHILD_UID_PATTERN, parentOf } from "../../sdk/uids";
 import { isUnknown } from "../checks";
+import type { ProviderSettings } from "../config";
 import { withCheckedRole } from "./checked-role";
 import {
   canonical,
@@ -177,6 +179,47 @@ function existingGroupsOf(client: IrmClient): Map<string, Promise<boolean>> {
 }
 
 /**
+ * The identity the requests are made as, when the settings tell it without a request:
+ * the static token's `sub` (read, not verified: the API verifies it on every request),
+ * else the identity a workload assumes by token exchange. Undefined for a flat subject
+ * (a person's account) or anything that is not an identity's uid.
+ */
+export function callerIdentity(
+  settings: Pick<ProviderSettings, "token" | "identity">,
+): string | undefined {
+  let subject: unknown = settings.identity;
+  if (settings.token !== undefined) {
+    try {
+      subject = jwtClaims(settings.token).sub;
+    } catch {
+      return undefined; // not a JWT: the settings' check refuses it anyway
+    }
+  }
+  return typeof subject === "string" && CHILD_UID_PATTERN.test(subject) ? subject : undefined;
+}
+
+/** Clients whose cache holds the groups above their caller's identity. */
+const callersKnown = new WeakSet<IrmClient>();
+
+/**
+ * The groups above the caller's own identity exist: an identity lives in a group, and a
+ * group cannot be deleted while it holds anything. A credential whose identity or groups
+ * are gone fails every request anyway (nothing is written), so a parent among them needs
+ * no GET to be told apart from a mistyped uid. Most often this is the root organisation
+ * a program names from its configuration.
+ */
+function knowCallerGroups(context: HandlerContext): void {
+  const client = context.client();
+  if (callersKnown.has(client)) return;
+  callersKnown.add(client);
+  const caller = callerIdentity(context.settings());
+  const cache = existingGroupsOf(client);
+  for (let group = caller && parentOf(caller); group; group = parentOf(group)) {
+    if (!cache.has(group)) cache.set(group, Promise.resolve(true));
+  }
+}
+
+/**
  * An object this client has just made, adopted or read exists: when it is a group, the
  * check of a child declared under it in the same run needs no GET of its own.
  */
@@ -211,6 +254,7 @@ function groupExists(
   uid: string,
   collection?: (client: IrmClient) => ContainerApi,
 ): Promise<boolean> {
+  knowCallerGroups(context);
   const client = context.client();
   const cache = existingGroupsOf(client);
   let known = cache.get(uid);

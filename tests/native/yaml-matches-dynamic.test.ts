@@ -149,9 +149,9 @@ describeOnEngine(
       const requests = await stack.takeRequests();
       expect(writesOf(requests)).toEqual([]);
       // The program's own lookups (what it asked for: one List each), and apart from
-      // them what the resources' checks read: the roles the bindings grant come from the
-      // lookups (no read); `engineering`'s parent is read, as the YAML host registers it
-      // before it calls getRepo, whose answer would have told it.
+      // them what the resources' checks read: nothing. The roles the bindings grant come
+      // from the lookups; `engineering`'s parent, the root organisation, holds the
+      // identity the token acts as.
       const { lookups, resources } = lookupsApart(requests);
       expect(lookups).toEqual([
         "GET /iam/v2beta1/roles?name=editor&page_size=200 200",
@@ -159,7 +159,7 @@ describeOnEngine(
         "GET /iam/v2beta1/roles?name=registry.pull&page_size=200 200",
         "GET /registry/v2beta1/repos?uidp.descendants_of=ROOT&name=internal-api&page_size=200 200",
       ]);
-      expect(resources).toEqual(["GET /iam/v2beta1/groups/ROOT 200"]);
+      expect(resources).toEqual([]);
       // The plugin named with the package's version: the CLI kept the schema it asked for,
       // and the next runs read it there instead of starting the plugin once more.
       const { version } = JSON.parse(
