@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { exportJWK, exportPKCS8, generateKeyPair } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestEmulator, type TestEmulator } from "../../harness/emulator";
+import { SERVICE_PRINCIPAL_NAMES } from "../../sdk/index";
 import { type Caller, caller, enc, type Reply } from "../support/emulator-http";
 
 type Json = Record<string, unknown>;
@@ -483,22 +484,8 @@ describe("awsIdentity (6.4) and servicePrincipal (6.5)", () => {
   });
 
   it("each of the 13 service principals is accepted and answered as its enum name", async () => {
-    const names = [
-      "COSIGNED",
-      "INGESTER",
-      "CATALOG_SYNCER",
-      "APKO_BUILDER",
-      "ENTITLEMENT_SYNCER",
-      "TENANT_SCANNER",
-      "SEDIMENTOLOGY",
-      "SKILLUP",
-      "MATERIALIZER",
-      "MICROFLOW",
-      "GUARDENER",
-      "MICROVM",
-      "SKILLS",
-    ];
-    for (const name of names) {
+    expect(SERVICE_PRINCIPAL_NAMES).toHaveLength(13);
+    for (const name of SERVICE_PRINCIPAL_NAMES) {
       const identity = await created({
         name: "principal",
         servicePrincipal: `SERVICE_PRINCIPAL_${name}`,
