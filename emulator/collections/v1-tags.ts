@@ -12,7 +12,7 @@ import { capabilityFor } from "../kinds";
 import type { TagRecord } from "../model";
 import { bodyObject, type JsonObject, ok } from "../requests";
 import * as kit from "./kit";
-import { createTag, tagDraft, updatedSinceOf } from "./tags";
+import { createTag, imagesOf, tagDraft, updatedSinceOf } from "./tags";
 
 export function v1TagOut(tag: TagRecord): JsonObject {
   return {
@@ -93,7 +93,15 @@ export const v1Tags: kit.CollectionHandler = async (ctx, request, rest) => {
         draft.digest === current.digest &&
         draft.deprecated === current.deprecated;
       if (same) return ok(v1TagOut(current));
-      const next: TagRecord = { ...current, ...draft, updateTime: ctx.clock.isoNow() };
+      // A tag moved to another digest names another image: its platforms follow the
+      // digest, as a v2beta1 tag write takes them (`createTag`).
+      const { images: before, ...kept } = current;
+      const known =
+        draft.digest === current.digest
+          ? before
+          : imagesOf(ctx.state, kit.parentOf(uid) ?? "", draft.digest);
+      const images = known && known.length > 0 ? { images: known } : {};
+      const next: TagRecord = { ...kept, ...draft, ...images, updateTime: ctx.clock.isoNow() };
       ctx.state.tags.replace(next);
       ctx.state.touch();
       return ok(v1TagOut(next));

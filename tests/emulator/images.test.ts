@@ -122,3 +122,32 @@ describe("capabilities", () => {
     expect((await anonymous("GET", image(repo, digest, "architectures"))).status).toBe(401);
   });
 });
+
+describe("a tag moved by the v1 registry's PUT", () => {
+  it("takes the platforms of its new digest, not those of the image it left", async () => {
+    const moved = `sha256:${"c".repeat(64)}`;
+    const [holder] = (
+      await emu.seed({
+        repos: [
+          {
+            parentUid: emu.rootGroupUid,
+            name: "moving",
+            tags: [{ name: "edge", digest, images: [{ architecture: "linux/amd64", size: 7 }] }],
+          },
+        ],
+      })
+    ).repos;
+    const listed = await o.call<{ items: Json[] }>(
+      "GET",
+      `/registry/v1/tags?uidp.children_of=${holder}`,
+    );
+    const id = String(listed.body.items[0]?.id);
+    const put = await o.call("PUT", `/registry/v1/tags/${id}`, {
+      body: { id, name: "edge", digest: moved, deprecated: false },
+    });
+    expect(put.status, put.text).toBe(200);
+    const arch = await o.call<Json>("GET", image(holder, moved, "architectures"));
+    expect(arch.status, arch.text).toBe(200);
+    expect(arch.body).toEqual({ architectures: [] });
+  });
+});
