@@ -16,6 +16,12 @@ export class ShapeError extends Error {
   }
 }
 
+/**
+ * At most this many items in one array of an answer (a page's items, a record's list
+ * field): more is no answer of the API, and is refused rather than held.
+ */
+export const MAX_ARRAY_ITEMS = 10_000;
+
 /** Describes a JSON value's kind for messages, never its content. */
 export function kindOf(value: unknown): string {
   if (value === null) return "null";
@@ -100,11 +106,20 @@ export class ShapeReader {
     return value;
   }
 
-  /** An array of strings, `[]` when absent. */
-  stringArray(field: string): string[] {
+  /** An array of at most {@link MAX_ARRAY_ITEMS} items, `[]` when absent. */
+  array(field: string): unknown[] {
     const value = this.raw[field];
     if (value === undefined || value === null) return [];
     if (!Array.isArray(value)) this.#fail(field, `expected an array, got ${kindOf(value)}`);
+    if (value.length > MAX_ARRAY_ITEMS) {
+      this.#fail(field, `more than ${MAX_ARRAY_ITEMS} items (${value.length})`);
+    }
+    return value;
+  }
+
+  /** An array of strings (at most {@link MAX_ARRAY_ITEMS}), `[]` when absent. */
+  stringArray(field: string): string[] {
+    const value = this.array(field);
     value.forEach((item, index) => {
       if (typeof item !== "string")
         this.#fail(`${field}[${index}]`, `expected a string, got ${kindOf(item)}`);

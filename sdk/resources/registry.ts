@@ -271,21 +271,6 @@ const EVENT_TYPES: readonly AdvisoryEventType[] = [
   "patched",
 ];
 
-/** At most this many events or severities per advisory, and aliases. */
-const MAX_ITEMS = 10_000;
-
-function boundedArray(r: ShapeReader, field: string): unknown[] {
-  const value = r.raw[field];
-  if (value === undefined || value === null) return [];
-  if (!Array.isArray(value)) {
-    throw new ShapeError(`${r.at}.${field}`, `expected an array, got ${kindOf(value)}`);
-  }
-  if (value.length > MAX_ITEMS) {
-    throw new ShapeError(`${r.at}.${field}`, `more than ${MAX_ITEMS} items (${value.length})`);
-  }
-  return value;
-}
-
 function decodeEvent(raw: unknown, at: string): AdvisoryEvent {
   const r = ShapeReader.of(raw, at);
   const event: AdvisoryEvent = {
@@ -320,7 +305,7 @@ function decodeEvent(raw: unknown, at: string): AdvisoryEvent {
  */
 export function decodeAdvisory(raw: unknown, at = "advisory"): Advisory {
   const r = ShapeReader.of(raw, at);
-  const aliases = boundedArray(r, "aliases");
+  const aliases = r.array("aliases");
   const advisory: Advisory = {
     uid: r.string("uid"),
     advisoryId: r.string("advisoryId"),
@@ -332,15 +317,13 @@ export function decodeAdvisory(raw: unknown, at = "advisory"): Advisory {
     componentLocation: r.optionalString("componentLocation", ""),
     componentType: r.optionalString("componentType", ""),
     aliases: aliases.length === 0 ? [] : r.stringArray("aliases"),
-    events: boundedArray(r, "events").map((event, index) =>
-      decodeEvent(event, `${at}.events[${index}]`),
-    ),
+    events: r.array("events").map((event, index) => decodeEvent(event, `${at}.events[${index}]`)),
   };
   r.copyTimestamps(advisory, "createTime", "updateTime", "deleteTime");
   const legacy = r.optionalString("legacyAdvisoryId");
   if (legacy !== undefined && legacy !== "") advisory.legacyAdvisoryId = legacy;
   if (r.raw.severities !== undefined && r.raw.severities !== null) {
-    advisory.severities = boundedArray(r, "severities").map((item, index) => {
+    advisory.severities = r.array("severities").map((item, index) => {
       const s = ShapeReader.of(item, `${at}.severities[${index}]`);
       const type = s.optionalString("type", "TYPE_UNSPECIFIED");
       return {

@@ -7,7 +7,6 @@
 
 import { badShape, unknownOutcome } from "../core/collection";
 import type { RequestOptions } from "../core/common-types";
-import { BadResponseError, GrpcCode } from "../core/errors";
 import { resourcePath } from "../core/path";
 import { type ApiRequester, ApiResource } from "../core/resource";
 import { isRecord, ShapeError, ShapeReader } from "../core/shape";
@@ -46,19 +45,15 @@ class V1Listing<T> extends ApiResource {
   }
 
   async list(options?: RequestOptions): Promise<V1List<T>> {
-    const body = await this.client.call({ method: "GET", path: this.#path, options });
-    const items = isRecord(body) ? (body.items ?? []) : undefined;
-    const bad = !Array.isArray(items) ? "items" : items.findIndex((item) => !isRecord(item));
-    if (bad !== -1) {
-      const field = bad === "items" ? "list.items" : `list.items[${bad}]`;
-      throw new BadResponseError({
-        code: GrpcCode.UNKNOWN,
-        status: 200,
-        request: { method: "GET", path: this.#path },
-        message: `Bad response from GET ${this.#path}: HTTP 200, ${field}: expected ${bad === "items" ? "an array" : "an object"}`,
-      });
+    const path = this.#path;
+    const body = await this.client.call({ method: "GET", path, options });
+    try {
+      const items = ShapeReader.of(body, "list").array("items");
+      for (const [i, item] of items.entries()) ShapeReader.of(item, `list.items[${i}]`);
+      return { items: items as T[] };
+    } catch (error) {
+      throw badShape(error, { method: "GET", path });
     }
-    return { items: items as T[] };
   }
 }
 
@@ -356,10 +351,7 @@ export class V1Tags extends ApiResource {
       options,
     });
     try {
-      const r = ShapeReader.of(isRecord(body) ? body : {}, "list");
-      if (!isRecord(body)) throw new ShapeError("list", "expected an object");
-      const items = r.raw.items ?? [];
-      if (!Array.isArray(items)) throw new ShapeError("list.items", "expected an array");
+      const items = ShapeReader.of(body, "list").array("items");
       return { items: items.map((item, i) => decodeV1Tag(item, `list.items[${i}]`)) };
     } catch (error) {
       throw badShape(error, { method: "GET", path });

@@ -153,6 +153,22 @@ describe("v1 registry answers checked for shape", () => {
       [{ items: [{ id: 7, name: "v1" }] }, () => client().v1.tags.list(), "list.items[0].id"],
       [{ items: {} }, () => client().v1.tags.list(), "list.items"],
       [
+        { items: Array.from({ length: 10_001 }, () => ({ id: repo, name: "v1" })) },
+        () => client().v1.tags.list(),
+        "list.items: more than 10000 items",
+      ],
+      [
+        { id: repo, name: "x", aliases: Array.from({ length: 10_001 }, () => "a") },
+        () => client().v1.repos.update(repo, { name: "x" }),
+        "repo.aliases: more than 10000 items",
+      ],
+      [{ items: [7] }, () => client().v1.groups.list(), "list.items[0]"],
+      [
+        { items: Array.from({ length: 10_001 }, () => ({})) },
+        () => client().v1.groups.list(),
+        "list.items: more than 10000 items",
+      ],
+      [
         { id: `${repo}/${"e".repeat(16)}`, name: "v1", bundles: [3] },
         () => client().v1.tags.update(`${repo}/${"e".repeat(16)}`, { name: "v1", digest: DIGEST }),
         "tag.bundles",
