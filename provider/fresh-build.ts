@@ -30,7 +30,7 @@ export interface StaleModule {
   source: string;
 }
 
-/** Paths below `folder` (with no `node_modules` part between) of loaded modules with a map. */
+/** Paths below `folder` (with no `node_modules` part between) of loaded JavaScript modules. */
 function programModules(modules: Iterable<string>, folder: string): string[] {
   const found: string[] = [];
   for (const file of modules) {
@@ -77,7 +77,8 @@ function staleSource(module: string): string | undefined {
       } catch {
         continue;
       }
-      if (now !== compiled) return file;
+      // tsc reads a source without its byte-order mark: the map's text has none.
+      if (now.replace(/^\uFEFF/, "") !== compiled) return file;
       continue;
     }
     let changedAt: number;

@@ -3,6 +3,7 @@
  * sources (`provider/fresh-build.ts`): real files, written as `tsc` writes them (the
  * module, its `.js.map` beside it naming `../index.ts`), in a scratch program folder.
  */
+import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -49,6 +50,25 @@ describe("staleBuild", () => {
     // Times say nothing when the map holds the text: a fresh clone has any times.
     setTime(module, 1_000);
     expect(staleBuild([module], folder)).toBeUndefined();
+  });
+
+  it("a source saved with a byte-order mark is as tsc compiled it, not stale", () => {
+    // tsc drops a leading BOM when it reads a source, so the map's text has none.
+    fs.writeFileSync(path.join(folder, "index.ts"), `\uFEFF${SOURCE.replace(/^import.*\n/, "")}`);
+    const tsc = require.resolve("typescript/bin/tsc");
+    execFileSync(
+      process.execPath,
+      [
+        tsc,
+        ...["--sourceMap", "--inlineSources", "--outDir", "bin", "--module", "commonjs"],
+        "index.ts",
+      ],
+      { cwd: folder },
+    );
+    const module = path.join(folder, "bin", "index.js");
+    expect(staleBuild([module], folder)).toBeUndefined();
+    fs.writeFileSync(path.join(folder, "index.ts"), "\uFEFFexport const n = 2;\n");
+    expect(staleBuild([module], folder)).toEqual({ module, source: path.join(folder, "index.ts") });
   });
 
   it("names the module and the source edited since the build (map with the text)", () => {
