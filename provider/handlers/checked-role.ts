@@ -73,10 +73,12 @@ export function readCheckedRole(
   const cache = rolesOf(client);
   let role = cache.get(uid);
   if (role === undefined) {
-    role = client.iam.roles.get(uid).then(checkedRoleOf, () => undefined);
-    cache.set(uid, role);
-    // A failure is not kept: the next check asks again.
-    role.then((found) => found ?? cache.delete(uid));
+    const asked = client.iam.roles.get(uid).then(checkedRoleOf, () => undefined);
+    role = asked;
+    cache.set(uid, asked);
+    // A failure is not kept: the next check asks again (unless a lookup has since
+    // answered the role).
+    asked.then((found) => found ?? (cache.get(uid) === asked && cache.delete(uid)));
   }
   return role;
 }

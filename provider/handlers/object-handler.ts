@@ -228,13 +228,16 @@ function seenExisting(context: HandlerContext, uid: string): void {
 }
 
 /**
- * An object this client has read elsewhere (a lookup of the native plugin) exists, and
- * so does each group above it (its uid's prefixes): a group cannot be deleted while it
- * holds anything. The check of an object declared under one of them sends no GET.
+ * An object this client has read elsewhere (a lookup of the native plugin) holds its
+ * containers: each uid above it exists (a group cannot be deleted while it holds
+ * anything), and the object itself when it is a group (`isGroup`). The check of an
+ * object declared under one of them sends no GET. Only containers are kept: an
+ * identity or a role the lookup answered is no place to declare anything, and a check
+ * naming it as a parent still asks the API.
  */
-export function rememberExisting(client: IrmClient, uid: string): void {
+export function rememberExisting(client: IrmClient, uid: string, isGroup: boolean): void {
   const cache = existingGroupsOf(client);
-  for (let known: string | undefined = uid; known; known = parentOf(known)) {
+  for (let known = isGroup ? uid : parentOf(uid); known; known = parentOf(known)) {
     cache.set(known, Promise.resolve(true));
   }
 }
@@ -264,9 +267,11 @@ function groupExists(
       () => true,
       (error: unknown) => !groups.isGone(error, uid),
     );
-    cache.set(uid, known);
-    // A group found missing may be created later in the same process: ask again then.
-    known.then((exists) => exists || cache.delete(uid));
+    const asked = known;
+    cache.set(uid, asked);
+    // A group found missing may be created later in the same process: ask again then
+    // (unless something has since said it exists).
+    asked.then((exists) => exists || (cache.get(uid) === asked && cache.delete(uid)));
   }
   return known;
 }

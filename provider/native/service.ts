@@ -107,7 +107,7 @@ function rememberAnswer(client: IrmClient, invoke: InvokeSpec, result: unknown):
   for (const item of Array.isArray(result) ? result : [result]) {
     const uid = (item as { uid?: unknown } | undefined)?.uid;
     if (typeof uid !== "string" || uid === "") continue;
-    rememberExisting(client, uid);
+    rememberExisting(client, uid, invoke.returns === "Group");
     if (invoke.returns === "Role") rememberRole(client, item as Role);
   }
 }

@@ -111,6 +111,11 @@ describe("the native plugin, lean", () => {
     });
     expect(other.inputs.checkedRole).toMatchObject({ uid: owner?.uid, name: "owner" });
     expect(await requests()).toEqual([]);
+
+    // A role is no container: a group declared under a role's uid is still asked about,
+    // though a lookup answered that uid (the API's answer decides, not the lookup's).
+    await check("irm:index:Group", { parentUid: viewer.uid, name: "team" });
+    expect(await requests()).toEqual([`GET /iam/v2beta1/groups/${viewer.uid}`]);
   });
 
   it("serves functions without loading the whole of @pulumi/pulumi", async () => {
