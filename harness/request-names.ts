@@ -25,7 +25,7 @@ export function writesOf(requests: string[]): string[] {
  * resources' (what their checks read, one object by uid; any write).
  */
 export function lookupsApart(requests: string[]): { lookups: string[]; resources: string[] } {
-  const isList = (request: string) => /^GET \/[a-z]+\/v2beta1\/[a-z]+\?/.test(request);
+  const isList = (request: string) => /^GET \/[a-z]+\/v[0-9a-z]+\/[A-Za-z]+\?/.test(request);
   return {
     lookups: requests.filter(isList),
     resources: requests.filter((request) => !isList(request)),

@@ -72,12 +72,12 @@ describe("v1 registry writes on the emulator", () => {
     expect(moved).toMatchObject({ id: tag.id, digest: DIGEST_2, deprecated: true });
     await client.v1.tags.delete(tag.id);
     expect((await client.v1.tags.list({ id: tag.id })).items).toEqual([]);
-    expect((await requestLines(emu)).map((line) => line.split(" ")[0])).toEqual([
-      "POST",
-      "GET",
-      "PUT",
-      "DELETE",
-      "GET",
+    expect(await requestLines(emu)).toEqual([
+      `POST /registry/v1/tags/${repo.uid} -> 200`,
+      `GET /registry/v1/tags?uidp.children_of=${encodeURIComponent(repo.uid)} -> 200`,
+      `PUT /registry/v1/tags/${tag.id} -> 200`,
+      `DELETE /registry/v1/tags/${tag.id} -> 200`,
+      `GET /registry/v1/tags?id=${encodeURIComponent(tag.id)} -> 200`,
     ]);
   });
 
