@@ -134,8 +134,15 @@ function install(base: string): void {
     fs.copyFileSync(path.join(cache, "package.json"), path.join(base, "package.json"));
     const unpacked = fs.mkdtempSync(path.join(base, ".unpack-"));
     execFileSync("tar", ["-xzf", path.join(base, packed), "-C", unpacked]);
-    fs.renameSync(path.join(unpacked, "package"), path.join(modules, "pulumi-irm"));
+    const installed = path.join(modules, "pulumi-irm");
+    fs.renameSync(path.join(unpacked, "package"), installed);
     fs.rmSync(unpacked, { recursive: true, force: true });
+    // As `npm install` does: the package's commands are executable (the tarball's modes
+    // are npm pack's 644).
+    const { bin = {} } = JSON.parse(
+      fs.readFileSync(path.join(installed, "package.json"), "utf8"),
+    ) as { bin?: Record<string, string> };
+    for (const file of Object.values(bin)) fs.chmodSync(path.join(installed, file), 0o755);
     return;
   }
   fs.writeFileSync(

@@ -4,6 +4,7 @@
  * its dependencies come from the cache as hard links, with no `npm install`; the package
  * itself is always this run's tarball.
  */
+import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, expect, inject, it } from "vitest";
@@ -44,5 +45,14 @@ describeOnEngine("the installed base's dependency cache", () => {
     // The package's own commands resolve, as npm links them.
     const bin = fs.realpathSync(path.join(second, "node_modules", ".bin", "irm-export"));
     expect(bin).toBe(path.join(second, "node_modules", "pulumi-irm", "dist", "exporter", "cli.js"));
+    // ... and run, as npm makes them executable.
+    for (const command of ["irm-export", "irm-emulator", "irm-pending", "pulumi-resource-irm"]) {
+      const link = path.join(second, "node_modules", ".bin", command);
+      expect(fs.statSync(link).mode & 0o111, command).toBe(0o111);
+    }
+    const help = execFileSync(path.join(second, "node_modules", ".bin", "irm-export"), ["--help"], {
+      encoding: "utf8",
+    });
+    expect(help).toContain("irm-export");
   }, 300_000);
 });
