@@ -73,7 +73,23 @@ export function providerService(schemaText: string, version: string): Record<str
     cancel: answer(() => new Empty()),
   };
   for (const name of RESOURCE_METHODS) {
-    methods[name] = (call, callback) => resources()[name](call, callback);
+    methods[name] = (call, callback) => {
+      let served: ResourceMethods;
+      try {
+        served = resources();
+      } catch (error) {
+        // The handlers failed to load (a broken install): the engine shows this message,
+        // where grpc-js would answer a bare "Unknown error" for a throw.
+        const why = error instanceof Error ? error.message : String(error);
+        callback(
+          Object.assign(new Error(`pulumi-resource-irm could not load its handlers: ${why}`), {
+            code: grpc.status.INTERNAL,
+          }),
+        );
+        return;
+      }
+      served[name](call, callback);
+    };
   }
   return methods;
 }

@@ -154,4 +154,34 @@ describe("the native plugin, lean", () => {
       ].sort(),
     );
   });
+
+  it("a handler module that fails to load is named in the answer, not an unknown error", async () => {
+    // A broken install, as a preload makes it: the handlers' module throws when required.
+    const preload = path.join(dir, "break-service.cjs");
+    fs.writeFileSync(
+      preload,
+      `const Module = require("node:module");
+const load = Module._load;
+Module._load = function (request, ...rest) {
+  if (request === "./service") throw new Error("service.js is missing");
+  return load.call(this, request, ...rest);
+};
+`,
+    );
+    const broken = await startPlugin(["--require", preload]);
+    try {
+      const request = new messages.ConfigureRequest();
+      request.setArgs(struct({ apiUrl: emulator.url, token: emulator.token }));
+      const error = await broken.call("configure", request).then(
+        () => undefined,
+        (failure: Error) => failure,
+      );
+      expect(error?.message).toContain(
+        "pulumi-resource-irm could not load its handlers: service.js is missing",
+      );
+      expect(error?.message).not.toContain(emulator.token);
+    } finally {
+      broken.close();
+    }
+  });
 });
