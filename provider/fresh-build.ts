@@ -12,7 +12,8 @@
  * times (a fresh clone, a copied folder). Without it, a source changed after the module
  * was written (its modification time later than the module's) is stale. A source no
  * longer there (a build copied elsewhere) is not judged; a module without a map is not
- * either. A program run by ts-node loads `.ts` modules and has nothing to judge.
+ * either. A program run by ts-node loads `.ts` modules and has nothing to judge. An ES
+ * module program (`"type": "module"`, `.mjs`) is not in `require.cache`: not judged.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -87,7 +88,11 @@ function staleSource(module: string): string | undefined {
     } catch {
       continue;
     }
-    builtAt ??= fs.statSync(module).mtimeMs;
+    try {
+      builtAt ??= fs.statSync(module).mtimeMs;
+    } catch {
+      return undefined; // the module is gone since it was loaded: nothing to compare
+    }
     if (changedAt > builtAt) return file;
   }
   return undefined;
